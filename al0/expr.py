@@ -1,0 +1,262 @@
+"""Reading goal and move-constraint expressions into the AST of :mod:`al0.model`.
+
+Goals: predicate names with ``not`` > ``and`` > ``or`` (tightest first),
+parentheses, ``true``/``false`` and depth tests (``depth < 3``).
+
+Move constraints, the book's form: ``(depth = 0) and legal then (depth = 2)
+and checkmove``. Each ``then``-separated part is a conjunction of depth guards
+and generator names; it is normalised to one :class:`~al0.model.Alternative`
+(the intersection of its guards, its generators in order).
+
+Names are not resolved here (the loader does that against the library); every
+syntax error is an :class:`ExpressionError` carrying the 0-based offset of the
+offending token, so the loader can report ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from al0.errors import TableSyntaxError
+from al0.model import (And, Alternative, Const, DepthRange, DepthTest, Goal,
+                       MoveConstraint, Not, Or, Pred)
+
+KEYWORDS = frozenset({"and", "or", "not", "then", "depth", "true", "false"})
+COMPARISONS = ("<=", ">=", "<", ">", "=")
+
+_TOKEN = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+                    r"|(?P<op><=|>=|==|[()<>=]))")
+
+
+class ExpressionError(TableSyntaxError):
+    """An expression cannot be read; ``offset`` is where, in the source text."""
+
+    def __init__(self, reason: str, source: str, offset: int):
+        super().__init__(f"{reason} in {source!r}")
+        self.reason = reason
+        self.source = source
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str   # "int", "name", "op" or "end"
+    text: str
+    offset: int
+
+
+def tokenize(source: str) -> list[Token]:
+    """Split ``source`` into tokens, ending with an ``end`` token."""
+    tokens, pos = [], 0
+    while True:
+        match = _TOKEN.match(source, pos)
+        if not match:
+            rest = source[pos:]
+            if not rest.strip():
+                tokens.append(Token("end", "", len(source.rstrip())))
+                return tokens
+            start = pos + len(rest) - len(rest.lstrip())
+            raise ExpressionError(f"unexpected character {source[start]!r}", source, start)
+        kind = match.lastgroup
+        text = match.group(kind)
+        tokens.append(Token(kind, "=" if text == "==" else text, match.start(kind)))
+        pos = match.end()
+
+
+class _Reader:
+    """A recursive-descent reader over one expression's tokens."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.tokens = tokenize(source)
+        self.index = 0
+
+    @property
+    def peek(self) -> Token:
+        return self.tokens[self.index]
+
+    def take(self) -> Token:
+        token = self.tokens[self.index]
+        self.index += 1
+        return token
+
+    def accept(self, text: str) -> bool:
+        if self.peek.text == text and self.peek.kind != "end":
+            self.index += 1
+            return True
+        return False
+
+    def fail(self, reason: str, token: Token | None = None) -> ExpressionError:
+        token = token or self.peek
+        return ExpressionError(reason, self.source, token.offset)
+
+    def expect(self, text: str) -> None:
+        if not self.accept(text):
+            found = self.peek.text or "end of expression"
+            raise self.fail(f"expected {text!r}, found {found!r}")
+
+    def finish(self) -> None:
+        if self.peek.kind != "end":
+            raise self.fail(f"unexpected {self.peek.text!r}")
+
+    def depth_test(self) -> DepthTest:
+        """``depth OP k`` with the ``depth`` keyword already taken."""
+        op = self.take()
+        if op.text not in COMPARISONS:
+            raise self.fail("expected a comparison (=, <, <=, >, >=) after 'depth'", op)
+        value = self.take()
+        if value.kind != "int":
+            raise self.fail("expected a whole number of plies", value)
+        return DepthTest(op.text, int(value.text))
+
+    # goal := or ; or := and ('or' and)* ; and := not ('and' not)* ;
+    # not := 'not' not | atom ; atom := '(' or ')' | true | false | depth … | NAME
+    def goal(self) -> Goal:
+        operands = [self.conjunction()]
+        while self.accept("or"):
+            operands.append(self.conjunction())
+        return operands[0] if len(operands) == 1 else Or(tuple(operands))
+
+    def conjunction(self) -> Goal:
+        operands = [self.negation()]
+        while self.accept("and"):
+            operands.append(self.negation())
+        return operands[0] if len(operands) == 1 else And(tuple(operands))
+
+    def negation(self) -> Goal:
+        if self.accept("not"):
+            return Not(self.negation())
+        return self.atom()
+
+    def atom(self) -> Goal:
+        token = self.take()
+        if token.text == "(" and token.kind == "op":
+            inner = self.goal()
+            self.expect(")")
+            return inner
+        if token.kind == "name" and token.text in ("true", "false"):
+            return Const(token.text == "true")
+        if token.kind == "name" and token.text == "depth":
+            return self.depth_test()
+        if token.kind == "name" and token.text not in KEYWORDS:
+            return Pred(token.text)
+        found = token.text or "end of expression"
+        raise self.fail(f"expected a predicate name, found {found!r}", token)
+
+    # constraint := part ('then' part)* ; part := term ('and' term)* ;
+    # term := '(' part ')' | depth OP k | NAME
+    def constraint(self) -> MoveConstraint:
+        parts = [self.part()]
+        while self.accept("then"):
+            parts.append(self.part())
+        return MoveConstraint(tuple(parts))
+
+    def part(self) -> Alternative:
+        start = self.peek
+        guards: list[DepthTest] = []
+        generators: list[str] = []
+        self.terms(guards, generators)
+        while self.accept("and"):
+            self.terms(guards, generators)
+        if not generators:
+            raise self.fail("a move constraint needs a move generator (e.g. legal)", start)
+        depths = DepthRange()
+        for guard in guards:
+            depths = intersect(depths, guard_range(guard))
+        if depths.hi is not None and depths.hi <= depths.lo:
+            raise self.fail("these depth guards exclude every depth", start)
+        return Alternative(depths, tuple(generators))
+
+    def terms(self, guards: list[DepthTest], generators: list[str]) -> None:
+        token = self.take()
+        if token.text == "(" and token.kind == "op":
+            self.terms(guards, generators)
+            while self.accept("and"):
+                self.terms(guards, generators)
+            self.expect(")")
+        elif token.kind == "name" and token.text == "depth":
+            guards.append(self.depth_test())
+        elif token.kind == "name" and token.text not in KEYWORDS:
+            generators.append(token.text)
+        else:
+            found = token.text or "end of expression"
+            raise self.fail(f"expected a move generator or depth guard, found {found!r}", token)
+
+
+def guard_range(test: DepthTest) -> DepthRange:
+    """The depths a depth test admits, as a half-open range."""
+    k = test.value
+    return {"=": DepthRange(k, k + 1), "<": DepthRange(0, k), "<=": DepthRange(0, k + 1),
+            ">": DepthRange(k + 1, None), ">=": DepthRange(k, None)}[test.op]
+
+
+def intersect(a: DepthRange, b: DepthRange) -> DepthRange:
+    """Depths in both ranges."""
+    his = [hi for hi in (a.hi, b.hi) if hi is not None]
+    return DepthRange(max(a.lo, b.lo), min(his) if his else None)
+
+
+def parse_goal(source: str) -> Goal:
+    """Read a goal expression.
+
+    :raises ExpressionError: with the offset of the first bad token.
+    """
+    reader = _Reader(source)
+    goal = reader.goal()
+    reader.finish()
+    return goal
+
+
+def parse_constraint(source: str) -> MoveConstraint:
+    """Read a move constraint in the book's form (``… then …``)."""
+    reader = _Reader(source)
+    constraint = reader.constraint()
+    reader.finish()
+    return constraint
+
+
+def parse_depth_spec(source: str) -> DepthRange:
+    """Read the key of a by-depth constraint mapping: ``2``, ``= 2``, ``< 3``,
+    ``<= 3``, ``>= 1``, ``1..4`` (inclusive) or ``any``."""
+    text = source.strip()
+    if text == "any":
+        return DepthRange()
+    match = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
+    if match:
+        lo, hi = int(match.group(1)), int(match.group(2))
+        if hi < lo:
+            raise ExpressionError("empty depth range", source, 0)
+        return DepthRange(lo, hi + 1)
+    if text.isdigit():
+        return DepthRange(int(text), int(text) + 1)
+    reader = _Reader("depth " + text)
+    reader.take()
+    try:
+        test = reader.depth_test()
+        reader.finish()
+    except ExpressionError as error:
+        raise ExpressionError(
+            "bad depth guard (use k, = k, < k, <= k, >= k or a..b)", source,
+            max(0, error.offset - len("depth "))) from None
+    depths = guard_range(test)
+    if depths.hi is not None and depths.hi <= depths.lo:
+        raise ExpressionError("this depth guard admits no depth", source, 0)
+    return depths
+
+
+def parse_generators(source: str) -> tuple[str, ...]:
+    """Read the value of a by-depth constraint mapping: ``legal`` or
+    ``rookmove and checkmove`` (generator names joined by ``and``)."""
+    reader = _Reader(source)
+    names = []
+    while True:
+        token = reader.take()
+        if token.kind != "name" or token.text in KEYWORDS:
+            found = token.text or "end of expression"
+            raise reader.fail(f"expected a move generator name, found {found!r}", token)
+        names.append(token.text)
+        if not reader.accept("and"):
+            break
+    reader.finish()
+    return tuple(names)

@@ -1,0 +1,178 @@
+"""Predicate libraries: named predicates and move generators for advice tables.
+
+A library is a plain Python module with a function ``library()`` that returns a
+:class:`Library`. A predicate is a pure function ``(node, root) -> bool``; a
+move generator is a function ``node -> Iterable[chess.Move]`` whose order is
+the order in which the search tries the moves. The standard vocabulary every
+endgame needs (``mate``, ``stalemate``, ``check``, ``themtomove``,
+``ustomove``, ``legal``, ``nomove``) lives here and is merged into every
+library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+import chess
+
+from al0.errors import LibraryError
+
+
+class Node:
+    """A search node: the live board, its depth (plies from the root) and the
+    side the table plays for.
+
+    ``board`` is shared with the search and mutated by it: a node is only
+    valid while the board stands at its position. :meth:`fact` memoises a
+    derived value (e.g. piece squares) for the node's lifetime, so predicates
+    that share it compute it once.
+    """
+
+    __slots__ = ("board", "depth", "us", "_facts")
+
+    def __init__(self, board: chess.Board, depth: int, us: chess.Color):
+        self.board = board
+        self.depth = depth
+        self.us = us
+        self._facts: dict[Callable[[Node], object], object] = {}
+
+    def fact(self, compute: Callable[[Node], object]) -> object:
+        """``compute(self)``, computed once per node."""
+        try:
+            return self._facts[compute]
+        except KeyError:
+            value = self._facts[compute] = compute(self)
+            return value
+
+    @property
+    def us_to_move(self) -> bool:
+        return self.board.turn == self.us
+
+
+Predicate = Callable[[Node, Node], bool]
+Generator = Callable[[Node], Iterable[chess.Move]]
+
+
+@dataclass(frozen=True)
+class Library:
+    """The vocabulary an advice table may use, by name."""
+    name: str
+    predicates: Mapping[str, Predicate] = field(default_factory=dict)
+    generators: Mapping[str, Generator] = field(default_factory=dict)
+    path: str = ""
+
+    def with_standard(self) -> Library:
+        """This library plus the standard vocabulary.
+
+        :raises LibraryError: if it redefines a standard name.
+        """
+        standard = standard_library()
+        for kind, own, std in (("predicate", self.predicates, standard.predicates),
+                               ("generator", self.generators, standard.generators)):
+            clash = sorted(set(own) & set(std))
+            if clash:
+                raise LibraryError(f"{self.path or self.name}: library redefines the "
+                                   f"standard {kind} {clash[0]!r}")
+        return Library(self.name, {**standard.predicates, **self.predicates},
+                       {**standard.generators, **self.generators}, self.path)
+
+    def describe(self, name: str) -> str:
+        """The first line of a predicate's or generator's docstring."""
+        function = self.predicates.get(name) or self.generators.get(name)
+        doc = (getattr(function, "__doc__", None) or "").strip()
+        return doc.splitlines()[0] if doc else ""
+
+
+# ------------------------------------------------- standard vocabulary
+
+def mate(node: Node, root: Node) -> bool:
+    """Them to move, in check, with no legal move."""
+    return node.board.turn != node.us and node.board.is_checkmate()
+
+
+def stalemate(node: Node, root: Node) -> bool:
+    """Them to move, not in check, with no legal move."""
+    return node.board.turn != node.us and node.board.is_stalemate()
+
+
+def check(node: Node, root: Node) -> bool:
+    """The side to move is in check."""
+    return node.board.is_check()
+
+
+def themtomove(node: Node, root: Node) -> bool:
+    """It is their move."""
+    return node.board.turn != node.us
+
+
+def ustomove(node: Node, root: Node) -> bool:
+    """It is our move."""
+    return node.board.turn == node.us
+
+
+def legal(node: Node) -> Iterable[chess.Move]:
+    """Every legal move, in python-chess's generation order."""
+    return node.board.generate_legal_moves()
+
+
+def nomove(node: Node) -> Iterable[chess.Move]:
+    """No move at all: the better-goal must already hold."""
+    return ()
+
+
+def standard_library() -> Library:
+    """The vocabulary every library gets."""
+    return Library(
+        "standard",
+        {"mate": mate, "stalemate": stalemate, "check": check,
+         "themtomove": themtomove, "ustomove": ustomove},
+        {"legal": legal, "nomove": nomove})
+
+
+# ------------------------------------------------------------ loading
+
+BUNDLED_DIR = Path(__file__).resolve().parent.parent / "library"
+
+
+def resolve_library_path(spec: str, table_dir: Path) -> Path:
+    """Where the library ``spec`` of a table in ``table_dir`` lives.
+
+    A spec with a ``/`` or ending in ``.py`` is a file relative to the table;
+    a bare name (``krk``) is a bundled library under ``library/``.
+    """
+    if "/" in spec or spec.endswith(".py"):
+        return (table_dir / spec).resolve()
+    return BUNDLED_DIR / f"{spec}.py"
+
+
+def load_library(path: Path) -> Library:
+    """Import the library module at ``path`` and return its vocabulary merged
+    with the standard one.
+
+    :raises LibraryError: if the file is missing, raises on import, or has no
+        ``library()`` returning a :class:`Library`.
+    """
+    if not path.is_file():
+        raise LibraryError(f"{path}: predicate library not found")
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(f"al0_library_{path.stem}_{digest}", path)
+    if spec is None or spec.loader is None:
+        raise LibraryError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+        make = getattr(module, "library", None)
+        if not callable(make):
+            raise LibraryError(f"{path}: a library module must define library()")
+        library = make()
+    except LibraryError:
+        raise
+    except Exception as error:  # any failure of the user's code is reported, not raised
+        raise LibraryError(f"{path}: library raised {type(error).__name__}: {error}") from error
+    if not isinstance(library, Library):
+        raise LibraryError(f"{path}: library() returned {type(library).__name__}, not Library")
+    return Library(library.name, library.predicates, library.generators, str(path)).with_standard()

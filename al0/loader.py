@@ -1,0 +1,306 @@
+"""Reading an advice table from YAML into a checked :class:`~al0.model.AdviceTable`.
+
+The only module that imports ``yaml``. It walks PyYAML's node graph rather
+than plain dicts, so every error can name ``file:line:col``; it rejects
+duplicate and unknown keys; it parses every expression and resolves every
+name against the table's library, so a table that loads can be searched.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+import chess
+import yaml
+
+from al0.errors import AL0Error, LibraryError, TableSyntaxError, UnknownNameError
+from al0.expr import (ExpressionError, parse_constraint, parse_depth_spec,
+                      parse_generators, parse_goal)
+from al0.library import Library, load_library, resolve_library_path
+from al0.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
+                       Location, MoveConstraint, Rule, predicate_names)
+
+TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
+              "rules", "advice", "expect"}
+REQUIRED_TABLE_KEYS = ("name", "material", "library", "rules", "advice")
+RULE_KEYS = {"name", "if", "then"}
+ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description"}
+EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
+               "material-lost": "max_material_lost", "no-plan": "max_no_plan",
+               "max-moves": "max_moves"}
+MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
+
+
+class _Reader:
+    """Turns YAML nodes of one file into model values, raising located errors."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def where(self, node: yaml.Node, offset: int = 0) -> Location:
+        """The location of ``node``, or of character ``offset`` inside a
+        one-line scalar (quoted scalars start one column later)."""
+        mark = node.start_mark
+        quote = 1 if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'") else 0
+        return Location(self.path, mark.line + 1, mark.column + 1 + quote + offset)
+
+    def error(self, node: yaml.Node, message: str, kind: type[AL0Error] = TableSyntaxError,
+              offset: int = 0) -> AL0Error:
+        return kind(f"{self.where(node, offset)}: {message}")
+
+    def mapping(self, node: yaml.Node, what: str, allowed: Iterable[str],
+                required: Iterable[str] = ()) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        """A mapping's entries by key, each as (key node, value node)."""
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, f"{what} must be a mapping")
+        allowed = set(allowed)
+        entries: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for key_node, value_node in node.value:
+            key = self.scalar_text(key_node, f"a key of {what}")
+            if key in entries:
+                raise self.error(key_node, f"duplicate key {key!r} in {what}")
+            if allowed and key not in allowed:
+                raise self.error(key_node, f"unknown key {key!r} in {what}"
+                                 f"{suggest(key, allowed)}")
+            entries[key] = (key_node, value_node)
+        for key in required:
+            if key not in entries:
+                raise self.error(node, f"{what} is missing the key {key!r}")
+        return entries
+
+    def scalar_text(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, f"{what} must be a single value, not a "
+                             f"{'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
+        return str(node.value)
+
+    def string(self, node: yaml.Node, what: str) -> str:
+        text = self.scalar_text(node, what).strip()
+        if not text:
+            raise self.error(node, f"{what} is empty")
+        return text
+
+    def integer(self, node: yaml.Node, what: str) -> int:
+        text = self.scalar_text(node, what)
+        if not re.fullmatch(r"\d+", text.strip()):
+            raise self.error(node, f"{what} must be a whole number >= 0, not {text!r}")
+        return int(text)
+
+    def boolean(self, node: yaml.Node, what: str) -> bool:
+        text = self.scalar_text(node, what).strip().lower()
+        if text not in ("true", "false"):
+            raise self.error(node, f"{what} must be true or false, not {text!r}")
+        return text == "true"
+
+    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.error(node, f"{what} must be a list")
+        return list(node.value)
+
+    def expression(self, node: yaml.Node, what: str, parse: Any) -> Any:
+        """Parse a scalar expression, mapping syntax errors to its location."""
+        text = self.scalar_text(node, what)
+        try:
+            return parse(text)
+        except ExpressionError as error:
+            raise self.error(node, f"{what}: {error.reason}: {text!r}",
+                             offset=error.offset) from None
+
+
+def suggest(name: str, known: Iterable[str]) -> str:
+    """ `` (did you mean 'x'?)`` when a known name is close to ``name``."""
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def load_table(path: str | Path) -> AdviceTable:
+    """Load, check and normalise the advice table at ``path``.
+
+    :raises TableSyntaxError: malformed YAML, keys or expressions.
+    :raises UnknownNameError: a name the library or table does not define.
+    :raises LibraryError: the library is missing or broken.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TableSyntaxError(f"{path}: cannot read table: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise TableSyntaxError(f"{path}: not a UTF-8 text file") from None
+    return parse_table(text, str(path), path.parent)
+
+
+def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
+    """Like :func:`load_table`, from the YAML ``text`` of file ``path``."""
+    reader = _Reader(path)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise TableSyntaxError(f"{path}:{line}:{column}: bad YAML: {error.problem}") from None
+    except yaml.YAMLError as error:
+        raise TableSyntaxError(f"{path}: bad YAML: {error}") from None
+    if root is None:
+        raise TableSyntaxError(f"{path}:1:1: the table is empty")
+    top = reader.mapping(root, "the table", TABLE_KEYS, REQUIRED_TABLE_KEYS)
+
+    def value(key: str) -> yaml.Node:
+        return top[key][1]
+
+    name = reader.string(value("name"), "name")
+    material = reader.string(value("material"), "material").upper()
+    if not MATERIAL.fullmatch(material):
+        raise reader.error(value("material"), f"material must look like KRK or KQKR, "
+                           f"not {material!r}")
+    us = chess.WHITE
+    if "side" in top:
+        side = reader.string(value("side"), "side").lower()
+        if side not in ("white", "black"):
+            raise reader.error(value("side"), f"side must be white or black, not {side!r}")
+        us = side == "white"
+    library_node = value("library")
+    try:
+        library = load_library(resolve_library_path(
+            reader.string(library_node, "library"), table_dir))
+    except LibraryError as error:
+        raise LibraryError(f"{reader.where(library_node)}: {error}") from None
+    start = None
+    if "start" in top:
+        start = reader.string(value("start"), "start")
+        try:
+            chess.Board(start)
+        except ValueError as error:
+            raise reader.error(value("start"), f"start is not a valid FEN: {error}") from None
+
+    advice = _read_advice(reader, value("advice"), library)
+    rules = _read_rules(reader, value("rules"), library, advice)
+    return AdviceTable(
+        name=name, material=material, us=us, rules=rules, advice=advice, library=library,
+        path=path,
+        description=reader.string(value("description"), "description") if "description" in top else "",
+        start_fen=start,
+        expect=_read_expect(reader, value("expect")) if "expect" in top else Expectations())
+
+
+def _read_rules(reader: _Reader, node: yaml.Node, library: Library,
+                advice: dict[str, Advice]) -> tuple[Rule, ...]:
+    rules: list[Rule] = []
+    names: set[str] = set()
+    items = reader.sequence(node, "rules")
+    if not items:
+        raise reader.error(node, "rules must list at least one rule")
+    for item in items:
+        entries = reader.mapping(item, "a rule", RULE_KEYS, ("name", "if", "then"))
+        name_node = entries["name"][1]
+        name = reader.string(name_node, "a rule's name")
+        if name in names:
+            raise reader.error(name_node, f"duplicate rule name {name!r}")
+        names.add(name)
+        if_node = entries["if"][1]
+        precondition = reader.expression(if_node, f"rule {name!r} precondition", parse_goal)
+        _check_names(reader, if_node, precondition, library)
+        advice_names = []
+        then_node = entries["then"][1]
+        for advice_node in reader.sequence(then_node, f"rule {name!r} advice list"):
+            advice_name = reader.string(advice_node, "an advice name")
+            if advice_name not in advice:
+                raise reader.error(advice_node, f"unknown advice {advice_name!r}"
+                                   f"{suggest(advice_name, advice)}", UnknownNameError)
+            advice_names.append(advice_name)
+        if not advice_names:
+            raise reader.error(then_node, f"rule {name!r} lists no advice")
+        rules.append(Rule(name, precondition, tuple(advice_names),
+                          reader.scalar_text(if_node, ""), reader.where(name_node)))
+    return tuple(rules)
+
+
+def _read_advice(reader: _Reader, node: yaml.Node, library: Library) -> dict[str, Advice]:
+    pieces: dict[str, Advice] = {}
+    entries = reader.mapping(node, "advice", ())
+    if not entries:
+        raise reader.error(node, "advice must define at least one piece of advice")
+    for name, (key_node, value_node) in entries.items():
+        what = f"advice {name!r}"
+        parts = reader.mapping(value_node, what, ADVICE_KEYS,
+                               ("better-goal", "holding-goal", "us-moves", "them-moves"))
+        goals = {}
+        for key in ("better-goal", "holding-goal"):
+            goal_node = parts[key][1]
+            goals[key] = reader.expression(goal_node, f"{what} {key}", parse_goal)
+            _check_names(reader, goal_node, goals[key], library)
+        constraints = {key: _read_constraint(reader, parts[key][1], f"{what} {key}", library)
+                       for key in ("us-moves", "them-moves")}
+        source = {key: reader.scalar_text(parts[key][1], key)
+                  for key in ("better-goal", "holding-goal")}
+        source.update({key: str(constraints[key]) for key in ("us-moves", "them-moves")})
+        pieces[name] = Advice(name, goals["better-goal"], goals["holding-goal"],
+                              constraints["us-moves"], constraints["them-moves"],
+                              source, reader.where(key_node))
+    return pieces
+
+
+def _read_constraint(reader: _Reader, node: yaml.Node, what: str,
+                     library: Library) -> MoveConstraint:
+    """A move constraint: the book's text form, or a mapping from depth guard
+    (``0``, ``< 3``, ``1..4``) to generators (``legal``, ``rookmove and checkmove``)."""
+    if isinstance(node, yaml.MappingNode):
+        alternatives = []
+        for key, (key_node, value_node) in reader.mapping(node, what, ()).items():
+            depths = reader.expression(key_node, f"{what} depth guard", parse_depth_spec)
+            generators = reader.expression(value_node, what, parse_generators)
+            alternatives.append(Alternative(depths, generators))
+            _check_generators(reader, value_node, generators, library)
+        if not alternatives:
+            raise reader.error(node, f"{what} is empty (write nomove for no moves)")
+        constraint = MoveConstraint(tuple(alternatives))
+    else:
+        constraint = reader.expression(node, what, parse_constraint)
+        for alternative in constraint.alternatives:
+            _check_generators(reader, node, alternative.generators, library)
+    if constraint.horizon() is None:
+        raise reader.error(node, f"{what} allows moves at every depth, so a forcing tree "
+                           f"could be endless: bound it, e.g. '< 3: legal'")
+    return constraint
+
+
+def _check_generators(reader: _Reader, node: yaml.Node, names: Iterable[str],
+                      library: Library) -> None:
+    text = reader.scalar_text(node, "") if isinstance(node, yaml.ScalarNode) else ""
+    for name in names:
+        if name not in library.generators:
+            hint = suggest(name, library.generators)
+            if name in library.predicates:
+                hint = f" ({name!r} is a predicate, not a move generator)"
+            raise reader.error(node, f"unknown move generator {name!r}{hint}",
+                               UnknownNameError, offset=_offset_of(text, name))
+
+
+def _check_names(reader: _Reader, node: yaml.Node, goal: Goal, library: Library) -> None:
+    """Every predicate of ``goal`` must be in the library."""
+    text = reader.scalar_text(node, "")
+    for name in predicate_names(goal):
+        if name not in library.predicates:
+            hint = suggest(name, library.predicates)
+            if name in library.generators:
+                hint = f" ({name!r} is a move generator, not a predicate)"
+            raise reader.error(node, f"unknown predicate {name!r}{hint}",
+                               UnknownNameError, offset=_offset_of(text, name))
+
+
+def _offset_of(text: str, name: str) -> int:
+    match = re.search(rf"\b{re.escape(name)}\b", text)
+    return match.start() if match else 0
+
+
+def _read_expect(reader: _Reader, node: yaml.Node) -> Expectations:
+    fields: dict[str, Any] = {}
+    for key, (_, value_node) in reader.mapping(node, "expect", EXPECT_KEYS).items():
+        if key == "mates-all":
+            fields[EXPECT_KEYS[key]] = reader.boolean(value_node, f"expect {key}")
+        else:
+            fields[EXPECT_KEYS[key]] = reader.integer(value_node, f"expect {key}")
+    return Expectations(**fields)

@@ -1,0 +1,193 @@
+"""The domain model of an advice table: frozen values, checked and canonical.
+
+The loader builds these once; the search only ever reads them. Goal and move
+constraint expressions are stored both as their source text (for messages and
+summaries) and as a small AST (see :mod:`al0.expr`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterator, Union
+
+import chess
+
+if TYPE_CHECKING:
+    from al0.library import Library
+
+# ---------------------------------------------------------------- goals
+
+@dataclass(frozen=True)
+class Pred:
+    """A named predicate of the library, a function of (node, root)."""
+    name: str
+
+
+@dataclass(frozen=True)
+class Const:
+    """``true`` or ``false``."""
+    value: bool
+
+
+@dataclass(frozen=True)
+class DepthTest:
+    """``depth = k``, ``depth < k``, ``depth <= k`` …: the node's ply from the root."""
+    op: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Goal
+
+
+@dataclass(frozen=True)
+class And:
+    operands: tuple[Goal, ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    operands: tuple[Goal, ...]
+
+
+Goal = Union[Pred, Const, DepthTest, Not, And, Or]
+
+
+def predicate_names(goal: Goal) -> Iterator[str]:
+    """The predicate names ``goal`` uses, left to right."""
+    if isinstance(goal, Pred):
+        yield goal.name
+    elif isinstance(goal, Not):
+        yield from predicate_names(goal.operand)
+    elif isinstance(goal, (And, Or)):
+        for operand in goal.operands:
+            yield from predicate_names(operand)
+
+# ---------------------------------------------------- move constraints
+
+@dataclass(frozen=True)
+class DepthRange:
+    """Depths ``lo <= depth < hi``; ``hi`` is None for no upper bound."""
+    lo: int = 0
+    hi: int | None = None
+
+    def __contains__(self, depth: int) -> bool:
+        return self.lo <= depth and (self.hi is None or depth < self.hi)
+
+    def __str__(self) -> str:
+        if self.hi is None:
+            return f"depth >= {self.lo}" if self.lo else "any depth"
+        if self.hi == self.lo + 1:
+            return f"depth = {self.lo}"
+        if self.lo == 0:
+            return f"depth < {self.hi}"
+        return f"{self.lo} <= depth < {self.hi}"
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Moves of ``generators[0]`` (which also orders them) that every other
+    generator also yields, allowed only at depths in ``depths``."""
+    depths: DepthRange
+    generators: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.depths}: {' and '.join(self.generators)}"
+
+
+@dataclass(frozen=True)
+class MoveConstraint:
+    """Alternatives tried in order (``C1 then C2``); outside every depth range
+    no move is allowed."""
+    alternatives: tuple[Alternative, ...]
+
+    def horizon(self) -> int | None:
+        """The least depth from which on no move is allowed (None: unbounded).
+
+        ``nomove`` alternatives never allow a move, whatever their depth."""
+        bound = 0
+        for alt in self.alternatives:
+            if alt.generators == ("nomove",):
+                continue
+            if alt.depths.hi is None:
+                return None
+            bound = max(bound, alt.depths.hi)
+        return bound
+
+    def __str__(self) -> str:
+        return "; ".join(str(alt) for alt in self.alternatives) or "nomove"
+
+# ------------------------------------------------------------- tables
+
+@dataclass(frozen=True)
+class Location:
+    """Where something stands in a table file (1-based line and column)."""
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A piece of advice: better-goal, holding-goal and move constraints."""
+    name: str
+    better_goal: Goal
+    holding_goal: Goal
+    us_moves: MoveConstraint
+    them_moves: MoveConstraint
+    source: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    location: Location | None = field(default=None, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """If ``precondition`` holds, try ``advice`` in order."""
+    name: str
+    precondition: Goal
+    advice: tuple[str, ...]
+    source: str = field(default="", compare=False)
+    location: Location | None = field(default=None, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Expectations:
+    """What a table claims about its play, checked by ``al0 verify``.
+
+    Each field is None when the table makes no such claim."""
+    mates_all: bool | None = None
+    max_stalemates: int | None = None
+    max_material_lost: int | None = None
+    max_no_plan: int | None = None
+    max_moves: int | None = None
+    """Most moves to mate against the worst defence."""
+
+
+@dataclass(frozen=True)
+class AdviceTable:
+    """A loaded, validated advice table ready for search."""
+    name: str
+    material: str
+    """Pieces of us then them, e.g. ``KRK``: White (us) K+R, Black K."""
+    us: chess.Color
+    rules: tuple[Rule, ...]
+    advice: dict[str, Advice]
+    library: Library
+    path: str = ""
+    description: str = ""
+    start_fen: str | None = None
+    expect: Expectations = field(default_factory=Expectations)
+
+    def predicates_used(self) -> list[str]:
+        """Every predicate name the table uses, sorted."""
+        goals = [rule.precondition for rule in self.rules]
+        goals += [g for a in self.advice.values() for g in (a.better_goal, a.holding_goal)]
+        return sorted({name for goal in goals for name in predicate_names(goal)})
+
+    def generators_used(self) -> list[str]:
+        """Every move generator name the table uses, sorted."""
+        return sorted({g for a in self.advice.values() for c in (a.us_moves, a.them_moves)
+                       for alt in c.alternatives for g in alt.generators})

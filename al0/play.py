@@ -1,0 +1,145 @@
+"""The play loop (AL0 section 7): follow the forcing tree, descend on the
+reply, rebuild the plan when the tree is left or exhausted.
+
+:func:`play_game` yields events and never prints, so the CLI, tests and
+``verify`` all drive the very same loop.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Callable, Iterator, Union
+
+import chess
+
+from al0.plan import Plan, Planner
+from al0.positions import canonical_material, material_of
+from al0.tree import ForcingTree
+
+Opponent = Callable[[chess.Board], Union[chess.Move, None]]
+"""Chooses their move at a board (their turn); None means they quit."""
+
+
+class Ending(enum.Enum):
+    """Every way a game of al0 ends."""
+    MATE = "mate"
+    STALEMATE = "stalemate"
+    MATERIAL_LOST = "material lost"
+    NO_PLAN = "no plan"
+    FIFTY_MOVES = "50-move rule"
+    REPETITION = "threefold repetition"
+    MOVE_LIMIT = "move limit"
+    QUIT = "opponent quit"
+
+
+@dataclass(frozen=True)
+class OurMove:
+    """We played ``move`` from ``plan``; ``new_plan`` tells whether the plan
+    was chosen at this position or carried over from an earlier tree."""
+    move: chess.Move
+    san: str
+    plan: Plan
+    new_plan: bool
+    tree: ForcingTree
+    """The tree (at this position) the move was taken from."""
+
+
+@dataclass(frozen=True)
+class TheirMove:
+    """They played ``move``; ``in_tree`` tells whether our tree foresaw it
+    and is still followed."""
+    move: chess.Move
+    san: str
+    in_tree: bool
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    ending: Ending
+    result: str
+    """PGN result: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
+    detail: str
+    plan: Plan | None = None
+    """The failed plan when the ending is NO_PLAN."""
+
+
+Event = Union[OurMove, TheirMove, GameEnd]
+
+
+def _ending(board: chess.Board, planner: Planner) -> GameEnd | None:
+    """The game's end at ``board``, if it has ended by the rules or by our
+    losing the material the table needs."""
+    us = planner.table.us
+    winner = "1-0" if us == chess.WHITE else "0-1"
+    if board.is_checkmate():
+        loser = "they are" if board.turn != us else "we are"
+        return GameEnd(Ending.MATE, winner if board.turn != us else _flip(winner),
+                       f"checkmate: {loser} mated")
+    if board.is_stalemate():
+        return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
+    needed = canonical_material(planner.table.material)
+    ours = material_of(board, us)
+    if ours[:ours.index("K", 1)] != needed[:needed.index("K", 1)]:
+        return GameEnd(Ending.MATERIAL_LOST, "1/2-1/2" if board.is_insufficient_material()
+                       else "*", f"material lost: {ours} instead of {needed}")
+    if board.halfmove_clock >= 100:
+        return GameEnd(Ending.FIFTY_MOVES, "1/2-1/2",
+                       "50 moves without capture or pawn move: a draw")
+    if board.is_repetition(3):
+        return GameEnd(Ending.REPETITION, "1/2-1/2", "the position came three times: a draw")
+    return None
+
+
+def _flip(result: str) -> str:
+    return {"1-0": "0-1", "0-1": "1-0"}.get(result, result)
+
+
+def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
+              max_moves: int | None = None) -> Iterator[Event]:
+    """Play from ``board`` (mutated as the game goes) until it ends.
+
+    ``max_moves`` bounds the number of our moves. The last event is always
+    a :class:`GameEnd`.
+
+    :raises SearchBudgetExceeded: when a plan's search spends its budget.
+    """
+    us = planner.table.us
+    tree: ForcingTree | None = None
+    plan: Plan | None = None
+    moves_played = 0
+    while True:
+        end = _ending(board, planner)
+        if end is not None:
+            yield end
+            return
+        if board.turn == us:
+            if max_moves is not None and moves_played >= max_moves:
+                yield GameEnd(Ending.MOVE_LIMIT, "*", f"stopped after {max_moves} moves")
+                return
+            new_plan = tree is None
+            if tree is None:
+                plan = planner.plan(board)
+                if plan.tree is None:
+                    yield GameEnd(Ending.NO_PLAN, "*", f"no plan: {plan.describe_failure()}",
+                                  plan)
+                    return
+                tree = plan.tree
+            assert plan is not None
+            move, subtree = tree.branches[0]
+            event = OurMove(move, board.san(move), plan, new_plan, tree)
+            board.push(move)
+            moves_played += 1
+            yield event
+            # A leaf means the advice's better-goal is reached: plan anew next turn.
+            tree = None if subtree.is_leaf else subtree
+        else:
+            move = opponent(board)
+            if move is None:
+                yield GameEnd(Ending.QUIT, "*", "the opponent quit")
+                return
+            san = board.san(move)
+            subtree = tree.child(move) if tree is not None else None
+            board.push(move)
+            tree = None if subtree is None or subtree.is_leaf else subtree
+            yield TheirMove(move, san, tree is not None)

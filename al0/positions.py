@@ -1,0 +1,51 @@
+"""Reading positions and checking them against a table's material."""
+
+from __future__ import annotations
+
+import chess
+
+from al0.errors import PositionError
+
+PIECE_ORDER = "KQRBNP"
+
+
+def material_of(board: chess.Board, us: chess.Color) -> str:
+    """The material as a signature, ours first: ``KRK`` for White K+R vs K."""
+    def side(color: chess.Color) -> str:
+        pieces = sorted((board.piece_at(sq).symbol().upper()  # type: ignore[union-attr]
+                         for sq in chess.SquareSet(board.occupied_co[color])),
+                        key=PIECE_ORDER.index)
+        return "".join(pieces)
+    return side(us) + side(not us)
+
+
+def canonical_material(material: str) -> str:
+    """``material`` with each side's pieces in the order KQRBNP."""
+    second = material.index("K", 1)
+    return "".join("".join(sorted(part, key=PIECE_ORDER.index))
+                   for part in (material[:second], material[second:]))
+
+
+def parse_fen(fen: str) -> chess.Board:
+    """A board from ``fen``; rejects unparsable and illegal positions.
+
+    :raises PositionError: naming the FEN and what is wrong with it.
+    """
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise PositionError(f"bad FEN {fen!r}: {error}") from None
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        problems = [flag.name.lower().replace("_", " ") for flag in chess.Status
+                    if flag and flag in status and flag.name]
+        raise PositionError(f"illegal position {fen!r}: {', '.join(problems)}")
+    return board
+
+
+def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
+    """:raises PositionError: when ``board`` is not of ``material``."""
+    found = material_of(board, us)
+    if found != canonical_material(material):
+        raise PositionError(f"position {board.fen()!r} has material {found}, "
+                            f"but the table is for {canonical_material(material)}")

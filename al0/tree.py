@@ -1,0 +1,64 @@
+"""Forcing trees: the AND/OR trees that witness a piece of advice.
+
+At our nodes a forcing tree keeps one move; at theirs, every reply the
+them-constraint allows. A leaf is a node where the better-goal holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import chess
+
+
+@dataclass(frozen=True)
+class ForcingTree:
+    """A node of a forcing tree; ``height`` is its worst-case number of plies
+    to a leaf (0 at a leaf)."""
+    height: int
+    branches: tuple[tuple[chess.Move, ForcingTree], ...] = ()
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.branches
+
+    def child(self, move: chess.Move) -> ForcingTree | None:
+        """The subtree after ``move``, or None when the tree does not cover it."""
+        for branch, subtree in self.branches:
+            if branch == move:
+                return subtree
+        return None
+
+    def size(self) -> int:
+        """Number of nodes, counting shared subtrees once per occurrence."""
+        return 1 + sum(subtree.size() for _, subtree in self.branches)
+
+
+LEAF = ForcingTree(0)
+
+
+def tree_lines(tree: ForcingTree, board: chess.Board, indent: str = "  ") -> Iterator[str]:
+    """The tree as indented SAN lines, one move a line, children indented
+    under their parent's move. ``board`` is left as it was."""
+    for move, subtree in tree.branches:
+        number = board.fullmove_number
+        prefix = f"{number}." if board.turn == chess.WHITE else f"{number}..."
+        suffix = "  (goal)" if subtree.is_leaf else ""
+        yield f"{prefix} {board.san(move)}{suffix}"
+        board.push(move)
+        for line in tree_lines(subtree, board, indent):
+            yield indent + line
+        board.pop()
+
+
+def tree_to_json(tree: ForcingTree, board: chess.Board) -> dict[str, Any]:
+    """The tree as nested JSON-ready dicts: ``{"height", "moves": [{"uci",
+    "san", "tree"}]}``. ``board`` is left as it was."""
+    moves = []
+    for move, subtree in tree.branches:
+        san = board.san(move)
+        board.push(move)
+        moves.append({"uci": move.uci(), "san": san, "tree": tree_to_json(subtree, board)})
+        board.pop()
+    return {"height": tree.height, "moves": moves}

@@ -1,0 +1,209 @@
+"""The KRK predicate library of Bratko's AL0 (King and Rook vs King).
+
+Coordinates are file x and rank y, 1..8. W is our king, R our rook, B their
+king. Distance is king-move (Chebyshev) distance; Manhattan distance is
+|dx| + |dy|. Every predicate is a pure function of (node, root).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple
+
+import chess
+
+from al0.library import Library, Node
+
+
+class Squares(NamedTuple):
+    """Our king, our rook (None when it is gone), their king."""
+    w: chess.Square
+    r: chess.Square | None
+    b: chess.Square
+
+
+def squares(node: Node) -> Squares:
+    """The pieces' squares at ``node`` (memoised per node)."""
+    return node.fact(_find_squares)  # type: ignore[return-value]
+
+
+def _find_squares(node: Node) -> Squares:
+    board, us = node.board, node.us
+    rooks = board.pieces_mask(chess.ROOK, us)
+    return Squares(board.king(us), chess.lsb(rooks) if rooks else None,  # type: ignore[arg-type]
+                   board.king(not us))  # type: ignore[arg-type]
+
+
+def _xy(square: chess.Square) -> tuple[int, int]:
+    return chess.square_file(square) + 1, chess.square_rank(square) + 1
+
+
+def _on_edge(square: chess.Square) -> bool:
+    x, y = _xy(square)
+    return x in (1, 8) or y in (1, 8)
+
+
+# ------------------------------------------------------------ predicates
+
+def their_king_edge(node: Node, root: Node) -> bool:
+    """B stands on an edge file or rank."""
+    return _on_edge(squares(node).b)
+
+
+def our_king_edge(node: Node, root: Node) -> bool:
+    """W stands on an edge file or rank."""
+    return _on_edge(squares(node).w)
+
+
+def kings_close(node: Node, root: Node) -> bool:
+    """distance(W, B) < 4."""
+    s = squares(node)
+    return chess.square_distance(s.w, s.b) < 4
+
+
+def rooklost(node: Node, root: Node) -> bool:
+    """The rook is gone, or it is their move, B is next to R and W is not."""
+    s = squares(node)
+    if s.r is None:
+        return True
+    return (node.board.turn != node.us and chess.square_distance(s.b, s.r) == 1
+            and chess.square_distance(s.w, s.r) > 1)
+
+
+def rookexposed(node: Node, root: Node) -> bool:
+    """d1 = distance(W, R), d2 = distance(B, R): us to move d1 > d2 + 1, them
+    to move d1 > d2. (A lost rook counts as exposed.)"""
+    s = squares(node)
+    if s.r is None:
+        return True
+    d1, d2 = chess.square_distance(s.w, s.r), chess.square_distance(s.b, s.r)
+    return d1 > d2 + 1 if node.board.turn == node.us else d1 > d2
+
+
+def rookdivides(node: Node, root: Node) -> bool:
+    """R's file lies strictly between the kings' files, or R's rank strictly
+    between the kings' ranks."""
+    s = squares(node)
+    if s.r is None:
+        return False
+    (wx, wy), (rx, ry), (bx, by) = _xy(s.w), _xy(s.r), _xy(s.b)
+    return min(wx, bx) < rx < max(wx, bx) or min(wy, by) < ry < max(wy, by)
+
+
+def room(node: Node) -> int:
+    """Squares of the rectangle the rook's lines leave B; 64 when B shares
+    R's file or rank (or the rook is gone)."""
+    return node.fact(_room)  # type: ignore[return-value]
+
+
+def _room(node: Node) -> int:
+    s = squares(node)
+    if s.r is None:
+        return 64
+    (rx, ry), (bx, by) = _xy(s.r), _xy(s.b)
+    if bx == rx or by == ry:
+        return 64
+    return (rx - 1 if bx < rx else 8 - rx) * (ry - 1 if by < ry else 8 - ry)
+
+
+def newroomsmaller(node: Node, root: Node) -> bool:
+    """room(node) < room(root)."""
+    return room(node) < room(root)
+
+
+def roomgt2(node: Node, root: Node) -> bool:
+    """room > 2."""
+    return room(node) > 2
+
+
+def critical_square(node: Node) -> tuple[int, int]:
+    """The square diagonally next to R on B's side, as (x, y); it may lie off
+    the board, which only matters as a target of Manhattan distance."""
+    s = squares(node)
+    (rx, ry), (bx, by) = _xy(s.r), _xy(s.b)  # type: ignore[arg-type]
+    return (rx - 1 if bx < rx else rx + 1, ry - 1 if by < ry else ry + 1)
+
+
+def _w_to_csquare(node: Node) -> int:
+    wx, wy = _xy(squares(node).w)
+    cx, cy = critical_square(node)
+    return abs(wx - cx) + abs(wy - cy)
+
+
+def okapproachedcsquare(node: Node, root: Node) -> bool:
+    """Manhattan distance from W to the critical square is smaller at the
+    node than at the root (each measured in its own position)."""
+    if squares(node).r is None or squares(root).r is None:
+        return False
+    return _w_to_csquare(node) < _w_to_csquare(root)
+
+
+def lpatt(node: Node, root: Node) -> bool:
+    """L-pattern: Manhattan(W, B) = 2 and Manhattan(R, B) = 3."""
+    s = squares(node)
+    if s.r is None:
+        return False
+    return (chess.square_manhattan_distance(s.w, s.b) == 2
+            and chess.square_manhattan_distance(s.r, s.b) == 3)
+
+
+def okorndle(node: Node, root: Node) -> bool:
+    """distance(W, R) at the node <= distance(W, R) at the root."""
+    s, t = squares(node), squares(root)
+    if s.r is None or t.r is None:
+        return False
+    return chess.square_distance(s.w, s.r) <= chess.square_distance(t.w, t.r)
+
+
+# ------------------------------------------------------------ generators
+
+# King steps as (file, rank) deltas: the four diagonals first, then the four
+# straight steps, each group in a fixed order so search is deterministic.
+KING_STEPS = ((1, 1), (-1, 1), (1, -1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def kingdiagfirst(node: Node) -> Iterator[chess.Move]:
+    """Our king's moves, diagonal ones first, never next to B or onto R."""
+    s = squares(node)
+    forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
+    if s.r is not None:
+        forbidden |= chess.BB_SQUARES[s.r]
+    x, y = chess.square_file(s.w), chess.square_rank(s.w)
+    for dx, dy in KING_STEPS:
+        if 0 <= x + dx < 8 and 0 <= y + dy < 8:
+            to = chess.square(x + dx, y + dy)
+            if not forbidden & chess.BB_SQUARES[to]:
+                yield chess.Move(s.w, to)
+
+
+def rookmove(node: Node) -> Iterator[chess.Move]:
+    """The rook's moves along its file and rank, never through or onto a king."""
+    s = squares(node)
+    if s.r is None:
+        return
+    targets = node.board.attacks_mask(s.r) & ~node.board.occupied
+    for to in chess.scan_forward(targets):
+        yield chess.Move(s.r, to)
+
+
+def checkmove(node: Node) -> Iterator[chess.Move]:
+    """Rook moves that land on B's file or rank (giving check)."""
+    b = squares(node).b
+    lines = chess.BB_FILES[chess.square_file(b)] | chess.BB_RANKS[chess.square_rank(b)]
+    return (move for move in rookmove(node) if lines & chess.BB_SQUARES[move.to_square])
+
+
+def library() -> Library:
+    """The KRK vocabulary."""
+    return Library(
+        "krk",
+        predicates={
+            "their_king_edge": their_king_edge, "our_king_edge": our_king_edge,
+            "kings_close": kings_close, "rooklost": rooklost,
+            "rookexposed": rookexposed, "rookdivides": rookdivides,
+            "newroomsmaller": newroomsmaller, "roomgt2": roomgt2,
+            "okapproachedcsquare": okapproachedcsquare, "lpatt": lpatt,
+            "okorndle": okorndle,
+        },
+        generators={"kingdiagfirst": kingdiagfirst, "rookmove": rookmove,
+                    "checkmove": checkmove},
+    )
