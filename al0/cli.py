@@ -2,7 +2,39 @@
 
 from __future__ import annotations
 
+import functools
+import json
+import sys
+from typing import Any, Callable, Iterable
+
+import chess
+import chess.pgn
 import click
+
+from al0.defenders import RandomDefender
+from al0.errors import AL0Error, PositionError
+from al0.loader import load_table
+from al0.model import AdviceTable
+from al0.plan import DEFAULT_BUDGET, Plan, Planner
+from al0.play import GameEnd, OurMove, TheirMove, play_game
+from al0.positions import check_material, parse_fen, read_epd
+from al0.tree import tree_lines, tree_to_json
+
+
+class CommandError(click.ClickException):
+    """A user-facing failure: one line on stderr, exit code 2."""
+    exit_code = 2
+
+
+def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn every :class:`AL0Error` into a one-line message and exit code 2."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except AL0Error as error:
+            raise CommandError(str(error)) from None
+    return wrapper
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -12,5 +44,242 @@ def cli() -> None:
 
     An advice table (YAML) lists rules, pieces of advice, goals and move
     constraints; al0 builds forcing trees from it and plays, explains and
-    checks the strategy.
+    checks the strategy. Start with:
+
+        al0 play advice_tables/krk.yaml
     """
+
+
+TABLE = click.argument("table", type=click.Path(dir_okay=False))
+BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+                      show_default=True, metavar="NODES",
+                      help="Most nodes one forcing-tree search may evaluate.")
+
+
+def position_for(table: AdviceTable, fen: str) -> chess.Board:
+    """The board of ``fen``, checked against the table's material."""
+    board = parse_fen(fen)
+    check_material(board, table.material, table.us)
+    return board
+
+
+# ------------------------------------------------------------- check
+
+@cli.command()
+@TABLE
+@reports_errors
+def check(table: str) -> None:
+    """Validate TABLE and summarise it: rules, advice, vocabulary.
+
+    Exits 2 with FILE:LINE:COL: MESSAGE when the table is not valid.
+    """
+    loaded = load_table(table)
+    side = "White" if loaded.us == chess.WHITE else "Black"
+    click.echo(f"{table}: ok — table {loaded.name!r}, {loaded.material}, plays {side}")
+    if loaded.description:
+        click.echo(f"  {loaded.description}")
+    click.echo(f"library: {loaded.library.path}")
+    click.echo(f"rules ({len(loaded.rules)}):")
+    for rule in loaded.rules:
+        click.echo(f"  {rule.name}: if {rule.source} then {', '.join(rule.advice)}")
+    click.echo(f"advice ({len(loaded.advice)}):")
+    for advice in loaded.advice.values():
+        click.echo(f"  {advice.name}:")
+        for key, text in advice.source.items():
+            click.echo(f"    {key}: {' '.join(text.split())}")
+    click.echo("predicates used:")
+    for name in loaded.predicates_used():
+        click.echo(f"  {name}: {loaded.library.describe(name)}")
+    click.echo("move generators used:")
+    for name in loaded.generators_used():
+        click.echo(f"  {name}: {loaded.library.describe(name)}")
+
+
+# -------------------------------------------------------------- plan
+
+def plan_to_json(plan: Plan, board: chess.Board) -> dict[str, Any]:
+    return {"fen": plan.fen, "rule": plan.rule, "advice": plan.advice,
+            "tried": list(plan.tried),
+            "tree": tree_to_json(plan.tree, board) if plan.tree else None,
+            "nodes": plan.nodes, "ms": round(plan.seconds * 1000, 3)}
+
+
+def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
+    yield f"position: {plan.fen}"
+    yield f"rule:     {plan.rule or '(none: no precondition holds)'}"
+    for name in plan.tried:
+        yield f"tried:    {name} — not satisfiable"
+    if plan.tree is None:
+        yield f"no plan:  {plan.describe_failure()}"
+    else:
+        yield (f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
+               f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms")
+        for line in tree_lines(plan.tree, board):
+            yield "  " + line
+
+
+@cli.command()
+@TABLE
+@click.option("--fen", "fens", multiple=True, metavar="FEN",
+              help="A position to plan for (repeatable).")
+@click.option("--epd", type=click.Path(dir_okay=False), help="Plan for every position of this EPD file.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per position per line.")
+@BUDGET
+@reports_errors
+def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budget: int) -> None:
+    """Show the plan TABLE makes at each position: the rule that applies,
+    the advice tried in order, the one chosen and its forcing tree.
+
+    With --json each line is an object with fen, rule, advice (null when
+    there is no plan), tried, tree, nodes and ms.
+    """
+    loaded = load_table(table)
+    boards = [position_for(loaded, fen) for fen in fens]
+    if epd:
+        for number, board in read_epd(epd):
+            try:
+                check_material(board, loaded.material, loaded.us)
+            except PositionError as error:
+                raise PositionError(f"{epd}:{number}: {error}") from None
+            boards.append(board)
+    if not boards:
+        raise click.UsageError("give a position with --fen FEN or --epd FILE")
+    planner = Planner(loaded, budget)
+    for board in boards:
+        if board.turn != loaded.us:
+            raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
+        if board.is_game_over():
+            raise PositionError(f"{board.fen()!r}: the game is already over")
+        result = planner.plan(board)
+        if as_json:
+            click.echo(json.dumps(plan_to_json(result, board)))
+        else:
+            click.echo("\n".join(plan_lines(result, board)))
+
+
+# -------------------------------------------------------------- play
+
+def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
+    """Reads their moves from standard input, in SAN or UCI; None on
+    ``quit`` or end of input. Re-prompts on an illegal or unparsable move."""
+    stdin = click.get_text_stream("stdin")
+
+    def choose(board: chess.Board) -> chess.Move | None:
+        while True:
+            click.echo("Your move (SAN or UCI, 'quit' to stop): ", nl=False)
+            line = stdin.readline()
+            if not line:
+                click.echo()
+                return None
+            text = line.strip()
+            if text.lower() in ("quit", "exit", "q"):
+                return None
+            if not text:
+                continue
+            try:
+                return board.parse_san(text)
+            except ValueError:
+                pass
+            try:
+                move = chess.Move.from_uci(text)
+                if move in board.legal_moves:
+                    return move
+            except ValueError:
+                pass
+            legal = ", ".join(sorted(board.san(m) for m in board.legal_moves))
+            click.echo(f"{text!r} is not a legal move here; legal moves: {legal}")
+    return choose
+
+
+def board_text(board: chess.Board) -> str:
+    files = "  a b c d e f g h"
+    rows = [f"{8 - i} {row}" for i, row in enumerate(str(board).splitlines())]
+    return "\n".join(rows + [files])
+
+
+def move_label(board: chess.Board) -> str:
+    """The number of the move just played on ``board``: ``7.`` or ``7...``."""
+    if board.turn == chess.BLACK:
+        return f"{board.fullmove_number}."
+    return f"{board.fullmove_number - 1}..."
+
+
+def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]],
+              end: GameEnd, table: AdviceTable, opponent: str) -> None:
+    game = chess.pgn.Game()
+    game.setup(start)
+    game.headers["Event"] = f"al0 play {table.name}"
+    game.headers["White" if table.us == chess.WHITE else "Black"] = f"al0 ({table.name})"
+    game.headers["Black" if table.us == chess.WHITE else "White"] = opponent
+    game.headers["Result"] = end.result
+    game.headers["Termination"] = end.ending.value
+    node: chess.pgn.GameNode = game
+    for move, comment in moves:
+        node = node.add_variation(move, comment=comment)
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            print(game, file=handle, end="\n\n")
+    except OSError as error:
+        raise CommandError(f"{path}: cannot write PGN: {error.strerror}") from None
+
+
+@cli.command()
+@TABLE
+@click.option("--fen", help="Start position (default: the table's start position).")
+@click.option("--opponent", type=click.Choice(["human", "random"]), default=None,
+              help="Who plays the other side. Default: human when standard input is "
+                   "a terminal, else random.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opponent.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=None,
+              help="Stop after this many of our moves.")
+@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
+              help="Write the game as PGN, with the advice as move comments.")
+@click.option("--explain", is_flag=True,
+              help="Show, for each new plan, the advice tried and the forcing tree.")
+@click.option("--board/--no-board", "show_board", default=True, show_default=True,
+              help="Show the board after each of our moves.")
+@BUDGET
+@reports_errors
+def play(table: str, fen: str | None, opponent: str | None, seed: int, max_moves: int | None,
+         pgn_path: str | None, explain: bool, show_board: bool, budget: int) -> None:
+    """Play the endgame with TABLE against an opponent.
+
+    Every move of ours names the rule and piece of advice it comes from.
+    Their moves are read in SAN (Kb2) or UCI (c2b2) with --opponent human.
+    """
+    loaded = load_table(table)
+    if fen is None:
+        if loaded.start_fen is None:
+            raise click.UsageError(f"{table} has no start position: give one with --fen")
+        fen = loaded.start_fen
+    board = position_for(loaded, fen)
+    start = board.copy()
+    if opponent is None:
+        opponent = "human" if sys.stdin.isatty() else "random"
+    defender = human_opponent() if opponent == "human" else RandomDefender(seed)
+    opponent_name = "human" if opponent == "human" else f"random (seed {seed})"
+    click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
+    click.echo(board_text(board))
+    played: list[tuple[chess.Move, str]] = []
+    for event in play_game(Planner(loaded, budget), board, defender, max_moves):
+        if isinstance(event, OurMove):
+            how = "new plan" if event.new_plan else "following the tree"
+            click.echo(f"{move_label(board)} {event.san:<7} "
+                       f"[{event.plan.rule} / {event.plan.advice}]  {how}")
+            if explain and event.new_plan:
+                before = board.copy()
+                before.pop()
+                for line in plan_lines(event.plan, before):
+                    click.echo("    " + line)
+            if show_board:
+                click.echo(board_text(board))
+            played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
+        elif isinstance(event, TheirMove):
+            note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
+            click.echo(f"   ... {event.san}{note}")
+            played.append((event.move, ""))
+        else:
+            click.echo(f"Game over: {event.detail} ({event.result})")
+            if pgn_path:
+                write_pgn(pgn_path, start, played, event, loaded, opponent_name)
+                click.echo(f"PGN written to {pgn_path}")

@@ -14,9 +14,9 @@ from typing import Callable
 import chess
 
 from al0.errors import PredicateError
-from al0.library import Library, Node, Predicate
+from al0.library import Library, Node
 from al0.model import (And, Const, DepthTest, Goal, MoveConstraint, Not, Or,
-                       Pred)
+                       Pred, predicate_names)
 
 GoalFn = Callable[[Node, Node], bool]
 MovesFn = Callable[[Node], list[chess.Move]]
@@ -26,9 +26,40 @@ _COMPARE = {"=": operator.eq, "<": operator.lt, "<=": operator.le,
 
 
 def compile_goal(goal: Goal, library: Library) -> GoalFn:
-    """A function ``(node, root) -> bool`` that evaluates ``goal``."""
+    """A function ``(node, root) -> bool`` that evaluates ``goal``.
+
+    :raises PredicateError: (when called) naming the predicate that raised.
+    """
+    fast = _compile(goal, library)
+    names = tuple(dict.fromkeys(predicate_names(goal)))
+
+    def evaluate(node: Node, root: Node) -> bool:
+        try:
+            return fast(node, root)
+        except Exception as error:
+            raise _blame(names, library, node, root, error) from error
+    return evaluate
+
+
+def _blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
+           error: Exception) -> PredicateError:
+    """Name the predicate that raised ``error``. Predicates are pure, so
+    re-evaluating them one by one finds it; the wrapper sits on the whole
+    goal rather than on each predicate to keep evaluation fast."""
+    culprit = "?"
+    for name in names:
+        try:
+            library.predicates[name](node, root)
+        except Exception:
+            culprit = name
+            break
+    return PredicateError(f"predicate {culprit!r} raised {type(error).__name__}: "
+                          f"{error} at {node.board.fen()}")
+
+
+def _compile(goal: Goal, library: Library) -> GoalFn:
     if isinstance(goal, Pred):
-        return _guarded_predicate(goal.name, library.predicates[goal.name])
+        return library.predicates[goal.name]
     if isinstance(goal, Const):
         value = goal.value
         return lambda node, root: value
@@ -36,25 +67,25 @@ def compile_goal(goal: Goal, library: Library) -> GoalFn:
         compare, k = _COMPARE[goal.op], goal.value
         return lambda node, root: compare(node.depth, k)
     if isinstance(goal, Not):
-        inner = compile_goal(goal.operand, library)
+        inner = _compile(goal.operand, library)
         return lambda node, root: not inner(node, root)
-    if isinstance(goal, And):
-        parts = tuple(compile_goal(g, library) for g in goal.operands)
-        return lambda node, root: all(part(node, root) for part in parts)
-    if isinstance(goal, Or):
-        parts = tuple(compile_goal(g, library) for g in goal.operands)
-        return lambda node, root: any(part(node, root) for part in parts)
+    if isinstance(goal, (And, Or)):
+        # Fold into nested two-operand closures: plain `and`/`or` chains are
+        # much faster than all()/any() over a generator, and short-circuit the same.
+        parts = [_compile(g, library) for g in goal.operands]
+        combined = parts[-1]
+        for part in reversed(parts[:-1]):
+            combined = _both(part, combined) if isinstance(goal, And) else _either(part, combined)
+        return combined
     raise TypeError(f"not a goal: {goal!r}")
 
 
-def _guarded_predicate(name: str, predicate: Predicate) -> GoalFn:
-    def evaluate(node: Node, root: Node) -> bool:
-        try:
-            return bool(predicate(node, root))
-        except Exception as error:  # the library's bug, reported with where it happened
-            raise PredicateError(f"predicate {name!r} raised {type(error).__name__}: "
-                                 f"{error} at {node.board.fen()}") from error
-    return evaluate
+def _both(first: GoalFn, second: GoalFn) -> GoalFn:
+    return lambda node, root: first(node, root) and second(node, root)
+
+
+def _either(first: GoalFn, second: GoalFn) -> GoalFn:
+    return lambda node, root: first(node, root) or second(node, root)
 
 
 def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
@@ -87,8 +118,11 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
                     raise PredicateError(f"generator {names[0]!r} yielded {move.uci()}, "
                                          f"not a move of the side to move, at "
                                          f"{node.board.fen()}")
-                if move not in moves:
-                    moves.append(move)
+            # Only a second alternative can repeat a move an earlier one allowed.
+            if moves:
+                seen = set(moves)
+                found = [move for move in found if move not in seen]
+            moves = moves + found
         return moves
 
     return allowed

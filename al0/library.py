@@ -41,12 +41,11 @@ class Node:
         self._facts: dict[Callable[[Node], object], object] = {}
 
     def fact(self, compute: Callable[[Node], object]) -> object:
-        """``compute(self)``, computed once per node."""
-        try:
-            return self._facts[compute]
-        except KeyError:
+        """``compute(self)``, computed once per node (``compute`` must not return None)."""
+        value = self._facts.get(compute)
+        if value is None:
             value = self._facts[compute] = compute(self)
-            return value
+        return value
 
     @property
     def us_to_move(self) -> bool:

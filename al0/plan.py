@@ -27,7 +27,8 @@ class Plan:
     ``rule`` is None when no precondition held, and ``tried`` lists the
     advice of the applicable rule, all unsatisfiable.
     """
-    fen: str
+    board: chess.Board
+    """The position planned for (a copy: do not mutate)."""
     rule: str | None
     advice: str | None
     tried: tuple[str, ...]
@@ -36,8 +37,8 @@ class Plan:
     seconds: float
 
     @property
-    def found(self) -> bool:
-        return self.tree is not None
+    def fen(self) -> str:
+        return self.board.fen()
 
     def describe_failure(self) -> str:
         """Why there is no plan, in words."""
@@ -75,21 +76,21 @@ class Planner:
 
     def _search(self, board: chess.Board) -> Plan:
         started = time.perf_counter()
-        us = self.table.us
-        root = Node(board.copy(stack=False), 0, us)
+        root = Node(board.copy(stack=False), 0, self.table.us)
+        work = board.copy(stack=False)
         nodes = 0
         for rule, precondition in self.rules:
             if not precondition(root, root):
                 continue
             tried: list[str] = []
             for name in rule.advice:
-                search = ForcingTreeSearch(self.advice[name], board, us, self.budget)
+                search = ForcingTreeSearch(self.advice[name], root, work, self.budget)
                 tree = search.run()
                 nodes += search.nodes
                 if tree is not None:
-                    return Plan(board.fen(), rule.name, name, tuple(tried), tree, nodes,
+                    return Plan(root.board, rule.name, name, tuple(tried), tree, nodes,
                                 time.perf_counter() - started)
                 tried.append(name)
-            return Plan(board.fen(), rule.name, None, tuple(tried), None, nodes,
+            return Plan(root.board, rule.name, None, tuple(tried), None, nodes,
                         time.perf_counter() - started)
-        return Plan(board.fen(), None, None, (), None, nodes, time.perf_counter() - started)
+        return Plan(root.board, None, None, (), None, nodes, time.perf_counter() - started)

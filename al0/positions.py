@@ -49,3 +49,32 @@ def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
     if found != canonical_material(material):
         raise PositionError(f"position {board.fen()!r} has material {found}, "
                             f"but the table is for {canonical_material(material)}")
+
+
+def read_epd(path: str) -> list[tuple[int, chess.Board]]:
+    """The positions of an EPD file with their line numbers; blank lines and
+    ``#`` comments are skipped.
+
+    :raises PositionError: ``file:line: …`` for an unreadable or bad line.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as error:
+        raise PositionError(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"{path}: not a UTF-8 text file") from None
+    positions = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            board, _ = chess.Board.from_epd(text)
+        except ValueError as error:
+            raise PositionError(f"{path}:{number}: bad EPD line {text!r}: {error}") from None
+        try:
+            positions.append((number, parse_fen(board.fen())))
+        except PositionError as error:
+            raise PositionError(f"{path}:{number}: {error}") from None
+    return positions

@@ -80,16 +80,19 @@ class _Entry:
 class ForcingTreeSearch:
     """One search for one piece of advice from one root position.
 
+    ``root`` is the root node, on a board of its own that nobody mutates (the
+    comparative predicates read it throughout). ``board`` stands on the same
+    position; the search pushes and pops on it and leaves it as it found it.
     ``budget`` bounds the number of nodes whose goals are evaluated;
     :meth:`run` raises :class:`SearchBudgetExceeded` when it is spent.
     """
 
-    def __init__(self, advice: CompiledAdvice, board: chess.Board, us: chess.Color,
+    def __init__(self, advice: CompiledAdvice, root: Node, board: chess.Board,
                  budget: int = 1_000_000):
         self.advice = advice
-        self.board = board.copy(stack=False)
-        self.us = us
-        self.root = Node(board.copy(stack=False), 0, us)
+        self.board = board
+        self.us = root.us
+        self.root = root
         self.budget = budget
         self.nodes = 0
         self.memo: dict[tuple[PositionKey, int], _Entry] = {}
@@ -124,6 +127,10 @@ class ForcingTreeSearch:
         if entry.tree is not None and entry.tree.height <= bound:
             return entry.tree
         if entry.lo >= bound:
+            return None
+        if bound == 0:
+            # Not a leaf, and no room for a move: fail without generating moves.
+            entry.lo = 0
             return None
         if entry.children is None:
             node = Node(self.board, depth, self.us)

@@ -33,8 +33,25 @@ def _find_squares(node: Node) -> Squares:
                    board.king(not us))  # type: ignore[arg-type]
 
 
+# python-chess's distances, tabulated once: predicates call them at every
+# search node, and a table lookup is several times faster than the call.
+DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES)
+                 for a in chess.SQUARES)
+MANHATTAN = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQUARES)
+                  for a in chess.SQUARES)
+XY = tuple((chess.square_file(s) + 1, chess.square_rank(s) + 1) for s in chess.SQUARES)
+
+
 def _xy(square: chess.Square) -> tuple[int, int]:
-    return chess.square_file(square) + 1, chess.square_rank(square) + 1
+    return XY[square]
+
+
+def _distance(a: chess.Square, b: chess.Square) -> int:
+    return DISTANCE[a][b]
+
+
+def _manhattan(a: chess.Square, b: chess.Square) -> int:
+    return MANHATTAN[a][b]
 
 
 def _on_edge(square: chess.Square) -> bool:
@@ -57,7 +74,7 @@ def our_king_edge(node: Node, root: Node) -> bool:
 def kings_close(node: Node, root: Node) -> bool:
     """distance(W, B) < 4."""
     s = squares(node)
-    return chess.square_distance(s.w, s.b) < 4
+    return _distance(s.w, s.b) < 4
 
 
 def rooklost(node: Node, root: Node) -> bool:
@@ -65,8 +82,8 @@ def rooklost(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return True
-    return (node.board.turn != node.us and chess.square_distance(s.b, s.r) == 1
-            and chess.square_distance(s.w, s.r) > 1)
+    return (node.board.turn != node.us and _distance(s.b, s.r) == 1
+            and _distance(s.w, s.r) > 1)
 
 
 def rookexposed(node: Node, root: Node) -> bool:
@@ -75,7 +92,7 @@ def rookexposed(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return True
-    d1, d2 = chess.square_distance(s.w, s.r), chess.square_distance(s.b, s.r)
+    d1, d2 = _distance(s.w, s.r), _distance(s.b, s.r)
     return d1 > d2 + 1 if node.board.turn == node.us else d1 > d2
 
 
@@ -142,8 +159,8 @@ def lpatt(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return False
-    return (chess.square_manhattan_distance(s.w, s.b) == 2
-            and chess.square_manhattan_distance(s.r, s.b) == 3)
+    return (_manhattan(s.w, s.b) == 2
+            and _manhattan(s.r, s.b) == 3)
 
 
 def okorndle(node: Node, root: Node) -> bool:
@@ -151,7 +168,7 @@ def okorndle(node: Node, root: Node) -> bool:
     s, t = squares(node), squares(root)
     if s.r is None or t.r is None:
         return False
-    return chess.square_distance(s.w, s.r) <= chess.square_distance(t.w, t.r)
+    return _distance(s.w, s.r) <= _distance(t.w, t.r)
 
 
 # ------------------------------------------------------------ generators

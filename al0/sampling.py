@@ -1,0 +1,37 @@
+"""Seeded random positions of a given material, for tests and benchmarks."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+
+from al0.positions import canonical_material
+
+PIECE_TYPES = {symbol: chess.PIECE_SYMBOLS.index(symbol.lower()) for symbol in "KQRBNP"}
+
+
+def random_positions(material: str, count: int, seed: int = 0,
+                     us: chess.Color = chess.WHITE) -> list[chess.Board]:
+    """``count`` distinct random positions of ``material`` with us to move,
+    legal, not over, and where them, were it their move, could capture
+    nothing (so no piece hangs at the start)."""
+    rng = random.Random(seed)
+    material = canonical_material(material)
+    second = material.index("K", 1)
+    pieces = [chess.Piece(PIECE_TYPES[s], us) for s in material[:second]]
+    pieces += [chess.Piece(PIECE_TYPES[s], not us) for s in material[second:]]
+    found: dict[str, chess.Board] = {}
+    while len(found) < count:
+        board = chess.Board(None)
+        for piece, square in zip(pieces, rng.sample(chess.SQUARES, len(pieces))):
+            board.set_piece_at(square, piece)
+        board.turn = us
+        if not board.is_valid() or board.is_game_over():
+            continue
+        board.turn = not us
+        hangs = any(board.generate_legal_captures())
+        board.turn = us
+        if not hangs and board.is_valid():
+            found.setdefault(board.fen(), board)
+    return list(found.values())
