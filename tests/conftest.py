@@ -1,0 +1,20 @@
+"""Shared fixtures: the bundled tables, loaded once per session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from al0.loader import load_table
+from al0.model import AdviceTable
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ROOT / "advice_tables"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def bratko() -> AdviceTable:
+    """The book's KRK table."""
+    return load_table(TABLES / "krk_bratko.yaml")
