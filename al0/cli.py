@@ -63,6 +63,22 @@ def position_for(table: AdviceTable, fen: str) -> chess.Board:
     return board
 
 
+def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
+    """``board``, checked to be one the table can plan at.
+
+    Every position is checked before any is planned, so a bad one late in an
+    EPD file fails at once rather than after the others' output.
+
+    :raises PositionError: when it is not the table's side to move or the
+        game is already over.
+    """
+    if board.turn != table.us:
+        raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
+    if board.is_game_over():
+        raise PositionError(f"{board.fen()!r}: the game is already over")
+    return board
+
+
 # ------------------------------------------------------------- check
 
 @cli.command()
@@ -134,22 +150,18 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
     there is no plan), tried, tree, nodes and ms.
     """
     loaded = load_table(table)
-    boards = [position_for(loaded, fen) for fen in fens]
+    boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
     if epd:
         for number, board in read_epd(epd):
             try:
                 check_material(board, loaded.material, loaded.us)
+                boards.append(plannable(loaded, board))
             except PositionError as error:
                 raise PositionError(f"{epd}:{number}: {error}") from None
-            boards.append(board)
     if not boards:
         raise click.UsageError("give a position with --fen FEN or --epd FILE")
     planner = Planner(loaded, budget)
     for board in boards:
-        if board.turn != loaded.us:
-            raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
-        if board.is_game_over():
-            raise PositionError(f"{board.fen()!r}: the game is already over")
         result = planner.plan(board)
         if as_json:
             click.echo(json.dumps(plan_to_json(result, board)))
@@ -176,16 +188,14 @@ def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
                 return None
             if not text:
                 continue
-            try:
-                return board.parse_san(text)
-            except ValueError:
-                pass
-            try:
-                move = chess.Move.from_uci(text)
+            for parse in (board.parse_san, chess.Move.from_uci):
+                try:
+                    move = parse(text)
+                except ValueError:
+                    continue
+                # parse_san reads "--" and "0000" as a null move: they may not pass.
                 if move in board.legal_moves:
                     return move
-            except ValueError:
-                pass
             legal = ", ".join(sorted(board.san(m) for m in board.legal_moves))
             click.echo(f"{text!r} is not a legal move here; legal moves: {legal}")
     return choose

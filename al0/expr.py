@@ -220,28 +220,31 @@ def parse_depth_spec(source: str) -> DepthRange:
     """Read the key of a by-depth constraint mapping: ``2``, ``= 2``, ``< 3``,
     ``<= 3``, ``>= 1``, ``1..4`` (inclusive) or ``any``."""
     text = source.strip()
+    lead = len(source) - len(source.lstrip())  # offsets below are into ``text``
     if text == "any":
         return DepthRange()
     match = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
     if match:
         lo, hi = int(match.group(1)), int(match.group(2))
         if hi < lo:
-            raise ExpressionError("empty depth range", source, 0)
+            raise ExpressionError("empty depth range", source, lead)
         return DepthRange(lo, hi + 1)
     if text.isdigit():
         return DepthRange(int(text), int(text) + 1)
-    reader = _Reader("depth " + text)
-    reader.take()
     try:
+        # Tokenizing is inside the try too: a stray character must be
+        # reported at its place in ``source``, not in the prefixed text.
+        reader = _Reader("depth " + text)
+        reader.take()
         test = reader.depth_test()
         reader.finish()
     except ExpressionError as error:
         raise ExpressionError(
             "bad depth guard (use k, = k, < k, <= k, >= k or a..b)", source,
-            max(0, error.offset - len("depth "))) from None
+            lead + max(0, error.offset - len("depth "))) from None
     depths = guard_range(test)
     if depths.hi is not None and depths.hi <= depths.lo:
-        raise ExpressionError("this depth guard admits no depth", source, 0)
+        raise ExpressionError("this depth guard admits no depth", source, lead)
     return depths
 
 

@@ -80,10 +80,11 @@ class Library:
                        {**standard.generators, **self.generators}, self.path)
 
     def describe(self, name: str) -> str:
-        """The first line of a predicate's or generator's docstring."""
+        """The first paragraph of a predicate's or generator's docstring, on
+        one line (a summary wrapped over lines is not cut mid-sentence)."""
         function = self.predicates.get(name) or self.generators.get(name)
         doc = (getattr(function, "__doc__", None) or "").strip()
-        return doc.splitlines()[0] if doc else ""
+        return " ".join(doc.split("\n\n")[0].split())
 
 
 # ------------------------------------------------- standard vocabulary

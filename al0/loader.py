@@ -41,11 +41,19 @@ class _Reader:
         self.path = path
 
     def where(self, node: yaml.Node, offset: int = 0) -> Location:
-        """The location of ``node``, or of character ``offset`` inside a
-        one-line scalar (quoted scalars start one column later)."""
+        """The location of ``node``, or of character ``offset`` of a scalar's
+        value, found in the source so that multi-line and block (``>-``)
+        scalars, whose value YAML folds into one line, point at the right line."""
         mark = node.start_mark
-        quote = 1 if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'") else 0
-        return Location(self.path, mark.line + 1, mark.column + 1 + quote + offset)
+        index = _source_index(node, offset) if isinstance(node, yaml.ScalarNode) else None
+        if index is None:
+            quote = 1 if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'") else 0
+            return Location(self.path, mark.line + 1, mark.column + 1 + quote + offset)
+        buffer = mark.buffer
+        line = mark.line + buffer.count("\n", mark.pointer, index)
+        newline = buffer.rfind("\n", mark.pointer, index)
+        column = index - newline - 1 if newline >= 0 else mark.column + index - mark.pointer
+        return Location(self.path, line + 1, column + 1)
 
     def error(self, node: yaml.Node, message: str, kind: type[AL0Error] = TableSyntaxError,
               offset: int = 0) -> AL0Error:
@@ -108,6 +116,36 @@ class _Reader:
         except ExpressionError as error:
             raise self.error(node, f"{what}: {error.reason}: {text!r}",
                              offset=error.offset) from None
+
+
+def _source_index(node: yaml.ScalarNode, offset: int) -> int | None:
+    """Where character ``offset`` of ``node.value`` stands in the YAML source.
+
+    Folding lines and stripping indentation only change whitespace, so the
+    k-th non-blank character of the value is the k-th of the source text.
+    An offset at the end of the value maps just past its last character.
+    None when the source is unknown or differs from the value other than in
+    whitespace (escapes in a quoted scalar): the caller then counts columns.
+    """
+    buffer = node.start_mark.buffer
+    if buffer is None:
+        return None
+    start, end = node.start_mark.pointer, node.end_mark.pointer
+    if node.style in ("|", ">"):
+        # The content starts on the line after the header (``>-``, maybe a comment).
+        start = buffer.find("\n", start, end) + 1
+        if start == 0:
+            return None
+    elif node.style in ("'", '"'):
+        start += 1
+    chars = [c for c in node.value if not c.isspace()]
+    positions = [i for i in range(start, end) if not buffer[i].isspace()][:len(chars)]
+    if [buffer[i] for i in positions] != chars:
+        return None
+    before = sum(1 for c in node.value[:offset] if not c.isspace())
+    if node.value[offset:].strip():
+        return positions[before]
+    return positions[before - 1] + 1 if before else start
 
 
 def suggest(name: str, known: Iterable[str]) -> str:

@@ -53,7 +53,8 @@ def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
 
 def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     """The positions of an EPD file with their line numbers; blank lines and
-    ``#`` comments are skipped.
+    ``#`` comments are skipped. A line may also be a full FEN (with move
+    counters), as position files often hold.
 
     :raises PositionError: ``file:line: …`` for an unreadable or bad line.
     """
@@ -69,8 +70,14 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
         text = line.strip()
         if not text or text.startswith("#"):
             continue
+        fields = text.split()
         try:
-            board, _ = chess.Board.from_epd(text)
+            if len(fields) == 6 and fields[4].isdigit() and fields[5].isdigit():
+                # EPD proper has no move counters: from_epd would read them as
+                # (bad) opcodes.
+                board = chess.Board(text)
+            else:
+                board, _ = chess.Board.from_epd(text)
         except ValueError as error:
             raise PositionError(f"{path}:{number}: bad EPD line {text!r}: {error}") from None
         try:

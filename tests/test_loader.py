@@ -1,0 +1,169 @@
+"""Loading advice tables: the book's table in full, and one broken table per
+kind of error, each raising its exact class at its ``file:line:col``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import chess
+import pytest
+
+from al0.errors import LibraryError, TableSyntaxError, UnknownNameError
+from al0.loader import load_table, parse_table
+from al0.model import (Alternative, And, Const, DepthRange, MoveConstraint, Not,
+                       Or, Pred)
+
+ROOT = Path(__file__).resolve().parent.parent
+BRATKO = ROOT / "advice_tables" / "krk_bratko.yaml"
+BROKEN = Path(__file__).resolve().parent / "tables"
+
+
+# ------------------------------------------------------- the book's table
+
+@pytest.fixture(scope="module")
+def table():
+    return load_table(BRATKO)
+
+
+def test_book_table_header(table):
+    assert table.name == "krk_bratko"
+    assert table.material == "KRK"
+    assert table.us == chess.WHITE
+    assert table.start_fen == "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+    assert table.path == str(BRATKO)
+
+
+def test_book_table_rules_in_order(table):
+    assert [rule.name for rule in table.rules] == ["edge_rule", "else_rule"]
+    edge, other = table.rules
+    assert edge.precondition == And((Pred("their_king_edge"), Pred("kings_close")))
+    assert edge.advice == ("mate_in_2", "squeeze", "approach", "keeproom",
+                           "divide_in_2", "divide_in_3")
+    assert other.precondition == Const(True)
+    assert other.advice == ("squeeze", "approach", "keeproom", "divide_in_2", "divide_in_3")
+    # Rules remember where their name stands, for messages.
+    lines = BRATKO.read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "name: edge_rule" in text)
+    assert (edge.location.line, edge.location.column) == (line, lines[line - 1].index("edge") + 1)
+
+
+def test_book_table_advice(table):
+    assert list(table.advice) == ["mate_in_2", "squeeze", "approach", "keeproom",
+                                  "divide_in_2", "divide_in_3"]
+    assert all(name == advice.name for name, advice in table.advice.items())
+
+
+def test_mate_in_2_constraints_by_depth(table):
+    mate_in_2 = table.advice["mate_in_2"]
+    assert mate_in_2.better_goal == Pred("mate")
+    assert mate_in_2.holding_goal == And((Not(Pred("rooklost")), Pred("their_king_edge")))
+    assert mate_in_2.us_moves == MoveConstraint((
+        Alternative(DepthRange(0, 1), ("legal",)),
+        Alternative(DepthRange(2, 3), ("checkmove",))))
+    assert mate_in_2.them_moves == MoveConstraint((Alternative(DepthRange(1, 2), ("legal",)),))
+    assert mate_in_2.us_moves.horizon() == 3
+
+
+@pytest.mark.parametrize("name, us, them", [
+    ("squeeze", (DepthRange(0, 1), ("rookmove",)), (DepthRange(), ("nomove",))),
+    ("approach", (DepthRange(0, 1), ("kingdiagfirst",)), (DepthRange(), ("nomove",))),
+    ("keeproom", (DepthRange(0, 1), ("kingdiagfirst",)), (DepthRange(), ("nomove",))),
+    ("divide_in_2", (DepthRange(0, 3), ("legal",)), (DepthRange(0, 2), ("legal",))),
+    ("divide_in_3", (DepthRange(0, 5), ("legal",)), (DepthRange(0, 4), ("legal",))),
+])
+def test_other_constraints(table, name, us, them):
+    advice = table.advice[name]
+    assert advice.us_moves == MoveConstraint((Alternative(*us),))
+    assert advice.them_moves == MoveConstraint((Alternative(*them),))
+
+
+def test_folded_goal_keeps_precedence(table):
+    approach = table.advice["approach"].better_goal
+    assert approach == And((
+        Pred("okapproachedcsquare"), Not(Pred("rookexposed")), Not(Pred("stalemate")),
+        Or((Pred("rookdivides"), Pred("lpatt"))),
+        Or((Pred("roomgt2"), Not(Pred("our_king_edge"))))))
+
+
+def test_every_name_is_resolved(table):
+    assert set(table.predicates_used()) <= set(table.library.predicates)
+    assert set(table.generators_used()) <= set(table.library.generators)
+    assert "okedge" not in table.predicates_used()  # the misprint is not kept
+
+
+# ------------------------------------------------------- broken tables
+
+# (file, exception class, "line:col", fragment of the message)
+CASES = [
+    ("bad_yaml.yaml", TableSyntaxError, "9:7", "bad YAML"),
+    ("empty.yaml", TableSyntaxError, "1:1", "the table is empty"),
+    ("missing_key.yaml", TableSyntaxError, "11:5", "missing the key 'holding-goal'"),
+    ("unknown_key.yaml", TableSyntaxError, "12:5",
+     "unknown key 'holding_goal' in advice 'squeeze' (did you mean 'holding-goal'?)"),
+    ("duplicate_key.yaml", TableSyntaxError, "13:5", "duplicate key 'better-goal'"),
+    ("unknown_predicate.yaml", UnknownNameError, "11:41",
+     "unknown predicate 'rookexposd' (did you mean 'rookexposed'?)"),
+    ("unknown_predicate_folded.yaml", UnknownNameError, "14:27",
+     "unknown predicate 'lpat' (did you mean 'lpatt'?)"),
+    ("unknown_generator.yaml", UnknownNameError, "13:31",
+     "unknown move generator 'rookmoves' (did you mean 'rookmove'?)"),
+    ("generator_as_predicate.yaml", UnknownNameError, "12:36",
+     "'checkmove' is a move generator, not a predicate"),
+    ("unknown_advice.yaml", UnknownNameError, "8:21",
+     "unknown advice 'sqeeze' (did you mean 'squeeze'?)"),
+    ("bad_depth_guard.yaml", TableSyntaxError, "13:18", "bad depth guard"),
+    ("bad_depth_word.yaml", TableSyntaxError, "14:18", "bad depth guard"),
+    ("bad_depth_char.yaml", TableSyntaxError, "13:20", "bad depth guard"),
+    ("bad_goal.yaml", TableSyntaxError, "12:52",
+     "expected ')', found 'end of expression'"),
+    ("unbounded_moves.yaml", TableSyntaxError, "13:15", "allows moves at every depth"),
+    ("missing_library.yaml", LibraryError, "4:10", "predicate library not found"),
+    ("raising_library.yaml", LibraryError, "4:10",
+     "library raised RuntimeError: this library is broken on purpose"),
+    ("no_library_function.yaml", LibraryError, "4:10", "must define library()"),
+    ("bad_material.yaml", TableSyntaxError, "3:11", "material must look like KRK"),
+    ("bad_start.yaml", TableSyntaxError, "5:8", "start is not a valid FEN"),
+]
+
+
+@pytest.mark.parametrize("name, kind, where, fragment", CASES,
+                         ids=[case[0] for case in CASES])
+def test_broken_table(name, kind, where, fragment):
+    path = BROKEN / name
+    with pytest.raises(kind) as caught:
+        load_table(path)
+    assert type(caught.value) is kind
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{where}: "), message
+    assert fragment in message
+
+
+def test_every_broken_table_has_a_case():
+    assert {path.name for path in BROKEN.glob("*.yaml")} == {case[0] for case in CASES}
+
+
+def test_missing_table_file(tmp_path):
+    with pytest.raises(TableSyntaxError, match=re.escape(f"{tmp_path / 'nope.yaml'}: cannot read")):
+        load_table(tmp_path / "nope.yaml")
+
+
+# The column must point into the source text itself, however the value is
+# written: quoted, on several plain lines, or in a literal block.
+GOAL_LAYOUTS = [
+    ('    better-goal: "rookdivides and bogus"\n', "9:35"),
+    ("    better-goal: rookdivides\n      and bogus\n", "10:11"),
+    ("    better-goal: |\n      rookdivides\n      and bogus\n", "11:11"),
+    ("    better-goal: >  # a comment\n      rookdivides and\n        bogus\n", "11:9"),
+]
+
+
+@pytest.mark.parametrize("goal, where", GOAL_LAYOUTS,
+                         ids=["quoted", "plain", "literal", "folded"])
+def test_location_inside_multiline_goals(goal, where):
+    text = ("name: t\nmaterial: KRK\nlibrary: krk\nrules:\n"
+            "  - {name: r, if: true, then: [a]}\nadvice:\n  a:\n"
+            "    holding-goal: true\n" + goal +
+            "    us-moves: {0: rookmove}\n    them-moves: nomove\n")
+    with pytest.raises(UnknownNameError, match=rf"^t\.yaml:{where}: unknown predicate 'bogus'"):
+        parse_table(text, "t.yaml", ROOT / "advice_tables")
