@@ -67,7 +67,7 @@ class GameEnd:
 Event = Union[OurMove, TheirMove, GameEnd]
 
 
-def _ending(board: chess.Board, planner: Planner) -> GameEnd | None:
+def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     """The game's end at ``board``, if it has ended by the rules or by our
     losing the material the table needs."""
     us = planner.table.us
@@ -95,6 +95,14 @@ def _flip(result: str) -> str:
     return {"1-0": "0-1", "0-1": "1-0"}.get(result, result)
 
 
+def descend(tree: ForcingTree | None, move: chess.Move) -> ForcingTree | None:
+    """The tree to follow after ``move``: its subtree, or None — replan at
+    our next turn — when the tree is gone, does not cover the move, or the
+    subtree is a leaf (the advice's better-goal is reached)."""
+    subtree = tree.child(move) if tree is not None else None
+    return None if subtree is None or subtree.is_leaf else subtree
+
+
 def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
               max_moves: int | None = None) -> Iterator[Event]:
     """Play from ``board`` (mutated as the game goes) until it ends.
@@ -109,7 +117,7 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
     plan: Plan | None = None
     moves_played = 0
     while True:
-        end = _ending(board, planner)
+        end = game_ending(board, planner)
         if end is not None:
             yield end
             return
@@ -126,20 +134,19 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
                     return
                 tree = plan.tree
             assert plan is not None
-            move, subtree = tree.branches[0]
+            move = tree.branches[0][0]
             event = OurMove(move, board.san(move), plan, new_plan, tree)
             board.push(move)
             moves_played += 1
             yield event
-            # A leaf means the advice's better-goal is reached: plan anew next turn.
-            tree = None if subtree.is_leaf else subtree
+            tree = descend(tree, move)
         else:
             move = opponent(board)
             if move is None:
                 yield GameEnd(Ending.QUIT, "*", "the opponent quit")
                 return
             san = board.san(move)
-            subtree = tree.child(move) if tree is not None else None
+            in_tree = tree is not None and tree.child(move) is not None
+            tree = descend(tree, move)
             board.push(move)
-            tree = None if subtree is None or subtree.is_leaf else subtree
-            yield TheirMove(move, san, tree is not None)
+            yield TheirMove(move, san, in_tree)
