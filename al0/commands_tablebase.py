@@ -22,7 +22,7 @@ class _Failure(click.ClickException):
     exit_code = 2
 
 
-def _stats_text(stats: dict[str, Any]) -> str:
+def _stats_text(stats: tb.Stats) -> str:
     """The stats as a table: one row per DTM, one column per side to move."""
     white, black = stats["white"], stats["black"]
     lines = [
@@ -32,7 +32,7 @@ def _stats_text(stats: dict[str, Any]) -> str:
     ]
     depth = max(len(white["by_dtm"]), len(black["by_dtm"]))
     for dtm in range(depth):
-        counts = [side["by_dtm"][dtm] if dtm < len(side["by_dtm"]) else 0 for side in (white, black)]
+        counts = [part["by_dtm"][dtm] if dtm < len(part["by_dtm"]) else 0 for part in (white, black)]
         lines.append(f"{dtm:>5} {counts[0]:>14} {counts[1]:>14}")
     lines.append(f"{'draw':>5} {white['draws']:>14} {black['draws']:>14}")
     return "\n".join(lines)
@@ -85,12 +85,15 @@ def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -
             board = chess.Board(fen)
         except ValueError as error:
             raise click.BadParameter(f"{fen!r}: {error}", param_hint="--fen") from error
+    data: tb.Stats | dict[str, Any]
     try:
         table = tb.load(material)
-        data = table.stats() if board is None else _probe(table, board)
+        if board is None:
+            data = table.stats()
+            text = _stats_text(data)
+        else:
+            data = _probe(table, board)
+            text = _probe_text(data)
     except AL0Error as error:
         raise _Failure(str(error)) from error
-    if as_json:
-        click.echo(json.dumps(data))
-    else:
-        click.echo(_stats_text(data) if board is None else _probe_text(data))
+    click.echo(json.dumps(data) if as_json else text)

@@ -2,14 +2,13 @@
 
 ``load("KRK")`` returns a :class:`Tablebase` that answers, for any legal
 position with White king and X against the lone Black king, how many White
-moves it takes to mate with best play by both sides. It is the oracle the
-advice tables are judged against: an advice strategy is sound when it wins
-every position the tablebase calls won, and we can measure how far its wins
-are from the optimum.
+moves it takes to mate with best play by both sides: an exact oracle to judge
+an advice table's strategy against (does it win what is won, and how far from
+the fastest mate).
 
 The table is built by retrograde analysis over plain square indices, using
-python-chess's attack tables (no ``Board`` per position: that would be two
-orders of magnitude slower), and cached on disk with an integrity header so a
+python-chess's attack tables (no ``Board`` per position: pushing and popping
+moves for half a million positions would be far slower), and cached on disk with an integrity header so a
 truncated or tampered file is rebuilt rather than trusted.
 
 DTM convention (in White moves):
@@ -26,8 +25,11 @@ import hashlib
 import os
 import tempfile
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
+from typing import TypedDict
 
 import chess
 
@@ -52,12 +54,9 @@ SIDE_SIZE = 64 * 64 * 64
 TABLE_SIZE = 2 * SIDE_SIZE
 
 #: The materials we can build: the letter of X maps to its piece type.
-PIECES: dict[str, chess.PieceType] = {
-    "Q": chess.QUEEN,
-    "R": chess.ROOK,
-    "B": chess.BISHOP,
-    "N": chess.KNIGHT,
-}
+PIECES: Mapping[str, chess.PieceType] = MappingProxyType(
+    {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT}
+)
 
 _MAGIC = b"AL0TB"
 
@@ -273,6 +272,25 @@ def load(material: str, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
     return Tablebase(material, table)
 
 
+class SideStats(TypedDict):
+    """Counts for one side to move."""
+
+    legal: int
+    draws: int
+    wins: int
+    max_dtm: int | None
+    by_dtm: list[int]
+    """``by_dtm[d]``: positions of DTM ``d`` (index 0: Black already mated)."""
+
+
+class Stats(TypedDict):
+    """What :meth:`Tablebase.stats` returns: plain data, ready for JSON."""
+
+    material: str
+    white: SideStats
+    black: SideStats
+
+
 def _move_key(move: chess.Move) -> str:
     """Sort key that makes move lists independent of generation order."""
     return move.uci()
@@ -380,23 +398,23 @@ class Tablebase:
 
         return min(moves, key=badness)
 
-    def stats(self) -> dict[str, object]:
-        """Counts of legal, drawn and won positions, by side to move and DTM.
+    def stats(self) -> Stats:
+        """Counts of legal, drawn and won positions, by side to move and DTM."""
 
-        Plain data for JSON: ``{"material", "white"|"black": {"legal", "draws",
-        "wins", "max_dtm", "by_dtm"}}`` where ``by_dtm[d]`` counts the
-        positions of DTM ``d`` (index 0 is Black already mated).
-        """
-        result: dict[str, object] = {"material": self.material}
-        for side, part in (("white", self.table[:SIDE_SIZE]), ("black", self.table[SIDE_SIZE:])):
+        def side(part: bytes) -> SideStats:
             counts = [part.count(value) for value in range(DRAW)]
             max_dtm = max((d for d, count in enumerate(counts) if count), default=None)
             by_dtm = counts[: max_dtm + 1] if max_dtm is not None else []
-            result[side] = {
+            return {
                 "legal": SIDE_SIZE - part.count(ILLEGAL),
                 "draws": part.count(DRAW),
                 "wins": sum(by_dtm),
                 "max_dtm": max_dtm,
                 "by_dtm": by_dtm,
             }
-        return result
+
+        return {
+            "material": self.material,
+            "white": side(self.table[:SIDE_SIZE]),
+            "black": side(self.table[SIDE_SIZE:]),
+        }
