@@ -11,6 +11,7 @@ import chess
 import chess.pgn
 import click
 
+from al0.commands_tablebase import tablebase
 from al0.defenders import RandomDefender
 from al0.errors import AL0Error, PositionError
 from al0.loader import load_table
@@ -293,3 +294,6 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, max_moves
             if pgn_path:
                 write_pgn(pgn_path, start, played, event, loaded, opponent_name)
                 click.echo(f"PGN written to {pgn_path}")
+
+
+cli.add_command(tablebase)
