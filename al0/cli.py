@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from typing import Any, Callable, Iterable
@@ -12,30 +11,16 @@ import chess.pgn
 import click
 
 from al0.commands_tablebase import tablebase
+from al0.commands_verify import verify
 from al0.defenders import RandomDefender
-from al0.errors import AL0Error, PositionError
+from al0.clitools import CommandError, reports_errors
+from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.play import GameEnd, OurMove, TheirMove, play_game
 from al0.positions import check_material, parse_fen, read_epd
 from al0.tree import tree_lines, tree_to_json
-
-
-class CommandError(click.ClickException):
-    """A user-facing failure: one line on stderr, exit code 2."""
-    exit_code = 2
-
-
-def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn every :class:`AL0Error` into a one-line message and exit code 2."""
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except AL0Error as error:
-            raise CommandError(str(error)) from None
-    return wrapper
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -297,3 +282,4 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, max_moves
 
 
 cli.add_command(tablebase)
+cli.add_command(verify)

@@ -13,13 +13,8 @@ import chess
 import click
 
 from al0 import tablebase as tb
+from al0.clitools import CommandError
 from al0.errors import AL0Error
-
-
-class _Failure(click.ClickException):
-    """An :class:`AL0Error` reported as a one-line message with exit code 2."""
-
-    exit_code = 2
 
 
 def _stats_text(stats: tb.Stats) -> str:
@@ -95,5 +90,5 @@ def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -
             data = _probe(table, board)
             text = _probe_text(data)
     except AL0Error as error:
-        raise _Failure(str(error)) from error
+        raise CommandError(str(error)) from error
     click.echo(json.dumps(data) if as_json else text)

@@ -60,6 +60,8 @@ class Planner:
         self.advice: dict[str, CompiledAdvice] = {
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
         self.cache: dict[tuple, Plan] | None = {} if cache else None
+        self.search_seconds: list[float] = []
+        """The time of every plan actually searched (not taken from the cache)."""
 
     def plan(self, board: chess.Board) -> Plan:
         """The plan at ``board`` (our move).
@@ -70,6 +72,7 @@ class Planner:
         if self.cache is not None and key in self.cache:
             return self.cache[key]
         plan = self._search(board)
+        self.search_seconds.append(plan.seconds)
         if self.cache is not None:
             self.cache[key] = plan
         return plan

@@ -67,9 +67,9 @@ class GameEnd:
 Event = Union[OurMove, TheirMove, GameEnd]
 
 
-def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
-    """The game's end at ``board``, if it has ended by the rules or by our
-    losing the material the table needs."""
+def position_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
+    """The game's end that the position alone decides: mate, stalemate, or
+    our losing material the table needs."""
     us = planner.table.us
     winner = "1-0" if us == chess.WHITE else "0-1"
     if board.is_checkmate():
@@ -83,6 +83,15 @@ def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     if ours[:ours.index("K", 1)] != needed[:needed.index("K", 1)]:
         return GameEnd(Ending.MATERIAL_LOST, "1/2-1/2" if board.is_insufficient_material()
                        else "*", f"material lost: {ours} instead of {needed}")
+    return None
+
+
+def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
+    """The game's end at ``board``: by the position, or by its history (the
+    50-move rule, threefold repetition)."""
+    end = position_ending(board, planner)
+    if end is not None:
+        return end
     if board.halfmove_clock >= 100:
         return GameEnd(Ending.FIFTY_MOVES, "1/2-1/2",
                        "50 moves without capture or pawn move: a draw")

@@ -1,0 +1,223 @@
+"""The ``al0 verify`` command: measure a table over the positions of its endgame."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Iterator
+
+import chess
+import click
+
+from al0.clitools import CommandError, reports_errors
+from al0.defenders import DefenderError, check_defender_name
+from al0.errors import AL0Error
+from al0.plan import DEFAULT_BUDGET
+from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
+                        epd_positions, judge_chunk)
+
+CHUNK = 200
+"""Positions a worker judges per task: small enough for steady progress,
+large enough that sending them costs little."""
+
+
+def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Board]:
+    """The start positions ``all``, ``sample:N`` or ``FILE.epd`` name."""
+    table = verifier.table
+    if spec in ("all",) or spec.startswith("sample:"):
+        if verifier.tablebase is None:
+            raise CommandError(f"no tablebase for {table.material}, so no list of all its "
+                               f"positions: give --positions FILE.epd")
+        boards = all_positions(table, verifier.tablebase)
+        if spec == "all":
+            return boards
+        count = spec[len("sample:"):]
+        if not count.isdigit() or int(count) < 1:
+            raise click.BadParameter(f"{spec!r}: use sample:N with N >= 1", param_hint="--positions")
+        return random.Random(seed).sample(boards, min(int(count), len(boards)))
+    return epd_positions(spec, table)
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the
+    whole new one, never a part."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".al0-", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise CommandError(f"{path}: cannot write: {error.strerror}") from None
+
+
+def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
+              jobs: int, report: Report) -> Iterator[GameRecord]:
+    """Judge every board, in this process or in ``jobs`` worker processes,
+    adding records and plan times to ``report`` as they arrive."""
+    if jobs == 1:
+        for index, board in enumerate(boards):
+            record = verifier.judge(index, board)
+            report.add(record)
+            report.plan_seconds += verifier.new_plan_seconds()
+            yield record
+        return
+    items = [(index, board.fen()) for index, board in enumerate(boards)]
+    chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(judge_chunk, spec, chunk) for chunk in chunks]
+        try:
+            for future in as_completed(futures):
+                records, seconds = future.result()
+                report.plan_seconds += seconds
+                for record in records:
+                    report.add(record)
+                    yield record
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
+    """The report as text for a person."""
+    yield (f"{data['games']} of {data['total']} positions"
+           f"{' (interrupted)' if report.interrupted else ''}: "
+           + ", ".join(f"{kind} {count}" for kind, count in data["endings"].items()))
+    moves = data["moves_to_mate"]
+    if moves.get("count"):
+        line = f"moves to mate: mean {moves['mean']}, median {moves['median']}, max {moves['max']}"
+        optimal, excess = data["optimal"], data["excess"]
+        if optimal.get("count"):
+            line += (f"; optimal mean {optimal['mean']}, max {optimal['max']}; "
+                     f"excess mean {excess['mean']}, max {excess['max']}")
+        yield line
+        yield "histogram (moves: games): " + " ".join(
+            f"{k}:{v}" for k, v in moves["histogram"].items())
+    for kind, examples in data["failure_examples"].items():
+        yield f"{kind}: {data['endings'][kind]} — e.g."
+        for example in examples:
+            line = " ".join(example["line"])
+            yield f"  {example['fen']}" + (f"  line: {line}" if line else "")
+    if data["plan_ms"]:
+        ms = data["plan_ms"]
+        yield (f"plans: {data['plans_searched']} searched, median {ms['median']} ms, "
+               f"p95 {ms['p95']} ms, max {ms['max']} ms; {data['plans_per_second']} plans/s")
+    yield f"wall time: {data['wall_seconds']} s"
+
+
+@click.command()
+@click.argument("table", type=click.Path(dir_okay=False))
+@click.option("--positions", "positions_spec", default="all", show_default=True,
+              metavar="all|sample:N|FILE.epd",
+              help="Every position (one per symmetry class, White to move, won), a "
+                   "seeded sample of them, or the positions of an EPD file.")
+@click.option("--defender", default="tablebase", show_default=True,
+              metavar="tablebase|random|uci:COMMAND|worst",
+              help="Who defends: longest resistance by the tablebase, a seeded random "
+                   "mover, a UCI engine, or the exact worst case over every defence.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Our moves before a game counts as failed (the 50-move rule).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the random defender and of sample:N.")
+@click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.05,
+              show_default=True, help="Seconds per move for a UCI defender.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Write the full report as JSON to this file (- for standard output).")
+@click.option("--failures", "failures_path", type=click.Path(dir_okay=False),
+              help="Write the failing positions to this EPD file, with the kind as c0.")
+@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+              show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
+@reports_errors
+def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed: int,
+           engine_time: float, jobs: int, json_path: str | None, failures_path: str | None,
+           budget: int) -> None:
+    """Play or analyse TABLE over the positions of its endgame and report
+    what it does: mates, failures by kind with examples, moves against the
+    optimum, time per plan.
+
+    Exits 1 when an expectation of the table's `expect:` block fails, 0 when
+    all hold. An interrupted run (Ctrl-C, a dead engine) still reports and
+    writes what it has.
+
+    \b
+    Examples:
+      al0 verify advice_tables/krk.yaml --positions sample:500
+      al0 verify advice_tables/krk_bratko.yaml --defender worst --jobs 2 --json report.json
+    """
+    check_defender_name(defender, extra=("worst",))
+    if defender.startswith("uci:") and jobs > 1:
+        raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
+    spec = VerifySpec(os.path.abspath(table), defender, max_moves, seed, budget, engine_time)
+    verifier = Verifier(spec)
+    try:
+        boards = choose_positions(positions_spec, verifier, seed)
+        if not boards:
+            raise CommandError(f"{positions_spec}: no positions to verify")
+        report = Report(verifier.table.name, defender, positions_spec, len(boards))
+        stopped = run_with_progress(spec, verifier, boards, jobs, report)
+    finally:
+        verifier.close()
+    data = report.to_json(verifier.table.expect)
+    for line in summary_lines(report, data):
+        click.echo(line)
+    if json_path == "-":
+        click.echo(json.dumps(data))
+    elif json_path:
+        write_atomically(json_path, json.dumps(data, indent=1) + "\n")
+    if failures_path:
+        write_atomically(failures_path, "".join(
+            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures))
+    if stopped:
+        raise CommandError(f"stopped after {len(report.records)} of {report.total} "
+                           f"positions: {stopped}")
+    checks = data.get("expectations", [])
+    for check in checks:
+        click.echo(f"expect {check['name']}: {'ok' if check['holds'] else 'FAILED'} "
+                   f"({check['measured']})")
+    if not checks:
+        click.echo("no expectations declared (add an expect: block to the table)")
+    if any(not check["holds"] for check in checks):
+        sys.exit(1)
+
+
+def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
+                      jobs: int, report: Report) -> str:
+    """Judge every board with a progress bar on a terminal. Returns why the
+    run stopped early ('' when it did not); the report keeps all it got."""
+    started = time.perf_counter()
+    show = sys.stderr.isatty()
+    records = judge_all(spec, verifier, boards, jobs, report)
+    try:
+        with click.progressbar(length=len(boards), label="verifying", file=sys.stderr,
+                               show_eta=True) if show else _NoBar() as bar:
+            for _ in records:
+                bar.update(1)
+        return ""
+    except KeyboardInterrupt:
+        report.interrupted = True
+        return "interrupted"
+    except (DefenderError, AL0Error) as error:
+        report.interrupted = True
+        return str(error)
+    finally:
+        report.wall_seconds = time.perf_counter() - started
+
+
+class _NoBar:
+    """Stands in for a progress bar when standard error is not a terminal."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, steps: int) -> None:
+        return None

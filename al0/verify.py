@@ -1,0 +1,387 @@
+"""Measuring an advice table over the positions of its endgame.
+
+Games are played with the real play loop (:func:`al0.play.play_game`) against
+a defender; the exact worst case over every defence is computed on the game
+graph of that same loop (:class:`WorstCase`). A :class:`Report` gathers the
+outcome and checks the table's declared expectations.
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+import chess
+
+from al0.defenders import (DefenderError, RandomDefender, UciDefender,
+                           check_defender_name)
+from al0.errors import PositionError
+from al0.loader import load_table
+from al0.model import AdviceTable, Expectations
+from al0.play import Ending, GameEnd, OurMove, descend, play_game, position_ending
+from al0.plan import DEFAULT_BUDGET, Planner
+from al0.positions import check_material, read_epd
+from al0.search import position_key
+from al0.tree import ForcingTree
+
+EXAMPLES_KEPT = 5
+"""Example FENs kept per kind of failure in a report."""
+
+
+# ------------------------------------------------------------ positions
+
+def _symmetries() -> list[tuple[int, ...]]:
+    """The 8 symmetries of the board (flips and the diagonal reflection) as
+    square permutations; they preserve every pawnless position's value."""
+    tables = []
+    for flip_file in (False, True):
+        for flip_rank in (False, True):
+            for swap in (False, True):
+                table = []
+                for square in chess.SQUARES:
+                    f, r = chess.square_file(square), chess.square_rank(square)
+                    f, r = (7 - f if flip_file else f), (7 - r if flip_rank else r)
+                    table.append(chess.square(r, f) if swap else chess.square(f, r))
+                tables.append(tuple(table))
+    return tables
+
+
+def all_positions(table: AdviceTable, tablebase: Any) -> list[chess.Board]:
+    """Every position of a three-man table with us (White) to move, one per
+    symmetry class, legal, not over, and won for White by the tablebase."""
+    if len(table.material) != 3 or table.us != chess.WHITE:
+        raise PositionError(f"all positions are only enumerated for White K+X vs K, "
+                            f"not {table.material}: give --positions FILE.epd")
+    piece = chess.Piece.from_symbol(table.material[1])
+    symmetries = _symmetries()
+    boards = []
+    for wk in chess.SQUARES:
+        for bk in chess.SQUARES:
+            if chess.square_distance(wk, bk) < 2:
+                continue
+            for x in chess.SQUARES:
+                if x in (wk, bk):
+                    continue
+                # Keep the least of the 8 images: one position per symmetry class.
+                if (wk, x, bk) != min((s[wk], s[x], s[bk]) for s in symmetries):
+                    continue
+                board = chess.Board(None)
+                board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+                board.set_piece_at(x, piece)
+                board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+                if board.is_valid() and not board.is_game_over() and tablebase.dtm(board):
+                    boards.append(board)
+    return boards
+
+
+def epd_positions(path: str, table: AdviceTable) -> list[chess.Board]:
+    """The positions of an EPD file, each checked against the table.
+
+    :raises PositionError: ``file:line: …`` for a bad line or other material.
+    """
+    boards = []
+    for number, board in read_epd(path):
+        try:
+            check_material(board, table.material, table.us)
+        except PositionError as error:
+            raise PositionError(f"{path}:{number}: {error}") from None
+        if board.turn != table.us:
+            raise PositionError(f"{path}:{number}: {board.fen()!r}: it is not the "
+                                f"table's side to move")
+        boards.append(board)
+    return boards
+
+
+# ---------------------------------------------------------------- games
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How one start position fared."""
+    fen: str
+    ending: str
+    """An :class:`~al0.play.Ending` value (``mate``, ``stalemate``, …)."""
+    moves: int
+    """Our moves played (to mate, or until the failure)."""
+    optimal: int | None
+    """The tablebase's moves to mate, when known."""
+    line: tuple[str, ...] = ()
+    """For the worst case: the moves (UCI) of the line that ends so."""
+
+
+def play_one(planner: Planner, board: chess.Board, defender: Callable[[chess.Board], chess.Move],
+             max_moves: int, optimal: int | None) -> GameRecord:
+    """Play one game with the real loop and record how it ended."""
+    fen = board.fen()
+    moves = 0
+    end: GameEnd | None = None
+    for event in play_game(planner, board.copy(), defender, max_moves):
+        if isinstance(event, OurMove):
+            moves += 1
+        elif isinstance(event, GameEnd):
+            end = event
+    assert end is not None  # play_game always ends with a GameEnd
+    return GameRecord(fen, end.ending.value, moves, optimal)
+
+
+class WorstCase:
+    """The exact worst case of a table over every defence.
+
+    A state is our turn at a position with the forcing tree being followed
+    (or none); our move is then fixed by the play loop's rules, and every
+    legal reply leads to a next state. The value of a state is the most moves
+    to mate any defence can force; a reachable cycle (the defender repeats),
+    stalemate, lost material or a missing plan is an escape. Only endings the
+    position decides are used (the move counters and history are not part of
+    a state): a cycle stands for repetition, and ``max_moves`` for the
+    50-move rule. Values are memoised per state, so start positions share
+    their work.
+    """
+
+    def __init__(self, planner: Planner, max_moves: int):
+        self.planner = planner
+        self.max_moves = max_moves
+        self.memo: dict[tuple, tuple[int, str, tuple[str, ...]]] = {}
+        self.on_path: set[tuple] = set()
+        self.trees: dict[int, ForcingTree] = {}  # keeps every tree in a key alive
+
+    def analyse(self, board: chess.Board, optimal: int | None) -> GameRecord:
+        moves, ending, line = self._value(board.copy(), None)
+        if ending == Ending.MATE.value and moves > self.max_moves:
+            ending = Ending.MOVE_LIMIT.value
+        return GameRecord(board.fen(), ending, moves, optimal, line)
+
+    def _value(self, board: chess.Board, tree: ForcingTree | None) -> tuple[int, str, tuple[str, ...]]:
+        """(moves, ending, line) from our turn at ``board`` following ``tree``:
+        moves to mate against the worst defence and ending ``mate``, or the
+        moves to an escape, its kind and the line that reaches it."""
+        key = (position_key(board), id(tree))
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.on_path:
+            return 0, Ending.REPETITION.value, ()
+        if tree is not None:
+            self.trees[id(tree)] = tree
+        self.on_path.add(key)
+        try:
+            result = self._expand(board, tree)
+        finally:
+            self.on_path.discard(key)
+        self.memo[key] = result
+        return result
+
+    def _expand(self, board: chess.Board, tree: ForcingTree | None) -> tuple[int, str, tuple[str, ...]]:
+        if tree is None:
+            plan = self.planner.plan(board)
+            if plan.tree is None:
+                return 0, Ending.NO_PLAN.value, ()
+            tree = plan.tree
+        move = tree.branches[0][0]
+        tree = descend(tree, move)
+        board.push(move)
+        try:
+            end = position_ending(board, self.planner)
+            if end is not None:
+                return 1, end.ending.value, (move.uci(),)
+            worst = (0, Ending.MATE.value, ())
+            for reply in list(board.legal_moves):
+                subtree = descend(tree, reply)
+                board.push(reply)
+                try:
+                    end = position_ending(board, self.planner)
+                    if end is not None:
+                        # Their move ended the game: only a loss for us (material) is possible.
+                        result = (0, end.ending.value, ())
+                    else:
+                        result = self._value(board, subtree)
+                finally:
+                    board.pop()
+                moves, ending, line = result
+                candidate = (moves + 1, ending, (move.uci(), reply.uci()) + line)
+                # An escape beats any mate; among equals, the longer line.
+                if (candidate[1] != Ending.MATE.value, candidate[0]) > \
+                        (worst[1] != Ending.MATE.value, worst[0]):
+                    worst = candidate
+            return worst
+        finally:
+            board.pop()
+
+
+# --------------------------------------------------------------- report
+
+def _summary(values: list[int]) -> dict[str, Any]:
+    if not values:
+        return {"count": 0}
+    ordered = sorted(values)
+    return {"count": len(values), "mean": round(statistics.fmean(values), 3),
+            "median": statistics.median(values), "max": ordered[-1],
+            "histogram": dict(sorted(Counter(values).items()))}
+
+
+def _percentile(ordered: list[float], fraction: float) -> float:
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+@dataclass
+class Report:
+    """The outcome of a verify run, filled in game by game."""
+    table: str
+    defender: str
+    positions: str
+    total: int
+    records: list[GameRecord] = field(default_factory=list)
+    plan_seconds: list[float] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    interrupted: bool = False
+
+    def add(self, record: GameRecord) -> None:
+        self.records.append(record)
+
+    @property
+    def endings(self) -> Counter[str]:
+        return Counter(record.ending for record in self.records)
+
+    @property
+    def failures(self) -> list[GameRecord]:
+        return [r for r in self.records if r.ending != Ending.MATE.value]
+
+    def check(self, expect: Expectations) -> list[tuple[str, bool, str]]:
+        """Each declared expectation as (name, holds, what was measured)."""
+        endings = self.endings
+        mated = [r.moves for r in self.records if r.ending == Ending.MATE.value]
+        checks = []
+        if expect.mates_all is not None:
+            failed = len(self.records) - endings[Ending.MATE.value]
+            checks.append(("mates-all", (failed == 0) == expect.mates_all,
+                           f"{failed} of {len(self.records)} games not mated"))
+        for name, limit, ending in (("stalemates", expect.max_stalemates, Ending.STALEMATE),
+                                    ("material-lost", expect.max_material_lost,
+                                     Ending.MATERIAL_LOST),
+                                    ("no-plan", expect.max_no_plan, Ending.NO_PLAN)):
+            if limit is not None:
+                checks.append((name, endings[ending.value] <= limit,
+                               f"{endings[ending.value]} (at most {limit} expected)"))
+        if expect.max_moves is not None:
+            longest = max(mated, default=0)
+            over = endings[Ending.MOVE_LIMIT.value]
+            checks.append(("max-moves", longest <= expect.max_moves and not over,
+                           f"longest mate {longest} moves, {over} games over the move limit "
+                           f"(at most {expect.max_moves} expected, against the "
+                           f"{self.defender} defender)"))
+        return checks
+
+    def to_json(self, expect: Expectations | None = None) -> dict[str, Any]:
+        mated = [r for r in self.records if r.ending == Ending.MATE.value]
+        known = [r for r in mated if r.optimal is not None]
+        times = sorted(self.plan_seconds)
+        examples: dict[str, list[dict[str, Any]]] = {}
+        for record in self.failures:
+            kept = examples.setdefault(record.ending, [])
+            if len(kept) < EXAMPLES_KEPT:
+                kept.append({"fen": record.fen, "moves": record.moves, "line": list(record.line)})
+        data: dict[str, Any] = {
+            "table": self.table, "defender": self.defender, "positions": self.positions,
+            "games": len(self.records), "total": self.total, "interrupted": self.interrupted,
+            "endings": dict(self.endings.most_common()),
+            "failure_examples": examples,
+            "moves_to_mate": _summary([r.moves for r in mated]),
+            "optimal": _summary([r.optimal for r in known]),  # type: ignore[misc]
+            "excess": _summary([r.moves - r.optimal for r in known]),  # type: ignore[operator]
+            "plans_searched": len(times),
+            "plan_ms": ({"median": round(statistics.median(times) * 1000, 3),
+                         "p95": round(_percentile(times, 0.95) * 1000, 3),
+                         "max": round(times[-1] * 1000, 3)} if times else {}),
+            "wall_seconds": round(self.wall_seconds, 2),
+            "plans_per_second": round(len(times) / sum(times), 1) if times else None,
+        }
+        if expect is not None:
+            data["expectations"] = [{"name": n, "holds": ok, "measured": m}
+                                    for n, ok, m in self.check(expect)]
+        return data
+
+
+@dataclass(frozen=True)
+class VerifySpec:
+    """Everything a verify run's games depend on (picklable, for --jobs)."""
+    table_path: str
+    defender: str
+    """``tablebase``, ``random``, ``uci:COMMAND`` or ``worst``."""
+    max_moves: int = 50
+    seed: int = 0
+    budget: int = DEFAULT_BUDGET
+    engine_seconds: float = 0.05
+
+
+def load_tablebase(material: str) -> Any | None:
+    """The tablebase of ``material``, or None when there is none for it."""
+    from al0 import tablebase  # lazily: it may build a table (seconds)
+    try:
+        return tablebase.load(material)
+    except PositionError:
+        return None
+
+
+class Verifier:
+    """Judges start positions for one :class:`VerifySpec`. One planner serves
+    every game, so a position planned once is never searched again.
+
+    :raises DefenderError: when the defender cannot be made.
+    """
+
+    def __init__(self, spec: VerifySpec):
+        self.spec = spec
+        self.table = load_table(spec.table_path)
+        self.planner = Planner(self.table, spec.budget)
+        self.tablebase = load_tablebase(self.table.material)
+        self.worst = WorstCase(self.planner, spec.max_moves) if spec.defender == "worst" else None
+        self.engine: UciDefender | None = None
+        self.fixed: Callable[[chess.Board], chess.Move] | None = None
+        check_defender_name(spec.defender, extra=("worst",))
+        if spec.defender == "tablebase":
+            if self.tablebase is None:
+                raise DefenderError(f"no tablebase for {self.table.material}: "
+                                    f"use another defender")
+            self.fixed = self.tablebase.best_defence
+        elif spec.defender.startswith("uci:"):
+            self.engine = UciDefender(spec.defender[4:], spec.engine_seconds)
+            self.fixed = self.engine
+        self.plans_reported = 0
+
+    def optimal(self, board: chess.Board) -> int | None:
+        return self.tablebase.dtm(board) if self.tablebase is not None else None
+
+    def judge(self, index: int, board: chess.Board) -> GameRecord:
+        """The record of start position number ``index``."""
+        if self.worst is not None:
+            return self.worst.analyse(board, self.optimal(board))
+        # A random defender is seeded per position, so results do not depend
+        # on how positions are split between jobs.
+        defender = self.fixed or RandomDefender(self.spec.seed + index)
+        return play_one(self.planner, board, defender, self.spec.max_moves, self.optimal(board))
+
+    def new_plan_seconds(self) -> list[float]:
+        """Search times of the plans made since the last call."""
+        times = self.planner.search_seconds[self.plans_reported:]
+        self.plans_reported = len(self.planner.search_seconds)
+        return times
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+
+
+@functools.lru_cache(maxsize=1)
+def _worker_verifier(spec: VerifySpec) -> Verifier:
+    """The verifier of a worker process, made once per process and spec so
+    that its plans are reused across the chunks the process is given."""
+    return Verifier(spec)
+
+
+def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> tuple[list[GameRecord], list[float]]:
+    """Run in a worker process: the records of ``chunk`` (index, FEN) and the
+    search times of the plans it made."""
+    verifier = _worker_verifier(spec)
+    records = [verifier.judge(index, chess.Board(fen)) for index, fen in chunk]
+    return records, verifier.new_plan_seconds()
