@@ -12,13 +12,14 @@ import click
 
 from al0.commands_tablebase import tablebase
 from al0.commands_verify import verify
-from al0.defenders import RandomDefender
+from al0.defenders import (TablebaseDefender, UciDefender, check_defender_name,
+                           make_defender)
 from al0.clitools import CommandError, reports_errors
 from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
-from al0.play import GameEnd, OurMove, TheirMove, play_game
+from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.positions import check_material, parse_fen, read_epd
 from al0.tree import tree_lines, tree_to_json
 
@@ -222,10 +223,14 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
 @cli.command()
 @TABLE
 @click.option("--fen", help="Start position (default: the table's start position).")
-@click.option("--opponent", type=click.Choice(["human", "random"]), default=None,
-              help="Who plays the other side. Default: human when standard input is "
+@click.option("--opponent", default=None, metavar="human|random|tablebase|uci:COMMAND",
+              help="Who plays the other side: you, a seeded random mover, the tablebase's "
+                   "longest resistance (with the optimal distance to mate shown after each "
+                   "of our moves), or a UCI engine. Default: human when standard input is "
                    "a terminal, else random.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opponent.")
+@click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.1, show_default=True,
+              help="Seconds per move for a UCI opponent.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=None,
               help="Stop after this many of our moves.")
 @click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
@@ -236,8 +241,9 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
               help="Show the board after each of our moves.")
 @BUDGET
 @reports_errors
-def play(table: str, fen: str | None, opponent: str | None, seed: int, max_moves: int | None,
-         pgn_path: str | None, explain: bool, show_board: bool, budget: int) -> None:
+def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_time: float,
+         max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
+         budget: int) -> None:
     """Play the endgame with TABLE against an opponent.
 
     Every move of ours names the rule and piece of advice it comes from.
@@ -249,17 +255,40 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, max_moves
             raise click.UsageError(f"{table} has no start position: give one with --fen")
         fen = loaded.start_fen
     board = position_for(loaded, fen)
-    start = board.copy()
     if opponent is None:
         opponent = "human" if sys.stdin.isatty() else "random"
-    defender = human_opponent() if opponent == "human" else RandomDefender(seed)
-    opponent_name = "human" if opponent == "human" else f"random (seed {seed})"
+    check_defender_name(opponent, extra=("human",))
+    if opponent == "human":
+        play_out(loaded, board, human_opponent(), "human", max_moves, pgn_path, explain,
+                 show_board, budget, None)
+        return
+    made = make_defender(opponent, loaded.material, seed, engine_time)
+    name = f"random (seed {seed})" if opponent == "random" else opponent
+    optimal = made.table if isinstance(made, TablebaseDefender) else None
+    try:
+        play_out(loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget,
+                 optimal)
+    finally:
+        if isinstance(made, UciDefender):
+            made.close()
+
+
+def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
+             max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
+             budget: int, tablebase: Any | None) -> None:
+    """Play the game and print it; ``tablebase``, when given, shows the
+    optimal distance to mate before and after each of our moves."""
+    start = board.copy()
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
+    dtm_before = tablebase.dtm(board) if tablebase is not None and board.turn == loaded.us else None
     for event in play_game(Planner(loaded, budget), board, defender, max_moves):
         if isinstance(event, OurMove):
             how = "new plan" if event.new_plan else "following the tree"
+            if tablebase is not None:
+                dtm_after = tablebase.dtm(board)
+                how += f"  (optimal mate in {dtm_before}, now in {dtm_after})"
             click.echo(f"{move_label(board)} {event.san:<7} "
                        f"[{event.plan.rule} / {event.plan.advice}]  {how}")
             if explain and event.new_plan:
@@ -274,6 +303,8 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, max_moves
             note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
             click.echo(f"   ... {event.san}{note}")
             played.append((event.move, ""))
+            if tablebase is not None and not board.is_game_over():
+                dtm_before = tablebase.dtm(board)
         else:
             click.echo(f"Game over: {event.detail} ({event.result})")
             if pgn_path:

@@ -92,3 +92,22 @@ def check_defender_name(name: str, extra: tuple[str, ...] = ()) -> str:
         return name
     choices = ", ".join(("random", "tablebase") + extra)
     raise DefenderError(f"unknown defender {name!r}: use {choices} or uci:COMMAND")
+
+
+def make_defender(name: str, material: str, seed: int = 0,
+                  engine_seconds: float = 0.05) -> RandomDefender | TablebaseDefender | UciDefender:
+    """The defender ``name`` (random, tablebase or uci:COMMAND) for ``material``.
+
+    :raises DefenderError: for an unknown name, a material without a
+        tablebase, or an engine that cannot start.
+    """
+    check_defender_name(name)
+    if name == "random":
+        return RandomDefender(seed)
+    if name == "tablebase":
+        from al0.errors import PositionError
+        try:
+            return TablebaseDefender(material)
+        except PositionError:
+            raise DefenderError(f"no tablebase for {material}: use another opponent") from None
+    return UciDefender(name[4:], engine_seconds)

@@ -160,3 +160,20 @@ def test_move_limit_ends_the_game(bratko):
     events = play(Planner(bratko), START, RandomDefender(0), max_moves=2)
     assert events[-1].ending == Ending.MOVE_LIMIT
     assert sum(isinstance(e, OurMove) for e in events) == 2
+
+
+# The book's keeproom has no `not stalemate` in its better-goal: from here
+# 1. Kc2 keeps the room with the rook dividing, and Black has no move.
+BOOK_STALEMATE = "8/8/8/8/8/8/1R6/k1K5 w - - 0 1"
+
+
+def test_book_table_stalemates_where_keeproom_forgets_stalemate(bratko):
+    events = play(Planner(bratko), BOOK_STALEMATE, RandomDefender(0))
+    assert [(e.san, e.plan.advice) for e in events if isinstance(e, OurMove)] == [("Kc2", "keeproom")]
+    assert events[-1].ending == Ending.STALEMATE
+
+
+def test_project_table_mates_where_the_book_stalemates():
+    from al0.loader import load_table
+    events = play(Planner(load_table(TABLES / "krk.yaml")), BOOK_STALEMATE, RandomDefender(0))
+    assert events[-1].ending == Ending.MATE

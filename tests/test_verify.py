@@ -1,0 +1,178 @@
+"""Verify: positions, the worst-case analysis, reports, expectations, bad input."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import chess
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from al0.defenders import RandomDefender
+from al0.play import Ending, OurMove, play_game
+from al0.plan import Planner
+from al0.verify import WorstCase, _symmetries, all_positions, load_tablebase, play_one
+from conftest import FIXTURES, TABLES
+
+BOOK = str(TABLES / "krk_bratko.yaml")
+FAKE_ENGINE = f"{sys.executable} {FIXTURES / 'fake_uci.py'}"
+
+
+@pytest.fixture(scope="module")
+def tablebase():
+    return load_tablebase("KRK")
+
+
+@pytest.fixture(scope="module")
+def everything(bratko, tablebase):
+    return all_positions(bratko, tablebase)
+
+
+def test_all_positions_cover_every_white_to_move_position_once(everything, tablebase):
+    # Each class stands for its orbit under the 8 symmetries; the orbits
+    # together must be exactly the tablebase's White-to-move positions.
+    symmetries = _symmetries()
+    covered = 0
+    for board in everything:
+        w, b = board.king(chess.WHITE), board.king(chess.BLACK)
+        r = next(iter(board.pieces(chess.ROOK, chess.WHITE)))
+        covered += len({(s[w], s[r], s[b]) for s in symmetries})
+    assert covered == tablebase.stats()["white"]["wins"] == 175168
+
+
+def test_worst_case_bounds_every_defence_and_its_line_replays(bratko, everything):
+    planner = Planner(bratko)
+    worst = WorstCase(planner, max_moves=50)
+    for board in everything[::997]:
+        record = worst.analyse(board, None)
+        assert record.ending == "mate", board.fen()
+        for seed in range(3):
+            game = play_one(planner, board, RandomDefender(seed), 50, None)
+            assert game.ending == "mate" and game.moves <= record.moves
+        # Replaying the worst line's replies against the loop gives the same game.
+        replies = iter(chess.Move.from_uci(u) for u in record.line[1::2])
+        events = list(play_game(planner, board.copy(), lambda b: next(replies)))
+        ours = [e.move.uci() for e in events if isinstance(e, OurMove)]
+        assert ours == list(record.line[0::2])
+        assert events[-1].ending == Ending.MATE and len(ours) == record.moves
+
+
+def test_worst_case_finds_an_escape(tmp_path):
+    # A table that only ever shuffles its king never mates: the defender
+    # can always bring a position round again.
+    table = tmp_path / "shuffle.yaml"
+    table.write_text(
+        "name: shuffle\nmaterial: KRK\nlibrary: " + str(TABLES.parent / "library" / "krk.py") + "\n"
+        "rules: [{name: r, if: true, then: [wait]}]\n"
+        "advice: {wait: {better-goal: themtomove, holding-goal: not rooklost,"
+        " us-moves: {0: kingdiagfirst}, them-moves: nomove}}\n")
+    from al0.loader import load_table
+    record = WorstCase(Planner(load_table(table)), 50).analyse(
+        chess.Board("8/8/8/8/3k4/8/8/R3K3 w - - 0 1"), None)
+    assert record.ending in ("threefold repetition", "no plan", "material lost")
+    assert record.ending != "mate"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["verify", *args])
+
+
+def test_verify_reports_and_writes_json_and_failures(tmp_path):
+    out, bad = tmp_path / "r.json", tmp_path / "f.epd"
+    result = run(BOOK, "--positions", "sample:40", "--json", str(out), "--failures", str(bad))
+    assert result.exit_code == 0, result.output
+    assert "40 of 40 positions: mate 40" in result.output
+    data = json.loads(out.read_text())
+    assert data["games"] == 40 and data["endings"] == {"mate": 40}
+    assert data["excess"]["count"] == 40 and data["excess"]["mean"] >= 0
+    assert data["moves_to_mate"]["max"] >= data["optimal"]["max"]
+    assert bad.read_text() == ""
+
+
+def test_random_defender_and_jobs_give_the_same_games(tmp_path):
+    one, two = tmp_path / "1.json", tmp_path / "2.json"
+    assert run(BOOK, "--positions", "sample:30", "--defender", "random", "--json", str(one)).exit_code == 0
+    assert run(BOOK, "--positions", "sample:30", "--defender", "random", "--jobs", "2",
+               "--json", str(two)).exit_code == 0
+    a, b = json.loads(one.read_text()), json.loads(two.read_text())
+    assert a["moves_to_mate"] == b["moves_to_mate"] and a["endings"] == b["endings"]
+
+
+def write_table_with(tmp_path, expect: str) -> str:
+    text = (TABLES / "krk_bratko.yaml").read_text().replace(
+        "library: ../library/krk.py", f"library: {TABLES.parent / 'library' / 'krk.py'}")
+    path = tmp_path / "t.yaml"
+    path.write_text(text + "\nexpect:\n" + expect)
+    return str(path)
+
+
+def test_expectations_decide_the_exit_code(tmp_path):
+    holds = write_table_with(tmp_path, "  mates-all: true\n  stalemates: 0\n  material-lost: 0\n")
+    result = run(holds, "--positions", "sample:20")
+    assert result.exit_code == 0 and "expect mates-all: ok" in result.output
+    fails = write_table_with(tmp_path, "  mates-all: true\n  max-moves: 3\n")
+    result = run(fails, "--positions", "sample:20")
+    assert result.exit_code == 1
+    assert "expect max-moves: FAILED" in result.output and "expect mates-all: ok" in result.output
+
+
+def test_uci_defender_plays(tmp_path):
+    epd = tmp_path / "p.epd"
+    epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n")
+    result = run(BOOK, "--positions", str(epd), "--defender", f"uci:{FAKE_ENGINE}")
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 positions: mate 1" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--defender", "strong"], "unknown defender 'strong'"),
+    (["--defender", "uci:/no/such/engine"], "cannot start UCI engine"),
+    (["--positions", "sample:x"], "sample:N"),
+    (["--positions", "missing.epd"], "missing.epd: cannot read"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(BOOK, *args)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_bad_epd_lines_and_other_material(tmp_path):
+    epd = tmp_path / "p.epd"
+    epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\nnot a position\n")
+    result = run(BOOK, "--positions", str(epd))
+    assert result.exit_code == 2 and f"{epd}:2:" in result.output
+    epd.write_text("8/8/4Q3/8/3K4/8/2k5/8 w - -\n")
+    result = run(BOOK, "--positions", str(epd))
+    assert result.exit_code == 2 and f"{epd}:1:" in result.output and "KQK" in result.output
+
+
+def test_a_dying_engine_keeps_the_results_so_far(tmp_path):
+    epd = tmp_path / "p.epd"
+    epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R1K5 w - -\n")
+    out = tmp_path / "r.json"
+    result = run(BOOK, "--positions", str(epd), "--defender",
+                 f"uci:{FAKE_ENGINE} --die-after 4", "--json", str(out))
+    assert result.exit_code == 2
+    assert "stopped after" in result.output and "failed" in result.output
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and data["total"] == 2
+
+
+def test_play_against_the_tablebase_shows_the_optimal_distance():
+    result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", "tablebase", "--no-board"])
+    assert result.exit_code == 0, result.output
+    assert "optimal mate in 1, now in 0" in result.output and "checkmate" in result.output
+
+
+def test_play_against_a_uci_engine():
+    result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", f"uci:{FAKE_ENGINE}",
+                                      "--no-board"])
+    assert result.exit_code == 0, result.output
+    assert "Game over: checkmate" in result.output
+
+
+def test_play_rejects_an_unknown_opponent():
+    result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", "strong"])
+    assert result.exit_code == 2 and "unknown defender 'strong'" in result.output
