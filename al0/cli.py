@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from al0.commands_games import reversi, solve
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="al0")
@@ -14,3 +16,7 @@ def cli() -> None:
     constraints; al0 builds forcing trees from it and plays, explains and
     checks the strategy.
     """
+
+
+cli.add_command(solve)
+cli.add_command(reversi)
