@@ -15,15 +15,17 @@ from typing import TypeVar
 import click
 
 from al0.errors import AL0Error
-from al0.games.base import play
+from al0.games.base import Player, Side, play
 from al0.games.chess_game import mate_in, mate_lines
 from al0.games.players import HumanPlayer
 from al0.games.reversi import (
     BLACK,
     WHITE,
     MatchGame,
+    Move,
     NoviceWeights,
     Reversi,
+    ReversiState,
     make_player,
     match,
     perft,
@@ -135,7 +137,7 @@ def reversi(
 def _one_game(black: str, white: str, seed: int, weights: NoviceWeights) -> None:
     """Play and show one game; a human may quit or end the input at any prompt."""
     human = HumanPlayer(_reader(), click.echo)
-    players = {
+    players: dict[Side, Player[ReversiState, Move]] = {
         BLACK: make_player(black, random.Random(seed * 2), weights, human),
         WHITE: make_player(white, random.Random(seed * 2 + 1), weights, human),
     }

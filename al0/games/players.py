@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Generic
 
-from al0.games.base import Evaluation, Game, IllegalMoveError, M, QuitGame, S, ScoredGame
+from al0.games.base import Evaluation, Game, IllegalMoveError, M, Player, QuitGame, S, Scored, ScoredGame
 from al0.games.search import alphabeta, minimax
 
 
@@ -71,7 +72,7 @@ class RandomPlayer:
         return self.rng.choice(list(game.moves(state)))
 
 
-class StaticPlayer:
+class StaticPlayer(Generic[S, M]):
     """Looks one ply ahead: plays the move whose resulting position evaluates best.
 
     A move that ends the game is scored by :meth:`Game.utility`, any other by
@@ -95,7 +96,7 @@ class StaticPlayer:
         return first_best(root_order(game, state, self.rng), score)
 
 
-class MinimaxPlayer:
+class MinimaxPlayer(Generic[S, M]):
     """Plays the first move of the :func:`~al0.games.search.minimax` principal variation."""
 
     def __init__(self, depth: int, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = "") -> None:
@@ -109,7 +110,7 @@ class MinimaxPlayer:
         return _chosen(found.move, game, state)
 
 
-class AlphaBetaPlayer:
+class AlphaBetaPlayer(Generic[S, M]):
     """Plays the first move of the :func:`~al0.games.search.alphabeta` principal variation.
 
     ``nodes`` adds up the positions visited over the player's moves, to show
@@ -144,14 +145,14 @@ def _chosen(move: M | None, game: Game[S, M], state: S) -> M:
     return move if move is not None else game.moves(state)[0]
 
 
-class ScoredPlayer:
+class ScoredPlayer(Generic[S, M]):
     """Runs a player on the :class:`~al0.games.base.ScoredGame` view of a game.
 
     The running score starts at zero at the position to move from, so the
     inner player's evaluation counts only the gains along the lines it searches.
     """
 
-    def __init__(self, inner: AlphaBetaPlayer | MinimaxPlayer | StaticPlayer, scored: ScoredGame, name: str = "") -> None:
+    def __init__(self, inner: Player[Scored[S], M], scored: ScoredGame[S, M], name: str = "") -> None:
         self.inner = inner
         self.scored = scored
         self.name = name or inner.name

@@ -489,7 +489,7 @@ def match(
     for number in range(1, games + 1):
         a_black = number % 2 == 1
         black_spec, white_spec = (spec_a, spec_b) if a_black else (spec_b, spec_a)
-        players = {
+        players: dict[Side, Player[ReversiState, Move]] = {
             BLACK: make_player(black_spec, random.Random(_game_seed(seed, number, BLACK)), weights),
             WHITE: make_player(white_spec, random.Random(_game_seed(seed, number, WHITE)), weights),
         }

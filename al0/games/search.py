@@ -103,7 +103,7 @@ class _AndOr(Generic[S, M]):
         # Immediate wins first, so every line of the proof ends as soon as it can.
         for move, position in after:
             if self.game.is_terminal(position) and self.game.winner(position) == self.side:
-                leaf = Proof(position, self.game.to_move(position) == self.side, (), 0)
+                leaf: Proof[S, M] = Proof(position, self.game.to_move(position) == self.side, (), 0)
                 return Proof(state, True, ((move, leaf),), 1)
         for move, position in after:
             found = self.solve(position, n - 1)
