@@ -10,11 +10,12 @@ import chess
 import chess.pgn
 import click
 
+from al0.clitools import CommandError, reports_errors
+from al0.commands_games import reversi, solve
 from al0.commands_tablebase import tablebase
 from al0.commands_verify import verify
 from al0.defenders import (TablebaseDefender, UciDefender, check_defender_name,
                            make_defender)
-from al0.clitools import CommandError, reports_errors
 from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable
@@ -314,3 +315,5 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
 
 cli.add_command(tablebase)
 cli.add_command(verify)
+cli.add_command(solve)
+cli.add_command(reversi)

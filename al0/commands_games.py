@@ -1,0 +1,167 @@
+"""The ``al0 solve`` and ``al0 reversi`` commands: the game-search toolkit at the prompt.
+
+Only this module (with :mod:`al0.cli`) prints. Every :class:`~al0.errors.AL0Error`
+becomes a one-line message on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import click
+
+from al0.errors import AL0Error
+from al0.games.base import Player, Side, play
+from al0.games.chess_game import mate_in, mate_lines
+from al0.games.players import HumanPlayer
+from al0.games.reversi import (
+    BLACK,
+    WHITE,
+    MatchGame,
+    Move,
+    NoviceWeights,
+    Reversi,
+    ReversiState,
+    make_player,
+    match,
+    perft,
+    standings,
+    start_position,
+)
+
+F = TypeVar("F", bound=Callable[..., None])
+
+
+def reports_errors(command: F) -> F:
+    """Turn an :class:`AL0Error` raised by ``command`` into one line on stderr and exit 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args: object, **kwargs: object) -> None:
+        try:
+            command(*args, **kwargs)
+        except AL0Error as error:
+            message = " ".join(str(error).split())  # One line, whatever the error text holds.
+            click.echo(f"error: {message}", err=True)
+            raise SystemExit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.command()
+@click.option("--fen", required=True, help="The position; the side to move is the one trying to mate.")
+@click.option(
+    "--moves", "-n", "max_moves", type=click.IntRange(1, 10), default=3, show_default=True,
+    help="Look for a mate within this many moves of the side to move.",
+)
+@click.option(
+    "--nodes", "max_nodes", type=click.IntRange(1), default=None,
+    help="Give up (exit 2) after generating this many positions.",
+)
+@reports_errors
+def solve(fen: str, max_moves: int, max_nodes: int | None) -> None:
+    """Prove a forced mate: print "mate in k" and the proof tree (our move, every
+    reply), or "no mate in N".
+
+    The AND/OR search: a position with our move is won if some move leads to a
+    won position, one with their move if every move does; checkmate is a win,
+    stalemate and other draws are not.
+    """
+    proof = mate_in(fen, max_moves, max_nodes)
+    if proof is None:
+        click.echo(f"no mate in {max_moves}")
+        return
+    click.echo(f"mate in {proof.moves}")
+    for line in mate_lines(proof):
+        click.echo(line)
+
+
+def _reader() -> Callable[[str], str]:
+    """A line reader for human players: prompts, returns one line, raises
+    :class:`EOFError` at end of input.
+
+    It holds one stdin stream for the whole game: a fresh wrapper per prompt
+    would lose the lines the previous one had already buffered from a pipe.
+    """
+    stream = click.get_text_stream("stdin")
+
+    def ask(prompt: str) -> str:
+        click.echo(prompt, nl=False)
+        line = stream.readline()
+        if not line:
+            click.echo()
+            raise EOFError
+        return line
+
+    return ask
+
+
+@click.command()
+@click.option("--black", default="human", show_default=True, help="Black's player: human, random, novice, pro, minimax:D or alphabeta:D (optionally :novice or :discs).")
+@click.option("--white", default="pro", show_default=True, help="White's player, as for --black.")
+@click.option("--games", type=click.IntRange(1), default=None, help="Play a match of N games between computer players, colours alternating.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the players' tie-breaks.")
+@click.option("--perft", "perft_depth", type=click.IntRange(0, 20), default=None, help="Only print the number of move sequences of depth D from the start.")
+@click.option("--edge-value", type=float, default=NoviceWeights.edge, show_default=True, help="Novice value of a flipped edge disc.")
+@click.option("--inner-value", type=float, default=NoviceWeights.inner, show_default=True, help="Novice value of a flipped inner disc.")
+@reports_errors
+def reversi(
+    black: str,
+    white: str,
+    games: int | None,
+    seed: int,
+    perft_depth: int | None,
+    edge_value: float,
+    inner_value: float,
+) -> None:
+    """Play Reversi (Othello): one game, shown move by move, or a match.
+
+    A human types a square like d3, or pass, or quit. With --games N, --black
+    is player A and --white player B; A has Black in odd-numbered games.
+    """
+    if perft_depth is not None:
+        started = time.perf_counter()
+        count = perft(start_position(), perft_depth)
+        click.echo(f"perft {perft_depth}: {count} ({time.perf_counter() - started:.2f} s)")
+        return
+    weights = NoviceWeights(inner=inner_value, edge=edge_value)
+    if games is None:
+        _one_game(black, white, seed, weights)
+    else:
+        _match(black, white, games, seed, weights)
+
+
+def _one_game(black: str, white: str, seed: int, weights: NoviceWeights) -> None:
+    """Play and show one game; a human may quit or end the input at any prompt."""
+    human = HumanPlayer(_reader(), click.echo)
+    players: dict[Side, Player[ReversiState, Move]] = {
+        BLACK: make_player(black, random.Random(seed * 2), weights, human),
+        WHITE: make_player(white, random.Random(seed * 2 + 1), weights, human),
+    }
+    play(Reversi(), players, show=click.echo)
+
+
+def _match(spec_a: str, spec_b: str, games: int, seed: int, weights: NoviceWeights) -> None:
+    """Play a match, a line per game, then the score table."""
+    results: list[MatchGame] = []
+    started = time.perf_counter()
+    for game in match(spec_a, spec_b, games, seed, weights):
+        results.append(game)
+        black, white = ("A", "B") if game.a_black else ("B", "A")
+        click.echo(
+            f"game {game.number:3d}: Black {black} {game.black_discs:2d} - {game.white_discs:2d} White {white}"
+            f"  ({game.plies} plies)"
+        )
+    elapsed = time.perf_counter() - started
+    a, b = standings(f"A {spec_a}", f"B {spec_b}", results)
+    width = max(len(a.name), len(b.name), len("player"))
+    click.echo()
+    click.echo(f"{'player':<{width}}  games  wins  draws  losses  mean disc diff")
+    for row in (a, b):
+        click.echo(
+            f"{row.name:<{width}}  {row.games:5d}  {row.wins:4d}  {row.draws:5d}  {row.losses:6d}  {row.mean_disc_diff:+14.2f}"
+        )
+    click.echo(f"seed {seed}, {elapsed:.1f} s")
