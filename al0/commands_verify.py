@@ -30,15 +30,15 @@ def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Boa
     """The start positions ``all``, ``sample:N`` or ``FILE.epd`` name."""
     table = verifier.table
     if spec in ("all",) or spec.startswith("sample:"):
+        count = spec[len("sample:"):]
+        if spec != "all" and (not count.isdigit() or int(count) < 1):
+            raise click.BadParameter(f"{spec!r}: use sample:N with N >= 1", param_hint="--positions")
         if verifier.tablebase is None:
             raise CommandError(f"no tablebase for {table.material}, so no list of all its "
                                f"positions: give --positions FILE.epd")
         boards = all_positions(table, verifier.tablebase)
         if spec == "all":
             return boards
-        count = spec[len("sample:"):]
-        if not count.isdigit() or int(count) < 1:
-            raise click.BadParameter(f"{spec!r}: use sample:N with N >= 1", param_hint="--positions")
         return random.Random(seed).sample(boards, min(int(count), len(boards)))
     return epd_positions(spec, table)
 

@@ -176,3 +176,12 @@ def test_play_against_a_uci_engine():
 def test_play_rejects_an_unknown_opponent():
     result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", "strong"])
     assert result.exit_code == 2 and "unknown defender 'strong'" in result.output
+
+
+def test_krk_table_meets_its_expectations_against_every_defence_from_every_position():
+    """The project table's claims, checked exactly: every symmetry class of
+    KRK with White to move, the worst case over all defences (two jobs)."""
+    result = run(str(TABLES / "krk.yaml"), "--defender", "worst", "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    assert "21959 of 21959 positions: mate 21959" in result.output
+    assert "expect max-moves: ok" in result.output
