@@ -11,6 +11,7 @@ import chess.pgn
 import click
 
 from al0.clitools import CommandError, reports_errors
+from al0.commands_bench import bench
 from al0.commands_games import reversi, solve
 from al0.commands_tablebase import tablebase
 from al0.commands_verify import verify
@@ -313,6 +314,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
                 click.echo(f"PGN written to {pgn_path}")
 
 
+cli.add_command(bench)
 cli.add_command(tablebase)
 cli.add_command(verify)
 cli.add_command(solve)

@@ -22,5 +22,6 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return command(*args, **kwargs)
         except AL0Error as error:
-            raise CommandError(str(error)) from None
+            # One line, whatever the error text holds (a FEN, a library's message).
+            raise CommandError(" ".join(str(error).split())) from None
     return wrapper

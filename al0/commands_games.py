@@ -6,15 +6,13 @@ becomes a one-line message on stderr and exit code 2.
 
 from __future__ import annotations
 
-import functools
 import random
 import time
 from collections.abc import Callable
-from typing import TypeVar
 
 import click
 
-from al0.errors import AL0Error
+from al0.clitools import reports_errors
 from al0.games.base import Player, Side, play
 from al0.games.chess_game import mate_in, mate_lines
 from al0.games.players import HumanPlayer
@@ -32,24 +30,6 @@ from al0.games.reversi import (
     standings,
     start_position,
 )
-
-F = TypeVar("F", bound=Callable[..., None])
-
-
-def reports_errors(command: F) -> F:
-    """Turn an :class:`AL0Error` raised by ``command`` into one line on stderr and exit 2."""
-
-    @functools.wraps(command)
-    def wrapper(*args: object, **kwargs: object) -> None:
-        try:
-            command(*args, **kwargs)
-        except AL0Error as error:
-            message = " ".join(str(error).split())  # One line, whatever the error text holds.
-            click.echo(f"error: {message}", err=True)
-            raise SystemExit(2) from None
-
-    return wrapper  # type: ignore[return-value]
-
 
 @click.command()
 @click.option("--fen", required=True, help="The position; the side to move is the one trying to mate.")

@@ -39,9 +39,9 @@ def test_solve_says_when_there_is_no_mate() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--fen", "k1K5/1R6/8/8 w - - 0 1"], "error: bad FEN 'k1K5/1R6/8/8 w - - 0 1'"),
-        (["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "error: illegal position"),
-        (["--fen", "8/k7/8/2K5/8/8/4R3/8 w - - 0 1", "--nodes", "50"], "error: AND/OR search spent its budget"),
+        (["--fen", "k1K5/1R6/8/8 w - - 0 1"], "Error: bad FEN 'k1K5/1R6/8/8 w - - 0 1'"),
+        (["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "Error: illegal position"),
+        (["--fen", "8/k7/8/2K5/8/8/4R3/8 w - - 0 1", "--nodes", "50"], "Error: AND/OR search spent its budget"),
     ],
 )
 def test_solve_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -101,9 +101,9 @@ def test_match_prints_a_line_per_game_and_a_score_table() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--games", "2"], "error: no human can play here"),
-        (["--black", "wizard", "--games", "2"], "error: unknown player 'wizard'"),
-        (["--black", "alphabeta:99"], "error: alphabeta needs a depth from 1 to 8"),
+        (["--games", "2"], "Error: no human can play here"),
+        (["--black", "wizard", "--games", "2"], "Error: unknown player 'wizard'"),
+        (["--black", "alphabeta:99"], "Error: alphabeta needs a depth from 1 to 8"),
     ],
 )
 def test_reversi_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
