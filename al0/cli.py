@@ -163,7 +163,7 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
     """Reads their moves from standard input, in SAN or UCI; None on
     ``quit`` or end of input. Re-prompts on an illegal or unparsable move."""
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin
 
     def choose(board: chess.Board) -> chess.Move | None:
         while True:

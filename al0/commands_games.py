@@ -7,6 +7,7 @@ becomes a one-line message on stderr and exit code 2.
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable
 
@@ -66,7 +67,7 @@ def _reader() -> Callable[[str], str]:
     It holds one stdin stream for the whole game: a fresh wrapper per prompt
     would lose the lines the previous one had already buffered from a pipe.
     """
-    stream = click.get_text_stream("stdin")
+    stream = sys.stdin
 
     def ask(prompt: str) -> str:
         click.echo(prompt, nl=False)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import multiprocessing
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Iterator
 
 import chess
@@ -69,18 +71,24 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
         return
     items = [(index, board.fen()) for index, board in enumerate(boards)]
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(judge_chunk, spec, chunk) for chunk in chunks]
-        try:
-            for future in as_completed(futures):
-                records, seconds = future.result()
-                report.plan_seconds += seconds
-                for record in records:
-                    report.add(record)
-                    yield record
-        finally:
-            for future in futures:
-                future.cancel()
+    pool = multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        for records, seconds in pool.imap_unordered(functools.partial(judge_chunk, spec), chunks):
+            report.plan_seconds += seconds
+            for record in records:
+                report.add(record)
+                yield record
+        pool.close()
+    finally:
+        # On an interruption or error the workers' chunks in flight are
+        # abandoned: the report keeps every record that arrived.
+        pool.terminate()
+        pool.join()
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them and reports."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:

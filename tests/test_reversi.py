@@ -39,7 +39,7 @@ GAME = Reversi()
 PUBLISHED_PERFT = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216]
 
 
-@pytest.mark.parametrize(("depth", "count"), enumerate(PUBLISHED_PERFT))
+@pytest.mark.parametrize(("depth", "count"), list(enumerate(PUBLISHED_PERFT)))
 def test_perft_matches_the_published_figures(depth: int, count: int) -> None:
     assert perft(start_position(), depth) == count
 
