@@ -307,25 +307,29 @@ def _read_constraint(reader: _Reader, node: yaml.Node, what: str,
 
 def _check_generators(reader: _Reader, node: yaml.Node, names: Iterable[str],
                       library: Library) -> None:
-    text = reader.scalar_text(node, "") if isinstance(node, yaml.ScalarNode) else ""
-    for name in names:
-        if name not in library.generators:
-            hint = suggest(name, library.generators)
-            if name in library.predicates:
-                hint = f" ({name!r} is a predicate, not a move generator)"
-            raise reader.error(node, f"unknown move generator {name!r}{hint}",
-                               UnknownNameError, offset=_offset_of(text, name))
+    """Every name must be a move generator of the library."""
+    _check_vocabulary(reader, node, names, library.generators, "move generator",
+                      library.predicates, "predicate")
 
 
 def _check_names(reader: _Reader, node: yaml.Node, goal: Goal, library: Library) -> None:
     """Every predicate of ``goal`` must be in the library."""
-    text = reader.scalar_text(node, "")
-    for name in predicate_names(goal):
-        if name not in library.predicates:
-            hint = suggest(name, library.predicates)
-            if name in library.generators:
-                hint = f" ({name!r} is a move generator, not a predicate)"
-            raise reader.error(node, f"unknown predicate {name!r}{hint}",
+    _check_vocabulary(reader, node, predicate_names(goal), library.predicates, "predicate",
+                      library.generators, "move generator")
+
+
+def _check_vocabulary(reader: _Reader, node: yaml.Node, names: Iterable[str],
+                      known: Iterable[str], kind: str, others: Iterable[str],
+                      other_kind: str) -> None:
+    """:raises UnknownNameError: at the first name not in ``known``, with a
+    "did you mean" or a note that it is an ``other_kind``."""
+    text = reader.scalar_text(node, "") if isinstance(node, yaml.ScalarNode) else ""
+    for name in names:
+        if name not in known:
+            hint = suggest(name, known)
+            if name in others:
+                hint = f" ({name!r} is a {other_kind}, not a {kind})"
+            raise reader.error(node, f"unknown {kind} {name!r}{hint}",
                                UnknownNameError, offset=_offset_of(text, name))
 
 

@@ -12,7 +12,7 @@ import functools
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import chess
 

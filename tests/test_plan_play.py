@@ -10,7 +10,7 @@ from al0.loader import parse_table
 from al0.play import Ending, GameEnd, OurMove, TheirMove, play_game
 from al0.plan import Planner
 from al0.sampling import random_positions
-from conftest import FIXTURES, TABLES
+from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 

@@ -7,7 +7,6 @@ on whether a tree exists and on its least worst-case depth.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import chess
 import pytest

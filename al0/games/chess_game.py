@@ -15,7 +15,7 @@ from functools import cached_property
 
 import chess
 
-from al0.errors import PositionError
+from al0.positions import parse_fen
 from al0.games.base import Game, IllegalMoveError, Side
 from al0.games.search import Proof, format_proof, prove_win
 
@@ -79,15 +79,7 @@ class ChessState:
         :raises PositionError: if the FEN cannot be parsed or the position is
             not a legal chess position (python-chess's ``Board.status()``).
         """
-        try:
-            board = chess.Board(fen)
-        except ValueError as error:
-            raise PositionError(f"bad FEN {fen!r}: {error}") from None
-        status = board.status()
-        if status != chess.STATUS_VALID:
-            problems = ", ".join(str(flag.name).lower().replace("_", " ") for flag in chess.Status if flag in status)
-            raise PositionError(f"illegal position {fen!r}: {problems}")
-        return cls(board)
+        return cls(parse_fen(fen))
 
 
 class ChessGame(Game[ChessState, chess.Move]):
