@@ -13,10 +13,7 @@ from al0.clitools import reports_errors
 from al0.loader import load_table
 from al0.plan import DEFAULT_BUDGET, Planner
 from al0.sampling import random_positions
-
-
-def _percentile(ordered: list[float], fraction: float) -> float:
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+from al0.verify import percentile
 
 
 @click.command()
@@ -52,10 +49,10 @@ def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget:
     ordered = sorted(seconds)
     data = {
         "table": loaded.name, "positions": count, "seed": seed, "repeat": repeat,
-        "nodes": {"median": statistics.median(nodes), "p95": _percentile(sorted(nodes), 0.95),
+        "nodes": {"median": statistics.median(nodes), "p95": percentile(sorted(nodes), 0.95),
                   "max": max(nodes), "total": sum(nodes)},
         "plan_ms": {"median": round(statistics.median(ordered) * 1000, 3),
-                    "p95": round(_percentile(ordered, 0.95) * 1000, 3),
+                    "p95": round(percentile(ordered, 0.95) * 1000, 3),
                     "max": round(ordered[-1] * 1000, 3)},
         "chosen_advice": advice,
         "wall_seconds": round(wall, 2),

@@ -220,7 +220,8 @@ def _summary(values: list[int]) -> dict[str, Any]:
             "histogram": dict(sorted(Counter(values).items()))}
 
 
-def _percentile(ordered: list[float], fraction: float) -> float:
+def percentile(ordered: list[float], fraction: float) -> float:
+    """The value at ``fraction`` (0..1) of an ascending list."""
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
@@ -291,7 +292,7 @@ class Report:
             "excess": _summary([r.moves - r.optimal for r in known]),  # type: ignore[operator]
             "plans_searched": len(times),
             "plan_ms": ({"median": round(statistics.median(times) * 1000, 3),
-                         "p95": round(_percentile(times, 0.95) * 1000, 3),
+                         "p95": round(percentile(times, 0.95) * 1000, 3),
                          "max": round(times[-1] * 1000, 3)} if times else {}),
             "wall_seconds": round(self.wall_seconds, 2),
             "plans_per_second": round(len(times) / sum(times), 1) if times else None,
