@@ -113,7 +113,7 @@ def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
     yield f"position: {plan.fen}"
     yield f"rule:     {plan.rule or '(none: no precondition holds)'}"
     for name in plan.tried:
-        yield f"tried:    {name} — not satisfiable"
+        yield f"tried:    {name} — no forcing tree with a move"
     if plan.tree is None:
         yield f"no plan:  {plan.describe_failure()}"
     else:

@@ -23,9 +23,10 @@ far fewer (a few thousand at most), so reaching it signals a runaway table."""
 class Plan:
     """The outcome of plan selection at one position.
 
-    ``advice`` and ``tree`` are None when the table has no plan: then
-    ``rule`` is None when no precondition held, and ``tried`` lists the
-    advice of the applicable rule, all unsatisfiable.
+    ``tried`` lists the advice passed over, in order: unsatisfiable, or
+    already satisfied at the root (which leaves no move to play). ``advice``
+    and ``tree`` are None when the table has no plan: then ``rule`` is None
+    when no precondition held.
     """
     board: chess.Board
     """The position planned for (a copy: do not mutate)."""
@@ -44,7 +45,8 @@ class Plan:
         """Why there is no plan, in words."""
         if self.rule is None:
             return "no rule's precondition holds"
-        return f"rule {self.rule}: no advice is satisfiable (tried {', '.join(self.tried)})"
+        return (f"rule {self.rule}: no advice gives a move to play "
+                f"(tried {', '.join(self.tried)})")
 
 
 class Planner:
@@ -90,7 +92,9 @@ class Planner:
                 search = ForcingTreeSearch(self.advice[name], root, work, self.budget)
                 tree = search.run()
                 nodes += search.nodes
-                if tree is not None:
+                # A better-goal that already holds at the root is satisfied
+                # with no move to play: it cannot guide play, so pass it over.
+                if tree is not None and not tree.is_leaf:
                     return Plan(root.board, rule.name, name, tuple(tried), tree, nodes,
                                 time.perf_counter() - started)
                 tried.append(name)

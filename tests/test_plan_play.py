@@ -177,3 +177,14 @@ def test_project_table_mates_where_the_book_stalemates():
     from al0.loader import load_table
     events = play(Planner(load_table(TABLES / "krk.yaml")), BOOK_STALEMATE, RandomDefender(0))
     assert events[-1].ending == Ending.MATE
+
+
+def test_advice_already_satisfied_at_the_root_gives_no_move_and_is_passed_over():
+    advice = ("{done: {better-goal: true, holding-goal: true, us-moves: {0: legal}, them-moves: nomove},"
+              " squeeze: {better-goal: newroomsmaller, holding-goal: not rooklost,"
+              " us-moves: {0: rookmove}, them-moves: nomove}}")
+    planner = Planner(table(advice, "[{name: r, if: true, then: [done, squeeze]}]"))
+    plan = planner.plan(chess.Board(START))
+    assert (plan.tried, plan.advice) == (("done",), "squeeze")
+    alone = Planner(table(advice, "[{name: r, if: true, then: [done]}]"))
+    assert play(alone, START, RandomDefender())[-1].ending == Ending.NO_PLAN
