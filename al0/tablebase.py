@@ -296,6 +296,13 @@ def _move_key(move: chess.Move) -> str:
     return move.uci()
 
 
+def _unmirror(move: chess.Move, flipped: bool) -> chess.Move:
+    """``move`` on the real board, when it was found on the mirrored one."""
+    if not flipped:
+        return move
+    return chess.Move(chess.square_mirror(move.from_square), chess.square_mirror(move.to_square))
+
+
 @dataclass(frozen=True)
 class Tablebase:
     """A complete DTM table for one material, answering questions about boards."""
@@ -314,6 +321,15 @@ class Tablebase:
     def piece_type(self) -> chess.PieceType:
         """The type of White's extra piece."""
         return PIECES[self.material[1]]
+
+    def _as_white(self, board: chess.Board) -> tuple[chess.Board, bool]:
+        """``board`` with the stronger side as White: mirrored (colours swapped,
+        ranks flipped, which keeps every distance to mate) when Black has the
+        piece. Also tells whether it was mirrored."""
+        if board.pieces_mask(self.piece_type, chess.BLACK) and not board.pieces_mask(
+                self.piece_type, chess.WHITE):
+            return board.mirror(), True
+        return board, False
 
     def _index(self, board: chess.Board) -> int:
         """The index of ``board``, after checking it belongs to this table.
@@ -339,11 +355,13 @@ class Tablebase:
                      board.turn == chess.WHITE)
 
     def dtm(self, board: chess.Board) -> int | None:
-        """White moves to mate with best play, or ``None`` if White cannot force it.
+        """Moves of the stronger side to mate with best play, or ``None`` if it
+        cannot force mate. (White's moves; a board where Black has the piece is
+        read mirrored.)
 
         :raises PositionError: if ``board`` is not a legal position of this material.
         """
-        value = self.table[self._index(board)]
+        value = self.table[self._index(self._as_white(board)[0])]
         if value == ILLEGAL:
             # Only possible if our legality rules disagreed with python-chess.
             raise PositionError(f"position missing from the {self.material} table: {board.fen()}")
@@ -360,43 +378,49 @@ class Tablebase:
             board.pop()
 
     def best_moves(self, board: chess.Board) -> list[chess.Move]:
-        """White's moves that mate soonest, in UCI order; empty if none wins.
+        """The stronger side's moves that mate soonest, in UCI order; empty if
+        none wins.
 
-        :raises PositionError: if it is not White to move or the board does not
-            fit the table.
+        :raises PositionError: if it is not the stronger side to move or the
+            board does not fit the table.
         """
-        value = self.dtm(board)
-        if board.turn != chess.WHITE:
-            raise PositionError(f"best_moves needs White to move: {board.fen()}")
+        oriented, flipped = self._as_white(board)
+        value = self.dtm(oriented)
+        if oriented.turn != chess.WHITE:
+            raise PositionError(f"best_moves needs the side with the {self.material[1]} "
+                                f"to move: {board.fen()}")
         if value is None:
             return []
-        board = board.copy(stack=False)
-        scored = [(self._after(board, move), move) for move in board.legal_moves]
+        oriented = oriented.copy(stack=False)
+        scored = [(self._after(oriented, move), move) for move in oriented.legal_moves]
         best = min(value for value, _ in scored if value is not None)
-        return sorted((move for value, move in scored if value == best), key=_move_key)
+        moves = [_unmirror(move, flipped) for value, move in scored if value == best]
+        return sorted(moves, key=_move_key)
 
     def best_defence(self, board: chess.Board) -> chess.Move:
-        """Black's reply that delays mate longest; one that draws if there is one.
+        """The lone king's reply that delays mate longest; one that draws if
+        there is one. Ties are broken by UCI order, so the answer is
+        deterministic.
 
-        Ties are broken by UCI order, so the answer is deterministic.
-
-        :raises PositionError: if it is not Black to move, Black has no move,
-            or the board does not fit the table.
+        :raises PositionError: if it is not the lone king's side to move, it
+            has no move, or the board does not fit the table.
         """
-        self.dtm(board)  # validates the board
-        if board.turn != chess.BLACK:
-            raise PositionError(f"best_defence needs Black to move: {board.fen()}")
-        board = board.copy(stack=False)
-        moves = sorted(board.legal_moves, key=_move_key)
+        oriented, flipped = self._as_white(board)
+        self.dtm(oriented)  # validates the board
+        if oriented.turn != chess.BLACK:
+            raise PositionError(f"best_defence needs the lone king's side to move: "
+                                f"{board.fen()}")
+        oriented = oriented.copy(stack=False)
+        moves = sorted(oriented.legal_moves, key=_move_key)
         if not moves:
-            raise PositionError(f"Black has no legal move: {board.fen()}")
+            raise PositionError(f"the lone king has no legal move: {board.fen()}")
 
         def badness(move: chess.Move) -> int:
-            # Lower is better for Black: a draw first, then the longest mate.
-            value = self._after(board, move)
+            # Lower is better for the defender: a draw first, then the longest mate.
+            value = self._after(oriented, move)
             return -1_000 if value is None else -value
 
-        return min(moves, key=badness)
+        return _unmirror(min(moves, key=badness), flipped)
 
     def stats(self) -> Stats:
         """Counts of legal, drawn and won positions, by side to move and DTM."""

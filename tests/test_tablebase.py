@@ -384,3 +384,14 @@ def test_cli_errors_exit_2(cache_dir: Path, args: list[str], message: str) -> No
     assert result.exit_code == 2
     assert message in result.output
     assert not isinstance(result.exception, AL0Error)  # turned into a message, not a traceback
+
+
+def test_black_with_the_rook_reads_the_mirrored_table(krk):
+    white = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")
+    black = white.mirror()
+    assert krk.dtm(black) == krk.dtm(white)
+    mirrored = [chess.Move(chess.square_mirror(m.from_square), chess.square_mirror(m.to_square))
+                for m in krk.best_moves(white)]
+    assert sorted(krk.best_moves(black), key=chess.Move.uci) == sorted(mirrored, key=chess.Move.uci)
+    black.push(krk.best_moves(black)[0])
+    assert black.is_legal(krk.best_defence(black))
