@@ -262,9 +262,9 @@ def test_unsupported_material_is_rejected(tmp_path: Path, material: str) -> None
 
 
 def test_wrong_side_to_move_is_rejected(krk: tb.Tablebase) -> None:
-    with pytest.raises(PositionError, match="White to move"):
+    with pytest.raises(PositionError, match="side with the R to move"):
         krk.best_moves(chess.Board("4k3/8/3K1R2/8/8/8/8/8 b - - 0 1"))
-    with pytest.raises(PositionError, match="Black to move"):
+    with pytest.raises(PositionError, match="lone king.s side to move"):
         krk.best_defence(chess.Board("4k3/8/3K4/5R2/8/8/8/8 w - - 0 1"))
     with pytest.raises(PositionError, match="no legal move"):
         krk.best_defence(chess.Board("R6k/8/6K1/8/8/8/8/8 b - - 0 1"))
