@@ -66,7 +66,8 @@ class _Entry:
 
     ``lo``: the node fails at every bound <= lo (-1: nothing known yet).
     ``tree``: the best forcing tree found so far, if any.
-    ``children``: [move, child key or None] in trying order, once expanded.
+    ``children``: [move, child key or None, place in the generator's order],
+    in trying order, once expanded.
     """
 
     __slots__ = ("lo", "tree", "children")
@@ -136,7 +137,7 @@ class ForcingTreeSearch:
             node = Node(self.board, depth, self.us)
             ours = self.board.turn == self.us
             moves = (self.advice.us_moves if ours else self.advice.them_moves)(node)
-            entry.children = [[move, None] for move in moves]
+            entry.children = [[move, None, place] for place, move in enumerate(moves)]
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = FAILS_ALWAYS
@@ -152,8 +153,8 @@ class ForcingTreeSearch:
         return tree
 
     def _child(self, child: list, depth: int, bound: int) -> ForcingTree | None:
-        """Solve one child ``[move, key]``, looking in the memo before pushing."""
-        move, key = child
+        """Solve one child ``[move, key, place]``, looking in the memo before pushing."""
+        move, key, _ = child
         if key is not None:
             entry = self.memo[key]
             if entry.tree is not None and entry.tree.height <= bound:
@@ -188,6 +189,8 @@ class ForcingTreeSearch:
                 # Try this refutation first next time: it is the likeliest to refute again.
                 children.insert(0, children.pop(index))  # type: ignore[union-attr]
                 return None
-            branches.append((child[0], subtree))
-        height = 1 + max(subtree.height for _, subtree in branches)
-        return ForcingTree(height, tuple(branches))
+            branches.append((child[2], child[0], subtree))
+        # The tree lists the replies in the generator's order, whatever order they were tried in.
+        branches.sort(key=lambda branch: branch[0])
+        height = 1 + max(subtree.height for _, _, subtree in branches)
+        return ForcingTree(height, tuple((move, subtree) for _, move, subtree in branches))
