@@ -11,6 +11,7 @@ import chess
 from al0.goals import compile_goal
 from al0.library import Node
 from al0.model import AdviceTable
+from al0.positions import material_counts
 from al0.search import CompiledAdvice, ForcingTreeSearch, compile_advice, position_key
 from al0.tree import ForcingTree
 
@@ -61,6 +62,8 @@ class Planner:
                       for rule in table.rules]
         self.advice: dict[str, CompiledAdvice] = {
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
+        self.needed_material = material_counts(table.material)
+        """Our pieces the table needs (see :func:`al0.positions.piece_counts`)."""
         self.cache: dict[tuple, Plan] | None = {} if cache else None
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""

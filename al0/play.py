@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Union
 import chess
 
 from al0.plan import Plan, Planner
-from al0.positions import canonical_material, material_of
+from al0.positions import canonical_material, material_of, piece_counts
 from al0.tree import ForcingTree
 
 Opponent = Callable[[chess.Board], Union[chess.Move, None]]
@@ -38,7 +38,8 @@ class OurMove:
     """We played ``move`` from ``plan``; ``new_plan`` tells whether the plan
     was chosen at this position or carried over from an earlier tree."""
     move: chess.Move
-    san: str
+    san: str | None
+    """The move in SAN; None when the game is played without notation."""
     plan: Plan
     new_plan: bool
     tree: ForcingTree
@@ -50,7 +51,7 @@ class TheirMove:
     """They played ``move``; ``in_tree`` tells whether our tree foresaw it
     and is still followed."""
     move: chess.Move
-    san: str
+    san: str | None
     in_tree: bool
 
 
@@ -71,16 +72,16 @@ def position_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     """The game's end that the position alone decides: mate, stalemate, or
     our losing material the table needs."""
     us = planner.table.us
-    winner = "1-0" if us == chess.WHITE else "0-1"
-    if board.is_checkmate():
-        loser = "they are" if board.turn != us else "we are"
-        return GameEnd(Ending.MATE, winner if board.turn != us else _flip(winner),
-                       f"checkmate: {loser} mated")
-    if board.is_stalemate():
-        return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
-    needed = canonical_material(planner.table.material)
-    ours = material_of(board, us)
-    if ours[:ours.index("K", 1)] != needed[:needed.index("K", 1)]:
+    if not any(board.generate_legal_moves()):
+        if not board.is_check():
+            return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
+        winner = "1-0" if us == chess.WHITE else "0-1"
+        if board.turn != us:
+            return GameEnd(Ending.MATE, winner, "checkmate: they are mated")
+        return GameEnd(Ending.MATE, _flip(winner), "checkmate: we are mated")
+    if piece_counts(board, us) != planner.needed_material:
+        needed = canonical_material(planner.table.material)
+        ours = material_of(board, us)
         return GameEnd(Ending.MATERIAL_LOST, "1/2-1/2" if board.is_insufficient_material()
                        else "*", f"material lost: {ours} instead of {needed}")
     return None
@@ -113,10 +114,12 @@ def descend(tree: ForcingTree | None, move: chess.Move) -> ForcingTree | None:
 
 
 def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
-              max_moves: int | None = None) -> Iterator[Event]:
+              max_moves: int | None = None, notation: bool = True) -> Iterator[Event]:
     """Play from ``board`` (mutated as the game goes) until it ends.
 
-    ``max_moves`` bounds the number of our moves. The last event is always
+    ``max_moves`` bounds the number of our moves. Without ``notation`` the
+    events carry no SAN (it costs more than a plan that comes from the
+    cache, and verify plays thousands of games). The last event is always
     a :class:`GameEnd`.
 
     :raises SearchBudgetExceeded: when a plan's search spends its budget.
@@ -144,7 +147,7 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
                 tree = plan.tree
             assert plan is not None
             move = tree.branches[0][0]
-            event = OurMove(move, board.san(move), plan, new_plan, tree)
+            event = OurMove(move, board.san(move) if notation else None, plan, new_plan, tree)
             board.push(move)
             moves_played += 1
             yield event
@@ -154,7 +157,7 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
             if move is None:
                 yield GameEnd(Ending.QUIT, "*", "the opponent quit")
                 return
-            san = board.san(move)
+            san = board.san(move) if notation else None
             in_tree = tree is not None and tree.child(move) is not None
             tree = descend(tree, move)
             board.push(move)

@@ -19,6 +19,20 @@ def material_of(board: chess.Board, us: chess.Color) -> str:
     return side(us) + side(not us)
 
 
+def piece_counts(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
+    """How many pawns, knights, bishops, rooks, queens and kings ``color``
+    has: a cheap material comparison for the play loop's every ply."""
+    return tuple(chess.popcount(board.pieces_mask(piece_type, color))
+                 for piece_type in chess.PIECE_TYPES)
+
+
+def material_counts(material: str) -> tuple[int, ...]:
+    """:func:`piece_counts` of our side of ``material`` (``KRK`` → one rook, one king)."""
+    ours = material[:material.index("K", 1)]
+    return tuple(ours.count(chess.piece_symbol(piece_type).upper())
+                 for piece_type in chess.PIECE_TYPES)
+
+
 def canonical_material(material: str) -> str:
     """``material`` with each side's pieces in the order KQRBNP."""
     second = material.index("K", 1)

@@ -117,7 +117,7 @@ def play_one(planner: Planner, board: chess.Board, defender: Callable[[chess.Boa
     fen = board.fen()
     moves = 0
     end: GameEnd | None = None
-    for event in play_game(planner, board.copy(), defender, max_moves):
+    for event in play_game(planner, board.copy(), defender, max_moves, notation=False):
         if isinstance(event, OurMove):
             moves += 1
         elif isinstance(event, GameEnd):
