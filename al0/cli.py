@@ -103,6 +103,7 @@ def check(table: str) -> None:
 # -------------------------------------------------------------- plan
 
 def plan_to_json(plan: Plan, board: chess.Board) -> dict[str, Any]:
+    """The plan as the JSON object ``al0 plan --json`` prints."""
     return {"fen": plan.fen, "rule": plan.rule, "advice": plan.advice,
             "tried": list(plan.tried),
             "tree": tree_to_json(plan.tree, board) if plan.tree else None,
@@ -110,6 +111,7 @@ def plan_to_json(plan: Plan, board: chess.Board) -> dict[str, Any]:
 
 
 def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
+    """The plan as text: rule, advice tried, advice chosen, forcing tree."""
     yield f"position: {plan.fen}"
     yield f"rule:     {plan.rule or '(none: no precondition holds)'}"
     for name in plan.tried:
