@@ -173,8 +173,10 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
     finally:
         verifier.close()
     data = report.to_json(verifier.table.expect)
+    # With --json -, standard output carries the JSON alone: the summary goes to stderr.
+    to_stderr = json_path == "-"
     for line in summary_lines(report, data):
-        click.echo(line)
+        click.echo(line, err=to_stderr)
     if json_path == "-":
         click.echo(json.dumps(data))
     elif json_path:
@@ -188,9 +190,9 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
     checks = data.get("expectations", [])
     for check in checks:
         click.echo(f"expect {check['name']}: {'ok' if check['holds'] else 'FAILED'} "
-                   f"({check['measured']})")
+                   f"({check['measured']})", err=to_stderr)
     if not checks:
-        click.echo("no expectations declared (add an expect: block to the table)")
+        click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
     if any(not check["holds"] for check in checks):
         sys.exit(1)
 

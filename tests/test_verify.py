@@ -185,3 +185,10 @@ def test_krk_table_meets_its_expectations_against_every_defence_from_every_posit
     assert result.exit_code == 0, result.output
     assert "21959 of 21959 positions: mate 21959" in result.output
     assert "expect max-moves: ok" in result.output
+
+
+def test_json_to_standard_output_is_the_only_thing_there():
+    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5", "--json", "-"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["games"] == 5
+    assert "5 of 5 positions" in result.stderr
