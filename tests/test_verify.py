@@ -192,3 +192,16 @@ def test_json_to_standard_output_is_the_only_thing_there():
     assert result.exit_code == 0
     assert json.loads(result.stdout)["games"] == 5
     assert "5 of 5 positions" in result.stderr
+
+
+STALEMATES = str(FIXTURES.parent / "positions" / "krk_bratko_stalemates.epd")
+
+
+@pytest.mark.parametrize("table, endings", [
+    ("krk_bratko.yaml", {"stalemate": 11}),   # the book's flaw, every class of it
+    ("krk.yaml", {"mate": 11}),               # the corrected table
+])
+def test_the_books_stalemates_and_their_correction(table, endings):
+    result = CliRunner().invoke(cli, ["verify", str(TABLES / table), "--positions", STALEMATES,
+                                      "--defender", "worst", "--json", "-"])
+    assert json.loads(result.stdout)["endings"] == endings
