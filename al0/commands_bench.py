@@ -39,7 +39,9 @@ def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget:
     planner = Planner(loaded, budget, cache=False)
     boards = random_positions(loaded.material, count, seed, loaded.us)
     started = time.perf_counter()
-    nodes, seconds, advice = [], [], {}
+    nodes: list[int] = []
+    seconds: list[float] = []
+    advice: dict[str | None, int] = {}
     for board in boards:
         plans = [planner.plan(board) for _ in range(repeat)]
         nodes.append(plans[0].nodes)
@@ -47,13 +49,14 @@ def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget:
         advice[plans[0].advice] = advice.get(plans[0].advice, 0) + 1
     wall = time.perf_counter() - started
     ordered = sorted(seconds)
+    node_stats = {"median": statistics.median(nodes), "p95": percentile(sorted(nodes), 0.95),
+                  "max": max(nodes), "total": sum(nodes)}
+    ms = {"median": round(statistics.median(ordered) * 1000, 3),
+          "p95": round(percentile(ordered, 0.95) * 1000, 3),
+          "max": round(ordered[-1] * 1000, 3)}
     data = {
         "table": loaded.name, "positions": count, "seed": seed, "repeat": repeat,
-        "nodes": {"median": statistics.median(nodes), "p95": percentile(sorted(nodes), 0.95),
-                  "max": max(nodes), "total": sum(nodes)},
-        "plan_ms": {"median": round(statistics.median(ordered) * 1000, 3),
-                    "p95": round(percentile(ordered, 0.95) * 1000, 3),
-                    "max": round(ordered[-1] * 1000, 3)},
+        "nodes": node_stats, "plan_ms": ms,
         "chosen_advice": advice,
         "wall_seconds": round(wall, 2),
         "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -61,7 +64,7 @@ def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget:
     if as_json:
         click.echo(json.dumps(data))
         return
-    n, ms = data["nodes"], data["plan_ms"]
+    n = node_stats
     click.echo(f"{loaded.name}: {count} positions (seed {seed}), best of {repeat} runs each")
     click.echo(f"nodes per plan: median {n['median']}, p95 {n['p95']}, max {n['max']}, "
                f"total {n['total']}")

@@ -59,6 +59,7 @@ def tokenize(source: str) -> list[Token]:
             start = pos + len(rest) - len(rest.lstrip())
             raise ExpressionError(f"unexpected character {source[start]!r}", source, start)
         kind = match.lastgroup
+        assert kind is not None  # every alternative of _TOKEN is a named group
         text = match.group(kind)
         tokens.append(Token(kind, "=" if text == "==" else text, match.start(kind)))
         pos = match.end()

@@ -50,6 +50,7 @@ class _Reader:
             quote = 1 if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'") else 0
             return Location(self.path, mark.line + 1, mark.column + 1 + quote + offset)
         buffer = mark.buffer
+        assert buffer is not None  # _source_index found an index in it
         line = mark.line + buffer.count("\n", mark.pointer, index)
         newline = buffer.rfind("\n", mark.pointer, index)
         column = index - newline - 1 if newline >= 0 else mark.column + index - mark.pointer

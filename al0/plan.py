@@ -12,7 +12,8 @@ from al0.goals import compile_goal
 from al0.library import Node
 from al0.model import AdviceTable
 from al0.positions import material_counts
-from al0.search import CompiledAdvice, ForcingTreeSearch, compile_advice, position_key
+from al0.search import (CompiledAdvice, ForcingTreeSearch, PositionKey, compile_advice,
+                        position_key)
 from al0.tree import ForcingTree
 
 DEFAULT_BUDGET = 1_000_000
@@ -64,7 +65,7 @@ class Planner:
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
         self.needed_material = material_counts(table.material)
         """Our pieces the table needs (see :func:`al0.positions.piece_counts`)."""
-        self.cache: dict[tuple, Plan] | None = {} if cache else None
+        self.cache: dict[PositionKey, Plan] | None = {} if cache else None
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
 

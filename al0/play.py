@@ -153,12 +153,12 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
             yield event
             tree = descend(tree, move)
         else:
-            move = opponent(board)
-            if move is None:
+            reply = opponent(board)
+            if reply is None:
                 yield GameEnd(Ending.QUIT, "*", "the opponent quit")
                 return
-            san = board.san(move) if notation else None
-            in_tree = tree is not None and tree.child(move) is not None
-            tree = descend(tree, move)
-            board.push(move)
-            yield TheirMove(move, san, in_tree)
+            san = board.san(reply) if notation else None
+            in_tree = tree is not None and tree.child(reply) is not None
+            tree = descend(tree, reply)
+            board.push(reply)
+            yield TheirMove(reply, san, in_tree)

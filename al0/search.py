@@ -13,6 +13,7 @@ its moves generated once per search.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import chess
 
@@ -25,7 +26,7 @@ from al0.tree import LEAF, ForcingTree
 FAILS_ALWAYS = 1 << 30
 """A lower bound larger than any tree: the node can never be satisfied."""
 
-PositionKey = tuple
+PositionKey = tuple[object, ...]
 
 
 def position_key(board: chess.Board) -> PositionKey:
@@ -52,13 +53,14 @@ class CompiledAdvice:
 def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
     """Bind ``advice`` to ``library``; its names were checked at load time."""
     horizons = [advice.us_moves.horizon(), advice.them_moves.horizon()]
-    if None in horizons:
+    bounded = [h for h in horizons if h is not None]
+    if len(bounded) < 2:
         raise ValueError(f"advice {advice.name!r} has an unbounded move constraint")
     return CompiledAdvice(advice.name, compile_goal(advice.better_goal, library),
                           compile_goal(advice.holding_goal, library),
                           compile_constraint(advice.us_moves, library),
                           compile_constraint(advice.them_moves, library),
-                          max(horizons))  # type: ignore[type-var]
+                          max(bounded))
 
 
 class _Entry:
@@ -75,7 +77,7 @@ class _Entry:
     def __init__(self, lo: int = -1, tree: ForcingTree | None = None):
         self.lo = lo
         self.tree = tree
-        self.children: list[list] | None = None
+        self.children: list[list[Any]] | None = None
 
 
 class ForcingTreeSearch:
@@ -152,7 +154,7 @@ class ForcingTreeSearch:
             entry.tree = tree
         return tree
 
-    def _child(self, child: list, depth: int, bound: int) -> ForcingTree | None:
+    def _child(self, child: list[Any], depth: int, bound: int) -> ForcingTree | None:
         """Solve one child ``[move, key, place]``, looking in the memo before pushing."""
         move, key, _ = child
         if key is not None:

@@ -24,8 +24,11 @@ from al0.model import AdviceTable, Expectations
 from al0.play import Ending, GameEnd, OurMove, descend, play_game, position_ending
 from al0.plan import DEFAULT_BUDGET, Planner
 from al0.positions import check_material, read_epd
-from al0.search import position_key
+from al0.search import PositionKey, position_key
 from al0.tree import ForcingTree
+
+Outcome = tuple[int, str, tuple[str, ...]]
+"""(moves, ending, line) of a state in the worst-case analysis."""
 
 EXAMPLES_KEPT = 5
 """Example FENs kept per kind of failure in a report."""
@@ -143,8 +146,8 @@ class WorstCase:
     def __init__(self, planner: Planner, max_moves: int):
         self.planner = planner
         self.max_moves = max_moves
-        self.memo: dict[tuple, tuple[int, str, tuple[str, ...]]] = {}
-        self.on_path: set[tuple] = set()
+        self.memo: dict[tuple[PositionKey, int], Outcome] = {}
+        self.on_path: set[tuple[PositionKey, int]] = set()
         self.trees: dict[int, ForcingTree] = {}  # keeps every tree in a key alive
 
     def analyse(self, board: chess.Board, optimal: int | None) -> GameRecord:
@@ -153,7 +156,7 @@ class WorstCase:
             ending = Ending.MOVE_LIMIT.value
         return GameRecord(board.fen(), ending, moves, optimal, line)
 
-    def _value(self, board: chess.Board, tree: ForcingTree | None) -> tuple[int, str, tuple[str, ...]]:
+    def _value(self, board: chess.Board, tree: ForcingTree | None) -> Outcome:
         """(moves, ending, line) from our turn at ``board`` following ``tree``:
         moves to mate against the worst defence and ending ``mate``, or the
         moves to an escape, its kind and the line that reaches it."""
@@ -172,7 +175,7 @@ class WorstCase:
         self.memo[key] = result
         return result
 
-    def _expand(self, board: chess.Board, tree: ForcingTree | None) -> tuple[int, str, tuple[str, ...]]:
+    def _expand(self, board: chess.Board, tree: ForcingTree | None) -> Outcome:
         if tree is None:
             plan = self.planner.plan(board)
             if plan.tree is None:
@@ -185,7 +188,7 @@ class WorstCase:
             end = position_ending(board, self.planner)
             if end is not None:
                 return 1, end.ending.value, (move.uci(),)
-            worst = (0, Ending.MATE.value, ())
+            worst: Outcome = (0, Ending.MATE.value, ())
             for reply in list(board.legal_moves):
                 subtree = descend(tree, reply)
                 board.push(reply)
@@ -193,13 +196,13 @@ class WorstCase:
                     end = position_ending(board, self.planner)
                     if end is not None:
                         # Their move ended the game: only a loss for us (material) is possible.
-                        result = (0, end.ending.value, ())
+                        result: Outcome = (0, end.ending.value, ())
                     else:
                         result = self._value(board, subtree)
                 finally:
                     board.pop()
                 moves, ending, line = result
-                candidate = (moves + 1, ending, (move.uci(), reply.uci()) + line)
+                candidate: Outcome = (moves + 1, ending, (move.uci(), reply.uci()) + line)
                 # An escape beats any mate; among equals, the longer line.
                 if (candidate[1] != Ending.MATE.value, candidate[0]) > \
                         (worst[1] != Ending.MATE.value, worst[0]):

@@ -1,0 +1,14 @@
+"""The package and the KRK library type-check under ``mypy --strict``, the
+house style's strict typing, so a loose type fails the suite like a bug."""
+
+from __future__ import annotations
+
+from mypy import api
+
+from conftest import ROOT
+
+
+def test_package_is_strictly_typed(tmp_path):
+    report, errors, status = api.run(["--strict", "--cache-dir", str(tmp_path),
+                                      str(ROOT / "al0"), str(ROOT / "library")])
+    assert status == 0, report + errors
