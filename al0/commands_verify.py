@@ -11,13 +11,13 @@ import signal
 import sys
 import tempfile
 import time
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 import chess
 import click
 
 from al0.clitools import CommandError, reports_errors
-from al0.defenders import DefenderError, check_defender_name
+from al0.defenders import check_defender_name
 from al0.errors import AL0Error
 from al0.plan import DEFAULT_BUDGET
 from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
@@ -59,7 +59,7 @@ def write_atomically(path: str, text: str) -> None:
 
 
 def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
-              jobs: int, report: Report) -> Iterator[GameRecord]:
+              jobs: int, report: Report) -> Generator[GameRecord, None, None]:
     """Judge every board, in this process or in ``jobs`` worker processes,
     adding records and plan times to ``report`` as they arrive."""
     if jobs == 1:
@@ -213,10 +213,11 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.B
     except KeyboardInterrupt:
         report.interrupted = True
         return "interrupted"
-    except (DefenderError, AL0Error) as error:
+    except AL0Error as error:  # a dead engine, a broken library, a spent budget
         report.interrupted = True
         return str(error)
     finally:
+        records.close()  # stops the worker processes, if any are still running
         report.wall_seconds = time.perf_counter() - started
 
 
