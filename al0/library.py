@@ -67,15 +67,18 @@ class Library:
     def with_standard(self) -> Library:
         """This library plus the standard vocabulary.
 
-        :raises LibraryError: if it redefines a standard name.
+        A library may redefine a standard move generator: the order in which
+        moves are tried is its domain knowledge (the KRK library tries
+        ``legal`` moves in the book's order). Standard predicates mean the
+        same everywhere and cannot be redefined.
+
+        :raises LibraryError: if it redefines a standard predicate.
         """
         standard = standard_library()
-        for kind, own, std in (("predicate", self.predicates, standard.predicates),
-                               ("generator", self.generators, standard.generators)):
-            clash = sorted(set(own) & set(std))
-            if clash:
-                raise LibraryError(f"{self.path or self.name}: library redefines the "
-                                   f"standard {kind} {clash[0]!r}")
+        clash = sorted(set(self.predicates) & set(standard.predicates))
+        if clash:
+            raise LibraryError(f"{self.path or self.name}: library redefines the "
+                               f"standard predicate {clash[0]!r}")
         return Library(self.name, {**standard.predicates, **self.predicates},
                        {**standard.generators, **self.generators}, self.path)
 

@@ -173,9 +173,29 @@ def okorndle(node: Node, root: Node) -> bool:
 
 # ------------------------------------------------------------ generators
 
-# King steps as (file, rank) deltas: the four diagonals first, then the four
-# straight steps, each group in a fixed order so search is deterministic.
-KING_STEPS = ((1, 1), (-1, 1), (1, -1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0))
+# The book's orders, so that al0 tries moves as Bratko's program does:
+# - a king steps to its neighbours diagonals first, then along the rank, then
+#   along the file, each time +1 before -1 ((x+1, y+1), (x+1, y-1), ...);
+# - a rook goes to coordinate I = 1..8, for each I first along its file
+#   (to rank I), then along its rank (to file I).
+KING_STEPS = ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _king_steps(king: chess.Square, forbidden: chess.Bitboard) -> Iterator[chess.Move]:
+    """The king's steps in the book's order, except onto ``forbidden`` squares."""
+    x, y = chess.square_file(king), chess.square_rank(king)
+    for dx, dy in KING_STEPS:
+        if 0 <= x + dx < 8 and 0 <= y + dy < 8:
+            to = chess.square(x + dx, y + dy)
+            if not forbidden & chess.BB_SQUARES[to]:
+                yield chess.Move(king, to)
+
+
+def _book_rook_order(rook: chess.Square, to: chess.Square) -> tuple[int, int]:
+    """Sort key of a rook move in the book's order."""
+    if chess.square_file(to) == chess.square_file(rook):
+        return chess.square_rank(to), 0
+    return chess.square_file(to), 1
 
 
 def kingdiagfirst(node: Node) -> Iterator[chess.Move]:
@@ -184,12 +204,7 @@ def kingdiagfirst(node: Node) -> Iterator[chess.Move]:
     forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
     if s.r is not None:
         forbidden |= chess.BB_SQUARES[s.r]
-    x, y = chess.square_file(s.w), chess.square_rank(s.w)
-    for dx, dy in KING_STEPS:
-        if 0 <= x + dx < 8 and 0 <= y + dy < 8:
-            to = chess.square(x + dx, y + dy)
-            if not forbidden & chess.BB_SQUARES[to]:
-                yield chess.Move(s.w, to)
+    return _king_steps(s.w, forbidden)
 
 
 def rookmove(node: Node) -> Iterator[chess.Move]:
@@ -197,9 +212,27 @@ def rookmove(node: Node) -> Iterator[chess.Move]:
     s = squares(node)
     if s.r is None:
         return
-    targets = node.board.attacks_mask(s.r) & ~node.board.occupied
-    for to in chess.scan_forward(targets):
-        yield chess.Move(s.r, to)
+    rook = s.r
+    targets = node.board.attacks_mask(rook) & ~node.board.occupied
+    for to in sorted(chess.scan_forward(targets), key=lambda to: _book_rook_order(rook, to)):
+        yield chess.Move(rook, to)
+
+
+def legal(node: Node) -> list[chess.Move]:
+    """Every legal move, in the book's order: ours are the king's moves
+    (diagonals first) then the rook's; theirs are their king's moves in the
+    same order as ours. Any other legal move (none in KRK) comes last."""
+    board = node.board
+    allowed = set(board.generate_legal_moves())
+    s = squares(node)
+    if node.board.turn == node.us:
+        book = list(_king_steps(s.w, 0))
+        if s.r is not None:
+            book += rookmove(node)
+    else:
+        book = list(_king_steps(s.b, 0))
+    ordered = [move for move in book if move in allowed]
+    return ordered + sorted(allowed.difference(ordered), key=chess.Move.uci)
 
 
 def checkmove(node: Node) -> Iterator[chess.Move]:
@@ -222,5 +255,5 @@ def library() -> Library:
             "okorndle": okorndle,
         },
         generators={"kingdiagfirst": kingdiagfirst, "rookmove": rookmove,
-                    "checkmove": checkmove},
+                    "checkmove": checkmove, "legal": legal},
     )

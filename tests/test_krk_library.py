@@ -149,9 +149,33 @@ def moves(generator: str, fen: str) -> list[str]:
     return [m.uci() for m in KRK.generators[generator](node(fen))]
 
 
-def test_kingdiagfirst_orders_diagonals_first_and_avoids_their_king():
-    # From d4 with B c2: c3 and d3 touch c2, so they are left out.
-    assert moves("kingdiagfirst", START) == ["d4e5", "d4c5", "d4e3", "d4d5", "d4e4", "d4c4"]
+def test_kingdiagfirst_follows_the_books_order_and_avoids_their_king():
+    # The book's neighbours of d4 (4,4): diagonals (5,5) (5,3) (3,5) (3,3),
+    # then the rank (5,4) (3,4), then the file (4,5) (4,3). With B on c2,
+    # c3 (3,3) and d3 (4,3) touch it and are left out.
+    assert moves("kingdiagfirst", START) == ["d4e5", "d4e3", "d4c5", "d4e4", "d4c4", "d4d5"]
+
+
+def test_rookmove_follows_the_books_order():
+    # R e6: for I = 1..8, first along the file to (5, I), then along the rank
+    # to (I, 6); e6 itself (I = 6 on the file, I = 5 on the rank) is skipped.
+    assert moves("rookmove", START) == [
+        "e6e1", "e6a6", "e6e2", "e6b6", "e6e3", "e6c6", "e6e4", "e6d6",
+        "e6e5", "e6f6", "e6e7", "e6g6", "e6e8", "e6h6"]
+
+
+def test_legal_is_every_legal_move_in_the_books_order():
+    board = chess.Board(START)
+    ours = moves("legal", START)
+    assert sorted(ours) == sorted(m.uci() for m in board.legal_moves)
+    # King moves in kingdiagfirst's order, then the rook's in rookmove's.
+    assert ours == moves("kingdiagfirst", START) + moves("rookmove", START)
+    board.push_uci("e6e3")
+    theirs = moves("legal", board.fen())
+    # B c2 (3,2): the legal ones among its neighbours, in the book's order.
+    assert sorted(theirs) == sorted(m.uci() for m in board.legal_moves)
+    assert theirs == [m for m in ["c2d3", "c2d1", "c2b3", "c2b1", "c2d2", "c2b2", "c2c3", "c2c1"]
+                      if chess.Move.from_uci(m) in board.legal_moves]
 
 
 def test_kingdiagfirst_never_steps_onto_the_rook():
