@@ -222,15 +222,14 @@ def legal(node: Node) -> list[chess.Move]:
     """Every legal move, in the book's order: ours are the king's moves
     (diagonals first) then the rook's; theirs are their king's moves in the
     same order as ours. Any other legal move (none in KRK) comes last."""
-    board = node.board
-    allowed = set(board.generate_legal_moves())
     s = squares(node)
-    if node.board.turn == node.us:
-        book = list(_king_steps(s.w, 0))
-        if s.r is not None:
-            book += rookmove(node)
-    else:
-        book = list(_king_steps(s.b, 0))
+    if node.board.turn == node.us and s.r is not None:
+        # With only their king against ours and the rook, nothing can pin or
+        # check us: every king step kingdiagfirst allows and every rook move
+        # is legal, and there is no other move (a test checks this).
+        return list(kingdiagfirst(node)) + list(rookmove(node))
+    allowed = set(node.board.generate_legal_moves())
+    book = list(_king_steps(s.b if node.board.turn != node.us else s.w, 0))
     ordered = [move for move in book if move in allowed]
     return ordered + sorted(allowed.difference(ordered), key=chess.Move.uci)
 

@@ -195,6 +195,18 @@ def test_checkmove_lands_on_their_kings_lines():
     assert sorted(moves("checkmove", START)) == ["e6c6", "e6e2"]
 
 
+def test_legal_is_exactly_the_legal_moves_for_either_side():
+    from al0.sampling import random_positions
+    for board in random_positions("KRK", 300, seed=8):
+        for turn in (chess.WHITE, chess.BLACK):
+            board.turn = turn
+            if not board.is_valid():
+                continue
+            generated = moves("legal", board.fen())
+            assert len(generated) == len(set(generated)), board.fen()
+            assert set(generated) == {m.uci() for m in board.legal_moves}, board.fen()
+
+
 def test_every_move_generated_is_legal():
     from al0.sampling import random_positions
     for board in random_positions("KRK", 100, seed=7):
