@@ -221,17 +221,30 @@ def rookmove(node: Node) -> Iterator[chess.Move]:
 def legal(node: Node) -> list[chess.Move]:
     """Every legal move, in the book's order: ours are the king's moves
     (diagonals first) then the rook's; theirs are their king's moves in the
-    same order as ours. Any other legal move (none in KRK) comes last."""
-    s = squares(node)
-    if node.board.turn == node.us and s.r is not None:
-        # With only their king against ours and the rook, nothing can pin or
-        # check us: every king step kingdiagfirst allows and every rook move
-        # is legal, and there is no other move (a test checks this).
+    same order as ours."""
+    board, s = node.board, squares(node)
+    ours = board.occupied_co[node.us]
+    if board.occupied & ~(board.kings | (board.rooks & ours)) or chess.popcount(
+            board.rooks & ours) > 1:
+        # Not K(+R) v K: python-chess decides, in the book's order where it can.
+        allowed = set(board.generate_legal_moves())
+        book = list(_king_steps(s.w if board.turn == node.us else s.b, 0))
+        ordered = [move for move in book if move in allowed]
+        return ordered + sorted(allowed.difference(ordered), key=chess.Move.uci)
+    if board.turn == node.us:
+        # Nothing can pin or check us: every king step kingdiagfirst allows
+        # and every rook move is legal, and there is no other move.
         return list(kingdiagfirst(node)) + list(rookmove(node))
-    allowed = set(node.board.generate_legal_moves())
-    book = list(_king_steps(s.b if node.board.turn != node.us else s.w, 0))
-    ordered = [move for move in book if move in allowed]
-    return ordered + sorted(allowed.difference(ordered), key=chess.Move.uci)
+    # Their king may not step next to W, nor onto a line of the rook, seen
+    # with B gone from its square (it cannot hide behind itself); it may take
+    # the rook when W does not guard it. (A test checks these are exactly
+    # python-chess's legal moves, for both sides.)
+    guarded = chess.BB_KING_ATTACKS[s.w] | chess.BB_SQUARES[s.w]
+    if s.r is not None:
+        without_b = board.occupied & ~chess.BB_SQUARES[s.b]
+        guarded |= (chess.BB_RANK_ATTACKS[s.r][chess.BB_RANK_MASKS[s.r] & without_b]
+                    | chess.BB_FILE_ATTACKS[s.r][chess.BB_FILE_MASKS[s.r] & without_b])
+    return list(_king_steps(s.b, guarded))
 
 
 def checkmove(node: Node) -> Iterator[chess.Move]:
