@@ -47,10 +47,6 @@ class Node:
             value = self._facts[compute] = compute(self)
         return value
 
-    @property
-    def us_to_move(self) -> bool:
-        return self.board.turn == self.us
-
 
 Predicate = Callable[[Node, Node], bool]
 Generator = Callable[[Node], Iterable[chess.Move]]

@@ -30,10 +30,6 @@ class ForcingTree:
                 return subtree
         return None
 
-    def size(self) -> int:
-        """Number of nodes, counting shared subtrees once per occurrence."""
-        return 1 + sum(subtree.size() for _, subtree in self.branches)
-
 
 LEAF = ForcingTree(0)
 
