@@ -22,7 +22,7 @@ from al0.loader import load_table
 from al0.model import AdviceTable
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.positions import check_material, parse_fen, read_epd
+from al0.positions import check_material, epd_positions, parse_fen
 from al0.tree import tree_lines, tree_to_json
 
 
@@ -143,12 +143,7 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
     if epd:
-        for number, board in read_epd(epd):
-            try:
-                check_material(board, loaded.material, loaded.us)
-                boards.append(plannable(loaded, board))
-            except PositionError as error:
-                raise PositionError(f"{epd}:{number}: {error}") from None
+        boards += epd_positions(epd, loaded, check=lambda board: plannable(loaded, board))
     if not boards:
         raise click.UsageError("give a position with --fen FEN or --epd FILE")
     planner = Planner(loaded, budget)

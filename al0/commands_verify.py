@@ -20,8 +20,9 @@ from al0.clitools import CommandError, reports_errors
 from al0.defenders import check_defender_name
 from al0.errors import AL0Error
 from al0.plan import DEFAULT_BUDGET
+from al0.positions import epd_positions
 from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
-                        epd_positions, judge_chunk)
+                        judge_chunk)
 
 CHUNK = 200
 """Positions a worker judges per task: small enough for steady progress,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import chess
 
 from al0.errors import PositionError
+from al0.model import AdviceTable
 
 PIECE_ORDER = "KQRBNP"
 
@@ -99,3 +102,24 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
         except PositionError as error:
             raise PositionError(f"{path}:{number}: {error}") from None
     return positions
+
+
+def epd_positions(path: str, table: AdviceTable,
+                  check: Callable[[chess.Board], object] | None = None) -> list[chess.Board]:
+    """The positions of an EPD file, each of the table's material with the
+    table's side to move, and passing ``check`` if one is given.
+
+    :raises PositionError: ``file:line: …`` for the first bad line.
+    """
+    boards = []
+    for number, board in read_epd(path):
+        try:
+            check_material(board, table.material, table.us)
+            if board.turn != table.us:
+                raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
+            if check is not None:
+                check(board)
+        except PositionError as error:
+            raise PositionError(f"{path}:{number}: {error}") from None
+        boards.append(board)
+    return boards

@@ -23,7 +23,6 @@ from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
 from al0.play import Ending, GameEnd, OurMove, descend, play_game, position_ending
 from al0.plan import DEFAULT_BUDGET, Planner
-from al0.positions import check_material, read_epd
 from al0.search import PositionKey, position_key
 from al0.tree import ForcingTree
 
@@ -77,24 +76,6 @@ def all_positions(table: AdviceTable, tablebase: Any) -> list[chess.Board]:
                 board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
                 if board.is_valid() and not board.is_game_over() and tablebase.dtm(board):
                     boards.append(board)
-    return boards
-
-
-def epd_positions(path: str, table: AdviceTable) -> list[chess.Board]:
-    """The positions of an EPD file, each checked against the table.
-
-    :raises PositionError: ``file:line: …`` for a bad line or other material.
-    """
-    boards = []
-    for number, board in read_epd(path):
-        try:
-            check_material(board, table.material, table.us)
-        except PositionError as error:
-            raise PositionError(f"{path}:{number}: {error}") from None
-        if board.turn != table.us:
-            raise PositionError(f"{path}:{number}: {board.fen()!r}: it is not the "
-                                f"table's side to move")
-        boards.append(board)
     return boards
 
 
