@@ -9,7 +9,6 @@ import os
 import random
 import signal
 import sys
-import tempfile
 import time
 from typing import Any, Generator, Iterator
 
@@ -19,6 +18,7 @@ import click
 from al0.clitools import CommandError, reports_errors
 from al0.defenders import check_defender_name
 from al0.errors import AL0Error
+from al0.files import write_atomically
 from al0.plan import DEFAULT_BUDGET
 from al0.positions import epd_positions
 from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
@@ -46,15 +46,10 @@ def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Boa
     return epd_positions(spec, table)
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the
-    whole new one, never a part."""
-    directory = os.path.dirname(os.path.abspath(path))
+def write_report(path: str, text: str) -> None:
+    """Write a report file atomically, or fail with a one-line error."""
     try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".al0-", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
+        write_atomically(path, text.encode("utf-8"))
     except OSError as error:
         raise CommandError(f"{path}: cannot write: {error.strerror}") from None
 
@@ -181,9 +176,9 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
     if json_path == "-":
         click.echo(json.dumps(data))
     elif json_path:
-        write_atomically(json_path, json.dumps(data, indent=1) + "\n")
+        write_report(json_path, json.dumps(data, indent=1) + "\n")
     if failures_path:
-        write_atomically(failures_path, "".join(
+        write_report(failures_path, "".join(
             chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures))
     if stopped:
         raise CommandError(f"stopped after {len(report.records)} of {report.total} "

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from typing import TypedDict
 import chess
 
 from al0.errors import PositionError
+from al0.files import write_atomically
 
 Square = int
 Bitboard = int
@@ -234,15 +234,7 @@ def _write_cache(path: Path, material: str, payload: bytes) -> None:
     """Write the cache atomically: a reader sees the old file or the new one,
     never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(_header(material, payload))
-            stream.write(payload)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    write_atomically(path, _header(material, payload) + payload)
 
 
 def cache_path(material: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
