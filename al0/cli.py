@@ -10,7 +10,7 @@ import chess
 import chess.pgn
 import click
 
-from al0.clitools import CommandError, reports_errors
+from al0.clitools import check_output_path, reports_errors, write_output
 from al0.commands_bench import bench
 from al0.commands_games import reversi, solve
 from al0.commands_tablebase import tablebase
@@ -202,6 +202,8 @@ def move_label(board: chess.Board) -> str:
 
 def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]],
               end: GameEnd, table: AdviceTable, opponent: str) -> None:
+    """Write the game to ``path`` as PGN (atomically), the advice of each of
+    our moves as its comment."""
     game = chess.pgn.Game()
     game.setup(start)
     game.headers["Event"] = f"al0 play {table.name}"
@@ -212,11 +214,7 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
     node: chess.pgn.GameNode = game
     for move, comment in moves:
         node = node.add_variation(move, comment=comment)
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            print(game, file=handle, end="\n\n")
-    except OSError as error:
-        raise CommandError(f"{path}: cannot write PGN: {error.strerror}") from None
+    write_output(path, f"{game}\n\n", "PGN")
 
 
 @cli.command()
@@ -248,6 +246,7 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_ti
     Every move of ours names the rule and piece of advice it comes from.
     Their moves are read in SAN (Kb2) or UCI (c2b2) with --opponent human.
     """
+    check_output_path(pgn_path, "PGN")
     loaded = load_table(table)
     if fen is None:
         if loaded.start_fen is None:

@@ -8,6 +8,7 @@ from typing import Any, Callable
 import click
 
 from al0.errors import AL0Error
+from al0.files import check_writable, write_atomically
 
 
 class CommandError(click.ClickException):
@@ -25,3 +26,22 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             # One line, whatever the error text holds (a FEN, a library's message).
             raise CommandError(" ".join(str(error).split())) from None
     return wrapper
+
+
+def check_output_path(path: str | None, what: str) -> None:
+    """Fail at once when an output file given on the command line cannot be
+    written, so that a typo does not lose a long run (``-`` is stdout)."""
+    if path is None or path == "-":
+        return
+    try:
+        check_writable(path)
+    except OSError as error:
+        raise CommandError(f"{path}: cannot write {what}: {error.strerror}") from None
+
+
+def write_output(path: str, text: str, what: str) -> None:
+    """Write an output file atomically, or fail with a one-line error."""
+    try:
+        write_atomically(path, text.encode("utf-8"))
+    except OSError as error:
+        raise CommandError(f"{path}: cannot write {what}: {error.strerror}") from None

@@ -15,10 +15,9 @@ from typing import Any, Generator, Iterator
 import chess
 import click
 
-from al0.clitools import CommandError, reports_errors
+from al0.clitools import CommandError, check_output_path, reports_errors, write_output
 from al0.defenders import check_defender_name
 from al0.errors import AL0Error
-from al0.files import write_atomically
 from al0.plan import DEFAULT_BUDGET
 from al0.positions import epd_positions
 from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
@@ -44,14 +43,6 @@ def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Boa
             return boards
         return random.Random(seed).sample(boards, min(int(count), len(boards)))
     return epd_positions(spec, table)
-
-
-def write_report(path: str, text: str) -> None:
-    """Write a report file atomically, or fail with a one-line error."""
-    try:
-        write_atomically(path, text.encode("utf-8"))
-    except OSError as error:
-        raise CommandError(f"{path}: cannot write: {error.strerror}") from None
 
 
 def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
@@ -158,6 +149,8 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
     check_defender_name(defender, extra=("worst",))
     if defender.startswith("uci:") and jobs > 1:
         raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
+    check_output_path(json_path, "the JSON report")
+    check_output_path(failures_path, "failures")
     spec = VerifySpec(os.path.abspath(table), defender, max_moves, seed, budget, engine_time)
     verifier = Verifier(spec)
     try:
@@ -176,10 +169,10 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
     if json_path == "-":
         click.echo(json.dumps(data))
     elif json_path:
-        write_report(json_path, json.dumps(data, indent=1) + "\n")
+        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report")
     if failures_path:
-        write_report(failures_path, "".join(
-            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures))
+        write_output(failures_path, "".join(
+            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
     if stopped:
         raise CommandError(f"stopped after {len(report.records)} of {report.total} "
                            f"positions: {stopped}")

@@ -1,26 +1,77 @@
-"""Writing files so that a reader never sees half of one."""
+"""Writing files so that a reader never sees half of one, without changing
+what the path is: a device stays a device, a symlink stays a symlink, and a
+new file gets the mode a plain ``open()`` would give it."""
 
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder
-    and a rename: a reader sees the old file or the whole new one. The
-    temporary file is removed if anything fails.
+def _create_beside(target: Path) -> tuple[int, Path]:
+    """A new, empty temporary file in ``target``'s folder, opened for
+    writing with mode ``0666`` less the umask (the kernel applies it, as for
+    any ``open()``); ``O_EXCL`` makes sure it is ours alone."""
+    while True:
+        temporary = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), temporary
+        except FileExistsError:
+            continue  # another writer's name: draw again
 
-    :raises OSError: when the folder cannot be written.
+
+def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the
+    whole new one.
+
+    A regular file (or a new one) is written through a temporary file in the
+    same folder and a rename; the new file keeps the old one's mode, or gets
+    ``0666`` less the umask as ``open()`` would give it. A symlink is
+    followed, so its target is replaced and the link stays. Anything else
+    that exists (``/dev/null``, a FIFO, a terminal) is written through:
+    replacing it would turn a device into a regular file. The temporary file is removed if anything fails.
+
+    :raises OSError: when the folder or the file cannot be written.
     """
-    target = Path(path)
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                     dir=target.parent.absolute())
+    target = Path(os.path.realpath(path))
+    try:
+        existing = os.stat(target)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(target, "wb") as stream:
+            stream.write(data)
+        return
+    fd, temporary = _create_beside(target)
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
+            if existing is not None:
+                os.fchmod(stream.fileno(), stat.S_IMODE(existing.st_mode))
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Fail now, not after a long run, if ``path`` cannot be written: an
+    existing file (or device) must be writable, and a new one's folder must
+    exist and be writable. Nothing is created or changed.
+
+    :raises OSError: naming why, as opening it for writing would.
+    """
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(path))
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise PermissionError(13, "Permission denied", str(path))
+        return
+    folder = target.parent
+    if not folder.is_dir():
+        raise FileNotFoundError(2, "No such file or directory", str(folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(13, "Permission denied", str(folder))

@@ -1,0 +1,58 @@
+"""Report and cache writes: atomic for regular files, and never changing
+what the path is (a device, a FIFO, a symlink) or the mode a file gets."""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+
+import pytest
+
+from al0.files import check_writable, write_atomically
+
+
+def test_a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_mode(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_atomically(tmp_path / "new.json", b"{}")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o640
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(b"old")
+    kept.chmod(0o604)
+    write_atomically(kept, b"new")
+    assert kept.read_bytes() == b"new"
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o604
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json", "new.json"]
+
+
+def test_a_symlink_is_written_through_and_stays_a_link(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    write_atomically(link, b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+
+
+def test_a_fifo_is_written_through_not_replaced(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_atomically(fifo, b"through the pipe")
+    reader.join(timeout=30)
+    assert got == [b"through the pipe"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_check_writable_finds_a_typo_before_anything_is_written(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        check_writable(tmp_path / "no such folder" / "report.json")
+    with pytest.raises(IsADirectoryError):
+        check_writable(tmp_path)
+    check_writable(tmp_path / "report.json")
+    assert list(tmp_path.iterdir()) == []
