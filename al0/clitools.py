@@ -17,7 +17,12 @@ class CommandError(click.ClickException):
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn every :class:`AL0Error` into a one-line message and exit code 2."""
+    """Turn every :class:`AL0Error` into a one-line message and exit code 2.
+
+    A ``SystemExit`` that reaches here came from library code (a predicate
+    calling ``sys.exit()``; al0's own commands exit through click): it is
+    reported too, or the game would stop without a word and exit 0.
+    """
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -25,6 +30,9 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         except AL0Error as error:
             # One line, whatever the error text holds (a FEN, a library's message).
             raise CommandError(" ".join(str(error).split())) from None
+        except SystemExit as error:
+            raise CommandError(f"library code called sys.exit({error.code!r}): a predicate "
+                               f"or generator must return, not exit") from None
     return wrapper
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import multiprocessing
 import os
@@ -10,6 +9,8 @@ import random
 import signal
 import sys
 import time
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generator, Iterator
 
 import chess
@@ -20,7 +21,7 @@ from al0.defenders import check_defender_name
 from al0.errors import AL0Error
 from al0.plan import DEFAULT_BUDGET
 from al0.positions import epd_positions
-from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
+from al0.verify import (ChunkResult, GameRecord, Report, Verifier, VerifySpec, all_positions,
                         judge_chunk)
 
 CHUNK = 200
@@ -58,19 +59,56 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
         return
     items = [(index, board.fen()) for index, board in enumerate(boards)]
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
-    pool = multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts)
+    # A process pool that notices a dead worker: multiprocessing.Pool waits
+    # forever for the chunk a killed worker held.
+    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=multiprocessing.get_context(),
+                                   initializer=_ignore_interrupts)
+    finished = False
     try:
-        for records, seconds in pool.imap_unordered(functools.partial(judge_chunk, spec), chunks):
+        futures = [executor.submit(judge_chunk, spec, chunk) for chunk in chunks]
+        for future in as_completed(futures):
+            records, seconds = _chunk_result(future)
             report.plan_seconds += seconds
             for record in records:
                 report.add(record)
                 yield record
-        pool.close()
+        finished = True
     finally:
-        # On an interruption or error the workers' chunks in flight are
-        # abandoned: the report keeps every record that arrived.
-        pool.terminate()
-        pool.join()
+        if finished:
+            executor.shutdown()
+        else:
+            # On an interruption or error the chunks in flight are abandoned
+            # (the report keeps every record that arrived): stop the workers
+            # now rather than after the chunk each is judging.
+            workers = list((executor._processes or {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+                worker.join()
+
+
+class WorkerError(AL0Error):
+    """A worker process of ``verify --jobs N`` died or stopped abnormally."""
+
+
+def _chunk_result(future: Future[ChunkResult]) -> ChunkResult:
+    """The result of a finished chunk.
+
+    :raises WorkerError: when its worker died (killed, or library code called
+        ``os._exit``) or library code raised ``SystemExit`` or another
+        ``BaseException`` there; an :class:`AL0Error` passes unchanged.
+    """
+    try:
+        return future.result()
+    except AL0Error:
+        raise
+    except BrokenProcessPool:
+        raise WorkerError("a worker process died (it was killed, or library code "
+                          "ended it with os._exit)") from None
+    except BaseException as error:  # from the worker, pickled back: not our Ctrl-C
+        detail = f": {error}" if str(error) else ""
+        raise WorkerError(f"a worker process stopped: library code raised "
+                          f"{type(error).__name__}{detail}") from None
 
 
 def _ignore_interrupts() -> None:
@@ -183,7 +221,7 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
     if not checks:
         click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
     if any(not check["holds"] for check in checks):
-        sys.exit(1)
+        raise click.exceptions.Exit(1)
 
 
 def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
@@ -205,6 +243,9 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.B
     except AL0Error as error:  # a dead engine, a broken library, a spent budget
         report.interrupted = True
         return str(error)
+    except SystemExit as error:  # library code called sys.exit() in this process
+        report.interrupted = True
+        return f"library code called sys.exit({error.code!r})"
     finally:
         records.close()  # stops the worker processes, if any are still running
         report.wall_seconds = time.perf_counter() - started

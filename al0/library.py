@@ -152,7 +152,8 @@ def load_library(path: Path) -> Library:
     """Import the library module at ``path`` and return its vocabulary merged
     with the standard one.
 
-    :raises LibraryError: if the file is missing, raises on import, or has no
+    :raises LibraryError: if the file is missing, raises anything (even
+        ``SystemExit``) on import or in ``library()``, or has no
         ``library()`` returning a :class:`Library`.
     """
     if not path.is_file():
@@ -170,8 +171,12 @@ def load_library(path: Path) -> Library:
         library = make()
     except LibraryError:
         raise
-    except Exception as error:  # any failure of the user's code is reported, not raised
-        raise LibraryError(f"{path}: library raised {type(error).__name__}: {error}") from error
+    except BaseException as error:
+        # Any failure of the user's code is reported, not raised: also
+        # sys.exit() or a KeyboardInterrupt raised by the module itself, which
+        # would otherwise end al0 with no word (and exit 0 for sys.exit()).
+        detail = f": {error}" if str(error) else ""
+        raise LibraryError(f"{path}: library raised {type(error).__name__}{detail}") from error
     if not isinstance(library, Library):
         raise LibraryError(f"{path}: library() returned {type(library).__name__}, not Library")
     return Library(library.name, library.predicates, library.generators, str(path)).with_standard()

@@ -364,7 +364,11 @@ def _worker_verifier(spec: VerifySpec) -> Verifier:
     return Verifier(spec)
 
 
-def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> tuple[list[GameRecord], list[float]]:
+ChunkResult = tuple[list[GameRecord], list[float]]
+"""What a worker sends back for a chunk: its records and its plans' search times."""
+
+
+def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> ChunkResult:
     """Run in a worker process: the records of ``chunk`` (index, FEN) and the
     search times of the plans it made."""
     verifier = _worker_verifier(spec)

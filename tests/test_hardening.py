@@ -55,3 +55,53 @@ def test_verify_json_through_a_symlink_keeps_the_link(tmp_path):
     result = run("verify", BOOK, "--positions", "sample:3", "--json", str(link))
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and json.loads(real.read_text())["games"] == 3
+
+
+# ------------------------------------------------- item 2: a library that exits
+
+EXITING = str(FIXTURES / "exiting.yaml")
+MATE_IN_1 = "2k5/8/2K5/8/8/8/8/7R w - - 0 1"
+
+
+@pytest.mark.parametrize("how, raised", [("import", "SystemExit: 0"), ("library", "SystemExit: 0"),
+                                         ("interrupt", "KeyboardInterrupt")])
+def test_check_reports_a_library_that_exits_on_import(monkeypatch, how, raised):
+    monkeypatch.setenv("AL0_TEST_EXIT", how)
+    one_line_error(run("check", EXITING), "exiting.yaml:4:10", "exiting.py", raised)
+
+
+def test_load_library_turns_base_exceptions_into_library_errors(monkeypatch):
+    from al0.errors import LibraryError
+    from al0.library import load_library
+    monkeypatch.setenv("AL0_TEST_EXIT", "interrupt")
+    with pytest.raises(LibraryError, match="exiting.py: library raised KeyboardInterrupt"):
+        load_library(FIXTURES / "exiting.py")
+
+
+def test_play_reports_a_predicate_that_exits(monkeypatch):
+    monkeypatch.setenv("AL0_TEST_EXIT", "predicate")
+    result = run("play", EXITING, "--fen", MATE_IN_1, "--opponent", "random", "--no-board")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1].startswith("Error: ")
+    assert "sys.exit(3)" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("how, jobs, message, games", [
+    ("predicate", 1, "library code called sys.exit(3)", (249, 249)),
+    ("predicate", 2, "a worker process stopped: library code raised SystemExit: 3", (200, 499)),
+    ("predicate-hard", 2, "a worker process died", (200, 499)),
+])
+def test_verify_ends_with_the_partial_report_when_library_code_exits(
+        monkeypatch, tmp_path, how, jobs, message, games):
+    # With --jobs 2 and multiprocessing.Pool, a dead worker made verify hang forever.
+    monkeypatch.setenv("AL0_TEST_EXIT", how)
+    monkeypatch.setenv("AL0_TEST_EXIT_AT", "250")
+    out = tmp_path / "report.json"
+    result = run("verify", EXITING, "--positions", "sample:500", "--jobs", str(jobs),
+                 "--json", str(out))
+    assert result.exit_code == 2, result.output
+    last = result.output.splitlines()[-1]
+    assert last.startswith("Error: stopped after") and message in last, last
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["total"] == 500
+    assert games[0] <= data["games"] <= games[1]
