@@ -10,13 +10,12 @@ import chess
 import chess.pgn
 import click
 
-from al0.clitools import check_output_path, reports_errors, write_output
+from al0.clitools import Al0Group, DefenderParam, check_output_path, reports_errors, write_output
 from al0.commands_bench import bench
 from al0.commands_games import reversi, solve
 from al0.commands_tablebase import tablebase
 from al0.commands_verify import verify
-from al0.defenders import (TablebaseDefender, UciDefender, check_defender_name,
-                           make_defender)
+from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable
@@ -26,7 +25,7 @@ from al0.positions import check_material, epd_positions, parse_fen
 from al0.tree import tree_lines, tree_to_json
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="al0")
 def cli() -> None:
     """al0 — play chess endgames from advice tables (Advice Language 0).
@@ -220,7 +219,8 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
 @cli.command()
 @TABLE
 @click.option("--fen", help="Start position (default: the table's start position).")
-@click.option("--opponent", default=None, metavar="human|random|tablebase|uci:COMMAND",
+@click.option("--opponent", type=DefenderParam(("human", "random", "tablebase", "uci")),
+              default=None, metavar="human|random|tablebase|uci:COMMAND",
               help="Who plays the other side: you, a seeded random mover, the tablebase's "
                    "longest resistance (with the optimal distance to mate shown after each "
                    "of our moves), or a UCI engine. Default: human when standard input is "
@@ -238,7 +238,7 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
               help="Show the board after each of our moves.")
 @BUDGET
 @reports_errors
-def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_time: float,
+def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, engine_time: float,
          max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
          budget: int) -> None:
     """Play the endgame with TABLE against an opponent.
@@ -254,21 +254,19 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_ti
         fen = loaded.start_fen
     board = position_for(loaded, fen)
     if opponent is None:
-        opponent = "human" if sys.stdin.isatty() else "random"
-    check_defender_name(opponent, extra=("human",))
-    if opponent == "human":
+        opponent = DefenderSpec("human" if sys.stdin.isatty() else "random")
+    if opponent.kind == "human":
         play_out(loaded, board, human_opponent(), "human", max_moves, pgn_path, explain,
                  show_board, budget, None)
         return
     made = make_defender(opponent, loaded.material, seed, engine_time)
-    name = f"random (seed {seed})" if opponent == "random" else opponent
+    name = f"random (seed {seed})" if opponent.kind == "random" else opponent.name
     optimal = made.table if isinstance(made, TablebaseDefender) else None
     try:
         play_out(loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget,
                  optimal)
     finally:
-        if isinstance(made, UciDefender):
-            made.close()
+        made.close()
 
 
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from typing import Any, Callable
+import warnings
+from typing import Any, Callable, Iterator, TextIO
 
 import click
 
+from al0.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error
 from al0.files import check_writable, write_atomically
 
@@ -14,6 +17,40 @@ from al0.files import check_writable, write_atomically
 class CommandError(click.ClickException):
     """A user-facing failure: one line on stderr, exit code 2."""
     exit_code = 2
+
+
+@contextlib.contextmanager
+def _one_line_usage() -> Iterator[None]:
+    """A usage error without click's usage block and help hint: the error
+    alone, one line, exit code 2 (the usage is one ``--help`` away)."""
+    try:
+        yield
+    except click.UsageError as error:
+        error.ctx = None  # what makes click print the usage and the hint
+        raise
+
+
+def _warning_line(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: TextIO | None = None, line: str | None = None) -> None:
+    """Show a warning (e.g. a tablebase cache that cannot be written) as one
+    line for a person, not Python's ``file:line: Category`` and source line."""
+    click.echo(f"warning: {message}", err=True)
+
+
+class Al0Group(click.Group):
+    """The ``al0`` group: every usage error is one line, every warning is
+    one line, for every subcommand."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        with _one_line_usage():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _one_line_usage(), warnings.catch_warnings():
+            # catch_warnings restores the usual display when the command ends.
+            warnings.showwarning = _warning_line
+            return super().invoke(ctx)
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -53,3 +90,22 @@ def write_output(path: str, text: str, what: str) -> None:
         write_atomically(path, text.encode("utf-8"))
     except OSError as error:
         raise CommandError(f"{path}: cannot write {what}: {error.strerror}") from None
+
+
+class DefenderParam(click.ParamType[DefenderSpec]):
+    """A defender spec on the command line, parsed once into a
+    :class:`DefenderSpec` of one of the ``allowed`` kinds."""
+
+    name = "defender"
+
+    def __init__(self, allowed: tuple[DefenderKind, ...]):
+        self.allowed = allowed
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> DefenderSpec:
+        if isinstance(value, DefenderSpec):
+            return value
+        try:
+            return DefenderSpec.parse(str(value), self.allowed)
+        except DefenderError as error:
+            self.fail(str(error), param, ctx)

@@ -16,8 +16,9 @@ from typing import Any, Generator, Iterator
 import chess
 import click
 
-from al0.clitools import CommandError, check_output_path, reports_errors, write_output
-from al0.defenders import check_defender_name
+from al0.clitools import (CommandError, DefenderParam, check_output_path, reports_errors,
+                          write_output)
+from al0.defenders import DefenderSpec
 from al0.errors import AL0Error
 from al0.plan import DEFAULT_BUDGET
 from al0.positions import epd_positions
@@ -149,7 +150,8 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               metavar="all|sample:N|FILE.epd",
               help="Every position (one per symmetry class, White to move, won), a "
                    "seeded sample of them, or the positions of an EPD file.")
-@click.option("--defender", default="tablebase", show_default=True,
+@click.option("--defender", type=DefenderParam(("tablebase", "random", "uci", "worst")),
+              default="tablebase", show_default=True,
               metavar="tablebase|random|uci:COMMAND|worst",
               help="Who defends: longest resistance by the tablebase, a seeded random "
                    "mover, a UCI engine, or the exact worst case over every defence.")
@@ -168,7 +170,7 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
               show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
 @reports_errors
-def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed: int,
+def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: int, seed: int,
            engine_time: float, jobs: int, json_path: str | None, failures_path: str | None,
            budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
@@ -184,8 +186,7 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
       al0 verify advice_tables/krk.yaml --positions sample:500
       al0 verify advice_tables/krk_bratko.yaml --defender worst --jobs 2 --json report.json
     """
-    check_defender_name(defender, extra=("worst",))
-    if defender.startswith("uci:") and jobs > 1:
+    if defender.kind == "uci" and jobs > 1:
         raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
     check_output_path(json_path, "the JSON report")
     check_output_path(failures_path, "failures")
@@ -195,7 +196,7 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
         boards = choose_positions(positions_spec, verifier, seed)
         if not boards:
             raise CommandError(f"{positions_spec}: no positions to verify")
-        report = Report(verifier.table.name, defender, positions_spec, len(boards))
+        report = Report(verifier.table.name, defender.name, positions_spec, len(boards))
         stopped = run_with_progress(spec, verifier, boards, jobs, report)
     finally:
         verifier.close()

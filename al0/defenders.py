@@ -1,23 +1,79 @@
 """Computer defenders: the side al0 plays against.
 
-A defender is a callable ``board -> move`` (their turn). ``make_defender``
-turns a name from the command line into one: ``random``, ``tablebase`` or
-``uci:COMMAND``.
+A defender is a callable ``board -> move`` (their turn) with a ``close()``.
+A spec from the command line (``random``, ``tablebase``, ``uci:COMMAND``, and
+where a command allows them ``worst`` or ``human``) is parsed once into a
+:class:`DefenderSpec` by :meth:`DefenderSpec.parse`, so an unknown one is an
+error wherever it is given; :func:`make_defender` is the one factory that
+turns a spec into a defender.
 """
 
 from __future__ import annotations
 
 import random
 import shlex
+from dataclasses import dataclass
+from typing import Literal
 
 import chess
 import chess.engine
 
-from al0.errors import AL0Error
+from al0.errors import AL0Error, PositionError
+
+DefenderKind = Literal["random", "tablebase", "uci", "worst", "human"]
+
+MADE_KINDS: tuple[DefenderKind, ...] = ("random", "tablebase", "uci")
+"""The kinds :func:`make_defender` makes; ``worst`` (an analysis over every
+defence) and ``human`` (a person at the keyboard) are handled by the command
+that allows them."""
+
+ENGINE_GRACE_SECONDS = 3.0
+"""How long a UCI engine may stay silent past its due: to answer ``uci``
+with ``uciok`` at start (a real engine takes milliseconds; a program that is
+not one, such as ``cat``, never does), beyond its thinking time for each
+move, and to stop at ``quit``. Past it the engine counts as hung."""
 
 
 class DefenderError(AL0Error):
-    """A defender cannot be made or has failed (e.g. its engine died)."""
+    """A defender spec is unknown, or a defender cannot be made or has
+    failed (e.g. its engine died or stopped answering)."""
+
+
+@dataclass(frozen=True)
+class DefenderSpec:
+    """A parsed defender spec: its kind and, for ``uci``, the engine's
+    command line split into words."""
+    kind: DefenderKind
+    command: tuple[str, ...] = ()
+    """The engine's program and arguments (``uci`` only)."""
+
+    @property
+    def name(self) -> str:
+        """The spec as the user writes it: ``random``, ``uci:stockfish -l``."""
+        if self.kind == "uci":
+            return "uci:" + shlex.join(self.command)
+        return self.kind
+
+    @classmethod
+    def parse(cls, text: str, allowed: tuple[DefenderKind, ...] = MADE_KINDS) -> DefenderSpec:
+        """The spec ``text`` names, of one of the ``allowed`` kinds.
+
+        :raises DefenderError: naming the bad value and the choices, or why
+            a ``uci:`` command cannot be split into words (an unclosed quote).
+        """
+        if text.startswith("uci:") and "uci" in allowed:
+            try:
+                command = tuple(shlex.split(text[4:]))
+            except ValueError as error:
+                raise DefenderError(f"bad engine command {text[4:]!r}: {error}") from None
+            if not command:
+                raise DefenderError(f"{text!r}: give the engine's command after uci:")
+            return cls("uci", command)
+        for kind in allowed:
+            if kind != "uci" and text == kind:
+                return cls(kind)
+        choices = ", ".join(kind if kind != "uci" else "uci:COMMAND" for kind in allowed)
+        raise DefenderError(f"unknown defender {text!r}: use {choices}")
 
 
 class RandomDefender:
@@ -32,6 +88,9 @@ class RandomDefender:
         moves = sorted(board.legal_moves, key=chess.Move.uci)
         return self.rng.choice(moves)
 
+    def close(self) -> None:
+        """Nothing to stop."""
+
 
 class TablebaseDefender:
     """Resists longest by the exact tablebase (ties broken by UCI order)."""
@@ -45,35 +104,58 @@ class TablebaseDefender:
     def __call__(self, board: chess.Board) -> chess.Move:
         return self.table.best_defence(board)
 
+    def close(self) -> None:
+        """Nothing to stop."""
+
 
 class UciDefender:
     """A UCI engine, through python-chess's engine module, thinking
-    ``seconds`` per move. Call :meth:`close` (or use ``with``) to stop it."""
+    ``seconds`` per move. Call :meth:`close` (or use ``with``) to stop it.
 
-    def __init__(self, command: str, seconds: float = 0.05):
-        self.name = f"uci:{command}"
+    :raises DefenderError: when the engine cannot start or does not answer
+        ``uci`` within :data:`ENGINE_GRACE_SECONDS`.
+    """
+
+    def __init__(self, command: tuple[str, ...], seconds: float = 0.05):
+        self.name = "uci:" + shlex.join(command)
+        self.shown = shlex.join(command)
         self.limit = chess.engine.Limit(time=seconds)
         try:
-            self.engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command))
+            self.engine = chess.engine.SimpleEngine.popen_uci(list(command),
+                                                              timeout=ENGINE_GRACE_SECONDS)
+        except TimeoutError:  # before OSError: in Python 3.11 it is one
+            raise DefenderError(f"{self.shown!r} is not a UCI engine: it did not answer 'uci' "
+                                f"with 'uciok' within {ENGINE_GRACE_SECONDS:g} s") from None
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
-            raise DefenderError(f"cannot start UCI engine {command!r}: {error}") from None
+            reason = getattr(error, "strerror", None) or error
+            raise DefenderError(f"cannot start UCI engine {self.shown!r}: {reason}") from None
+        self.hung = False
 
     def __call__(self, board: chess.Board) -> chess.Move:
         try:
             result = self.engine.play(board, self.limit)
+        except TimeoutError:
+            self.hung = True
+            raise DefenderError(f"UCI engine {self.shown!r} did not answer 'go' within "
+                                f"{self.limit.time:g} s + {ENGINE_GRACE_SECONDS:g} s at "
+                                f"{board.fen()}") from None
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
-            raise DefenderError(f"UCI engine {self.name[4:]!r} failed at {board.fen()}: "
+            raise DefenderError(f"UCI engine {self.shown!r} failed at {board.fen()}: "
                                 f"{error}") from None
         if result.move is None or result.move not in board.legal_moves:
-            raise DefenderError(f"UCI engine {self.name[4:]!r} gave no legal move at "
+            raise DefenderError(f"UCI engine {self.shown!r} gave no legal move at "
                                 f"{board.fen()}")
         return result.move
 
     def close(self) -> None:
-        try:
-            self.engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError):
-            pass  # it is already gone: nothing left to stop
+        """Ask the engine to quit; kill it if it is hung or does not."""
+        if not self.hung:
+            try:
+                self.engine.quit()
+                return
+            except (TimeoutError, chess.engine.EngineError, chess.engine.EngineTerminatedError):
+                pass  # gone already, or deaf to quit: killed below
+        self.engine.close()
 
     def __enter__(self) -> UciDefender:
         return self
@@ -82,32 +164,25 @@ class UciDefender:
         self.close()
 
 
-def check_defender_name(name: str, extra: tuple[str, ...] = ()) -> str:
-    """``name`` if it names a defender: ``random``, ``tablebase``,
-    ``uci:COMMAND`` or one of ``extra``.
+Defender = RandomDefender | TablebaseDefender | UciDefender
 
-    :raises DefenderError: naming the bad value and the choices.
+
+def make_defender(spec: DefenderSpec, material: str, seed: int = 0,
+                  engine_seconds: float = 0.05) -> Defender:
+    """The defender ``spec`` names for ``material``: the one factory of
+    play and verify.
+
+    :raises DefenderError: for a kind it does not make (``worst``,
+        ``human``), a material without a tablebase, or an engine that cannot
+        start.
     """
-    if name in ("random", "tablebase") + extra or (name.startswith("uci:") and name[4:].strip()):
-        return name
-    choices = ", ".join(("random", "tablebase") + extra)
-    raise DefenderError(f"unknown defender {name!r}: use {choices} or uci:COMMAND")
-
-
-def make_defender(name: str, material: str, seed: int = 0,
-                  engine_seconds: float = 0.05) -> RandomDefender | TablebaseDefender | UciDefender:
-    """The defender ``name`` (random, tablebase or uci:COMMAND) for ``material``.
-
-    :raises DefenderError: for an unknown name, a material without a
-        tablebase, or an engine that cannot start.
-    """
-    check_defender_name(name)
-    if name == "random":
+    if spec.kind == "random":
         return RandomDefender(seed)
-    if name == "tablebase":
-        from al0.errors import PositionError
+    if spec.kind == "tablebase":
         try:
             return TablebaseDefender(material)
         except PositionError:
-            raise DefenderError(f"no tablebase for {material}: use another opponent") from None
-    return UciDefender(name[4:], engine_seconds)
+            raise DefenderError(f"no tablebase for {material}: use another defender") from None
+    if spec.kind == "uci":
+        return UciDefender(spec.command, engine_seconds)
+    raise DefenderError(f"the {spec.kind!r} defender is not a player that can be made here")

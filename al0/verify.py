@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import chess
 
-from al0.defenders import (DefenderError, RandomDefender, UciDefender,
-                           check_defender_name)
+from al0.defenders import (Defender, DefenderError, DefenderSpec, TablebaseDefender,
+                           make_defender)
 from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
@@ -291,7 +291,7 @@ class Report:
 class VerifySpec:
     """Everything a verify run's games depend on (picklable, for --jobs)."""
     table_path: str
-    defender: str
+    defender: DefenderSpec
     """``tablebase``, ``random``, ``uci:COMMAND`` or ``worst``."""
     max_moves: int = 50
     seed: int = 0
@@ -319,19 +319,17 @@ class Verifier:
         self.spec = spec
         self.table = load_table(spec.table_path)
         self.planner = Planner(self.table, spec.budget)
-        self.tablebase = load_tablebase(self.table.material)
-        self.worst = WorstCase(self.planner, spec.max_moves) if spec.defender == "worst" else None
-        self.engine: UciDefender | None = None
-        self.fixed: Callable[[chess.Board], chess.Move] | None = None
-        check_defender_name(spec.defender, extra=("worst",))
-        if spec.defender == "tablebase":
-            if self.tablebase is None:
-                raise DefenderError(f"no tablebase for {self.table.material}: "
-                                    f"use another defender")
-            self.fixed = self.tablebase.best_defence
-        elif spec.defender.startswith("uci:"):
-            self.engine = UciDefender(spec.defender[4:], spec.engine_seconds)
-            self.fixed = self.engine
+        self.worst = WorstCase(self.planner, spec.max_moves) if spec.defender.kind == "worst" else None
+        # One defender for every game, except a random one: it is made per
+        # position (see judge).
+        self.fixed: Defender | None = None
+        if spec.defender.kind in ("tablebase", "uci"):
+            self.fixed = make_defender(spec.defender, self.table.material, spec.seed,
+                                       spec.engine_seconds)
+        elif spec.defender.kind not in ("random", "worst"):
+            raise DefenderError(f"verify cannot use the {spec.defender.name!r} defender")
+        self.tablebase = (self.fixed.table if isinstance(self.fixed, TablebaseDefender)
+                          else load_tablebase(self.table.material))
         self.plans_reported = 0
 
     def optimal(self, board: chess.Board) -> int | None:
@@ -343,7 +341,8 @@ class Verifier:
             return self.worst.analyse(board, self.optimal(board))
         # A random defender is seeded per position, so results do not depend
         # on how positions are split between jobs.
-        defender = self.fixed or RandomDefender(self.spec.seed + index)
+        defender = self.fixed or make_defender(self.spec.defender, self.table.material,
+                                               self.spec.seed + index)
         return play_one(self.planner, board, defender, self.spec.max_moves, self.optimal(board))
 
     def new_plan_seconds(self) -> list[float]:
@@ -353,8 +352,9 @@ class Verifier:
         return times
 
     def close(self) -> None:
-        if self.engine is not None:
-            self.engine.close()
+        """Stop the defender (a UCI engine's process)."""
+        if self.fixed is not None:
+            self.fixed.close()
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,6 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
+from al0.defenders import (MADE_KINDS, DefenderError, DefenderSpec, RandomDefender,
+                           make_defender)
+from al0.verify import Verifier, VerifySpec
 from conftest import FIXTURES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -105,3 +108,100 @@ def test_verify_ends_with_the_partial_report_when_library_code_exits(
     data = json.loads(out.read_text())
     assert data["interrupted"] and data["total"] == 500
     assert games[0] <= data["games"] <= games[1]
+
+
+# ------------------------------------------------- item 3: engines that misbehave
+
+TWO_POSITIONS = "8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R1K5 w - -\n"
+
+
+def test_an_engine_that_never_answers_go_ends_verify_with_the_report(tmp_path):
+    epd = tmp_path / "p.epd"
+    epd.write_text(TWO_POSITIONS)
+    out = tmp_path / "r.json"
+    result = run("verify", BOOK, "--positions", str(epd), "--json", str(out),
+                 "--defender", f"uci:{FAKE_ENGINE} --hang-after 2")
+    assert result.exit_code == 2, result.output
+    last = result.output.splitlines()[-1]
+    assert last.startswith("Error: stopped after 0 of 2 positions") and "did not answer 'go'" in last
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and data["games"] == 0
+
+
+def test_an_engine_that_never_answers_go_ends_play_with_one_line():
+    result = run("play", BOOK, "--no-board", "--opponent", f"uci:{FAKE_ENGINE} --hang-after 1")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1].startswith("Error: UCI engine")
+    assert "did not answer 'go'" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command, option, message", [
+    ("play", "--opponent", "bad engine command \"'x\": No closing quotation"),
+    ("verify", "--defender", "bad engine command \"'x\": No closing quotation"),
+])
+def test_an_unclosed_quote_in_an_engine_command_is_one_line(command, option, message):
+    one_line_error(run(command, BOOK, option, "uci:'x"), message)
+
+
+def test_a_program_that_is_not_a_uci_engine_is_named_so():
+    one_line_error(run("play", BOOK, "--opponent", "uci:cat"),
+                   "'cat' is not a UCI engine", "'uciok'")
+
+
+# ------------------------------------------------- item 7: one defender spec
+
+@pytest.mark.parametrize("text, allowed, expected", [
+    ("random", MADE_KINDS, DefenderSpec("random")),
+    ("uci:stockfish -x 'a b'", MADE_KINDS, DefenderSpec("uci", ("stockfish", "-x", "a b"))),
+    ("worst", ("random", "worst"), DefenderSpec("worst")),
+    ("worst", MADE_KINDS, DefenderError),
+    ("human", MADE_KINDS, DefenderError),
+    ("strong", MADE_KINDS, DefenderError),
+    ("uci:  ", MADE_KINDS, DefenderError),
+    ("Random", MADE_KINDS, DefenderError),
+])
+def test_a_defender_spec_is_parsed_once(text, allowed, expected):
+    if isinstance(expected, type):
+        with pytest.raises(expected):
+            DefenderSpec.parse(text, allowed)
+    else:
+        spec = DefenderSpec.parse(text, allowed)
+        assert spec == expected and DefenderSpec.parse(spec.name, allowed) == spec
+
+
+def test_verify_refuses_a_defender_it_cannot_use():
+    # Verifier used to fall through to random play for any name it did not handle.
+    with pytest.raises(DefenderError, match="'human'"):
+        Verifier(VerifySpec(BOOK, DefenderSpec("human")))
+
+
+def test_the_factory_makes_each_kind_and_refuses_the_others():
+    assert isinstance(make_defender(DefenderSpec("random"), "KRK"), RandomDefender)
+    with pytest.raises(DefenderError, match="no tablebase for KBNKQ"):
+        make_defender(DefenderSpec("tablebase"), "KBNKQ")
+    for kind in ("worst", "human"):
+        with pytest.raises(DefenderError):
+            make_defender(DefenderSpec(kind), "KRK")
+
+
+# ------------------------------------------------- item 9: smaller things
+
+@pytest.mark.parametrize("args, message", [
+    (["plya"], "No such command 'plya'"),
+    (["verify"], "Missing argument 'TABLE'"),
+    (["play", BOOK, "--opponent", "strong"], "unknown defender 'strong'"),
+    (["plan", BOOK, "--budget", "0"], "Invalid value for '--budget'"),
+])
+def test_usage_errors_are_one_line(args, message):
+    one_line_error(run(*args), message)
+
+
+def test_a_cache_warning_is_one_line_without_python_source(tmp_path, monkeypatch):
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("AL0_CACHE_DIR", str(blocker / "cache"))
+    result = CliRunner().invoke(cli, ["tablebase", "KRK"])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line.lower()]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: cannot cache tablebase at")
+    assert "RuntimeWarning" not in result.stderr and "tb.load" not in result.stderr
