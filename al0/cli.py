@@ -142,7 +142,10 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
     if epd:
-        boards += epd_positions(epd, loaded, check=lambda board: plannable(loaded, board))
+        from_file = epd_positions(epd, loaded, check=lambda board: plannable(loaded, board))
+        if not from_file:
+            raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
+        boards += from_file
     if not boards:
         raise click.UsageError("give a position with --fen FEN or --epd FILE")
     planner = Planner(loaded, budget)
@@ -158,16 +161,26 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
     """Reads their moves from standard input, in SAN or UCI; None on
-    ``quit`` or end of input. Re-prompts on an illegal or unparsable move."""
+    ``quit`` or end of input. Re-prompts on an illegal or unparsable move,
+    and on a line that is not text in standard input's encoding (read as
+    bytes and decoded here: a strict text stream would raise instead)."""
     stdin = sys.stdin
+    raw = getattr(stdin, "buffer", None)
+    encoding = getattr(stdin, "encoding", None) or "utf-8"
 
     def choose(board: chess.Board) -> chess.Move | None:
         while True:
             click.echo("Your move (SAN or UCI, 'quit' to stop): ", nl=False)
-            line = stdin.readline()
+            line = raw.readline() if raw is not None else stdin.readline()
             if not line:
                 click.echo()
                 return None
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode(encoding)
+                except UnicodeDecodeError:
+                    click.echo(f"that line is not {encoding} text: type a move such as Kb2")
+                    continue
             text = line.strip()
             if text.lower() in ("quit", "exit", "q"):
                 return None

@@ -51,7 +51,7 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
               jobs: int, report: Report) -> Generator[GameRecord, None, None]:
     """Judge every board, in this process or in ``jobs`` worker processes,
     adding records and plan times to ``report`` as they arrive."""
-    if jobs == 1:
+    if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
         for index, board in enumerate(boards):
             record = verifier.judge(index, board)
             report.add(record)
@@ -62,6 +62,7 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
     # A process pool that notices a dead worker: multiprocessing.Pool waits
     # forever for the chunk a killed worker held.
+    # No more workers than chunks: an idle one only costs its start.
     executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=multiprocessing.get_context(),
                                    initializer=_ignore_interrupts)
     finished = False
@@ -212,16 +213,17 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
     if failures_path:
         write_output(failures_path, "".join(
             chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
-    if stopped:
-        raise CommandError(f"stopped after {len(report.records)} of {report.total} "
-                           f"positions: {stopped}")
     checks = data.get("expectations", [])
+    verdicts = {True: "ok", False: "FAILED", None: "undecided, the run was interrupted"}
     for check in checks:
-        click.echo(f"expect {check['name']}: {'ok' if check['holds'] else 'FAILED'} "
+        click.echo(f"expect {check['name']}: {verdicts[check['holds']]} "
                    f"({check['measured']})", err=to_stderr)
     if not checks:
         click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
-    if any(not check["holds"] for check in checks):
+    if stopped:
+        raise CommandError(f"stopped after {len(report.records)} of {report.total} "
+                           f"positions: {stopped}")
+    if any(check["holds"] is False for check in checks):
         raise click.exceptions.Exit(1)
 
 

@@ -76,7 +76,9 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     :raises PositionError: ``file:line: …`` for an unreadable or bad line.
     """
     try:
-        with open(path, encoding="utf-8") as handle:
+        # utf-8-sig: a byte order mark, as some Windows editors write, is not
+        # part of the first position.
+        with open(path, encoding="utf-8-sig") as handle:
             lines = handle.read().splitlines()
     except OSError as error:
         raise PositionError(f"{path}: cannot read: {error.strerror}") from None

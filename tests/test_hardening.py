@@ -205,3 +205,56 @@ def test_a_cache_warning_is_one_line_without_python_source(tmp_path, monkeypatch
     warnings = [line for line in result.stderr.splitlines() if "warning" in line.lower()]
     assert len(warnings) == 1 and warnings[0].startswith("warning: cannot cache tablebase at")
     assert "RuntimeWarning" not in result.stderr and "tb.load" not in result.stderr
+
+
+def test_an_empty_epd_file_is_named(tmp_path):
+    epd = tmp_path / "empty.epd"
+    epd.write_text("# nothing here\n\n")
+    one_line_error(run("plan", BOOK, "--epd", str(epd)), str(epd), "no positions in it")
+
+
+def test_a_byte_order_mark_in_an_epd_file_is_accepted(tmp_path):
+    epd = tmp_path / "bom.epd"
+    epd.write_bytes(b"\xef\xbb\xbf8/8/4R3/8/3K4/8/2k5/8 w - -\n")
+    result = run("plan", BOOK, "--epd", str(epd), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["fen"] == "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+
+
+def test_an_interrupted_run_leaves_its_expectations_undecided(tmp_path):
+    # The partial set used to be judged as if it were all: "mates-all: ok".
+    epd = tmp_path / "p.epd"
+    epd.write_text(TWO_POSITIONS)
+    out = tmp_path / "r.json"
+    result = run("verify", str(TABLES / "krk.yaml"), "--positions", str(epd), "--json", str(out),
+                 "--defender", f"uci:{FAKE_ENGINE} --die-after 4")
+    assert result.exit_code == 2, result.output
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["expectations"]
+    assert all(check["holds"] is None for check in data["expectations"])
+    assert "expect mates-all: undecided" in result.output
+    assert "expect mates-all: ok" not in result.output
+
+
+@pytest.mark.parametrize("positions, workers", [("sample:5", None), ("sample:201", 2)])
+def test_jobs_are_capped_at_the_work_available(monkeypatch, positions, workers):
+    import al0.commands_verify as commands_verify
+    made: list[int] = []
+
+    class Recording(commands_verify.ProcessPoolExecutor):
+        def __init__(self, max_workers: int, **kwargs):
+            made.append(max_workers)
+            super().__init__(max_workers, **kwargs)
+
+    monkeypatch.setattr(commands_verify, "ProcessPoolExecutor", Recording)
+    result = run("verify", BOOK, "--positions", positions, "--jobs", "8", "--defender", "random")
+    assert result.exit_code == 0, result.output
+    assert made == ([] if workers is None else [workers])
+
+
+def test_a_line_that_is_not_utf8_on_standard_input_is_re_prompted():
+    result = run("play", BOOK, "--opponent", "human", "--no-board", input=b"\xff\xfeK\nKb2\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    assert "that line is not utf-8 text" in result.output
+    assert "   ... Kb2\n" in result.output
