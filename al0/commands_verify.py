@@ -60,9 +60,9 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
         return
     items = [(index, board.fen()) for index, board in enumerate(boards)]
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
-    # A process pool that notices a dead worker: multiprocessing.Pool waits
-    # forever for the chunk a killed worker held.
-    # No more workers than chunks: an idle one only costs its start.
+    # A process pool that notices a dead worker (multiprocessing.Pool waits
+    # forever for the chunk a killed worker held), with no more workers than
+    # chunks: an idle one only costs its start.
     executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=multiprocessing.get_context(),
                                    initializer=_ignore_interrupts)
     finished = False
@@ -81,7 +81,9 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
         else:
             # On an interruption or error the chunks in flight are abandoned
             # (the report keeps every record that arrived): stop the workers
-            # now rather than after the chunk each is judging.
+            # now rather than after the chunk each is judging. The executor
+            # has no call for that before Python 3.14 (terminate_workers), so
+            # its processes are taken from its table before shutdown clears it.
             workers = list((executor._processes or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
             for worker in workers:
