@@ -91,8 +91,9 @@ def test_play_reports_a_predicate_that_exits(monkeypatch):
 
 @pytest.mark.parametrize("how, jobs, message, games", [
     ("predicate", 1, "library code called sys.exit(3)", (249, 249)),
-    ("predicate", 2, "a worker process stopped: library code raised SystemExit: 3", (200, 499)),
-    ("predicate-hard", 2, "a worker process died", (200, 499)),
+    # Which chunks arrive before the pool breaks depends on the workers' timing.
+    ("predicate", 2, "a worker process stopped: library code raised SystemExit: 3", (0, 499)),
+    ("predicate-hard", 2, "a worker process died", (0, 499)),
 ])
 def test_verify_ends_with_the_partial_report_when_library_code_exits(
         monkeypatch, tmp_path, how, jobs, message, games):
