@@ -14,6 +14,7 @@ from al0.clitools import CommandError, reports_errors
 from al0.commands_bench import bench
 from al0.commands_games import reversi, solve
 from al0.commands_tablebase import tablebase
+from al0.commands_uci import uci
 from al0.commands_verify import verify
 from al0.defenders import (TablebaseDefender, UciDefender, check_defender_name,
                            make_defender)
@@ -316,3 +317,4 @@ cli.add_command(tablebase)
 cli.add_command(verify)
 cli.add_command(solve)
 cli.add_command(reversi)
+cli.add_command(uci)
