@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import chess
@@ -24,7 +25,8 @@ from al0.model import AdviceTable
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.positions import check_material, epd_positions, parse_fen
-from al0.tree import tree_lines, tree_to_json
+from al0.render import plan_dot, plan_json, plan_svg, write_board_svg
+from al0.tree import tree_lines
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -103,14 +105,6 @@ def check(table: str) -> None:
 
 # -------------------------------------------------------------- plan
 
-def plan_to_json(plan: Plan, board: chess.Board) -> dict[str, Any]:
-    """The plan as the JSON object ``al0 plan --json`` prints."""
-    return {"fen": plan.fen, "rule": plan.rule, "advice": plan.advice,
-            "tried": list(plan.tried),
-            "tree": tree_to_json(plan.tree, board) if plan.tree else None,
-            "nodes": plan.nodes, "ms": round(plan.seconds * 1000, 3)}
-
-
 def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
     """The plan as text: rule, advice tried, advice chosen, forcing tree."""
     yield f"position: {plan.fen}"
@@ -131,15 +125,23 @@ def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
 @click.option("--fen", "fens", multiple=True, metavar="FEN",
               help="A position to plan for (repeatable).")
 @click.option("--epd", type=click.Path(dir_okay=False), help="Plan for every position of this EPD file.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per position per line.")
+@click.option("--format", "form", type=click.Choice(["text", "json", "dot", "svg"]),
+              default="text", show_default=True,
+              help="The tree as indented SAN, JSON (one object a line), Graphviz DOT "
+                   "(one digraph a position) or SVG (one position: the board with the "
+                   "planned line as arrows).")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @BUDGET
 @reports_errors
-def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budget: int) -> None:
+def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json: bool,
+         budget: int) -> None:
     """Show the plan TABLE makes at each position: the rule that applies,
     the advice tried in order, the one chosen and its forcing tree.
 
-    With --json each line is an object with fen, rule, advice (null when
-    there is no plan), tried, tree, nodes and ms.
+    With --format json each line is an object with fen, rule, advice (null
+    when there is no plan), tried, passed_over (why each tried advice was
+    passed over), failure, tree (each node with to_move and side), nodes
+    and ms.
     """
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
@@ -147,11 +149,18 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
         boards += epd_positions(epd, loaded, check=lambda board: plannable(loaded, board))
     if not boards:
         raise click.UsageError("give a position with --fen FEN or --epd FILE")
+    form = "json" if as_json else form
+    if form == "svg" and len(boards) > 1:
+        raise click.UsageError(f"--format svg draws one position, not {len(boards)}")
     planner = Planner(loaded, budget)
     for board in boards:
         result = planner.plan(board)
-        if as_json:
-            click.echo(json.dumps(plan_to_json(result, board)))
+        if form == "json":
+            click.echo(json.dumps(plan_json(result, loaded)))
+        elif form == "dot":
+            click.echo(plan_dot(result, loaded), nl=False)
+        elif form == "svg":
+            click.echo(plan_svg(result), nl=False)
         else:
             click.echo("\n".join(plan_lines(result, board)))
 
@@ -239,11 +248,13 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
               help="Show, for each new plan, the advice tried and the forcing tree.")
 @click.option("--board/--no-board", "show_board", default=True, show_default=True,
               help="Show the board after each of our moves.")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False),
+              help="Write the board after each move as DIR/ply-NNN.svg (000: the start).")
 @BUDGET
 @reports_errors
 def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_time: float,
          max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
-         budget: int) -> None:
+         svg_dir: str | None, budget: int) -> None:
     """Play the endgame with TABLE against an opponent.
 
     Every move of ours names the rule and piece of advice it comes from.
@@ -255,35 +266,60 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_ti
             raise click.UsageError(f"{table} has no start position: give one with --fen")
         fen = loaded.start_fen
     board = position_for(loaded, fen)
+    pictures = board_pictures(svg_dir)
     if opponent is None:
         opponent = "human" if sys.stdin.isatty() else "random"
     check_defender_name(opponent, extra=("human",))
     if opponent == "human":
         play_out(loaded, board, human_opponent(), "human", max_moves, pgn_path, explain,
-                 show_board, budget, None)
+                 show_board, budget, None, pictures)
         return
     made = make_defender(opponent, loaded.material, seed, engine_time)
     name = f"random (seed {seed})" if opponent == "random" else opponent
     optimal = made.table if isinstance(made, TablebaseDefender) else None
     try:
         play_out(loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget,
-                 optimal)
+                 optimal, pictures)
     finally:
         if isinstance(made, UciDefender):
             made.close()
 
 
+def board_pictures(svg_dir: str | None) -> Callable[[chess.Board], None]:
+    """What ``--svg DIR`` does with each board: write it as SVG into DIR
+    (made if missing), or nothing without the option."""
+    if svg_dir is None:
+        return lambda board: None
+    directory = Path(svg_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"{svg_dir}: cannot make the folder: {error.strerror}") from None
+
+    def write(board: chess.Board) -> None:
+        try:
+            write_board_svg(directory, board)
+        except OSError as error:
+            raise CommandError(f"{svg_dir}: cannot write: {error.strerror}") from None
+    return write
+
+
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
              max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
-             budget: int, tablebase: Any | None) -> None:
+             budget: int, tablebase: Any | None,
+             picture: Callable[[chess.Board], None] = lambda board: None) -> None:
     """Play the game and print it; ``tablebase``, when given, shows the
-    optimal distance to mate before and after each of our moves."""
+    optimal distance to mate before and after each of our moves; ``picture``
+    is shown every board, the start's included."""
     start = board.copy()
+    picture(board)
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
     dtm_before = tablebase.dtm(board) if tablebase is not None and board.turn == loaded.us else None
     for event in play_game(Planner(loaded, budget), board, defender, max_moves):
+        if not isinstance(event, GameEnd):
+            picture(board)
         if isinstance(event, OurMove):
             how = "new plan" if event.new_plan else "following the tree"
             if tablebase is not None:

@@ -28,7 +28,7 @@ from al0.play import descend
 from al0.plan import Plan, Planner
 from al0.positions import canonical_material, material_of
 from al0.search import position_key
-from al0.tree import ForcingTree
+from al0.tree import ForcingTree, principal_line
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -48,19 +48,6 @@ class Choice:
     """The answer to ``go``: the ``info`` lines and the move (None: no legal move)."""
     info: tuple[str, ...]
     move: chess.Move | None
-
-
-def principal_variation(tree: ForcingTree) -> list[chess.Move]:
-    """The tree's worst-case line: our move at our nodes, and at theirs the
-    first reply whose subtree is highest (the longest resistance)."""
-    line: list[chess.Move] = []
-    ours = True
-    while tree.branches:
-        branches = tree.branches if ours else sorted(tree.branches, key=lambda b: -b[1].height)
-        move, tree = branches[0]
-        line.append(move)
-        ours = not ours
-    return line
 
 
 class UciEngine:
@@ -175,7 +162,7 @@ class UciEngine:
         after.push(move)
         subtree = descend(tree, move)
         self.followed = Followed(after, subtree, plan) if subtree is not None else None
-        pv = " ".join(m.uci() for m in principal_variation(tree))
+        pv = " ".join(m.uci() for m in principal_line(tree))
         nodes = plan.nodes if how == "new plan" else 0
         return Choice((f"info depth {tree.height} nodes {nodes} "
                        f"time {round(plan.seconds * 1000)} pv {pv}",
