@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import chess
-import chess.pgn
 import click
 
 from al0.clitools import CommandError, reports_errors
@@ -22,6 +21,7 @@ from al0.defenders import (TablebaseDefender, UciDefender, check_defender_name,
 from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable
+from al0.pgn import PgnGame, load_tablebase, pgn_text, players
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.positions import check_material, epd_positions, parse_fen
@@ -212,19 +212,14 @@ def move_label(board: chess.Board) -> str:
 
 def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]],
               end: GameEnd, table: AdviceTable, opponent: str) -> None:
-    game = chess.pgn.Game()
-    game.setup(start)
-    game.headers["Event"] = f"al0 play {table.name}"
-    game.headers["White" if table.us == chess.WHITE else "Black"] = f"al0 ({table.name})"
-    game.headers["Black" if table.us == chess.WHITE else "White"] = opponent
-    game.headers["Result"] = end.result
-    game.headers["Termination"] = end.ending.value
-    node: chess.pgn.GameNode = game
-    for move, comment in moves:
-        node = node.add_variation(move, comment=comment)
+    """The game as PGN, with today's date and, when the material has a
+    tablebase, the distance to mate after each move in the comments."""
+    white, black = players(table.us, f"al0 ({table.name})", opponent)
+    game = PgnGame(start, tuple(moves), end.result, end.ending.value, f"al0 play {table.name}",
+                   white, black)
     try:
         with open(path, "w", encoding="utf-8") as handle:
-            print(game, file=handle, end="\n\n")
+            handle.write(pgn_text([game], load_tablebase(table.material)))
     except OSError as error:
         raise CommandError(f"{path}: cannot write PGN: {error.strerror}") from None
 

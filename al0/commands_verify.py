@@ -15,12 +15,15 @@ from typing import Any, Generator, Iterator
 import chess
 import click
 
-from al0.clitools import CommandError, reports_errors
+from al0 import report_html
+from al0.clitools import CommandError, command_line, reports_errors
 from al0.defenders import check_defender_name
 from al0.errors import AL0Error
 from al0.files import write_atomically
 from al0.plan import DEFAULT_BUDGET
+from al0.pgn import load_tablebase, pgn_text
 from al0.positions import epd_positions
+from al0.replay import as_pgn, games_to_show, replay_all
 from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
                         judge_chunk)
 
@@ -136,12 +139,18 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               help="Write the full report as JSON to this file (- for standard output).")
 @click.option("--failures", "failures_path", type=click.Path(dir_okay=False),
               help="Write the failing positions to this EPD file, with the kind as c0.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Write the report as one self-contained HTML page: summary, chart, "
+                   "failures with boards and game lines.")
+@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
+              help="Write every failed game and the longest mate as PGN, with the advice "
+                   "and the distance to mate as comments.")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
               show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
 @reports_errors
 def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed: int,
            engine_time: float, jobs: int, json_path: str | None, failures_path: str | None,
-           budget: int) -> None:
+           html_path: str | None, pgn_path: str | None, budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
     what it does: mates, failures by kind with examples, moves against the
     optimum, time per plan.
@@ -166,6 +175,9 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
             raise CommandError(f"{positions_spec}: no positions to verify")
         report = Report(verifier.table.name, defender, positions_spec, len(boards))
         stopped = run_with_progress(spec, verifier, boards, jobs, report)
+        # The pages show games move by move: replayed before the defender stops.
+        games = (replay_all(verifier, boards, games_to_show(report))
+                 if html_path or pgn_path else [])
     finally:
         verifier.close()
     data = report.to_json(verifier.table.expect)
@@ -177,6 +189,12 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
         click.echo(json.dumps(data))
     elif json_path:
         write_report(json_path, json.dumps(data, indent=1) + "\n")
+    if html_path:
+        write_report(html_path, report_html.render(data, report.records, games,
+                                                   command_line(click.get_current_context())))
+    if pgn_path:
+        write_report(pgn_path, pgn_text(as_pgn(games, verifier),
+                                        load_tablebase(verifier.table.material)))
     if failures_path:
         write_report(failures_path, "".join(
             chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures))
