@@ -19,6 +19,8 @@ from al0.commands_verify import verify
 from al0.defenders import (TablebaseDefender, UciDefender, check_defender_name,
                            make_defender)
 from al0.errors import PositionError
+from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
+                       parse_move, prompt)
 from al0.loader import load_table
 from al0.model import AdviceTable
 from al0.pgn import PgnGame, load_tablebase, pgn_text, players
@@ -168,39 +170,31 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json:
 # -------------------------------------------------------------- play
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
-    """Reads their moves from standard input, in SAN or UCI; None on
-    ``quit`` or end of input. Re-prompts on an illegal or unparsable move."""
+    """Reads their moves from standard input (see :func:`al0.human.parse_move`);
+    None on ``quit`` or end of input. Lists the legal moves on request and
+    re-prompts on an illegal, ambiguous or unparsable move."""
     stdin = sys.stdin
 
     def choose(board: chess.Board) -> chess.Move | None:
         while True:
-            click.echo("Your move (SAN or UCI, 'quit' to stop): ", nl=False)
+            click.echo(prompt(board), nl=False)
             line = stdin.readline()
             if not line:
                 click.echo()
                 return None
             text = line.strip()
-            if text.lower() in ("quit", "exit", "q"):
+            if text.lower() in QUIT_WORDS:
                 return None
+            if text.lower() in LIST_WORDS:
+                click.echo(f"legal moves: {', '.join(legal_sans(board))}")
+                continue
             if not text:
                 continue
-            for parse in (board.parse_san, chess.Move.from_uci):
-                try:
-                    move = parse(text)
-                except ValueError:
-                    continue
-                # parse_san reads "--" and "0000" as a null move: they may not pass.
-                if move in board.legal_moves:
-                    return move
-            legal = ", ".join(sorted(board.san(m) for m in board.legal_moves))
-            click.echo(f"{text!r} is not a legal move here; legal moves: {legal}")
+            try:
+                return parse_move(board, text)
+            except MoveInputError as error:
+                click.echo(str(error))
     return choose
-
-
-def board_text(board: chess.Board) -> str:
-    files = "  a b c d e f g h"
-    rows = [f"{8 - i} {row}" for i, row in enumerate(str(board).splitlines())]
-    return "\n".join(rows + [files])
 
 
 def move_label(board: chess.Board) -> str:
@@ -230,8 +224,9 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
 @click.option("--opponent", default=None, metavar="human|random|tablebase|uci:COMMAND",
               help="Who plays the other side: you, a seeded random mover, the tablebase's "
                    "longest resistance (with the optimal distance to mate shown after each "
-                   "of our moves), or a UCI engine. Default: human when standard input is "
-                   "a terminal, else random.")
+                   "of our moves), or a UCI engine. Default: the tablebase when the "
+                   "material has one, else random: you watch. Play yourself with "
+                   "--opponent human.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opponent.")
 @click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.1, show_default=True,
               help="Seconds per move for a UCI opponent.")
@@ -253,7 +248,9 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_ti
     """Play the endgame with TABLE against an opponent.
 
     Every move of ours names the rule and piece of advice it comes from.
-    Their moves are read in SAN (Kb2) or UCI (c2b2) with --opponent human.
+    With --opponent human you type their moves in SAN (Kb2, or kb2 in any
+    case when only one move reads so) or UCI (c2b2); 'moves' lists the
+    legal moves, 'quit' stops.
     """
     loaded = load_table(table)
     if fen is None:
@@ -263,7 +260,7 @@ def play(table: str, fen: str | None, opponent: str | None, seed: int, engine_ti
     board = position_for(loaded, fen)
     pictures = board_pictures(svg_dir)
     if opponent is None:
-        opponent = "human" if sys.stdin.isatty() else "random"
+        opponent = default_opponent(loaded)
     check_defender_name(opponent, extra=("human",))
     if opponent == "human":
         play_out(loaded, board, human_opponent(), "human", max_moves, pgn_path, explain,
@@ -297,6 +294,12 @@ def board_pictures(svg_dir: str | None) -> Callable[[chess.Board], None]:
         except OSError as error:
             raise CommandError(f"{svg_dir}: cannot write: {error.strerror}") from None
     return write
+
+
+def default_opponent(table: AdviceTable) -> str:
+    """Who plays them when no one is named: the tablebase's longest
+    resistance when the material has a tablebase, else the random mover."""
+    return "tablebase" if load_tablebase(table.material) is not None else "random"
 
 
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
