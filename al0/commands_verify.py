@@ -176,8 +176,8 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
         report = Report(verifier.table.name, defender, positions_spec, len(boards))
         stopped = run_with_progress(spec, verifier, boards, jobs, report)
         # The pages show games move by move: replayed before the defender stops.
-        games = (replay_all(verifier, boards, games_to_show(report))
-                 if html_path or pgn_path else [])
+        shown = games_to_show(report, every_failure=bool(pgn_path))
+        games = replay_all(verifier, boards, shown) if html_path or pgn_path else []
     finally:
         verifier.close()
     data = report.to_json(verifier.table.expect)

@@ -11,6 +11,7 @@ necessarily the judged ones.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import chess
@@ -19,7 +20,7 @@ from al0.defenders import RandomDefender
 from al0.errors import AL0Error
 from al0.pgn import PgnGame, players
 from al0.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.verify import GameRecord, Report, Verifier
+from al0.verify import EXAMPLES_KEPT, GameRecord, Report, Verifier
 
 DRAWN = {Ending.STALEMATE.value, Ending.FIFTY_MOVES.value, Ending.REPETITION.value}
 
@@ -79,10 +80,17 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
     return ReplayedGame(record, tuple(moves), result)
 
 
-def games_to_show(report: Report) -> list[GameRecord]:
-    """The games the reports show: every failure, then the longest mate as
-    the example of a won game (none when nothing was mated)."""
-    games = list(report.failures)
+def games_to_show(report: Report, every_failure: bool) -> list[GameRecord]:
+    """The games the reports show: every failure (or, without
+    ``every_failure``, the examples the JSON report keeps of each kind), then
+    the longest mate as the example of a won game (none when nothing was
+    mated)."""
+    games: list[GameRecord] = []
+    kept: Counter[str] = Counter()
+    for record in report.failures:
+        if every_failure or kept[record.ending] < EXAMPLES_KEPT:
+            games.append(record)
+            kept[record.ending] += 1
     mated = [r for r in report.records if r.ending == Ending.MATE.value]
     if mated:
         games.append(max(mated, key=lambda r: (r.moves, r.fen)))
