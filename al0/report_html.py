@@ -25,9 +25,11 @@ from al0.verify import GameRecord
 STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 2em; color: #222; max-width: 70em; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; } td, th { padding: 0.25em 0.8em; border: 1px solid #ddd; text-align: left; }
+table { border-collapse: collapse; }
+td, th { padding: 0.25em 0.8em; border: 1px solid #ddd; text-align: left; }
 th { background: #f3f3f3; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-pre, code { background: #f6f6f6; padding: 0.2em 0.4em; } pre { padding: 0.6em; white-space: pre-wrap; }
+pre, code { background: #f6f6f6; padding: 0.2em 0.4em; }
+pre { padding: 0.6em; white-space: pre-wrap; }
 .ok { color: #15781b; font-weight: bold; } .failed { color: #b00020; font-weight: bold; }
 .game { display: flex; gap: 1.2em; align-items: flex-start; margin: 1em 0; }
 .game .line { max-width: 40em; } .game svg { flex-shrink: 0; } .fen { font-family: monospace; }
@@ -92,7 +94,8 @@ def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) ->
              f'height="{height - top - bottom}" fill="#fafafa" stroke="#999"/>']
     for (x, y), count in sorted(pairs.items()):
         shade = 0.15 + 0.85 * math.log1p(count) / math.log1p(most)
-        parts.append(f'<rect x="{left + x * cell_w:.1f}" y="{height - bottom - (y + 1) * cell_h:.1f}" '
+        parts.append(f'<rect x="{left + x * cell_w:.1f}" '
+                     f'y="{height - bottom - (y + 1) * cell_h:.1f}" '
                      f'width="{cell_w:.1f}" height="{cell_h:.1f}" fill="#1f5fa8" '
                      f'fill-opacity="{shade:.2f}"><title>optimal {x}, played {y}: '
                      f'{count} games</title></rect>')
@@ -110,9 +113,9 @@ def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) ->
                      f'font-size="11" text-anchor="end">{y}</text>')
     parts.append(f'<text x="{left + (width - left - right) / 2}" y="{height - 6}" font-size="12" '
                  f'text-anchor="middle">optimal moves to mate (tablebase)</text>')
-    parts.append(f'<text x="14" y="{top + (height - top - bottom) / 2}" font-size="12" '
-                 f'text-anchor="middle" transform="rotate(-90 14 {top + (height - top - bottom) / 2})">'
-                 f'our moves to mate</text>')
+    middle = top + (height - top - bottom) / 2
+    parts.append(f'<text x="14" y="{middle}" font-size="12" text-anchor="middle" '
+                 f'transform="rotate(-90 14 {middle})">our moves to mate</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -26,8 +26,8 @@ def copy(pytester: pytest.Pytester, *names: str) -> None:
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     # -W: the test module imported the plugin, too late for assertion rewriting.
     # Hypothesis's plugin costs seconds per inner session and is not needed.
-    return pytester.runpytest_inprocess("-p", "al0.pytest_plugin", "-p", "no:hypothesispytest", "-W",
-                                        "ignore::pytest.PytestAssertRewriteWarning", *args)
+    return pytester.runpytest_inprocess("-p", "al0.pytest_plugin", "-p", "no:hypothesispytest",
+                                        "-W", "ignore::pytest.PytestAssertRewriteWarning", *args)
 
 
 def test_a_table_whose_claims_hold_passes(pytester):

@@ -53,7 +53,8 @@ def test_engine_mates_the_tablebase_defender_as_al0_play_does(start):
         assert engine.id["name"] == "al0 krk"
         while not board.is_game_over():
             if board.turn == chess.WHITE:
-                result = engine.play(board, chess.engine.Limit(time=1.0), info=chess.engine.INFO_ALL)
+                result = engine.play(board, chess.engine.Limit(time=1.0),
+                                     info=chess.engine.INFO_ALL)
                 assert result.move in board.legal_moves
                 infos.append(result.info)
                 board.push(result.move)
