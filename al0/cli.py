@@ -23,12 +23,13 @@ from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal
                        parse_move, prompt)
 from al0.loader import load_table
 from al0.model import AdviceTable
-from al0.pgn import PgnGame, load_tablebase, pgn_text, players
+from al0.pgn import PgnGame, pgn_text, players
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.positions import check_material, epd_positions, parse_fen
 from al0.render import plan_dot, plan_json, plan_svg, write_board_svg
 from al0.tree import tree_lines
+from al0.verify import load_tablebase
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -21,7 +21,7 @@ from al0.defenders import check_defender_name
 from al0.errors import AL0Error
 from al0.files import write_atomically
 from al0.plan import DEFAULT_BUDGET
-from al0.pgn import load_tablebase, pgn_text
+from al0.pgn import pgn_text
 from al0.positions import epd_positions
 from al0.replay import as_pgn, games_to_show, replay_all
 from al0.verify import (GameRecord, Report, Verifier, VerifySpec, all_positions,
@@ -194,7 +194,7 @@ def verify(table: str, positions_spec: str, defender: str, max_moves: int, seed:
                                                    command_line(click.get_current_context())))
     if pgn_path:
         write_report(pgn_path, pgn_text(as_pgn(games, verifier),
-                                        load_tablebase(verifier.table.material)))
+                                        verifier.tablebase))
     if failures_path:
         write_report(failures_path, "".join(
             chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures))

@@ -35,15 +35,6 @@ def today() -> str:
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y.%m.%d")
 
 
-def load_tablebase(material: str) -> Tablebase | None:
-    """The tablebase of ``material``, or None when there is none."""
-    from al0 import tablebase  # lazily: building a table takes seconds
-    try:
-        return tablebase.load(material)
-    except AL0Error:
-        return None
-
-
 def distance_note(board: chess.Board, table: Tablebase | None) -> str:
     """``mate in N`` (or ``no forced mate``) at ``board`` by the tablebase;
     '' when no tablebase knows the position (other material)."""

@@ -25,10 +25,6 @@ THEIR_ARROW = "#882020"
 """Red: their replies."""
 
 
-def side_name(color: chess.Color) -> str:
-    return "white" if color == chess.WHITE else "black"
-
-
 def why_passed_over(plan: Plan, table: AdviceTable) -> list[dict[str, str]]:
     """Why each piece of advice in ``plan.tried`` was passed over: its goals
     already hold at the root (no move to play), or no forcing tree exists
@@ -60,7 +56,7 @@ def tree_json(tree: ForcingTree, board: chess.Board, us: chess.Color) -> dict[st
         board.push(move)
         moves.append({"uci": move.uci(), "san": san, "tree": tree_json(subtree, board, us)})
         board.pop()
-    return {"to_move": side_name(board.turn), "side": "us" if board.turn == us else "them",
+    return {"to_move": chess.COLOR_NAMES[board.turn], "side": "us" if board.turn == us else "them",
             "height": tree.height, "moves": moves}
 
 
@@ -102,9 +98,9 @@ def plan_dot(plan: Plan, table: AdviceTable) -> str:
         if tree.is_leaf:
             shape, label = "doubleoctagon", "goal"
         elif board.turn == table.us:
-            shape, label = "box", f"{side_name(board.turn)} (us) to move"
+            shape, label = "box", f"{chess.COLOR_NAMES[board.turn]} (us) to move"
         else:
-            shape, label = "ellipse", f"{side_name(board.turn)} (them) to move"
+            shape, label = "ellipse", f"{chess.COLOR_NAMES[board.turn]} (them) to move"
         yield f"  {name} [shape={shape}, label={_dot_text(label)}];"
         for move, subtree in tree.branches:
             child = f"n{next(counter)}"

@@ -29,6 +29,7 @@ from al0.plan import Plan, Planner
 from al0.positions import canonical_material, material_of
 from al0.search import position_key
 from al0.tree import ForcingTree, principal_line
+from al0.verify import load_tablebase
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -208,12 +209,9 @@ class UciEngine:
         if material_of(board, self.table.us) != canonical_material(self.table.material):
             return None
         if not self._tablebase_looked_up:
+            # Only the fallback needs it: looked up (or built) the first time.
             self._tablebase_looked_up = True
-            from al0 import tablebase  # lazily: only the fallback needs it
-            try:
-                self._tablebase = tablebase.load(self.table.material)
-            except AL0Error:
-                self._tablebase = None
+            self._tablebase = load_tablebase(self.table.material)
         return self._tablebase
 
 
