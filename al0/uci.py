@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from al0.tablebase import Tablebase
 
 
+MAX_BUDGET = 1_000_000_000
+"""The largest node budget the Budget option takes: far beyond any table's need."""
+
+
 @dataclass(frozen=True)
 class Followed:
     """The plan being followed: the board our last move left, the subtree
@@ -82,8 +86,9 @@ class UciEngine:
             "uci": self._uci, "isready": lambda _: ["readyok"],
             "ucinewgame": self._new_game, "position": self._position, "go": self._go,
             "stop": self._release, "ponderhit": self._release, "quit": self._quit,
-            # Accepted and ignored: we have no options, no debug output, no registration.
-            "setoption": lambda _: [], "debug": lambda _: [], "register": lambda _: [],
+            "setoption": self._set_option,
+            # Accepted and ignored: we have no debug output and need no registration.
+            "debug": lambda _: [], "register": lambda _: [],
         }
         for at, word in enumerate(words):
             if word in handlers:
@@ -91,7 +96,23 @@ class UciEngine:
         return [f"info string ignored unknown command {line.strip()!r}"] if words else []
 
     def _uci(self, _: list[str]) -> list[str]:
-        return [f"id name al0 {self.table.name}", "id author al0", "uciok"]
+        return [f"id name al0 {self.table.name}", "id author al0",
+                f"option name Budget type spin default {self.planner.budget} min 1 "
+                f"max {MAX_BUDGET}", "uciok"]
+
+    def _set_option(self, args: list[str]) -> list[str]:
+        """``setoption name Budget value N``: the node budget of one search.
+        Other options are ignored, as the protocol asks."""
+        text = " ".join(args)
+        name, _, value = text.partition(" value ")
+        if name.removeprefix("name ").strip().lower() != "budget":
+            return []
+        value = value.strip()
+        if not value.isdigit() or not 1 <= int(value) <= MAX_BUDGET:
+            return [f"info string ignored Budget {value!r}: use 1..{MAX_BUDGET}"]
+        self.planner = Planner(self.table, int(value))
+        self.followed = None  # its plan came from the old planner
+        return []
 
     def _new_game(self, _: list[str]) -> list[str]:
         self.followed = None

@@ -120,3 +120,10 @@ def test_play_svg_into_a_file_fails_cleanly(tmp_path):
     result = run("play", KRK, "--opponent", "random", "--svg", str(blocker / "sub"))
     assert result.exit_code == 2
     assert result.output.startswith(f"Error: {blocker / 'sub'}: cannot make the folder")
+
+
+def test_svg_of_no_plan_says_why():
+    root = ET.fromstring(plan_of(NO_PLAN, "--fen", BOOK_FEN, "--format", "svg"))
+    assert [el.text for el in root.findall(f"{SVG}text")] == [
+        "no plan: no rule's precondition holds"]
+    assert not [el for el in root.iter() if "arrow" in (el.get("class") or "")]

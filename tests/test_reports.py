@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -202,3 +203,17 @@ def test_play_pgn_has_the_distance_to_mate_and_a_date(tmp_path):
     for node in game.mainline():
         assert node.comment.endswith(f"mate in {table.dtm(node.board())}") or \
             node.comment.endswith("mated")
+
+
+def test_verify_pgn_against_a_uci_engine(tmp_path):
+    """The engine is still running when the games are replayed."""
+    engine = f"uci:{sys.executable} {ROOT / 'tests' / 'fixtures' / 'fake_uci.py'}"
+    pgn = tmp_path / "engine.pgn"
+    result = run("verify", KRK, "--positions", MIXED, "--defender", engine, "--pgn", str(pgn))
+    assert result.exit_code in (0, 1), result.output
+    games = read_games(pgn)
+    assert games and all(g.headers["Black"] == engine for g in games)
+    for game in games:
+        end = game.end().board()
+        if game.headers["Termination"] == "mate":
+            assert end.is_checkmate()

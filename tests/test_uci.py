@@ -79,7 +79,9 @@ def test_engine_answers_malformed_input_and_keeps_going():
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     out = run.stdout.splitlines()
-    assert out[:4] == ["id name al0 krk", "id author al0", "uciok", "readyok"]
+    assert out[:5] == ["id name al0 krk", "id author al0",
+                       "option name Budget type spin default 1000000 min 1 max 1000000000",
+                       "uciok", "readyok"]
     assert "info string ignored unknown command 'xyzzy'" in out
     assert [line for line in out if line.startswith("bestmove")] == \
         ["bestmove (none)", "bestmove (none)", "bestmove (none)", "bestmove e6e3"]
@@ -102,14 +104,32 @@ def test_uci_command_with_a_broken_table_fails_before_the_protocol(tmp_path):
 
 def test_handshake_and_ignored_commands():
     engine = engine_for(KRK)
-    assert engine.handle("uci") == ["id name al0 krk", "id author al0", "uciok"]
+    assert engine.handle("uci") == [
+        "id name al0 krk", "id author al0",
+        "option name Budget type spin default 1000000 min 1 max 1000000000", "uciok"]
     assert engine.handle("isready") == ["readyok"]
-    for line in ("setoption name Hash value 16", "debug on", "register later", "ucinewgame", ""):
+    for line in ("setoption name Hash value 16", "debug on", "register later", "ucinewgame", "",
+                 "setoption name Budget value 5000"):
         assert engine.handle(line) == []
     # Unknown words before a known command are skipped, as the protocol asks.
     assert engine.handle("joho isready") == ["readyok"]
     assert not engine.finished
     assert engine.handle("quit") == [] and engine.finished
+
+
+def test_budget_option_bounds_the_search():
+    engine = engine_for(KRK)
+    engine.handle("setoption name Budget value 3")
+    assert engine.planner.budget == 3
+    engine.handle(f"position fen {BOOK_FEN}")
+    lines = engine.handle("go")
+    # Three nodes are too few for a plan: the search stops and the fallback plays.
+    assert lines[0] == (f"info string advice 'squeeze': node budget of 3 spent searching from "
+                        f"{BOOK_FEN}: playing the tablebase move")
+    assert chess.Move.from_uci(bestmove(lines)) in chess.Board(BOOK_FEN).legal_moves
+    assert engine.handle("setoption name Budget value 0") == [
+        "info string ignored Budget '0': use 1..1000000000"]
+    assert engine.planner.budget == 3
 
 
 def test_keeps_the_tree_while_the_gui_stays_in_it():
