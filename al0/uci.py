@@ -185,9 +185,10 @@ class UciEngine:
         subtree = descend(tree, move)
         self.followed = Followed(after, subtree, plan) if subtree is not None else None
         pv = " ".join(m.uci() for m in principal_line(tree))
-        nodes = plan.nodes if how == "new plan" else 0
-        return Choice((f"info depth {tree.height} nodes {nodes} "
-                       f"time {round(plan.seconds * 1000)} pv {pv}",
+        # Following the tree searches nothing: no nodes, no time.
+        searched = how == "new plan"
+        nodes, ms = (plan.nodes, round(plan.seconds * 1000)) if searched else (0, 0)
+        return Choice((f"info depth {tree.height} nodes {nodes} time {ms} pv {pv}",
                        f"info string rule {plan.rule} advice {plan.advice} ({how})"), move)
 
     def _tree_at(self, board: chess.Board) -> tuple[ForcingTree | None, Plan | None, str]:
