@@ -228,3 +228,18 @@ def test_game_over_answers_no_move():
 def test_parse_position_rejects(args, message):
     with pytest.raises(ValueError, match=message):
         parse_position(args.split())
+
+
+def test_python_chess_analysis_and_options():
+    """Infinite analysis ends with the move at ``stop``; Budget is an option."""
+    board = chess.Board(BOOK_FEN)
+    with chess.engine.SimpleEngine.popen_uci(COMMAND + [KRK]) as engine:
+        assert engine.options["Budget"].default == 1_000_000
+        with engine.analysis(board) as analysis:
+            for info in analysis:
+                if "pv" in info:
+                    break
+        assert info["pv"] == [chess.Move.from_uci("e6e3")]
+        assert analysis.wait().move == chess.Move.from_uci("e6e3")
+        engine.configure({"Budget": 20_000})
+        assert engine.play(board, chess.engine.Limit(nodes=10)).move == chess.Move.from_uci("e6e3")
