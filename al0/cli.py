@@ -4,25 +4,32 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import chess
-import chess.pgn
 import click
 
-from al0.clitools import Al0Group, DefenderParam, check_output_path, reports_errors, write_output
+from al0.clitools import (Al0Group, CommandError, DefenderParam, check_output_path,
+                          reports_errors, write_output)
 from al0.commands_bench import bench
 from al0.commands_games import reversi, solve
 from al0.commands_tablebase import tablebase
+from al0.commands_uci import uci
 from al0.commands_verify import verify
 from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.errors import PositionError
+from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
+                       parse_move, prompt)
 from al0.loader import load_table
 from al0.model import AdviceTable
+from al0.pgn import PgnGame, pgn_text, players
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.positions import check_material, epd_positions, parse_fen
-from al0.tree import tree_lines, tree_to_json
+from al0.render import plan_dot, plan_json, plan_svg, write_board_svg
+from al0.tree import tree_lines
+from al0.verify import load_tablebase
 
 
 @click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -101,14 +108,6 @@ def check(table: str) -> None:
 
 # -------------------------------------------------------------- plan
 
-def plan_to_json(plan: Plan, board: chess.Board) -> dict[str, Any]:
-    """The plan as the JSON object ``al0 plan --json`` prints."""
-    return {"fen": plan.fen, "rule": plan.rule, "advice": plan.advice,
-            "tried": list(plan.tried),
-            "tree": tree_to_json(plan.tree, board) if plan.tree else None,
-            "nodes": plan.nodes, "ms": round(plan.seconds * 1000, 3)}
-
-
 def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
     """The plan as text: rule, advice tried, advice chosen, forcing tree."""
     yield f"position: {plan.fen}"
@@ -129,15 +128,23 @@ def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
 @click.option("--fen", "fens", multiple=True, metavar="FEN",
               help="A position to plan for (repeatable).")
 @click.option("--epd", type=click.Path(dir_okay=False), help="Plan for every position of this EPD file.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per position per line.")
+@click.option("--format", "form", type=click.Choice(["text", "json", "dot", "svg"]),
+              default="text", show_default=True,
+              help="The tree as indented SAN, JSON (one object a line), Graphviz DOT "
+                   "(one digraph a position) or SVG (one position: the board with the "
+                   "planned line as arrows).")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @BUDGET
 @reports_errors
-def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budget: int) -> None:
+def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json: bool,
+         budget: int) -> None:
     """Show the plan TABLE makes at each position: the rule that applies,
     the advice tried in order, the one chosen and its forcing tree.
 
-    With --json each line is an object with fen, rule, advice (null when
-    there is no plan), tried, tree, nodes and ms.
+    With --format json each line is an object with fen, rule, advice (null
+    when there is no plan), tried, passed_over (why each tried advice was
+    passed over), failure, tree (each node with to_move and side), nodes
+    and ms.
     """
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
@@ -148,11 +155,18 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
         boards += from_file
     if not boards:
         raise click.UsageError("give a position with --fen FEN or --epd FILE")
+    form = "json" if as_json else form
+    if form == "svg" and len(boards) > 1:
+        raise click.UsageError(f"--format svg draws one position, not {len(boards)}")
     planner = Planner(loaded, budget)
     for board in boards:
         result = planner.plan(board)
-        if as_json:
-            click.echo(json.dumps(plan_to_json(result, board)))
+        if form == "json":
+            click.echo(json.dumps(plan_json(result, loaded)))
+        elif form == "dot":
+            click.echo(plan_dot(result, loaded), nl=False)
+        elif form == "svg":
+            click.echo(plan_svg(result), nl=False)
         else:
             click.echo("\n".join(plan_lines(result, board)))
 
@@ -160,17 +174,18 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, as_json: bool, budg
 # -------------------------------------------------------------- play
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
-    """Reads their moves from standard input, in SAN or UCI; None on
-    ``quit`` or end of input. Re-prompts on an illegal or unparsable move,
-    and on a line that is not text in standard input's encoding (read as
-    bytes and decoded here: a strict text stream would raise instead)."""
+    """Reads their moves from standard input (see :func:`al0.human.parse_move`);
+    None on ``quit`` or end of input. Lists the legal moves on request and
+    re-prompts on an illegal, ambiguous or unparsable move, and on a line
+    that is not text in standard input's encoding (read as bytes and decoded
+    here: a strict text stream would raise instead)."""
     stdin = sys.stdin
     raw = getattr(stdin, "buffer", None)
     encoding = getattr(stdin, "encoding", None) or "utf-8"
 
     def choose(board: chess.Board) -> chess.Move | None:
         while True:
-            click.echo("Your move (SAN or UCI, 'quit' to stop): ", nl=False)
+            click.echo(prompt(board), nl=False)
             line = raw.readline() if raw is not None else stdin.readline()
             if not line:
                 click.echo()
@@ -182,27 +197,18 @@ def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
                     click.echo(f"that line is not {encoding} text: type a move such as Kb2")
                     continue
             text = line.strip()
-            if text.lower() in ("quit", "exit", "q"):
+            if text.lower() in QUIT_WORDS:
                 return None
+            if text.lower() in LIST_WORDS:
+                click.echo(f"legal moves: {', '.join(legal_sans(board))}")
+                continue
             if not text:
                 continue
-            for parse in (board.parse_san, chess.Move.from_uci):
-                try:
-                    move = parse(text)
-                except ValueError:
-                    continue
-                # parse_san reads "--" and "0000" as a null move: they may not pass.
-                if move in board.legal_moves:
-                    return move
-            legal = ", ".join(sorted(board.san(m) for m in board.legal_moves))
-            click.echo(f"{text!r} is not a legal move here; legal moves: {legal}")
+            try:
+                return parse_move(board, text)
+            except MoveInputError as error:
+                click.echo(str(error))
     return choose
-
-
-def board_text(board: chess.Board) -> str:
-    files = "  a b c d e f g h"
-    rows = [f"{8 - i} {row}" for i, row in enumerate(str(board).splitlines())]
-    return "\n".join(rows + [files])
 
 
 def move_label(board: chess.Board) -> str:
@@ -214,19 +220,13 @@ def move_label(board: chess.Board) -> str:
 
 def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]],
               end: GameEnd, table: AdviceTable, opponent: str) -> None:
-    """Write the game to ``path`` as PGN (atomically), the advice of each of
-    our moves as its comment."""
-    game = chess.pgn.Game()
-    game.setup(start)
-    game.headers["Event"] = f"al0 play {table.name}"
-    game.headers["White" if table.us == chess.WHITE else "Black"] = f"al0 ({table.name})"
-    game.headers["Black" if table.us == chess.WHITE else "White"] = opponent
-    game.headers["Result"] = end.result
-    game.headers["Termination"] = end.ending.value
-    node: chess.pgn.GameNode = game
-    for move, comment in moves:
-        node = node.add_variation(move, comment=comment)
-    write_output(path, f"{game}\n\n", "PGN")
+    """Write the game to ``path`` as PGN (atomically), with today's date
+    and, when the material has a tablebase, the distance to mate after each
+    move in the comments."""
+    white, black = players(table.us, f"al0 ({table.name})", opponent)
+    game = PgnGame(start, tuple(moves), end.result, end.ending.value, f"al0 play {table.name}",
+                   white, black)
+    write_output(path, pgn_text([game], load_tablebase(table.material)), "PGN")
 
 
 @cli.command()
@@ -236,8 +236,9 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
               default=None, metavar="human|random|tablebase|uci:COMMAND",
               help="Who plays the other side: you, a seeded random mover, the tablebase's "
                    "longest resistance (with the optimal distance to mate shown after each "
-                   "of our moves), or a UCI engine. Default: human when standard input is "
-                   "a terminal, else random.")
+                   "of our moves), or a UCI engine. Default: the tablebase when the "
+                   "material has one, else random: you watch. Play yourself with "
+                   "--opponent human.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opponent.")
 @click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.1, show_default=True,
               help="Seconds per move for a UCI opponent.")
@@ -249,15 +250,19 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
               help="Show, for each new plan, the advice tried and the forcing tree.")
 @click.option("--board/--no-board", "show_board", default=True, show_default=True,
               help="Show the board after each of our moves.")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False),
+              help="Write the board after each move as DIR/ply-NNN.svg (000: the start).")
 @BUDGET
 @reports_errors
 def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, engine_time: float,
          max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
-         budget: int) -> None:
+         svg_dir: str | None, budget: int) -> None:
     """Play the endgame with TABLE against an opponent.
 
     Every move of ours names the rule and piece of advice it comes from.
-    Their moves are read in SAN (Kb2) or UCI (c2b2) with --opponent human.
+    With --opponent human you type their moves in SAN (Kb2, or kb2 in any
+    case when only one move reads so) or UCI (c2b2); 'moves' lists the
+    legal moves, 'quit' stops.
     """
     check_output_path(pgn_path, "PGN")
     loaded = load_table(table)
@@ -266,33 +271,64 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
             raise click.UsageError(f"{table} has no start position: give one with --fen")
         fen = loaded.start_fen
     board = position_for(loaded, fen)
+    pictures = board_pictures(svg_dir)
     if opponent is None:
-        opponent = DefenderSpec("human" if sys.stdin.isatty() else "random")
+        opponent = default_opponent(loaded)
     if opponent.kind == "human":
         play_out(loaded, board, human_opponent(), "human", max_moves, pgn_path, explain,
-                 show_board, budget, None)
+                 show_board, budget, None, pictures)
         return
     made = make_defender(opponent, loaded.material, seed, engine_time)
     name = f"random (seed {seed})" if opponent.kind == "random" else opponent.name
     optimal = made.table if isinstance(made, TablebaseDefender) else None
     try:
         play_out(loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget,
-                 optimal)
+                 optimal, pictures)
     finally:
         made.close()
 
 
+def board_pictures(svg_dir: str | None) -> Callable[[chess.Board], None]:
+    """What ``--svg DIR`` does with each board: write it as SVG into DIR
+    (made if missing), or nothing without the option."""
+    if svg_dir is None:
+        return lambda board: None
+    directory = Path(svg_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"{svg_dir}: cannot make the folder: {error.strerror}") from None
+
+    def write(board: chess.Board) -> None:
+        try:
+            write_board_svg(directory, board)
+        except OSError as error:
+            raise CommandError(f"{svg_dir}: cannot write: {error.strerror}") from None
+    return write
+
+
+def default_opponent(table: AdviceTable) -> DefenderSpec:
+    """Who plays them when no one is named: the tablebase's longest
+    resistance when the material has a tablebase, else the random mover."""
+    return DefenderSpec("tablebase" if load_tablebase(table.material) is not None else "random")
+
+
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
              max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
-             budget: int, tablebase: Any | None) -> None:
+             budget: int, tablebase: Any | None,
+             picture: Callable[[chess.Board], None] = lambda board: None) -> None:
     """Play the game and print it; ``tablebase``, when given, shows the
-    optimal distance to mate before and after each of our moves."""
+    optimal distance to mate before and after each of our moves; ``picture``
+    is shown every board, the start's included."""
     start = board.copy()
+    picture(board)
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
     dtm_before = tablebase.dtm(board) if tablebase is not None and board.turn == loaded.us else None
     for event in play_game(Planner(loaded, budget), board, defender, max_moves):
+        if not isinstance(event, GameEnd):
+            picture(board)
         if isinstance(event, OurMove):
             how = "new plan" if event.new_plan else "following the tree"
             if tablebase is not None:
@@ -326,3 +362,4 @@ cli.add_command(tablebase)
 cli.add_command(verify)
 cli.add_command(solve)
 cli.add_command(reversi)
+cli.add_command(uci)

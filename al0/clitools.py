@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import shlex
 import warnings
 from typing import Any, Callable, Iterator, TextIO
 
@@ -109,3 +110,17 @@ class DefenderParam(click.ParamType[DefenderSpec]):
             return DefenderSpec.parse(str(value), self.allowed)
         except DefenderError as error:
             self.fail(str(error), param, ctx)
+
+
+def command_line(context: click.Context) -> str:
+    """The command that ``context`` runs, every parameter spelled out, so a
+    report can say how to reproduce it."""
+    words = context.command_path.split()
+    for param in context.command.params:
+        value = context.params.get(param.name or "")
+        if isinstance(param, click.Argument):
+            words.append(str(value))
+        elif isinstance(param, click.Option) and value not in (None, False, ()):
+            option = max(param.opts, key=len)
+            words += [option] if param.is_flag else [option, str(value)]
+    return shlex.join(words)

@@ -16,12 +16,15 @@ from typing import Any, Generator, Iterator
 import chess
 import click
 
-from al0.clitools import (CommandError, DefenderParam, check_output_path, reports_errors,
-                          write_output)
-from al0.defenders import DefenderSpec
+from al0 import report_html
+from al0.clitools import (CommandError, DefenderParam, check_output_path, command_line,
+                          reports_errors, write_output)
+from al0.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error
 from al0.plan import DEFAULT_BUDGET
+from al0.pgn import pgn_text
 from al0.positions import epd_positions
+from al0.replay import as_pgn, games_to_show, replay_all
 from al0.verify import (ChunkResult, GameRecord, Report, Verifier, VerifySpec, all_positions,
                         judge_chunk)
 
@@ -153,7 +156,7 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               metavar="all|sample:N|FILE.epd",
               help="Every position (one per symmetry class, White to move, won), a "
                    "seeded sample of them, or the positions of an EPD file.")
-@click.option("--defender", type=DefenderParam(("tablebase", "random", "uci", "worst")),
+@click.option("--defender", type=DefenderParam(VERIFY_KINDS),
               default="tablebase", show_default=True,
               metavar="tablebase|random|uci:COMMAND|worst",
               help="Who defends: longest resistance by the tablebase, a seeded random "
@@ -170,12 +173,18 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               help="Write the full report as JSON to this file (- for standard output).")
 @click.option("--failures", "failures_path", type=click.Path(dir_okay=False),
               help="Write the failing positions to this EPD file, with the kind as c0.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Write the report as one self-contained HTML page: summary, chart, "
+                   "failures with boards and game lines.")
+@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
+              help="Write every failed game and the longest mate as PGN, with the advice "
+                   "and the distance to mate as comments.")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
               show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
 @reports_errors
 def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: int, seed: int,
            engine_time: float, jobs: int, json_path: str | None, failures_path: str | None,
-           budget: int) -> None:
+           html_path: str | None, pgn_path: str | None, budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
     what it does: mates, failures by kind with examples, moves against the
     optimum, time per plan.
@@ -193,6 +202,8 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
         raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
     check_output_path(json_path, "the JSON report")
     check_output_path(failures_path, "failures")
+    check_output_path(html_path, "the HTML report")
+    check_output_path(pgn_path, "PGN")
     spec = VerifySpec(os.path.abspath(table), defender, max_moves, seed, budget, engine_time)
     verifier = Verifier(spec)
     try:
@@ -201,6 +212,9 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
             raise CommandError(f"{positions_spec}: no positions to verify")
         report = Report(verifier.table.name, defender.name, positions_spec, len(boards))
         stopped = run_with_progress(spec, verifier, boards, jobs, report)
+        # The pages show games move by move: replayed before the defender stops.
+        shown = games_to_show(report, every_failure=bool(pgn_path))
+        games = replay_all(verifier, boards, shown) if html_path or pgn_path else []
     finally:
         verifier.close()
     data = report.to_json(verifier.table.expect)
@@ -212,6 +226,12 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
         click.echo(json.dumps(data))
     elif json_path:
         write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report")
+    if html_path:
+        write_output(html_path, report_html.render(data, report.records, games,
+                                                   command_line(click.get_current_context())),
+                     "the HTML report")
+    if pgn_path:
+        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN")
     if failures_path:
         write_output(failures_path, "".join(
             chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")

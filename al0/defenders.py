@@ -27,6 +27,9 @@ MADE_KINDS: tuple[DefenderKind, ...] = ("random", "tablebase", "uci")
 defence) and ``human`` (a person at the keyboard) are handled by the command
 that allows them."""
 
+VERIFY_KINDS: tuple[DefenderKind, ...] = ("tablebase", "random", "uci", "worst")
+"""The kinds ``al0 verify`` (and a table's ``expect:`` block) can judge with."""
+
 ENGINE_GRACE_SECONDS = 3.0
 """How long a UCI engine may stay silent past its due: to answer ``uci``
 with ``uciok`` at start (a real engine takes milliseconds; a program that is

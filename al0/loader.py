@@ -16,6 +16,7 @@ from typing import Any, Iterable
 import chess
 import yaml
 
+from al0.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error, LibraryError, TableSyntaxError, UnknownNameError
 from al0.expr import (ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
@@ -30,7 +31,7 @@ RULE_KEYS = {"name", "if", "then"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description"}
 EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
                "material-lost": "max_material_lost", "no-plan": "max_no_plan",
-               "max-moves": "max_moves"}
+               "max-moves": "max_moves", "positions": "positions", "defender": "defender"}
 MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
 
 
@@ -344,6 +345,22 @@ def _read_expect(reader: _Reader, node: yaml.Node) -> Expectations:
     for key, (_, value_node) in reader.mapping(node, "expect", EXPECT_KEYS).items():
         if key == "mates-all":
             fields[EXPECT_KEYS[key]] = reader.boolean(value_node, f"expect {key}")
+        elif key in ("positions", "defender"):
+            fields[EXPECT_KEYS[key]] = _read_verify_setting(reader, value_node, key)
         else:
             fields[EXPECT_KEYS[key]] = reader.integer(value_node, f"expect {key}")
     return Expectations(**fields)
+
+
+def _read_verify_setting(reader: _Reader, node: yaml.Node, key: str) -> str:
+    """The ``positions`` (``all``, ``sample:N`` or an EPD file) or
+    ``defender`` the expectations were measured with."""
+    text = reader.string(node, f"expect {key}")
+    if key == "defender":
+        try:
+            DefenderSpec.parse(text, VERIFY_KINDS)
+        except AL0Error as error:
+            raise reader.error(node, str(error)) from None
+    elif text.startswith("sample:") and not (text[7:].isdigit() and int(text[7:]) >= 1):
+        raise reader.error(node, f"expect positions {text!r}: use sample:N with N >= 1")
+    return text

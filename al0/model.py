@@ -164,6 +164,11 @@ class Expectations:
     max_no_plan: int | None = None
     max_moves: int | None = None
     """Most moves to mate against the worst defence."""
+    positions: str | None = None
+    """The start positions the claims are about (``all``, ``sample:N`` or an
+    EPD file relative to the table), for the pytest plugin."""
+    defender: str | None = None
+    """The defender the claims are about, for the pytest plugin."""
 
 
 @dataclass(frozen=True)

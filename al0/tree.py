@@ -7,7 +7,7 @@ them-constraint allows. A leaf is a node where the better-goal holds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -48,13 +48,14 @@ def tree_lines(tree: ForcingTree, board: chess.Board, indent: str = "  ") -> Ite
         board.pop()
 
 
-def tree_to_json(tree: ForcingTree, board: chess.Board) -> dict[str, Any]:
-    """The tree as nested JSON-ready dicts: ``{"height", "moves": [{"uci",
-    "san", "tree"}]}``. ``board`` is left as it was."""
-    moves = []
-    for move, subtree in tree.branches:
-        san = board.san(move)
-        board.push(move)
-        moves.append({"uci": move.uci(), "san": san, "tree": tree_to_json(subtree, board)})
-        board.pop()
-    return {"height": tree.height, "moves": moves}
+def principal_line(tree: ForcingTree) -> list[chess.Move]:
+    """The tree's worst-case line: our move at our nodes, at theirs the first
+    reply whose subtree is highest (their longest resistance)."""
+    line: list[chess.Move] = []
+    ours = True
+    while tree.branches:
+        branches = tree.branches if ours else sorted(tree.branches, key=lambda b: -b[1].height)
+        move, tree = branches[0]
+        line.append(move)
+        ours = not ours
+    return line

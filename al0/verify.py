@@ -9,6 +9,8 @@ outcome and checks the table's declared expectations.
 from __future__ import annotations
 
 import functools
+import os
+import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
 from al0.play import Ending, GameEnd, OurMove, descend, play_game, position_ending
 from al0.plan import DEFAULT_BUDGET, Planner
+from al0.positions import epd_positions
 from al0.search import PositionKey, position_key
 from al0.tree import ForcingTree
 
@@ -77,6 +80,30 @@ def all_positions(table: AdviceTable, tablebase: Any) -> list[chess.Board]:
                 if board.is_valid() and not board.is_game_over() and tablebase.dtm(board):
                     boards.append(board)
     return boards
+
+
+def start_positions(spec: str, table: AdviceTable, tablebase: Any | None, seed: int = 0,
+                    relative_to: str | None = None) -> list[chess.Board]:
+    """The start positions ``spec`` names: ``all`` (see :func:`all_positions`),
+    ``sample:N`` (a seeded sample of them) or an EPD file, read relative to
+    the folder ``relative_to`` when given.
+
+    :raises PositionError: for a bad spec, a material with no tablebase to
+        list its positions, or a bad EPD file.
+    """
+    if spec == "all" or spec.startswith("sample:"):
+        count = spec[len("sample:"):]
+        if spec != "all" and (not count.isdigit() or int(count) < 1):
+            raise PositionError(f"{spec!r}: use sample:N with N >= 1")
+        if tablebase is None:
+            raise PositionError(f"no tablebase for {table.material}, so no list of all its "
+                                f"positions: give an EPD file")
+        boards = all_positions(table, tablebase)
+        if spec == "all":
+            return boards
+        return random.Random(seed).sample(boards, min(int(count), len(boards)))
+    path = os.path.join(relative_to, spec) if relative_to is not None else spec
+    return epd_positions(path, table)
 
 
 # ---------------------------------------------------------------- games
@@ -341,11 +368,16 @@ class Verifier:
         """The record of start position number ``index``."""
         if self.worst is not None:
             return self.worst.analyse(board, self.optimal(board))
-        # A random defender is seeded per position, so results do not depend
-        # on how positions are split between jobs.
-        defender = self.fixed or make_defender(self.spec.defender, self.table.material,
-                                               self.spec.seed + index)
-        return play_one(self.planner, board, defender, self.spec.max_moves, self.optimal(board))
+        return play_one(self.planner, board, self.defender_for(index), self.spec.max_moves,
+                        self.optimal(board))
+
+    def defender_for(self, index: int) -> Defender:
+        """The defender of start position number ``index``: the run's one
+        defender, or a random one seeded per position, so that results do not
+        depend on how positions are split between jobs (and a replay meets
+        the same moves)."""
+        return self.fixed or make_defender(self.spec.defender, self.table.material,
+                                           self.spec.seed + index)
 
     def new_plan_seconds(self) -> list[float]:
         """Search times of the plans made since the last call."""

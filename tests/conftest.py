@@ -9,6 +9,12 @@ import pytest
 from al0.loader import load_table
 from al0.model import AdviceTable
 
+# pytester runs pytest inside the tests of the pytest plugin.
+pytest_plugins = ["pytester"]
+# Tables for the pytest plugin's tests, some failing on purpose: they are
+# collected only inside those tests' own pytest runs.
+collect_ignore = ["plugin_tables"]
+
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "advice_tables"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -184,10 +184,10 @@ def test_play_writes_pgn_with_advice_comments(tmp_path):
     ours = [node for node in nodes if node.turn() == chess.BLACK]   # White just moved
     assert ours and all(node.comment for node in ours)
     for node in ours:
-        rule, advice = node.comment.split(": ")
+        rule, advice = node.comment.split("; ")[0].split(": ")
         assert rule in ("edge_rule", "else_rule") and advice in ADVICE
-    assert ours[0].comment == "else_rule: squeeze"
-    assert ours[-1].comment.endswith("mate_in_2")
+    assert ours[0].comment.startswith("else_rule: squeeze; mate in ")
+    assert ours[-1].comment == "edge_rule: mate_in_2; mated"
 
 
 def test_play_human():

@@ -1,0 +1,116 @@
+"""A pytest plugin: a repository of advice tables tests itself with ``pytest``.
+
+Installed with al0 (entry point ``pytest11``), it makes every YAML table
+with an ``expect:`` block a test item that runs ``al0 verify`` on it and
+fails, naming each broken expectation and example positions, when a claim
+does not hold. The block may say which positions and defender the claims are
+about (``positions: sample:500``, ``defender: worst``); otherwise the ini
+options ``al0_positions`` (default ``sample:100``, a fixed seeded sample) and
+``al0_defender`` (default ``tablebase``) apply.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from al0.defenders import VERIFY_KINDS, DefenderSpec
+from al0.errors import AL0Error
+from al0.loader import load_table
+from al0.verify import Report, Verifier, VerifySpec, start_positions
+
+DEFAULT_POSITIONS = "sample:100"
+DEFAULT_DEFENDER = "tablebase"
+TOP_LEVEL_EXPECT = re.compile(r"^expect\s*:", re.M)
+"""An ``expect:`` key at the start of a line: a table's top level."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini("al0_positions", default=DEFAULT_POSITIONS,
+                  help="al0: start positions for tables whose expect: block names none "
+                       "(all, sample:N or an EPD file relative to the table)")
+    parser.addini("al0_defender", default=DEFAULT_DEFENDER,
+                  help="al0: defender for tables whose expect: block names none")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A table file with an ``expect:`` block; anything else is left alone."""
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    try:
+        text = file_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not TOP_LEVEL_EXPECT.search(text) or not re.search(r"^rules\s*:", text, re.M):
+        return None
+    return TableFile.from_parent(parent, path=file_path)
+
+
+class TableFile(pytest.File):
+    """An advice table: one test item, its verification."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        yield TableItem.from_parent(self, name="expect")
+
+
+class ExpectationsBroken(Exception):
+    """The table's claims do not hold: the lines that say which, and where."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+class TableItem(pytest.Item):
+    """Verifies one table against its ``expect:`` block."""
+
+    def runtest(self) -> None:
+        path = self.path.resolve()
+        verifier = None
+        try:
+            table = load_table(path)
+            positions = table.expect.positions or self.config.getini("al0_positions")
+            defender = DefenderSpec.parse(table.expect.defender
+                                          or self.config.getini("al0_defender"), VERIFY_KINDS)
+            verifier = Verifier(VerifySpec(str(path), defender))
+            boards = start_positions(positions, table, verifier.tablebase,
+                                     relative_to=str(path.parent))
+            report = Report(table.name, defender.name, positions, len(boards))
+            for index, board in enumerate(boards):
+                report.add(verifier.judge(index, board))
+        except AL0Error as error:
+            raise ExpectationsBroken([" ".join(str(error).split())]) from None
+        finally:
+            if verifier is not None:
+                verifier.close()
+        data = report.to_json(table.expect)
+        broken = [check for check in data["expectations"] if not check["holds"]]
+        if broken:
+            raise ExpectationsBroken(describe(data, broken))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, ExpectationsBroken):
+            return "\n".join(excinfo.value.lines)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"al0 verify {self.path.name}"
+
+
+def describe(data: dict[str, Any], broken: list[dict[str, Any]]) -> list[str]:
+    """The failure message: what was verified, each broken expectation with
+    what was measured, and example positions of each kind of failure."""
+    lines = [f"al0 verify {data['table']}: {len(broken)} expectation(s) broken over "
+             f"{data['games']} positions ({data['positions']}) against the "
+             f"{data['defender']} defender"]
+    lines += [f"  expect {check['name']}: {check['measured']}" for check in broken]
+    for kind, examples in data["failure_examples"].items():
+        lines.append(f"  {kind}: {data['endings'][kind]} games, e.g.")
+        for example in examples:
+            line = " ".join(example["line"])
+            lines.append(f"    {example['fen']}" + (f"  line: {line}" if line else ""))
+    return lines

@@ -1,0 +1,116 @@
+"""Replaying the games of a verify run, move by move, for the reports that
+show them (``--html``, ``--pgn``).
+
+Verify keeps only how each game ended; a game is played again with the same
+planner and the same defender (the tablebase's, or the random one seeded for
+that start position), so it is the very game that was judged. The worst case
+is replayed along the escaping line it recorded. A UCI engine may answer
+differently the second time: its replays are games of the same engine, not
+necessarily the judged ones.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import chess
+
+from al0.errors import AL0Error
+from al0.pgn import PgnGame, players
+from al0.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.verify import EXAMPLES_KEPT, GameRecord, Report, Verifier
+
+DRAWN = {Ending.STALEMATE.value, Ending.FIFTY_MOVES.value, Ending.REPETITION.value}
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    """A judged game with its moves: each ``(move, comment)``, the comment
+    naming the rule and advice of our moves ('' for theirs)."""
+    record: GameRecord
+    moves: tuple[tuple[chess.Move, str], ...]
+    result: str
+    note: str = ""
+    """Why the replay stopped short of the recorded ending, if it did."""
+
+    def san_line(self) -> str:
+        """The moves in numbered SAN: ``1. Re3 Kc1 2. Kd3 …``."""
+        return chess.Board(self.record.fen).variation_san([move for move, _ in self.moves])
+
+
+class _Line:
+    """A defender that plays their moves of a recorded line (UCI, ours
+    first) and quits where the line ends."""
+
+    def __init__(self, start: chess.Board, line: tuple[str, ...]):
+        self.plies = len(start.move_stack)
+        self.line = line
+
+    def __call__(self, board: chess.Board) -> chess.Move | None:
+        ply = len(board.move_stack) - self.plies
+        return chess.Move.from_uci(self.line[ply]) if ply < len(self.line) else None
+
+
+def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
+    """The game of start position number ``index``, played again."""
+    board = chess.Board(record.fen)
+    defender: Opponent
+    if record.line:
+        defender = _Line(board, record.line)
+    else:
+        defender = verifier.defender_for(index)
+    moves: list[tuple[chess.Move, str]] = []
+    end: GameEnd | None = None
+    try:
+        for event in play_game(verifier.planner, board, defender, verifier.spec.max_moves):
+            if isinstance(event, OurMove):
+                moves.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
+            elif isinstance(event, TheirMove):
+                moves.append((event.move, ""))
+            else:
+                end = event
+    except AL0Error as error:  # an engine that died on the second run
+        return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
+    if end is not None and end.ending.value == record.ending:
+        return ReplayedGame(record, tuple(moves), end.result)
+    # The worst case's line stops where it escapes (a repetition, the move limit).
+    result = "1/2-1/2" if record.ending in DRAWN else "*"
+    return ReplayedGame(record, tuple(moves), result)
+
+
+def games_to_show(report: Report, every_failure: bool) -> list[GameRecord]:
+    """The games the reports show: every failure (or, without
+    ``every_failure``, the examples the JSON report keeps of each kind), then
+    the longest mate as the example of a won game (none when nothing was
+    mated)."""
+    games: list[GameRecord] = []
+    kept: Counter[str] = Counter()
+    for record in report.failures:
+        if every_failure or kept[record.ending] < EXAMPLES_KEPT:
+            games.append(record)
+            kept[record.ending] += 1
+    mated = [r for r in report.records if r.ending == Ending.MATE.value]
+    if mated:
+        games.append(max(mated, key=lambda r: (r.moves, r.fen)))
+    return games
+
+
+def replay_all(verifier: Verifier, boards: list[chess.Board], records: list[GameRecord]
+               ) -> list[ReplayedGame]:
+    """Each of ``records`` replayed; ``boards`` (the run's start positions,
+    in order) gives each its index, which seeds a random defender."""
+    index: dict[str, int] = {}
+    for number, board in enumerate(boards):
+        index.setdefault(board.fen(), number)
+    return [replay(verifier, index[record.fen], record) for record in records]
+
+
+def as_pgn(games: list[ReplayedGame], verifier: Verifier) -> list[PgnGame]:
+    """The replayed games as PGN games, each ending named in its
+    Termination header."""
+    table = verifier.table
+    white, black = players(table.us, f"al0 ({table.name})", verifier.spec.defender.name)
+    return [PgnGame(chess.Board(game.record.fen), game.moves, game.result,
+                    game.record.ending, f"al0 verify {table.name}", white, black)
+            for game in games]

@@ -1,0 +1,104 @@
+"""The pytest plugin: tables with an ``expect:`` block test themselves under
+plain ``pytest``. Each test runs pytest on a copy of tables from
+``tests/plugin_tables`` (which the suite itself does not collect)."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from al0 import pytest_plugin
+from al0.errors import TableSyntaxError
+from al0.loader import load_table
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ROOT / "tests" / "plugin_tables"
+
+
+def copy(pytester: pytest.Pytester, *names: str) -> None:
+    for name in names:
+        shutil.copy(TABLES / name, pytester.path / name)
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    # -W: the test module imported the plugin, too late for assertion rewriting.
+    # Hypothesis's plugin costs seconds per inner session and is not needed.
+    return pytester.runpytest_inprocess("-p", "al0.pytest_plugin", "-p", "no:hypothesispytest",
+                                        "-W", "ignore::pytest.PytestAssertRewriteWarning", *args)
+
+
+def test_a_table_whose_claims_hold_passes(pytester):
+    copy(pytester, "krk_holds.yaml", "krk_some.epd", "not_a_table.yaml")
+    result = run(pytester, "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*krk_holds.yaml::expect PASSED*"])
+
+
+def test_a_broken_claim_fails_with_the_expectation_and_examples(pytester):
+    copy(pytester, "krk_bratko_claims.yaml", "stalemates.epd")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "al0 verify krk_bratko_claims: 1 expectation(s) broken over 11 positions "
+        "(stalemates.epd) against the tablebase defender",
+        "  expect stalemates: 11 (at most 0 expected)",
+        "  stalemate: 11 games, e.g.",
+        "    8/8/8/8/8/8/1R6/k1K5 w - - 0 1",
+    ])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_table_that_does_not_load_fails_with_its_location(pytester):
+    copy(pytester, "unknown_predicate.yaml")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*unknown_predicate.yaml:11:*rookexposd*"])
+
+
+def test_defaults_come_from_the_ini_options(pytester):
+    copy(pytester, "krk_bratko_claims.yaml", "stalemates.epd")
+    table = pytester.path / "krk_bratko_claims.yaml"
+    table.write_text(table.read_text().replace("  positions: stalemates.epd\n", ""))
+    pytester.makeini("[pytest]\nal0_positions = stalemates.epd\nal0_defender = worst\n")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*over 11 positions (stalemates.epd) against the worst defender",
+                                 "  expect stalemates: 11 (at most 0 expected)"])
+
+
+def test_the_default_is_a_fixed_sample_against_the_tablebase(pytester):
+    copy(pytester, "krk_bratko_claims.yaml")
+    table = pytester.path / "krk_bratko_claims.yaml"
+    # A claim no sample can keep, so the message shows what ran.
+    table.write_text(table.read_text().replace("  positions: stalemates.epd\n",
+                                               "  max-moves: 1\n"))
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*over 100 positions ({pytest_plugin.DEFAULT_POSITIONS}) "
+                                 f"against the tablebase defender"])
+
+
+def test_a_defender_that_does_not_exist_is_a_table_error():
+    with pytest.raises(TableSyntaxError, match=r"bad_defender.yaml:17:\d+: unknown defender "
+                                               r"'grandmaster'"):
+        load_table(TABLES / "bad_defender.yaml")
+
+
+def test_the_plugin_is_declared_as_a_pytest11_entry_point():
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        project = tomllib.load(handle)["project"]
+    entry = project["entry-points"]["pytest11"]
+    assert entry == {"al0.pytest_plugin": "al0.pytest_plugin"}
+    assert hasattr(pytest_plugin, "pytest_collect_file")
+
+
+def test_a_bad_sample_is_a_table_error(tmp_path):
+    table = tmp_path / "bad_sample.yaml"
+    table.write_text((TABLES / "bad_defender.yaml").read_text()
+                     .replace("defender: grandmaster", "positions: sample:0"))
+    with pytest.raises(TableSyntaxError, match=r"bad_sample.yaml:17:\d+: expect positions "
+                                               r"'sample:0': use sample:N with N >= 1"):
+        load_table(table)

@@ -1,0 +1,219 @@
+"""What ``al0 verify`` writes for people: the HTML page (``--html``) and the
+games as PGN (``--pgn``), and the PGN of ``al0 play``."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+from click.testing import CliRunner
+
+from al0 import tablebase
+from al0.cli import cli
+from al0.pgn import today
+
+ROOT = Path(__file__).resolve().parent.parent
+KRK = str(ROOT / "advice_tables" / "krk.yaml")
+BRATKO = str(ROOT / "advice_tables" / "krk_bratko.yaml")
+MIXED = str(ROOT / "tests" / "positions" / "krk_report.epd")
+STALEMATES = {"8/8/8/8/8/8/1R6/k1K5 w - - 0 1", "8/8/8/8/8/8/3R4/k1K5 w - - 0 1",
+              "8/8/8/8/8/8/4R3/k1K5 w - - 0 1"}
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+class Page(HTMLParser):
+    """The parts of a report page the tests look at: the visible text of
+    each section (by id), the embedded JSON, and every URL it would load."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: dict[str, str] = {}
+        self.json_text = ""
+        self.urls: list[str] = []
+        self.tags: list[str] = []
+        self._stack: list[str | None] = []
+        self._in_json = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.tags.append(tag)
+        self.urls += [value for name, value in attrs
+                      if name in ("src", "href", "xlink:href", "action") and value]
+        self._in_json = tag == "script" and attributes.get("id") == "al0-report"
+        if tag == "div" and "id" in attributes:
+            self._stack.append(attributes["id"])
+        elif tag == "div":
+            self._stack.append(None)
+
+    def handle_endtag(self, tag):
+        if tag == "div":
+            self._stack.pop()
+        self._in_json = False
+
+    def handle_data(self, data):
+        if self._in_json:
+            self.json_text += data
+        for name in self._stack:
+            if name:
+                self.sections[name] = self.sections.get(name, "") + data + " "
+
+
+def read_games(path: Path) -> list[chess.pgn.Game]:
+    stream = io.StringIO(path.read_text())
+    games = []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors
+        games.append(game)
+    return games
+
+
+@pytest.fixture(scope="module")
+def book_reports(tmp_path_factory):
+    """One verify run of the book's table over the mixed positions, writing
+    JSON, HTML and PGN."""
+    folder = tmp_path_factory.mktemp("reports")
+    result = run("verify", BRATKO, "--positions", MIXED, "--json", str(folder / "r.json"),
+                 "--html", str(folder / "r.html"), "--pgn", str(folder / "r.pgn"))
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+# ---------------------------------------------------------------- HTML
+
+def test_html_holds_the_json_report(book_reports):
+    page = Page()
+    page.feed((book_reports / "r.html").read_text())
+    page.close()
+    data = json.loads((book_reports / "r.json").read_text())
+    assert json.loads(page.json_text) == data
+    assert data["endings"] == {"mate": 3, "stalemate": 3}
+    # What the JSON says is shown, too.
+    endings = page.sections["endings"].split()
+    assert endings[endings.index("mate") + 1] == "3"
+    assert endings[endings.index("stalemate") + 1] == "3"
+    summary = " ".join(page.sections["summary"].split())
+    moves = data["moves_to_mate"]
+    assert f"mean {moves['mean']}, median {moves['median']}, max {moves['max']}" in summary
+    failures = " ".join(page.sections["failures"].split())
+    for example in data["failure_examples"]["stalemate"]:
+        assert example["fen"] in failures
+    assert "1. Kc2 1/2-1/2" in failures and "edge_rule: keeproom" in failures
+    assert "1. Rb2 1/2-1/2" in failures and "edge_rule: divide_in_2" in failures
+    command = page.sections["command"].split()
+    assert command[command.index("verify") + 1:][:3] == [BRATKO, "--positions", MIXED]
+
+
+def test_html_is_self_contained(book_reports):
+    page = Page()
+    page.feed((book_reports / "r.html").read_text())
+    # Nothing fetched or linked: only references inside the page (the pieces
+    # python-chess's boards define once and use).
+    assert page.urls and all(url.startswith("#") for url in page.urls)
+    assert "link" not in page.tags and "img" not in page.tags and "iframe" not in page.tags
+    assert page.tags.count("svg") >= 1 + 2 * 3           # the chart, two boards per failure
+    assert "chart" in page.sections and "rect" in page.tags
+
+
+def test_html_shows_the_expectations(tmp_path):
+    html = tmp_path / "krk.html"
+    result = run("verify", KRK, "--positions", MIXED, "--html", str(html))
+    assert result.exit_code == 0, result.output
+    page = Page()
+    page.feed(html.read_text())
+    checks = " ".join(page.sections["expectations"].split())
+    for name in ("mates-all ok", "stalemates ok", "max-moves ok"):
+        assert name in checks
+    assert "None: every game was mated." in page.sections["failures"]
+
+
+# ----------------------------------------------------------------- PGN
+
+def test_verify_pgn_holds_every_failure_and_the_longest_mate(book_reports):
+    games = read_games(book_reports / "r.pgn")
+    assert len(games) == 4
+    table = tablebase.load("KRK")
+    for game in games:
+        assert game.headers["Date"] == today()
+        assert game.headers["White"] == "al0 (krk_bratko)" and game.headers["Black"] == "tablebase"
+        end = game.end().board()
+        if game.headers["Termination"] == "stalemate":
+            assert game.headers["FEN"] in STALEMATES
+            assert end.is_stalemate() and game.headers["Result"] == "1/2-1/2"
+        else:
+            assert game.headers["Termination"] == "mate"
+            assert end.is_checkmate() and game.headers["Result"] == "1-0"
+        for node in game.mainline():
+            dtm = table.dtm(node.board())
+            note = "no forced mate" if dtm is None else "mated" if dtm == 0 else f"mate in {dtm}"
+            assert node.comment.endswith(note)
+    assert [g.headers["Termination"] for g in games].count("stalemate") == 3
+
+
+def test_verify_pgn_of_the_worst_case_replays_its_lines(tmp_path):
+    pgn = tmp_path / "worst.pgn"
+    result = run("verify", BRATKO, "--positions", MIXED, "--defender", "worst", "--pgn", str(pgn))
+    assert result.exit_code == 0, result.output
+    games = read_games(pgn)
+    assert sorted(g.headers["Termination"] for g in games) == ["mate"] + ["stalemate"] * 3
+    for game in games:
+        end = game.end().board()
+        assert end.is_checkmate() if game.headers["Termination"] == "mate" else end.is_stalemate()
+
+
+def test_verify_pgn_of_random_games_are_the_judged_games(tmp_path):
+    """A random defender is seeded per position: the replay is the game judged."""
+    pgn, report = tmp_path / "random.pgn", tmp_path / "random.json"
+    result = run("verify", BRATKO, "--positions", MIXED, "--defender", "random", "--seed", "3",
+                 "--pgn", str(pgn), "--json", str(report))
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    games = read_games(pgn)
+    mated = [g for g in games if g.headers["Termination"] == "mate"]
+    assert len(mated) == 1 and mated[0].end().board().is_checkmate()
+    assert (len(list(mated[0].mainline_moves())) + 1) // 2 == data["moves_to_mate"]["max"]
+    assert len(games) == 1 + sum(n for kind, n in data["endings"].items() if kind != "mate")
+
+
+def test_verify_report_files_cannot_be_written(tmp_path):
+    missing = tmp_path / "no" / "r.html"
+    result = run("verify", BRATKO, "--positions", MIXED, "--html", str(missing))
+    assert result.exit_code == 2
+    assert f"{missing}: cannot write" in result.output and "Traceback" not in result.output
+
+
+def test_play_pgn_has_the_distance_to_mate_and_a_date(tmp_path):
+    pgn = tmp_path / "game.pgn"
+    result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board",
+                 "--pgn", str(pgn))
+    assert result.exit_code == 0, result.output
+    (game,) = read_games(pgn)
+    assert re.fullmatch(r"\d{4}\.\d\d\.\d\d", game.headers["Date"])
+    assert game.headers["Date"] == today()
+    table = tablebase.load("KRK")
+    for node in game.mainline():
+        assert node.comment.endswith(f"mate in {table.dtm(node.board())}") or \
+            node.comment.endswith("mated")
+
+
+def test_verify_pgn_against_a_uci_engine(tmp_path):
+    """The engine is still running when the games are replayed."""
+    engine = f"uci:{sys.executable} {ROOT / 'tests' / 'fixtures' / 'fake_uci.py'}"
+    pgn = tmp_path / "engine.pgn"
+    result = run("verify", KRK, "--positions", MIXED, "--defender", engine, "--pgn", str(pgn))
+    assert result.exit_code in (0, 1), result.output
+    games = read_games(pgn)
+    assert games and all(g.headers["Black"] == engine for g in games)
+    for game in games:
+        end = game.end().board()
+        if game.headers["Termination"] == "mate":
+            assert end.is_checkmate()
