@@ -16,6 +16,7 @@ from typing import Any, Generator, Iterator
 import chess
 import click
 
+from al0.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0 import report_html
 from al0.clitools import (CommandError, DefenderParam, check_output_path, command_line,
                           reports_errors, write_output)
@@ -179,15 +180,30 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 @click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
               help="Write every failed game and the longest mate as PGN, with the advice "
                    "and the distance to mate as comments.")
+@click.option("--analysis", "show_analysis", is_flag=True,
+              help="Show where the moves go: for each rule/advice, the moves it chose, the "
+                   "tablebase distance to mate they took off (with the replies), the moves "
+                   "that took none off; then the mated games of largest excess over the "
+                   "optimum, each with the advice that wasted most. Needs a tablebase.")
+@click.option("--worst", type=click.IntRange(min=0), default=WORST_KEPT, show_default=True,
+              metavar="N", help="Games of largest excess listed by --analysis and in the JSON.")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
               show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
 @reports_errors
 def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: int, seed: int,
            engine_time: float, jobs: int, json_path: str | None, failures_path: str | None,
-           html_path: str | None, pgn_path: str | None, budget: int) -> None:
+           html_path: str | None, pgn_path: str | None, show_analysis: bool, worst: int,
+           budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
     what it does: mates, failures by kind with examples, moves against the
     optimum, time per plan.
+
+    To improve a table that works, find where its moves are wasted: a move
+    that does not bring the tablebase's mate nearer is wasted, and over a
+    mated game the wasted moves of all advice add up to its excess over the
+    optimum. `--analysis` lists them per rule/advice and for the worst games;
+    replay one with `al0 play TABLE --fen FEN --opponent tablebase`, which
+    shows the distance to mate before and after each move.
 
     Exits 1 when an expectation of the table's `expect:` block fails, 0 when
     all hold. An interrupted run (Ctrl-C, a dead engine) still reports and
@@ -197,6 +213,7 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
     Examples:
       al0 verify advice_tables/krk.yaml --positions sample:500
       al0 verify advice_tables/krk_bratko.yaml --defender worst --jobs 2 --json report.json
+      al0 verify advice_tables/krk.yaml --positions sample:2000 --analysis --worst 5
     """
     if defender.kind == "uci" and jobs > 1:
         raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
@@ -217,11 +234,17 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
         games = replay_all(verifier, boards, shown) if html_path or pgn_path else []
     finally:
         verifier.close()
-    data = report.to_json(verifier.table.expect)
+    data = report.to_json(verifier.table.expect, worst)
     # With --json -, standard output carries the JSON alone: the summary goes to stderr.
     to_stderr = json_path == "-"
     for line in summary_lines(report, data):
         click.echo(line, err=to_stderr)
+    if show_analysis:
+        for line in analysis_lines(data["analysis"]):
+            click.echo(line, err=to_stderr)
+    elif (wasteful := most_wasteful_line(data["analysis"])) is not None:
+        click.echo(f"{wasteful} (--analysis for every advice and the worst games)",
+                   err=to_stderr)
     if json_path == "-":
         click.echo(json.dumps(data))
     elif json_path:

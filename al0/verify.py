@@ -8,6 +8,7 @@ outcome and checks the table's declared expectations.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import random
@@ -18,6 +19,7 @@ from typing import Any, Callable
 
 import chess
 
+from al0.analysis import WORST_KEPT, AdviceTally, AdviceUse, analysis
 from al0.defenders import (Defender, DefenderError, DefenderSpec, TablebaseDefender,
                            make_defender)
 from al0.errors import PositionError
@@ -120,21 +122,32 @@ class GameRecord:
     """The tablebase's moves to mate, when known."""
     line: tuple[str, ...] = ()
     """For the worst case: the moves (UCI) of the line that ends so."""
+    advice_uses: tuple[AdviceUse, ...] = ()
+    """Moves and tablebase progress per piece of advice (see
+    :mod:`al0.analysis`); empty when there is no tablebase or the start is
+    not won."""
 
 
-def play_one(planner: Planner, board: chess.Board, defender: Callable[[chess.Board], chess.Move],
-             max_moves: int, optimal: int | None) -> GameRecord:
-    """Play one game with the real loop and record how it ended."""
+def play_one(planner: Planner, board: chess.Board,
+             defender: Callable[[chess.Board], chess.Move | None], max_moves: int,
+             optimal: int | None, tablebase: Any | None = None) -> GameRecord:
+    """Play one game with the real loop and record how it ended (and, with
+    the ``tablebase``, each advice's moves and progress)."""
     fen = board.fen()
     moves = 0
     end: GameEnd | None = None
-    for event in play_game(planner, board.copy(), defender, max_moves, notation=False):
+    game = board.copy()
+    tally = AdviceTally(tablebase.dtm, optimal) if tablebase is not None and optimal is not None else None
+    for event in play_game(planner, game, defender, max_moves, notation=False):
+        if tally is not None:
+            tally.observe(event, game)
         if isinstance(event, OurMove):
             moves += 1
         elif isinstance(event, GameEnd):
             end = event
     assert end is not None  # play_game always ends with a GameEnd
-    return GameRecord(fen, end.ending.value, moves, optimal)
+    return GameRecord(fen, end.ending.value, moves, optimal,
+                      advice_uses=tally.uses() if tally is not None else ())
 
 
 class WorstCase:
@@ -284,7 +297,10 @@ class Report:
                            f"{self.defender} defender)"))
         return checks
 
-    def to_json(self, expect: Expectations | None = None) -> dict[str, Any]:
+    def to_json(self, expect: Expectations | None = None,
+                worst: int = WORST_KEPT) -> dict[str, Any]:
+        """The report as plain data; ``worst``: games of largest excess kept
+        in its ``analysis``."""
         mated = [r for r in self.records if r.ending == Ending.MATE.value]
         known = [r for r in mated if r.optimal is not None]
         times = sorted(self.plan_seconds)
@@ -307,6 +323,7 @@ class Report:
                          "max": round(times[-1] * 1000, 3)} if times else {}),
             "wall_seconds": round(self.wall_seconds, 2),
             "plans_per_second": round(len(times) / sum(times), 1) if times else None,
+            "analysis": analysis(self.records, worst),
         }
         if expect is not None:
             # An interrupted run measured only part of the positions: whether
@@ -366,10 +383,16 @@ class Verifier:
 
     def judge(self, index: int, board: chess.Board) -> GameRecord:
         """The record of start position number ``index``."""
+        optimal = self.optimal(board)
         if self.worst is not None:
-            return self.worst.analyse(board, self.optimal(board))
+            record = self.worst.analyse(board, optimal)
+            # The worst line replayed through the play loop: its per-advice breakdown.
+            replies = iter(chess.Move.from_uci(uci) for uci in record.line[1::2])
+            replay = play_one(self.planner, board, lambda _: next(replies, None),
+                              self.spec.max_moves, optimal, self.tablebase)
+            return dataclasses.replace(record, advice_uses=replay.advice_uses)
         return play_one(self.planner, board, self.defender_for(index), self.spec.max_moves,
-                        self.optimal(board))
+                        optimal, self.tablebase)
 
     def defender_for(self, index: int) -> Defender:
         """The defender of start position number ``index``: the run's one

@@ -1,0 +1,242 @@
+"""Where a table's moves go: each piece of advice against the tablebase.
+
+For each of our moves the play loop tells which rule and piece of advice
+chose it; the tablebase tells how far mate was before that move and after
+the reply. The drop in distance to mate (DTM) over a move and its reply is
+the move's *progress*: against a perfect defender a perfect move makes 1, a
+move that makes 0 or less is a move spent without bringing mate nearer. A
+move's *waste* is 1 minus its progress, so over a mated game the waste of
+all its advice adds up exactly to the game's excess over the optimum
+(moves played minus the start's DTM): the breakdown says which advice the
+excess comes from.
+
+:class:`AdviceTally` turns one game's events into that breakdown (a few
+small tuples, cheap to send back from a worker process); :func:`analysis`
+sums it over a run and picks the games with the largest excess;
+:func:`analysis_lines` writes it for a person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence
+
+import chess
+
+from al0.errors import PositionError
+from al0.play import Ending, Event, GameEnd, OurMove, TheirMove
+
+WORST_KEPT = 10
+"""Games with the largest excess kept in a report, by default."""
+
+
+class AdviceUse(NamedTuple):
+    """What one piece of advice (of one rule) did in one game.
+
+    Invariant: ``stalled + lost <= moves``; ``moves - progress`` is what it
+    wasted.
+    """
+    rule: str | None
+    advice: str | None
+    moves: int
+    """Our moves it chose."""
+    progress: int
+    """The DTM those moves and the replies took off (moves after which the
+    position was still won only)."""
+    stalled: int
+    """Its moves that took nothing off: the DTM after the reply was not lower."""
+    lost: int
+    """Its moves after which the position was no longer won (stalemate, a
+    piece lost)."""
+
+
+class Game(Protocol):
+    """What the analysis reads of a game's record (:class:`al0.verify.GameRecord`)."""
+    @property
+    def fen(self) -> str: ...
+    @property
+    def ending(self) -> str: ...
+    @property
+    def moves(self) -> int: ...
+    @property
+    def optimal(self) -> int | None: ...
+    @property
+    def advice_uses(self) -> tuple[AdviceUse, ...]: ...
+
+
+def _wasted(use: AdviceUse) -> int:
+    return use.moves - use.progress
+
+
+class AdviceTally:
+    """Follows one game's events and tallies each advice's moves and progress.
+
+    Feed it every event of :func:`al0.play.play_game` with the board the
+    loop plays on (the board after the event); :meth:`uses` gives the
+    breakdown, in the order the advice was first used.
+    """
+
+    def __init__(self, dtm: Callable[[chess.Board], int | None], start_dtm: int | None):
+        self._dtm = dtm
+        self._before = start_dtm
+        """The DTM at our turn, before the move being tallied."""
+        self._pending: tuple[str | None, str | None] | None = None
+        """The (rule, advice) of our last move, until its reply is known."""
+        self._counts: dict[tuple[str | None, str | None], list[int]] = {}
+        """(rule, advice) → [moves, progress, stalled, lost]."""
+
+    def observe(self, event: Event, board: chess.Board) -> None:
+        if isinstance(event, OurMove):
+            self._pending = (event.plan.rule, event.plan.advice)
+        elif isinstance(event, TheirMove) or (isinstance(event, GameEnd)
+                                              and self._pending is not None):
+            # After the reply, or after our move when it ended the game (mate
+            # is DTM 0, stalemate not won) or the opponent quit.
+            self._settle(self._won_dtm(board))
+
+    def _won_dtm(self, board: chess.Board) -> int | None:
+        """The DTM at ``board``, None when it is not won: drawn, or no longer
+        of the tablebase's material (a piece was taken)."""
+        try:
+            return self._dtm(board)
+        except PositionError:
+            return None
+
+    def _settle(self, after: int | None) -> None:
+        assert self._pending is not None  # a reply or an end follows our move
+        counts = self._counts.setdefault(self._pending, [0, 0, 0, 0])
+        counts[0] += 1
+        if self._before is not None and after is None:
+            counts[3] += 1
+        elif self._before is not None and after is not None:
+            counts[1] += self._before - after
+            counts[2] += self._before <= after
+        # A move from a position that was not won is counted, with no progress.
+        self._pending = None
+        self._before = after
+
+    def uses(self) -> tuple[AdviceUse, ...]:
+        return tuple(AdviceUse(rule, advice, *counts)
+                     for (rule, advice), counts in self._counts.items())
+
+
+@dataclass(frozen=True)
+class AdviceTotal:
+    """One piece of advice over a whole run."""
+    rule: str | None
+    advice: str | None
+    games: int
+    moves: int
+    progress: int
+    stalled: int
+    lost: int
+
+    @property
+    def wasted(self) -> int:
+        return self.moves - self.progress
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "advice": self.advice, "games": self.games,
+                "moves": self.moves, "progress": self.progress, "stalled": self.stalled,
+                "lost": self.lost, "wasted": self.wasted,
+                "progress_per_move": round(self.progress / self.moves, 3) if self.moves else None}
+
+
+def advice_totals(games: Iterable[Game]) -> list[AdviceTotal]:
+    """Every (rule, advice) over ``games``, the most moves wasted first."""
+    sums: dict[tuple[str | None, str | None], list[int]] = {}
+    for game in games:
+        for use in game.advice_uses:
+            row = sums.setdefault((use.rule, use.advice), [0, 0, 0, 0, 0])
+            for i, value in enumerate((1, use.moves, use.progress, use.stalled, use.lost)):
+                row[i] += value
+    totals = [AdviceTotal(rule, advice, *row) for (rule, advice), row in sums.items()]
+    # Names break ties, so the order does not depend on how --jobs split the run.
+    return sorted(totals, key=lambda t: (-t.wasted, -t.moves, str(t.rule), str(t.advice)))
+
+
+def worst_games(games: Iterable[Game], count: int) -> list[Game]:
+    """The ``count`` mated games with the largest excess over the optimum,
+    largest first (ties by FEN, so the order does not depend on --jobs)."""
+    mated = [g for g in games if g.ending == Ending.MATE.value and g.optimal is not None
+             and g.advice_uses]
+    mated.sort(key=lambda g: (-(g.moves - g.optimal), g.fen))  # type: ignore[operator]
+    return mated[:count]
+
+
+def _use_json(use: AdviceUse) -> dict[str, Any]:
+    return {**use._asdict(), "wasted": _wasted(use)}
+
+
+def analysis(games: Sequence[Game], worst: int = WORST_KEPT) -> dict[str, Any] | None:
+    """The analysis of a run as plain data (for the JSON report), or None
+    when no game could be measured (no tablebase for the material).
+
+    ``advice``: every (rule, advice), most moves wasted first; ``worst``:
+    the ``worst`` mated games of largest excess, each with its per-advice
+    breakdown in the order the advice was first used and the advice that
+    wasted most (the first of equals).
+    """
+    measured = [g for g in games if g.advice_uses]
+    if not measured:
+        return None
+    worst_list = []
+    for game in worst_games(measured, worst):
+        assert game.optimal is not None  # worst_games keeps games with an optimum
+        most = max(game.advice_uses, key=_wasted)
+        worst_list.append({"fen": game.fen, "moves": game.moves, "optimal": game.optimal,
+                           "excess": game.moves - game.optimal,
+                           "most_wasted": {"rule": most.rule, "advice": most.advice,
+                                           "wasted": _wasted(most)},
+                           "advice": [_use_json(use) for use in game.advice_uses]})
+    mated = sum(1 for g in measured if g.ending == Ending.MATE.value and g.optimal is not None)
+    return {"games": len(measured), "mated_with_optimum": mated,
+            "advice": [total.to_json() for total in advice_totals(measured)],
+            "worst": worst_list}
+
+
+def _name(entry: dict[str, Any]) -> str:
+    return f"{entry['rule']}/{entry['advice']}"
+
+
+def analysis_lines(data: dict[str, Any] | None) -> Iterator[str]:
+    """The analysis (as :func:`analysis` gives it) as text for a table author."""
+    if data is None:
+        yield "advice analysis: needs a tablebase for the table's material"
+        return
+    rows = data["advice"]
+    width = max(len(_name(row)) for row in rows)
+    yield (f"moves by advice over {data['games']} games (progress: DTM taken off by the move "
+           f"and the reply; wasted = moves - progress):")
+    yield (f"  {'rule/advice':<{width}}  {'games':>6}  {'moves':>7}  {'progress':>8}  "
+           f"{'stalled':>7}  {'lost':>4}  {'per move':>8}  {'wasted':>7}")
+    for row in rows:
+        per_move = "-" if row["progress_per_move"] is None else f"{row['progress_per_move']:.3f}"
+        yield (f"  {_name(row):<{width}}  {row['games']:>6}  {row['moves']:>7}  "
+               f"{row['progress']:>8}  {row['stalled']:>7}  {row['lost']:>4}  "
+               f"{per_move:>8}  {row['wasted']:>7}")
+    if not data["worst"]:
+        return
+    yield (f"largest excess over the optimum ({len(data['worst'])} of "
+           f"{data['mated_with_optimum']} mated games):")
+    for game in data["worst"]:
+        most = game["most_wasted"]
+        yield (f"  +{game['excess']}: {game['moves']} moves, optimal {game['optimal']}: "
+               f"{game['fen']}")
+        uses = game["advice"]
+        width = max(len(_name(use)) for use in uses)
+        for use in uses:
+            mark = "  <- most wasted" if (use["rule"], use["advice"]) == (
+                most["rule"], most["advice"]) else ""
+            yield (f"    {_name(use):<{width}}  {use['moves']:>3} moves  progress "
+                   f"{use['progress']:>3}  stalled {use['stalled']:>3}  wasted "
+                   f"{use['wasted']:>3}" + (f"  lost the win" if use["lost"] else "") + mark)
+
+
+def most_wasteful_line(data: dict[str, Any] | None) -> str | None:
+    """One line naming the advice that wasted most moves, for the summary."""
+    if data is None or not data["advice"]:
+        return None
+    top = data["advice"][0]
+    return (f"most moves wasted: {_name(top)}, {top['wasted']} of its {top['moves']} moves "
+            f"({top['stalled']} made no progress)")
