@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import sys
 from concurrent.futures import ProcessPoolExecutor
 
 import chess
@@ -17,7 +18,7 @@ from al0.play import Ending, OurMove, TheirMove, play_game
 from al0.plan import Planner
 from al0.positions import read_epd
 from al0.verify import GameRecord, Verifier, VerifySpec, judge_chunk, load_tablebase, play_one
-from conftest import ROOT, TABLES
+from conftest import FIXTURES, ROOT, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
 STARTS = ROOT / "tests" / "positions" / "krk_analysis.epd"
@@ -178,3 +179,16 @@ def test_tally_ignores_a_start_that_is_not_won(bratko):
     record = play_one(Planner(bratko), starts()[3], TablebaseDefender("KRK"), 50, None,
                       load_tablebase("KRK"))
     assert record.advice_uses == () and record.ending == Ending.MATE.value
+
+
+def test_a_uci_defender_is_measured_too():
+    engine = f"{sys.executable} {FIXTURES / 'fake_uci.py'}"
+    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", str(STARTS), "--defender",
+                                      f"uci:{engine}", "--json", "-"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["endings"] == {"mate": len(starts())}
+    played = sum(int(moves) * games for moves, games in data["moves_to_mate"]["histogram"].items())
+    rows = data["analysis"]["advice"]
+    assert sum(row["moves"] for row in rows) == played
+    assert sum(row["progress"] for row in rows) == round(data["optimal"]["mean"] * len(starts()))
