@@ -7,6 +7,7 @@ like the rest of the CLI layer it is the only kind of module that prints.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import chess
@@ -18,43 +19,58 @@ from al0.errors import AL0Error
 
 
 def _stats_text(stats: tb.Stats) -> str:
-    """The stats as a table: one row per DTM, one column per side to move."""
-    white, black = stats["white"], stats["black"]
+    """The stats as a table: one row per distance, a column per side to move
+    and result."""
+    name = stats["material"]
+    strong, weak = name[:name.index("K", 1)], name[name.index("K", 1):]
+    stronger, weaker = stats["stronger"], stats["weaker"]
     lines = [
-        f"{stats['material']}: {white['legal']} legal positions with White to move, "
-        f"{black['legal']} with Black to move",
-        f"{'DTM':>5} {'White to move':>14} {'Black to move':>14}",
+        f"{name}: {stronger['legal']} legal positions with {strong} to move, "
+        f"{weaker['legal']} with {weak} to move",
+        f"longest mate: {stats['max_dtm']} moves" if stats["max_dtm"] is not None else "no mate at all",
+        f"{'moves':>5} {strong + ' mates':>12} {strong + ' is mated':>12} "
+        f"{weak + ' mates':>12} {weak + ' is mated':>12}   (side to move)",
     ]
-    depth = max(len(white["by_dtm"]), len(black["by_dtm"]))
-    for dtm in range(depth):
-        counts = [part["by_dtm"][dtm] if dtm < len(part["by_dtm"]) else 0 for part in (white, black)]
-        lines.append(f"{dtm:>5} {counts[0]:>14} {counts[1]:>14}")
-    lines.append(f"{'draw':>5} {white['draws']:>14} {black['draws']:>14}")
+    columns = [stronger["wins_by_dtm"], stronger["losses_by_dtm"], weaker["wins_by_dtm"], weaker["losses_by_dtm"]]
+    for moves in range(max(len(column) for column in columns)):
+        counts = [column[moves] if moves < len(column) else 0 for column in columns]
+        lines.append(f"{moves:>5} " + " ".join(f"{count:>12}" for count in counts))
+    lines.append(f"{'draw':>5} {stronger['draws']:>12} {'':>12} {weaker['draws']:>12}")
     return "\n".join(lines)
 
 
 def _probe(table: tb.Tablebase, board: chess.Board) -> dict[str, Any]:
-    """DTM of ``board`` and the optimal moves of the side to move (UCI and SAN)."""
-    dtm = table.dtm(board)
-    result: dict[str, Any] = {"fen": board.fen(), "dtm": dtm}
-    if board.turn == chess.WHITE:
+    """The result of ``board`` and the best moves of the side to move (UCI and SAN)."""
+    result = table.result(board)
+    data: dict[str, Any] = {
+        "fen": board.fen(),
+        "winner": None if result.winner is None else chess.COLOR_NAMES[result.winner],
+        "moves": result.moves,
+        "plies": result.plies,
+        "dtm": table.dtm(board),
+    }
+    if result.winner == board.turn:
         moves = table.best_moves(board)
-        result["best_moves"] = [move.uci() for move in moves]
-        result["best_moves_san"] = [board.san(move) for move in moves]
+        data["best_moves"] = [move.uci() for move in moves]
+        data["best_moves_san"] = [board.san(move) for move in moves]
     elif any(board.legal_moves):
         move = table.best_defence(board)
-        result["best_defence"] = move.uci()
-        result["best_defence_san"] = board.san(move)
-    return result
+        data["best_defence"] = move.uci()
+        data["best_defence_san"] = board.san(move)
+    return data
 
 
 def _probe_text(probe: dict[str, Any]) -> str:
     """The probe as a few ``key: value`` lines."""
-    dtm = probe["dtm"]
-    lines = [f"fen: {probe['fen']}", "dtm: " + ("none (White cannot force mate)" if dtm is None else str(dtm))]
+    if probe["winner"] is None:
+        verdict = "draw"
+    elif probe["plies"] == 0:
+        verdict = f"{probe['winner']} has mated"
+    else:
+        verdict = f"{probe['winner']} mates in {probe['moves']}"
+    lines = [f"fen: {probe['fen']}", f"result: {verdict}"]
     if "best_moves_san" in probe:
-        moves = probe["best_moves_san"]
-        lines.append("best moves: " + (" ".join(moves) if moves else "none"))
+        lines.append("best moves: " + " ".join(probe["best_moves_san"]))
     if "best_defence_san" in probe:
         lines.append(f"best defence: {probe['best_defence_san']}")
     return "\n".join(lines)
@@ -62,15 +78,19 @@ def _probe_text(probe: dict[str, Any]) -> str:
 
 @click.command("tablebase")
 @click.argument("material")
-@click.option("--stats", "show_stats", is_flag=True, help="Count legal positions by DTM (the default).")
-@click.option("--fen", help="Probe this position: its DTM and the best moves.")
+@click.option("--stats", "show_stats", is_flag=True, help="Count legal positions by distance to mate (the default).")
+@click.option("--fen", help="Probe this position: who mates in how many moves, and the best moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
 def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -> None:
-    """Exact distance-to-mate tablebase for MATERIAL (KRK, KQK, KBK, KNK).
+    """Exact distance-to-mate tablebase for MATERIAL: any pawnless ending up
+    to four men (KRK, KQK, KBNK, KBBK, KQKR, KRKN, KRKB, KQKQ, …), either
+    colour holding either side's pieces, either side to move.
 
-    DTM counts White moves to mate with best play by both sides. The table is
-    built on first use (a few seconds) and cached under $AL0_CACHE_DIR, else
-    $XDG_CACHE_HOME/al0, else ~/.cache/al0.
+    Distances are moves of the side that mates, with best play by both sides
+    (a draw when neither can force mate). A table is built on first use (up
+    to a minute for four men, with the smaller tables its captures lead to)
+    and cached under $AL0_CACHE_DIR, else $XDG_CACHE_HOME/al0, else
+    ~/.cache/al0.
     """
     if show_stats and fen is not None:
         raise click.UsageError("give either --stats or --fen, not both")
@@ -80,9 +100,13 @@ def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -
             board = chess.Board(fen)
         except ValueError as error:
             raise click.BadParameter(f"{fen!r}: {error}", param_hint="--fen") from error
+
+    def progress(message: str) -> None:
+        click.echo(message, err=True)
+
     data: tb.Stats | dict[str, Any]
     try:
-        table = tb.load(material)
+        table = tb.load(material, progress=progress if sys.stderr.isatty() else None)
         if board is None:
             data = table.stats()
             text = _stats_text(data)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import random
 import signal
 import sys
 import time
@@ -26,8 +25,8 @@ from al0.plan import DEFAULT_BUDGET
 from al0.pgn import pgn_text
 from al0.positions import epd_positions
 from al0.replay import as_pgn, games_to_show, replay_all
-from al0.verify import (ChunkResult, GameRecord, Report, Verifier, VerifySpec, all_positions,
-                        judge_chunk)
+from al0.verify import (ChunkResult, GameRecord, Report, Verifier, VerifySpec, judge_chunk,
+                        start_positions)
 
 CHUNK = 200
 """Positions a worker judges per task: small enough for steady progress,
@@ -35,7 +34,8 @@ large enough that sending them costs little."""
 
 
 def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Board]:
-    """The start positions ``all``, ``sample:N`` or ``FILE.epd`` name."""
+    """The start positions ``all``, ``sample:N`` or ``FILE.epd`` name (see
+    :func:`al0.verify.start_positions`), with the command line's errors."""
     table = verifier.table
     if spec in ("all",) or spec.startswith("sample:"):
         count = spec[len("sample:"):]
@@ -44,10 +44,7 @@ def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Boa
         if verifier.tablebase is None:
             raise CommandError(f"no tablebase for {table.material}, so no list of all its "
                                f"positions: give --positions FILE.epd")
-        boards = all_positions(table, verifier.tablebase)
-        if spec == "all":
-            return boards
-        return random.Random(seed).sample(boards, min(int(count), len(boards)))
+        return start_positions(spec, table, verifier.tablebase, seed)
     return epd_positions(spec, table)
 
 

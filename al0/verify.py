@@ -15,7 +15,7 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import chess
 
@@ -31,6 +31,9 @@ from al0.positions import epd_positions
 from al0.search import PositionKey, position_key
 from al0.tree import ForcingTree
 
+if TYPE_CHECKING:
+    from al0.tablebase import Tablebase
+
 Outcome = tuple[int, str, tuple[str, ...]]
 """(moves, ending, line) of a state in the worst-case analysis."""
 
@@ -40,55 +43,13 @@ EXAMPLES_KEPT = 5
 
 # ------------------------------------------------------------ positions
 
-def _symmetries() -> list[tuple[int, ...]]:
-    """The 8 symmetries of the board (flips and the diagonal reflection) as
-    square permutations; they preserve every pawnless position's value."""
-    tables = []
-    for flip_file in (False, True):
-        for flip_rank in (False, True):
-            for swap in (False, True):
-                table = []
-                for square in chess.SQUARES:
-                    f, r = chess.square_file(square), chess.square_rank(square)
-                    f, r = (7 - f if flip_file else f), (7 - r if flip_rank else r)
-                    table.append(chess.square(r, f) if swap else chess.square(f, r))
-                tables.append(tuple(table))
-    return tables
-
-
-def all_positions(table: AdviceTable, tablebase: Any) -> list[chess.Board]:
-    """Every position of a three-man table with us (White) to move, one per
-    symmetry class, legal, not over, and won for White by the tablebase."""
-    if len(table.material) != 3 or table.us != chess.WHITE:
-        raise PositionError(f"all positions are only enumerated for White K+X vs K, "
-                            f"not {table.material}: give --positions FILE.epd")
-    piece = chess.Piece.from_symbol(table.material[1])
-    symmetries = _symmetries()
-    boards = []
-    for wk in chess.SQUARES:
-        for bk in chess.SQUARES:
-            if chess.square_distance(wk, bk) < 2:
-                continue
-            for x in chess.SQUARES:
-                if x in (wk, bk):
-                    continue
-                # Keep the least of the 8 images: one position per symmetry class.
-                if (wk, x, bk) != min((s[wk], s[x], s[bk]) for s in symmetries):
-                    continue
-                board = chess.Board(None)
-                board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
-                board.set_piece_at(x, piece)
-                board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
-                if board.is_valid() and not board.is_game_over() and tablebase.dtm(board):
-                    boards.append(board)
-    return boards
-
-
-def start_positions(spec: str, table: AdviceTable, tablebase: Any | None, seed: int = 0,
+def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, seed: int = 0,
                     relative_to: str | None = None) -> list[chess.Board]:
-    """The start positions ``spec`` names: ``all`` (see :func:`all_positions`),
-    ``sample:N`` (a seeded sample of them) or an EPD file, read relative to
-    the folder ``relative_to`` when given.
+    """The start positions ``spec`` names: ``all`` (one position per
+    symmetry class of the table's material, the table's side to move, won
+    for it by the tablebase), ``sample:N`` (N of those classes, drawn
+    uniformly and seeded) or an EPD file, read relative to the folder
+    ``relative_to`` when given.
 
     :raises PositionError: for a bad spec, a material with no tablebase to
         list its positions, or a bad EPD file.
@@ -100,10 +61,13 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Any | None, seed: 
         if tablebase is None:
             raise PositionError(f"no tablebase for {table.material}, so no list of all its "
                                 f"positions: give an EPD file")
-        boards = all_positions(table, tablebase)
+        from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
+        classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us),
+                                      won=True)
         if spec == "all":
-            return boards
-        return random.Random(seed).sample(boards, min(int(count), len(boards)))
+            return [position.board() for position in classes]
+        chosen = random.Random(seed).sample(classes, min(int(count), len(classes)))
+        return [position.board() for position in chosen]
     path = os.path.join(relative_to, spec) if relative_to is not None else spec
     return epd_positions(path, table)
 
@@ -345,7 +309,7 @@ class VerifySpec:
     engine_seconds: float = 0.05
 
 
-def load_tablebase(material: str) -> Any | None:
+def load_tablebase(material: str) -> Tablebase | None:
     """The tablebase of ``material``, or None when there is none for it."""
     from al0 import tablebase  # lazily: it may build a table (seconds)
     try:
@@ -379,7 +343,12 @@ class Verifier:
         self.plans_reported = 0
 
     def optimal(self, board: chess.Board) -> int | None:
-        return self.tablebase.dtm(board) if self.tablebase is not None else None
+        """Our fewest moves to mate from ``board``, when the tablebase knows
+        the material and we win."""
+        if self.tablebase is None:
+            return None
+        result = self.tablebase.result(board)
+        return result.moves if result.winner == self.table.us else None
 
     def judge(self, index: int, board: chess.Board) -> GameRecord:
         """The record of start position number ``index``."""

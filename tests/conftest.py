@@ -18,9 +18,16 @@ collect_ignore = ["plugin_tables"]
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "advice_tables"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+POSITIONS = Path(__file__).resolve().parent / "positions"
 
 
 @pytest.fixture(scope="session")
 def bratko() -> AdviceTable:
     """The book's KRK table."""
     return load_table(TABLES / "krk_bratko.yaml")
+
+
+@pytest.fixture(scope="session")
+def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One tablebase cache for the session, so each table is built once."""
+    return tmp_path_factory.mktemp("tablebase-cache")

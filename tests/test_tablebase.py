@@ -1,171 +1,209 @@
-"""Tests of the DTM tablebase, established from first principles.
+"""Tests of the tablebases, established from first principles.
 
 The strongest check is Bellman consistency against python-chess's own move
-generator: a table that is legal where python-chess says a position is valid,
-0 exactly at checkmates, and satisfies "White to move = 1 + min over White's
-moves, Black to move = max over Black's replies, a draw if any reply draws" at
-every entry is *the* DTM table. (A finite value is sound: following the
-minimising White move strictly lowers it down to a mate. And by induction on
-the true DTM every won position gets a finite value equal to it.) KRK is
-checked at every one of its 524,288 indices; KQK, KBK and KNK on seeded
-samples to keep the suite fast. Hand-worked positions, the published KRK
-statistics and the board's symmetries check it independently.
+generator: a table that is illegal exactly where python-chess says a position
+is invalid, 0 exactly at checkmates, and satisfies "win in 1 + the fewest
+plies of a move to a lost position, else a draw if a move draws, else a loss
+in 1 + the most plies of any move" at every entry, with captures read from
+the smaller tables, is *the* table. (A finite value is sound: following the
+optimal move strictly lowers it down to a mate. And by induction on the true
+distance every decided position gets a finite value equal to it.) KRK and KQK
+are checked at every index, the others on seeded samples. Hand-worked
+positions, the published longest mates and the board's symmetries check it
+independently.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from pathlib import Path
 
 import chess
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from al0 import tablebase as tb
 from al0.cli import cli
 from al0.errors import AL0Error, PositionError
+from al0.tablebase.geometry import Layout
+from conftest import POSITIONS
+
+# Four-man tables the suite builds once per session (about 10-20 s each on a
+# 2-core machine): one per kind of ending, each with a published longest mate.
+FOUR_MEN = ["KQKR", "KRKN", "KRKB", "KBNK", "KBBK"]
+
+# The longest forced mates, in moves, from the published tables (Ströhlein
+# 1970 and Thompson for the four-man endings, the Nalimov tables since; e.g.
+# Wikipedia's "Endgame tablebase" and chessprogramming.org's "Endgame
+# Tablebases"): K+Q 10, K+R 16, two bishops 19, bishop and knight 33, queen
+# against rook 35, rook against bishop 29, rook against knight 40.
+PUBLISHED_LONGEST = {"KQK": 10, "KRK": 16, "KBBK": 19, "KBNK": 33, "KQKR": 35, "KRKB": 29, "KRKN": 40}
 
 
 @pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One cache directory for the session, so each table is built once."""
-    return tmp_path_factory.mktemp("tablebase-cache")
+def table(tablebase_cache: Path):
+    """``table(material)``: the session's table of ``material``."""
+    return lambda material: tb.load(material, tablebase_cache)
 
 
-@pytest.fixture(scope="session")
-def krk(cache_dir: Path) -> tb.Tablebase:
-    return tb.load("KRK", cache_dir)
-
-
-@pytest.fixture(scope="session")
-def kqk(cache_dir: Path) -> tb.Tablebase:
-    return tb.load("KQK", cache_dir)
-
-
-def _bellman_errors(table: tb.Tablebase, indices: list[int]) -> list[str]:
-    """Entries at ``indices`` that disagree with one step of python-chess play.
-
-    Legality comes from ``Board.is_valid()``, moves from ``Board.legal_moves``;
-    a successor's value is read from the table by its squares (pushing every
-    move would make the full KRK check several times slower).
-    """
-    piece = chess.Piece(table.piece_type, chess.WHITE)
-    white_king = chess.Piece(chess.KING, chess.WHITE)
-    black_king = chess.Piece(chess.KING, chess.BLACK)
+def _board(table: tb.Tablebase, side: int, index: int, squares: list[int] | None = None) -> chess.Board | None:
+    """The board of an index (the stronger side White), or None when two
+    men share a square. ``squares``: the index decoded already."""
+    if squares is None:
+        squares = [int(s[0]) for s in Layout(table.material).decode(np.array([index]))]
+    if len(set(squares)) < len(squares):
+        return None
     board = chess.Board(None)
+    for square, piece, owner in zip(squares, table.material.types, table.material.sides):
+        board.set_piece_at(square, chess.Piece(piece, chess.WHITE if owner == 0 else chess.BLACK))
+    board.turn = chess.WHITE if side == 0 else chess.BLACK
+    return board
+
+
+def _bellman_errors(table: tb.Tablebase, entries: list[tuple[int, int]]) -> list[str]:
+    """Entries that disagree with one step of python-chess play: legality
+    from ``Board.is_valid()``, moves from ``Board.legal_moves``, each
+    successor's value read by its men (captures from the smaller tables)."""
     errors: list[str] = []
-    for i in indices:
-        white_to_move = i < tb.SIDE_SIZE
-        wk, p, bk = i >> 12 & 63, i >> 6 & 63, i & 63
-        entry = table.table[i]
-        if len({wk, p, bk}) < 3:
+    decoded = zip(*(column.tolist() for column in Layout(table.material).decode(np.array([i for _, i in entries]))))
+    for (side, index), squares in zip(entries, decoded):
+        entry = int(table.values[side, index])
+        board = _board(table, side, index, list(squares))
+        if board is None or not board.is_valid():
             if entry != tb.ILLEGAL:
-                errors.append(f"index {i}: pieces share a square but entry is {entry}")
+                errors.append(f"{side}/{index} {board and board.fen()}: invalid but entry is {entry}")
             continue
-        board.set_piece_map({wk: white_king, p: piece, bk: black_king})
-        board.turn = chess.WHITE if white_to_move else chess.BLACK
-        if not board.is_valid():
-            if entry != tb.ILLEGAL:
-                errors.append(f"{board.fen()}: invalid but entry is {entry}")
-            continue
-        values: list[int | None] = []
+        successors = []
         for move in board.legal_moves:
-            if board.is_capture(move):
-                values.append(None)  # K vs K
-                continue
-            squares = {wk: wk, p: p, bk: bk}
-            squares[move.from_square] = move.to_square
-            value = table.table[tb.index(squares[wk], squares[p], squares[bk], not white_to_move)]
-            assert value != tb.ILLEGAL, f"{board.fen()} {move}: legal move to an ILLEGAL entry"
-            values.append(None if value == tb.DRAW else value)
-        wins = [value for value in values if value is not None]
-        if white_to_move:
-            expected = 1 + min(wins) if wins else None
-        elif not values:
-            expected = 0 if board.is_check() else None  # mate, or stalemate
+            board.push(move)
+            successors.append(table._lookup(board))
+            board.pop()
+        assert tb.ILLEGAL not in successors, f"{board.fen()}: a legal move to an ILLEGAL entry"
+        lost = [value for value in successors if value != tb.DRAW and value % 2 == 0]
+        if not successors:
+            expected = 0 if board.is_check() else tb.DRAW  # mate, or stalemate
+        elif lost:
+            expected = 1 + min(lost)
+        elif tb.DRAW in successors:
+            expected = tb.DRAW
         else:
-            expected = max(wins) if len(wins) == len(values) else None
-        actual = None if entry == tb.DRAW else entry
-        if actual != expected:
-            errors.append(f"{board.fen()}: entry {actual}, one step of play gives {expected}")
+            expected = 1 + max(successors)
+        if entry != expected:
+            errors.append(f"{board.fen()}: entry {entry}, one step of play gives {expected}")
     return errors
 
 
-def test_krk_bellman_consistent_at_every_index(krk: tb.Tablebase) -> None:
-    assert _bellman_errors(krk, list(range(tb.TABLE_SIZE)))[:5] == []
+def _every_index(table: tb.Tablebase) -> list[tuple[int, int]]:
+    return [(side, index) for side in (0, 1) for index in range(table.values.shape[1])]
 
 
-def test_bellman_check_catches_a_wrong_entry(krk: tb.Tablebase) -> None:
+def _sample(table: tb.Tablebase, count: int) -> list[tuple[int, int]]:
+    rng = random.Random(f"bellman {table.name}")
+    return [(rng.randrange(2), rng.randrange(table.values.shape[1])) for _ in range(count)]
+
+
+@pytest.mark.parametrize("material", ["KRK", "KQK"])
+def test_three_men_bellman_consistent_at_every_index(table, material: str) -> None:
+    assert _bellman_errors(table(material), _every_index(table(material)))[:5] == []
+
+
+@pytest.mark.parametrize("material", ["KBK", "KNK"])
+def test_drawn_three_men_bellman_consistent_on_a_sample(table, material: str) -> None:
+    assert _bellman_errors(table(material), _sample(table(material), 5_000))[:5] == []
+
+
+@pytest.mark.parametrize("material", FOUR_MEN)
+def test_four_men_bellman_consistent_on_a_sample(table, material: str) -> None:
+    # A seeded sample, not every index: 5 million entries each would take hours
+    # through python-chess.
+    assert _bellman_errors(table(material), _sample(table(material), 4_000))[:5] == []
+
+
+def test_bellman_check_catches_a_wrong_entry(table) -> None:
     """The checker above is itself checked: a single altered entry is reported."""
-    i = tb.index(chess.G6, chess.A1, chess.H8, True)  # mate in 1 by Ra8 (below)
-    wrong = bytearray(krk.table)
-    wrong[i] = 2
-    assert len(_bellman_errors(tb.Tablebase("KRK", bytes(wrong)), [i])) == 1
+    krk = table("KRK")
+    board = chess.Board("7k/8/6K1/8/8/8/8/R7 w - - 0 1")  # mate in 1 (Ra8#)
+    layout = Layout(krk.material)
+    index = int(layout.canonical([np.array([chess.G6]), np.array([chess.A1]), np.array([chess.H8])])[0])
+    assert krk.values[0, index] == 1 and krk.result(board).plies == 1
+    wrong = krk.values.copy()
+    wrong[0, index] = 3
+    assert len(_bellman_errors(tb.Tablebase(krk.material, wrong, krk.smaller), [(0, index)])) == 1
 
 
-@pytest.mark.parametrize("material, sample", [("KQK", 40_000), ("KBK", 10_000), ("KNK", 10_000)])
-def test_other_materials_bellman_consistent_on_a_sample(cache_dir: Path, material: str, sample: int) -> None:
-    # A seeded sample, not every index: the full KQK check alone takes ~40 s.
-    table = tb.load(material, cache_dir)
-    indices = random.Random(f"bellman {material}").sample(range(tb.TABLE_SIZE), sample)
-    assert _bellman_errors(table, indices)[:5] == []
+def _hand_checked() -> list[tuple[str, str, str, int]]:
+    cases = []
+    text = (POSITIONS / "tablebase_hand_checked.epd").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            board, operations = chess.Board.from_epd(line)
+            material, winner, plies = str(operations["c0"]).split()
+            cases.append((board.fen(), material, winner, int(plies)))
+    return cases
 
 
-# Positions worked out by hand; each comment is the proof.
-HAND_CHECKED = [
-    # Black is mated: Ra8 checks along the 8th rank; g8 is on that rank, g7 and
-    # h7 are next to the White king on g6.
-    ("R6k/8/6K1/8/8/8/8/8 b - - 0 1", 0),
-    # The same mate one move earlier: Ra1-a8# (a8 is reachable, a2..a7 empty).
-    ("7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1),
-    # Mate in 2: Black's king on e8 may go to d8, f8 or f7 (d7, e7 are covered
-    # by Kd6). No mate in 1: Re5+ leaves d8, Rf8+ is met by Kxf8. A rook move
-    # along the f-file that keeps off f7 (where Kxf7 takes it) leaves only Kd8,
-    # and then Rf8 is mate (c8 is x-rayed through the king, c7 d7 e7 by Kd6).
-    ("4k3/8/3K4/5R2/8/8/8/8 w - - 0 1", 2),
-    # ...after 1.Rf6, Black to move: Kd8 is forced and 2.Rf8#.
-    ("4k3/8/3K1R2/8/8/8/8/8 b - - 0 1", 1),
-    # Black takes the undefended rook: Kxf7 (Kd6 does not reach f7): a draw.
-    ("4k3/5R2/3K4/8/8/8/8/8 b - - 0 1", None),
-    # Stalemate: a7 and b8 are on the rook's lines, b7 is defended by Kc6, and
-    # a8 is not attacked.
-    ("k7/1R6/2K5/8/8/8/8/8 b - - 0 1", None),
-    # A queen mates at once: Qb7# next to the cornered king, guarded by Kc6.
-    ("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", 1),
-]
+@pytest.mark.parametrize("fen, material, winner, plies", _hand_checked())
+def test_hand_checked_positions(table, fen: str, material: str, winner: str, plies: int) -> None:
+    result = table(material).result(chess.Board(fen))
+    if winner == "draw":
+        assert result == tb.Result(None, None)
+    else:
+        assert result == tb.Result(chess.COLOR_NAMES.index(winner) == 1, plies)
 
 
-@pytest.mark.parametrize("fen, dtm", HAND_CHECKED)
-def test_hand_checked_positions(krk: tb.Tablebase, kqk: tb.Tablebase, fen: str, dtm: int | None) -> None:
-    board = chess.Board(fen)
-    table = kqk if board.queens else krk
-    assert table.dtm(board) == dtm
+def test_dtm_counts_the_stronger_sides_moves(table) -> None:
+    krkn = table("KRKN")
+    assert krkn.dtm(chess.Board("8/8/8/8/3n4/8/R7/K1k5 b - - 0 1")) is None  # the knight's side mates
+    assert krkn.result(chess.Board("8/8/8/8/3n4/8/R7/K1k5 b - - 0 1")).moves == 1
+    krk = table("KRK")
+    assert krk.dtm(chess.Board("4k3/8/3K1R2/8/8/8/8/8 b - - 0 1")) == 1
+    assert krk.dtm(chess.Board("4k3/8/3K4/5R2/8/8/8/8 w - - 0 1")) == 2
+    assert krk.dtm(chess.Board("4k3/5R2/3K4/8/8/8/8/8 b - - 0 1")) is None
 
 
-def test_hand_checked_best_moves(krk: tb.Tablebase) -> None:
+def test_hand_checked_best_moves(table) -> None:
+    krk = table("KRK")
     # Mate in 1 has exactly one mating move; Rh1+ would leave g8 free.
     assert krk.best_moves(chess.Board("7k/8/6K1/8/8/8/8/R7 w - - 0 1")) == [chess.Move.from_uci("a1a8")]
-    # Mate in 2 (see above): the rook keeps the f-file, off f7 and f8.
+    # Mate in 2 (see the EPD file): the rook keeps the f-file, off f7 and f8.
     mate_in_2 = chess.Board("4k3/8/3K4/5R2/8/8/8/8 w - - 0 1")
     assert [move.uci() for move in krk.best_moves(mate_in_2)] == ["f5f1", "f5f2", "f5f3", "f5f4", "f5f6"]
     # A lost rook: the best defence is to take it.
     assert krk.best_defence(chess.Board("4k3/5R2/3K4/8/8/8/8/8 b - - 0 1")).uci() == "e8f7"
     assert krk.best_defence(chess.Board("4k3/8/3K1R2/8/8/8/8/8 b - - 0 1")).uci() == "e8d8"
+    # The knight's side to move, winning: its mate.
+    assert table("KRKN").best_moves(chess.Board("8/8/8/8/3n4/8/R7/K1k5 b - - 0 1")) == [
+        chess.Move.from_uci("d4b3")]
 
 
-def test_best_moves_of_a_draw_is_empty(cache_dir: Path) -> None:
-    board = chess.Board("8/8/8/4k3/8/8/8/K1N5 w - - 0 1")
-    assert tb.load("KNK", cache_dir).best_moves(board) == []
+def test_best_defence_takes_a_piece_when_that_is_best(table) -> None:
+    """KQKR, Black to move: Rxe2 takes the queen and Black, the rook's side,
+    then wins; any other move leaves the queen on the board."""
+    board = chess.Board("k3r3/8/8/8/8/8/4Q3/6K1 b - - 0 1")
+    move = table("KQKR").best_defence(board)
+    assert move.uci() == "e8e2"
+    board.push(move)
+    assert table("KQKR").result(board).winner == chess.BLACK
 
 
-def test_longest_krk_win_is_16_and_is_played_out(krk: tb.Tablebase) -> None:
-    """Max DTM with White to move is 16; following the table from such a
-    position mates in exactly 16 moves, one DTM step per move."""
-    assert krk.stats()["white"]["max_dtm"] == 16
+def test_best_moves_of_a_draw_is_empty(table) -> None:
+    board = chess.Board("8/8/8/8/4k3/8/8/K1N5 w - - 0 1")
+    assert table("KNK").best_moves(board) == []
+    assert board.is_legal(table("KNK").best_defence(board))
+
+
+@pytest.mark.parametrize("material", PUBLISHED_LONGEST)
+def test_longest_mate_is_the_published_one(table, material: str) -> None:
+    assert table(material).stats()["max_dtm"] == PUBLISHED_LONGEST[material]
+
+
+def test_longest_krk_win_is_played_out(table) -> None:
+    """Following the table from a 16-move win mates in exactly 16 moves,
+    one step per move."""
+    krk = table("KRK")
     board = chess.Board("8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
-    assert krk.dtm(board) == 16
     for remaining in range(16, 0, -1):
         assert krk.dtm(board) == remaining
         board.push(krk.best_moves(board)[0])
@@ -175,67 +213,78 @@ def test_longest_krk_win_is_16_and_is_played_out(krk: tb.Tablebase) -> None:
     assert board.is_checkmate()
 
 
-def test_longest_kqk_win_is_10(kqk: tb.Tablebase) -> None:
-    assert kqk.stats()["white"]["max_dtm"] == 10
-
-
-def test_krk_matches_published_statistics(krk: tb.Tablebase) -> None:
-    """The UCI "Chess (King-Rook vs. King)" data set (krkopt, Bain 1994) lists
-    28,056 Black-to-move positions, White king in the a1-d1-d4 triangle and
-    one of each pair mirrored in the a1-h8 diagonal when the White king is on
-    it, classed by optimal depth of win. Ours must give the same classes."""
-    published = {
-        None: 2796, 0: 27, 1: 78, 2: 246, 3: 81, 4: 198, 5: 471, 6: 592, 7: 683, 8: 1433,
-        9: 1712, 10: 1985, 11: 2854, 12: 3597, 13: 4194, 14: 4553, 15: 2166, 16: 390,
-    }
-    triangle = [chess.A1, chess.B1, chess.C1, chess.D1, chess.B2, chess.C2, chess.D2, chess.C3, chess.D3, chess.D4]
-
-    def reflect(square: chess.Square) -> chess.Square:
-        return chess.square(chess.square_rank(square), chess.square_file(square))
-
-    counts: Counter[int | None] = Counter()
-    for wk in triangle:
-        on_diagonal = chess.square_file(wk) == chess.square_rank(wk)
-        for p in chess.SQUARES:
-            for bk in chess.SQUARES:
-                if on_diagonal and (reflect(p), reflect(bk)) < (p, bk):
-                    continue  # counted as its mirror image
-                entry = krk.table[tb.index(wk, p, bk, False)]
-                if entry != tb.ILLEGAL:
-                    counts[None if entry == tb.DRAW else entry] += 1
-    assert dict(counts) == published
-
-
-def test_krk_stats(krk: tb.Tablebase) -> None:
-    stats = krk.stats()
+def test_krk_stats(table) -> None:
+    stats = table("KRK").stats()
     # 3612 ordered pairs of non-adjacent king squares, 62 squares left for the
     # rook; with Black to move every such position is legal.
-    assert stats["black"]["legal"] == 3612 * 62 == 223_944
-    # With White to move every legal KRK position is won.
-    assert stats["white"]["draws"] == 0
-    for side in ("white", "black"):
+    assert stats["weaker"]["legal"] == 3612 * 62 == 223_944
+    assert stats["stronger"]["legal"] == stats["stronger"]["wins"] == 175_168  # every one won
+    assert stats["weaker"]["draws"] == 22_244
+    assert stats["weaker"]["losses_by_dtm"][16] == 3056
+    for side in ("stronger", "weaker"):
         part = stats[side]
-        assert part["wins"] == sum(part["by_dtm"])
-        assert part["wins"] + part["draws"] == part["legal"]
+        assert part["wins"] + part["losses"] + part["draws"] == part["legal"]
     assert json.loads(json.dumps(stats)) == stats
 
 
-_FLIPS = [chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal, chess.flip_anti_diagonal]
+def test_krkn_both_sides_can_win(table) -> None:
+    stats = table("KRKN").stats()
+    assert stats["weaker"]["wins"] > 0 and stats["stronger"]["losses"] > 0
+    assert stats["stronger"]["wins"] > stats["stronger"]["draws"]
 
 
-@pytest.mark.parametrize("material", ["KRK", "KQK"])
-@pytest.mark.parametrize("flip", _FLIPS, ids=lambda flip: flip.__name__)
-def test_table_is_invariant_under_board_symmetries(cache_dir: Path, material: str, flip) -> None:
-    """Rook and queen move alike in every reflection of the board (which, with
-    their compositions, give all 8 symmetries), so the entire table must map
-    onto itself."""
-    table = tb.load(material, cache_dir).table
-    image = [chess.lsb(flip(chess.BB_SQUARES[square])) for square in chess.SQUARES]
-    mapped = bytes(
-        table[tb.index(image[i >> 12 & 63], image[i >> 6 & 63], image[i & 63], i < tb.SIDE_SIZE)]
-        for i in range(tb.TABLE_SIZE)
-    )
-    assert mapped == table
+_TRANSFORMS = [chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal, chess.flip_anti_diagonal]
+
+
+@pytest.mark.parametrize("material", ["KRK", "KBNK", "KRKN"])
+def test_values_are_invariant_under_symmetries_and_colours(table, material: str) -> None:
+    """Every reflection of the board (they and their compositions give all 8
+    symmetries), and swapping the colours, keep a pawnless position's value."""
+    chosen = table(material)
+    rng = random.Random(f"symmetry {material}")
+    checked = 0
+    while checked < 300:
+        board = _board(chosen, rng.randrange(2), rng.randrange(chosen.values.shape[1]))
+        if board is None or not board.is_valid():
+            continue
+        checked += 1
+        result = chosen.result(board)
+        for transform in _TRANSFORMS:
+            assert chosen.result(board.transform(transform)) == result, (board.fen(), transform)
+        swapped = chosen.result(board.mirror())
+        assert swapped.plies == result.plies
+        assert swapped.winner == (None if result.winner is None else not result.winner)
+
+
+def test_every_symmetric_index_holds_its_class_value(table) -> None:
+    krkn = table("KRKN")
+    layout = Layout(krkn.material)
+    index = np.arange(0, layout.size, 97)
+    for image in layout.images(layout.decode(index)):
+        ok = image >= 0
+        assert (krkn.values[:, image[ok]] == krkn.values[:, index[ok]]).all()
+
+
+@pytest.mark.parametrize("material, positions", [("KRK", 175_168), ("KBNK", None)])
+def test_positions_are_one_per_class_and_cover_the_side(table, material: str, positions: int | None) -> None:
+    chosen = table(material)
+    classes = chosen.positions(chess.WHITE, won=True)
+    assert sum(position.size for position in classes) == chosen.stats()["stronger"]["wins"]
+    if positions is not None:
+        assert sum(position.size for position in classes) == positions
+    keys = set()
+    for position in classes[:: max(1, len(classes) // 500)]:
+        board = position.board()
+        assert board.turn == chess.WHITE and chosen.result(board).winner == chess.WHITE
+        images = {board.transform(transform).board_fen() for transform in _TRANSFORMS}
+        images |= {board.transform(chess.flip_vertical).transform(transform).board_fen() for transform in
+                   _TRANSFORMS}
+        assert position.size == len(images | {board.board_fen()}) or position.size <= 8
+        keys.add(board.board_fen())
+    # Black holding the pieces and to move: the same classes, mirrored.
+    mirrored = chosen.positions(chess.BLACK, stronger=chess.BLACK, won=True)
+    assert len(mirrored) == len(classes)
+    assert chosen.result(mirrored[0].board()).winner == chess.BLACK
 
 
 @pytest.mark.parametrize(
@@ -247,27 +296,37 @@ def test_table_is_invariant_under_board_symmetries(cache_dir: Path, material: st
         "8/8/8/8/8/2k5/1RK5/8 w - - 0 1",  # kings adjacent
         "8/8/8/8/8/1Rk5/8/K7 w - - 0 1",  # Black, not to move, in check
         "8/8/8/8/3k4/8/8/4K2R w K - 0 1",  # castling rights
+        "8/8/8/8/3k4/8/4P3/4K2R w - - 0 1",  # a pawn
     ],
 )
-def test_boards_that_do_not_fit_are_rejected_with_their_fen(krk: tb.Tablebase, fen: str) -> None:
+def test_boards_that_do_not_fit_are_rejected_with_their_fen(table, fen: str) -> None:
     with pytest.raises(PositionError, match=fen.split()[0]):
-        krk.dtm(chess.Board(fen))
+        table("KRK").dtm(chess.Board(fen))
 
 
-@pytest.mark.parametrize("material", ["KPK", "KRKR", "krk", "KK", "KQQK", ""])
+@pytest.mark.parametrize("material, name", [("KRK", "KRK"), ("KNKR", "KRKN"), ("KNBK", "KBNK"),
+                                            ("KBKN", "KBKN"), ("KNKB", "KBKN"), ("KK", "KK")])
+def test_material_names_are_canonical(material: str, name: str) -> None:
+    assert tb.parse_material(material).name == name
+
+
+@pytest.mark.parametrize("material", ["KPK", "krk", "KQQKR", "", "KRQ", "KRKRK", "KXK"])
 def test_unsupported_material_is_rejected(tmp_path: Path, material: str) -> None:
     with pytest.raises(PositionError, match="unsupported material"):
         tb.load(material, tmp_path)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_wrong_side_to_move_is_rejected(krk: tb.Tablebase) -> None:
-    with pytest.raises(PositionError, match="side with the R to move"):
-        krk.best_moves(chess.Board("4k3/8/3K1R2/8/8/8/8/8 b - - 0 1"))
-    with pytest.raises(PositionError, match="lone king.s side to move"):
-        krk.best_defence(chess.Board("4k3/8/3K4/5R2/8/8/8/8 w - - 0 1"))
+def test_best_defence_without_a_move_is_rejected(table) -> None:
     with pytest.raises(PositionError, match="no legal move"):
-        krk.best_defence(chess.Board("R6k/8/6K1/8/8/8/8/8 b - - 0 1"))
+        table("KRK").best_defence(chess.Board("R6k/8/6K1/8/8/8/8/8 b - - 0 1"))
+
+
+@pytest.mark.parametrize("material, us, colour", [("KRK", chess.WHITE, chess.WHITE),
+                                                  ("KRK", chess.BLACK, chess.BLACK),
+                                                  ("KNKR", chess.WHITE, chess.BLACK)])
+def test_stronger_colour(material: str, us: chess.Color, colour: chess.Color) -> None:
+    assert tb.stronger_colour(material, us) == colour
 
 
 # Cache behaviour: KNK builds in a fraction of a second, so it stands in for all.
@@ -276,14 +335,15 @@ def test_wrong_side_to_move_is_rejected(krk: tb.Tablebase) -> None:
 def test_cache_is_written_and_then_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     built = tb.load("KNK", tmp_path)
     path = tb.cache_path("KNK", tmp_path)
-    assert path.read_bytes().startswith(b"AL0TB 1 KNK 524288 ")
-    assert [p.name for p in tmp_path.iterdir()] == ["KNK.dtm"]  # no temp file left behind
+    assert path.read_bytes().startswith(b"AL0TB 2 KNK 81920 ")
+    # K vs K is cached too: captures lead there. No temp file is left behind.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["KK.dtm", "KNK.dtm"]
 
-    def no_build(material: str) -> bytes:
+    def no_build(*args: object) -> None:
         raise AssertionError("a valid cache must not be rebuilt")
 
     monkeypatch.setattr(tb, "build", no_build)
-    assert tb.load("KNK", tmp_path) == built
+    assert (tb.load("KNK", tmp_path).values == built.values).all()
 
 
 def _corrupt_truncate(data: bytes) -> bytes:
@@ -295,7 +355,7 @@ def _corrupt_flip_payload_byte(data: bytes) -> bytes:
 
 
 def _corrupt_header(data: bytes) -> bytes:
-    return data.replace(b"AL0TB 1 ", b"AL0TB 0 ", 1)  # an older format version
+    return data.replace(b"AL0TB 2 ", b"AL0TB 1 ", 1)  # an older format version
 
 
 def _corrupt_garbage(data: bytes) -> bytes:
@@ -310,15 +370,17 @@ def test_invalid_cache_is_rebuilt(tmp_path: Path, corrupt) -> None:
     path = tb.cache_path("KNK", tmp_path)
     valid = path.read_bytes()
     path.write_bytes(corrupt(valid))
-    assert tb.load("KNK", tmp_path) == good
+    assert (tb.load("KNK", tmp_path).values == good.values).all()
     assert path.read_bytes() == valid
 
 
 def test_cache_of_another_material_is_not_trusted(tmp_path: Path) -> None:
-    knk_file = tb.cache_path("KNK", tmp_path)
-    tb.load("KNK", tmp_path)
-    tb.cache_path("KBK", tmp_path).write_bytes(knk_file.read_bytes())
-    assert tb.load("KBK", tmp_path).table == tb.build("KBK")
+    knk = tb.load("KNK", tmp_path)
+    tb.cache_path("KBK", tmp_path).write_bytes(tb.cache_path("KNK", tmp_path).read_bytes())
+    kbk = tb.load("KBK", tmp_path)
+    assert kbk.name == "KBK"
+    assert kbk.result(chess.Board("8/8/8/8/4k3/8/8/K1B5 w - - 0 1")) == tb.Result(None, None)
+    assert knk.name == "KNK"
 
 
 def test_cache_directory_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -338,36 +400,64 @@ def test_unwritable_cache_warns_and_still_answers(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("a file where the cache directory should be")
     with pytest.warns(RuntimeWarning, match="cannot cache"):
-        table = tb.load("KNK", blocker / "cache")
-    assert table.table == tb.build("KNK")
+        knk = tb.load("KNK", blocker / "cache")
+    assert (knk.values == tb.load("KNK", tmp_path).values).all()
 
 
 # CLI
 
 
-def test_cli_stats_json(krk: tb.Tablebase, cache_dir: Path) -> None:
-    result = CliRunner().invoke(cli, ["tablebase", "KRK", "--stats", "--json"], env={"AL0_CACHE_DIR": str(cache_dir)})
+def _invoke(cache: Path, *args: str):
+    return CliRunner().invoke(cli, ["tablebase", *args], env={"AL0_CACHE_DIR": str(cache)})
+
+
+def test_cli_stats_json(table, tablebase_cache: Path) -> None:
+    result = _invoke(tablebase_cache, "KRK", "--stats", "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == krk.stats()
+    assert json.loads(result.output) == table("KRK").stats()
 
 
-def test_cli_stats_text(cache_dir: Path) -> None:
-    result = CliRunner().invoke(cli, ["tablebase", "KRK"], env={"AL0_CACHE_DIR": str(cache_dir)})
+def test_cli_stats_text(tablebase_cache: Path) -> None:
+    result = _invoke(tablebase_cache, "KRK")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == "KRK: 175168 legal positions with White to move, 223944 with Black to move"
-    assert lines[-2].split() == ["16", "916", "3056"]
+    assert lines[0] == "KRK: 175168 legal positions with KR to move, 223944 with K to move"
+    assert lines[1] == "longest mate: 16 moves"
+    assert lines[-2].split() == ["16", "916", "0", "0", "3056"]
     assert lines[-1].split() == ["draw", "0", "22244"]
 
 
-def test_cli_fen(cache_dir: Path) -> None:
-    env = {"AL0_CACHE_DIR": str(cache_dir)}
-    result = CliRunner().invoke(cli, ["tablebase", "KRK", "--fen", "7k/8/6K1/8/8/8/8/R7 w - - 0 1"], env=env)
+def test_cli_stats_of_a_four_man_table(tablebase_cache: Path) -> None:
+    result = _invoke(tablebase_cache, "KNKR", "--json")  # any order of the sides
     assert result.exit_code == 0, result.output
-    assert "dtm: 1\nbest moves: Ra8#\n" in result.output
+    assert json.loads(result.output)["material"] == "KRKN"
+    assert json.loads(result.output)["max_dtm"] == 40
+
+
+def test_cli_fen(tablebase_cache: Path) -> None:
+    result = _invoke(tablebase_cache, "KRK", "--fen", "7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    assert result.exit_code == 0, result.output
+    assert "result: white mates in 1\nbest moves: Ra8#\n" in result.output
     fen = "4k3/8/3K1R2/8/8/8/8/8 b - - 0 1"
-    result = CliRunner().invoke(cli, ["tablebase", "KRK", "--fen", fen, "--json"], env=env)
-    assert json.loads(result.output) == {"fen": fen, "dtm": 1, "best_defence": "e8d8", "best_defence_san": "Kd8"}
+    result = _invoke(tablebase_cache, "KRK", "--fen", fen, "--json")
+    assert json.loads(result.output) == {"fen": fen, "winner": "white", "moves": 1, "plies": 2, "dtm": 1,
+                                         "best_defence": "e8d8", "best_defence_san": "Kd8"}
+
+
+@pytest.mark.parametrize("fen", ["8/8/4r3/8/3k4/8/2K5/8 b - - 0 1", "8/8/4r3/8/3k4/8/2K5/8 w - - 0 1"])
+def test_cli_fen_with_black_holding_the_rook(tablebase_cache: Path, fen: str) -> None:
+    """Either side to move: the table is read by which side is stronger."""
+    result = _invoke(tablebase_cache, "KRK", "--fen", fen, "--json")
+    assert result.exit_code == 0, result.output
+    probe = json.loads(result.output)
+    mirrored = _invoke(tablebase_cache, "KRK", "--fen", chess.Board(fen).mirror().fen(), "--json")
+    assert probe["winner"] == "black" and probe["moves"] == json.loads(mirrored.output)["moves"]
+
+
+def test_cli_fen_four_men_weaker_side_mates(tablebase_cache: Path) -> None:
+    result = _invoke(tablebase_cache, "KRKN", "--fen", "8/8/8/8/3n4/8/R7/K1k5 b - - 0 1")
+    assert result.exit_code == 0, result.output
+    assert "result: black mates in 1\nbest moves: Nb3#" in result.output
 
 
 @pytest.mark.parametrize(
@@ -379,19 +469,8 @@ def test_cli_fen(cache_dir: Path) -> None:
         (["KRK", "--stats", "--fen", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"], "either --stats or --fen"),
     ],
 )
-def test_cli_errors_exit_2(cache_dir: Path, args: list[str], message: str) -> None:
-    result = CliRunner().invoke(cli, ["tablebase", *args], env={"AL0_CACHE_DIR": str(cache_dir)})
+def test_cli_errors_exit_2(tablebase_cache: Path, args: list[str], message: str) -> None:
+    result = _invoke(tablebase_cache, *args)
     assert result.exit_code == 2
     assert message in result.output
     assert not isinstance(result.exception, AL0Error)  # turned into a message, not a traceback
-
-
-def test_black_with_the_rook_reads_the_mirrored_table(krk):
-    white = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")
-    black = white.mirror()
-    assert krk.dtm(black) == krk.dtm(white)
-    mirrored = [chess.Move(chess.square_mirror(m.from_square), chess.square_mirror(m.to_square))
-                for m in krk.best_moves(white)]
-    assert sorted(krk.best_moves(black), key=chess.Move.uci) == sorted(mirrored, key=chess.Move.uci)
-    black.push(krk.best_moves(black)[0])
-    assert black.is_legal(krk.best_defence(black))

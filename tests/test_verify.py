@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 
@@ -13,7 +14,7 @@ from al0.cli import cli
 from al0.defenders import RandomDefender
 from al0.play import Ending, OurMove, play_game
 from al0.plan import Planner
-from al0.verify import WorstCase, _symmetries, all_positions, load_tablebase, play_one
+from al0.verify import WorstCase, load_tablebase, play_one
 from conftest import FIXTURES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -26,20 +27,32 @@ def tablebase():
 
 
 @pytest.fixture(scope="module")
-def everything(bratko, tablebase):
-    return all_positions(bratko, tablebase)
+def everything(tablebase):
+    return [position.board() for position in tablebase.positions(chess.WHITE, won=True)]
 
 
-def test_all_positions_cover_every_white_to_move_position_once(everything, tablebase):
-    # Each class stands for its orbit under the 8 symmetries; the orbits
-    # together must be exactly the tablebase's White-to-move positions.
-    symmetries = _symmetries()
-    covered = 0
+def test_all_positions_cover_every_white_to_move_position_once(everything):
+    # Each class stands for its orbit under the 8 symmetries (compositions of
+    # python-chess's flips); the orbits together must be exactly KRK's
+    # White-to-move positions, every one of them won.
+    def image(flips, square):
+        bitboard = chess.BB_SQUARES[square]
+        for flip in flips:
+            if flip is not None:
+                bitboard = flip(bitboard)
+        return chess.lsb(bitboard)
+
+    flips = (chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal)
+    symmetries = [[image(chosen, square) for square in chess.SQUARES]
+                  for chosen in itertools.product(*([None, flip] for flip in flips))]
+    seen: set[tuple[int, int, int]] = set()
     for board in everything:
         w, b = board.king(chess.WHITE), board.king(chess.BLACK)
-        r = next(iter(board.pieces(chess.ROOK, chess.WHITE)))
-        covered += len({(s[w], s[r], s[b]) for s in symmetries})
-    assert covered == tablebase.stats()["white"]["wins"] == 175168
+        r = chess.lsb(board.rooks)
+        orbit = {(s[w], s[r], s[b]) for s in symmetries}
+        assert not orbit & seen, board.fen()
+        seen |= orbit
+    assert len(everything) == 21_959 and len(seen) == 175_168
 
 
 def test_worst_case_bounds_every_defence_and_its_line_replays(bratko, everything):

@@ -1,0 +1,424 @@
+"""Exact distance-to-mate tablebases for every pawnless ending up to four men.
+
+``load("KRK")``, ``load("KBNK")``, ``load("KQKR")`` … return a
+:class:`Tablebase`: for any legal position of that material, either side to
+move and either colour holding either side's pieces, the result with best
+play by both sides (who mates, in how many moves, or a draw), the moves that
+keep it, and every position class of the ending. It is the exact oracle an
+advice table is judged against, and the defender that resists it longest.
+
+A table is built by retrograde analysis (:mod:`al0.tablebase.retrograde`)
+over an index that uses the board's 8 symmetries
+(:mod:`al0.tablebase.geometry`); captures lead into the smaller tables, which
+are loaded (or built) first. Tables are cached on disk with an integrity
+header, so that a truncated or tampered file is rebuilt rather than trusted.
+
+Distances: :meth:`Tablebase.result` gives the winner and the plies (half-moves)
+to mate; :meth:`Tablebase.dtm` keeps the older, narrower convention: moves of
+the stronger side to mate (the side named first in the canonical material,
+e.g. the rook's in KRKN; White when both sides have the same pieces), or
+``None`` when the stronger side cannot force mate — also when the weaker side
+wins, which only :meth:`~Tablebase.result` tells.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypedDict
+
+import chess
+import numpy as np
+
+from al0.errors import PositionError
+from al0.files import write_atomically
+from al0.tablebase.geometry import (ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout)
+from al0.tablebase.material import Material, canonical, parse_material
+from al0.tablebase.retrograde import DRAW, ILLEGAL, Progress, Values, build
+
+__all__ = [
+    "DRAW", "ILLEGAL", "FORMAT_VERSION", "Material", "PositionClass", "Result", "SideStats", "Stats",
+    "Tablebase", "build", "cache_path", "default_cache_dir", "load", "parse_material", "stronger_colour",
+]
+
+#: Bumped whenever the table layout or the build changes, so that an old cache
+#: is rebuilt instead of being read with the wrong meaning. Version 2: plies
+#: for the side to move, the symmetric index, any pawnless material.
+FORMAT_VERSION = 2
+
+_MAGIC = b"AL0TB"
+
+# Plain lists for probing one board: indexing them is far cheaper than numpy
+# scalars, and verify probes millions of positions.
+_ONTO = [int(g) for g in ONTO]
+_SYMMETRIES = [[int(s) for s in row] for row in SYMMETRIES]
+_TRIANGLE_INDEX = [int(t) for t in TRIANGLE_INDEX]
+_LETTERS = {chess.QUEEN: "Q", chess.ROOK: "R", chess.BISHOP: "B", chess.KNIGHT: "N"}
+
+
+@dataclass(frozen=True)
+class Result:
+    """A position's value with best play by both sides."""
+
+    winner: chess.Color | None
+    """The side that mates, or ``None`` for a draw."""
+    plies: int | None
+    """Half-moves to mate (0: the side to move is mated), ``None`` for a draw."""
+
+    @property
+    def moves(self) -> int | None:
+        """Moves of the winner to mate (its mating move included)."""
+        return None if self.plies is None else (self.plies + 1) // 2
+
+
+@dataclass(frozen=True)
+class PositionClass:
+    """One position standing for its class under the board's symmetries."""
+
+    placement: tuple[tuple[chess.Square, chess.Piece], ...]
+    turn: chess.Color
+    size: int
+    """Positions in the class (its distinct images under the 8 symmetries)."""
+
+    def board(self) -> chess.Board:
+        board = chess.Board(None)
+        for square, piece in self.placement:
+            board.set_piece_at(square, piece)
+        board.turn = self.turn
+        return board
+
+
+class SideStats(TypedDict):
+    """Counts for one side to move, in positions (not classes), the stronger
+    side's pieces being White."""
+
+    legal: int
+    draws: int
+    wins: int
+    """Positions where the side to move mates."""
+    losses: int
+    """Positions where the side to move is mated."""
+    wins_by_dtm: list[int]
+    """``wins_by_dtm[d]``: the side to move mates in ``d`` moves (index 0: none)."""
+    losses_by_dtm: list[int]
+    """``losses_by_dtm[d]``: the side to move is mated in ``d`` moves (0: already)."""
+
+
+class Stats(TypedDict):
+    """What :meth:`Tablebase.stats` returns: plain data, ready for JSON."""
+
+    material: str
+    stronger: SideStats
+    """The stronger side (the first named) to move."""
+    weaker: SideStats
+    max_dtm: int | None
+    """The longest forced mate in the ending, in moves of the side that mates."""
+
+
+def stronger_colour(material: str, us: chess.Color) -> chess.Color:
+    """The colour that holds the stronger (canonically first) side when ``us``
+    holds the side that ``material`` names first: ``("KRK", WHITE)`` is White,
+    ``("KNKR", WHITE)`` Black.
+
+    :raises PositionError: if ``material`` is not supported.
+    """
+    table = parse_material(material)
+    second = material.index("K", 1)
+    ours = tuple(sorted((chess.PIECE_SYMBOLS.index(letter.lower()) for letter in material[1:second]),
+                        reverse=True))
+    return us if ours == table.first else not us
+
+
+@dataclass(frozen=True, eq=False)
+class Tablebase:
+    """A complete table for one material, answering questions about boards."""
+
+    material: Material
+    values: Values
+    """Shape (2, size): plies to mate for the side to move (odd: it wins,
+    even: it loses), :data:`DRAW` or :data:`ILLEGAL`; row 0 with the
+    stronger side to move."""
+    smaller: Mapping[str, Tablebase]
+    """Every table a capture leads to, by material name (also transitively)."""
+
+    @property
+    def name(self) -> str:
+        return self.material.name
+
+    def _table_for(self, name: str) -> Tablebase | None:
+        return self if name == self.name else self.smaller.get(name)
+
+    def _entry(self, board: chess.Board) -> int:
+        """The raw entry of ``board``, read in this table or a smaller one.
+
+        :raises PositionError: for an invalid board, castling rights (no
+            table knows castling) or material this table cannot answer for.
+        """
+        if board.pawns or chess.popcount(board.kings) != 2:
+            raise PositionError(f"not a {self.name} position: {board.fen()}")
+        if not board.is_valid():
+            raise PositionError(f"illegal position ({board.status()!r}): {board.fen()}")
+        if board.castling_rights:
+            raise PositionError(f"castling rights are not supported: {board.fen()}")
+        value = self._lookup(board)
+        if value == ILLEGAL:
+            # Only possible if our legality rules disagreed with python-chess.
+            raise PositionError(f"position missing from the {self.name} table: {board.fen()}")
+        return value
+
+    def _lookup(self, board: chess.Board) -> int:
+        """The raw entry of a pawnless ``board`` with two kings, unchecked:
+        found by its men alone, through the one symmetry that takes the
+        stronger king into the triangle (every symmetric index holds the
+        class's value).
+
+        :raises PositionError: for material this table cannot answer for.
+        """
+        sides: list[tuple[chess.PieceType, ...]] = []
+        for colour in (chess.WHITE, chess.BLACK):
+            sides.append(tuple(piece for piece in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+                               for _ in range(chess.popcount(board.pieces_mask(piece, colour)))))
+        material = canonical(sides[0], sides[1])
+        table = self._table_for(material.name)
+        if table is None or len(sides[0]) + len(sides[1]) + 2 != chess.popcount(board.occupied):
+            raise PositionError(f"not a {self.name} position: {board.fen()}")
+        first = chess.WHITE if sides[0] == material.first else chess.BLACK
+        squares: list[int] = []
+        taken = 0
+        for piece, side in zip(material.types, material.sides):
+            colour = first if side == 0 else not first
+            square = chess.lsb(board.pieces_mask(piece, colour) & ~taken)
+            taken |= chess.BB_SQUARES[square]
+            squares.append(square)
+        symmetry = _SYMMETRIES[_ONTO[squares[0]]]
+        men = len(squares)
+        index = _TRIANGLE_INDEX[symmetry[squares[0]]]
+        for slot in range(1, men):
+            index = index * 64 + symmetry[squares[slot]]
+        return int(table.values[0 if board.turn == first else 1, index])
+
+    def result(self, board: chess.Board) -> Result:
+        """Who mates ``board`` with best play, and in how many plies.
+
+        :raises PositionError: if ``board`` is not a legal position of this material.
+        """
+        value = self._entry(board)
+        if value == DRAW:
+            return Result(None, None)
+        return Result(board.turn if value % 2 else not board.turn, value)
+
+    def stronger(self, board: chess.Board) -> chess.Color:
+        """The colour of the stronger side (the first named) on ``board``;
+        White when both sides have the same pieces."""
+        pieces = tuple(piece for piece in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+                       for _ in range(chess.popcount(board.pieces_mask(piece, chess.WHITE))))
+        return chess.WHITE if pieces == self.material.first else chess.BLACK
+
+    def dtm(self, board: chess.Board) -> int | None:
+        """Moves of the stronger side to mate with best play (0: the weaker
+        side is mated), or ``None`` if it cannot force mate: a draw, or a
+        position the weaker side wins (see :meth:`result`).
+
+        :raises PositionError: if ``board`` is not a legal position of this material.
+        """
+        result = self.result(board)
+        return result.moves if result.winner == self.stronger(board) else None
+
+    def _scored(self, board: chess.Board) -> list[tuple[tuple[int, int], chess.Move]]:
+        """Every legal move with how good it is for the mover (higher is
+        better: a win, sooner first; then a draw; then a loss, later first),
+        in UCI order."""
+        board = board.copy(stack=False)
+        scored = []
+        for move in sorted(board.legal_moves, key=chess.Move.uci):
+            board.push(move)
+            try:
+                value = self._lookup(board)  # legal: no need to validate it again
+            finally:
+                board.pop()
+            if value == DRAW:
+                score = (1, 0)
+            elif value % 2 == 0:
+                score = (2, -value)  # the opponent is mated: we win
+            else:
+                score = (0, value)
+            scored.append((score, move))
+        return scored
+
+    def best_moves(self, board: chess.Board) -> list[chess.Move]:
+        """The moves that mate soonest, in UCI order, when the side to move
+        wins; empty when it does not.
+
+        :raises PositionError: if the board does not fit the table.
+        """
+        if self.result(board).winner != board.turn:
+            return []
+        scored = self._scored(board)
+        best = max(score for score, _ in scored)
+        return [move for score, move in scored if score == best]
+
+    def best_defence(self, board: chess.Board) -> chess.Move:
+        """The side to move's best move: when it loses, the one that delays
+        mate longest (captures included); a draw if it has one; the fastest
+        mate if it wins. Ties go to the first move in UCI order, so the answer
+        is deterministic.
+
+        :raises PositionError: if the side to move has no legal move or the
+            board does not fit the table.
+        """
+        self._entry(board)  # validates the board
+        scored = self._scored(board)
+        if not scored:
+            raise PositionError(f"the side to move has no legal move: {board.fen()}")
+        best = max(score for score, _ in scored)
+        return next(move for score, move in scored if score == best)
+
+    @functools.cached_property
+    def _classes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The index of every class (its least index) and its size."""
+        layout = Layout(self.material)
+        group = 8 * (2 if self.material.pair is not None else 1)
+        indices, sizes = [], []
+        chunk = 1 << 18
+        for start in range(0, layout.size, chunk):
+            index = np.arange(start, min(layout.size, start + chunk))
+            squares = layout.decode(index)
+            least = np.ones(len(index), dtype=bool)
+            fixed = np.zeros(len(index), dtype=np.int64)
+            for image in layout.images(squares):
+                least &= (image < 0) | (image >= index)
+                fixed += image == index
+            indices.append(index[least])
+            sizes.append(group // fixed[least])
+        return np.concatenate(indices), np.concatenate(sizes)
+
+    def positions(self, side_to_move: chess.Color, stronger: chess.Color = chess.WHITE,
+                  won: bool = False) -> list[PositionClass]:
+        """One position per symmetry class, legal, with ``side_to_move`` to
+        move and the stronger side's pieces in colour ``stronger``; with
+        ``won``, only those the side to move wins. Ordered by the squares of
+        the stronger king, the weaker king, then the other men."""
+        layout = Layout(self.material)
+        index, size = self._classes
+        row = self.values[0 if side_to_move == stronger else 1, index]
+        keep = (row % 2 == 1) & (row < DRAW) if won else row != ILLEGAL
+        index, size = index[keep], size[keep]
+        squares = layout.decode(index)
+        kings = self.material.kings
+        others = [s for s in range(len(squares)) if s not in kings]
+        order = np.lexsort([squares[s] for s in reversed(others)] + [squares[kings[1]], squares[kings[0]]])
+        pieces = [chess.Piece(piece, stronger if side == 0 else not stronger)
+                  for piece, side in zip(self.material.types, self.material.sides)]
+        columns = [squares[slot][order].tolist() for slot in range(len(squares))]
+        return [
+            PositionClass(tuple(zip(placed, pieces)), side_to_move, int(count))
+            for placed, count in zip(zip(*columns), size[order].tolist())
+        ]
+
+    def stats(self) -> Stats:
+        """Counts of positions by side to move and result, each class
+        weighted by its size (so they count positions, not classes)."""
+        index, size = self._classes
+        longest = 0
+
+        def side(row: np.ndarray) -> SideStats:
+            nonlocal longest
+            values = row[index]
+            by_value = np.bincount(values, weights=size, minlength=256).astype(np.int64)
+            wins = [0] + [int(by_value[2 * d - 1]) for d in range(1, 127)]
+            losses = [int(by_value[2 * d]) for d in range(0, 127)]
+            while len(wins) > 1 and not wins[-1]:
+                wins.pop()
+            while losses and not losses[-1]:
+                losses.pop()
+            longest = max(longest, len(wins) - 1, len(losses) - 1)
+            return {
+                "legal": int(size.sum() - by_value[ILLEGAL]),
+                "draws": int(by_value[DRAW]),
+                "wins": sum(wins),
+                "losses": sum(losses),
+                "wins_by_dtm": wins,
+                "losses_by_dtm": losses,
+            }
+
+        stronger, weaker = side(self.values[0]), side(self.values[1])
+        has_mates = stronger["wins"] + stronger["losses"] + weaker["wins"] + weaker["losses"] > 0
+        return {"material": self.name, "stronger": stronger, "weaker": weaker,
+                "max_dtm": longest if has_mates else None}
+
+
+def default_cache_dir() -> Path:
+    """Where tables are cached: ``$AL0_CACHE_DIR``, else ``$XDG_CACHE_HOME/al0``,
+    else ``~/.cache/al0``."""
+    explicit = os.environ.get("AL0_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "al0"
+
+
+def cache_path(material: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The file that caches the table of ``material`` (by its canonical name).
+
+    :raises PositionError: if ``material`` is not supported.
+    """
+    directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return directory / f"{parse_material(material).name}.dtm"
+
+
+def _header(name: str, payload: bytes) -> bytes:
+    """The cache header: what the payload is and a digest to check it against."""
+    digest = hashlib.sha256(payload).hexdigest()
+    return b"%s %d %s %d %s\n" % (_MAGIC, FORMAT_VERSION, name.encode(), len(payload), digest.encode())
+
+
+def _read_cache(path: Path, material: Material) -> Values | None:
+    """The table cached at ``path``, or ``None`` if it is missing, of another
+    version or material, truncated or corrupt: a cache is never trusted blindly."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    header, newline, payload = data.partition(b"\n")
+    size = Layout(material).size
+    if not newline or len(payload) != 2 * size or header + newline != _header(material.name, payload):
+        return None
+    return np.frombuffer(payload, dtype=np.uint8).reshape(2, size)
+
+
+def load(material: str, cache_dir: str | os.PathLike[str] | None = None,
+         progress: Progress | None = None) -> Tablebase:
+    """The tablebase of ``material`` (e.g. ``"KRK"``, ``"KNKR"`` for KRKN),
+    from the cache or built, with the smaller tables its captures lead to.
+
+    A missing or invalid cache file is rebuilt and rewritten; if it cannot be
+    written the table is still returned, with a ``RuntimeWarning``, since the
+    cache only saves time. ``progress`` hears what a long build is doing.
+
+    :raises PositionError: if ``material`` is not supported.
+    """
+    parsed = parse_material(material)
+    smaller: dict[str, Tablebase] = {}
+    for slot, piece in enumerate(parsed.types):
+        if piece != chess.KING:
+            rest = parsed.without(slot)[0]
+            if rest.name not in smaller:
+                table = load(rest.name, cache_dir, progress)
+                smaller[rest.name] = table
+                smaller.update(table.smaller)
+    path = cache_path(parsed.name, cache_dir)
+    values = _read_cache(path, parsed)
+    if values is None:
+        values = build(parsed, {name: table.values for name, table in smaller.items()}, progress)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            payload = values.tobytes()
+            write_atomically(path, _header(parsed.name, payload) + payload)
+        except OSError as error:
+            warnings.warn(f"cannot cache tablebase at {path}: {error}", RuntimeWarning, stacklevel=2)
+    return Tablebase(parsed, values, smaller)

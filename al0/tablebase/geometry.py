@@ -1,0 +1,204 @@
+"""Squares, the board's symmetries and the index of a tablebase, in numpy.
+
+Every function here works on whole arrays of positions at once: a position
+is a list of square arrays, one per slot of its :class:`Material` (square
+64 stands for "off the board" in intermediate steps). The index puts the
+first side's king in the triangle a1-d1-d4, which one of the board's 8
+symmetries (flips and the diagonal reflection: none changes a pawnless
+position's value) always achieves; the other men take any of the 64 squares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import chess
+import numpy as np
+import numpy.typing as npt
+
+from al0.tablebase.material import Material
+
+Squares = npt.NDArray[np.int64]
+"""Squares of one slot for many positions (64: off the board)."""
+Indices = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
+
+OFF = 64
+"""The square beyond the edge: every table maps it to itself."""
+
+
+def _transform(g: int, square: int) -> int:
+    """Symmetry ``g`` (bits: flip files, flip ranks, swap files and ranks) of ``square``."""
+    if square == OFF:
+        return OFF
+    f, r = chess.square_file(square), chess.square_rank(square)
+    f, r = (7 - f if g & 1 else f), (7 - r if g & 2 else r)
+    return chess.square(r, f) if g & 4 else chess.square(f, r)
+
+
+SYMMETRIES = np.array([[_transform(g, s) for s in range(OFF + 1)] for g in range(8)], dtype=np.int64)
+"""``SYMMETRIES[g, square]``: the 8 symmetries of the board as square maps."""
+DIAGONAL = 4
+"""The reflection in the a1-h8 diagonal: the symmetry that fixes the triangle's
+diagonal squares, so the only one that can map a canonical position to another."""
+COMPOSE = np.array(
+    [[next(k for k in range(8) if all(_transform(k, s) == _transform(a, _transform(b, s)) for s in range(64)))
+      for b in range(8)] for a in range(8)],
+    dtype=np.int64,
+)
+"""``COMPOSE[a, b]``: the symmetry that does ``b``, then ``a``."""
+
+TRIANGLE = [s for s in chess.SQUARES if chess.square_rank(s) <= chess.square_file(s) <= 3]
+"""a1 b1 c1 d1 b2 c2 d2 c3 d3 d4: one square of every orbit of the symmetries."""
+TRIANGLE_INDEX = np.full(OFF + 1, -1, dtype=np.int64)
+TRIANGLE_INDEX[TRIANGLE] = np.arange(len(TRIANGLE))
+TRIANGLE_SQUARES = np.array(TRIANGLE, dtype=np.int64)
+ONTO = np.array(
+    [next(g for g in range(8) if _transform(g, s) in TRIANGLE) for s in range(64)] + [0], dtype=np.int64
+)
+"""``ONTO[square]``: a symmetry that maps ``square`` into the triangle."""
+ON_DIAGONAL = np.array([chess.square_file(s) == chess.square_rank(s) for s in range(64)] + [False])
+
+
+def _steps(offsets: list[tuple[int, int]]) -> npt.NDArray[np.int64]:
+    table = np.full((len(offsets), OFF + 1), OFF, dtype=np.int64)
+    for d, (df, dr) in enumerate(offsets):
+        for s in chess.SQUARES:
+            f, r = chess.square_file(s) + df, chess.square_rank(s) + dr
+            if 0 <= f < 8 and 0 <= r < 8:
+                table[d, s] = chess.square(f, r)
+    return table
+
+
+STEP = _steps([(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1),
+               (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])
+"""``STEP[direction, square]``: the next square that way (OFF past the edge).
+Directions 0-3 are orthogonal, 4-7 diagonal, 8-15 the knight's jumps."""
+
+MOVES: dict[chess.PieceType, tuple[range, bool]] = {
+    chess.KING: (range(0, 8), False),
+    chess.QUEEN: (range(0, 8), True),
+    chess.ROOK: (range(0, 4), True),
+    chess.BISHOP: (range(4, 8), True),
+    chess.KNIGHT: (range(8, 16), False),
+}
+"""Each piece's directions and whether it slides (repeats its step)."""
+
+
+def _pairs(test: object) -> npt.NDArray[np.bool_]:
+    return np.array([[bool(test(a, b)) if a < 64 and b < 64 else False  # type: ignore[operator]
+                      for b in range(OFF + 1)] for a in range(OFF + 1)])
+
+
+KING_TOUCH = _pairs(lambda a, b: chess.square_distance(a, b) == 1)
+KNIGHT_TOUCH = _pairs(lambda a, b: chess.BB_KNIGHT_ATTACKS[a] & chess.BB_SQUARES[b])
+ROOK_LINE = _pairs(lambda a, b: a != b and chess.BB_RAYS[a][b] and (
+    chess.square_file(a) == chess.square_file(b) or chess.square_rank(a) == chess.square_rank(b)))
+BISHOP_LINE = _pairs(lambda a, b: a != b and chess.BB_RAYS[a][b] and not ROOK_LINE[a, b])
+BETWEEN = np.array([[chess.between(a, b) if a < 64 and b < 64 else 0 for b in range(OFF + 1)]
+                    for a in range(OFF + 1)], dtype=np.uint64)
+"""``BETWEEN[a, b]``: the squares strictly between two squares on a line, as a bitboard."""
+BIT = np.array([1 << s for s in range(64)] + [0], dtype=np.uint64)
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """The index of one material: slot 0 (the first king) by its triangle
+    square, every other slot by its square, most significant first."""
+
+    material: Material
+
+    @property
+    def men(self) -> int:
+        return len(self.material.types)
+
+    @property
+    def size(self) -> int:
+        """Entries per side to move."""
+        return len(TRIANGLE) << 6 * (self.men - 1)
+
+    @property
+    def weights(self) -> tuple[int, ...]:
+        return tuple(1 << 6 * (self.men - 1 - slot) for slot in range(self.men))
+
+    def decode(self, index: Indices) -> list[Squares]:
+        """The squares of every slot at ``index``."""
+        weights = self.weights
+        squares = [TRIANGLE_SQUARES[index // weights[0]]]
+        squares += [index // weights[slot] % 64 for slot in range(1, self.men)]
+        return squares
+
+    def raw_index(self, squares: list[Squares]) -> Indices:
+        """The index of positions whose first king is in the triangle (else
+        a negative number)."""
+        weights = self.weights
+        index = TRIANGLE_INDEX[squares[0]] * weights[0]
+        for slot in range(1, self.men):
+            index = index + squares[slot] * weights[slot]
+        return np.where(TRIANGLE_INDEX[squares[0]] < 0, -1, index)
+
+    def images(self, squares: list[Squares]) -> Iterator[Indices]:
+        """The indices of every symmetric image of the positions, where the
+        image puts the first king in the triangle (else -1)."""
+        pair = self.material.pair
+        for g in range(8):
+            image = [SYMMETRIES[g][s] for s in squares]
+            yield self.raw_index(image)
+            if pair is not None:
+                i, j = pair
+                image[i], image[j] = image[j], image[i]
+                yield self.raw_index(image)
+
+    def canonical(self, squares: list[Squares]) -> Indices:
+        """The index of the class of each position: the least index among
+        its symmetric images (and the orders of two like pieces). Only the
+        symmetry that takes the first king into the triangle, and then the
+        diagonal reflection when it lands on the diagonal, can give one."""
+        first = ONTO[squares[0]]
+        image = [SYMMETRIES[first, s] for s in squares]
+        bases = [image]
+        diagonal = ON_DIAGONAL[image[0]]
+        if diagonal.any():
+            # Off the diagonal the reflection would leave the triangle: keep the image.
+            bases.append([np.where(diagonal, SYMMETRIES[DIAGONAL][s], s) for s in image])
+        pair = self.material.pair
+        if pair is not None:
+            i, j = pair
+            for base in list(bases):
+                swapped = list(base)
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                bases.append(swapped)
+        result = self.raw_index(bases[0])
+        for base in bases[1:]:
+            result = np.minimum(result, self.raw_index(base))
+        return result
+
+
+def attacked(types: tuple[chess.PieceType, ...], attackers: list[int], squares: list[Squares],
+             target: Squares, occupied: npt.NDArray[np.uint64]) -> Mask:
+    """Whether any man in ``attackers`` (slots) attacks ``target``, with
+    ``occupied`` (a bitboard per position) blocking the sliders."""
+    hit = np.zeros(len(target), dtype=bool)
+    for slot in attackers:
+        piece, square = types[slot], squares[slot]
+        if piece == chess.KING:
+            hit |= KING_TOUCH[square, target]
+        elif piece == chess.KNIGHT:
+            hit |= KNIGHT_TOUCH[square, target]
+        else:
+            line = np.zeros(len(target), dtype=bool)
+            if piece in (chess.ROOK, chess.QUEEN):
+                line |= ROOK_LINE[square, target]
+            if piece in (chess.BISHOP, chess.QUEEN):
+                line |= BISHOP_LINE[square, target]
+            hit |= line & ((BETWEEN[square, target] & occupied) == 0)
+    return hit
+
+
+def occupancy(squares: list[Squares]) -> npt.NDArray[np.uint64]:
+    """The bitboard of every man, per position."""
+    bits = BIT[squares[0]]
+    for square in squares[1:]:
+        bits = bits | BIT[square]
+    return bits

@@ -1,0 +1,255 @@
+"""The retrograde build of a pawnless tablebase, vectorised with numpy.
+
+An entry is a position's value for the side to move, in plies (half-moves)
+to mate with best play by both sides: even for a loss (0: mated now), odd
+for a win; :data:`DRAW` for a legal position that neither side can win, and
+:data:`ILLEGAL` for an index that is no legal position.
+
+Only one index per symmetry class (the least, see
+:meth:`~al0.tablebase.geometry.Layout.canonical`) takes part in the
+build; the others copy it at the end. Level by level: a position is a win in
+``d`` plies when some move reaches a loss in ``d - 1`` (found by un-moving
+from those losses); it is a loss in ``d`` when its last move has just been
+found to reach a win of the opponent (a counter of unresolved moves per
+position). Captures lead into the smaller tables, so their values are known
+from the start and act at the level they decide. Un-moving from a class's
+one index reaches each predecessor class ``|Stab(P)| / |Stab(Q)|`` times per
+move between them, so the counters are kept in units of ``1/|G|`` moves: a
+move of P is worth ``|G| / |Stab(P)|``, an un-move from Q ``|G| / |Stab(Q)|``
+(``G``: the 8 symmetries, times the two orders of a pair of like pieces).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+
+import chess
+import numpy as np
+import numpy.typing as npt
+
+from al0.tablebase.geometry import (MOVES, OFF, STEP, Indices, Layout, Squares, attacked,
+                                        occupancy)
+from al0.tablebase.material import Material
+
+Values = npt.NDArray[np.uint8]
+"""A table: shape (2, size), row 0 the first side to move, row 1 the second."""
+
+DRAW = 254
+ILLEGAL = 255
+MAX_PLIES = 253
+"""The longest distance an entry can hold (every 4-man ending is far shorter)."""
+
+CHUNK = 1 << 18
+"""Positions handled per numpy pass where a pass covers the whole table, to
+bound the memory of the temporaries (a few hundred bytes per position)."""
+
+_NEVER = np.int32(1 << 30)
+"""Counter of a position that can never be lost (a move draws or wins)."""
+
+Progress = Callable[[str], None]
+
+
+def moves(material: Material, mover: int, squares: list[Squares], captures: bool
+          ) -> Iterator[tuple[int, Squares, Indices, int]]:
+    """The pseudo-legal moves of side ``mover`` in every position: for each
+    piece, direction and distance, ``(slot, destinations, positions,
+    captured)``, where ``positions`` selects the positions that have the move
+    and ``captured`` is the slot taken (-1 for a quiet move). Kings are never
+    captured (a legal position has the other king out of check). Reversed,
+    a quiet move is its own un-move, so this also generates predecessors."""
+    types, sides = material.types, material.sides
+    count = len(squares[0])
+    targets = [s for s in range(len(types)) if sides[s] != mover and types[s] != chess.KING] if captures else []
+    for slot in [s for s in range(len(types)) if sides[s] == mover]:
+        directions, slides = MOVES[types[slot]]
+        for direction in directions:
+            alive = np.arange(count)
+            current = squares[slot]
+            for _ in range(7 if slides else 1):
+                current = STEP[direction][current]
+                on_board = current != OFF
+                alive, current = alive[on_board], current[on_board]
+                if not len(alive):
+                    break
+                occupant = np.full(len(alive), -1)
+                for other in range(len(types)):
+                    if other != slot:
+                        occupant[squares[other][alive] == current] = other
+                empty = occupant < 0
+                yield slot, current[empty], alive[empty], -1
+                for target in targets:
+                    taken = occupant == target
+                    if taken.any():
+                        yield slot, current[taken], alive[taken], target
+                alive, current = alive[empty], current[empty]
+
+
+class _Classes:
+    """Per-index facts the build needs: legality for each side to move,
+    check, and whether the index is its class's one index, with the size of
+    its stabiliser."""
+
+    def __init__(self, layout: Layout):
+        size = layout.size
+        material = layout.material
+        types, sides = material.types, material.sides
+        kings = material.kings
+        self.legal = np.zeros((2, size), dtype=bool)
+        self.check = np.zeros((2, size), dtype=bool)
+        self.canonical = np.zeros(size, dtype=bool)
+        self.stabiliser = np.zeros(size, dtype=np.int32)
+        slots = [[s for s in range(len(types)) if sides[s] == side] for side in (0, 1)]
+        for start in range(0, size, CHUNK):
+            index = np.arange(start, min(size, start + CHUNK))
+            squares = layout.decode(index)
+            distinct = np.ones(len(index), dtype=bool)
+            for i in range(len(squares)):
+                for j in range(i + 1, len(squares)):
+                    distinct &= squares[i] != squares[j]
+            occupied = occupancy(squares)
+            for side in (0, 1):
+                own_king, their_king = squares[kings[side]], squares[kings[1 - side]]
+                # Legal with ``side`` to move: the other king is not in check.
+                self.legal[side, index] = distinct & ~attacked(types, slots[side], squares, their_king, occupied)
+                self.check[side, index] = attacked(types, slots[1 - side], squares, own_king, occupied)
+            least = np.ones(len(index), dtype=bool)
+            fixed = np.zeros(len(index), dtype=np.int32)
+            for image in layout.images(squares):
+                least &= (image < 0) | (image >= index)
+                fixed += image == index
+            self.canonical[index] = least
+            self.stabiliser[index] = fixed
+
+
+def build(material: Material, smaller: Mapping[str, Values], progress: Progress | None = None) -> Values:
+    """The table of ``material``, given the tables of every material a
+    capture leads to (by name, as :meth:`Material.without` names them)."""
+    layout = Layout(material)
+    size = layout.size
+    group = 8 * (2 if material.pair is not None else 1)
+    if progress:
+        progress(f"{material.name}: classifying {2 * size:,} indices")
+    classes = _Classes(layout)
+    legal = classes.legal
+    weight = np.zeros(size, dtype=np.int32)
+    weight[classes.canonical] = group // classes.stabiliser[classes.canonical]
+
+    values = np.full((2, size), ILLEGAL, dtype=np.uint8)
+    values[legal] = DRAW
+    counter = np.zeros((2, size), dtype=np.int32)
+    win_at = np.full((2, size), 255, dtype=np.uint8)  # a capture wins in this many plies
+    lose_at = np.full((2, size), 255, dtype=np.uint8)  # lost in this many plies, once known
+    captured_at = np.zeros((2, size), dtype=np.uint8)  # the longest a losing capture lasts
+    frontier: list[Indices] = []
+    last_scheduled = 0
+    for side in (0, 1):
+        if progress:
+            progress(f"{material.name}: counting moves, {'first' if side == 0 else 'second'} side to move")
+        live = np.flatnonzero(classes.canonical & legal[side])
+        mated: list[Indices] = []
+        for start in range(0, len(live), CHUNK):
+            index = live[start:start + CHUNK]
+            quiet, escape, losing, won, worst = _count_moves(layout, side, index, legal, smaller)
+            counter[side, index] = np.where(escape, _NEVER, quiet * weight[index])
+            win_at[side, index] = won
+            captured_at[side, index] = worst
+            none_quiet = (quiet == 0) & ~escape
+            lost_by_captures = none_quiet & (losing > 0)
+            lose_at[side, index[lost_by_captures]] = worst[lost_by_captures]
+            mated.append(index[none_quiet & (losing == 0) & (won == 255) & classes.check[side, index]])
+            last_scheduled = max(last_scheduled, int(np.max(np.where(won < 255, won, 0), initial=0)),
+                                 int(np.max(np.where(losing > 0, worst, 0), initial=0)))
+        frontier.append(np.concatenate(mated))
+        values[side, frontier[side]] = 0
+
+    level = 0
+    while level < MAX_PLIES and (any(len(f) for f in frontier) or level < last_scheduled):
+        level += 1
+        if progress and level % 10 == 0:
+            progress(f"{material.name}: {level} plies")
+        reached = []
+        for side in (0, 1):
+            predecessors, weights = _unmove(layout, side, frontier[1 - side], legal, weight)
+            unresolved = values[side] == DRAW
+            # Marks on a bitmap, not np.unique: a pass over the table is
+            # cheaper than sorting or hashing millions of predecessors.
+            touched = np.zeros(size, dtype=bool)
+            touched[predecessors] = True
+            if level % 2:
+                found = np.flatnonzero((touched | (win_at[side] == level)) & unresolved)
+            else:
+                np.subtract.at(counter[side], predecessors, weights)
+                done = np.flatnonzero(touched & (counter[side] == 0) & unresolved)
+                # Lost now, or when its longest losing capture is mated if that is later.
+                lose_at[side, done] = np.maximum(level, captured_at[side, done])
+                found = np.flatnonzero((lose_at[side] == level) & unresolved)
+            reached.append(found)
+        for side in (0, 1):
+            values[side, reached[side]] = level
+        frontier = reached
+
+    if progress:
+        progress(f"{material.name}: copying values to symmetric indices")
+    for start in range(0, size, CHUNK):
+        index = np.arange(start, min(size, start + CHUNK))
+        canonical = layout.canonical(layout.decode(index))
+        values[:, index] = values[:, canonical]
+    return values
+
+
+def _unmove(layout: Layout, side: int, frontier: Indices, legal: npt.NDArray[np.bool_],
+            weight: npt.NDArray[np.int32]) -> tuple[Indices, npt.NDArray[np.int32]]:
+    """The classes (canonical indices) with ``side`` to move that reach a
+    class of ``frontier`` by a quiet move, once per un-move, with each
+    un-move's worth in counter units."""
+    found: list[Indices] = []
+    worth: list[npt.NDArray[np.int32]] = []
+    for start in range(0, len(frontier), CHUNK):
+        chunk = frontier[start:start + CHUNK]
+        squares = layout.decode(chunk)
+        for slot, destination, selected, _ in moves(layout.material, side, squares, captures=False):
+            before = [square[selected] for square in squares]
+            before[slot] = destination
+            index = layout.canonical(before)
+            ok = legal[side, index]
+            found.append(index[ok])
+            worth.append(weight[chunk[selected[ok]]])
+    if not found:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    return np.concatenate(found), np.concatenate(worth)
+
+
+def _count_moves(layout: Layout, side: int, index: Indices, legal: npt.NDArray[np.bool_],
+                 smaller: Mapping[str, Values]
+                 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.int32],
+                            npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """For positions with ``side`` to move: legal quiet moves, whether a
+    capture draws or wins (an escape from losing), captures that lose, the
+    fewest plies a winning capture mates in (255: none), and the most plies
+    a losing capture is mated in."""
+    material = layout.material
+    squares = layout.decode(index)
+    count = len(index)
+    quiet = np.zeros(count, dtype=np.int32)
+    escape = np.zeros(count, dtype=bool)
+    losing = np.zeros(count, dtype=np.int32)
+    won = np.full(count, 255, dtype=np.uint8)
+    worst = np.zeros(count, dtype=np.uint8)
+    for slot, destination, selected, captured in moves(material, side, squares, captures=True):
+        after = [square[selected] for square in squares]
+        after[slot] = destination
+        if captured < 0:
+            successor = layout.canonical(after)
+            quiet[selected] += legal[1 - side, successor]  # a position has each move once
+            continue
+        rest, mapping, swapped = material.without(captured)
+        small = Layout(rest)
+        value = smaller[rest.name][(1 - side) ^ int(swapped), small.canonical([after[s] for s in mapping])]
+        plies = value.astype(np.int32) + 1
+        lost = (value % 2 == 0) & (value < DRAW)  # the opponent is mated: we win
+        escape[selected[(value == DRAW) | lost]] = True
+        won[selected[lost]] = np.minimum(won[selected[lost]], plies[lost])
+        against = (value % 2 == 1) & (value < DRAW)
+        losing[selected[against]] += 1
+        worst[selected[against]] = np.maximum(worst[selected[against]], plies[against])
+    return quiet, escape, losing, won, worst
