@@ -27,13 +27,14 @@ import functools
 import hashlib
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, overload
 
 import chess
 import numpy as np
+import numpy.typing as npt
 
 from al0.errors import PositionError
 from al0.files import write_atomically
@@ -42,7 +43,7 @@ from al0.tablebase.material import Material, canonical, parse_material
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Progress, Values, build
 
 __all__ = [
-    "DRAW", "ILLEGAL", "FORMAT_VERSION", "Material", "PositionClass", "Result", "SideStats", "Stats",
+    "DRAW", "ILLEGAL", "FORMAT_VERSION", "Material", "PositionClass", "PositionClasses", "Result", "SideStats", "Stats",
     "Tablebase", "build", "cache_path", "default_cache_dir", "load", "parse_material", "stronger_colour",
 ]
 
@@ -91,6 +92,34 @@ class PositionClass:
             board.set_piece_at(square, piece)
         board.turn = self.turn
         return board
+
+
+class PositionClasses(Sequence[PositionClass]):
+    """What :meth:`Tablebase.positions` returns: a sequence that makes each
+    :class:`PositionClass` only when asked (a four-man ending has a million
+    classes; a sample needs a few thousand)."""
+
+    def __init__(self, squares: npt.NDArray[np.int64], sizes: npt.NDArray[np.int64],
+                 pieces: tuple[chess.Piece, ...], turn: chess.Color):
+        self._squares = squares  # shape (classes, men)
+        self._sizes = sizes
+        self._pieces = pieces
+        self._turn = turn
+
+    def __len__(self) -> int:
+        return len(self._sizes)
+
+    @overload
+    def __getitem__(self, item: int) -> PositionClass: ...
+
+    @overload
+    def __getitem__(self, item: slice) -> list[PositionClass]: ...
+
+    def __getitem__(self, item: int | slice) -> PositionClass | list[PositionClass]:
+        if isinstance(item, slice):
+            return [self[i] for i in range(*item.indices(len(self)))]
+        squares = self._squares[item].tolist()
+        return PositionClass(tuple(zip(squares, self._pieces)), self._turn, int(self._sizes[item]))
 
 
 class SideStats(TypedDict):
@@ -156,23 +185,32 @@ class Tablebase:
     def _entry(self, board: chess.Board) -> int:
         """The raw entry of ``board``, read in this table or a smaller one.
 
-        :raises PositionError: for an invalid board, castling rights (no
-            table knows castling) or material this table cannot answer for.
+        :raises PositionError: for other material, an invalid board or
+            castling rights (no table knows castling).
         """
         if board.pawns or chess.popcount(board.kings) != 2:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
+        table, side, index = self._locate(board)
         if not board.is_valid():
             raise PositionError(f"illegal position ({board.status()!r}): {board.fen()}")
         if board.castling_rights:
             raise PositionError(f"castling rights are not supported: {board.fen()}")
-        value = self._lookup(board)
+        value = int(table.values[side, index])
         if value == ILLEGAL:
             # Only possible if our legality rules disagreed with python-chess.
-            raise PositionError(f"position missing from the {self.name} table: {board.fen()}")
+            raise PositionError(f"position missing from the {table.name} table: {board.fen()}")
         return value
 
     def _lookup(self, board: chess.Board) -> int:
-        """The raw entry of a pawnless ``board`` with two kings, unchecked:
+        """The raw entry of a legal pawnless ``board`` with two kings, unchecked.
+
+        :raises PositionError: for material this table cannot answer for.
+        """
+        table, side, index = self._locate(board)
+        return int(table.values[side, index])
+
+    def _locate(self, board: chess.Board) -> tuple[Tablebase, int, int]:
+        """The table, row and index of a pawnless ``board`` with two kings:
         found by its men alone, through the one symmetry that takes the
         stronger king into the triangle (every symmetric index holds the
         class's value).
@@ -196,11 +234,10 @@ class Tablebase:
             taken |= chess.BB_SQUARES[square]
             squares.append(square)
         symmetry = _SYMMETRIES[_ONTO[squares[0]]]
-        men = len(squares)
         index = _TRIANGLE_INDEX[symmetry[squares[0]]]
-        for slot in range(1, men):
+        for slot in range(1, len(squares)):
             index = index * 64 + symmetry[squares[slot]]
-        return int(table.values[0 if board.turn == first else 1, index])
+        return table, 0 if board.turn == first else 1, index
 
     def result(self, board: chess.Board) -> Result:
         """Who mates ``board`` with best play, and in how many plies.
@@ -282,7 +319,11 @@ class Tablebase:
     def _classes(self) -> tuple[np.ndarray, np.ndarray]:
         """The index of every class (its least index) and its size."""
         layout = Layout(self.material)
+        # The images are of ordered men: with a pair of like pieces both
+        # orders of a board are among them (16 in all), and the class has
+        # half as many boards as ordered images.
         group = 8 * (2 if self.material.pair is not None else 1)
+        per_board = 2 if self.material.pair is not None else 1
         indices, sizes = [], []
         chunk = 1 << 18
         for start in range(0, layout.size, chunk):
@@ -294,11 +335,11 @@ class Tablebase:
                 least &= (image < 0) | (image >= index)
                 fixed += image == index
             indices.append(index[least])
-            sizes.append(group // fixed[least])
+            sizes.append(group // fixed[least] // per_board)
         return np.concatenate(indices), np.concatenate(sizes)
 
     def positions(self, side_to_move: chess.Color, stronger: chess.Color = chess.WHITE,
-                  won: bool = False) -> list[PositionClass]:
+                  won: bool = False) -> PositionClasses:
         """One position per symmetry class, legal, with ``side_to_move`` to
         move and the stronger side's pieces in colour ``stronger``; with
         ``won``, only those the side to move wins. Ordered by the squares of
@@ -312,13 +353,9 @@ class Tablebase:
         kings = self.material.kings
         others = [s for s in range(len(squares)) if s not in kings]
         order = np.lexsort([squares[s] for s in reversed(others)] + [squares[kings[1]], squares[kings[0]]])
-        pieces = [chess.Piece(piece, stronger if side == 0 else not stronger)
-                  for piece, side in zip(self.material.types, self.material.sides)]
-        columns = [squares[slot][order].tolist() for slot in range(len(squares))]
-        return [
-            PositionClass(tuple(zip(placed, pieces)), side_to_move, int(count))
-            for placed, count in zip(zip(*columns), size[order].tolist())
-        ]
+        pieces = tuple(chess.Piece(piece, stronger if side == 0 else not stronger)
+                       for piece, side in zip(self.material.types, self.material.sides))
+        return PositionClasses(np.stack(squares, axis=1)[order], size[order], pieces, side_to_move)
 
     def stats(self) -> Stats:
         """Counts of positions by side to move and result, each class

@@ -39,6 +39,8 @@ def _transform(g: int, square: int) -> int:
 
 SYMMETRIES = np.array([[_transform(g, s) for s in range(OFF + 1)] for g in range(8)], dtype=np.int64)
 """``SYMMETRIES[g, square]``: the 8 symmetries of the board as square maps."""
+_FLAT_SYMMETRIES = SYMMETRIES.ravel()
+"""The same, indexed by ``g * 65 + square``: one flat lookup is cheaper than two."""
 DIAGONAL = 4
 """The reflection in the a1-h8 diagonal: the symmetry that fixes the triangle's
 diagonal squares, so the only one that can map a canonical position to another."""
@@ -129,14 +131,17 @@ class Layout:
         squares += [index // weights[slot] % 64 for slot in range(1, self.men)]
         return squares
 
-    def raw_index(self, squares: list[Squares]) -> Indices:
-        """The index of positions whose first king is in the triangle (else
-        a negative number)."""
+    def _index(self, squares: list[Squares]) -> Indices:
+        """The index of positions whose first king is in the triangle."""
         weights = self.weights
         index = TRIANGLE_INDEX[squares[0]] * weights[0]
         for slot in range(1, self.men):
-            index = index + squares[slot] * weights[slot]
-        return np.where(TRIANGLE_INDEX[squares[0]] < 0, -1, index)
+            index += squares[slot] * weights[slot]
+        return index
+
+    def raw_index(self, squares: list[Squares]) -> Indices:
+        """The index of positions whose first king is in the triangle (else -1)."""
+        return np.where(TRIANGLE_INDEX[squares[0]] < 0, -1, self._index(squares))
 
     def images(self, squares: list[Squares]) -> Iterator[Indices]:
         """The indices of every symmetric image of the positions, where the
@@ -146,32 +151,39 @@ class Layout:
             image = [SYMMETRIES[g][s] for s in squares]
             yield self.raw_index(image)
             if pair is not None:
-                i, j = pair
-                image[i], image[j] = image[j], image[i]
-                yield self.raw_index(image)
+                yield self.raw_index(self._swapped(image, pair))
 
-    def canonical(self, squares: list[Squares]) -> Indices:
+    @staticmethod
+    def _swapped(squares: list[Squares], pair: tuple[int, int]) -> list[Squares]:
+        """``squares`` with the two like pieces' slots exchanged."""
+        swapped = list(squares)
+        swapped[pair[0]], swapped[pair[1]] = squares[pair[1]], squares[pair[0]]
+        return swapped
+
+    def canonical(self, squares: list[Squares], king_placed: bool = False) -> Indices:
         """The index of the class of each position: the least index among
         its symmetric images (and the orders of two like pieces). Only the
         symmetry that takes the first king into the triangle, and then the
-        diagonal reflection when it lands on the diagonal, can give one."""
-        first = ONTO[squares[0]]
-        image = [SYMMETRIES[first, s] for s in squares]
-        bases = [image]
-        diagonal = ON_DIAGONAL[image[0]]
-        if diagonal.any():
-            # Off the diagonal the reflection would leave the triangle: keep the image.
-            bases.append([np.where(diagonal, SYMMETRIES[DIAGONAL][s], s) for s in image])
+        diagonal reflection when it lands on the diagonal, can give one.
+        ``king_placed``: the first king is known to be in the triangle
+        already (a man other than it moved in a canonical position), which
+        saves the first symmetry."""
+        if king_placed:
+            image = squares
+        else:
+            offset = ONTO[squares[0]] * (OFF + 1)
+            image = [_FLAT_SYMMETRIES[offset + s] for s in squares]
         pair = self.material.pair
+        result = self._index(image)
         if pair is not None:
-            i, j = pair
-            for base in list(bases):
-                swapped = list(base)
-                swapped[i], swapped[j] = swapped[j], swapped[i]
-                bases.append(swapped)
-        result = self.raw_index(bases[0])
-        for base in bases[1:]:
-            result = np.minimum(result, self.raw_index(base))
+            result = np.minimum(result, self._index(self._swapped(image, pair)))
+        on = np.flatnonzero(ON_DIAGONAL[image[0]])
+        if len(on):
+            reflected = [SYMMETRIES[DIAGONAL][s[on]] for s in image]
+            best = self._index(reflected)
+            if pair is not None:
+                best = np.minimum(best, self._index(self._swapped(reflected, pair)))
+            result[on] = np.minimum(result[on], best)
         return result
 
 

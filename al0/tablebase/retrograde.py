@@ -210,7 +210,7 @@ def _unmove(layout: Layout, side: int, frontier: Indices, legal: npt.NDArray[np.
         for slot, destination, selected, _ in moves(layout.material, side, squares, captures=False):
             before = [square[selected] for square in squares]
             before[slot] = destination
-            index = layout.canonical(before)
+            index = layout.canonical(before, king_placed=slot != 0)
             ok = legal[side, index]
             found.append(index[ok])
             worth.append(weight[chunk[selected[ok]]])
@@ -239,7 +239,8 @@ def _count_moves(layout: Layout, side: int, index: Indices, legal: npt.NDArray[n
         after = [square[selected] for square in squares]
         after[slot] = destination
         if captured < 0:
-            successor = layout.canonical(after)
+            # The positions are canonical: their first king is in the triangle.
+            successor = layout.canonical(after, king_placed=slot != 0)
             quiet[selected] += legal[1 - side, successor]  # a position has each move once
             continue
         rest, mapping, swapped = material.without(captured)
