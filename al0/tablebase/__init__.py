@@ -452,6 +452,7 @@ def load(material: str, cache_dir: str | os.PathLike[str] | None = None,
     values = _read_cache(path, parsed)
     if values is None:
         values = build(parsed, {name: table.values for name, table in smaller.items()}, progress)
+        values.setflags(write=False)  # shared by every probe: nobody may change it
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             payload = values.tobytes()

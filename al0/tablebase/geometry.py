@@ -10,7 +10,7 @@ position's value) always achieves; the other men take any of the 64 squares.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import chess
@@ -44,13 +44,6 @@ _FLAT_SYMMETRIES = SYMMETRIES.ravel()
 DIAGONAL = 4
 """The reflection in the a1-h8 diagonal: the symmetry that fixes the triangle's
 diagonal squares, so the only one that can map a canonical position to another."""
-COMPOSE = np.array(
-    [[next(k for k in range(8) if all(_transform(k, s) == _transform(a, _transform(b, s)) for s in range(64)))
-      for b in range(8)] for a in range(8)],
-    dtype=np.int64,
-)
-"""``COMPOSE[a, b]``: the symmetry that does ``b``, then ``a``."""
-
 TRIANGLE = [s for s in chess.SQUARES if chess.square_rank(s) <= chess.square_file(s) <= 3]
 """a1 b1 c1 d1 b2 c2 d2 c3 d3 d4: one square of every orbit of the symmetries."""
 TRIANGLE_INDEX = np.full(OFF + 1, -1, dtype=np.int64)
@@ -88,8 +81,9 @@ MOVES: dict[chess.PieceType, tuple[range, bool]] = {
 """Each piece's directions and whether it slides (repeats its step)."""
 
 
-def _pairs(test: object) -> npt.NDArray[np.bool_]:
-    return np.array([[bool(test(a, b)) if a < 64 and b < 64 else False  # type: ignore[operator]
+def _pairs(test: Callable[[int, int], object]) -> npt.NDArray[np.bool_]:
+    """``table[a, b]``: whether ``test`` holds for squares a and b (never for OFF)."""
+    return np.array([[bool(test(a, b)) if a < OFF and b < OFF else False
                       for b in range(OFF + 1)] for a in range(OFF + 1)])
 
 
