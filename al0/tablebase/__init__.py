@@ -192,7 +192,9 @@ class Tablebase:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         table, side, index = self._locate(board)
         if not board.is_valid():
-            raise PositionError(f"illegal position ({board.status()!r}): {board.fen()}")
+            problems = ", ".join(flag.name.lower().replace("_", " ") for flag in chess.Status
+                                 if flag and flag in board.status() and flag.name)
+            raise PositionError(f"illegal position ({problems}): {board.fen()}")
         if board.castling_rights:
             raise PositionError(f"castling rights are not supported: {board.fen()}")
         value = int(table.values[side, index])
