@@ -220,16 +220,13 @@ def test_the_books_stalemates_and_their_correction(table, endings):
     assert json.loads(result.stdout)["endings"] == endings
 
 
-FOUR_MEN_TABLES = FIXTURES.parent / "tables"
-
-
 @pytest.mark.parametrize("table, us", [("kqkr.yaml", chess.WHITE), ("kqkr_black.yaml", chess.BLACK)])
 def test_verify_samples_a_four_man_ending_for_either_side(tablebase_cache, table, us):
     """KQKR: won start positions of the table's side, drawn uniformly from the
     symmetry classes; the tablebase defends (the rook's side, captures
     included) and gives the optimal distance of every start."""
     result = CliRunner().invoke(
-        cli, ["verify", str(FOUR_MEN_TABLES / table), "--positions", "sample:30", "--json", "-"],
+        cli, ["verify", str(FIXTURES / table), "--positions", "sample:30", "--json", "-"],
         env={"AL0_CACHE_DIR": str(tablebase_cache)})
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

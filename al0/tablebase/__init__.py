@@ -436,18 +436,28 @@ def load(material: str, cache_dir: str | os.PathLike[str] | None = None,
     from the cache or built, with the smaller tables its captures lead to.
 
     A missing or invalid cache file is rebuilt and rewritten; if it cannot be
-    written the table is still returned, with a ``RuntimeWarning``, since the
-    cache only saves time. ``progress`` hears what a long build is doing.
+    written the table is still returned, with one ``RuntimeWarning``, since
+    the cache only saves time. ``progress`` hears what a long build is doing.
 
     :raises PositionError: if ``material`` is not supported.
     """
-    parsed = parse_material(material)
+    unwritable: list[str] = []
+    table = _load(parse_material(material), cache_dir, progress, unwritable)
+    if unwritable:
+        # The smaller tables go to the same folder: one warning says it all.
+        warnings.warn(unwritable[-1], RuntimeWarning, stacklevel=2)
+    return table
+
+
+def _load(parsed: Material, cache_dir: str | os.PathLike[str] | None, progress: Progress | None,
+          unwritable: list[str]) -> Tablebase:
+    """:func:`load`, adding what could not be cached to ``unwritable``."""
     smaller: dict[str, Tablebase] = {}
     for slot, piece in enumerate(parsed.types):
         if piece != chess.KING:
             rest = parsed.without(slot)[0]
             if rest.name not in smaller:
-                table = load(rest.name, cache_dir, progress)
+                table = _load(rest, cache_dir, progress, unwritable)
                 smaller[rest.name] = table
                 smaller.update(table.smaller)
     path = cache_path(parsed.name, cache_dir)
@@ -460,5 +470,5 @@ def load(material: str, cache_dir: str | os.PathLike[str] | None = None,
             payload = values.tobytes()
             write_atomically(path, _header(parsed.name, payload) + payload)
         except OSError as error:
-            warnings.warn(f"cannot cache tablebase at {path}: {error}", RuntimeWarning, stacklevel=2)
+            unwritable.append(f"cannot cache tablebase at {path}: {error}")
     return Tablebase(parsed, values, smaller)
