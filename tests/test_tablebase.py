@@ -293,10 +293,12 @@ def test_positions_are_one_per_class_with_its_size(table, material: str, positio
         assert board.turn == chess.WHITE and chosen.result(board).winner == chess.WHITE
         assert position.size == len({board.transform(symmetry).board_fen() for symmetry in _ALL_SYMMETRIES})
     # Black holding the pieces and to move: the same classes, colours swapped.
-    mirrored = chosen.positions(chess.BLACK, stronger=chess.BLACK, won=True)
-    assert len(mirrored) == len(classes)
-    assert mirrored[0].board().mirror().board_fen() == classes[0].board().board_fen() or \
-        chosen.result(mirrored[0].board()).winner == chess.BLACK
+    swapped = chosen.positions(chess.BLACK, stronger=chess.BLACK, won=True)
+    assert len(swapped) == len(classes)
+    for position in (0, len(classes) // 2, -1):
+        board = swapped[position].board()
+        assert board.turn == chess.BLACK and chosen.result(board).winner == chess.BLACK
+        assert board.board_fen() == classes[position].board().board_fen().swapcase()
 
 
 @pytest.mark.parametrize(

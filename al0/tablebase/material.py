@@ -76,11 +76,6 @@ class Material:
                     return i, j
         return None
 
-    @property
-    def balanced(self) -> bool:
-        """Both sides have the same pieces (``KQKQ``): either may be called first."""
-        return self.first == self.second
-
     def without(self, slot: int) -> tuple[Material, tuple[int, ...], bool]:
         """The material after the man in ``slot`` is captured: the smaller
         material, for each of its slots the slot here that fills it, and
