@@ -39,7 +39,7 @@ import numpy.typing as npt
 from al0.errors import PositionError
 from al0.files import write_atomically
 from al0.tablebase.geometry import (ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout)
-from al0.tablebase.material import Material, canonical, parse_material
+from al0.tablebase.material import Material, parse_material
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Progress, Values, build
 
 __all__ = [
@@ -59,7 +59,8 @@ _MAGIC = b"AL0TB"
 _ONTO = [int(g) for g in ONTO]
 _SYMMETRIES = [[int(s) for s in row] for row in SYMMETRIES]
 _TRIANGLE_INDEX = [int(t) for t in TRIANGLE_INDEX]
-_LETTERS = {chess.QUEEN: "Q", chess.ROOK: "R", chess.BISHOP: "B", chess.KNIGHT: "N"}
+_MEN = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+"""Every piece type but the king (a pawn is looked for, to be refused)."""
 
 
 @dataclass(frozen=True)
@@ -179,9 +180,6 @@ class Tablebase:
     def name(self) -> str:
         return self.material.name
 
-    def _table_for(self, name: str) -> Tablebase | None:
-        return self if name == self.name else self.smaller.get(name)
-
     def _entry(self, board: chess.Board) -> int:
         """The raw entry of ``board``, read in this table or a smaller one.
 
@@ -211,6 +209,19 @@ class Tablebase:
         table, side, index = self._locate(board)
         return int(table.values[side, index])
 
+    @functools.cached_property
+    def _layouts(self) -> dict[tuple[tuple[chess.PieceType, chess.Color], ...], tuple[Tablebase, chess.Color]]:
+        """For the men besides the kings (sorted pairs of piece type and
+        colour), the table that knows them and the colour of its first side;
+        White when both sides have the same pieces."""
+        layouts: dict[tuple[tuple[chess.PieceType, chess.Color], ...], tuple[Tablebase, chess.Color]] = {}
+        for table in (self, *self.smaller.values()):
+            for first in (chess.WHITE, chess.BLACK):
+                men = [(piece, first) for piece in table.material.first]
+                men += [(piece, not first) for piece in table.material.second]
+                layouts.setdefault(tuple(sorted(men)), (table, first))
+        return layouts
+
     def _locate(self, board: chess.Board) -> tuple[Tablebase, int, int]:
         """The table, row and index of a pawnless ``board`` with two kings:
         found by its men alone, through the one symmetry that takes the
@@ -219,22 +230,21 @@ class Tablebase:
 
         :raises PositionError: for material this table cannot answer for.
         """
-        sides: list[tuple[chess.PieceType, ...]] = []
-        for colour in (chess.WHITE, chess.BLACK):
-            sides.append(tuple(piece for piece in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
-                               for _ in range(chess.popcount(board.pieces_mask(piece, colour)))))
-        material = canonical(sides[0], sides[1])
-        table = self._table_for(material.name)
-        if table is None or len(sides[0]) + len(sides[1]) + 2 != chess.popcount(board.occupied):
+        others = [(piece, colour, square) for piece in _MEN for colour in chess.COLORS
+                  for square in chess.scan_forward(board.pieces_mask(piece, colour))]
+        found = self._layouts.get(tuple(sorted((piece, colour) for piece, colour, _ in others)))
+        if found is None:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
-        first = chess.WHITE if sides[0] == material.first else chess.BLACK
+        table, first = found
         squares: list[int] = []
-        taken = 0
-        for piece, side in zip(material.types, material.sides):
+        for piece, side in zip(table.material.types, table.material.sides):
             colour = first if side == 0 else not first
-            square = chess.lsb(board.pieces_mask(piece, colour) & ~taken)
-            taken |= chess.BB_SQUARES[square]
-            squares.append(square)
+            if piece == chess.KING:
+                squares.append(chess.lsb(board.kings & board.occupied_co[colour]))
+            else:
+                man = next(man for man in others if man[0] == piece and man[1] == colour)
+                others.remove(man)
+                squares.append(man[2])
         symmetry = _SYMMETRIES[_ONTO[squares[0]]]
         index = _TRIANGLE_INDEX[symmetry[squares[0]]]
         for slot in range(1, len(squares)):
