@@ -311,6 +311,7 @@ def test_positions_are_one_per_class_with_its_size(table, material: str, positio
         "8/8/8/8/8/1Rk5/8/K7 w - - 0 1",  # Black, not to move, in check
         "8/8/8/8/3k4/8/8/4K2R w K - 0 1",  # castling rights
         "8/8/8/8/3k4/8/4P3/4K2R w - - 0 1",  # a pawn
+        "8/8/8/8/3k4/8/8/K7 w - - 0 1",  # the rook taken: K vs K is another table's
     ],
 )
 def test_boards_that_do_not_fit_are_rejected_with_their_fen(table, fen: str) -> None:

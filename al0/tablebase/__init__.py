@@ -181,7 +181,7 @@ class Tablebase:
         return self.material.name
 
     def _entry(self, board: chess.Board) -> int:
-        """The raw entry of ``board``, read in this table or a smaller one.
+        """The raw entry of ``board``, a position of this table's material.
 
         :raises PositionError: for other material, an invalid board or
             castling rights (no table knows castling).
@@ -189,6 +189,8 @@ class Tablebase:
         if board.pawns or chess.popcount(board.kings) != 2:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         table, side, index = self._locate(board)
+        if table is not self:  # a smaller table's material: only moves may lead there
+            raise PositionError(f"not a {self.name} position: {board.fen()}")
         if not board.is_valid():
             problems = ", ".join(flag.name.lower().replace("_", " ") for flag in chess.Status
                                  if flag and flag in board.status() and flag.name)
