@@ -188,7 +188,7 @@ def test_best_defence_takes_a_piece_when_that_is_best(table) -> None:
     move = table("KQKR").best_defence(board)
     assert move.uci() == "e8e2"
     board.push(move)
-    assert table("KQKR").result(board).winner == chess.BLACK
+    assert table("KRK").result(board).winner == chess.BLACK
 
 
 def test_best_moves_of_a_draw_is_empty(table) -> None:
