@@ -34,11 +34,12 @@ from conftest import POSITIONS
 # 2-core machine): one per kind of ending, each with a published longest mate.
 FOUR_MEN = ["KQKR", "KRKN", "KRKB", "KBNK", "KBBK"]
 
-# The longest forced mates, in moves, from the published tables (Ströhlein
-# 1970 and Thompson for the four-man endings, the Nalimov tables since; e.g.
-# Wikipedia's "Endgame tablebase" and chessprogramming.org's "Endgame
-# Tablebases"): K+Q 10, K+R 16, two bishops 19, bishop and knight 33, queen
-# against rook 35, rook against bishop 29, rook against knight 40.
+# The longest forced mates, in moves, as published for the Nalimov DTM
+# tables (Peter Karrer's max-DTM statistics of the 3-to-5-man tables, e.g.
+# "kbnk wtm: max win 33"; Guido's KQK 10 and KRK 16 on the Kryukov endgame
+# forum; KQKR 35 on the "macechess" KQKR article): K+Q 10, K+R 16, two
+# bishops 19, bishop and knight 33, queen against rook 35, rook against
+# bishop 29, rook against knight 40.
 PUBLISHED_LONGEST = {"KQK": 10, "KRK": 16, "KBBK": 19, "KBNK": 33, "KQKR": 35, "KRKB": 29, "KRKN": 40}
 
 
@@ -200,6 +201,14 @@ def test_best_moves_of_a_draw_is_empty(table) -> None:
 @pytest.mark.parametrize("material", PUBLISHED_LONGEST)
 def test_longest_mate_is_the_published_one(table, material: str) -> None:
     assert table(material).stats()["max_dtm"] == PUBLISHED_LONGEST[material]
+
+
+@pytest.mark.parametrize("material, classes", [("KQK", 1), ("KBNK", 138)])
+def test_longest_wins_are_as_many_as_published(table, material: str, classes: int) -> None:
+    """The same sources count the positions, up to symmetry, where the side
+    to move wins in the longest time: KQK only Ka1 Qb2 kf5, KBNK 138."""
+    stats = table(material).stats()
+    assert stats["stronger"]["wins_by_dtm"][PUBLISHED_LONGEST[material]] == 8 * classes
 
 
 def test_longest_krk_win_is_played_out(table) -> None:
