@@ -19,6 +19,7 @@ from al0.commands_uci import uci
 from al0.commands_verify import verify
 from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.errors import PositionError
+from al0.tablebase import Tablebase
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
                        parse_move, prompt)
 from al0.loader import load_table
@@ -313,6 +314,15 @@ def default_opponent(table: AdviceTable) -> DefenderSpec:
     return DefenderSpec("tablebase" if load_tablebase(table.material) is not None else "random")
 
 
+def optimal_mate(tablebase: Tablebase, board: chess.Board) -> int | None:
+    """The tablebase's distance to mate at ``board``; ``None`` once a capture
+    has left its material (another table's position)."""
+    try:
+        return tablebase.dtm(board)
+    except PositionError:
+        return None
+
+
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
              max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
              budget: int, tablebase: Any | None,
@@ -325,14 +335,14 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
-    dtm_before = tablebase.dtm(board) if tablebase is not None and board.turn == loaded.us else None
+    dtm_before = optimal_mate(tablebase, board) if tablebase is not None and board.turn == loaded.us else None
     for event in play_game(Planner(loaded, budget), board, defender, max_moves):
         if not isinstance(event, GameEnd):
             picture(board)
         if isinstance(event, OurMove):
             how = "new plan" if event.new_plan else "following the tree"
             if tablebase is not None:
-                dtm_after = tablebase.dtm(board)
+                dtm_after = optimal_mate(tablebase, board)
                 how += f"  (optimal mate in {dtm_before}, now in {dtm_after})"
             click.echo(f"{move_label(board)} {event.san:<7} "
                        f"[{event.plan.rule} / {event.plan.advice}]  {how}")
@@ -349,7 +359,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
             click.echo(f"   ... {event.san}{note}")
             played.append((event.move, ""))
             if tablebase is not None and not board.is_game_over():
-                dtm_before = tablebase.dtm(board)
+                dtm_before = optimal_mate(tablebase, board)
         else:
             click.echo(f"Game over: {event.detail} ({event.result})")
             if pgn_path:

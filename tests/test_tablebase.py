@@ -498,3 +498,14 @@ def test_cli_errors_exit_2(tablebase_cache: Path, args: list[str], message: str)
     assert result.exit_code == 2
     assert message in result.output
     assert not isinstance(result.exception, AL0Error)  # turned into a message, not a traceback
+
+
+def test_play_against_the_tablebase_that_takes_our_queen(tablebase_cache: Path) -> None:
+    """KQKR: the tablebase defender takes the queen (Qc8+ Rxc8+); play reports
+    the lost material instead of asking the KQKR table about a KRK board."""
+    table = str(Path(__file__).parent / "fixtures" / "kqkr.yaml")
+    result = CliRunner().invoke(
+        cli, ["play", table, "--fen", "5r2/1k6/8/8/6Q1/2K5/8/8 w - - 0 1", "--opponent", "tablebase",
+              "--no-board"], env={"AL0_CACHE_DIR": str(tablebase_cache)})
+    assert result.exit_code == 0, result.output
+    assert "... Rxc8+" in result.output and "material lost" in result.output
