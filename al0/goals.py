@@ -30,8 +30,9 @@ from al0.model import (And, Const, DepthTest, Goal, MoveConstraint, Not, Or, Pre
 from al0.position import Position, fen, play
 
 GoalFn = Callable[[Node, Node], bool]
-MovesFn = Callable[[Node], list[tuple[chess.Move, Position]]]
-"""The allowed moves at a node, in trying order, each with the position it leads to."""
+MovesFn = Callable[[Node], list[tuple[chess.Move, str]]]
+"""The allowed moves at a node, in trying order, each with the name of the
+generator it comes from (to blame it if the move turns out illegal)."""
 
 _COMPARE = {"=": operator.eq, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
@@ -186,42 +187,51 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
 
 
 def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
-    """A function ``node -> [(move, next position)]``: the allowed moves in
-    trying order, each with the position it leads to.
+    """A function ``node -> [(move, generator name)]``: the allowed moves in
+    trying order.
 
     Alternatives apply in order, each only at depths in its range; a move
-    already allowed by an earlier alternative is not repeated. Every move a
-    generator yields is checked to be a legal ``chess.Move`` of the side to
-    move (playing it on the compact position does both at once).
+    already allowed by an earlier alternative is not repeated. Every item a
+    generator yields is checked to be a ``chess.Move``; whether it is legal
+    is checked by :func:`play_checked` when the search plays it (most moves
+    of our side are never played: the search stops at the first that works).
 
     :raises PredicateError: (when called) naming the generator that raised
-        or yielded something that is not a legal move.
+        or yielded something that is not a move.
     """
     alternatives = tuple((alt.depths, [library.generators[g] for g in alt.generators],
                           alt.generators) for alt in constraint.alternatives)
 
-    def allowed(node: Node) -> list[tuple[chess.Move, Position]]:
-        found: list[tuple[chess.Move, Position]] = []
-        position = node.position
+    def allowed(node: Node) -> list[tuple[chess.Move, str]]:
+        found: list[tuple[chess.Move, str]] = []
         for depths, generators, names in alternatives:
             if node.depth not in depths:
                 continue
-            moves = _generate(generators[0], names[0], node)
-            for generator, name in zip(generators[1:], names[1:]):
-                admitted = set(_generate(generator, name, node))
+            name = names[0]
+            moves = _generate(generators[0], name, node)
+            for generator, other in zip(generators[1:], names[1:]):
+                admitted = set(_generate(generator, other, node))
                 moves = [move for move in moves if move in admitted]
             if found:
                 # Only a later alternative can repeat a move an earlier one allowed.
                 seen = {move for move, _ in found}
                 moves = [move for move in moves if move not in seen]
-            for move in moves:
-                child = play(position, move)
-                if child is None:
-                    _bad_move(names[0], move, node)
-                found.append((move, child))
+            found += [(move, name) for move in moves]
         return found
 
     return allowed
+
+
+def play_checked(position: Position, move: chess.Move, generator: str) -> Position:
+    """The position after ``move`` at ``position``.
+
+    :raises PredicateError: naming ``generator`` when ``move`` is not a
+        legal move of the side to move.
+    """
+    child = play(position, move)
+    if child is None:
+        _bad_move(generator, move, position)
+    return child
 
 
 def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
@@ -236,14 +246,14 @@ def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
                              f"{error} at {_fen(node)}") from error
     for move in moves:
         if type(move) is not chess.Move:
-            _bad_move(name, move, node)
+            _bad_move(name, move, node.position)
     return moves
 
 
-def _bad_move(culprit: str, move: object, node: Node) -> NoReturn:
+def _bad_move(culprit: str, move: object, position: Position) -> NoReturn:
     """Raise the error for a generator output that is not a legal move."""
     if type(move) is not chess.Move:
         what = f"{move!r} ({type(move).__name__}), not a chess.Move"
     else:
         what = f"{move.uci()}, not a legal move of the side to move"
-    raise PredicateError(f"generator {culprit!r} yielded {what}, at {fen(node.position)}")
+    raise PredicateError(f"generator {culprit!r} yielded {what}, at {fen(position)}")

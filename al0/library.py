@@ -50,7 +50,7 @@ class Node:
         self.position: Position = position
         self.depth = depth
         self.us = us
-        self._facts: dict[Callable[[Node], object], object] | None = None
+        self._facts: dict[Callable[[Node], object], object] = {}
 
     @property
     def board(self) -> chess.Board:
@@ -66,12 +66,9 @@ class Node:
 
     def fact(self, compute: Callable[[Node], object]) -> object:
         """``compute(self)``, computed once per node (``compute`` must not return None)."""
-        facts = self._facts
-        if facts is None:
-            facts = self._facts = {}
-        value = facts.get(compute)
+        value = self._facts.get(compute)
         if value is None:
-            value = facts[compute] = compute(self)
+            value = self._facts[compute] = compute(self)
         return value
 
 

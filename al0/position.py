@@ -254,7 +254,18 @@ def legal_moves(position: Position) -> list[chess.Move]:
 
 
 def has_legal_move(position: Position) -> bool:
-    return next(successors(position), None) is not None
+    """The side to move has a legal move. (The king first: it is the piece
+    likeliest to have one, and the order does not matter here.)"""
+    ours = position.white if position.turn else position.black
+    occupancy = position.white | position.black
+    king = position.kings & ours
+    for frm in (king.bit_length() - 1, *chess.scan_reversed(ours & ~king)) if king \
+            else chess.scan_reversed(ours):
+        row = MOVES[frm]
+        for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
+            if play(position, row[to]) is not None:
+                return True
+    return False
 
 
 def is_checkmate(position: Position) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from al0.errors import SearchBudgetExceeded
-from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal
+from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal, play_checked
 from al0.library import Library, Node
 from al0.model import Advice
 from al0.position import Position
@@ -78,8 +78,8 @@ class _Entry:
     ``lo``: the node fails at every bound <= lo (-1: nothing known yet; the
     search's ``never``: at every bound).
     ``tree``: the best forcing tree found so far, if any.
-    ``children``: [move, child key, place in the generator's order], in
-    trying order, once expanded.
+    ``children``: [move, child key (None until played), place in the
+    generator's order, generator name], in trying order, once expanded.
     """
 
     __slots__ = ("lo", "tree", "children")
@@ -163,33 +163,40 @@ class ForcingTreeSearch:
             self.moves += len(moves)
             if self.moves > self.limits.moves:
                 raise self._spent(f"memory limit of {self.limits.moves} stored moves")
-            entry.children = [[move, (child, depth + 1), place]
-                              for place, (move, child) in enumerate(moves)]
+            entry.children = [[move, None, place, name]
+                              for place, (move, name) in enumerate(moves)]
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
             return None, self.never
         if position.turn == self.us:
-            tree, lo = self._solve_ours(entry.children, entry.lo, bound)
+            tree, lo = self._solve_ours(key, entry.children, entry.lo, bound)
         else:
-            tree, lo = self._solve_theirs(entry.children, bound)
+            tree, lo = self._solve_theirs(key, entry.children, bound)
         if tree is None:
             entry.lo = lo
         else:
             entry.tree = tree
         return tree, entry.lo
 
-    def _child(self, key: SearchKey, bound: int) -> tuple[ForcingTree | None, int]:
-        """Solve one child, answering from the memo when it can."""
-        entry = self.memo.get(key)
-        if entry is not None:
-            if entry.tree is not None and entry.tree.height <= bound:
-                return entry.tree, entry.lo
-            if entry.lo >= bound:
-                return None, entry.lo
+    def _child(self, parent: SearchKey, child: list[Any],
+               bound: int) -> tuple[ForcingTree | None, int]:
+        """Solve one child ``[move, key, place, generator]`` of ``parent``,
+        answering from the memo when it can; a move is played (and checked
+        legal) the first time it is tried."""
+        key = child[1]
+        if key is None:
+            key = child[1] = (play_checked(parent[0], child[0], child[3]), parent[1] + 1)
+        else:
+            entry = self.memo.get(key)
+            if entry is not None:
+                if entry.tree is not None and entry.tree.height <= bound:
+                    return entry.tree, entry.lo
+                if entry.lo >= bound:
+                    return None, entry.lo
         return self._solve(key, bound)
 
-    def _solve_ours(self, children: list[list[Any]], lo: int,
+    def _solve_ours(self, key: SearchKey, children: list[list[Any]], lo: int,
                     bound: int) -> tuple[ForcingTree | None, int]:
         # Raise the child bound step by step: the first child that succeeds
         # has the least height, so the tree is the shallowest. A child that
@@ -201,7 +208,7 @@ class ForcingTreeSearch:
         while child_bound < bound:
             least = self.never
             for child in children:
-                subtree, child_lo = self._child(child[1], child_bound)
+                subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
                     return ForcingTree(subtree.height + 1, ((child[0], subtree),)), lo
                 if child_lo < least:
@@ -210,11 +217,11 @@ class ForcingTreeSearch:
         # Every child fails at every bound <= least: we fail up to least + 1.
         return None, min(self.never, max(bound, least + 1))
 
-    def _solve_theirs(self, children: list[list[Any]],
+    def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:
         branches = []
         for index, child in enumerate(children):
-            subtree, child_lo = self._child(child[1], bound - 1)
+            subtree, child_lo = self._child(key, child, bound - 1)
             if subtree is None:
                 # Try this refutation first next time: it is the likeliest to refute again.
                 children.insert(0, children.pop(index))

@@ -32,9 +32,13 @@ def _find_squares(node: Node) -> Squares:
     ours, theirs = ((position.white, position.black) if node.us
                     else (position.black, position.white))
     rooks = position.rooks & ours
-    return Squares((position.kings & ours).bit_length() - 1,
-                   (rooks & -rooks).bit_length() - 1 if rooks else None,
-                   (position.kings & theirs).bit_length() - 1)
+    # tuple.__new__ skips NamedTuple's Python-level constructor: this runs at every node.
+    return _new(Squares, ((position.kings & ours).bit_length() - 1,
+                          (rooks & -rooks).bit_length() - 1 if rooks else None,
+                          (position.kings & theirs).bit_length() - 1))
+
+
+_new = tuple.__new__
 
 
 # python-chess's distances, tabulated once: predicates call them at every
