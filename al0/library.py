@@ -20,8 +20,8 @@ from typing import Callable, Iterable, Mapping
 import chess
 
 from al0.errors import LibraryError
-from al0.position import (Position, from_board, is_check, is_checkmate, is_stalemate,
-                          legal_moves, to_board)
+from al0.position import (Position, from_board, has_legal_move, is_check, successors,
+                          to_board)
 
 
 class Node:
@@ -64,12 +64,27 @@ class Node:
         """The node's position as FEN, for messages."""
         return self.board.fen()
 
+    def successors(self) -> dict[chess.Move, Position]:
+        """Every legal move at this node, in python-chess's order, with the
+        position it leads to (computed once per node; the search reuses it
+        for the moves it plays, so a library that needs legal moves should
+        ask here)."""
+        return self.fact(_successor_map)  # type: ignore[return-value]
+
+    def known_successors(self) -> dict[chess.Move, Position] | None:
+        """:meth:`successors` if something has asked for them already, else None."""
+        return self._facts.get(_successor_map)  # type: ignore[return-value]
+
     def fact(self, compute: Callable[[Node], object]) -> object:
         """``compute(self)``, computed once per node (``compute`` must not return None)."""
         value = self._facts.get(compute)
         if value is None:
             value = self._facts[compute] = compute(self)
         return value
+
+
+def _successor_map(node: Node) -> dict[chess.Move, Position]:
+    return dict(successors(node.position))
 
 
 Predicate = Callable[[Node, Node], bool]
@@ -114,17 +129,25 @@ class Library:
 
 def mate(node: Node, root: Node) -> bool:
     """Them to move, in check, with no legal move."""
-    return node.position.turn != node.us and is_checkmate(node.position)
+    return node.position.turn != node.us and is_check(node.position) and _no_move(node)
 
 
 def stalemate(node: Node, root: Node) -> bool:
     """Them to move, not in check, with no legal move."""
-    return node.position.turn != node.us and is_stalemate(node.position)
+    return (node.position.turn != node.us and not is_check(node.position)
+            and _no_move(node))
 
 
 def check(node: Node, root: Node) -> bool:
     """The side to move is in check."""
     return is_check(node.position)
+
+
+def _no_move(node: Node) -> bool:
+    """The side to move has no legal move (from the node's successors when
+    they are known, else stopping at the first legal move)."""
+    known = node.known_successors()
+    return not known if known is not None else not has_legal_move(node.position)
 
 
 def themtomove(node: Node, root: Node) -> bool:
@@ -139,7 +162,7 @@ def ustomove(node: Node, root: Node) -> bool:
 
 def legal(node: Node) -> Iterable[chess.Move]:
     """Every legal move, in python-chess's generation order."""
-    return legal_moves(node.position)
+    return list(node.successors())
 
 
 def nomove(node: Node) -> Iterable[chess.Move]:

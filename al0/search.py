@@ -124,8 +124,9 @@ class ForcingTreeSearch:
         return SearchBudgetExceeded(f"advice {self.advice.name!r}: {what} spent "
                                     f"searching from {self.root.fen}")
 
-    def _visit(self, key: SearchKey) -> _Entry:
-        """Evaluate the goals at a new node."""
+    def _visit(self, key: SearchKey) -> tuple[_Entry, Node]:
+        """Evaluate the goals at a new node; also return the node, whose
+        facts its expansion may reuse."""
         self.nodes += 1
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
@@ -137,7 +138,7 @@ class ForcingTreeSearch:
         else:
             entry = _Entry()
         self.memo[key] = entry
-        return entry
+        return entry, node
 
     def _solve(self, key: SearchKey, bound: int) -> tuple[ForcingTree | None, int]:
         """A forcing tree of height <= ``bound`` from the node ``key``, or None
@@ -146,7 +147,10 @@ class ForcingTreeSearch:
         self.steps += 1
         if not self.steps & 4095 and time.monotonic() > self.deadline:
             raise self._spent(f"time limit of {self.limits.seconds:g} s")
-        entry = self.memo.get(key) or self._visit(key)
+        entry = self.memo.get(key)
+        node = None
+        if entry is None:
+            entry, node = self._visit(key)
         if entry.tree is not None and entry.tree.height <= bound:
             return entry.tree, entry.lo
         if entry.lo >= bound:
@@ -157,14 +161,29 @@ class ForcingTreeSearch:
             return None, 0
         position, depth = key
         if entry.children is None:
-            node = Node(position, depth, self.us)
+            if node is None:
+                node = Node(position, depth, self.us)
             ours = position.turn == self.us
             moves = (self.advice.us_moves if ours else self.advice.them_moves)(node)
             self.moves += len(moves)
             if self.moves > self.limits.moves:
                 raise self._spent(f"memory limit of {self.limits.moves} stored moves")
-            entry.children = [[move, None, place, name]
-                              for place, (move, name) in enumerate(moves)]
+            known = node.known_successors()
+            if known is None:
+                entry.children = [[move, None, place, name]
+                                  for place, (move, name) in enumerate(moves)]
+            elif len(moves) == len(known) and all(
+                    move is legal for (move, _), legal in zip(moves, known)):
+                # The generator gave exactly the known legal moves (the very
+                # objects, as the standard ``legal`` does): no move needs playing.
+                entry.children = [[move, (child, depth + 1), place, name]
+                                  for place, ((move, name), child)
+                                  in enumerate(zip(moves, known.values()))]
+            else:
+                # The legal moves are known already (a generator or a goal
+                # asked for them): a move among them needs no playing.
+                entry.children = [[move, (known[move], depth + 1) if move in known else None,
+                                   place, name] for place, (move, name) in enumerate(moves)]
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
