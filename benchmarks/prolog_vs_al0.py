@@ -13,8 +13,10 @@ plan every position once per run, without a plan cache: SWI-Prolog runs
 plan`` makes. Times are CPU time per plan. Each run gives median, p95, p99
 and max for each side; the summary gives, for each statistic, the median
 over runs with the spread (min–max) and al0's ratio to Prolog. It also
-counts the positions where the two programs' first moves differ (0 expected:
-al0 tries moves in the book's order).
+counts the positions where the two programs' first moves differ: both try
+moves in the book's order, but al0 keeps the forcing tree of least
+worst-case depth where the book's program keeps the first it finds, so
+deeper advice (divide_in_2/3, mate_in_2) may start with another move.
 
 This is a benchmark, not a test: it needs ``swipl`` (Debian: swi-prolog-nox)
 and a quiet machine.
@@ -129,6 +131,8 @@ def main() -> None:
               / statistics.median(r[k] for r in results["prolog"]) for k in STATISTICS]
     print(f"{'ratio':8}" + "".join(f"{r:>23.2f}x" for r in ratios) + "   (al0 / prolog)")
     print(f"first moves that differ: {differ} of {len(boards)}")
+    if args.epd is None:
+        epd.unlink()
 
 
 if __name__ == "__main__":
