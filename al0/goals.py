@@ -90,11 +90,17 @@ def _blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
         if value is not True and value is not False:
             culprit, failure = name, _NotBool(value)
             break
+    return PredicateError(f"predicate {culprit!r} {_what(failure)} at {_fen(node)}")
+
+
+def _what(failure: BaseException) -> str:
+    """What library code did, in words: returned a non-bool, called
+    ``sys.exit()``, or raised."""
     if isinstance(failure, _NotBool):
-        what = str(failure)
-    else:
-        what = f"raised {type(failure).__name__}: {failure}"
-    return PredicateError(f"predicate {culprit!r} {what} at {_fen(node)}")
+        return str(failure)
+    if isinstance(failure, SystemExit):
+        return f"called sys.exit({failure.code!r})"
+    return f"raised {type(failure).__name__}: {failure}"
 
 
 def _fen(node: Node) -> str:
@@ -242,8 +248,7 @@ def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
     except KeyboardInterrupt:
         raise
     except BaseException as error:
-        raise PredicateError(f"generator {name!r} raised {type(error).__name__}: "
-                             f"{error} at {_fen(node)}") from error
+        raise PredicateError(f"generator {name!r} {_what(error)} at {_fen(node)}") from error
     for move in moves:
         if type(move) is not chess.Move:
             _bad_move(name, move, node.position)

@@ -40,12 +40,12 @@ def planner(better: str = "themtomove", holding: str = "true", us: str = "{0: le
     ({"holding": "not says_false_as_text"}, "says_false_as_text", "not a bool"),
     ({"better": "themtomove and says_false_as_text"}, "says_false_as_text", "not a bool"),
     ({"better": "themtomove or says_false_as_text"}, "says_false_as_text", "not a bool"),
-    ({"better": "exits"}, "exits", "SystemExit"),
+    ({"better": "exits"}, "exits", "called sys.exit(3)"),
     ({"us": "{0: yields_text}"}, "yields_text", "'e6e3' (str), not a chess.Move"),
     ({"us": "{0: yields_none}"}, "yields_none", "None (NoneType), not a chess.Move"),
     ({"us": "{0: yields_illegal}"}, "yields_illegal", "e6d5, not a legal move"),
     ({"us": "{0: yields_their_move}"}, "yields_their_move", "c2c3, not a legal move"),
-    ({"us": "{0: exits_generating}"}, "exits_generating", "SystemExit"),
+    ({"us": "{0: exits_generating}"}, "exits_generating", "called sys.exit('bye')"),
 ])
 def test_broken_library_code_is_named_at_the_boundary(kwargs, culprit, what):
     with pytest.raises(PredicateError) as error:
