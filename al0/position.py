@@ -254,18 +254,40 @@ def legal_moves(position: Position) -> list[chess.Move]:
 
 
 def has_legal_move(position: Position) -> bool:
-    """The side to move has a legal move. (The king first: it is the piece
-    likeliest to have one, and the order does not matter here.)"""
+    """The side to move has a legal move. The king goes first, tested
+    directly (a step is legal when no piece of theirs, the one it would
+    capture aside, attacks the square with the king gone from its own): it
+    is the piece likeliest to have a move, and the order does not matter
+    here."""
     ours = position.white if position.turn else position.black
-    occupancy = position.white | position.black
+    theirs = position.black if position.turn else position.white
     king = position.kings & ours
-    for frm in (king.bit_length() - 1, *chess.scan_reversed(ours & ~king)) if king \
-            else chess.scan_reversed(ours):
+    if king:
+        square = king.bit_length() - 1
+        without_king = (ours | theirs) & ~king
+        for to in chess.scan_reversed(_KING[square] & ~ours):
+            if not _attacked(position, to, theirs & ~_BB[to], without_king):
+                return True
+    occupancy = ours | theirs
+    for frm in chess.scan_reversed(ours & ~king):
         row = MOVES[frm]
         for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
             if play(position, row[to]) is not None:
                 return True
     return False
+
+
+def _attacked(position: Position, square: chess.Square, by: Bitboard,
+              occupancy: Bitboard) -> bool:
+    """Whether pieces of ``by`` attack ``square``, with ``occupancy`` blocking."""
+    if (_KING[square] & position.kings | _KNIGHT[square] & position.knights) & by:
+        return True
+    straight = (position.rooks | position.queens) & by
+    if straight and (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
+                     | _FILE_ATT[square][_FILE_MASK[square] & occupancy]) & straight:
+        return True
+    diagonal = (position.bishops | position.queens) & by
+    return bool(diagonal and _DIAG_ATT[square][_DIAG_MASK[square] & occupancy] & diagonal)
 
 
 def is_checkmate(position: Position) -> bool:

@@ -170,6 +170,16 @@ class WorstCase:
         self.memo: dict[tuple[Position, int], Outcome] = {}
         self.on_path: set[tuple[Position, int]] = set()
         self.trees: dict[int, ForcingTree] = {}  # keeps every tree in a key alive
+        self.endings: dict[Position, Ending | None] = {}
+        """:func:`~al0.play.ending_at` of every position met: each is met
+        again under many trees, and deciding it means generating moves."""
+
+    def _ending(self, position: Position) -> Ending | None:
+        try:
+            return self.endings[position]
+        except KeyError:
+            ending = self.endings[position] = ending_at(position, self.planner)
+            return ending
 
     def analyse(self, board: chess.Board, optimal: int | None) -> GameRecord:
         moves, ending, line = self._value(from_board(board), None)
@@ -208,14 +218,14 @@ class WorstCase:
         tree = descend(tree, move)
         after = play(position, move)
         assert after is not None  # the search only keeps legal moves
-        end = ending_at(after, planner)
+        end = self._ending(after)
         if end is not None:
             return 1, end.value, (move.uci(),)
         worst: Outcome = (0, Ending.MATE.value, ())
         worst_escapes = False
         for reply, reached in successors(after):
             subtree = descend(tree, reply)
-            end = ending_at(reached, planner)
+            end = self._ending(reached)
             if end is not None:
                 # Their move ended the game: only a loss for us (material) is possible.
                 result: Outcome = (0, end.value, ())
