@@ -22,12 +22,27 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import chess
+
 from al0.errors import SearchBudgetExceeded
 from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal, play_checked
 from al0.library import Library, Node
 from al0.model import Advice
 from al0.position import Position
 from al0.tree import LEAF, ForcingTree
+
+PositionKey = tuple[object, ...]
+
+
+def position_key(board: chess.Board) -> PositionKey:
+    """Everything about a board's position that moves and predicates depend
+    on: piece placement, side to move, castling rights and en-passant square
+    (move counters and history are not part of a forcing tree). For boards
+    of any material; the search itself keys compact positions."""
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+            board.kings, board.occupied_co[chess.WHITE], board.turn,
+            board.castling_rights, board.ep_square)
+
 
 SearchKey = tuple[Position, int]
 """A search node: its position and depth."""
