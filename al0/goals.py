@@ -2,62 +2,117 @@
 
 Names were resolved when the table was loaded; compiling only binds them to
 the library's functions, so evaluation is a chain of plain calls that
-short-circuits like the book's ``and``/``or``. A predicate or generator that
-raises becomes a :class:`~al0.errors.PredicateError` naming it and the FEN.
+short-circuits like the book's ``and``/``or``. What library code returns is
+checked at this boundary: a predicate must return a bool, a generator must
+yield legal ``chess.Move`` objects of the side to move. A predicate or
+generator that raises, or returns anything else, becomes a
+:class:`~al0.errors.PredicateError` naming it and the FEN.
+
+Any ``BaseException`` from library code counts as its failure (a library
+that calls ``sys.exit()`` mid-search is broken, not finished), except
+``KeyboardInterrupt``: a real Ctrl-C arrives as a ``KeyboardInterrupt``
+raised wherever the interpreter happens to be, very often inside a
+predicate, and nothing tells it apart from a library raising one itself.
+So it always propagates, and the run stops the way Ctrl-C stops it.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Callable
+from typing import Callable, Iterable, NoReturn
 
 import chess
 
 from al0.errors import PredicateError
 from al0.library import Library, Node
-from al0.model import (And, Const, DepthTest, Goal, MoveConstraint, Not, Or,
-                       Pred, predicate_names)
+from al0.model import (And, Const, DepthTest, Goal, MoveConstraint, Not, Or, Pred,
+                       predicate_names)
+from al0.position import Position, fen, play
 
 GoalFn = Callable[[Node, Node], bool]
-MovesFn = Callable[[Node], list[chess.Move]]
+MovesFn = Callable[[Node], list[tuple[chess.Move, str]]]
+"""The allowed moves at a node, in trying order, each with the name of the
+generator it comes from (to blame it if the move turns out illegal)."""
 
 _COMPARE = {"=": operator.eq, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
 
 
+class _NotBool(Exception):
+    """A predicate returned ``value``, which is not a bool."""
+
+    def __init__(self, value: object):
+        super().__init__(f"returned {value!r} ({type(value).__name__}), not a bool")
+        self.value = value
+
+
+def _not_bool(value: object) -> NoReturn:
+    raise _NotBool(value)
+
+
 def compile_goal(goal: Goal, library: Library) -> GoalFn:
     """A function ``(node, root) -> bool`` that evaluates ``goal``.
 
-    :raises PredicateError: (when called) naming the predicate that raised.
+    :raises PredicateError: (when called) naming the predicate that raised
+        or returned something other than a bool.
     """
     fast = _compile(goal, library)
     names = tuple(dict.fromkeys(predicate_names(goal)))
 
     def evaluate(node: Node, root: Node) -> bool:
         try:
-            return fast(node, root)
-        except Exception as error:
+            result = fast(node, root)
+        except KeyboardInterrupt:
+            raise  # see the module docstring: Ctrl-C always interrupts
+        except BaseException as error:
             raise _blame(names, library, node, root, error) from error
+        if result is True or result is False:
+            return result
+        raise _blame(names, library, node, root, _NotBool(result))
     return evaluate
 
 
 def _blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
-           error: Exception) -> PredicateError:
-    """Name the predicate that raised ``error``. Predicates are pure, so
-    re-evaluating them one by one finds it; the wrapper sits on the whole
-    goal rather than on each predicate to keep evaluation fast."""
-    culprit = "?"
+           error: BaseException) -> PredicateError:
+    """Name the predicate that raised ``error`` (or returned a non-bool).
+    Predicates are pure, so re-evaluating them one by one finds it; the
+    check sits on the whole goal rather than on each predicate to keep
+    evaluation fast."""
+    culprit, failure = "?", error
     for name in names:
         try:
-            library.predicates[name](node, root)
-        except Exception:
-            culprit = name
+            value = library.predicates[name](node, root)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as raised:
+            culprit, failure = name, raised
             break
-    return PredicateError(f"predicate {culprit!r} raised {type(error).__name__}: "
-                          f"{error} at {node.board.fen()}")
+        if value is not True and value is not False:
+            culprit, failure = name, _NotBool(value)
+            break
+    return PredicateError(f"predicate {culprit!r} {_what(failure)} at {_fen(node)}")
+
+
+def _what(failure: BaseException) -> str:
+    """What library code did, in words: returned a non-bool, called
+    ``sys.exit()``, or raised."""
+    if isinstance(failure, _NotBool):
+        return str(failure)
+    if isinstance(failure, SystemExit):
+        return f"called sys.exit({failure.code!r})"
+    return f"raised {type(failure).__name__}: {failure}"
+
+
+def _fen(node: Node) -> str:
+    try:
+        return node.fen
+    except Exception:  # a message must not fail for want of a FEN
+        return repr(node.position)
 
 
 def _compile(goal: Goal, library: Library) -> GoalFn:
+    """The closure of one AST node. Every closure returns a bool or raises;
+    a predicate's result is checked wherever an operator consumes it."""
     if isinstance(goal, Pred):
         return library.predicates[goal.name]
     if isinstance(goal, Const):
@@ -68,61 +123,142 @@ def _compile(goal: Goal, library: Library) -> GoalFn:
         return lambda node, root: compare(node.depth, k)
     if isinstance(goal, Not):
         inner = _compile(goal.operand, library)
-        return lambda node, root: not inner(node, root)
+
+        def negation(node: Node, root: Node) -> bool:
+            value = inner(node, root)
+            if value is True:
+                return False
+            if value is False:
+                return True
+            _not_bool(value)
+        return negation
     if isinstance(goal, (And, Or)):
-        # Fold into nested two-operand closures: plain `and`/`or` chains are
-        # much faster than all()/any() over a generator, and short-circuit the same.
-        parts = [_compile(g, library) for g in goal.operands]
-        combined = parts[-1]
-        for part in reversed(parts[:-1]):
-            combined = _both(part, combined) if isinstance(goal, And) else _either(part, combined)
-        return combined
+        return _connective(goal, library)
     raise TypeError(f"not a goal: {goal!r}")
 
 
-def _both(first: GoalFn, second: GoalFn) -> GoalFn:
-    return lambda node, root: first(node, root) and second(node, root)
+def _connective(goal: And | Or, library: Library) -> GoalFn:
+    """``and``/``or`` over all operands in one loop, nested connectives of
+    the same kind flattened first: a chain of 1,200 operands is one closure,
+    not 1,200 nested calls (which would hit the recursion limit)."""
+    kind = type(goal)
+    operands: list[Goal] = []
+    pending = list(reversed(goal.operands))
+    while pending:
+        operand = pending.pop()
+        if type(operand) is kind:
+            pending.extend(reversed(operand.operands))
+        else:
+            operands.append(operand)
+    parts = tuple(_compile(operand, library) for operand in operands)
+    if len(parts) == 2:
+        # The common case, unrolled: two calls, no loop.
+        first, second = parts
+        if kind is And:
+            def both(node: Node, root: Node) -> bool:
+                value = first(node, root)
+                if value is not True:
+                    return False if value is False else _not_bool(value)
+                value = second(node, root)
+                if value is True or value is False:
+                    return value
+                _not_bool(value)
+            return both
 
+        def either(node: Node, root: Node) -> bool:
+            value = first(node, root)
+            if value is not False:
+                return True if value is True else _not_bool(value)
+            value = second(node, root)
+            if value is True or value is False:
+                return value
+            _not_bool(value)
+        return either
+    if kind is And:
+        def every(node: Node, root: Node) -> bool:
+            for part in parts:
+                value = part(node, root)
+                if value is not True:
+                    return False if value is False else _not_bool(value)
+            return True
+        return every
 
-def _either(first: GoalFn, second: GoalFn) -> GoalFn:
-    return lambda node, root: first(node, root) or second(node, root)
+    def some(node: Node, root: Node) -> bool:
+        for part in parts:
+            value = part(node, root)
+            if value is not False:
+                return True if value is True else _not_bool(value)
+        return False
+    return some
 
 
 def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
-    """A function ``node -> list of allowed moves``, in trying order.
+    """A function ``node -> [(move, generator name)]``: the allowed moves in
+    trying order.
 
     Alternatives apply in order, each only at depths in its range; a move
-    already allowed by an earlier alternative is not repeated. The list is
-    materialised because the search pushes moves while it iterates.
+    already allowed by an earlier alternative is not repeated. Every item a
+    generator yields is checked to be a ``chess.Move``; whether it is legal
+    is checked by :func:`play_checked` when the search plays it (most moves
+    of our side are never played: the search stops at the first that works).
+
+    :raises PredicateError: (when called) naming the generator that raised
+        or yielded something that is not a move.
     """
     alternatives = tuple((alt.depths, [library.generators[g] for g in alt.generators],
                           alt.generators) for alt in constraint.alternatives)
 
-    def allowed(node: Node) -> list[chess.Move]:
-        moves: list[chess.Move] = []
+    def allowed(node: Node) -> list[tuple[chess.Move, str]]:
+        found: list[tuple[chess.Move, str]] = []
         for depths, generators, names in alternatives:
             if node.depth not in depths:
                 continue
-            try:
-                found = list(generators[0](node))
-                for generator in generators[1:]:
-                    admitted = set(generator(node))
-                    found = [move for move in found if move in admitted]
-            except Exception as error:
-                raise PredicateError(f"generator {' and '.join(names)!r} raised "
-                                     f"{type(error).__name__}: {error} at "
-                                     f"{node.board.fen()}") from error
-            mine = node.board.occupied_co[node.board.turn]
-            for move in found:
-                if not mine & chess.BB_SQUARES[move.from_square]:
-                    raise PredicateError(f"generator {names[0]!r} yielded {move.uci()}, "
-                                         f"not a move of the side to move, at "
-                                         f"{node.board.fen()}")
-            # Only a second alternative can repeat a move an earlier one allowed.
-            if moves:
-                seen = set(moves)
-                found = [move for move in found if move not in seen]
-            moves = moves + found
-        return moves
+            name = names[0]
+            moves = _generate(generators[0], name, node)
+            for generator, other in zip(generators[1:], names[1:]):
+                admitted = set(_generate(generator, other, node))
+                moves = [move for move in moves if move in admitted]
+            if found:
+                # Only a later alternative can repeat a move an earlier one allowed.
+                seen = {move for move, _ in found}
+                moves = [move for move in moves if move not in seen]
+            found += [(move, name) for move in moves]
+        return found
 
     return allowed
+
+
+def play_checked(position: Position, move: chess.Move, generator: str) -> Position:
+    """The position after ``move`` at ``position``.
+
+    :raises PredicateError: naming ``generator`` when ``move`` is not a
+        legal move of the side to move.
+    """
+    child = play(position, move)
+    if child is None:
+        _bad_move(generator, move, position)
+    return child
+
+
+def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
+              node: Node) -> list[chess.Move]:
+    """The moves ``generator`` yields at ``node``, as a list."""
+    try:
+        moves = list(generator(node))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
+        raise PredicateError(f"generator {name!r} {_what(error)} at {_fen(node)}") from error
+    for move in moves:
+        if type(move) is not chess.Move:
+            _bad_move(name, move, node.position)
+    return moves
+
+
+def _bad_move(culprit: str, move: object, position: Position) -> NoReturn:
+    """Raise the error for a generator output that is not a legal move."""
+    if type(move) is not chess.Move:
+        what = f"{move!r} ({type(move).__name__}), not a chess.Move"
+    else:
+        what = f"{move.uci()}, not a legal move of the side to move"
+    raise PredicateError(f"generator {culprit!r} yielded {what}, at {fen(position)}")

@@ -20,25 +20,60 @@ from typing import Callable, Iterable, Mapping
 import chess
 
 from al0.errors import LibraryError
+from al0.position import (Position, from_board, has_legal_move, is_check, successors,
+                          to_board)
 
 
 class Node:
-    """A search node: the live board, its depth (plies from the root) and the
+    """A search node: a position, its depth (plies from the root) and the
     side the table plays for.
 
-    ``board`` is shared with the search and mutated by it: a node is only
-    valid while the board stands at its position. :meth:`fact` memoises a
-    derived value (e.g. piece squares) for the node's lifetime, so predicates
-    that share it compute it once.
+    Predicates read ``node.position``, the compact immutable position of
+    :mod:`al0.position` (piece bitboards and side to move; see that module
+    for the functions that read it): it is what the search walks over, and
+    reading it is cheap. ``node.board`` is a python-chess ``Board`` at the
+    same position, built on first use, for libraries that want python-chess's
+    API; it is the library's own copy (mutating it changes nothing for the
+    search) and costs a board per node, so fast libraries avoid it.
+    :meth:`fact` memoises a derived value (e.g. piece squares) for the node's
+    lifetime, so predicates that share it compute it once.
     """
 
-    __slots__ = ("board", "depth", "us", "_facts")
+    __slots__ = ("position", "depth", "us", "_facts", "_board")
 
-    def __init__(self, board: chess.Board, depth: int, us: chess.Color):
-        self.board = board
+    def __init__(self, position: Position | chess.Board, depth: int, us: chess.Color):
+        if isinstance(position, chess.Board):
+            self._board: chess.Board | None = position
+            position = from_board(position)
+        else:
+            self._board = None
+        self.position: Position = position
         self.depth = depth
         self.us = us
         self._facts: dict[Callable[[Node], object], object] = {}
+
+    @property
+    def board(self) -> chess.Board:
+        """A python-chess board at this node's position (built once, lazily)."""
+        if self._board is None:
+            self._board = to_board(self.position)
+        return self._board
+
+    @property
+    def fen(self) -> str:
+        """The node's position as FEN, for messages."""
+        return self.board.fen()
+
+    def successors(self) -> dict[chess.Move, Position]:
+        """Every legal move at this node, in python-chess's order, with the
+        position it leads to (computed once per node; the search reuses it
+        for the moves it plays, so a library that needs legal moves should
+        ask here)."""
+        return self.fact(_successor_map)  # type: ignore[return-value]
+
+    def known_successors(self) -> dict[chess.Move, Position] | None:
+        """:meth:`successors` if something has asked for them already, else None."""
+        return self._facts.get(_successor_map)  # type: ignore[return-value]
 
     def fact(self, compute: Callable[[Node], object]) -> object:
         """``compute(self)``, computed once per node (``compute`` must not return None)."""
@@ -46,6 +81,10 @@ class Node:
         if value is None:
             value = self._facts[compute] = compute(self)
         return value
+
+
+def _successor_map(node: Node) -> dict[chess.Move, Position]:
+    return dict(successors(node.position))
 
 
 Predicate = Callable[[Node, Node], bool]
@@ -90,32 +129,40 @@ class Library:
 
 def mate(node: Node, root: Node) -> bool:
     """Them to move, in check, with no legal move."""
-    return node.board.turn != node.us and node.board.is_checkmate()
+    return node.position.turn != node.us and is_check(node.position) and _no_move(node)
 
 
 def stalemate(node: Node, root: Node) -> bool:
     """Them to move, not in check, with no legal move."""
-    return node.board.turn != node.us and node.board.is_stalemate()
+    return (node.position.turn != node.us and not is_check(node.position)
+            and _no_move(node))
 
 
 def check(node: Node, root: Node) -> bool:
     """The side to move is in check."""
-    return node.board.is_check()
+    return is_check(node.position)
+
+
+def _no_move(node: Node) -> bool:
+    """The side to move has no legal move (from the node's successors when
+    they are known, else stopping at the first legal move)."""
+    known = node.known_successors()
+    return not known if known is not None else not has_legal_move(node.position)
 
 
 def themtomove(node: Node, root: Node) -> bool:
     """It is their move."""
-    return node.board.turn != node.us
+    return node.position.turn != node.us
 
 
 def ustomove(node: Node, root: Node) -> bool:
     """It is our move."""
-    return node.board.turn == node.us
+    return node.position.turn == node.us
 
 
 def legal(node: Node) -> Iterable[chess.Move]:
     """Every legal move, in python-chess's generation order."""
-    return node.board.generate_legal_moves()
+    return list(node.successors())
 
 
 def nomove(node: Node) -> Iterable[chess.Move]:

@@ -4,16 +4,16 @@ its pieces of advice in order, the first satisfiable one gives the tree."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import chess
 
 from al0.goals import compile_goal
 from al0.library import Node
 from al0.model import AdviceTable
+from al0.position import Position, from_board, to_board
 from al0.positions import material_counts
-from al0.search import (CompiledAdvice, ForcingTreeSearch, PositionKey, compile_advice,
-                        position_key)
+from al0.search import CompiledAdvice, ForcingTreeSearch, SearchLimits, compile_advice
 from al0.tree import ForcingTree
 
 DEFAULT_BUDGET = 1_000_000
@@ -30,14 +30,22 @@ class Plan:
     and ``tree`` are None when the table has no plan: then ``rule`` is None
     when no precondition held.
     """
-    board: chess.Board
-    """The position planned for (a copy: do not mutate)."""
+    position: Position
+    """The position planned for."""
     rule: str | None
     advice: str | None
     tried: tuple[str, ...]
     tree: ForcingTree | None
     nodes: int
     seconds: float
+    given: chess.Board | None = field(default=None, compare=False, repr=False)
+    """The board the plan was asked for, when it was asked with one."""
+
+    @property
+    def board(self) -> chess.Board:
+        """The position planned for, as a board of its own (move counters
+        as given, when the plan was asked for with a board)."""
+        return self.given.copy(stack=False) if self.given is not None else to_board(self.position)
 
     @property
     def fen(self) -> str:
@@ -65,43 +73,51 @@ class Planner:
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
         self.needed_material = material_counts(table.material)
         """Our pieces the table needs (see :func:`al0.positions.piece_counts`)."""
-        self.cache: dict[PositionKey, Plan] | None = {} if cache else None
+        self.limits = SearchLimits(budget)
+        self.cache: dict[Position, Plan] | None = {} if cache else None
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
 
     def plan(self, board: chess.Board) -> Plan:
         """The plan at ``board`` (our move).
 
-        :raises SearchBudgetExceeded: when one search spends the budget.
+        :raises SearchBudgetExceeded: when one search reaches a limit.
+        :raises PositionError: when the board has pawns or castling rights.
         """
-        key = position_key(board)
-        if self.cache is not None and key in self.cache:
-            return self.cache[key]
-        plan = self._search(board)
+        return self.plan_position(from_board(board), board)
+
+    def plan_position(self, position: Position, board: chess.Board | None = None) -> Plan:
+        """The plan at ``position`` (our move); ``board``, when given, is
+        the same position with its move counters, kept for display."""
+        if self.cache is not None:
+            plan = self.cache.get(position)
+            if plan is not None:
+                return plan
+        plan = self._search(position, None if board is None else board.copy(stack=False))
         self.search_seconds.append(plan.seconds)
         if self.cache is not None:
-            self.cache[key] = plan
+            self.cache[position] = plan
         return plan
 
-    def _search(self, board: chess.Board) -> Plan:
+    def _search(self, position: Position, board: chess.Board | None) -> Plan:
         started = time.perf_counter()
-        root = Node(board.copy(stack=False), 0, self.table.us)
-        work = board.copy(stack=False)
+        root = Node(position, 0, self.table.us)
         nodes = 0
         for rule, precondition in self.rules:
             if not precondition(root, root):
                 continue
             tried: list[str] = []
             for name in rule.advice:
-                search = ForcingTreeSearch(self.advice[name], root, work, self.budget)
+                search = ForcingTreeSearch(self.advice[name], root, self.limits)
                 tree = search.run()
                 nodes += search.nodes
                 # A better-goal that already holds at the root is satisfied
                 # with no move to play: it cannot guide play, so pass it over.
                 if tree is not None and not tree.is_leaf:
-                    return Plan(root.board, rule.name, name, tuple(tried), tree, nodes,
-                                time.perf_counter() - started)
+                    return Plan(position, rule.name, name, tuple(tried), tree, nodes,
+                                time.perf_counter() - started, board)
                 tried.append(name)
-            return Plan(root.board, rule.name, None, tuple(tried), None, nodes,
-                        time.perf_counter() - started)
-        return Plan(root.board, None, None, (), None, nodes, time.perf_counter() - started)
+            return Plan(position, rule.name, None, tuple(tried), None, nodes,
+                        time.perf_counter() - started, board)
+        return Plan(position, None, None, (), None, nodes, time.perf_counter() - started,
+                    board)

@@ -14,7 +14,8 @@ from typing import Callable, Iterator, Union
 import chess
 
 from al0.plan import Plan, Planner
-from al0.positions import canonical_material, material_of, piece_counts
+from al0.position import Position, from_board, has_legal_move, is_check, piece_counts
+from al0.positions import canonical_material, material_of
 from al0.tree import ForcingTree
 
 Opponent = Callable[[chess.Board], Union[chess.Move, None]]
@@ -68,23 +69,34 @@ class GameEnd:
 Event = Union[OurMove, TheirMove, GameEnd]
 
 
+def ending_at(position: Position, planner: Planner) -> Ending | None:
+    """The ending that the position alone decides (mate — of either side —,
+    stalemate, our losing material the table needs), or None."""
+    if not has_legal_move(position):
+        return Ending.MATE if is_check(position) else Ending.STALEMATE
+    if piece_counts(position, planner.table.us) != planner.needed_material:
+        return Ending.MATERIAL_LOST
+    return None
+
+
 def position_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     """The game's end that the position alone decides: mate, stalemate, or
     our losing material the table needs."""
+    ending = ending_at(from_board(board), planner)
+    if ending is None:
+        return None
     us = planner.table.us
-    if not any(board.generate_legal_moves()):
-        if not board.is_check():
-            return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
+    if ending is Ending.STALEMATE:
+        return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
+    if ending is Ending.MATE:
         winner = "1-0" if us == chess.WHITE else "0-1"
         if board.turn != us:
             return GameEnd(Ending.MATE, winner, "checkmate: they are mated")
         return GameEnd(Ending.MATE, _flip(winner), "checkmate: we are mated")
-    if piece_counts(board, us) != planner.needed_material:
-        needed = canonical_material(planner.table.material)
-        ours = material_of(board, us)
-        return GameEnd(Ending.MATERIAL_LOST, "1/2-1/2" if board.is_insufficient_material()
-                       else "*", f"material lost: {ours} instead of {needed}")
-    return None
+    needed = canonical_material(planner.table.material)
+    ours = material_of(board, us)
+    return GameEnd(Ending.MATERIAL_LOST, "1/2-1/2" if board.is_insufficient_material()
+                   else "*", f"material lost: {ours} instead of {needed}")
 
 
 def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:

@@ -1,41 +1,65 @@
 """The forcing-tree builder: does a piece of advice hold from a position?
 
-The search is an AND/OR depth-first search with a transposition table keyed by
-(position, depth) — the constraints depend on depth, and the comparative
-predicates on the root, which is fixed for one search. At our nodes it deepens
-the bound on the child's height one step at a time, so the first child found
-is one with the least worst-case depth (best-first in the sense of IDA*, with
-cost = plies to the better-goal); at their nodes it tries first the replies
-already known to refute. Each (position, depth) has its goals evaluated and
-its moves generated once per search.
+The search is an AND/OR depth-first search over compact positions
+(:mod:`al0.position`) with a transposition table keyed by (position, depth)
+— the constraints depend on depth, and the comparative predicates on the
+root, which is fixed for one search. At our nodes it deepens the bound on the
+child's height step by step, so the first child found is one with the least
+worst-case depth (best-first in the sense of IDA*, with cost = plies to the
+better-goal); at their nodes it tries first the replies already known to
+refute. Each (position, depth) has its goals evaluated and its moves
+generated once per search.
+
+Every search is bounded in nodes, stored moves (memory) and wall-clock time
+(:class:`SearchLimits`); reaching a bound raises
+:class:`~al0.errors.SearchBudgetExceeded`, so a bound can stop a search but
+never change its result.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import chess
 
 from al0.errors import SearchBudgetExceeded
-from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal
+from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal, play_checked
 from al0.library import Library, Node
 from al0.model import Advice
+from al0.position import Position
 from al0.tree import LEAF, ForcingTree
-
-FAILS_ALWAYS = 1 << 30
-"""A lower bound larger than any tree: the node can never be satisfied."""
 
 PositionKey = tuple[object, ...]
 
 
 def position_key(board: chess.Board) -> PositionKey:
-    """Everything about a position that moves and predicates depend on:
-    piece placement, side to move, castling rights and en-passant square.
-    (Move counters and history are not part of a forcing tree.)"""
+    """Everything about a board's position that moves and predicates depend
+    on: piece placement, side to move, castling rights and en-passant square
+    (move counters and history are not part of a forcing tree). For boards
+    of any material; the search itself keys compact positions."""
     return (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
             board.kings, board.occupied_co[chess.WHITE], board.turn,
             board.castling_rights, board.ep_square)
+
+
+SearchKey = tuple[Position, int]
+"""A search node: its position and depth."""
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """How much one forcing-tree search may spend before it gives up with
+    :class:`~al0.errors.SearchBudgetExceeded`. The book's KRK table needs a
+    few thousand nodes at most; the bounds are there to stop runaway tables."""
+    nodes: int = 1_000_000
+    """Nodes whose goals are evaluated."""
+    moves: int = 3_000_000
+    """Moves stored in the memo. They are most of a search's memory, about
+    150 bytes each with their positions: the default bounds it near 500 MB."""
+    seconds: float = 120.0
+    """Wall-clock seconds (checked every few thousand steps)."""
 
 
 @dataclass(frozen=True)
@@ -66,10 +90,11 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
 class _Entry:
     """What one search knows of one (position, depth).
 
-    ``lo``: the node fails at every bound <= lo (-1: nothing known yet).
+    ``lo``: the node fails at every bound <= lo (-1: nothing known yet; the
+    search's ``never``: at every bound).
     ``tree``: the best forcing tree found so far, if any.
-    ``children``: [move, child key or None, place in the generator's order],
-    in trying order, once expanded.
+    ``children``: [move, child key (None until played), place in the
+    generator's order, generator name], in trying order, once expanded.
     """
 
     __slots__ = ("lo", "tree", "children")
@@ -81,118 +106,163 @@ class _Entry:
 
 
 class ForcingTreeSearch:
-    """One search for one piece of advice from one root position.
+    """One search for one piece of advice from one root node.
 
-    ``root`` is the root node, on a board of its own that nobody mutates (the
-    comparative predicates read it throughout). ``board`` stands on the same
-    position; the search pushes and pops on it and leaves it as it found it.
-    ``budget`` bounds the number of nodes whose goals are evaluated;
-    :meth:`run` raises :class:`SearchBudgetExceeded` when it is spent.
+    ``root`` is the root node (the comparative predicates read it
+    throughout); its position is where the search starts.
+    :meth:`run` raises :class:`SearchBudgetExceeded` when a limit is reached.
     """
 
-    def __init__(self, advice: CompiledAdvice, root: Node, board: chess.Board,
-                 budget: int = 1_000_000):
+    def __init__(self, advice: CompiledAdvice, root: Node,
+                 limits: SearchLimits | int = SearchLimits()):
         self.advice = advice
-        self.board = board
         self.us = root.us
         self.root = root
-        self.budget = budget
+        self.limits = limits if isinstance(limits, SearchLimits) else SearchLimits(limits)
         self.nodes = 0
-        self.memo: dict[tuple[PositionKey, int], _Entry] = {}
+        self.moves = 0
+        self.steps = 0
+        self.never = advice.horizon + 1
+        """A bound above any tree's height (no node deeper than the horizon
+        has a move): ``lo = never`` means the node fails at every bound."""
+        self.deadline = 0.0
+        self.memo: dict[SearchKey, _Entry] = {}
 
     def run(self) -> ForcingTree | None:
         """The forcing tree of least worst-case depth, or None if there is none
         within the constraints."""
-        key = (position_key(self.board), 0)
-        return self._solve(key, 0, self.advice.horizon)
+        self.deadline = time.monotonic() + self.limits.seconds
+        tree, _ = self._solve((self.root.position, 0), self.advice.horizon)
+        return tree
 
-    def _visit(self, key: tuple[PositionKey, int], depth: int) -> _Entry:
-        """Evaluate the goals at a new node (the board stands on it)."""
+    def _spent(self, what: str) -> SearchBudgetExceeded:
+        return SearchBudgetExceeded(f"advice {self.advice.name!r}: {what} spent "
+                                    f"searching from {self.root.fen}")
+
+    def _visit(self, key: SearchKey) -> tuple[_Entry, Node]:
+        """Evaluate the goals at a new node; also return the node, whose
+        facts its expansion may reuse."""
         self.nodes += 1
-        if self.nodes > self.budget:
-            raise SearchBudgetExceeded(
-                f"advice {self.advice.name!r}: node budget of {self.budget} spent "
-                f"searching from {self.root.board.fen()}")
-        node = Node(self.board, depth, self.us)
+        if self.nodes > self.limits.nodes:
+            raise self._spent(f"node budget of {self.limits.nodes}")
+        node = Node(key[0], key[1], self.us)
         if not self.advice.holding(node, self.root):
-            entry = _Entry(FAILS_ALWAYS)
+            entry = _Entry(self.never)
         elif self.advice.better(node, self.root):
             entry = _Entry(tree=LEAF)
         else:
             entry = _Entry()
         self.memo[key] = entry
-        return entry
+        return entry, node
 
-    def _solve(self, key: tuple[PositionKey, int], depth: int, bound: int) -> ForcingTree | None:
-        """A forcing tree of height <= ``bound`` from the node the board stands
-        on, or None if none exists. Minimal in height when it exists."""
-        entry = self.memo.get(key) or self._visit(key, depth)
+    def _solve(self, key: SearchKey, bound: int) -> tuple[ForcingTree | None, int]:
+        """A forcing tree of height <= ``bound`` from the node ``key``, or None
+        if none exists, and the node's ``lo`` (it fails at every bound <= lo).
+        The tree is minimal in height when it exists."""
+        self.steps += 1
+        if not self.steps & 4095 and time.monotonic() > self.deadline:
+            raise self._spent(f"time limit of {self.limits.seconds:g} s")
+        entry = self.memo.get(key)
+        node = None
+        if entry is None:
+            entry, node = self._visit(key)
         if entry.tree is not None and entry.tree.height <= bound:
-            return entry.tree
+            return entry.tree, entry.lo
         if entry.lo >= bound:
-            return None
+            return None, entry.lo
         if bound == 0:
             # Not a leaf, and no room for a move: fail without generating moves.
             entry.lo = 0
-            return None
+            return None, 0
+        position, depth = key
         if entry.children is None:
-            node = Node(self.board, depth, self.us)
-            ours = self.board.turn == self.us
+            if node is None:
+                node = Node(position, depth, self.us)
+            ours = position.turn == self.us
             moves = (self.advice.us_moves if ours else self.advice.them_moves)(node)
-            entry.children = [[move, None, place] for place, move in enumerate(moves)]
+            self.moves += len(moves)
+            if self.moves > self.limits.moves:
+                raise self._spent(f"memory limit of {self.limits.moves} stored moves")
+            known = node.known_successors()
+            if known is None:
+                entry.children = [[move, None, place, name]
+                                  for place, (move, name) in enumerate(moves)]
+            elif len(moves) == len(known) and all(
+                    move is legal for (move, _), legal in zip(moves, known)):
+                # The generator gave exactly the known legal moves (the very
+                # objects, as the standard ``legal`` does): no move needs playing.
+                entry.children = [[move, (child, depth + 1), place, name]
+                                  for place, ((move, name), child)
+                                  in enumerate(zip(moves, known.values()))]
+            else:
+                # The legal moves are known already (a generator or a goal
+                # asked for them): a move among them needs no playing.
+                entry.children = [[move, (known[move], depth + 1) if move in known else None,
+                                   place, name] for place, (move, name) in enumerate(moves)]
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
-            entry.lo = FAILS_ALWAYS
-            return None
-        if self.board.turn == self.us:
-            tree = self._solve_ours(entry, depth, bound)
+            entry.lo = self.never
+            return None, self.never
+        if position.turn == self.us:
+            tree, lo = self._solve_ours(key, entry.children, entry.lo, bound)
         else:
-            tree = self._solve_theirs(entry, depth, bound)
+            tree, lo = self._solve_theirs(key, entry.children, bound)
         if tree is None:
-            entry.lo = bound
+            entry.lo = lo
         else:
             entry.tree = tree
-        return tree
+        return tree, entry.lo
 
-    def _child(self, child: list[Any], depth: int, bound: int) -> ForcingTree | None:
-        """Solve one child ``[move, key, place]``, looking in the memo before pushing."""
-        move, key, _ = child
-        if key is not None:
-            entry = self.memo[key]
-            if entry.tree is not None and entry.tree.height <= bound:
-                return entry.tree
-            if entry.lo >= bound:
-                return None
-        board = self.board
-        board.push(move)
-        try:
-            if key is None:
-                key = child[1] = (position_key(board), depth + 1)
-            return self._solve(key, depth + 1, bound)
-        finally:
-            board.pop()
+    def _child(self, parent: SearchKey, child: list[Any],
+               bound: int) -> tuple[ForcingTree | None, int]:
+        """Solve one child ``[move, key, place, generator]`` of ``parent``,
+        answering from the memo when it can; a move is played (and checked
+        legal) the first time it is tried."""
+        key = child[1]
+        if key is None:
+            key = child[1] = (play_checked(parent[0], child[0], child[3]), parent[1] + 1)
+        else:
+            entry = self.memo.get(key)
+            if entry is not None:
+                if entry.tree is not None and entry.tree.height <= bound:
+                    return entry.tree, entry.lo
+                if entry.lo >= bound:
+                    return None, entry.lo
+        return self._solve(key, bound)
 
-    def _solve_ours(self, entry: _Entry, depth: int, bound: int) -> ForcingTree | None:
-        # Raise the child bound one ply at a time: the first child that
-        # succeeds has the least height, so the tree is the shallowest.
-        for child_bound in range(max(0, entry.lo), bound):
-            for child in entry.children:  # type: ignore[union-attr]
-                subtree = self._child(child, depth, child_bound)
+    def _solve_ours(self, key: SearchKey, children: list[list[Any]], lo: int,
+                    bound: int) -> tuple[ForcingTree | None, int]:
+        # Raise the child bound step by step: the first child that succeeds
+        # has the least height, so the tree is the shallowest. A child that
+        # failed at bound b fails at every bound <= its lo, so the bound may
+        # jump past the least lo at once: those steps would only read the
+        # memo and fail (this is what keeps a far horizon cheap).
+        child_bound = max(0, lo)
+        least = self.never
+        while child_bound < bound:
+            least = self.never
+            for child in children:
+                subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
-                    return ForcingTree(subtree.height + 1, ((child[0], subtree),))
-        return None
+                    return ForcingTree(subtree.height + 1, ((child[0], subtree),)), lo
+                if child_lo < least:
+                    least = child_lo
+            child_bound = max(child_bound + 1, least + 1)
+        # Every child fails at every bound <= least: we fail up to least + 1.
+        return None, min(self.never, max(bound, least + 1))
 
-    def _solve_theirs(self, entry: _Entry, depth: int, bound: int) -> ForcingTree | None:
-        children = entry.children
+    def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
+                      bound: int) -> tuple[ForcingTree | None, int]:
         branches = []
-        for index, child in enumerate(children):  # type: ignore[arg-type]
-            subtree = self._child(child, depth, bound - 1)
+        for index, child in enumerate(children):
+            subtree, child_lo = self._child(key, child, bound - 1)
             if subtree is None:
                 # Try this refutation first next time: it is the likeliest to refute again.
-                children.insert(0, children.pop(index))  # type: ignore[union-attr]
-                return None
+                children.insert(0, children.pop(index))
+                # It refutes every bound up to its lo + 1.
+                return None, min(self.never, max(bound, child_lo + 1))
             branches.append((child[2], child[0], subtree))
         # The tree lists the replies in the generator's order, whatever order they were tried in.
         branches.sort(key=lambda branch: branch[0])
         height = 1 + max(subtree.height for _, _, subtree in branches)
-        return ForcingTree(height, tuple((move, subtree) for _, move, subtree in branches))
+        return ForcingTree(height, tuple((move, subtree) for _, move, subtree in branches)), -1

@@ -25,10 +25,10 @@ from al0.defenders import (Defender, DefenderError, DefenderSpec, TablebaseDefen
 from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
-from al0.play import Ending, GameEnd, OurMove, descend, play_game, position_ending
+from al0.play import Ending, GameEnd, OurMove, descend, ending_at, play_game
 from al0.plan import DEFAULT_BUDGET, Planner
+from al0.position import Position, from_board, play, successors
 from al0.positions import epd_positions
-from al0.search import PositionKey, position_key
 from al0.tree import ForcingTree
 
 if TYPE_CHECKING:
@@ -131,21 +131,32 @@ class WorstCase:
     def __init__(self, planner: Planner, max_moves: int):
         self.planner = planner
         self.max_moves = max_moves
-        self.memo: dict[tuple[PositionKey, int], Outcome] = {}
-        self.on_path: set[tuple[PositionKey, int]] = set()
+        self.memo: dict[tuple[Position, int], Outcome] = {}
+        self.on_path: set[tuple[Position, int]] = set()
         self.trees: dict[int, ForcingTree] = {}  # keeps every tree in a key alive
+        self.endings: dict[Position, Ending | None] = {}
+        """:func:`~al0.play.ending_at` of every position met: each is met
+        again under many trees, and deciding it means generating moves."""
+
+    def _ending(self, position: Position) -> Ending | None:
+        try:
+            return self.endings[position]
+        except KeyError:
+            ending = self.endings[position] = ending_at(position, self.planner)
+            return ending
 
     def analyse(self, board: chess.Board, optimal: int | None) -> GameRecord:
-        moves, ending, line = self._value(board.copy(), None)
+        moves, ending, line = self._value(from_board(board), None)
         if ending == Ending.MATE.value and moves > self.max_moves:
             ending = Ending.MOVE_LIMIT.value
         return GameRecord(board.fen(), ending, moves, optimal, line)
 
-    def _value(self, board: chess.Board, tree: ForcingTree | None) -> Outcome:
-        """(moves, ending, line) from our turn at ``board`` following ``tree``:
-        moves to mate against the worst defence and ending ``mate``, or the
-        moves to an escape, its kind and the line that reaches it."""
-        key = (position_key(board), id(tree))
+    def _value(self, position: Position, tree: ForcingTree | None) -> Outcome:
+        """(moves, ending, line) from our turn at ``position`` following
+        ``tree``: moves to mate against the worst defence and ending
+        ``mate``, or the moves to an escape, its kind and the line that
+        reaches it."""
+        key = (position, id(tree))
         if key in self.memo:
             return self.memo[key]
         if key in self.on_path:
@@ -154,47 +165,43 @@ class WorstCase:
             self.trees[id(tree)] = tree
         self.on_path.add(key)
         try:
-            result = self._expand(board, tree)
+            result = self._expand(position, tree)
         finally:
             self.on_path.discard(key)
         self.memo[key] = result
         return result
 
-    def _expand(self, board: chess.Board, tree: ForcingTree | None) -> Outcome:
+    def _expand(self, position: Position, tree: ForcingTree | None) -> Outcome:
+        planner = self.planner
         if tree is None:
-            plan = self.planner.plan(board)
+            plan = planner.plan_position(position)
             if plan.tree is None:
                 return 0, Ending.NO_PLAN.value, ()
             tree = plan.tree
         move = tree.branches[0][0]
         tree = descend(tree, move)
-        board.push(move)
-        try:
-            end = position_ending(board, self.planner)
+        after = play(position, move)
+        assert after is not None  # the search only keeps legal moves
+        end = self._ending(after)
+        if end is not None:
+            return 1, end.value, (move.uci(),)
+        worst: Outcome = (0, Ending.MATE.value, ())
+        worst_escapes = False
+        for reply, reached in successors(after):
+            subtree = descend(tree, reply)
+            end = self._ending(reached)
             if end is not None:
-                return 1, end.ending.value, (move.uci(),)
-            worst: Outcome = (0, Ending.MATE.value, ())
-            for reply in list(board.legal_moves):
-                subtree = descend(tree, reply)
-                board.push(reply)
-                try:
-                    end = position_ending(board, self.planner)
-                    if end is not None:
-                        # Their move ended the game: only a loss for us (material) is possible.
-                        result: Outcome = (0, end.ending.value, ())
-                    else:
-                        result = self._value(board, subtree)
-                finally:
-                    board.pop()
-                moves, ending, line = result
-                candidate: Outcome = (moves + 1, ending, (move.uci(), reply.uci()) + line)
-                # An escape beats any mate; among equals, the longer line.
-                if (candidate[1] != Ending.MATE.value, candidate[0]) > \
-                        (worst[1] != Ending.MATE.value, worst[0]):
-                    worst = candidate
-            return worst
-        finally:
-            board.pop()
+                # Their move ended the game: only a loss for us (material) is possible.
+                result: Outcome = (0, end.value, ())
+            else:
+                result = self._value(reached, subtree)
+            moves, ending, line = result
+            escapes = ending != Ending.MATE.value
+            # An escape beats any mate; among equals, the longer line.
+            if (escapes, moves + 1) > (worst_escapes, worst[0]):
+                worst = (moves + 1, ending, (move.uci(), reply.uci()) + line)
+                worst_escapes = escapes
+        return worst
 
 
 # --------------------------------------------------------------- report

@@ -7,11 +7,12 @@ king. Distance is king-move (Chebyshev) distance; Manhattan distance is
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 import chess
 
 from al0.library import Library, Node
+from al0.position import MOVES, legal_moves
 
 
 class Squares(NamedTuple):
@@ -27,10 +28,17 @@ def squares(node: Node) -> Squares:
 
 
 def _find_squares(node: Node) -> Squares:
-    board, us = node.board, node.us
-    rooks = board.pieces_mask(chess.ROOK, us)
-    return Squares(board.king(us), chess.lsb(rooks) if rooks else None,  # type: ignore[arg-type]
-                   board.king(not us))  # type: ignore[arg-type]
+    position = node.position
+    ours, theirs = ((position.white, position.black) if node.us
+                    else (position.black, position.white))
+    rooks = position.rooks & ours
+    # tuple.__new__ skips NamedTuple's Python-level constructor: this runs at every node.
+    return _new(Squares, ((position.kings & ours).bit_length() - 1,
+                          (rooks & -rooks).bit_length() - 1 if rooks else None,
+                          (position.kings & theirs).bit_length() - 1))
+
+
+_new = tuple.__new__
 
 
 # python-chess's distances, tabulated once: predicates call them at every
@@ -82,7 +90,7 @@ def rooklost(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return True
-    return (node.board.turn != node.us and _distance(s.b, s.r) == 1
+    return (node.position.turn != node.us and _distance(s.b, s.r) == 1
             and _distance(s.w, s.r) > 1)
 
 
@@ -93,7 +101,7 @@ def rookexposed(node: Node, root: Node) -> bool:
     if s.r is None:
         return True
     d1, d2 = _distance(s.w, s.r), _distance(s.b, s.r)
-    return d1 > d2 + 1 if node.board.turn == node.us else d1 > d2
+    return d1 > d2 + 1 if node.position.turn == node.us else d1 > d2
 
 
 def rookdivides(node: Node, root: Node) -> bool:
@@ -181,16 +189,6 @@ def okorndle(node: Node, root: Node) -> bool:
 KING_STEPS = ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-def _king_steps(king: chess.Square, forbidden: chess.Bitboard) -> Iterator[chess.Move]:
-    """The king's steps in the book's order, except onto ``forbidden`` squares."""
-    x, y = chess.square_file(king), chess.square_rank(king)
-    for dx, dy in KING_STEPS:
-        if 0 <= x + dx < 8 and 0 <= y + dy < 8:
-            to = chess.square(x + dx, y + dy)
-            if not forbidden & chess.BB_SQUARES[to]:
-                yield chess.Move(king, to)
-
-
 def _book_rook_order(rook: chess.Square, to: chess.Square) -> tuple[int, int]:
     """Sort key of a rook move in the book's order."""
     if chess.square_file(to) == chess.square_file(rook):
@@ -198,7 +196,30 @@ def _book_rook_order(rook: chess.Square, to: chess.Square) -> tuple[int, int]:
     return chess.square_file(to), 1
 
 
-def kingdiagfirst(node: Node) -> Iterator[chess.Move]:
+# Both orders tabulated once per square, as (target bitboard, move) pairs:
+# a generator then only filters them, which is most of the speed of search.
+KING_ORDER = tuple(
+    tuple((chess.BB_SQUARES[to], MOVES[king][to])
+          for to in (chess.square(chess.square_file(king) + dx, chess.square_rank(king) + dy)
+                     for dx, dy in KING_STEPS
+                     if 0 <= chess.square_file(king) + dx < 8
+                     and 0 <= chess.square_rank(king) + dy < 8))
+    for king in chess.SQUARES)
+ROOK_ORDER = tuple(
+    tuple((chess.BB_SQUARES[to], MOVES[rook][to])
+          for to in sorted((to for to in chess.SQUARES if to != rook and (
+              chess.square_file(to) == chess.square_file(rook)
+              or chess.square_rank(to) == chess.square_rank(rook))),
+              key=lambda to, rook=rook: _book_rook_order(rook, to)))  # type: ignore[misc]
+    for rook in chess.SQUARES)
+
+
+def _king_steps(king: chess.Square, forbidden: chess.Bitboard) -> list[chess.Move]:
+    """The king's steps in the book's order, except onto ``forbidden`` squares."""
+    return [move for to, move in KING_ORDER[king] if not forbidden & to]
+
+
+def kingdiagfirst(node: Node) -> list[chess.Move]:
     """Our king's moves, diagonal ones first, never next to B or onto R."""
     s = squares(node)
     forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
@@ -207,51 +228,53 @@ def kingdiagfirst(node: Node) -> Iterator[chess.Move]:
     return _king_steps(s.w, forbidden)
 
 
-def rookmove(node: Node) -> Iterator[chess.Move]:
+def rookmove(node: Node) -> list[chess.Move]:
     """The rook's moves along its file and rank, never through or onto a king."""
-    s = squares(node)
-    if s.r is None:
-        return
-    rook = s.r
-    targets = node.board.attacks_mask(rook) & ~node.board.occupied
-    for to in sorted(chess.scan_forward(targets), key=lambda to: _book_rook_order(rook, to)):
-        yield chess.Move(rook, to)
+    rook = squares(node).r
+    if rook is None:
+        return []
+    occupied = node.position.white | node.position.black
+    targets = ((chess.BB_RANK_ATTACKS[rook][chess.BB_RANK_MASKS[rook] & occupied]
+                | chess.BB_FILE_ATTACKS[rook][chess.BB_FILE_MASKS[rook] & occupied])
+               & ~occupied)
+    return [move for to, move in ROOK_ORDER[rook] if targets & to]
 
 
 def legal(node: Node) -> list[chess.Move]:
     """Every legal move, in the book's order: ours are the king's moves
     (diagonals first) then the rook's; theirs are their king's moves in the
     same order as ours."""
-    board, s = node.board, squares(node)
-    ours = board.occupied_co[node.us]
-    if board.occupied & ~(board.kings | (board.rooks & ours)) or chess.popcount(
-            board.rooks & ours) > 1:
-        # Not K(+R) v K: python-chess decides, in the book's order where it can.
-        allowed = set(board.generate_legal_moves())
-        book = list(_king_steps(s.w if board.turn == node.us else s.b, 0))
+    position, s = node.position, squares(node)
+    ours = position.white if node.us else position.black
+    occupied = position.white | position.black
+    our_rooks = position.rooks & ours
+    if occupied & ~(position.kings | our_rooks) or our_rooks.bit_count() > 1:
+        # Not K(+R) v K: python-chess's rules decide, in the book's order where it can.
+        allowed = set(legal_moves(position))
+        book = _king_steps(s.w if position.turn == node.us else s.b, 0)
         ordered = [move for move in book if move in allowed]
         return ordered + sorted(allowed.difference(ordered), key=chess.Move.uci)
-    if board.turn == node.us:
+    if position.turn == node.us:
         # Nothing can pin or check us: every king step kingdiagfirst allows
         # and every rook move is legal, and there is no other move.
-        return list(kingdiagfirst(node)) + list(rookmove(node))
+        return kingdiagfirst(node) + rookmove(node)
     # Their king may not step next to W, nor onto a line of the rook, seen
     # with B gone from its square (it cannot hide behind itself); it may take
     # the rook when W does not guard it. (A test checks these are exactly
     # python-chess's legal moves, for both sides.)
     guarded = chess.BB_KING_ATTACKS[s.w] | chess.BB_SQUARES[s.w]
     if s.r is not None:
-        without_b = board.occupied & ~chess.BB_SQUARES[s.b]
+        without_b = occupied & ~chess.BB_SQUARES[s.b]
         guarded |= (chess.BB_RANK_ATTACKS[s.r][chess.BB_RANK_MASKS[s.r] & without_b]
                     | chess.BB_FILE_ATTACKS[s.r][chess.BB_FILE_MASKS[s.r] & without_b])
-    return list(_king_steps(s.b, guarded))
+    return _king_steps(s.b, guarded)
 
 
-def checkmove(node: Node) -> Iterator[chess.Move]:
+def checkmove(node: Node) -> list[chess.Move]:
     """Rook moves that land on B's file or rank (giving check)."""
     b = squares(node).b
     lines = chess.BB_FILES[chess.square_file(b)] | chess.BB_RANKS[chess.square_rank(b)]
-    return (move for move in rookmove(node) if lines & chess.BB_SQUARES[move.to_square])
+    return [move for move in rookmove(node) if lines & chess.BB_SQUARES[move.to_square]]
 
 
 def library() -> Library:

@@ -30,7 +30,7 @@ def reference_height(advice: CompiledAdvice, board: chess.Board, depth: int,
     if advice.better(node, root):
         return 0
     ours = board.turn == chess.WHITE
-    moves = (advice.us_moves if ours else advice.them_moves)(node)
+    moves = [move for move, _ in (advice.us_moves if ours else advice.them_moves)(node)]
     heights = []
     for move in moves:
         board.push(move)
@@ -56,7 +56,7 @@ def assert_forcing_tree(tree: ForcingTree, advice: CompiledAdvice, board: chess.
         assert tree.height == 0
         return
     ours = board.turn == chess.WHITE
-    allowed = (advice.us_moves if ours else advice.them_moves)(node)
+    allowed = [move for move, _ in (advice.us_moves if ours else advice.them_moves)(node)]
     if ours:
         assert len(tree.branches) == 1 and tree.branches[0][0] in allowed
     else:
@@ -71,7 +71,7 @@ def assert_forcing_tree(tree: ForcingTree, advice: CompiledAdvice, board: chess.
 def search(table: AdviceTable, name: str, fen: str, budget: int = 1_000_000) -> ForcingTreeSearch:
     board = chess.Board(fen)
     advice = compile_advice(table.advice[name], table.library)
-    return ForcingTreeSearch(advice, Node(board.copy(), 0, table.us), board, budget)
+    return ForcingTreeSearch(advice, Node(board, 0, table.us), budget)
 
 
 def table_from(text: str) -> AdviceTable:
@@ -94,7 +94,7 @@ def test_search_agrees_with_exhaustive_reference(bratko, name):
     for board in POSITIONS + EDGE_POSITIONS:
         root = Node(board.copy(), 0, chess.WHITE)
         expected = reference_height(advice, board.copy(), 0, root)
-        tree = ForcingTreeSearch(advice, root, board.copy()).run()
+        tree = ForcingTreeSearch(advice, root).run()
         assert (tree.height if tree else None) == expected, (name, board.fen())
         outcomes.add(expected)
         if tree is not None:

@@ -1,0 +1,300 @@
+"""Compact pawnless positions: what the forcing-tree search walks over.
+
+al0 plays pawnless endgames of a few men. A general ``chess.Board`` carries
+move stacks, castling and en-passant state and costs a push and a pop per
+search node; a :class:`Position` is just the piece bitboards and the side to
+move, an immutable tuple that hashes in C and keys the search's memo. Its
+moves, checks, mates and stalemates are computed from python-chess's own
+attack tables (``BB_KING_ATTACKS``, ``BB_KNIGHT_ATTACKS`` and the sliding
+``BB_*_ATTACKS`` with their masks): python-chess stays the I/O layer and the
+oracle, and a test checks that these functions agree with it, move for move
+and in the same order, on every pawnless material up to four men.
+
+Reading a position (for predicate libraries)::
+
+    pos = node.position
+    pos.turn                        # chess.WHITE or chess.BLACK
+    pos.white, pos.black            # occupancy of each colour
+    pos.kings & pos.black           # a bitboard; king_square(pos, color)
+    pieces(pos, chess.ROOK, color)  # bitboard of that colour's rooks
+    legal_moves(pos), is_check(pos), is_checkmate(pos), is_stalemate(pos)
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple
+
+import chess
+
+from al0.errors import PositionError
+
+Bitboard = int
+
+
+class Position(NamedTuple):
+    """A pawnless position without castling rights: piece bitboards and the
+    side to move. Two positions are equal exactly when they have the same
+    legal moves and the same future, so a Position is the search's key."""
+    white: Bitboard
+    black: Bitboard
+    kings: Bitboard
+    queens: Bitboard
+    rooks: Bitboard
+    bishops: Bitboard
+    knights: Bitboard
+    turn: chess.Color
+
+
+# Every move of a pawnless game is a from-square and a to-square: one Move
+# object per pair, shared, so generators and the search never build them.
+MOVES = tuple(tuple(chess.Move(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
+"""``MOVES[from][to]``: the (shared, never mutated) ``chess.Move``."""
+
+_BB = chess.BB_SQUARES
+_KING = chess.BB_KING_ATTACKS
+_KNIGHT = chess.BB_KNIGHT_ATTACKS
+_RANK_ATT, _RANK_MASK = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+_FILE_ATT, _FILE_MASK = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
+_DIAG_ATT, _DIAG_MASK = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+_Move = chess.Move
+_new = tuple.__new__  # builds a Position without NamedTuple's Python-level __new__
+
+
+def from_board(board: chess.Board) -> Position:
+    """The compact position of ``board``.
+
+    :raises PositionError: when the board has pawns or castling rights,
+        which a compact position cannot represent.
+    """
+    if board.pawns or board.castling_rights:
+        raise PositionError(f"al0 searches pawnless positions without castling rights, "
+                            f"not {board.fen()}")
+    return _new(Position, (board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK],
+                           board.kings, board.queens, board.rooks, board.bishops,
+                           board.knights, board.turn))
+
+
+def to_board(position: Position) -> chess.Board:
+    """A python-chess board at ``position`` (move counters at their defaults)."""
+    board = chess.Board(None)
+    for piece_type, mask in ((chess.KING, position.kings), (chess.QUEEN, position.queens),
+                             (chess.ROOK, position.rooks), (chess.BISHOP, position.bishops),
+                             (chess.KNIGHT, position.knights)):
+        for color in chess.COLORS:
+            for square in chess.scan_forward(mask & (position.white if color else position.black)):
+                board.set_piece_at(square, chess.Piece(piece_type, color))
+    board.turn = position.turn
+    return board
+
+
+def fen(position: Position) -> str:
+    """The FEN of ``position``, for messages."""
+    return to_board(position).fen()
+
+
+def occupied(position: Position) -> Bitboard:
+    return position.white | position.black
+
+
+def pieces(position: Position, piece_type: chess.PieceType, color: chess.Color) -> Bitboard:
+    """The squares of ``color``'s pieces of ``piece_type``, as a bitboard."""
+    mask = (0, 0, position.knights, position.bishops, position.rooks, position.queens,
+            position.kings)[piece_type]
+    return mask & (position.white if color else position.black)
+
+
+def king_square(position: Position, color: chess.Color) -> chess.Square:
+    """The square of ``color``'s king (-1 when it has none)."""
+    return (position.kings & (position.white if color else position.black)).bit_length() - 1
+
+
+def piece_counts(position: Position, color: chess.Color) -> tuple[int, ...]:
+    """Like :func:`al0.positions.piece_counts`: pawns, knights, bishops,
+    rooks, queens and kings of ``color``."""
+    side = position.white if color else position.black
+    return (0, (position.knights & side).bit_count(), (position.bishops & side).bit_count(),
+            (position.rooks & side).bit_count(), (position.queens & side).bit_count(),
+            (position.kings & side).bit_count())
+
+
+def attacks(position: Position, square: chess.Square, occupancy: Bitboard) -> Bitboard:
+    """The squares the piece on ``square`` attacks, with ``occupancy`` blocking."""
+    bb = _BB[square]
+    if position.kings & bb:
+        return _KING[square]
+    if position.knights & bb:
+        return _KNIGHT[square]
+    result = 0
+    if (position.rooks | position.queens) & bb:
+        result = (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
+                  | _FILE_ATT[square][_FILE_MASK[square] & occupancy])
+    if (position.bishops | position.queens) & bb:
+        result |= _DIAG_ATT[square][_DIAG_MASK[square] & occupancy]
+    return result
+
+
+def attackers(position: Position, color: chess.Color, square: chess.Square) -> Bitboard:
+    """``color``'s pieces that attack ``square``."""
+    them = position.white if color else position.black
+    occupancy = position.white | position.black
+    found = (_KING[square] & position.kings) | (_KNIGHT[square] & position.knights)
+    straight = (position.rooks | position.queens) & them
+    if straight:
+        found |= (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
+                  | _FILE_ATT[square][_FILE_MASK[square] & occupancy]) & straight
+    diagonal = (position.bishops | position.queens) & them
+    if diagonal:
+        found |= _DIAG_ATT[square][_DIAG_MASK[square] & occupancy] & diagonal
+    return found & them
+
+
+def is_check(position: Position) -> bool:
+    """The side to move is in check."""
+    king = king_square(position, position.turn)
+    return king >= 0 and bool(attackers(position, not position.turn, king))
+
+
+def play(position: Position, move: chess.Move) -> Position | None:
+    """The position after ``move``, or None when ``move`` is not a legal move
+    of the side to move (any object that is not a plain ``chess.Move`` of a
+    piece of the side to move, to a square it attacks and not its own, that
+    leaves its own king safe)."""
+    if type(move) is not _Move or move.promotion or move.drop:
+        return None
+    frm, to = move.from_square, move.to_square
+    f, t = _BB[frm], _BB[to]
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    if not ours & f or ours & t:
+        return None
+    occupancy = white | black
+    # Is ``to`` a square the piece on ``frm`` attacks? (Inlined: this runs
+    # for every move the search tries.)
+    if kings & f:
+        reach = _KING[frm]
+    elif knights & f:
+        reach = _KNIGHT[frm]
+    else:
+        reach = 0
+        if (rooks | queens) & f:
+            reach = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
+                     | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
+        if (bishops | queens) & f:
+            reach |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
+    if not reach & t:
+        return None
+    # A capture removes their piece from every mask; then the mover's mask
+    # loses ``f`` and gains ``t`` (``t`` is clear in it now, so xor does both).
+    if theirs & t:
+        keep = ~t
+        kings, queens, rooks, bishops, knights = (kings & keep, queens & keep, rooks & keep,
+                                                  bishops & keep, knights & keep)
+        theirs &= keep
+    both = f | t
+    if kings & f:
+        kings ^= both
+    elif rooks & f:
+        rooks ^= both
+    elif queens & f:
+        queens ^= both
+    elif bishops & f:
+        bishops ^= both
+    else:
+        knights ^= both
+    ours ^= both
+    # Our own king must not stand attacked after the move.
+    king_bb = kings & ours
+    if king_bb:
+        king = king_bb.bit_length() - 1
+        if (_KING[king] & kings & theirs) or (_KNIGHT[king] & knights & theirs):
+            return None
+        occupancy = ours | theirs
+        straight = (rooks | queens) & theirs
+        if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
+                         | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+            return None
+        diagonal = (bishops | queens) & theirs
+        if diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal:
+            return None
+    if turn:
+        return _new(Position, (ours, theirs, kings, queens, rooks, bishops, knights, False))
+    return _new(Position, (theirs, ours, kings, queens, rooks, bishops, knights, True))
+
+
+def successors(position: Position) -> Iterator[tuple[chess.Move, Position]]:
+    """Every legal move with the position it leads to, in python-chess's
+    order: when in check the king's moves first, then the other pieces';
+    otherwise by piece, from the highest square down, each piece's targets
+    from the highest square down."""
+    turn = position.turn
+    ours = position.white if turn else position.black
+    occupancy = position.white | position.black
+    king_bb = position.kings & ours
+    in_check = is_check(position)
+    order = chess.scan_reversed(ours)
+    if in_check and king_bb:
+        order = _king_first(king_bb, ours & ~king_bb)
+    for frm in order:
+        row = MOVES[frm]
+        for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
+            move = row[to]
+            child = play(position, move)
+            if child is not None:
+                yield move, child
+
+
+def _king_first(king: Bitboard, others: Bitboard) -> Iterator[chess.Square]:
+    yield king.bit_length() - 1
+    yield from chess.scan_reversed(others)
+
+
+def legal_moves(position: Position) -> list[chess.Move]:
+    """The legal moves of the side to move, in python-chess's order."""
+    return [move for move, _ in successors(position)]
+
+
+def has_legal_move(position: Position) -> bool:
+    """The side to move has a legal move. The king goes first, tested
+    directly (a step is legal when no piece of theirs, the one it would
+    capture aside, attacks the square with the king gone from its own): it
+    is the piece likeliest to have a move, and the order does not matter
+    here."""
+    ours = position.white if position.turn else position.black
+    theirs = position.black if position.turn else position.white
+    king = position.kings & ours
+    if king:
+        square = king.bit_length() - 1
+        without_king = (ours | theirs) & ~king
+        for to in chess.scan_reversed(_KING[square] & ~ours):
+            if not _attacked(position, to, theirs & ~_BB[to], without_king):
+                return True
+    occupancy = ours | theirs
+    for frm in chess.scan_reversed(ours & ~king):
+        row = MOVES[frm]
+        for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
+            if play(position, row[to]) is not None:
+                return True
+    return False
+
+
+def _attacked(position: Position, square: chess.Square, by: Bitboard,
+              occupancy: Bitboard) -> bool:
+    """Whether pieces of ``by`` attack ``square``, with ``occupancy`` blocking."""
+    if (_KING[square] & position.kings | _KNIGHT[square] & position.knights) & by:
+        return True
+    straight = (position.rooks | position.queens) & by
+    if straight and (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
+                     | _FILE_ATT[square][_FILE_MASK[square] & occupancy]) & straight:
+        return True
+    diagonal = (position.bishops | position.queens) & by
+    return bool(diagonal and _DIAG_ATT[square][_DIAG_MASK[square] & occupancy] & diagonal)
+
+
+def is_checkmate(position: Position) -> bool:
+    """The side to move is in check and has no legal move."""
+    return is_check(position) and not has_legal_move(position)
+
+
+def is_stalemate(position: Position) -> bool:
+    """The side to move is not in check and has no legal move."""
+    return not is_check(position) and not has_legal_move(position)
