@@ -181,7 +181,9 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               help="Show where the moves go: for each rule/advice, the moves it chose, the "
                    "tablebase distance to mate they took off (with the replies), the moves "
                    "that took none off; then the mated games of largest excess over the "
-                   "optimum, each with the advice that wasted most. Needs a tablebase.")
+                   "optimum, each with the advice that wasted most. Needs a tablebase; "
+                   "with --defender worst it replays every worst line, so it is only "
+                   "computed when asked for.")
 @click.option("--worst", type=click.IntRange(min=0), default=WORST_KEPT, show_default=True,
               metavar="N", help="Games of largest excess listed by --analysis and in the JSON.")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
@@ -218,7 +220,8 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
     check_output_path(failures_path, "failures")
     check_output_path(html_path, "the HTML report")
     check_output_path(pgn_path, "PGN")
-    spec = VerifySpec(os.path.abspath(table), defender, max_moves, seed, budget, engine_time)
+    spec = VerifySpec(os.path.abspath(table), defender, max_moves, seed, budget, engine_time,
+                      replay_worst_lines=show_analysis)
     verifier = Verifier(spec)
     try:
         boards = choose_positions(positions_spec, verifier, seed)

@@ -314,6 +314,10 @@ class VerifySpec:
     seed: int = 0
     budget: int = DEFAULT_BUDGET
     engine_seconds: float = 0.05
+    replay_worst_lines: bool = True
+    """With the ``worst`` defender: replay each worst line through the play
+    loop for its per-advice analysis. The replay costs about as much as the
+    analysis itself, so a run that shows no analysis leaves it out."""
 
 
 def load_tablebase(material: str) -> Tablebase | None:
@@ -362,6 +366,8 @@ class Verifier:
         optimal = self.optimal(board)
         if self.worst is not None:
             record = self.worst.analyse(board, optimal)
+            if not self.spec.replay_worst_lines:
+                return record
             # The worst line replayed through the play loop: its per-advice breakdown.
             replies = iter(chess.Move.from_uci(uci) for uci in record.line[1::2])
             replay = play_one(self.planner, board, lambda _: next(replies, None),
