@@ -212,10 +212,13 @@ def _stream(client: distributed.Client, address: str, spec: VerifySpec,
                     report.plan_seconds += seconds
                     arrived[number] = records
                 while following in arrived:
-                    for record in arrived.pop(following):
-                        report.add(record)
-                        yield record
+                    # The whole chunk goes into the report before its first
+                    # record is yielded: stopped midway, the report keeps it all.
+                    records = arrived.pop(following)
                     following += 1
+                    for record in records:
+                        report.add(record)
+                    yield from records
         finally:
             # Stopped early: the chunks already back still count in the report.
             for number in sorted(arrived):
@@ -291,7 +294,8 @@ def _span(chunk: Chunk) -> str:
 
 
 def _lost_scheduler(address: str, error: BaseException) -> ClusterError:
-    return ClusterError(f"lost the scheduler at {address} ({_describe(error)})")
+    # Dask's message lists every task cancelled: the kind of error is enough.
+    return ClusterError(f"lost the scheduler at {address} ({type(error).__name__})")
 
 
 def _describe(error: BaseException) -> str:
