@@ -27,7 +27,7 @@ import threading
 import time
 import uuid
 from asyncio import CancelledError
-from typing import Generator, Iterator
+from typing import TYPE_CHECKING, Generator, Iterator
 
 import chess
 import distributed
@@ -62,7 +62,9 @@ Chunk = list[tuple[int, str]]
 Judged = tuple[list[GameRecord], list[float]]
 """A chunk's records, in order, and the search times of the plans it made."""
 
-ChunkFuture = distributed.Future[Judged]
+if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
+    ChunkFuture = distributed.Future[Judged]
+
 
 ADDRESS = re.compile(r"(tcp|tls)://[^\s:/]+:\d+")
 """A scheduler address as Dask prints it: ``tcp://HOST:PORT``."""

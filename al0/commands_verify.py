@@ -287,7 +287,11 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.B
     started = time.perf_counter()
     show = sys.stderr.isatty()
     if scheduler:
-        from al0.cluster import judge_on_cluster  # lazily: Dask takes half a second to import
+        try:  # lazily: Dask takes half a second to import, and is an extra
+            from al0.cluster import judge_on_cluster
+        except ModuleNotFoundError as error:
+            raise CommandError(f"--scheduler needs Dask ({error}): "
+                               f"pip install 'al0[cluster]'") from None
         records = judge_on_cluster(scheduler, spec, boards, report)
     else:
         records = judge_all(spec, verifier, boards, jobs, report)
