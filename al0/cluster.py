@@ -6,9 +6,8 @@ The positions go out in chunks of consecutive start positions, each judged
 on a worker as a local worker process would: every worker process builds one
 :class:`~al0.verify.Verifier` per run (the table, its library and the
 tablebase, read from the worker's own cache or built there) and keeps it for
-all the chunks of the run it is given. Records come back
-in the order of the positions, so a report is the same whichever way the
-work ran.
+all the chunks of the run it is given. Records come back in the order of
+the positions, so a report is the same whichever way the work ran.
 
 Dask re-runs the chunk of a worker that dies on another worker; everything
 it cannot finish (a chunk that keeps killing its workers, the scheduler
@@ -66,8 +65,9 @@ if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
     ChunkFuture = distributed.Future[Judged]
 
 
-ADDRESS = re.compile(r"(tcp|tls)://[^\s:/]+:\d+")
-"""A scheduler address as Dask prints it: ``tcp://HOST:PORT``."""
+ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:]+\]|[^\s:/\[\]]+):\d+")
+"""A scheduler address as Dask prints it: ``tcp://HOST:PORT`` (an IPv6 host
+in brackets). TLS would need certificates al0 has no options for."""
 
 _ONE_CHUNK_AT_A_TIME = threading.Lock()
 """A worker runs tasks on a pool of threads, but its one Verifier is not

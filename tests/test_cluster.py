@@ -155,6 +155,24 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
     assert [r.fen for r in report.records[:10]] == [b.fen() for b in boards[:10]]
 
 
+def test_a_cluster_left_without_workers_stops_the_run(tmp_path, local_cluster, scheduler):
+    # 30 rounds of the positions: far more work than is done when the workers go.
+    boards = 30 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
+                   for line in open(POSITIONS) if not line.startswith("#")]
+    report = Report("krk_bratko", "tablebase", POSITIONS, len(boards))
+    records = judge_on_cluster(scheduler, VerifySpec(table_in(tmp_path), "tablebase"),
+                               boards, report, no_worker_seconds=1)
+    next(records)
+    local_cluster.scale(0)
+    try:
+        with pytest.raises(ClusterError, match=f"no worker left on the scheduler at "
+                                               f"{scheduler} for 1 s"):
+            list(records)
+    finally:
+        local_cluster.scale(2)
+    assert 1 <= len(report.records) < len(boards)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
