@@ -66,9 +66,9 @@ def table_in(tmp_path, table: str = "krk_bratko.yaml", *markers: str) -> str:
     return str(tmp_path / table)
 
 
-def verify_both_ways(tmp_path, scheduler: str, *args: str) -> tuple[dict, dict]:
-    """The JSON reports (less timings) and failure files of a ``--jobs 1``
-    run and a run on the cluster, after checking each summary's lines."""
+def verify_both_ways(tmp_path, scheduler: str, *args: str) -> list[tuple[dict, str, list[str]]]:
+    """For a ``--jobs 1`` run, then a run on the cluster: the JSON report
+    less its timings, the failures file and the summary less its timings."""
     reports = []
     for name, how in (("local", ("--jobs", "1")), ("cluster", ("--scheduler", scheduler))):
         out, bad = tmp_path / f"{name}.json", tmp_path / f"{name}.epd"
@@ -80,8 +80,7 @@ def verify_both_ways(tmp_path, scheduler: str, *args: str) -> tuple[dict, dict]:
         lines = [line for line in result.output.splitlines()
                  if not line.startswith(("plans:", "wall time:"))]
         reports.append((data, bad.read_text(), lines))
-    (local, cluster_) = reports
-    return local, cluster_
+    return reports
 
 
 @pytest.mark.parametrize("positions, defender", [
