@@ -168,7 +168,8 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",
-              help="Judge the positions on this Dask cluster instead of locally.")
+              help="Judge the positions on the Dask cluster of this scheduler instead "
+                   "of locally (not with --defender worst).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False),
               help="Write the full report as JSON to this file (- for standard output).")
 @click.option("--failures", "failures_path", type=click.Path(dir_okay=False),
