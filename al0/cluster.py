@@ -33,7 +33,7 @@ import distributed
 
 from al0.errors import AL0Error
 from al0.loader import load_table
-from al0.verify import GameRecord, Report, Verifier, VerifySpec
+from al0.verify import ChunkResult, GameRecord, Report, Verifier, VerifySpec
 
 CONNECT_SECONDS = 10.0
 """How long to try reaching the scheduler before reporting that it is not there."""
@@ -58,11 +58,8 @@ chunk expensive to re-run and progress jumpy."""
 Chunk = list[tuple[int, str]]
 """Start positions as (number in the run, FEN), consecutive."""
 
-Judged = tuple[list[GameRecord], list[float]]
-"""A chunk's records, in order, and the search times of the plans it made."""
-
 if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
-    ChunkFuture = distributed.Future[Judged]
+    ChunkFuture = distributed.Future[ChunkResult]
 
 
 ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:]+\]|[^\s:/\[\]]+):\d+")
@@ -165,7 +162,7 @@ def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
     return Verifier(spec)
 
 
-def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> Judged:
+def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResult:
     """A Dask task: the records of ``chunk`` and the search times of the
     plans it made, judged as :func:`al0.verify.judge_chunk` does, its
     failures named by the worker's address.
@@ -270,7 +267,7 @@ def _check_workers_left(client: distributed.Client, address: str, since: float |
     return now if since is None else since
 
 
-def _result(future: ChunkFuture, address: str, chunk: Chunk) -> Judged:
+def _result(future: ChunkFuture, address: str, chunk: Chunk) -> ChunkResult:
     """The records and plan times of a finished chunk.
 
     :raises ClusterError: the chunk failed, naming the worker or the cause.

@@ -17,6 +17,7 @@ from distributed import LocalCluster
 
 from al0 import cluster
 from al0.cli import cli
+from al0.defenders import DefenderSpec
 from al0.cluster import ClusterError, chunk_size, judge_on_cluster
 from al0.verify import Report, VerifySpec
 from conftest import FIXTURES, ROOT, TABLES
@@ -145,8 +146,8 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
     boards = [chess.Board(line.split(" w ")[0] + " w - - 0 1")
               for line in open(POSITIONS) if not line.startswith("#")]
     report = Report("krk_bratko", "tablebase", POSITIONS, len(boards))
-    records = judge_on_cluster(scheduler, VerifySpec(table_in(tmp_path), "tablebase"),
-                               boards, report)
+    spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
+    records = judge_on_cluster(scheduler, spec, boards, report)
     first = next(records)
     records.close()
     # The first chunk (ten positions) whole, and any chunk back before it.
@@ -159,8 +160,8 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, local_cluster, s
     boards = 30 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
                    for line in open(POSITIONS) if not line.startswith("#")]
     report = Report("krk_bratko", "tablebase", POSITIONS, len(boards))
-    records = judge_on_cluster(scheduler, VerifySpec(table_in(tmp_path), "tablebase"),
-                               boards, report, no_worker_seconds=1)
+    spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
+    records = judge_on_cluster(scheduler, spec, boards, report, no_worker_seconds=1)
     next(records)
     local_cluster.scale(0)
     try:
