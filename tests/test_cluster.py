@@ -46,10 +46,22 @@ def local_cluster():
 
 @pytest.fixture
 def scheduler(local_cluster):
-    """The address of the module's cluster, both its workers up (a test
-    before may have killed them: their nannies start them again)."""
-    local_cluster.wait_for_workers(2)
+    """The module's cluster, shared by the tests that leave its workers alive."""
     return local_cluster.scheduler_address
+
+
+@pytest.fixture
+def own_cluster():
+    """A cluster for one test that kills workers or the scheduler: a loaded
+    machine may not restart a killed worker in time for the next test. Its
+    closing gives up on a gone scheduler in 2 s, not 30."""
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}), start_cluster() as local:
+        yield local
+
+
+@pytest.fixture
+def own_scheduler(own_cluster):
+    return own_cluster.scheduler_address
 
 
 def run(*args: str):
@@ -99,17 +111,17 @@ def test_cluster_and_one_job_give_the_same_report(tmp_path, scheduler, positions
         assert failures.count("stalemate") == 11
 
 
-def test_a_worker_that_dies_has_its_chunk_run_again(tmp_path, scheduler):
+def test_a_worker_that_dies_has_its_chunk_run_again(tmp_path, own_scheduler):
     table = table_in(tmp_path, "krk_bratko.yaml", "die-once")
-    local, remote = verify_both_ways(tmp_path, scheduler, table, "--positions", POSITIONS)
+    local, remote = verify_both_ways(tmp_path, own_scheduler, table, "--positions", POSITIONS)
     assert (tmp_path / "died").exists()  # a worker did die
     assert remote == local
 
 
-def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, scheduler):
+def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, own_scheduler):
     out = tmp_path / "r.json"
     result = run(table_in(tmp_path, "krk_bratko.yaml", "die-always"), "--positions", POSITIONS,
-                 "--scheduler", scheduler, "--json", str(out))
+                 "--scheduler", own_scheduler, "--json", str(out))
     assert result.exit_code == 2
     assert "Error: stopped after 0 of 60 positions: positions " in result.output
     assert "were lost" in result.output and "Traceback" not in result.output
@@ -127,18 +139,16 @@ def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
     assert message.count("worker tcp://") == 2  # both workers named
 
 
-def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path):
+def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_scheduler):
     out = tmp_path / "r.json"
-    # The cluster's own closing gives up on the gone scheduler in 2 s, not 30.
-    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}), start_cluster() as local:
-        result = run(table_in(tmp_path, "krk_bratko.yaml", "shutdown"), "--positions", POSITIONS,
-                     "--scheduler", local.scheduler_address, "--json", str(out))
+    result = run(table_in(tmp_path, "krk_bratko.yaml", "shutdown"), "--positions", POSITIONS,
+                 "--scheduler", own_scheduler, "--json", str(out))
     assert result.exit_code == 2
     data = json.loads(out.read_text())
     assert data["interrupted"] and data["games"] < data["total"] == 60
     # The other worker may have sent a chunk back before the scheduler went.
     assert (f"Error: stopped after {data['games']} of 60 positions: lost the scheduler "
-            f"at {local.scheduler_address} (FuturesCancelledError)") in result.output
+            f"at {own_scheduler} (FuturesCancelledError)") in result.output
 
 
 def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, scheduler):
@@ -155,21 +165,18 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
     assert [r.fen for r in report.records[:10]] == [b.fen() for b in boards[:10]]
 
 
-def test_a_cluster_left_without_workers_stops_the_run(tmp_path, local_cluster, scheduler):
+def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own_scheduler):
     # 30 rounds of the positions: far more work than is done when the workers go.
     boards = 30 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
                    for line in open(POSITIONS) if not line.startswith("#")]
     report = Report("krk_bratko", "tablebase", POSITIONS, len(boards))
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
-    records = judge_on_cluster(scheduler, spec, boards, report, no_worker_seconds=1)
+    records = judge_on_cluster(own_scheduler, spec, boards, report, no_worker_seconds=1)
     next(records)
-    local_cluster.scale(0)
-    try:
-        with pytest.raises(ClusterError, match=f"no worker left on the scheduler at "
-                                               f"{scheduler} for 1 s"):
-            list(records)
-    finally:
-        local_cluster.scale(2)
+    own_cluster.scale(0)
+    with pytest.raises(ClusterError, match=f"no worker left on the scheduler at "
+                                           f"{own_scheduler} for 1 s"):
+        list(records)
     assert 1 <= len(report.records) < len(boards)
 
 
