@@ -167,6 +167,9 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               show_default=True, help="Seconds per move for a UCI defender.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="Judge the positions on the Dask cluster of this scheduler instead "
+                   "of locally (not with --defender worst).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False),
               help="Write the full report as JSON to this file (- for standard output).")
 @click.option("--failures", "failures_path", type=click.Path(dir_okay=False),
@@ -190,9 +193,9 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
 @reports_errors
 def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: int, seed: int,
-           engine_time: float, jobs: int, json_path: str | None, failures_path: str | None,
-           html_path: str | None, pgn_path: str | None, show_analysis: bool, worst: int,
-           budget: int) -> None:
+           engine_time: float, jobs: int, scheduler: str | None, json_path: str | None,
+           failures_path: str | None, html_path: str | None, pgn_path: str | None,
+           show_analysis: bool, worst: int, budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
     what it does: mates, failures by kind with examples, moves against the
     optimum, time per plan.
@@ -220,6 +223,11 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
     check_output_path(failures_path, "failures")
     check_output_path(html_path, "the HTML report")
     check_output_path(pgn_path, "PGN")
+    if scheduler and defender.kind == "worst":
+        raise click.UsageError("--defender worst explores one game graph shared by every "
+                               "position, so it runs locally: drop --scheduler")
+    if scheduler and (defender.kind == "uci" or jobs > 1):
+        raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
     spec = VerifySpec(os.path.abspath(table), defender, max_moves, seed, budget, engine_time,
                       replay_worst_lines=show_analysis)
     verifier = Verifier(spec)
@@ -228,7 +236,7 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
         if not boards:
             raise CommandError(f"{positions_spec}: no positions to verify")
         report = Report(verifier.table.name, defender.name, positions_spec, len(boards))
-        stopped = run_with_progress(spec, verifier, boards, jobs, report)
+        stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
         games = replay_all(verifier, boards, shown) if html_path or pgn_path else []
@@ -273,12 +281,21 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
 
 
 def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
-                      jobs: int, report: Report) -> str:
-    """Judge every board with a progress bar on a terminal. Returns why the
-    run stopped early ('' when it did not); the report keeps all it got."""
+                      jobs: int, report: Report, scheduler: str | None = None) -> str:
+    """Judge every board (locally, or on the Dask cluster of ``scheduler``)
+    with a progress bar on a terminal. Returns why the run stopped early (''
+    when it did not); the report keeps all it got."""
     started = time.perf_counter()
     show = sys.stderr.isatty()
-    records = judge_all(spec, verifier, boards, jobs, report)
+    if scheduler:
+        try:  # lazily: Dask takes half a second to import, and is an extra
+            from al0.cluster import judge_on_cluster
+        except ModuleNotFoundError as error:
+            raise CommandError(f"--scheduler needs Dask ({error}): "
+                               f"pip install 'al0[cluster]'") from None
+        records = judge_on_cluster(scheduler, spec, boards, report)
+    else:
+        records = judge_all(spec, verifier, boards, jobs, report)
     try:
         with click.progressbar(length=len(boards), label="verifying", file=sys.stderr,
                                show_eta=True) if show else _NoBar() as bar:

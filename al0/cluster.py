@@ -1,0 +1,319 @@
+# mypy: disallow-untyped-calls=False
+# (distributed's Client, Future and wait carry no annotations.)
+"""Verify's per-position work on a Dask cluster (``al0 verify --scheduler``).
+
+The positions go out in chunks of consecutive start positions, each judged
+on a worker as a local worker process would: every worker process builds one
+:class:`~al0.verify.Verifier` per run (the table, its library and the
+tablebase, read from the worker's own cache or built there) and keeps it for
+all the chunks of the run it is given. Records come back in the order of
+the positions, so a report is the same whichever way the work ran.
+
+Dask re-runs the chunk of a worker that dies on another worker; everything
+it cannot finish (a chunk that keeps killing its workers, the scheduler
+gone, no worker left) becomes a :class:`ClusterError` naming what failed,
+which ends the run with the partial report, as a dead engine does locally.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import math
+import re
+import threading
+import time
+import uuid
+from asyncio import CancelledError
+from typing import TYPE_CHECKING, Generator, Iterator
+
+import chess
+import distributed
+
+from al0.errors import AL0Error
+from al0.loader import load_table
+from al0.verify import ChunkResult, GameRecord, Report, Verifier, VerifySpec
+
+CONNECT_SECONDS = 10.0
+"""How long to try reaching the scheduler before reporting that it is not there."""
+
+NO_WORKER_SECONDS = 60.0
+"""How long a run waits with no worker at all on the scheduler (to start, or
+after the last one left) before it stops: long enough for a worker's nanny
+to restart it, short enough that a dead cluster does not hang the run."""
+
+POLL_SECONDS = 1.0
+"""How often a run waiting for results looks whether the cluster still has workers."""
+
+CHUNKS_PER_WORKER = 8
+"""Chunks each worker gets on average: enough that a slow worker or the last
+chunks leave the others idle only briefly, and that progress moves steadily."""
+
+MIN_CHUNK, MAX_CHUNK = 10, 500
+"""Bounds on a chunk: a position takes milliseconds, so fewer than ten would
+cost more in scheduling than in judging; more than 500 would make a lost
+chunk expensive to re-run and progress jumpy."""
+
+Chunk = list[tuple[int, str]]
+"""Start positions as (number in the run, FEN), consecutive."""
+
+if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
+    ChunkFuture = distributed.Future[ChunkResult]
+
+
+ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:]+\]|[^\s:/\[\]]+):\d+")
+"""A scheduler address as Dask prints it: ``tcp://HOST:PORT`` (an IPv6 host
+in brackets). TLS would need certificates al0 has no options for."""
+
+_ONE_CHUNK_AT_A_TIME = threading.Lock()
+"""A worker runs tasks on a pool of threads, but its one Verifier is not
+thread-safe and Python threads do not judge positions in parallel anyway:
+chunks on one worker process are judged one after the other."""
+
+
+class ClusterError(AL0Error):
+    """The cluster cannot run or finish the work: no scheduler at the address,
+    a worker that cannot load al0 or the table, a chunk that kills its
+    workers, the scheduler or every worker gone."""
+
+
+def chunk_size(positions: int, workers: int) -> int:
+    """Positions per chunk for ``positions`` over ``workers`` worker processes."""
+    share = math.ceil(positions / (max(workers, 1) * CHUNKS_PER_WORKER))
+    return max(MIN_CHUNK, min(MAX_CHUNK, share))
+
+
+def judge_on_cluster(address: str, spec: VerifySpec, boards: list[chess.Board], report: Report,
+                     no_worker_seconds: float = NO_WORKER_SECONDS
+                     ) -> Generator[GameRecord, None, None]:
+    """Judge every board on the Dask cluster at ``address``: the records in
+    the order of ``boards``, each added to ``report`` (with its plan times)
+    as it is yielded, like :func:`al0.commands_verify.judge_all`.
+
+    The scheduler is reached and every worker checked here, before any work
+    is sent; failures during the work are raised from the generator. Closing
+    the generator (Ctrl-C, an error) cancels the work still out and adds the
+    records already back to ``report``.
+
+    :raises ClusterError: no scheduler at ``address``, no worker, or a worker
+        that cannot import al0 or load the table.
+    """
+    client = connect(address, no_worker_seconds)
+    try:
+        check_workers(client, spec)
+        workers = len(client.ncores())
+    except BaseException:
+        client.close()
+        raise
+    return _stream(client, address, spec, boards, report, chunk_size(len(boards), workers),
+                   no_worker_seconds)
+
+
+def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS) -> distributed.Client:
+    """A client of the scheduler at ``address`` with at least one worker.
+
+    :raises ClusterError: a malformed address, no scheduler there, no worker.
+    """
+    if not ADDRESS.fullmatch(address):
+        raise ClusterError(f"{address!r}: give the scheduler as tcp://HOST:PORT")
+    try:
+        with _quiet_dask():
+            client = distributed.Client(address, timeout=CONNECT_SECONDS,
+                                        set_as_default=False)
+    except (OSError, TimeoutError) as error:
+        raise ClusterError(f"no Dask scheduler at {address} "
+                           f"({_describe(error)}): start one with `dask scheduler`") from None
+    try:
+        client.wait_for_workers(1, timeout=no_worker_seconds)
+    except TimeoutError:
+        client.close()
+        raise ClusterError(f"the scheduler at {address} has no worker after "
+                           f"{no_worker_seconds:g} s: start some with "
+                           f"`dask worker {address}`") from None
+    return client
+
+
+def check_workers(client: distributed.Client, spec: VerifySpec) -> None:
+    """Load the table on every worker, so a worker without al0 (or one of its
+    dependencies), or one that cannot read the table or import its library,
+    is named before the work starts.
+
+    :raises ClusterError: naming each worker that failed and why.
+    """
+    answers = client.run(_load_table_on_worker, spec.table_path, on_error="return")
+    failed = [f"worker {worker}: {_describe(answer)}"
+              for worker, answer in sorted(answers.items()) if isinstance(answer, BaseException)]
+    if failed:
+        raise ClusterError("; ".join(failed) + " (every worker needs al0 installed and "
+                           "the table at the same path)")
+
+
+def _load_table_on_worker(table_path: str) -> None:
+    """Run on a worker by :func:`check_workers`; raises what loading raises."""
+    load_table(table_path)
+
+
+@functools.lru_cache(maxsize=1)
+def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
+    """The verifier of one run on a worker process, made at its first chunk
+    and kept for the others. Workers outlive runs: keyed by the run, not
+    only the spec, so a table edited between two runs is read again."""
+    return Verifier(spec)
+
+
+def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResult:
+    """A Dask task: the records of ``chunk`` and the search times of the
+    plans it made, judged as :func:`al0.verify.judge_chunk` does, its
+    failures named by the worker's address.
+
+    :raises ClusterError: whatever judging raised, with the worker's address.
+    """
+    with _ONE_CHUNK_AT_A_TIME:
+        try:
+            verifier = _run_verifier(spec, run)
+            records = [verifier.judge(index, chess.Board(fen)) for index, fen in chunk]
+            return records, verifier.new_plan_seconds()
+        except Exception as error:  # crossing to the client: keep the worker's name and the cause
+            raise ClusterError(f"worker {distributed.get_worker().address}: "
+                               f"{_describe(error)}") from None
+
+
+def _stream(client: distributed.Client, address: str, spec: VerifySpec,
+            boards: list[chess.Board], report: Report, size: int,
+            no_worker_seconds: float) -> Generator[GameRecord, None, None]:
+    """Send the chunks, then yield their records in position order as they
+    come back; see :func:`judge_on_cluster`."""
+    run = uuid.uuid4().hex
+    items = [(index, board.fen()) for index, board in enumerate(boards)]
+    chunks = [items[start:start + size] for start in range(0, len(items), size)]
+    futures: dict[ChunkFuture, int] = {}  # -> its chunk's number
+    arrived: dict[int, list[GameRecord]] = {}  # chunk number -> records not yet yielded
+    following = 0  # the next chunk to yield
+    with _quiet_dask():
+        try:
+            for number, chunk in enumerate(chunks):
+                futures[client.submit(judge_chunk_on_worker, spec, run, chunk, pure=False)] = number
+            waiting = set(futures)
+            workerless_since: float | None = None
+            while waiting:
+                done = _wait(client, address, waiting)
+                if not done:
+                    workerless_since = _check_workers_left(client, address, workerless_since,
+                                                           no_worker_seconds)
+                    continue
+                workerless_since = None
+                for future in done:
+                    number = futures[future]
+                    records, seconds = _result(future, address, chunks[number])
+                    waiting.discard(future)
+                    future.release()  # the cluster may forget the result now
+                    report.plan_seconds += seconds
+                    arrived[number] = records
+                while following in arrived:
+                    # The whole chunk goes into the report before its first
+                    # record is yielded: stopped midway, the report keeps it all.
+                    records = arrived.pop(following)
+                    following += 1
+                    for record in records:
+                        report.add(record)
+                    yield from records
+        finally:
+            # Stopped early: the chunks already back still count in the report.
+            for number in sorted(arrived):
+                for record in arrived[number]:
+                    report.add(record)
+            with contextlib.suppress(Exception):
+                client.cancel(list(futures))
+            with contextlib.suppress(Exception):
+                client.close(timeout=CONNECT_SECONDS)
+
+
+def _wait(client: distributed.Client, address: str, waiting: set[ChunkFuture]
+          ) -> set[ChunkFuture]:
+    """The futures of ``waiting`` done (with a result or an error) within
+    :data:`POLL_SECONDS`; maybe none.
+
+    :raises ClusterError: the scheduler is gone.
+    """
+    try:
+        with client.as_current():  # distributed.wait asks for "the current client"
+            done, _ = distributed.wait(list(waiting), timeout=POLL_SECONDS,
+                                       return_when="FIRST_COMPLETED")
+    except TimeoutError:
+        return set()
+    except (distributed.client.FuturesCancelledError, CancelledError, OSError) as error:
+        raise _lost_scheduler(address, error) from None
+    return set(done)
+
+
+def _check_workers_left(client: distributed.Client, address: str, since: float | None,
+                        no_worker_seconds: float) -> float | None:
+    """When the cluster has no worker: since when (``since`` or now).
+
+    :raises ClusterError: the scheduler is gone, or has had no worker for
+        ``no_worker_seconds``.
+    """
+    try:
+        workers = len(client.ncores())
+    except (OSError, TimeoutError, CancelledError) as error:
+        raise _lost_scheduler(address, error) from None
+    if workers:
+        return None
+    now = time.monotonic()
+    if since is not None and now - since >= no_worker_seconds:
+        raise ClusterError(f"no worker left on the scheduler at {address} for "
+                           f"{no_worker_seconds:g} s")
+    return now if since is None else since
+
+
+def _result(future: ChunkFuture, address: str, chunk: Chunk) -> ChunkResult:
+    """The records and plan times of a finished chunk.
+
+    :raises ClusterError: the chunk failed, naming the worker or the cause.
+    """
+    try:
+        records, seconds = future.result()
+    except ClusterError:
+        raise
+    except distributed.KilledWorker as error:
+        raise ClusterError(f"positions {_span(chunk)} were lost: {_describe(error)}") from None
+    except (distributed.client.FuturesCancelledError, CancelledError, OSError) as error:
+        raise _lost_scheduler(address, error) from None
+    except Exception as error:  # Dask's own: the task never ran on a worker
+        raise ClusterError(f"positions {_span(chunk)} could not be judged on the "
+                           f"cluster at {address}: {_describe(error)} (the scheduler "
+                           f"and every worker need the same al0 installed)") from None
+    return list(records), list(seconds)
+
+
+def _span(chunk: Chunk) -> str:
+    """A chunk's positions, numbered from 1 in the run, and its first FEN."""
+    return f"{chunk[0][0] + 1}-{chunk[-1][0] + 1} (from {chunk[0][1]})"
+
+
+def _lost_scheduler(address: str, error: BaseException) -> ClusterError:
+    # Dask's message lists every task cancelled: the kind of error is enough.
+    return ClusterError(f"lost the scheduler at {address} ({type(error).__name__})")
+
+
+def _describe(error: BaseException) -> str:
+    """An error in one line: an al0 error's own message, another's class too."""
+    text = " ".join(str(error).split())
+    if isinstance(error, AL0Error):
+        return text
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Keep Dask's client from logging to standard error: what it would say
+    (a lost connection, a closed comm) reaches the user as a ClusterError,
+    and only the CLI prints."""
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
