@@ -1,7 +1,10 @@
 """Reading goal and move-constraint expressions into the AST of :mod:`al0.model`.
 
 Goals: predicate names with ``not`` > ``and`` > ``or`` (tightest first),
-parentheses, ``true``/``false`` and depth tests (``depth < 3``).
+parentheses, ``true``/``false``, depth tests (``depth < 3``) and comparisons
+of numeric features (``dist(K, k) <= 2``, ``room < root.room``, ``dist(K, R)
+> dist(k, R) + 1``). A predicate, feature or generator may take arguments,
+piece names (``divides(R)``); it is then named by its canonical text.
 
 Move constraints, the book's form: ``(depth = 0) and legal then (depth = 2)
 and checkmove``. Each ``then``-separated part is a conjunction of depth guards
@@ -19,14 +22,25 @@ import re
 from dataclasses import dataclass
 
 from al0.errors import TableSyntaxError
-from al0.model import (And, Alternative, Const, DepthRange, DepthTest, Goal,
-                       MoveConstraint, Not, Or, Pred)
+from al0.model import (And, Alternative, Compare, Const, DepthRange, DepthTest, Feature,
+                       Goal, MoveConstraint, Not, Or, Pred, Sum)
 
-KEYWORDS = frozenset({"and", "or", "not", "then", "depth", "true", "false"})
+KEYWORDS = frozenset({"and", "or", "not", "then", "depth", "true", "false", "root"})
 COMPARISONS = ("<=", ">=", "<", ">", "=")
 
-_TOKEN = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-                    r"|(?P<op><=|>=|==|[()<>=]))")
+MAX_NESTING = 40
+"""Most parentheses and ``not``s one expression may nest. Real tables nest a
+few levels; the bound keeps reading and evaluation (both recursive) far from
+Python's recursion limit, so a pathological table is a located error."""
+
+MAX_DIGITS = 9
+"""Most digits of a number in an expression: plies and feature values are
+small, and Python refuses to convert integers of over 4,300 digits."""
+
+# ASCII digits only: ``\d`` and ``str.isdigit`` also accept digits (``²``,
+# ``٣``) that are not what a table's author means by a number.
+_TOKEN = re.compile(r"\s*(?:(?P<int>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+                    r"|(?P<op><=|>=|==|[()<>=,.+-]))")
 
 
 class ExpressionError(TableSyntaxError):
@@ -72,6 +86,19 @@ class _Reader:
         self.source = source
         self.tokens = tokenize(source)
         self.index = 0
+        self.nesting = 0
+
+    def enter(self, token: Token) -> None:
+        """One level deeper (a parenthesis or a ``not``), within :data:`MAX_NESTING`."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise self.fail(f"nested more than {MAX_NESTING} levels deep", token)
+
+    def number(self, token: Token) -> int:
+        """The value of an ``int`` token, at most :data:`MAX_DIGITS` digits."""
+        if len(token.text) > MAX_DIGITS:
+            raise self.fail(f"number too large (at most {MAX_DIGITS} digits)", token)
+        return int(token.text)
 
     @property
     def peek(self) -> Token:
@@ -109,7 +136,7 @@ class _Reader:
         value = self.take()
         if value.kind != "int":
             raise self.fail("expected a whole number of plies", value)
-        return DepthTest(op.text, int(value.text))
+        return DepthTest(op.text, self.number(value))
 
     # goal := or ; or := and ('or' and)* ; and := not ('and' not)* ;
     # not := 'not' not | atom ; atom := '(' or ')' | true | false | depth … | NAME
@@ -126,24 +153,92 @@ class _Reader:
         return operands[0] if len(operands) == 1 else And(tuple(operands))
 
     def negation(self) -> Goal:
+        token = self.peek
         if self.accept("not"):
-            return Not(self.negation())
+            self.enter(token)
+            operand = self.negation()
+            self.nesting -= 1
+            return Not(operand)
         return self.atom()
 
     def atom(self) -> Goal:
-        token = self.take()
+        token = self.peek
+        if token.kind == "int" or token.text in ("root", "-"):
+            return self.comparison(self.sum())
+        self.take()
         if token.text == "(" and token.kind == "op":
+            self.enter(token)
             inner = self.goal()
             self.expect(")")
+            self.nesting -= 1
             return inner
         if token.kind == "name" and token.text in ("true", "false"):
             return Const(token.text == "true")
         if token.kind == "name" and token.text == "depth":
             return self.depth_test()
         if token.kind == "name" and token.text not in KEYWORDS:
-            return Pred(token.text)
+            name = self.call(token)
+            if self.peek.kind == "op" and self.peek.text in COMPARISONS + ("+", "-"):
+                return self.comparison(self.sum(Feature(name)))
+            return Pred(name)
         found = token.text or "end of expression"
         raise self.fail(f"expected a predicate name, found {found!r}", token)
+
+    def call(self, name: Token) -> str:
+        """``NAME`` or ``NAME(arg, …)`` with NAME already taken, as canonical
+        text: ``dist(K, k)``. Arguments are names (pieces, colours)."""
+        if not (self.peek.text == "(" and self.peek.kind == "op"):
+            return name.text
+        self.take()
+        args = []
+        while True:
+            arg = self.take()
+            if arg.kind != "name" or arg.text in KEYWORDS:
+                found = arg.text or "end of expression"
+                raise self.fail(f"expected an argument (a piece name such as K, R, k), "
+                                f"found {found!r}", arg)
+            args.append(arg.text)
+            if not self.accept(","):
+                break
+        self.expect(")")
+        return f"{name.text}({', '.join(args)})"
+
+    # comparison := sum OP sum ; sum := ['-'] term (('+' | '-') term)* ;
+    # term := INT | ['root' '.'] NAME ['(' NAME (',' NAME)* ')']
+    def comparison(self, left: Sum) -> Compare:
+        op = self.take()
+        if op.text not in COMPARISONS:
+            found = op.text or "end of expression"
+            raise self.fail(f"expected a comparison (=, <, <=, >, >=), found {found!r}", op)
+        right = self.sum()
+        if all(isinstance(term, int) for _, term in left.parts + right.parts):
+            raise self.fail("a comparison needs a feature (e.g. dist(K, k)), not only numbers", op)
+        return Compare(op.text, left, right)
+
+    def sum(self, first: Feature | None = None) -> Sum:
+        parts: list[tuple[int, Feature | int]] = []
+        if first is not None:
+            parts.append((1, first))
+        else:
+            parts.append((-1 if self.accept("-") else 1, self.term()))
+        while self.peek.kind == "op" and self.peek.text in ("+", "-"):
+            sign = 1 if self.take().text == "+" else -1
+            parts.append((sign, self.term()))
+        return Sum(tuple(parts))
+
+    def term(self) -> Feature | int:
+        token = self.take()
+        if token.kind == "int":
+            return self.number(token)
+        at_root = token.text == "root" and token.kind == "name"
+        if at_root:
+            self.expect(".")
+            token = self.take()
+        if token.kind == "name" and token.text not in KEYWORDS:
+            return Feature(self.call(token), at_root)
+        found = token.text or "end of expression"
+        raise self.fail(f"expected a number or a feature (e.g. dist(K, k)), found {found!r}",
+                        token)
 
     # constraint := part ('then' part)* ; part := term ('and' term)* ;
     # term := '(' part ')' | depth OP k | NAME
@@ -172,14 +267,16 @@ class _Reader:
     def terms(self, guards: list[DepthTest], generators: list[str]) -> None:
         token = self.take()
         if token.text == "(" and token.kind == "op":
+            self.enter(token)
             self.terms(guards, generators)
             while self.accept("and"):
                 self.terms(guards, generators)
             self.expect(")")
+            self.nesting -= 1
         elif token.kind == "name" and token.text == "depth":
             guards.append(self.depth_test())
         elif token.kind == "name" and token.text not in KEYWORDS:
-            generators.append(token.text)
+            generators.append(self.call(token))
         else:
             found = token.text or "end of expression"
             raise self.fail(f"expected a move generator or depth guard, found {found!r}", token)
@@ -224,13 +321,17 @@ def parse_depth_spec(source: str) -> DepthRange:
     lead = len(source) - len(source.lstrip())  # offsets below are into ``text``
     if text == "any":
         return DepthRange()
-    match = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
+    match = re.fullmatch(r"([0-9]+)\s*\.\.\s*([0-9]+)", text)
     if match:
+        if max(len(match.group(1)), len(match.group(2))) > MAX_DIGITS:
+            raise ExpressionError(f"number too large (at most {MAX_DIGITS} digits)", source, lead)
         lo, hi = int(match.group(1)), int(match.group(2))
         if hi < lo:
             raise ExpressionError("empty depth range", source, lead)
         return DepthRange(lo, hi + 1)
-    if text.isdigit():
+    if re.fullmatch(r"[0-9]+", text):
+        if len(text) > MAX_DIGITS:
+            raise ExpressionError(f"number too large (at most {MAX_DIGITS} digits)", source, lead)
         return DepthRange(int(text), int(text) + 1)
     try:
         # Tokenizing is inside the try too: a stray character must be
@@ -259,7 +360,7 @@ def parse_generators(source: str) -> tuple[str, ...]:
         if token.kind != "name" or token.text in KEYWORDS:
             found = token.text or "end of expression"
             raise reader.fail(f"expected a move generator name, found {found!r}", token)
-        names.append(token.text)
+        names.append(reader.call(token))
         if not reader.accept("and"):
             break
     reader.finish()

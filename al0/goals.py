@@ -25,8 +25,8 @@ import chess
 
 from al0.errors import PredicateError
 from al0.library import Library, Node
-from al0.model import (And, Const, DepthTest, Goal, MoveConstraint, Not, Or, Pred,
-                       predicate_names)
+from al0.model import (And, Compare, Const, DepthTest, Feature, Goal, MoveConstraint,
+                       Not, Or, Pred, Sum, predicate_names)
 from al0.position import Position, fen, play
 
 GoalFn = Callable[[Node, Node], bool]
@@ -132,9 +132,54 @@ def _compile(goal: Goal, library: Library) -> GoalFn:
                 return True
             _not_bool(value)
         return negation
+    if isinstance(goal, Compare):
+        return _compile_compare(goal, library)
     if isinstance(goal, (And, Or)):
         return _connective(goal, library)
     raise TypeError(f"not a goal: {goal!r}")
+
+
+def _compile_compare(goal: Compare, library: Library) -> GoalFn:
+    """``left OP right``; false when either side has no value (a piece gone)."""
+    compare = _COMPARE[goal.op]
+    left, right = _compile_sum(goal.left, library), _compile_sum(goal.right, library)
+
+    def evaluate(node: Node, root: Node) -> bool:
+        a = left(node, root)
+        if a is None:
+            return False
+        b = right(node, root)
+        return b is not None and compare(a, b)
+    return evaluate
+
+
+ValueFn = Callable[[Node, Node], "int | None"]
+
+
+def _compile_sum(total: Sum, library: Library) -> ValueFn:
+    """The value of ``total`` at (node, root); None if a feature has none."""
+    terms = [(sign, _compile_term(term, library)) for sign, term in total.parts]
+    if len(terms) == 1 and terms[0][0] == 1:
+        return terms[0][1]
+
+    def value(node: Node, root: Node) -> int | None:
+        result = 0
+        for sign, term in terms:
+            part = term(node, root)
+            if part is None:
+                return None
+            result += sign * part
+        return result
+    return value
+
+
+def _compile_term(term: Feature | int, library: Library) -> ValueFn:
+    if isinstance(term, int):
+        return lambda node, root: term
+    feature = library.features[term.name]
+    if term.at_root:
+        return lambda node, root: feature(root)
+    return lambda node, root: feature(node)
 
 
 def _connective(goal: And | Or, library: Library) -> GoalFn:

@@ -3,15 +3,22 @@
 A library is a plain Python module with a function ``library()`` that returns a
 :class:`Library`. A predicate is a pure function ``(node, root) -> bool``; a
 move generator is a function ``node -> Iterable[chess.Move]`` whose order is
-the order in which the search tries the moves. The standard vocabulary every
-endgame needs (``mate``, ``stalemate``, ``check``, ``themtomove``,
-``ustomove``, ``legal``, ``nomove``) lives here and is merged into every
-library.
+the order in which the search tries the moves; a feature is a function
+``node -> int`` (None when it has no value there) that goals compare. The
+vocabulary every endgame needs (``mate``, ``stalemate``, ``check``,
+``themtomove``, ``ustomove``, ``legal``, ``nomove``) lives here and is merged
+into every library; the piece-parameterised chess vocabulary (``dist(K, k)``,
+``moves(R)``) is :mod:`al0.vocabulary`, bound by the loader.
+
+A table names its library by file, by a bundled name (``krk``), or by the
+name of an installed package's entry point in the group ``al0.libraries``;
+a table with no ``library`` (or ``library: standard``) runs no Python of its own.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +26,7 @@ from typing import Callable, Iterable, Mapping
 
 import chess
 
+from al0.bundled import LIBRARY_DIR
 from al0.errors import LibraryError
 from al0.position import (Position, from_board, has_legal_move, is_check, successors,
                           to_board)
@@ -89,6 +97,7 @@ def _successor_map(node: Node) -> dict[chess.Move, Position]:
 
 Predicate = Callable[[Node, Node], bool]
 Generator = Callable[[Node], Iterable[chess.Move]]
+Feature = Callable[[Node], "int | None"]
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,9 @@ class Library:
     predicates: Mapping[str, Predicate] = field(default_factory=dict)
     generators: Mapping[str, Generator] = field(default_factory=dict)
     path: str = ""
+    """The Python file the library was imported from; empty for the standard
+    vocabulary alone (which runs no code of the table's)."""
+    features: Mapping[str, Feature] = field(default_factory=dict)
 
     def with_standard(self) -> Library:
         """This library plus the standard vocabulary.
@@ -115,12 +127,22 @@ class Library:
             raise LibraryError(f"{self.path or self.name}: library redefines the "
                                f"standard predicate {clash[0]!r}")
         return Library(self.name, {**standard.predicates, **self.predicates},
-                       {**standard.generators, **self.generators}, self.path)
+                       {**standard.generators, **self.generators}, self.path,
+                       self.features)
+
+    def extended(self, predicates: Mapping[str, Predicate], generators: Mapping[str, Generator],
+                 features: Mapping[str, Feature]) -> Library:
+        """This library plus bound calls of the standard chess vocabulary."""
+        return Library(self.name, {**self.predicates, **predicates},
+                       {**self.generators, **generators}, self.path,
+                       {**self.features, **features})
 
     def describe(self, name: str) -> str:
-        """The first paragraph of a predicate's or generator's docstring, on
-        one line (a summary wrapped over lines is not cut mid-sentence)."""
-        function = self.predicates.get(name) or self.generators.get(name)
+        """The first paragraph of a predicate's, generator's or feature's
+        docstring, on one line (a summary wrapped over lines is not cut
+        mid-sentence)."""
+        function = (self.predicates.get(name) or self.generators.get(name)
+                    or self.features.get(name))
         doc = (getattr(function, "__doc__", None) or "").strip()
         return " ".join(doc.split("\n\n")[0].split())
 
@@ -181,18 +203,68 @@ def standard_library() -> Library:
 
 # ------------------------------------------------------------ loading
 
-BUNDLED_DIR = Path(__file__).resolve().parent.parent / "library"
+ENTRY_POINT_GROUP = "al0.libraries"
+"""Installed packages offer libraries by name in this entry-point group; an
+entry point names a module with a ``library()`` function, or that function."""
 
 
 def resolve_library_path(spec: str, table_dir: Path) -> Path:
     """Where the library ``spec`` of a table in ``table_dir`` lives.
 
     A spec with a ``/`` or ending in ``.py`` is a file relative to the table;
-    a bare name (``krk``) is a bundled library under ``library/``.
+    a bare name (``krk``) is a bundled library (``library/`` in the
+    repository, shipped inside the installed package).
     """
     if "/" in spec or spec.endswith(".py"):
         return (table_dir / spec).resolve()
-    return BUNDLED_DIR / f"{spec}.py"
+    return LIBRARY_DIR / f"{spec}.py"
+
+
+def find_library(spec: str, table_dir: Path) -> Library:
+    """The library a table names: ``standard`` (the vocabulary alone, no
+    Python), a file, a bundled name, or an installed entry point's name.
+
+    :raises LibraryError: when none of these is found or it is broken.
+    """
+    if spec == "standard":
+        return Library("standard").with_standard()
+    path = resolve_library_path(spec, table_dir)
+    if "/" in spec or spec.endswith(".py") or _is_file(path):
+        return load_library(path)
+    points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=spec)
+    for point in points:
+        return _load_entry_point(point)
+    raise LibraryError(f"{spec!r}: no such library (not a file, not bundled in "
+                       f"{LIBRARY_DIR}, no installed '{ENTRY_POINT_GROUP}' entry point)")
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False when the name cannot be one (too long)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _load_entry_point(point: importlib.metadata.EntryPoint) -> Library:
+    """The library an installed package offers under ``point``."""
+    where = f"entry point {point.name!r} ({point.value})"
+    try:
+        target = point.load()
+        make = getattr(target, "library", target)
+        if not callable(make):
+            raise LibraryError(f"{where}: names neither library() nor a module defining it")
+        library = make()
+    except LibraryError:
+        raise
+    except Exception as error:  # any failure of the package's code is reported, not raised
+        raise LibraryError(f"{where}: library raised {type(error).__name__}: {error}") from error
+    if not isinstance(library, Library):
+        raise LibraryError(f"{where}: library() returned {type(library).__name__}, not Library")
+    module = importlib.import_module(point.module)
+    path = getattr(module, "__file__", None) or where
+    return Library(library.name, library.predicates, library.generators, path,
+                   library.features).with_standard()
 
 
 def load_library(path: Path) -> Library:
@@ -203,8 +275,8 @@ def load_library(path: Path) -> Library:
         ``SystemExit``) on import or in ``library()``, or has no
         ``library()`` returning a :class:`Library`.
     """
-    if not path.is_file():
-        raise LibraryError(f"{path}: predicate library not found")
+    if not _is_file(path):
+        raise LibraryError(f"{str(path)[:200]}: predicate library not found")
     digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
     spec = importlib.util.spec_from_file_location(f"al0_library_{path.stem}_{digest}", path)
     if spec is None or spec.loader is None:
@@ -226,4 +298,5 @@ def load_library(path: Path) -> Library:
         raise LibraryError(f"{path}: library raised {type(error).__name__}{detail}") from error
     if not isinstance(library, Library):
         raise LibraryError(f"{path}: library() returned {type(library).__name__}, not Library")
-    return Library(library.name, library.predicates, library.generators, str(path)).with_standard()
+    return Library(library.name, library.predicates, library.generators, str(path),
+                   library.features).with_standard()

@@ -3,7 +3,9 @@
 The only module that imports ``yaml``. It walks PyYAML's node graph rather
 than plain dicts, so every error can name ``file:line:col``; it rejects
 duplicate and unknown keys; it parses every expression and resolves every
-name against the table's library, so a table that loads can be searched.
+name against the table's library and the standard chess vocabulary (binding
+calls such as ``dist(K, k)`` to the table's material), so a table that loads
+can be searched.
 """
 
 from __future__ import annotations
@@ -16,23 +18,50 @@ from typing import Any, Iterable
 import chess
 import yaml
 
+from al0.bundled import table_path
 from al0.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error, LibraryError, TableSyntaxError, UnknownNameError
-from al0.expr import (ExpressionError, parse_constraint, parse_depth_spec,
+from al0.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
-from al0.library import Library, load_library, resolve_library_path
+from al0.library import Library, find_library
 from al0.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
-                       Location, MoveConstraint, Rule, predicate_names)
+                       Location, MoveConstraint, Rule, feature_names, predicate_names)
+from al0.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
               "rules", "advice", "expect"}
-REQUIRED_TABLE_KEYS = ("name", "material", "library", "rules", "advice")
+REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description"}
 EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
                "material-lost": "max_material_lost", "no-plan": "max_no_plan",
                "max-moves": "max_moves", "positions": "positions", "defender": "defender"}
 MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
+MAX_YAML_DEPTH = 50
+"""Most levels of nested YAML collections in a table (a real one has five):
+PyYAML composes recursively and would otherwise overflow Python's stack."""
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing collections nested deeper than
+    :data:`MAX_YAML_DEPTH` with an error at the offending one."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.nesting = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+        if self.check_event(yaml.CollectionStartEvent):
+            if self.nesting >= MAX_YAML_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"collections nested more than {MAX_YAML_DEPTH} deep",
+                    self.peek_event().start_mark)
+            self.nesting += 1
+            try:
+                return super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+            finally:
+                self.nesting -= 1
+        return super().compose_node(parent, index)  # type: ignore[no-untyped-call]
 
 
 class _Reader:
@@ -40,6 +69,10 @@ class _Reader:
 
     def __init__(self, path: str):
         self.path = path
+        self.binder: Binder | None = None
+        """Binds the standard vocabulary's calls; set once the material is read."""
+        self.bound: dict[str, dict[str, Any]] = {"predicate": {}, "generator": {},
+                                                 "feature": {}}
 
     def where(self, node: yaml.Node, offset: int = 0) -> Location:
         """The location of ``node``, or of character ``offset`` of a scalar's
@@ -95,8 +128,10 @@ class _Reader:
 
     def integer(self, node: yaml.Node, what: str) -> int:
         text = self.scalar_text(node, what)
-        if not re.fullmatch(r"\d+", text.strip()):
+        if not re.fullmatch(r"[0-9]+", text.strip()):  # ASCII digits: int() refuses "²"
             raise self.error(node, f"{what} must be a whole number >= 0, not {text!r}")
+        if len(text.strip()) > MAX_DIGITS:
+            raise self.error(node, f"{what} is too large (at most {MAX_DIGITS} digits)")
         return int(text)
 
     def boolean(self, node: yaml.Node, what: str) -> bool:
@@ -157,13 +192,14 @@ def suggest(name: str, known: Iterable[str]) -> str:
 
 
 def load_table(path: str | Path) -> AdviceTable:
-    """Load, check and normalise the advice table at ``path``.
+    """Load, check and normalise the advice table at ``path`` (a file, or
+    the name of a bundled table: ``krk``, ``kqk``).
 
     :raises TableSyntaxError: malformed YAML, keys or expressions.
     :raises UnknownNameError: a name the library or table does not define.
     :raises LibraryError: the library is missing or broken.
     """
-    path = Path(path)
+    path = table_path(str(path))
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -177,13 +213,13 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
     """Like :func:`load_table`, from the YAML ``text`` of file ``path``."""
     reader = _Reader(path)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         raise TableSyntaxError(f"{path}:{line}:{column}: bad YAML: {error.problem}") from None
     except yaml.YAMLError as error:
-        raise TableSyntaxError(f"{path}: bad YAML: {error}") from None
+        raise TableSyntaxError(f"{path}:1:1: bad YAML: {error}") from None
     if root is None:
         raise TableSyntaxError(f"{path}:1:1: the table is empty")
     top = reader.mapping(root, "the table", TABLE_KEYS, REQUIRED_TABLE_KEYS)
@@ -202,12 +238,14 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         if side not in ("white", "black"):
             raise reader.error(value("side"), f"side must be white or black, not {side!r}")
         us = side == "white"
-    library_node = value("library")
-    try:
-        library = load_library(resolve_library_path(
-            reader.string(library_node, "library"), table_dir))
-    except LibraryError as error:
-        raise LibraryError(f"{reader.where(library_node)}: {error}") from None
+    library = Library("standard").with_standard()
+    if "library" in top:
+        library_node = value("library")
+        try:
+            library = find_library(reader.string(library_node, "library"), table_dir)
+        except LibraryError as error:
+            raise LibraryError(f"{reader.where(library_node)}: {error}") from None
+    reader.binder = Binder(material)
     start = None
     if "start" in top:
         start = reader.string(value("start"), "start")
@@ -218,6 +256,8 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
 
     advice = _read_advice(reader, value("advice"), library)
     rules = _read_rules(reader, value("rules"), library, advice)
+    library = library.extended(reader.bound["predicate"], reader.bound["generator"],
+                               reader.bound["feature"])
     return AdviceTable(
         name=name, material=material, us=us, rules=rules, advice=advice, library=library,
         path=path,
@@ -309,34 +349,57 @@ def _read_constraint(reader: _Reader, node: yaml.Node, what: str,
 
 def _check_generators(reader: _Reader, node: yaml.Node, names: Iterable[str],
                       library: Library) -> None:
-    """Every name must be a move generator of the library."""
-    _check_vocabulary(reader, node, names, library.generators, "move generator",
-                      library.predicates, "predicate")
+    """Every name must be a move generator of the library or the vocabulary."""
+    _check_vocabulary(reader, node, names, library, "generator")
 
 
 def _check_names(reader: _Reader, node: yaml.Node, goal: Goal, library: Library) -> None:
-    """Every predicate of ``goal`` must be in the library."""
-    _check_vocabulary(reader, node, predicate_names(goal), library.predicates, "predicate",
-                      library.generators, "move generator")
+    """Every predicate and feature of ``goal`` must be in the library or the vocabulary."""
+    _check_vocabulary(reader, node, predicate_names(goal), library, "predicate")
+    _check_vocabulary(reader, node, feature_names(goal), library, "feature")
+
+
+KIND_WORDS = {"predicate": "predicate", "generator": "move generator", "feature": "feature"}
 
 
 def _check_vocabulary(reader: _Reader, node: yaml.Node, names: Iterable[str],
-                      known: Iterable[str], kind: str, others: Iterable[str],
-                      other_kind: str) -> None:
-    """:raises UnknownNameError: at the first name not in ``known``, with a
-    "did you mean" or a note that it is an ``other_kind``."""
+                      library: Library, kind: str) -> None:
+    """Resolve each name as a ``kind``: the library's own, else a call of the
+    standard vocabulary bound to the table's material (kept in ``reader.bound``).
+
+    :raises UnknownNameError: at the first name neither knows, with a "did
+        you mean" or a note that it is another kind of name.
+    """
     text = reader.scalar_text(node, "") if isinstance(node, yaml.ScalarNode) else ""
+    own = {"predicate": library.predicates, "generator": library.generators,
+           "feature": library.features}
     for name in names:
-        if name not in known:
-            hint = suggest(name, known)
-            if name in others:
-                hint = f" ({name!r} is a {other_kind}, not a {kind})"
-            raise reader.error(node, f"unknown {kind} {name!r}{hint}",
-                               UnknownNameError, offset=_offset_of(text, name))
+        if name in own[kind] or name in reader.bound[kind]:
+            continue
+        offset = _offset_of(text, name)
+        assert reader.binder is not None  # set before any expression is read
+        try:
+            function = reader.binder.bind(name, kind)
+        except AL0Error as error:
+            raise reader.error(node, str(error), type(error), offset=offset) from None
+        if function is not None:
+            reader.bound[kind][name] = function
+            continue
+        family = split_call(name)[0]
+        known = set(own[kind]) | {e.name for e in ENTRIES.values() if e.kind == kind}
+        hint = suggest(family, known)
+        for other in KIND_WORDS:
+            entry = ENTRIES.get(family)
+            if other != kind and (name in own[other] or entry and entry.kind == other):
+                hint = f" ({family!r} is a {KIND_WORDS[other]}, not a {KIND_WORDS[kind]})"
+        raise reader.error(node, f"unknown {KIND_WORDS[kind]} {name!r}{hint}",
+                           UnknownNameError, offset=offset)
 
 
 def _offset_of(text: str, name: str) -> int:
-    match = re.search(rf"\b{re.escape(name)}\b", text)
+    """Where ``name`` (a call's canonical text, spaced as written or not) is in ``text``."""
+    family = name.split("(")[0]
+    match = re.search(rf"\b{re.escape(family)}\b", text)
     return match.start() if match else 0
 
 

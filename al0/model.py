@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Pred:
-    """A named predicate of the library, a function of (node, root)."""
+    """A named predicate of the library, a function of (node, root).
+
+    A call with arguments is named by its canonical text, ``divides(R)``."""
     name: str
 
 
@@ -51,7 +53,42 @@ class Or:
     operands: tuple[Goal, ...]
 
 
-Goal = Union[Pred, Const, DepthTest, Not, And, Or]
+@dataclass(frozen=True)
+class Feature:
+    """A numeric feature of the library (``dist(K, k)``, by its canonical
+    text), at the node, or at the plan's root when ``at_root``."""
+    name: str
+    at_root: bool = False
+
+    def __str__(self) -> str:
+        return f"root.{self.name}" if self.at_root else self.name
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Features and whole numbers added or subtracted, left to right:
+    ``dist(k, R) + 1``. Each part is (sign, term), sign +1 or -1."""
+    parts: tuple[tuple[int, Feature | int], ...]
+
+    def __str__(self) -> str:
+        text = ""
+        for sign, term in self.parts:
+            text += (" - " if sign < 0 else " + ") if text else ("-" if sign < 0 else "")
+            text += str(term)
+        return text
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``left OP right`` over numeric features: ``room(k) < root.room(k)``.
+    A feature of a piece no longer on the board has no value, and a
+    comparison involving it is false."""
+    op: str
+    left: Sum
+    right: Sum
+
+
+Goal = Union[Pred, Const, DepthTest, Not, And, Or, Compare]
 
 
 def predicate_names(goal: Goal) -> Iterator[str]:
@@ -63,6 +100,20 @@ def predicate_names(goal: Goal) -> Iterator[str]:
     elif isinstance(goal, (And, Or)):
         for operand in goal.operands:
             yield from predicate_names(operand)
+
+
+def feature_names(goal: Goal) -> Iterator[str]:
+    """The feature names ``goal`` compares, left to right (at the node or the root)."""
+    if isinstance(goal, Compare):
+        for side in (goal.left, goal.right):
+            for _, term in side.parts:
+                if isinstance(term, Feature):
+                    yield term.name
+    elif isinstance(goal, Not):
+        yield from feature_names(goal.operand)
+    elif isinstance(goal, (And, Or)):
+        for operand in goal.operands:
+            yield from feature_names(operand)
 
 # ---------------------------------------------------- move constraints
 
@@ -191,6 +242,12 @@ class AdviceTable:
         goals = [rule.precondition for rule in self.rules]
         goals += [g for a in self.advice.values() for g in (a.better_goal, a.holding_goal)]
         return sorted({name for goal in goals for name in predicate_names(goal)})
+
+    def features_used(self) -> list[str]:
+        """Every numeric feature name the table compares, sorted."""
+        goals = [rule.precondition for rule in self.rules]
+        goals += [g for a in self.advice.values() for g in (a.better_goal, a.holding_goal)]
+        return sorted({name for goal in goals for name in feature_names(goal)})
 
     def generators_used(self) -> list[str]:
         """Every move generator name the table uses, sorted."""

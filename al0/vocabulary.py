@@ -1,0 +1,485 @@
+"""The standard chess vocabulary: numeric features, predicates and move
+generators over named pieces, for any material, with no Python of a table's own.
+
+A table names its pieces by the material: upper case ours, lower case theirs
+(``KRK``: ``K R k``; ``KQKR``: ``K Q k r``); two of a kind take a suffix,
+``B1``/``B2``, numbered by square (a1, b1, … h8) at the position looked at.
+An entry of the vocabulary is a family (``dist``) that the loader binds to its
+arguments (``dist(K, k)``) once, when the table is loaded: a name the material
+does not have, or an argument of the wrong kind, is an error there.
+
+A feature is ``node -> int | None`` (None: a piece it measures is gone); a
+predicate ``(node, root) -> bool``; a generator ``node -> list of moves`` in
+the order its docstring states. Each docstring's first paragraph is the
+entry's reference text in ``docs/language.md`` (a test keeps the two equal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Union
+
+import chess
+
+from al0.errors import TableSyntaxError, UnknownNameError
+from al0.library import Node
+
+Colour = Union[bool, "PieceRef", None]
+"""A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
+colour of a piece's square, or None (any colour)."""
+
+
+@dataclass(frozen=True)
+class PieceRef:
+    """A named piece of a material: whose, which kind, which of its kind."""
+    name: str
+    ours: bool
+    piece_type: chess.PieceType
+    index: int
+    """Its place among the pieces of its side and kind, by square a1 … h8."""
+
+    def square(self, node: Node) -> chess.Square | None:
+        """Where the piece stands at ``node``; None when it is gone."""
+        mask = node.board.pieces_mask(self.piece_type, node.us if self.ours else not node.us)
+        for _ in range(self.index):
+            mask &= mask - 1
+        return chess.lsb(mask) if mask else None
+
+
+def material_pieces(material: str) -> dict[str, PieceRef]:
+    """The piece names of a material such as ``KRK`` or ``KBBK``."""
+    split = material.index("K", 1)
+    names: dict[str, PieceRef] = {}
+    for ours, letters in ((True, material[:split]), (False, material[split:])):
+        for letter in dict.fromkeys(letters):
+            count = letters.count(letter)
+            piece_type = chess.PIECE_SYMBOLS.index(letter.lower())
+            name = letter if ours else letter.lower()
+            for index in range(count):
+                full = name if count == 1 else f"{name}{index + 1}"
+                names[full] = PieceRef(full, ours, piece_type, index)
+    return names
+
+# ------------------------------------------------------------ geometry
+
+_XY = tuple((chess.square_file(s), chess.square_rank(s)) for s in chess.SQUARES)
+_CORNERS = {None: (chess.A1, chess.H1, chess.A8, chess.H8),
+            chess.BLACK: (chess.A1, chess.H8), chess.WHITE: (chess.H1, chess.A8)}
+_EDGE_DIST = tuple(min(x, 7 - x, y, 7 - y) for x, y in _XY)
+
+
+def _square_colour(square: chess.Square) -> bool:
+    """chess.WHITE for a light square, chess.BLACK for a dark one."""
+    return bool(chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[square])
+
+
+def _attacks(piece_type: chess.PieceType, colour: bool, square: chess.Square,
+             occupied: chess.Bitboard) -> chess.Bitboard:
+    """What a piece on ``square`` attacks when ``occupied`` stands on the board."""
+    if piece_type == chess.PAWN:
+        return chess.BB_PAWN_ATTACKS[colour][square]
+    if piece_type == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    if piece_type == chess.KING:
+        return chess.BB_KING_ATTACKS[square]
+    mask = 0
+    if piece_type in (chess.BISHOP, chess.QUEEN):
+        mask |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    if piece_type in (chess.ROOK, chess.QUEEN):
+        mask |= (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+                 | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
+    return mask
+
+
+def _side_attacks(board: chess.Board, colour: bool, occupied: chess.Bitboard,
+                  kings: bool) -> chess.Bitboard:
+    """Every square ``colour``'s pieces attack with ``occupied`` on the board
+    (its king's too when ``kings``)."""
+    mask = 0
+    pieces = board.occupied_co[colour] if kings else board.occupied_co[colour] & ~board.kings
+    for square in chess.scan_forward(pieces):
+        piece_type = board.piece_type_at(square)
+        assert piece_type is not None  # square was taken from the occupied mask
+        mask |= _attacks(piece_type, colour, square, occupied)
+    return mask
+
+
+def _spread(region: chess.Bitboard) -> chess.Bitboard:
+    """``region`` and every square a king step away from it."""
+    row = (region | ((region >> 1) & ~chess.BB_FILE_H)
+           | ((region << 1) & ~chess.BB_FILE_A & chess.BB_ALL))
+    return row | ((row << 8) & chess.BB_ALL) | (row >> 8)
+
+# ------------------------------------------------------------ features
+
+Feature = Callable[[Node], Union[int, None]]
+Predicate = Callable[[Node, Node], bool]
+Generator = Callable[[Node], list[chess.Move]]
+
+
+def dist(a: PieceRef, b: PieceRef) -> Feature:
+    """Chebyshev (king-move) distance between two pieces."""
+    def feature(node: Node) -> int | None:
+        x, y = a.square(node), b.square(node)
+        return None if x is None or y is None else chess.square_distance(x, y)
+    return feature
+
+
+def mdist(a: PieceRef, b: PieceRef) -> Feature:
+    """Manhattan distance |dx| + |dy| between two pieces."""
+    def feature(node: Node) -> int | None:
+        x, y = a.square(node), b.square(node)
+        return None if x is None or y is None else chess.square_manhattan_distance(x, y)
+    return feature
+
+
+def edge_dist(a: PieceRef) -> Feature:
+    """King steps from a piece to the nearest edge square (0 on the edge)."""
+    def feature(node: Node) -> int | None:
+        x = a.square(node)
+        return None if x is None else _EDGE_DIST[x]
+    return feature
+
+
+def corner_dist(a: PieceRef, colour: Colour = None) -> Feature:
+    """King steps from a piece to the nearest corner; with a second argument
+    (``light``, ``dark``, or a piece: the colour of its square, e.g. a
+    bishop's), to the nearest corner of that colour."""
+    def feature(node: Node) -> int | None:
+        x = a.square(node)
+        if isinstance(colour, PieceRef):
+            shade = colour.square(node)
+            if shade is None:
+                return None
+            corners = _CORNERS[_square_colour(shade)]
+        else:
+            corners = _CORNERS[colour]
+        return None if x is None else min(chess.square_distance(x, c) for c in corners)
+    return feature
+
+
+def room(p: PieceRef) -> Feature:
+    """The squares a king can reach by king steps without stepping onto a
+    square the other side's pieces (kings aside) stand on or attack — attacks
+    seen through both kings; 64 when it stands on such a square itself (it is
+    not confined). The book's KRK room, generalised: with a rook it is the
+    rectangle the rook's lines leave the king."""
+    def compute(node: Node) -> int:
+        board = node.board
+        square = p.square(node)
+        if square is None:
+            return 64
+        other = (not node.us) if p.ours else node.us
+        without_kings = board.occupied & ~board.kings
+        barrier = (_side_attacks(board, other, without_kings, kings=False)
+                   | (board.occupied_co[other] & ~board.kings))
+        region = chess.BB_SQUARES[square]
+        if barrier & region:
+            return 64
+        while True:
+            grown = _spread(region) & ~barrier
+            if grown == region:
+                return chess.popcount(region)
+            region = grown
+
+    def feature(node: Node) -> int:
+        return node.fact(compute)  # type: ignore[return-value]
+    return feature
+
+
+def mobility(p: PieceRef) -> Feature:
+    """The squares a king could step to: next to it, not held by its own
+    side, not attacked by the other (attacks seen through the king itself).
+    With them to move, their lone king's number of legal moves."""
+    def feature(node: Node) -> int | None:
+        board = node.board
+        square = p.square(node)
+        if square is None:
+            return None
+        colour = node.us if p.ours else not node.us
+        occupied = board.occupied & ~chess.BB_SQUARES[square]
+        attacked = _side_attacks(board, not colour, occupied, kings=True)
+        return chess.popcount(chess.BB_KING_ATTACKS[square] & ~board.occupied_co[colour]
+                              & ~attacked)
+    return feature
+
+
+def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> Feature:
+    """Manhattan distance from ``a`` to the critical square: the square
+    diagonally next to ``line`` on ``target``'s side (file and rank each one
+    step towards it; the higher one when level). The book's KRK approach
+    measure: our king heading for the corner of the rook's box."""
+    def feature(node: Node) -> int | None:
+        x, r, t = a.square(node), line.square(node), target.square(node)
+        if x is None or r is None or t is None:
+            return None
+        (rx, ry), (tx, ty), (ax, ay) = _XY[r], _XY[t], _XY[x]
+        cx = rx - 1 if tx < rx else rx + 1
+        cy = ry - 1 if ty < ry else ry + 1
+        return abs(ax - cx) + abs(ay - cy)
+    return feature
+
+
+def hanging() -> Feature:
+    """Our pieces (kings aside) attacked by them and not defended by us."""
+    def feature(node: Node) -> int:
+        board, us = node.board, node.us
+        return sum(1 for square in chess.scan_forward(board.occupied_co[us] & ~board.kings)
+                   if board.is_attacked_by(not us, square)
+                   and not board.is_attacked_by(us, square))
+    return feature
+
+# ---------------------------------------------------------- predicates
+
+
+def lost(p: PieceRef) -> Predicate:
+    """The piece is no longer on the board."""
+    def predicate(node: Node, root: Node) -> bool:
+        return p.square(node) is None
+    return predicate
+
+
+def attacked(p: PieceRef) -> Predicate:
+    """The piece is attacked by the other side."""
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        colour = node.us if p.ours else not node.us
+        return square is not None and node.board.is_attacked_by(not colour, square)
+    return predicate
+
+
+def en_prise(p: PieceRef) -> Predicate:
+    """The piece is attacked by the other side and not defended by its own
+    (whoever is to move: write ``themtomove and en_prise(R)`` for "they can
+    take it now")."""
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        colour = node.us if p.ours else not node.us
+        return (square is not None and node.board.is_attacked_by(not colour, square)
+                and not node.board.is_attacked_by(colour, square))
+    return predicate
+
+
+def divides(p: PieceRef) -> Predicate:
+    """The piece stands between the kings: a rook's or queen's file strictly
+    between the kings' files or its rank strictly between their ranks; a
+    bishop's diagonal or anti-diagonal strictly between the kings' ones."""
+    if p.piece_type not in (chess.ROOK, chess.QUEEN, chess.BISHOP):
+        raise TableSyntaxError(f"divides takes a rook, queen or bishop, not {p.name}")
+    if p.piece_type == chess.BISHOP:
+        lines: tuple[Callable[[int, int], int], ...] = (
+            lambda x, y: x - y, lambda x, y: x + y)
+    else:
+        lines = (lambda x, y: x, lambda x, y: y)
+
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        if square is None:
+            return False
+        board = node.board
+        ours, theirs = board.king(node.us), board.king(not node.us)
+        if ours is None or theirs is None:
+            return False
+        pieces = [_XY[s] for s in (ours, square, theirs)]
+        for line in lines:
+            a, b, c = (line(x, y) for x, y in pieces)
+            if min(a, c) < b < max(a, c):
+                return True
+        return False
+    return predicate
+
+
+def opposition() -> Predicate:
+    """The kings stand on one file or rank with one square between them."""
+    def predicate(node: Node, root: Node) -> bool:
+        a, b = node.board.king(chess.WHITE), node.board.king(chess.BLACK)
+        if a is None or b is None:
+            return False
+        (ax, ay), (bx, by) = _XY[a], _XY[b]
+        return (ax == bx and abs(ay - by) == 2) or (ay == by and abs(ax - bx) == 2)
+    return predicate
+
+
+def edge(p: PieceRef) -> Predicate:
+    """The piece stands on an edge file or rank."""
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        return square is not None and _EDGE_DIST[square] == 0
+    return predicate
+
+
+def corner(p: PieceRef, colour: Colour = None) -> Predicate:
+    """The piece stands in a corner; with a second argument, in a corner of
+    that colour (``light``, ``dark``, or the colour of a piece's square)."""
+    distance = corner_dist(p, colour)
+
+    def predicate(node: Node, root: Node) -> bool:
+        return distance(node) == 0
+    return predicate
+
+# ---------------------------------------------------------- generators
+
+
+def _by_squares(moves: Iterator[chess.Move]) -> list[chess.Move]:
+    return sorted(moves, key=lambda m: (m.from_square, m.to_square, m.promotion or 0))
+
+
+KING_STEPS = ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))
+"""The book's king order: diagonal steps first, then along the rank, then
+along the file, each time +1 (towards h, towards the 8th rank) before -1."""
+
+
+def _king_order(move: chess.Move) -> int:
+    (fx, fy), (tx, ty) = _XY[move.from_square], _XY[move.to_square]
+    step = (tx - fx, ty - fy)
+    return KING_STEPS.index(step) if step in KING_STEPS else len(KING_STEPS)
+
+
+def moves(p: PieceRef) -> Generator:
+    """The piece's legal moves. A king's in the book's order: diagonal steps
+    first, then along the rank, then along the file, each +1 (towards h, the
+    8th rank) before -1; any other piece's by target square a1, b1, … h8
+    (promotions knight, bishop, rook, queen). None when it is not its side's move."""
+    def generator(node: Node) -> list[chess.Move]:
+        square = p.square(node)
+        if square is None or node.board.turn != (node.us if p.ours else not node.us):
+            return []
+        found = _by_squares(node.board.generate_legal_moves(from_mask=chess.BB_SQUARES[square]))
+        return sorted(found, key=_king_order) if p.piece_type == chess.KING else found
+    return generator
+
+
+def checks() -> Generator:
+    """Legal moves that give check, by the moving piece's square, then the
+    target square (a1, b1, … h8)."""
+    def generator(node: Node) -> list[chess.Move]:
+        board = node.board
+        return _by_squares(m for m in board.generate_legal_moves() if board.gives_check(m))
+    return generator
+
+
+def captures() -> Generator:
+    """Legal captures, by the moving piece's square, then the target square."""
+    def generator(node: Node) -> list[chess.Move]:
+        return _by_squares(node.board.generate_legal_captures())
+    return generator
+
+# ------------------------------------------------------------ registry
+
+PIECE, COLOUR = "piece", "colour"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One family of the vocabulary: its name, kind, parameters and builder."""
+    name: str
+    kind: str
+    """``feature``, ``predicate`` or ``generator``."""
+    params: tuple[str, ...]
+    """The kind of each parameter: ``piece`` or ``colour``."""
+    build: Callable[..., Any]
+    optional: int = 0
+    """How many trailing parameters may be left out."""
+    default: str | None = None
+    """The piece a feature with no argument measures (``room``: their king)."""
+
+    @property
+    def signature(self) -> str:
+        """``dist(piece, piece)``, optional parameters in brackets."""
+        required = len(self.params) - self.optional
+        words = list(self.params[:required]) + [f"[{p}]" for p in self.params[required:]]
+        return f"{self.name}({', '.join(words)})" if words else self.name
+
+    @property
+    def summary(self) -> str:
+        """The first paragraph of the builder's docstring, on one line."""
+        doc = (self.build.__doc__ or "").strip()
+        return " ".join(doc.split("\n\n")[0].split())
+
+
+VOCABULARY: tuple[Entry, ...] = (
+    Entry("dist", "feature", (PIECE, PIECE), dist),
+    Entry("mdist", "feature", (PIECE, PIECE), mdist),
+    Entry("edge_dist", "feature", (PIECE,), edge_dist),
+    Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
+    Entry("room", "feature", (PIECE,), room, optional=1, default="k"),
+    Entry("mobility", "feature", (PIECE,), mobility, optional=1, default="k"),
+    Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
+    Entry("hanging", "feature", (), hanging),
+    Entry("lost", "predicate", (PIECE,), lost),
+    Entry("attacked", "predicate", (PIECE,), attacked),
+    Entry("en_prise", "predicate", (PIECE,), en_prise),
+    Entry("divides", "predicate", (PIECE,), divides),
+    Entry("opposition", "predicate", (), opposition),
+    Entry("edge", "predicate", (PIECE,), edge),
+    Entry("corner", "predicate", (PIECE, COLOUR), corner, optional=1),
+    Entry("moves", "generator", (PIECE,), moves),
+    Entry("checks", "generator", (), checks),
+    Entry("captures", "generator", (), captures),
+)
+"""Every family, in the order the reference lists them."""
+
+ENTRIES = {entry.name: entry for entry in VOCABULARY}
+KING_ONLY = frozenset({"room", "mobility"})
+
+
+def split_call(text: str) -> tuple[str, tuple[str, ...]]:
+    """``dist(K, k)`` -> ("dist", ("K", "k")); ``legal`` -> ("legal", ())."""
+    if "(" not in text:
+        return text, ()
+    name, _, rest = text.partition("(")
+    return name, tuple(arg.strip() for arg in rest.rstrip(")").split(","))
+
+
+class Binder:
+    """Binds calls of the vocabulary for one material, once each.
+
+    The same call written twice (``room`` and ``room(k)``) gets the same
+    function, so a memoised feature is computed once per node.
+    """
+
+    def __init__(self, material: str):
+        self.material = material
+        self.pieces = material_pieces(material)
+        self._bound: dict[tuple[str, tuple[object, ...]], Any] = {}
+
+    def bind(self, text: str, kind: str) -> Any | None:
+        """The function of call ``text`` as a ``kind``; None when the
+        vocabulary has no such family of that kind.
+
+        :raises UnknownNameError: a piece the material does not have.
+        :raises TableSyntaxError: the wrong number or kind of arguments.
+        """
+        name, args = split_call(text)
+        entry = ENTRIES.get(name)
+        if entry is None or entry.kind != kind:
+            return None
+        required = len(entry.params) - entry.optional
+        if not required <= len(args) <= len(entry.params):
+            count = (str(required) if not entry.optional
+                     else f"{required} to {len(entry.params)}")
+            raise TableSyntaxError(f"{entry.signature} takes {count} argument"
+                                   f"{'' if count == '1' else 's'}, not {len(args)}: {text}")
+        if not args and entry.default is not None:
+            args = (entry.default,)
+        resolved = tuple(self._argument(param, arg, entry)
+                         for param, arg in zip(entry.params, args))
+        key = (name, tuple(getattr(r, "name", r) for r in resolved))
+        if key not in self._bound:
+            function = entry.build(*resolved)
+            function.__doc__ = entry.build.__doc__
+            self._bound[key] = function
+        return self._bound[key]
+
+    def _argument(self, param: str, arg: str, entry: Entry) -> object:
+        if param == COLOUR and arg in ("light", "dark"):
+            return arg == "light"
+        piece = self.pieces.get(arg)
+        if piece is None:
+            names = ", ".join(self.pieces)
+            also = ", light, dark" if param == COLOUR else ""
+            raise UnknownNameError(f"{entry.name}: {self.material} has no piece {arg!r} "
+                                   f"(its pieces: {names}{also})")
+        if entry.name in KING_ONLY and param == PIECE and piece.piece_type != chess.KING:
+            raise TableSyntaxError(f"{entry.name} takes a king, not {arg}")
+        return piece
