@@ -15,6 +15,7 @@ from al0.clitools import (Al0Group, CommandError, DefenderParam, check_output_pa
 from al0.commands_bench import bench
 from al0.commands_games import reversi, solve
 from al0.commands_tablebase import tablebase
+from al0.commands_tables import tables
 from al0.commands_uci import uci
 from al0.commands_verify import verify
 from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
@@ -90,7 +91,11 @@ def check(table: str) -> None:
     click.echo(f"{table}: ok — table {loaded.name!r}, {loaded.material}, plays {side}")
     if loaded.description:
         click.echo(f"  {loaded.description}")
-    click.echo(f"library: {loaded.library.path}")
+    if loaded.library.path:
+        click.echo(f"library: {loaded.library.path} — Python: loading the table imported "
+                   f"it and ran its code")
+    else:
+        click.echo("library: none — standard vocabulary only: this table runs no Python")
     click.echo(f"rules ({len(loaded.rules)}):")
     for rule in loaded.rules:
         click.echo(f"  {rule.name}: if {rule.source} then {', '.join(rule.advice)}")
@@ -102,6 +107,10 @@ def check(table: str) -> None:
     click.echo("predicates used:")
     for name in loaded.predicates_used():
         click.echo(f"  {name}: {loaded.library.describe(name)}")
+    if loaded.features_used():
+        click.echo("features compared:")
+        for name in loaded.features_used():
+            click.echo(f"  {name}: {loaded.library.describe(name)}")
     click.echo("move generators used:")
     for name in loaded.generators_used():
         click.echo(f"  {name}: {loaded.library.describe(name)}")
@@ -369,6 +378,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
 
 cli.add_command(bench)
 cli.add_command(tablebase)
+cli.add_command(tables)
 cli.add_command(verify)
 cli.add_command(solve)
 cli.add_command(reversi)

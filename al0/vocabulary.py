@@ -126,7 +126,7 @@ def dist(a: PieceRef, b: PieceRef) -> Feature:
 
 
 def mdist(a: PieceRef, b: PieceRef) -> Feature:
-    """Manhattan distance |dx| + |dy| between two pieces."""
+    """Manhattan distance (files apart plus ranks apart) between two pieces."""
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
         return None if x is None or y is None else chess.square_manhattan_distance(x, y)
@@ -205,10 +205,11 @@ def mobility(p: PieceRef) -> Feature:
 
 
 def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> Feature:
-    """Manhattan distance from ``a`` to the critical square: the square
-    diagonally next to ``line`` on ``target``'s side (file and rank each one
-    step towards it; the higher one when level). The book's KRK approach
-    measure: our king heading for the corner of the rook's box."""
+    """Manhattan distance from the first piece to the critical square: the
+    square diagonally next to the second piece on the third's side (file and
+    rank each one step towards it; the higher one when level). The book's KRK
+    approach measure, ``critical_mdist(K, R, k)``: our king heading for the
+    corner of the rook's box."""
     def feature(node: Node) -> int | None:
         x, r, t = a.square(node), line.square(node), target.square(node)
         if x is None or r is None or t is None:
@@ -483,3 +484,19 @@ class Binder:
         if entry.name in KING_ONLY and param == PIECE and piece.piece_type != chess.KING:
             raise TableSyntaxError(f"{entry.name} takes a king, not {arg}")
         return piece
+
+
+def reference_markdown() -> str:
+    """The vocabulary section of ``docs/language.md``: every name of the
+    standard library and of this vocabulary with its docstring's summary
+    (a test keeps the document equal to this)."""
+    from al0.library import standard_library
+    standard = standard_library()
+    rows = ["| name | kind | meaning |", "|---|---|---|"]
+    for name in standard.predicates:
+        rows.append(f"| `{name}` | predicate | {standard.describe(name)} |")
+    for name in standard.generators:
+        rows.append(f"| `{name}` | generator | {standard.describe(name)} |")
+    for entry in VOCABULARY:
+        rows.append(f"| `{entry.signature}` | {entry.kind} | {entry.summary} |")
+    return "\n".join(rows)

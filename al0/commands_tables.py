@@ -1,0 +1,37 @@
+"""The ``al0 tables`` command: the bundled advice tables and the libraries
+a table can name, so a user can play one by name (``al0 play kqk``)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import click
+
+from al0.bundled import LIBRARY_DIR, bundled_tables
+from al0.clitools import reports_errors
+from al0.errors import AL0Error
+from al0.library import ENTRY_POINT_GROUP
+from al0.loader import load_table
+
+
+@click.command()
+@reports_errors
+def tables() -> None:
+    """List the bundled advice tables (play one with `al0 play NAME`) and
+    the libraries tables can name: bundled, or installed by a package
+    through the 'al0.libraries' entry-point group."""
+    click.echo("tables:")
+    for path in bundled_tables():
+        try:
+            table = load_table(path)
+        except AL0Error as error:
+            click.echo(f"  {path.stem:<12} (does not load: {' '.join(str(error).split())})")
+            continue
+        python = "Python library " + table.library.name if table.library.path else "no Python"
+        click.echo(f"  {path.stem:<12} {table.material:<6} {python:<20} {table.description}")
+    click.echo("libraries:")
+    for path in sorted(LIBRARY_DIR.glob("*.py")):
+        click.echo(f"  {path.stem:<12} bundled: {path}")
+    for point in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
+                        key=lambda p: p.name):
+        click.echo(f"  {point.name:<12} installed: {point.value} ({ENTRY_POINT_GROUP})")
