@@ -234,7 +234,7 @@ def find_library(spec: str, table_dir: Path) -> Library:
     points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=spec)
     for point in points:
         return _load_entry_point(point)
-    raise LibraryError(f"{spec!r}: no such library (not a file, not bundled in "
+    raise LibraryError(f"{spec[:80]!r}: no such library (not a file, not bundled in "
                        f"{LIBRARY_DIR}, no installed '{ENTRY_POINT_GROUP}' entry point)")
 
 

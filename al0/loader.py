@@ -50,18 +50,18 @@ class _Loader(yaml.SafeLoader):
         super().__init__(stream)
         self.nesting = 0
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.CollectionStartEvent):
             if self.nesting >= MAX_YAML_DEPTH:
                 raise yaml.composer.ComposerError(
                     None, None, f"collections nested more than {MAX_YAML_DEPTH} deep",
-                    self.peek_event().start_mark)
+                    self.peek_event().start_mark)  # type: ignore[no-untyped-call]
             self.nesting += 1
             try:
-                return super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+                return super().compose_node(parent, index)
             finally:
                 self.nesting -= 1
-        return super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+        return super().compose_node(parent, index)
 
 
 class _Reader:
@@ -398,9 +398,16 @@ def _check_vocabulary(reader: _Reader, node: yaml.Node, names: Iterable[str],
 
 def _offset_of(text: str, name: str) -> int:
     """Where ``name`` (a call's canonical text, spaced as written or not) is in ``text``."""
-    family = name.split("(")[0]
-    match = re.search(rf"\b{re.escape(family)}\b", text)
-    return match.start() if match else 0
+    family, _, rest = name.partition("(")
+    args = [re.escape(arg.strip()) for arg in rest.rstrip(")").split(",")] if rest else []
+    comma = r"\s*,\s*"
+    call = rf"\s*\(\s*{comma.join(args)}\s*\)" if args else ""
+    for pattern in (rf"(?<![.\w]){re.escape(family)}{call}", rf"\b{re.escape(family)}{call}",
+                    rf"\b{re.escape(family)}\b"):
+        match = re.search(pattern, text)
+        if match:
+            return match.start()
+    return 0
 
 
 def _read_expect(reader: _Reader, node: yaml.Node) -> Expectations:

@@ -187,6 +187,32 @@ def room(p: PieceRef) -> Feature:
     return feature
 
 
+def area(p: PieceRef) -> Feature:
+    """The squares a king could reach by king steps if only it moved: its
+    own square, and every square connected to it through squares the other
+    side does not attack (kings included, lines blocked as on the board) and
+    its own side does not hold. Unlike ``room`` it counts our king's work
+    too, and lines as they are; it never grows when that king itself moves."""
+    def compute(node: Node) -> int:
+        board = node.board
+        square = p.square(node)
+        if square is None:
+            return 0
+        colour = node.us if p.ours else not node.us
+        occupied = board.occupied & ~chess.BB_SQUARES[square]
+        barrier = _side_attacks(board, not colour, occupied, kings=True) | board.occupied_co[colour]
+        region = chess.BB_SQUARES[square]
+        while True:
+            grown = region | (_spread(region) & ~barrier)
+            if grown == region:
+                return chess.popcount(region)
+            region = grown
+
+    def feature(node: Node) -> int:
+        return node.fact(compute)  # type: ignore[return-value]
+    return feature
+
+
 def mobility(p: PieceRef) -> Feature:
     """The squares a king could step to: next to it, not held by its own
     side, not attacked by the other (attacks seen through the king itself).
@@ -404,6 +430,7 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("edge_dist", "feature", (PIECE,), edge_dist),
     Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
     Entry("room", "feature", (PIECE,), room, optional=1, default="k"),
+    Entry("area", "feature", (PIECE,), area, optional=1, default="k"),
     Entry("mobility", "feature", (PIECE,), mobility, optional=1, default="k"),
     Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
     Entry("hanging", "feature", (), hanging),
@@ -421,7 +448,7 @@ VOCABULARY: tuple[Entry, ...] = (
 """Every family, in the order the reference lists them."""
 
 ENTRIES = {entry.name: entry for entry in VOCABULARY}
-KING_ONLY = frozenset({"room", "mobility"})
+KING_ONLY = frozenset({"room", "area", "mobility"})
 
 
 def split_call(text: str) -> tuple[str, tuple[str, ...]]:

@@ -124,6 +124,21 @@ CASES = [
     ("no_library_function.yaml", LibraryError, "4:10", "must define library()"),
     ("bad_material.yaml", TableSyntaxError, "3:11", "material must look like KRK"),
     ("bad_start.yaml", TableSyntaxError, "5:8", "start is not a valid FEN"),
+    # Inputs that once gave tracebacks (Python's own limits), now located errors.
+    ("superscript_depth.yaml", TableSyntaxError, "12:17", "bad depth guard"),
+    ("huge_depth.yaml", TableSyntaxError, "12:24", "number too large"),
+    ("huge_expect.yaml", TableSyntaxError, "15:14", "too large (at most 9 digits)"),
+    ("deep_parentheses.yaml", TableSyntaxError, "10:59", "nested more than 40 levels deep"),
+    ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
+    ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),
+    ("long_library_name.yaml", LibraryError, "4:10", "no such library"),
+    # The standard vocabulary, bound to the material when the table loads.
+    ("unknown_piece.yaml", UnknownNameError, "10:36", "KRK has no piece 'Q'"),
+    ("bad_arguments.yaml", TableSyntaxError, "10:39", "takes 1 argument, not 2"),
+    ("wrong_piece_kind.yaml", TableSyntaxError, "10:18", "room takes a king, not R"),
+    ("bad_comparison.yaml", TableSyntaxError, "10:20", "a comparison needs a feature"),
+    ("unknown_feature.yaml", UnknownNameError, "10:18",
+     "unknown feature 'rom' (did you mean 'room'?)"),
 ]
 
 
@@ -167,3 +182,21 @@ def test_location_inside_multiline_goals(goal, where):
             "    us-moves: {0: rookmove}\n    them-moves: nomove\n")
     with pytest.raises(UnknownNameError, match=rf"^t\.yaml:{where}: unknown predicate 'bogus'"):
         parse_table(text, "t.yaml", ROOT / "advice_tables")
+
+
+def test_a_goal_of_a_thousand_operands_loads_and_evaluates(tmp_path):
+    # Folded into nested closures it overflowed Python's stack at plan time.
+    from al0.goals import compile_goal
+    from al0.library import Node
+    text = (BROKEN / "unknown_feature.yaml").read_text().replace(
+        "rom < root.room", "true and " * 1200 + "room < 64")
+    table = parse_table(text, "long.yaml", BROKEN)
+    goal = compile_goal(table.advice["squeeze"].better_goal, table.library)
+    board = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")
+    assert goal(Node(board, 0, chess.WHITE), Node(board, 0, chess.WHITE))
+
+
+def test_a_table_by_bundled_name_and_without_a_library():
+    table = load_table("krk_std")
+    assert table.name == "krk_std" and table.library.path == ""
+    assert load_table("krk").library.path.endswith("krk.py")

@@ -1,0 +1,103 @@
+"""A normal (non-editable) install carries the bundled tables and libraries:
+build the wheel, install it into a fresh virtual environment, and play the
+bundled tables by name from a directory that is not the repository."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from al0.cli import cli
+from conftest import ROOT
+
+SHIPPED = ("al0", "library", "advice_tables", "pyproject.toml", "README.md")
+
+
+def run(*command: str, cwd=None, env=None) -> str:
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
+    # Build from a copy, so the checkout gets no build/ directory.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in SHIPPED:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(ROOT / name, source / name)
+    wheels = tmp_path / "wheels"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+        "--quiet", "-w", str(wheels), str(source))
+    # --system-site-packages gives the venv chess, yaml and click without a
+    # download; the venv's own al0 comes first on its path.
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", "--system-site-packages", str(venv))
+    python = venv / "bin" / "python"
+    wheel = next(wheels.glob("al0-*.whl"))
+    run(str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+        "--force-reinstall", str(wheel))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    where = run(str(python), "-c", "import al0.bundled as b; print(b.ROOT)",
+                cwd=elsewhere, env=env)
+    assert where.strip().startswith(str(venv)), where
+    al0 = str(venv / "bin" / "al0")
+    listed = run(al0, "tables", cwd=elsewhere, env=env)
+    for name in ("krk ", "krk_bratko", "krk_std", "kqk "):
+        assert name in listed, listed
+    for table in ("krk", "kqk"):
+        played = run(al0, "play", table, "--opponent", "random", "--no-board",
+                     cwd=elsewhere, env=env)
+        assert "Game over: checkmate" in played, played
+
+
+def test_tables_lists_bundled_tables_with_material_and_trust():
+    result = CliRunner().invoke(cli, ["tables"])
+    assert result.exit_code == 0, result.output
+    lines = {line.split()[0]: line for line in result.output.splitlines()[1:]
+             if line.startswith("  ")}
+    assert "KRK" in lines["krk_std"] and "no Python" in lines["krk_std"]
+    assert "Python library krk" in lines["krk"]
+    assert "KQK" in lines["kqk"] and "no Python" in lines["kqk"]
+
+
+def test_check_says_which_python_a_table_runs():
+    std = CliRunner().invoke(cli, ["check", "krk_std"])
+    assert std.exit_code == 0 and "this table runs no Python" in std.output
+    book = CliRunner().invoke(cli, ["check", str(ROOT / "advice_tables" / "krk.yaml")])
+    assert book.exit_code == 0
+    assert f"library: {ROOT / 'library' / 'krk.py'} — Python" in book.output
+
+
+def test_an_installed_package_offers_a_library_by_entry_point(tmp_path, monkeypatch):
+    # A package as pip would leave it: a module and its dist-info naming it
+    # in the al0.libraries group.
+    (tmp_path / "kqk_extra.py").write_text(
+        "from al0.library import Library\n"
+        "def queen_far(node, root):\n"
+        "    '''Their king is far from our queen.'''\n"
+        "    return True\n"
+        "def library():\n"
+        "    return Library('kqk_extra', predicates={'queen_far': queen_far})\n")
+    info = tmp_path / "kqk_extra-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: kqk-extra\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[al0.libraries]\nkqk_extra = kqk_extra\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    table = tmp_path / "t.yaml"
+    table.write_text((ROOT / "advice_tables" / "kqk.yaml").read_text().replace(
+        "material: KQK", "material: KQK\nlibrary: kqk_extra").replace(
+        "if: true", "if: queen_far"))
+    result = CliRunner().invoke(cli, ["check", str(table)])
+    assert result.exit_code == 0, result.output
+    assert f"library: {tmp_path / 'kqk_extra.py'} — Python" in result.output
+    assert "queen_far: Their king is far from our queen." in result.output
