@@ -257,8 +257,9 @@ def _load_entry_point(point: importlib.metadata.EntryPoint) -> Library:
         library = make()
     except LibraryError:
         raise
-    except Exception as error:  # any failure of the package's code is reported, not raised
-        raise LibraryError(f"{where}: library raised {type(error).__name__}: {error}") from error
+    except BaseException as error:  # as for a file: even sys.exit() is reported, not raised
+        detail = f": {error}" if str(error) else ""
+        raise LibraryError(f"{where}: library raised {type(error).__name__}{detail}") from error
     if not isinstance(library, Library):
         raise LibraryError(f"{where}: library() returned {type(library).__name__}, not Library")
     module = importlib.import_module(point.module)
