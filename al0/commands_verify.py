@@ -17,6 +17,7 @@ import click
 
 from al0.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0 import report_html
+from al0.bundled import table_path
 from al0.clitools import (CommandError, DefenderParam, check_output_path, command_line,
                           reports_errors, write_output)
 from al0.defenders import VERIFY_KINDS, DefenderSpec
@@ -228,7 +229,8 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
                                "position, so it runs locally: drop --scheduler")
     if scheduler and (defender.kind == "uci" or jobs > 1):
         raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
-    spec = VerifySpec(os.path.abspath(table), defender, max_moves, seed, budget, engine_time,
+    # A bundled table's name (krk) is resolved here: workers get a path.
+    spec = VerifySpec(os.path.abspath(table_path(table)), defender, max_moves, seed, budget, engine_time,
                       replay_worst_lines=show_analysis)
     verifier = Verifier(spec)
     try:

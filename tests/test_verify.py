@@ -238,3 +238,13 @@ def test_verify_samples_a_four_man_ending_for_either_side(tablebase_cache, table
         for example in examples:
             board = chess.Board(example["fen"])
             assert board.turn == us and board.pieces(chess.QUEEN, us)
+
+
+def test_standard_vocabulary_krk_table_meets_its_expectations_on_a_sample():
+    """krk_std.yaml (no Python of its own) against the worst defence: a fixed
+    sample here, as it plans about twice as slowly as krk.yaml; the full run
+    over all 21,959 classes (all mated, longest 33 moves) is in the README."""
+    result = run("krk_std", "--defender", "worst", "--jobs", "2", "--positions", "sample:600")
+    assert result.exit_code == 0, result.output
+    assert "600 of 600 positions: mate 600" in result.output
+    assert "expect stalemates: ok" in result.output and "expect material-lost: ok" in result.output
