@@ -63,8 +63,8 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
 def test_tables_lists_bundled_tables_with_material_and_trust():
     result = CliRunner().invoke(cli, ["tables"])
     assert result.exit_code == 0, result.output
-    lines = {line.split()[0]: line for line in result.output.splitlines()[1:]
-             if line.startswith("  ")}
+    listed = result.output.split("libraries:")[0].splitlines()[1:]
+    lines = {line.split()[0]: line for line in listed}
     assert "KRK" in lines["krk_std"] and "no Python" in lines["krk_std"]
     assert "Python library krk" in lines["krk"]
     assert "KQK" in lines["kqk"] and "no Python" in lines["kqk"]

@@ -248,3 +248,14 @@ def test_standard_vocabulary_krk_table_meets_its_expectations_on_a_sample():
     assert result.exit_code == 0, result.output
     assert "600 of 600 positions: mate 600" in result.output
     assert "expect stalemates: ok" in result.output and "expect material-lost: ok" in result.output
+
+
+def test_kqk_table_claims_hold_on_a_sample():
+    """kqk.yaml (standard vocabulary only) claims no stalemate and no queen
+    lost; a fixed sample against a seeded random defence checks both (the full
+    run against the worst defence, slow here, is in the table)."""
+    result = run("kqk", "--defender", "random", "--jobs", "2", "--positions", "sample:50")
+    assert result.exit_code == 0, result.output
+    assert "expect stalemates: ok" in result.output
+    assert "expect material-lost: ok" in result.output
+    assert "50 of 50 positions" in result.output
