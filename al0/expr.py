@@ -33,9 +33,10 @@ MAX_NESTING = 40
 few levels; the bound keeps reading and evaluation (both recursive) far from
 Python's recursion limit, so a pathological table is a located error."""
 
-MAX_DIGITS = 9
-"""Most digits of a number in an expression: plies and feature values are
-small, and Python refuses to convert integers of over 4,300 digits."""
+MAX_DIGITS = 18
+"""Most digits of a number in an expression: far more than any depth or
+feature value needs (search bounds beyond 2**30 must still load), and far
+below the 4,300 digits over which Python refuses to convert an integer."""
 
 # ASCII digits only: ``\d`` and ``str.isdigit`` also accept digits (``²``,
 # ``٣``) that are not what a table's author means by a number.
