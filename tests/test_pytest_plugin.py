@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+# Imported here, before any inner session: pytester's in-process runs drop
+# the modules they imported, and numpy (which the tablebase loads) cannot be
+# imported twice in one process.
+import al0.tablebase  # noqa: F401
 from al0 import pytest_plugin
 from al0.errors import TableSyntaxError
 from al0.loader import load_table
