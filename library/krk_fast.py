@@ -1,10 +1,13 @@
-"""A KRK vocabulary for fast mating: the book's KRK library plus a few ideas a
-chess teacher uses (keep the rook guarded or out of reach, walk the king
-towards the critical square, squeeze as hard as it is safe).
+"""A KRK vocabulary for fast mating: the book's KRK library plus the move
+orders a chess teacher would use (squeeze the king's box as hard as you can,
+walk your king straight at the critical square).
 
 The book's predicates and generators are ``library/krk.py``'s, loaded by the
-project's own loader and re-exported unchanged; this module only adds to them.
-Coordinates, W, R, B, distance and Manhattan distance are as there.
+project's own loader and re-exported unchanged; this module only adds move
+generators. In a forcing-tree search the generator's order decides which of
+the moves that reach the better-goal is played, and the book's board order
+often picks a poor one. Coordinates, W, R, B, room and the critical square
+are as in ``library/krk.py``.
 """
 
 from __future__ import annotations
@@ -55,48 +58,10 @@ def _csquare_distance(w: chess.Square, rook: chess.Square, b: chess.Square) -> i
     return abs(chess.square_file(w) - cx) + abs(chess.square_rank(w) - cy)
 
 
-# ------------------------------------------------------------ predicates
-
-def rookguarded(node: Node, root: Node) -> bool:
-    """W stands next to R (distance(W, R) = 1)."""
-    s = squares(node)
-    return s.r is not None and chess.square_distance(s.w, s.r) == 1
-
-
-def rookfar(node: Node, root: Node) -> bool:
-    """B is more than two king steps from R (distance(B, R) > 2): it cannot
-    attack the rook with its next move."""
-    s = squares(node)
-    return s.r is not None and chess.square_distance(s.b, s.r) > 2
-
-
-def rookconfines(node: Node, root: Node) -> bool:
-    """B stands on neither of R's lines and W on neither: the rook's lines,
-    unshielded, shut B in its room's rectangle, wherever W is."""
-    s = squares(node)
-    if s.r is None:
-        return False
-    lines = (chess.BB_FILES[chess.square_file(s.r)]
-             | chess.BB_RANKS[chess.square_rank(s.r)])
-    return not lines & (chess.BB_SQUARES[s.b] | chess.BB_SQUARES[s.w])
-
-
-def kingnearer(node: Node, root: Node) -> bool:
-    """distance(W, B) is smaller at the node than at the root."""
-    s, t = squares(node), squares(root)
-    return chess.square_distance(s.w, s.b) < chess.square_distance(t.w, t.b)
-
-
-def opposition(node: Node, root: Node) -> bool:
-    """W and B stand on one file or rank, two squares apart."""
-    s = squares(node)
-    return (chess.square_manhattan_distance(s.w, s.b) == 2
-            and chess.square_distance(s.w, s.b) == 2)
-
-
 # ------------------------------------------------------------ generators
 
 def _king_moves(node: Node) -> list[chess.Move]:
+    """Our king's steps, never next to B or onto R, in square order."""
     s = squares(node)
     forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
     if s.r is not None:
@@ -120,14 +85,23 @@ def kingtoward(node: Node) -> Iterator[chess.Move]:
 
 def rooksqueeze(node: Node) -> Iterator[chess.Move]:
     """The rook's moves along its file and rank (never through or onto a
-    king), the one leaving B the least room first."""
+    king), the one leaving B the least room first, then the one farthest
+    from B."""
     s = squares(node)
     if s.r is None:
         return iter(())
     rook = s.r
     targets = node.board.attacks_mask(rook) & ~node.board.occupied
     return iter(sorted((chess.Move(rook, to) for to in chess.scan_forward(targets)),
-                       key=lambda move: _room(move.to_square, s.b)))
+                       key=lambda move: (_room(move.to_square, s.b),
+                                         -chess.square_distance(move.to_square, s.b))))
+
+
+def squeezefirst(node: Node) -> Iterator[chess.Move]:
+    """All our moves (in KRK, exactly the legal ones), the rook's first as
+    rooksqueeze orders them, then the king's as kingtoward orders them."""
+    yield from rooksqueeze(node)
+    yield from kingtoward(node)
 
 
 def library() -> Library:
@@ -136,13 +110,8 @@ def library() -> Library:
     standard = standard_library()
     return Library(
         "krk_fast",
-        predicates={
-            **{name: p for name, p in book.predicates.items()
-               if name not in standard.predicates},
-            "rookguarded": rookguarded, "rookfar": rookfar,
-            "rookconfines": rookconfines,
-            "kingnearer": kingnearer, "opposition": opposition,
-        },
+        predicates={name: predicate for name, predicate in book.predicates.items()
+                    if name not in standard.predicates},
         generators={**book.generators, "kingtoward": kingtoward,
-                    "rooksqueeze": rooksqueeze},
+                    "rooksqueeze": rooksqueeze, "squeezefirst": squeezefirst},
     )
