@@ -191,10 +191,11 @@ def test_play_rejects_an_unknown_opponent():
     assert result.exit_code == 2 and "unknown defender 'strong'" in result.output
 
 
-def test_krk_table_meets_its_expectations_against_every_defence_from_every_position():
-    """The project table's claims, checked exactly: every symmetry class of
+@pytest.mark.parametrize("table", ["krk.yaml", "krk_fast.yaml"])
+def test_krk_table_meets_its_expectations_against_every_defence_from_every_position(table):
+    """The project tables' claims, checked exactly: every symmetry class of
     KRK with White to move, the worst case over all defences (two jobs)."""
-    result = run(str(TABLES / "krk.yaml"), "--defender", "worst", "--jobs", "2")
+    result = run(str(TABLES / table), "--defender", "worst", "--jobs", "2")
     assert result.exit_code == 0, result.output
     assert "21959 of 21959 positions: mate 21959" in result.output
     assert "expect max-moves: ok" in result.output

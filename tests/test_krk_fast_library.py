@@ -1,0 +1,73 @@
+"""The move orders of library/krk_fast.py on positions worked out by hand,
+and its re-export of the book's vocabulary.
+
+Coordinates in comments are (file x, rank y), 1..8, as in AL0.md section 8.
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from al0.library import Node, load_library
+from conftest import ROOT
+
+FAST = load_library(ROOT / "library" / "krk_fast.py")
+BOOK = load_library(ROOT / "library" / "krk.py")
+
+# W d4 (4,4), R e6 (5,6), B c2 (3,2); White to move (the book's start).
+START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+
+
+def node(fen: str) -> Node:
+    return Node(chess.Board(fen), 0, chess.WHITE)
+
+
+def moves(generator: str, fen: str) -> list[str]:
+    return [move.uci() for move in FAST.generators[generator](node(fen))]
+
+
+def test_the_books_vocabulary_is_re_exported_unchanged():
+    # Same names, same meaning: each predicate's and generator's docstring
+    # (its definition) and its answers on the book's start after 1. Re3.
+    after = Node(chess.Board("8/8/8/8/3K4/4R3/2k5/8 b - - 1 1"), 1, chess.WHITE)
+    assert FAST.predicates.keys() == BOOK.predicates.keys()
+    for name, predicate in BOOK.predicates.items():
+        assert FAST.predicates[name].__doc__ == predicate.__doc__
+        assert FAST.predicates[name](after, node(START)) == predicate(after, node(START))
+    for name, generator in BOOK.generators.items():
+        assert FAST.generators[name].__doc__ == generator.__doc__
+        assert list(FAST.generators[name](node(START))) == list(generator(node(START)))
+
+
+def test_rooksqueeze_leaves_the_least_room_first():
+    # B c2 (3,2): Re3 (5,3) leaves x < 5, y < 3: 4 * 2 = 8 squares, Re4
+    # 4 * 3 = 12, Rd6 (4,6) x < 4, y < 6: 3 * 5 = 15; Re2 puts B on the
+    # rook's rank (room 64): last.
+    order = moves("rooksqueeze", START)
+    assert order[:3] == ["e6e3", "e6e4", "e6d6"] and order[-1] == "e6e2"
+    assert sorted(order) == sorted(move.uci() for move in BOOK.generators["rookmove"](node(START)))
+
+
+def test_kingtoward_walks_at_the_critical_square():
+    # R e6 (5,6), B c2 (3,2): the critical square is d5 (4,5), W d4 (4,4)
+    # is one step from it; Kd5 is the only step that reaches it.
+    order = moves("kingtoward", START)
+    assert order[0] == "d4d5"
+    # never next to B (c3, d3 touch c2) or onto R
+    assert "d4c3" not in order and "d4d3" not in order
+
+
+@pytest.mark.parametrize("fen", [
+    START,
+    "8/8/8/8/8/k7/8/K6R w - - 0 1",
+    "1R6/8/8/8/8/8/6k1/3K4 w - - 0 1",
+    "8/8/8/8/8/8/8/RK1k4 w - - 0 1",
+])
+def test_squeezefirst_is_every_legal_move_rook_first(fen):
+    order = moves("squeezefirst", fen)
+    board = chess.Board(fen)
+    assert sorted(order) == sorted(move.uci() for move in board.legal_moves)
+    rook = board.pieces(chess.ROOK, chess.WHITE).pop()
+    rook_moves = [uci for uci in order if chess.parse_square(uci[:2]) == rook]
+    assert order[:len(rook_moves)] == rook_moves
