@@ -240,7 +240,7 @@ def test_an_interrupted_run_leaves_its_expectations_undecided(tmp_path):
 
 @pytest.mark.parametrize("positions, workers", [("sample:5", None), ("sample:201", 2)])
 def test_jobs_are_capped_at_the_work_available(monkeypatch, positions, workers):
-    import al0.commands_verify as commands_verify
+    import al0.cli.verify as commands_verify
     made: list[int] = []
 
     class Recording(commands_verify.ProcessPoolExecutor):

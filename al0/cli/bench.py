@@ -9,7 +9,7 @@ import time
 
 import click
 
-from al0.clitools import reports_errors
+from al0.cli.common import reports_errors
 from al0.loader import load_table
 from al0.plan import DEFAULT_BUDGET, Planner
 from al0.sampling import random_positions

@@ -10,14 +10,9 @@ from typing import Any, Callable, Iterable
 import chess
 import click
 
-from al0.clitools import (Al0Group, CommandError, DefenderParam, check_output_path,
+from al0.cli.common import (Al0Group, CommandError, DefenderParam, check_output_path,
                           reports_errors, write_output)
-from al0.commands_bench import bench
-from al0.commands_games import reversi, solve
-from al0.commands_tablebase import tablebase
-from al0.commands_tables import tables
-from al0.commands_uci import uci
-from al0.commands_verify import verify
+from al0.cli import bench, games, tablebase, tables, uci, verify
 from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.errors import PositionError
 from al0.tablebase import Tablebase
@@ -376,10 +371,10 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
                 click.echo(f"PGN written to {pgn_path}")
 
 
-cli.add_command(bench)
-cli.add_command(tablebase)
-cli.add_command(tables)
-cli.add_command(verify)
-cli.add_command(solve)
-cli.add_command(reversi)
-cli.add_command(uci)
+cli.add_command(bench.bench)
+cli.add_command(tablebase.tablebase)
+cli.add_command(tables.tables)
+cli.add_command(verify.verify)
+cli.add_command(games.solve)
+cli.add_command(games.reversi)
+cli.add_command(uci.uci)

@@ -18,7 +18,7 @@ import click
 from al0.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0 import report_html
 from al0.bundled import table_path
-from al0.clitools import (CommandError, DefenderParam, check_output_path, command_line,
+from al0.cli.common import (CommandError, DefenderParam, check_output_path, command_line,
                           reports_errors, write_output)
 from al0.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error
