@@ -1,4 +1,6 @@
-"""What every command module of the CLI shares: errors as one line, exit 2."""
+"""What every command module of the CLI shares: the ``al0`` group, the
+options several commands take (defined once here), the parameter types that
+parse a spec once, and errors as one line with exit code 2."""
 
 from __future__ import annotations
 
@@ -10,8 +12,13 @@ from typing import Any, Callable, Iterator, TextIO
 
 import click
 
+import chess
+
 from al0.defenders import DefenderError, DefenderKind, DefenderSpec
-from al0.errors import AL0Error
+from al0.errors import AL0Error, PositionError
+from al0.model import AdviceTable
+from al0.plan import DEFAULT_BUDGET
+from al0.positions import check_material, parse_fen
 from al0.files import check_writable, write_atomically
 
 
@@ -124,3 +131,45 @@ def command_line(context: click.Context) -> str:
             option = max(param.opts, key=len)
             words += [option] if param.is_flag else [option, str(value)]
     return shlex.join(words)
+
+
+@click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="al0")
+def cli() -> None:
+    """al0 — play chess endgames from advice tables (Advice Language 0).
+
+    An advice table (YAML) lists rules, pieces of advice, goals and move
+    constraints; al0 builds forcing trees from it and plays, explains and
+    checks the strategy. Start with:
+
+        al0 play advice_tables/krk.yaml
+    """
+
+
+TABLE = click.argument("table", type=click.Path(dir_okay=False))
+BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+                      show_default=True, metavar="NODES",
+                      help="Most nodes one forcing-tree search may evaluate.")
+
+
+def position_for(table: AdviceTable, fen: str) -> chess.Board:
+    """The board of ``fen``, checked against the table's material."""
+    board = parse_fen(fen)
+    check_material(board, table.material, table.us)
+    return board
+
+
+def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
+    """``board``, checked to be one the table can plan at.
+
+    Every position is checked before any is planned, so a bad one late in an
+    EPD file fails at once rather than after the others' output.
+
+    :raises PositionError: when it is not the table's side to move or the
+        game is already over.
+    """
+    if board.turn != table.us:
+        raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
+    if board.is_game_over():
+        raise PositionError(f"{board.fen()!r}: the game is already over")
+    return board

@@ -18,11 +18,10 @@ import click
 from al0.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0 import report_html
 from al0.bundled import table_path
-from al0.cli.common import (CommandError, DefenderParam, check_output_path, command_line,
-                          reports_errors, write_output)
+from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, check_output_path,
+                            command_line, reports_errors, write_output)
 from al0.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error
-from al0.plan import DEFAULT_BUDGET
 from al0.pgn import pgn_text
 from al0.positions import epd_positions
 from al0.replay import as_pgn, games_to_show, replay_all
@@ -150,7 +149,7 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 
 
 @click.command()
-@click.argument("table", type=click.Path(dir_okay=False))
+@TABLE
 @click.option("--positions", "positions_spec", default="all", show_default=True,
               metavar="all|sample:N|FILE.epd",
               help="Every position (one per symmetry class, White to move, won), a "
@@ -190,8 +189,7 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
                    "computed when asked for.")
 @click.option("--worst", type=click.IntRange(min=0), default=WORST_KEPT, show_default=True,
               metavar="N", help="Games of largest excess listed by --analysis and in the JSON.")
-@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
-              show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
+@BUDGET
 @reports_errors
 def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: int, seed: int,
            engine_time: float, jobs: int, scheduler: str | None, json_path: str | None,

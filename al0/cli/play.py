@@ -1,0 +1,220 @@
+"""The ``al0 play`` command: play the endgame with a table against an
+opponent, a person at the keyboard included."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import chess
+import click
+
+from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, check_output_path,
+                            position_for, reports_errors, write_output)
+from al0.cli.plan import plan_lines
+from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
+from al0.errors import PositionError
+from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
+                       parse_move, prompt)
+from al0.loader import load_table
+from al0.model import AdviceTable
+from al0.pgn import PgnGame, pgn_text, players
+from al0.plan import Planner
+from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.render import write_board_svg
+from al0.tablebase import Tablebase
+from al0.verify import load_tablebase
+
+
+def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
+    """Reads their moves from standard input (see :func:`al0.human.parse_move`);
+    None on ``quit`` or end of input. Lists the legal moves on request and
+    re-prompts on an illegal, ambiguous or unparsable move, and on a line
+    that is not text in standard input's encoding (read as bytes and decoded
+    here: a strict text stream would raise instead)."""
+    stdin = sys.stdin
+    raw = getattr(stdin, "buffer", None)
+    encoding = getattr(stdin, "encoding", None) or "utf-8"
+
+    def choose(board: chess.Board) -> chess.Move | None:
+        while True:
+            click.echo(prompt(board), nl=False)
+            line = raw.readline() if raw is not None else stdin.readline()
+            if not line:
+                click.echo()
+                return None
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode(encoding)
+                except UnicodeDecodeError:
+                    click.echo(f"that line is not {encoding} text: type a move such as Kb2")
+                    continue
+            text = line.strip()
+            if text.lower() in QUIT_WORDS:
+                return None
+            if text.lower() in LIST_WORDS:
+                click.echo(f"legal moves: {', '.join(legal_sans(board))}")
+                continue
+            if not text:
+                continue
+            try:
+                return parse_move(board, text)
+            except MoveInputError as error:
+                click.echo(str(error))
+    return choose
+
+
+def move_label(board: chess.Board) -> str:
+    """The number of the move just played on ``board``: ``7.`` or ``7...``."""
+    if board.turn == chess.BLACK:
+        return f"{board.fullmove_number}."
+    return f"{board.fullmove_number - 1}..."
+
+
+def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]],
+              end: GameEnd, table: AdviceTable, opponent: str) -> None:
+    """Write the game to ``path`` as PGN (atomically), with today's date
+    and, when the material has a tablebase, the distance to mate after each
+    move in the comments."""
+    white, black = players(table.us, f"al0 ({table.name})", opponent)
+    game = PgnGame(start, tuple(moves), end.result, end.ending.value, f"al0 play {table.name}",
+                   white, black)
+    write_output(path, pgn_text([game], load_tablebase(table.material)), "PGN")
+
+
+@click.command()
+@TABLE
+@click.option("--fen", help="Start position (default: the table's start position).")
+@click.option("--opponent", type=DefenderParam(("human", "random", "tablebase", "uci")),
+              default=None, metavar="human|random|tablebase|uci:COMMAND",
+              help="Who plays the other side: you, a seeded random mover, the tablebase's "
+                   "longest resistance (with the optimal distance to mate shown after each "
+                   "of our moves), or a UCI engine. Default: the tablebase when the "
+                   "material has one, else random: you watch. Play yourself with "
+                   "--opponent human.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opponent.")
+@click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.1, show_default=True,
+              help="Seconds per move for a UCI opponent.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=None,
+              help="Stop after this many of our moves.")
+@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
+              help="Write the game as PGN, with the advice as move comments.")
+@click.option("--explain", is_flag=True,
+              help="Show, for each new plan, the advice tried and the forcing tree.")
+@click.option("--board/--no-board", "show_board", default=True, show_default=True,
+              help="Show the board after each of our moves.")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False),
+              help="Write the board after each move as DIR/ply-NNN.svg (000: the start).")
+@BUDGET
+@reports_errors
+def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, engine_time: float,
+         max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
+         svg_dir: str | None, budget: int) -> None:
+    """Play the endgame with TABLE against an opponent.
+
+    Every move of ours names the rule and piece of advice it comes from.
+    With --opponent human you type their moves in SAN (Kb2, or kb2 in any
+    case when only one move reads so) or UCI (c2b2); 'moves' lists the
+    legal moves, 'quit' stops.
+    """
+    check_output_path(pgn_path, "PGN")
+    loaded = load_table(table)
+    if fen is None:
+        if loaded.start_fen is None:
+            raise click.UsageError(f"{table} has no start position: give one with --fen")
+        fen = loaded.start_fen
+    board = position_for(loaded, fen)
+    pictures = board_pictures(svg_dir)
+    if opponent is None:
+        opponent = default_opponent(loaded)
+    if opponent.kind == "human":
+        play_out(loaded, board, human_opponent(), "human", max_moves, pgn_path, explain,
+                 show_board, budget, None, pictures)
+        return
+    made = make_defender(opponent, loaded.material, seed, engine_time)
+    name = f"random (seed {seed})" if opponent.kind == "random" else opponent.name
+    optimal = made.table if isinstance(made, TablebaseDefender) else None
+    try:
+        play_out(loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget,
+                 optimal, pictures)
+    finally:
+        made.close()
+
+
+def board_pictures(svg_dir: str | None) -> Callable[[chess.Board], None]:
+    """What ``--svg DIR`` does with each board: write it as SVG into DIR
+    (made if missing), or nothing without the option."""
+    if svg_dir is None:
+        return lambda board: None
+    directory = Path(svg_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"{svg_dir}: cannot make the folder: {error.strerror}") from None
+
+    def write(board: chess.Board) -> None:
+        try:
+            write_board_svg(directory, board)
+        except OSError as error:
+            raise CommandError(f"{svg_dir}: cannot write: {error.strerror}") from None
+    return write
+
+
+def default_opponent(table: AdviceTable) -> DefenderSpec:
+    """Who plays them when no one is named: the tablebase's longest
+    resistance when the material has a tablebase, else the random mover."""
+    return DefenderSpec("tablebase" if load_tablebase(table.material) is not None else "random")
+
+
+def optimal_mate(tablebase: Tablebase, board: chess.Board) -> int | None:
+    """The tablebase's distance to mate at ``board``; ``None`` once a capture
+    has left its material (another table's position)."""
+    try:
+        return tablebase.dtm(board)
+    except PositionError:
+        return None
+
+
+def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
+             max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
+             budget: int, tablebase: Any | None,
+             picture: Callable[[chess.Board], None] = lambda board: None) -> None:
+    """Play the game and print it; ``tablebase``, when given, shows the
+    optimal distance to mate before and after each of our moves; ``picture``
+    is shown every board, the start's included."""
+    start = board.copy()
+    picture(board)
+    click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
+    click.echo(board_text(board))
+    played: list[tuple[chess.Move, str]] = []
+    dtm_before = optimal_mate(tablebase, board) if tablebase is not None and board.turn == loaded.us else None
+    for event in play_game(Planner(loaded, budget), board, defender, max_moves):
+        if not isinstance(event, GameEnd):
+            picture(board)
+        if isinstance(event, OurMove):
+            how = "new plan" if event.new_plan else "following the tree"
+            if tablebase is not None:
+                dtm_after = optimal_mate(tablebase, board)
+                how += f"  (optimal mate in {dtm_before}, now in {dtm_after})"
+            click.echo(f"{move_label(board)} {event.san:<7} "
+                       f"[{event.plan.rule} / {event.plan.advice}]  {how}")
+            if explain and event.new_plan:
+                before = board.copy()
+                before.pop()
+                for line in plan_lines(event.plan, before):
+                    click.echo("    " + line)
+            if show_board:
+                click.echo(board_text(board))
+            played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
+        elif isinstance(event, TheirMove):
+            note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
+            click.echo(f"   ... {event.san}{note}")
+            played.append((event.move, ""))
+            if tablebase is not None and not board.is_game_over():
+                dtm_before = optimal_mate(tablebase, board)
+        else:
+            click.echo(f"Game over: {event.detail} ({event.result})")
+            if pgn_path:
+                write_pgn(pgn_path, start, played, event, loaded, opponent_name)
+                click.echo(f"PGN written to {pgn_path}")
