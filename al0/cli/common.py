@@ -5,6 +5,7 @@ parse a spec once, and errors as one line with exit code 2."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import shlex
 import warnings
@@ -117,6 +118,39 @@ class DefenderParam(click.ParamType[DefenderSpec]):
             return DefenderSpec.parse(str(value), self.allowed)
         except DefenderError as error:
             self.fail(str(error), param, ctx)
+
+
+@dataclasses.dataclass(frozen=True)
+class PositionsSpec:
+    """Which start positions ``--positions`` names: ``all`` (``count`` None),
+    ``sample:N`` (``count`` N) or an EPD file (``path``); ``text`` as given."""
+    text: str
+    count: int | None = None
+    path: str | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class PositionsParam(click.ParamType[PositionsSpec]):
+    """``all``, ``sample:N`` (N >= 1) or ``FILE.epd`` on the command line,
+    parsed once into a :class:`PositionsSpec`."""
+
+    name = "positions"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> PositionsSpec:
+        if isinstance(value, PositionsSpec):
+            return value
+        text = str(value)
+        if text == "all":
+            return PositionsSpec(text)
+        if text.startswith("sample:"):
+            count = text[len("sample:"):]
+            if not count.isdigit() or int(count) < 1:
+                self.fail(f"{text!r}: use sample:N with N >= 1", param, ctx)
+            return PositionsSpec(text, count=int(count))
+        return PositionsSpec(text, path=text)
 
 
 def command_line(context: click.Context) -> str:

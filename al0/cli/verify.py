@@ -13,8 +13,8 @@ import click
 from al0.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0 import report_html
 from al0.bundled import table_path
-from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, check_output_path,
-                            command_line, reports_errors, write_output)
+from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, PositionsParam,
+                            PositionsSpec, check_output_path, command_line, reports_errors, write_output)
 from al0.defenders import VERIFY_KINDS, DefenderSpec
 from al0.pgn import pgn_text
 from al0.positions import epd_positions
@@ -22,19 +22,16 @@ from al0.replay import as_pgn, games_to_show, replay_all
 from al0.verify import Report, Verifier, VerifySpec, start_positions
 from al0.verify_run import run
 
-def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Board]:
-    """The start positions ``all``, ``sample:N`` or ``FILE.epd`` name (see
+def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> list[chess.Board]:
+    """The start positions ``spec`` names (see
     :func:`al0.verify.start_positions`), with the command line's errors."""
     table = verifier.table
-    if spec in ("all",) or spec.startswith("sample:"):
-        count = spec[len("sample:"):]
-        if spec != "all" and (not count.isdigit() or int(count) < 1):
-            raise click.BadParameter(f"{spec!r}: use sample:N with N >= 1", param_hint="--positions")
-        if verifier.tablebase is None:
-            raise CommandError(f"no tablebase for {table.material}, so no list of all its "
-                               f"positions: give --positions FILE.epd")
-        return start_positions(spec, table, verifier.tablebase, seed)
-    return epd_positions(spec, table)
+    if spec.path is not None:
+        return epd_positions(spec.path, table)
+    if verifier.tablebase is None:
+        raise CommandError(f"no tablebase for {table.material}, so no list of all its "
+                           f"positions: give --positions FILE.epd")
+    return start_positions(spec.text, table, verifier.tablebase, seed)
 
 
 def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
@@ -66,7 +63,8 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 
 @click.command()
 @TABLE
-@click.option("--positions", "positions_spec", default="all", show_default=True,
+@click.option("--positions", "positions_spec", type=PositionsParam(), default="all",
+              show_default=True,
               metavar="all|sample:N|FILE.epd",
               help="Every position (one per symmetry class, White to move, won), a "
                    "seeded sample of them, or the positions of an EPD file.")
@@ -107,8 +105,8 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               metavar="N", help="Games of largest excess listed by --analysis and in the JSON.")
 @BUDGET
 @reports_errors
-def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: int, seed: int,
-           engine_time: float, jobs: int, scheduler: str | None, json_path: str | None,
+def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, max_moves: int,
+           seed: int, engine_time: float, jobs: int, scheduler: str | None, json_path: str | None,
            failures_path: str | None, html_path: str | None, pgn_path: str | None,
            show_analysis: bool, worst: int, budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
@@ -150,8 +148,8 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
     try:
         boards = choose_positions(positions_spec, verifier, seed)
         if not boards:
-            raise CommandError(f"{positions_spec}: no positions to verify")
-        report = Report(verifier.table.name, defender.name, positions_spec, len(boards))
+            raise CommandError(f"{positions_spec.text}: no positions to verify")
+        report = Report(verifier.table.name, defender.name, positions_spec.text, len(boards))
         stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
