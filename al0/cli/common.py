@@ -177,6 +177,12 @@ def cli() -> None:
     checks the strategy. Start with:
 
         al0 play advice_tables/krk.yaml
+
+    \b
+    Exit codes (every command):
+      0  done: the command ran and every expectation held
+      1  an expectation failed (verify: the table's expect: block)
+      2  bad input or an error: a one-line message on stderr
     """
 
 
