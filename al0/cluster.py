@@ -89,7 +89,7 @@ def judge_on_cluster(address: str, spec: VerifySpec, boards: list[chess.Board], 
                      ) -> Generator[GameRecord, None, None]:
     """Judge every board on the Dask cluster at ``address``: the records in
     the order of ``boards``, each added to ``report`` (with its plan times)
-    as it is yielded, like :func:`al0.commands_verify.judge_all`.
+    as it is yielded, like :func:`al0.verify_run.judge_all`.
 
     The scheduler is reached and every worker checked here, before any work
     is sent; failures during the work are raised from the generator. Closing

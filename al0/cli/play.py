@@ -1,187 +1,31 @@
-"""The ``al0`` command line: the only module that prints or exits."""
+"""The ``al0 play`` command: play the endgame with a table against an
+opponent, a person at the keyboard included."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import chess
 import click
 
-from al0.clitools import (Al0Group, CommandError, DefenderParam, check_output_path,
-                          reports_errors, write_output)
-from al0.commands_bench import bench
-from al0.commands_games import reversi, solve
-from al0.commands_tablebase import tablebase
-from al0.commands_tables import tables
-from al0.commands_uci import uci
-from al0.commands_verify import verify
+from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, check_output_path,
+                            position_for, reports_errors, write_output)
+from al0.cli.plan import plan_lines
 from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.errors import PositionError
-from al0.tablebase import Tablebase
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
                        parse_move, prompt)
 from al0.loader import load_table
 from al0.model import AdviceTable
 from al0.pgn import PgnGame, pgn_text, players
-from al0.plan import DEFAULT_BUDGET, Plan, Planner
+from al0.plan import Planner
 from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.positions import check_material, epd_positions, parse_fen
-from al0.render import plan_dot, plan_json, plan_svg, write_board_svg
-from al0.tree import tree_lines
+from al0.render import write_board_svg
+from al0.tablebase import Tablebase
 from al0.verify import load_tablebase
 
-
-@click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="al0")
-def cli() -> None:
-    """al0 — play chess endgames from advice tables (Advice Language 0).
-
-    An advice table (YAML) lists rules, pieces of advice, goals and move
-    constraints; al0 builds forcing trees from it and plays, explains and
-    checks the strategy. Start with:
-
-        al0 play advice_tables/krk.yaml
-    """
-
-
-TABLE = click.argument("table", type=click.Path(dir_okay=False))
-BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
-                      show_default=True, metavar="NODES",
-                      help="Most nodes one forcing-tree search may evaluate.")
-
-
-def position_for(table: AdviceTable, fen: str) -> chess.Board:
-    """The board of ``fen``, checked against the table's material."""
-    board = parse_fen(fen)
-    check_material(board, table.material, table.us)
-    return board
-
-
-def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
-    """``board``, checked to be one the table can plan at.
-
-    Every position is checked before any is planned, so a bad one late in an
-    EPD file fails at once rather than after the others' output.
-
-    :raises PositionError: when it is not the table's side to move or the
-        game is already over.
-    """
-    if board.turn != table.us:
-        raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
-    if board.is_game_over():
-        raise PositionError(f"{board.fen()!r}: the game is already over")
-    return board
-
-
-# ------------------------------------------------------------- check
-
-@cli.command()
-@TABLE
-@reports_errors
-def check(table: str) -> None:
-    """Validate TABLE and summarise it: rules, advice, vocabulary.
-
-    Exits 2 with FILE:LINE:COL: MESSAGE when the table is not valid.
-    """
-    loaded = load_table(table)
-    side = "White" if loaded.us == chess.WHITE else "Black"
-    click.echo(f"{table}: ok — table {loaded.name!r}, {loaded.material}, plays {side}")
-    if loaded.description:
-        click.echo(f"  {loaded.description}")
-    if loaded.library.path:
-        click.echo(f"library: {loaded.library.path} — Python: loading the table imported "
-                   f"it and ran its code")
-    else:
-        click.echo("library: none — standard vocabulary only: this table runs no Python")
-    click.echo(f"rules ({len(loaded.rules)}):")
-    for rule in loaded.rules:
-        click.echo(f"  {rule.name}: if {rule.source} then {', '.join(rule.advice)}")
-    click.echo(f"advice ({len(loaded.advice)}):")
-    for advice in loaded.advice.values():
-        click.echo(f"  {advice.name}:")
-        for key, text in advice.source.items():
-            click.echo(f"    {key}: {' '.join(text.split())}")
-    click.echo("predicates used:")
-    for name in loaded.predicates_used():
-        click.echo(f"  {name}: {loaded.library.describe(name)}")
-    if loaded.features_used():
-        click.echo("features compared:")
-        for name in loaded.features_used():
-            click.echo(f"  {name}: {loaded.library.describe(name)}")
-    click.echo("move generators used:")
-    for name in loaded.generators_used():
-        click.echo(f"  {name}: {loaded.library.describe(name)}")
-
-
-# -------------------------------------------------------------- plan
-
-def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
-    """The plan as text: rule, advice tried, advice chosen, forcing tree."""
-    yield f"position: {plan.fen}"
-    yield f"rule:     {plan.rule or '(none: no precondition holds)'}"
-    for name in plan.tried:
-        yield f"tried:    {name} — no forcing tree with a move"
-    if plan.tree is None:
-        yield f"no plan:  {plan.describe_failure()}"
-    else:
-        yield (f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
-               f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms")
-        for line in tree_lines(plan.tree, board):
-            yield "  " + line
-
-
-@cli.command()
-@TABLE
-@click.option("--fen", "fens", multiple=True, metavar="FEN",
-              help="A position to plan for (repeatable).")
-@click.option("--epd", type=click.Path(dir_okay=False), help="Plan for every position of this EPD file.")
-@click.option("--format", "form", type=click.Choice(["text", "json", "dot", "svg"]),
-              default="text", show_default=True,
-              help="The tree as indented SAN, JSON (one object a line), Graphviz DOT "
-                   "(one digraph a position) or SVG (one position: the board with the "
-                   "planned line as arrows).")
-@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
-@BUDGET
-@reports_errors
-def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json: bool,
-         budget: int) -> None:
-    """Show the plan TABLE makes at each position: the rule that applies,
-    the advice tried in order, the one chosen and its forcing tree.
-
-    With --format json each line is an object with fen, rule, advice (null
-    when there is no plan), tried, passed_over (why each tried advice was
-    passed over), failure, tree (each node with to_move and side), nodes
-    and ms.
-    """
-    loaded = load_table(table)
-    boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
-    if epd:
-        from_file = epd_positions(epd, loaded, check=lambda board: plannable(loaded, board))
-        if not from_file:
-            raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
-        boards += from_file
-    if not boards:
-        raise click.UsageError("give a position with --fen FEN or --epd FILE")
-    form = "json" if as_json else form
-    if form == "svg" and len(boards) > 1:
-        raise click.UsageError(f"--format svg draws one position, not {len(boards)}")
-    planner = Planner(loaded, budget)
-    for board in boards:
-        result = planner.plan(board)
-        if form == "json":
-            click.echo(json.dumps(plan_json(result, loaded)))
-        elif form == "dot":
-            click.echo(plan_dot(result, loaded), nl=False)
-        elif form == "svg":
-            click.echo(plan_svg(result), nl=False)
-        else:
-            click.echo("\n".join(plan_lines(result, board)))
-
-
-# -------------------------------------------------------------- play
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
     """Reads their moves from standard input (see :func:`al0.human.parse_move`);
@@ -239,7 +83,7 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
     write_output(path, pgn_text([game], load_tablebase(table.material)), "PGN")
 
 
-@cli.command()
+@click.command()
 @TABLE
 @click.option("--fen", help="Start position (default: the table's start position).")
 @click.option("--opponent", type=DefenderParam(("human", "random", "tablebase", "uci")),
@@ -374,12 +218,3 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
             if pgn_path:
                 write_pgn(pgn_path, start, played, event, loaded, opponent_name)
                 click.echo(f"PGN written to {pgn_path}")
-
-
-cli.add_command(bench)
-cli.add_command(tablebase)
-cli.add_command(tables)
-cli.add_command(verify)
-cli.add_command(solve)
-cli.add_command(reversi)
-cli.add_command(uci)

@@ -9,23 +9,22 @@ import time
 
 import click
 
-from al0.clitools import reports_errors
+from al0.cli.common import BUDGET, TABLE, reports_errors
 from al0.loader import load_table
-from al0.plan import DEFAULT_BUDGET, Planner
+from al0.plan import Planner
 from al0.sampling import random_positions
 from al0.verify import percentile
 
 
 @click.command()
-@click.argument("table", type=click.Path(dir_okay=False))
+@TABLE
 @click.option("--count", type=click.IntRange(min=1), default=200, show_default=True,
               help="How many seeded random positions to plan for.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the positions.")
 @click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
               help="Plan every position this many times; each position's best time counts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
-              metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
+@BUDGET
 @reports_errors
 def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget: int) -> None:
     """Time plan selection of TABLE on COUNT seeded random positions of its

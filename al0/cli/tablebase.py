@@ -14,7 +14,7 @@ import chess
 import click
 
 from al0 import tablebase as tb
-from al0.clitools import CommandError
+from al0.cli.common import CommandError
 from al0.errors import AL0Error
 
 

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
-import signal
 import sys
-import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Generator, Iterator
+from typing import Any, Iterator
 
 import chess
 import click
@@ -18,108 +13,25 @@ import click
 from al0.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0 import report_html
 from al0.bundled import table_path
-from al0.clitools import (CommandError, DefenderParam, check_output_path, command_line,
-                          reports_errors, write_output)
+from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, PositionsParam,
+                            PositionsSpec, check_output_path, command_line, reports_errors, write_output)
 from al0.defenders import VERIFY_KINDS, DefenderSpec
-from al0.errors import AL0Error
-from al0.plan import DEFAULT_BUDGET
 from al0.pgn import pgn_text
 from al0.positions import epd_positions
 from al0.replay import as_pgn, games_to_show, replay_all
-from al0.verify import (ChunkResult, GameRecord, Report, Verifier, VerifySpec, judge_chunk,
-                        start_positions)
+from al0.verify import Report, Verifier, VerifySpec, start_positions
+from al0.verify_run import run
 
-CHUNK = 200
-"""Positions a worker judges per task: small enough for steady progress,
-large enough that sending them costs little."""
-
-
-def choose_positions(spec: str, verifier: Verifier, seed: int) -> list[chess.Board]:
-    """The start positions ``all``, ``sample:N`` or ``FILE.epd`` name (see
+def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> list[chess.Board]:
+    """The start positions ``spec`` names (see
     :func:`al0.verify.start_positions`), with the command line's errors."""
     table = verifier.table
-    if spec in ("all",) or spec.startswith("sample:"):
-        count = spec[len("sample:"):]
-        if spec != "all" and (not count.isdigit() or int(count) < 1):
-            raise click.BadParameter(f"{spec!r}: use sample:N with N >= 1", param_hint="--positions")
-        if verifier.tablebase is None:
-            raise CommandError(f"no tablebase for {table.material}, so no list of all its "
-                               f"positions: give --positions FILE.epd")
-        return start_positions(spec, table, verifier.tablebase, seed)
-    return epd_positions(spec, table)
-
-
-def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
-              jobs: int, report: Report) -> Generator[GameRecord, None, None]:
-    """Judge every board, in this process or in ``jobs`` worker processes,
-    adding records and plan times to ``report`` as they arrive."""
-    if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
-        for index, board in enumerate(boards):
-            record = verifier.judge(index, board)
-            report.add(record)
-            report.plan_seconds += verifier.new_plan_seconds()
-            yield record
-        return
-    items = [(index, board.fen()) for index, board in enumerate(boards)]
-    chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
-    # A process pool that notices a dead worker (multiprocessing.Pool waits
-    # forever for the chunk a killed worker held), with no more workers than
-    # chunks: an idle one only costs its start.
-    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=multiprocessing.get_context(),
-                                   initializer=_ignore_interrupts)
-    finished = False
-    try:
-        futures = [executor.submit(judge_chunk, spec, chunk) for chunk in chunks]
-        for future in as_completed(futures):
-            records, seconds = _chunk_result(future)
-            report.plan_seconds += seconds
-            for record in records:
-                report.add(record)
-                yield record
-        finished = True
-    finally:
-        if finished:
-            executor.shutdown()
-        else:
-            # On an interruption or error the chunks in flight are abandoned
-            # (the report keeps every record that arrived): stop the workers
-            # now rather than after the chunk each is judging. The executor
-            # has no call for that before Python 3.14 (terminate_workers), so
-            # its processes are taken from its table before shutdown clears it.
-            workers = list((executor._processes or {}).values())
-            executor.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                worker.terminate()
-                worker.join()
-
-
-class WorkerError(AL0Error):
-    """A worker process of ``verify --jobs N`` died or stopped abnormally."""
-
-
-def _chunk_result(future: Future[ChunkResult]) -> ChunkResult:
-    """The result of a finished chunk.
-
-    :raises WorkerError: when its worker died (killed, or library code called
-        ``os._exit``) or library code raised ``SystemExit`` or another
-        ``BaseException`` there; an :class:`AL0Error` passes unchanged.
-    """
-    try:
-        return future.result()
-    except AL0Error:
-        raise
-    except BrokenProcessPool:
-        raise WorkerError("a worker process died (it was killed, or library code "
-                          "ended it with os._exit)") from None
-    except BaseException as error:  # from the worker, pickled back: not our Ctrl-C
-        detail = f": {error}" if str(error) else ""
-        raise WorkerError(f"a worker process stopped: library code raised "
-                          f"{type(error).__name__}{detail}") from None
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them and reports."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if spec.path is not None:
+        return epd_positions(spec.path, table)
+    if verifier.tablebase is None:
+        raise CommandError(f"no tablebase for {table.material}, so no list of all its "
+                           f"positions: give --positions FILE.epd")
+    return start_positions(spec.text, table, verifier.tablebase, seed)
 
 
 def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
@@ -150,8 +62,9 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 
 
 @click.command()
-@click.argument("table", type=click.Path(dir_okay=False))
-@click.option("--positions", "positions_spec", default="all", show_default=True,
+@TABLE
+@click.option("--positions", "positions_spec", type=PositionsParam(), default="all",
+              show_default=True,
               metavar="all|sample:N|FILE.epd",
               help="Every position (one per symmetry class, White to move, won), a "
                    "seeded sample of them, or the positions of an EPD file.")
@@ -190,11 +103,10 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
                    "computed when asked for.")
 @click.option("--worst", type=click.IntRange(min=0), default=WORST_KEPT, show_default=True,
               metavar="N", help="Games of largest excess listed by --analysis and in the JSON.")
-@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
-              show_default=True, metavar="NODES", help="Most nodes one forcing-tree search may evaluate.")
+@BUDGET
 @reports_errors
-def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: int, seed: int,
-           engine_time: float, jobs: int, scheduler: str | None, json_path: str | None,
+def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, max_moves: int,
+           seed: int, engine_time: float, jobs: int, scheduler: str | None, json_path: str | None,
            failures_path: str | None, html_path: str | None, pgn_path: str | None,
            show_analysis: bool, worst: int, budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
@@ -236,8 +148,8 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
     try:
         boards = choose_positions(positions_spec, verifier, seed)
         if not boards:
-            raise CommandError(f"{positions_spec}: no positions to verify")
-        report = Report(verifier.table.name, defender.name, positions_spec, len(boards))
+            raise CommandError(f"{positions_spec.text}: no positions to verify")
+        report = Report(verifier.table.name, defender.name, positions_spec.text, len(boards))
         stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
@@ -284,48 +196,18 @@ def verify(table: str, positions_spec: str, defender: DefenderSpec, max_moves: i
 
 def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
                       jobs: int, report: Report, scheduler: str | None = None) -> str:
-    """Judge every board (locally, or on the Dask cluster of ``scheduler``)
-    with a progress bar on a terminal. Returns why the run stopped early (''
-    when it did not); the report keeps all it got."""
-    started = time.perf_counter()
-    show = sys.stderr.isatty()
+    """Judge every board (see :func:`al0.verify_run.run`) with a progress
+    bar on a terminal. Returns why the run stopped early ('' when it did
+    not); the report keeps all it got."""
     if scheduler:
         try:  # lazily: Dask takes half a second to import, and is an extra
-            from al0.cluster import judge_on_cluster
+            import al0.cluster
         except ModuleNotFoundError as error:
             raise CommandError(f"--scheduler needs Dask ({error}): "
                                f"pip install 'al0[cluster]'") from None
-        records = judge_on_cluster(scheduler, spec, boards, report)
-    else:
-        records = judge_all(spec, verifier, boards, jobs, report)
-    try:
-        with click.progressbar(length=len(boards), label="verifying", file=sys.stderr,
-                               show_eta=True) if show else _NoBar() as bar:
-            for _ in records:
-                bar.update(1)
-        return ""
-    except KeyboardInterrupt:
-        report.interrupted = True
-        return "interrupted"
-    except AL0Error as error:  # a dead engine, a broken library, a spent budget
-        report.interrupted = True
-        return str(error)
-    except SystemExit as error:  # library code called sys.exit() in this process
-        report.interrupted = True
-        return f"library code called sys.exit({error.code!r})"
-    finally:
-        records.close()  # stops the worker processes, if any are still running
-        report.wall_seconds = time.perf_counter() - started
-
-
-class _NoBar:
-    """Stands in for a progress bar when standard error is not a terminal."""
-
-    def __enter__(self) -> _NoBar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def update(self, steps: int) -> None:
-        return None
+    if not sys.stderr.isatty():
+        return run(spec, verifier, boards, jobs, report, scheduler)
+    with click.progressbar(length=len(boards), label="verifying", file=sys.stderr,
+                           show_eta=True) as bar:
+        return run(spec, verifier, boards, jobs, report, scheduler,
+                   progress=lambda: bar.update(1))

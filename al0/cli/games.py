@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import click
 
-from al0.clitools import reports_errors
+from al0.cli.common import reports_errors
 from al0.games.base import Player, Side, play
 from al0.games.chess_game import mate_in, mate_lines
 from al0.games.players import HumanPlayer

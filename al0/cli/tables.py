@@ -8,7 +8,7 @@ import importlib.metadata
 import click
 
 from al0.bundled import LIBRARY_DIR, bundled_tables
-from al0.clitools import reports_errors
+from al0.cli.common import reports_errors
 from al0.errors import AL0Error
 from al0.library import ENTRY_POINT_GROUP
 from al0.loader import load_table

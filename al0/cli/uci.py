@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from al0.clitools import reports_errors
+from al0.cli.common import BUDGET, TABLE, reports_errors
 from al0.loader import load_table
-from al0.plan import DEFAULT_BUDGET, Planner
+from al0.plan import Planner
 from al0.uci import UciEngine, serve
 
 
@@ -19,10 +19,8 @@ def _send(line: str) -> None:
 
 
 @click.command()
-@click.argument("table", type=click.Path(dir_okay=False))
-@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
-              show_default=True, metavar="NODES",
-              help="Most nodes one forcing-tree search may evaluate.")
+@TABLE
+@BUDGET
 @reports_errors
 def uci(table: str, budget: int) -> None:
     """Speak the Universal Chess Interface on standard input and output, so a

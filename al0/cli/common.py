@@ -1,8 +1,11 @@
-"""What every command module of the CLI shares: errors as one line, exit 2."""
+"""What every command module of the CLI shares: the ``al0`` group, the
+options several commands take (defined once here), the parameter types that
+parse a spec once, and errors as one line with exit code 2."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import shlex
 import warnings
@@ -10,8 +13,13 @@ from typing import Any, Callable, Iterator, TextIO
 
 import click
 
+import chess
+
 from al0.defenders import DefenderError, DefenderKind, DefenderSpec
-from al0.errors import AL0Error
+from al0.errors import AL0Error, PositionError
+from al0.model import AdviceTable
+from al0.plan import DEFAULT_BUDGET
+from al0.positions import check_material, parse_fen
 from al0.files import check_writable, write_atomically
 
 
@@ -112,6 +120,39 @@ class DefenderParam(click.ParamType[DefenderSpec]):
             self.fail(str(error), param, ctx)
 
 
+@dataclasses.dataclass(frozen=True)
+class PositionsSpec:
+    """Which start positions ``--positions`` names: ``all`` (``count`` None),
+    ``sample:N`` (``count`` N) or an EPD file (``path``); ``text`` as given."""
+    text: str
+    count: int | None = None
+    path: str | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class PositionsParam(click.ParamType[PositionsSpec]):
+    """``all``, ``sample:N`` (N >= 1) or ``FILE.epd`` on the command line,
+    parsed once into a :class:`PositionsSpec`."""
+
+    name = "positions"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> PositionsSpec:
+        if isinstance(value, PositionsSpec):
+            return value
+        text = str(value)
+        if text == "all":
+            return PositionsSpec(text)
+        if text.startswith("sample:"):
+            count = text[len("sample:"):]
+            if not count.isdigit() or int(count) < 1:
+                self.fail(f"{text!r}: use sample:N with N >= 1", param, ctx)
+            return PositionsSpec(text, count=int(count))
+        return PositionsSpec(text, path=text)
+
+
 def command_line(context: click.Context) -> str:
     """The command that ``context`` runs, every parameter spelled out, so a
     report can say how to reproduce it."""
@@ -124,3 +165,51 @@ def command_line(context: click.Context) -> str:
             option = max(param.opts, key=len)
             words += [option] if param.is_flag else [option, str(value)]
     return shlex.join(words)
+
+
+@click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="al0")
+def cli() -> None:
+    """al0 — play chess endgames from advice tables (Advice Language 0).
+
+    An advice table (YAML) lists rules, pieces of advice, goals and move
+    constraints; al0 builds forcing trees from it and plays, explains and
+    checks the strategy. Start with:
+
+        al0 play advice_tables/krk.yaml
+
+    \b
+    Exit codes (every command):
+      0  done: the command ran and every expectation held
+      1  an expectation failed (verify: the table's expect: block)
+      2  bad input or an error: a one-line message on stderr
+    """
+
+
+TABLE = click.argument("table", type=click.Path(dir_okay=False))
+BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+                      show_default=True, metavar="NODES",
+                      help="Most nodes one forcing-tree search may evaluate.")
+
+
+def position_for(table: AdviceTable, fen: str) -> chess.Board:
+    """The board of ``fen``, checked against the table's material."""
+    board = parse_fen(fen)
+    check_material(board, table.material, table.us)
+    return board
+
+
+def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
+    """``board``, checked to be one the table can plan at.
+
+    Every position is checked before any is planned, so a bad one late in an
+    EPD file fails at once rather than after the others' output.
+
+    :raises PositionError: when it is not the table's side to move or the
+        game is already over.
+    """
+    if board.turn != table.us:
+        raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
+    if board.is_game_over():
+        raise PositionError(f"{board.fen()!r}: the game is already over")
+    return board

@@ -1,0 +1,81 @@
+"""The ``al0 plan`` command: the rule, advice and forcing tree a table
+chooses at given positions."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+import chess
+import click
+
+from al0.cli.common import BUDGET, TABLE, plannable, position_for, reports_errors
+from al0.errors import PositionError
+from al0.loader import load_table
+from al0.plan import Plan, Planner
+from al0.positions import epd_positions
+from al0.render import plan_dot, plan_json, plan_svg
+from al0.tree import tree_lines
+
+
+def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
+    """The plan as text: rule, advice tried, advice chosen, forcing tree."""
+    yield f"position: {plan.fen}"
+    yield f"rule:     {plan.rule or '(none: no precondition holds)'}"
+    for name in plan.tried:
+        yield f"tried:    {name} — no forcing tree with a move"
+    if plan.tree is None:
+        yield f"no plan:  {plan.describe_failure()}"
+    else:
+        yield (f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
+               f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms")
+        for line in tree_lines(plan.tree, board):
+            yield "  " + line
+
+
+@click.command()
+@TABLE
+@click.option("--fen", "fens", multiple=True, metavar="FEN",
+              help="A position to plan for (repeatable).")
+@click.option("--epd", type=click.Path(dir_okay=False), help="Plan for every position of this EPD file.")
+@click.option("--format", "form", type=click.Choice(["text", "json", "dot", "svg"]),
+              default="text", show_default=True,
+              help="The tree as indented SAN, JSON (one object a line), Graphviz DOT "
+                   "(one digraph a position) or SVG (one position: the board with the "
+                   "planned line as arrows).")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@BUDGET
+@reports_errors
+def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json: bool,
+         budget: int) -> None:
+    """Show the plan TABLE makes at each position: the rule that applies,
+    the advice tried in order, the one chosen and its forcing tree.
+
+    With --format json each line is an object with fen, rule, advice (null
+    when there is no plan), tried, passed_over (why each tried advice was
+    passed over), failure, tree (each node with to_move and side), nodes
+    and ms.
+    """
+    loaded = load_table(table)
+    boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
+    if epd:
+        from_file = epd_positions(epd, loaded, check=lambda board: plannable(loaded, board))
+        if not from_file:
+            raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
+        boards += from_file
+    if not boards:
+        raise click.UsageError("give a position with --fen FEN or --epd FILE")
+    form = "json" if as_json else form
+    if form == "svg" and len(boards) > 1:
+        raise click.UsageError(f"--format svg draws one position, not {len(boards)}")
+    planner = Planner(loaded, budget)
+    for board in boards:
+        result = planner.plan(board)
+        if form == "json":
+            click.echo(json.dumps(plan_json(result, loaded)))
+        elif form == "dot":
+            click.echo(plan_dot(result, loaded), nl=False)
+        elif form == "svg":
+            click.echo(plan_svg(result), nl=False)
+        else:
+            click.echo("\n".join(plan_lines(result, board)))
