@@ -23,6 +23,7 @@ import chess
 
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.library import Node
+from al0.position import Bitboard, Position, attackers, attacks, is_check, king_square, pieces
 
 Colour = Union[bool, "PieceRef", None]
 """A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
@@ -40,10 +41,14 @@ class PieceRef:
 
     def square(self, node: Node) -> chess.Square | None:
         """Where the piece stands at ``node``; None when it is gone."""
-        mask = node.board.pieces_mask(self.piece_type, node.us if self.ours else not node.us)
+        mask = pieces(node.position, self.piece_type, node.us if self.ours else not node.us)
         for _ in range(self.index):
             mask &= mask - 1
-        return chess.lsb(mask) if mask else None
+        return (mask & -mask).bit_length() - 1 if mask else None
+
+    def colour(self, node: Node) -> chess.Color:
+        """The side the piece plays for at ``node``."""
+        return node.us if self.ours else not node.us
 
 
 def material_pieces(material: str) -> dict[str, PieceRef]:
@@ -73,34 +78,23 @@ def _square_colour(square: chess.Square) -> bool:
     return bool(chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[square])
 
 
-def _attacks(piece_type: chess.PieceType, colour: bool, square: chess.Square,
-             occupied: chess.Bitboard) -> chess.Bitboard:
-    """What a piece on ``square`` attacks when ``occupied`` stands on the board."""
-    if piece_type == chess.PAWN:
-        return chess.BB_PAWN_ATTACKS[colour][square]
-    if piece_type == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[square]
-    if piece_type == chess.KING:
-        return chess.BB_KING_ATTACKS[square]
-    mask = 0
-    if piece_type in (chess.BISHOP, chess.QUEEN):
-        mask |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-    if piece_type in (chess.ROOK, chess.QUEEN):
-        mask |= (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-                 | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
-    return mask
+def _side(position: Position, colour: chess.Color) -> Bitboard:
+    """``colour``'s occupancy."""
+    return position.white if colour else position.black
 
 
-def _side_attacks(board: chess.Board, colour: bool, occupied: chess.Bitboard,
-                  kings: bool) -> chess.Bitboard:
+def _side_attacks(position: Position, colour: chess.Color, occupied: Bitboard,
+                  kings: bool) -> Bitboard:
     """Every square ``colour``'s pieces attack with ``occupied`` on the board
     (its king's too when ``kings``)."""
     mask = 0
-    pieces = board.occupied_co[colour] if kings else board.occupied_co[colour] & ~board.kings
-    for square in chess.scan_forward(pieces):
-        piece_type = board.piece_type_at(square)
-        assert piece_type is not None  # square was taken from the occupied mask
-        mask |= _attacks(piece_type, colour, square, occupied)
+    side = _side(position, colour)
+    if not kings:
+        side &= ~position.kings
+    while side:
+        bit = side & -side
+        mask |= attacks(position, bit.bit_length() - 1, occupied)
+        side ^= bit
     return mask
 
 
@@ -165,14 +159,14 @@ def room(p: PieceRef) -> Feature:
     not confined). The book's KRK room, generalised: with a rook it is the
     rectangle the rook's lines leave the king."""
     def compute(node: Node) -> int:
-        board = node.board
+        position = node.position
         square = p.square(node)
         if square is None:
             return 64
-        other = (not node.us) if p.ours else node.us
-        without_kings = board.occupied & ~board.kings
-        barrier = (_side_attacks(board, other, without_kings, kings=False)
-                   | (board.occupied_co[other] & ~board.kings))
+        other = not p.colour(node)
+        without_kings = (position.white | position.black) & ~position.kings
+        barrier = (_side_attacks(position, other, without_kings, kings=False)
+                   | (_side(position, other) & ~position.kings))
         region = chess.BB_SQUARES[square]
         if barrier & region:
             return 64
@@ -194,13 +188,14 @@ def area(p: PieceRef) -> Feature:
     its own side does not hold. Unlike ``room`` it counts our king's work
     too, and lines as they are; it never grows when that king itself moves."""
     def compute(node: Node) -> int:
-        board = node.board
+        position = node.position
         square = p.square(node)
         if square is None:
             return 0
-        colour = node.us if p.ours else not node.us
-        occupied = board.occupied & ~chess.BB_SQUARES[square]
-        barrier = _side_attacks(board, not colour, occupied, kings=True) | board.occupied_co[colour]
+        colour = p.colour(node)
+        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
+        barrier = (_side_attacks(position, not colour, occupied, kings=True)
+                   | _side(position, colour))
         region = chess.BB_SQUARES[square]
         while True:
             grown = region | (_spread(region) & ~barrier)
@@ -218,14 +213,14 @@ def mobility(p: PieceRef) -> Feature:
     side, not attacked by the other (attacks seen through the king itself).
     With them to move, their lone king's number of legal moves."""
     def feature(node: Node) -> int | None:
-        board = node.board
+        position = node.position
         square = p.square(node)
         if square is None:
             return None
-        colour = node.us if p.ours else not node.us
-        occupied = board.occupied & ~chess.BB_SQUARES[square]
-        attacked = _side_attacks(board, not colour, occupied, kings=True)
-        return chess.popcount(chess.BB_KING_ATTACKS[square] & ~board.occupied_co[colour]
+        colour = p.colour(node)
+        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
+        attacked = _side_attacks(position, not colour, occupied, kings=True)
+        return chess.popcount(chess.BB_KING_ATTACKS[square] & ~_side(position, colour)
                               & ~attacked)
     return feature
 
@@ -250,10 +245,10 @@ def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> Feature:
 def hanging() -> Feature:
     """Our pieces (kings aside) attacked by them and not defended by us."""
     def feature(node: Node) -> int:
-        board, us = node.board, node.us
-        return sum(1 for square in chess.scan_forward(board.occupied_co[us] & ~board.kings)
-                   if board.is_attacked_by(not us, square)
-                   and not board.is_attacked_by(us, square))
+        position, us = node.position, node.us
+        return sum(1 for square in chess.scan_forward(_side(position, us) & ~position.kings)
+                   if attackers(position, not us, square)
+                   and not attackers(position, us, square))
     return feature
 
 # ---------------------------------------------------------- predicates
@@ -270,8 +265,7 @@ def attacked(p: PieceRef) -> Predicate:
     """The piece is attacked by the other side."""
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
-        colour = node.us if p.ours else not node.us
-        return square is not None and node.board.is_attacked_by(not colour, square)
+        return square is not None and bool(attackers(node.position, not p.colour(node), square))
     return predicate
 
 
@@ -281,9 +275,11 @@ def en_prise(p: PieceRef) -> Predicate:
     take it now")."""
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
-        colour = node.us if p.ours else not node.us
-        return (square is not None and node.board.is_attacked_by(not colour, square)
-                and not node.board.is_attacked_by(colour, square))
+        if square is None:
+            return False
+        colour = p.colour(node)
+        return (bool(attackers(node.position, not colour, square))
+                and not attackers(node.position, colour, square))
     return predicate
 
 
@@ -303,9 +299,8 @@ def divides(p: PieceRef) -> Predicate:
         square = p.square(node)
         if square is None:
             return False
-        board = node.board
-        ours, theirs = board.king(node.us), board.king(not node.us)
-        if ours is None or theirs is None:
+        ours, theirs = king_square(node.position, node.us), king_square(node.position, not node.us)
+        if ours < 0 or theirs < 0:
             return False
         pieces = [_XY[s] for s in (ours, square, theirs)]
         for line in lines:
@@ -319,8 +314,8 @@ def divides(p: PieceRef) -> Predicate:
 def opposition() -> Predicate:
     """The kings stand on one file or rank with one square between them."""
     def predicate(node: Node, root: Node) -> bool:
-        a, b = node.board.king(chess.WHITE), node.board.king(chess.BLACK)
-        if a is None or b is None:
+        a, b = king_square(node.position, chess.WHITE), king_square(node.position, chess.BLACK)
+        if a < 0 or b < 0:
             return False
         (ax, ay), (bx, by) = _XY[a], _XY[b]
         return (ax == bx and abs(ay - by) == 2) or (ay == by and abs(ax - bx) == 2)
@@ -369,9 +364,9 @@ def moves(p: PieceRef) -> Generator:
     (promotions knight, bishop, rook, queen). None when it is not its side's move."""
     def generator(node: Node) -> list[chess.Move]:
         square = p.square(node)
-        if square is None or node.board.turn != (node.us if p.ours else not node.us):
+        if square is None or node.position.turn != p.colour(node):
             return []
-        found = _by_squares(node.board.generate_legal_moves(from_mask=chess.BB_SQUARES[square]))
+        found = _by_squares(m for m in node.successors() if m.from_square == square)
         return sorted(found, key=_king_order) if p.piece_type == chess.KING else found
     return generator
 
@@ -380,15 +375,16 @@ def checks() -> Generator:
     """Legal moves that give check, by the moving piece's square, then the
     target square (a1, b1, … h8)."""
     def generator(node: Node) -> list[chess.Move]:
-        board = node.board
-        return _by_squares(m for m in board.generate_legal_moves() if board.gives_check(m))
+        return _by_squares(m for m, child in node.successors().items() if is_check(child))
     return generator
 
 
 def captures() -> Generator:
     """Legal captures, by the moving piece's square, then the target square."""
     def generator(node: Node) -> list[chess.Move]:
-        return _by_squares(node.board.generate_legal_captures())
+        theirs = _side(node.position, not node.position.turn)
+        return _by_squares(m for m in node.successors()
+                           if theirs & chess.BB_SQUARES[m.to_square])
     return generator
 
 # ------------------------------------------------------------ registry
