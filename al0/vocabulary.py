@@ -17,7 +17,7 @@ entry's reference text in ``docs/language.md`` (a test keeps the two equal).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Union
+from typing import Any, Callable, Iterator, Union, cast
 
 import chess
 
@@ -41,14 +41,33 @@ class PieceRef:
 
     def square(self, node: Node) -> chess.Square | None:
         """Where the piece stands at ``node``; None when it is gone."""
-        mask = pieces(node.position, self.piece_type, node.us if self.ours else not node.us)
-        for _ in range(self.index):
-            mask &= mask - 1
-        return (mask & -mask).bit_length() - 1 if mask else None
+        placement = cast(_Placement, node.fact(_placement))
+        found = placement[self.piece_type + 8 if self.ours else self.piece_type]
+        return found[self.index] if self.index < len(found) else None
 
     def colour(self, node: Node) -> chess.Color:
         """The side the piece plays for at ``node``."""
         return node.us if self.ours else not node.us
+
+
+_Placement = tuple[tuple[chess.Square, ...], ...]
+
+
+def _placement(node: Node) -> _Placement:
+    """The squares of every kind of piece at ``node``, a1 … h8: theirs at
+    the piece type's index, ours at the piece type + 8 (found once per node,
+    read by every named piece)."""
+    position = node.position
+    ours = position.white if node.us else position.black
+    theirs = position.black if node.us else position.white
+    placement: list[tuple[chess.Square, ...]] = [()] * 16
+    for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
+        mask = pieces(position, piece_type, chess.WHITE) | pieces(position, piece_type,
+                                                                   chess.BLACK)
+        if mask:
+            placement[piece_type] = tuple(chess.scan_forward(mask & theirs))
+            placement[piece_type + 8] = tuple(chess.scan_forward(mask & ours))
+    return tuple(placement)
 
 
 def material_pieces(material: str) -> dict[str, PieceRef]:
@@ -71,6 +90,13 @@ _XY = tuple((chess.square_file(s), chess.square_rank(s)) for s in chess.SQUARES)
 _CORNERS = {None: (chess.A1, chess.H1, chess.A8, chess.H8),
             chess.BLACK: (chess.A1, chess.H8), chess.WHITE: (chess.H1, chess.A8)}
 _EDGE_DIST = tuple(min(x, 7 - x, y, 7 - y) for x, y in _XY)
+_DIST = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
+_MDIST = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQUARES)
+               for a in chess.SQUARES)
+_STRAIGHT_LINES = _XY
+"""A square's file and rank: the lines a rook or queen divides along."""
+_DIAGONAL_LINES = tuple((x - y, x + y) for x, y in _XY)
+"""A square's diagonal and anti-diagonal: the lines a bishop divides along."""
 
 
 def _square_colour(square: chess.Square) -> bool:
@@ -115,7 +141,7 @@ def dist(a: PieceRef, b: PieceRef) -> Feature:
     """Chebyshev (king-move) distance between two pieces."""
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
-        return None if x is None or y is None else chess.square_distance(x, y)
+        return None if x is None or y is None else _DIST[x][y]
     return feature
 
 
@@ -123,7 +149,7 @@ def mdist(a: PieceRef, b: PieceRef) -> Feature:
     """Manhattan distance (files apart plus ranks apart) between two pieces."""
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
-        return None if x is None or y is None else chess.square_manhattan_distance(x, y)
+        return None if x is None or y is None else _MDIST[x][y]
     return feature
 
 
@@ -148,7 +174,7 @@ def corner_dist(a: PieceRef, colour: Colour = None) -> Feature:
             corners = _CORNERS[_square_colour(shade)]
         else:
             corners = _CORNERS[colour]
-        return None if x is None else min(chess.square_distance(x, c) for c in corners)
+        return None if x is None else min(_DIST[x][c] for c in corners)
     return feature
 
 
@@ -289,11 +315,7 @@ def divides(p: PieceRef) -> Predicate:
     bishop's diagonal or anti-diagonal strictly between the kings' ones."""
     if p.piece_type not in (chess.ROOK, chess.QUEEN, chess.BISHOP):
         raise TableSyntaxError(f"divides takes a rook, queen or bishop, not {p.name}")
-    if p.piece_type == chess.BISHOP:
-        lines: tuple[Callable[[int, int], int], ...] = (
-            lambda x, y: x - y, lambda x, y: x + y)
-    else:
-        lines = (lambda x, y: x, lambda x, y: y)
+    lines = _DIAGONAL_LINES if p.piece_type == chess.BISHOP else _STRAIGHT_LINES
 
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
@@ -302,12 +324,8 @@ def divides(p: PieceRef) -> Predicate:
         ours, theirs = king_square(node.position, node.us), king_square(node.position, not node.us)
         if ours < 0 or theirs < 0:
             return False
-        pieces = [_XY[s] for s in (ours, square, theirs)]
-        for line in lines:
-            a, b, c = (line(x, y) for x, y in pieces)
-            if min(a, c) < b < max(a, c):
-                return True
-        return False
+        (a1, a2), (b1, b2), (c1, c2) = lines[ours], lines[square], lines[theirs]
+        return (min(a1, c1) < b1 < max(a1, c1)) or (min(a2, c2) < b2 < max(a2, c2))
     return predicate
 
 
