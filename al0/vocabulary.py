@@ -23,7 +23,7 @@ import chess
 
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.library import Node
-from al0.position import Bitboard, Position, attackers, attacks, is_check, king_square, pieces
+from al0.position import Bitboard, Position, attackers, attacks, is_check, king_square
 
 Colour = Union[bool, "PieceRef", None]
 """A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
@@ -57,17 +57,22 @@ def _placement(node: Node) -> _Placement:
     """The squares of every kind of piece at ``node``, a1 … h8: theirs at
     the piece type's index, ours at the piece type + 8 (found once per node,
     read by every named piece)."""
-    position = node.position
-    ours = position.white if node.us else position.black
-    theirs = position.black if node.us else position.white
+    white, black, kings, queens, rooks, bishops, knights, _ = node.position
+    ours, theirs = (white, black) if node.us else (black, white)
     placement: list[tuple[chess.Square, ...]] = [()] * 16
-    for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
-        mask = pieces(position, piece_type, chess.WHITE) | pieces(position, piece_type,
-                                                                   chess.BLACK)
+    for piece_type, mask in ((chess.KNIGHT, knights), (chess.BISHOP, bishops),
+                             (chess.ROOK, rooks), (chess.QUEEN, queens), (chess.KING, kings)):
         if mask:
-            placement[piece_type] = tuple(chess.scan_forward(mask & theirs))
-            placement[piece_type + 8] = tuple(chess.scan_forward(mask & ours))
+            placement[piece_type] = _squares_of(mask & theirs)
+            placement[piece_type + 8] = _squares_of(mask & ours)
     return tuple(placement)
+
+
+def _squares_of(mask: Bitboard) -> tuple[chess.Square, ...]:
+    """The squares of ``mask``, a1 … h8 (one piece, the common case, directly)."""
+    if not mask & (mask - 1):
+        return (mask.bit_length() - 1,) if mask else ()
+    return tuple(chess.scan_forward(mask))
 
 
 def material_pieces(material: str) -> dict[str, PieceRef]:
