@@ -17,7 +17,7 @@ entry's reference text in ``docs/language.md`` (a test keeps the two equal).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Union, cast
+from typing import Any, Callable, Iterator, Union
 
 import chess
 
@@ -41,38 +41,23 @@ class PieceRef:
 
     def square(self, node: Node) -> chess.Square | None:
         """Where the piece stands at ``node``; None when it is gone."""
-        placement = cast(_Placement, node.fact(_placement))
-        found = placement[self.piece_type + 8 if self.ours else self.piece_type]
-        return found[self.index] if self.index < len(found) else None
+        position = node.position
+        field = _FIELD[self.piece_type]
+        if field is None:
+            return None
+        mask = position[field] & (position.white if (node.us if self.ours else not node.us)
+                                  else position.black)
+        for _ in range(self.index):
+            mask &= mask - 1
+        return (mask & -mask).bit_length() - 1 if mask else None
 
     def colour(self, node: Node) -> chess.Color:
         """The side the piece plays for at ``node``."""
         return node.us if self.ours else not node.us
 
 
-_Placement = tuple[tuple[chess.Square, ...], ...]
-
-
-def _placement(node: Node) -> _Placement:
-    """The squares of every kind of piece at ``node``, a1 … h8: theirs at
-    the piece type's index, ours at the piece type + 8 (found once per node,
-    read by every named piece)."""
-    white, black, kings, queens, rooks, bishops, knights, _ = node.position
-    ours, theirs = (white, black) if node.us else (black, white)
-    placement: list[tuple[chess.Square, ...]] = [()] * 16
-    for piece_type, mask in ((chess.KNIGHT, knights), (chess.BISHOP, bishops),
-                             (chess.ROOK, rooks), (chess.QUEEN, queens), (chess.KING, kings)):
-        if mask:
-            placement[piece_type] = _squares_of(mask & theirs)
-            placement[piece_type + 8] = _squares_of(mask & ours)
-    return tuple(placement)
-
-
-def _squares_of(mask: Bitboard) -> tuple[chess.Square, ...]:
-    """The squares of ``mask``, a1 … h8 (one piece, the common case, directly)."""
-    if not mask & (mask - 1):
-        return (mask.bit_length() - 1,) if mask else ()
-    return tuple(chess.scan_forward(mask))
+_FIELD = (None, None, 6, 5, 4, 3, 2)
+"""The field of :class:`Position` that holds each piece type (none: pawns)."""
 
 
 def material_pieces(material: str) -> dict[str, PieceRef]:
