@@ -23,6 +23,7 @@ import chess
 
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.library import Node
+from al0.position import Bitboard, Position, attackers, attacks, is_check, king_square
 
 Colour = Union[bool, "PieceRef", None]
 """A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
@@ -40,10 +41,23 @@ class PieceRef:
 
     def square(self, node: Node) -> chess.Square | None:
         """Where the piece stands at ``node``; None when it is gone."""
-        mask = node.board.pieces_mask(self.piece_type, node.us if self.ours else not node.us)
+        position = node.position
+        field = _FIELD[self.piece_type]
+        if field is None:
+            return None
+        mask = position[field] & (position.white if (node.us if self.ours else not node.us)
+                                  else position.black)
         for _ in range(self.index):
             mask &= mask - 1
-        return chess.lsb(mask) if mask else None
+        return (mask & -mask).bit_length() - 1 if mask else None
+
+    def colour(self, node: Node) -> chess.Color:
+        """The side the piece plays for at ``node``."""
+        return node.us if self.ours else not node.us
+
+
+_FIELD = (None, None, 6, 5, 4, 3, 2)
+"""The field of :class:`Position` that holds each piece type (none: pawns)."""
 
 
 def material_pieces(material: str) -> dict[str, PieceRef]:
@@ -66,6 +80,13 @@ _XY = tuple((chess.square_file(s), chess.square_rank(s)) for s in chess.SQUARES)
 _CORNERS = {None: (chess.A1, chess.H1, chess.A8, chess.H8),
             chess.BLACK: (chess.A1, chess.H8), chess.WHITE: (chess.H1, chess.A8)}
 _EDGE_DIST = tuple(min(x, 7 - x, y, 7 - y) for x, y in _XY)
+_DIST = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
+_MDIST = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQUARES)
+               for a in chess.SQUARES)
+_STRAIGHT_LINES = _XY
+"""A square's file and rank: the lines a rook or queen divides along."""
+_DIAGONAL_LINES = tuple((x - y, x + y) for x, y in _XY)
+"""A square's diagonal and anti-diagonal: the lines a bishop divides along."""
 
 
 def _square_colour(square: chess.Square) -> bool:
@@ -73,34 +94,23 @@ def _square_colour(square: chess.Square) -> bool:
     return bool(chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[square])
 
 
-def _attacks(piece_type: chess.PieceType, colour: bool, square: chess.Square,
-             occupied: chess.Bitboard) -> chess.Bitboard:
-    """What a piece on ``square`` attacks when ``occupied`` stands on the board."""
-    if piece_type == chess.PAWN:
-        return chess.BB_PAWN_ATTACKS[colour][square]
-    if piece_type == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[square]
-    if piece_type == chess.KING:
-        return chess.BB_KING_ATTACKS[square]
-    mask = 0
-    if piece_type in (chess.BISHOP, chess.QUEEN):
-        mask |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-    if piece_type in (chess.ROOK, chess.QUEEN):
-        mask |= (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-                 | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
-    return mask
+def _side(position: Position, colour: chess.Color) -> Bitboard:
+    """``colour``'s occupancy."""
+    return position.white if colour else position.black
 
 
-def _side_attacks(board: chess.Board, colour: bool, occupied: chess.Bitboard,
-                  kings: bool) -> chess.Bitboard:
+def _side_attacks(position: Position, colour: chess.Color, occupied: Bitboard,
+                  kings: bool) -> Bitboard:
     """Every square ``colour``'s pieces attack with ``occupied`` on the board
     (its king's too when ``kings``)."""
     mask = 0
-    pieces = board.occupied_co[colour] if kings else board.occupied_co[colour] & ~board.kings
-    for square in chess.scan_forward(pieces):
-        piece_type = board.piece_type_at(square)
-        assert piece_type is not None  # square was taken from the occupied mask
-        mask |= _attacks(piece_type, colour, square, occupied)
+    side = _side(position, colour)
+    if not kings:
+        side &= ~position.kings
+    while side:
+        bit = side & -side
+        mask |= attacks(position, bit.bit_length() - 1, occupied)
+        side ^= bit
     return mask
 
 
@@ -121,7 +131,7 @@ def dist(a: PieceRef, b: PieceRef) -> Feature:
     """Chebyshev (king-move) distance between two pieces."""
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
-        return None if x is None or y is None else chess.square_distance(x, y)
+        return None if x is None or y is None else _DIST[x][y]
     return feature
 
 
@@ -129,7 +139,7 @@ def mdist(a: PieceRef, b: PieceRef) -> Feature:
     """Manhattan distance (files apart plus ranks apart) between two pieces."""
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
-        return None if x is None or y is None else chess.square_manhattan_distance(x, y)
+        return None if x is None or y is None else _MDIST[x][y]
     return feature
 
 
@@ -154,7 +164,7 @@ def corner_dist(a: PieceRef, colour: Colour = None) -> Feature:
             corners = _CORNERS[_square_colour(shade)]
         else:
             corners = _CORNERS[colour]
-        return None if x is None else min(chess.square_distance(x, c) for c in corners)
+        return None if x is None else min(_DIST[x][c] for c in corners)
     return feature
 
 
@@ -165,14 +175,14 @@ def room(p: PieceRef) -> Feature:
     not confined). The book's KRK room, generalised: with a rook it is the
     rectangle the rook's lines leave the king."""
     def compute(node: Node) -> int:
-        board = node.board
+        position = node.position
         square = p.square(node)
         if square is None:
             return 64
-        other = (not node.us) if p.ours else node.us
-        without_kings = board.occupied & ~board.kings
-        barrier = (_side_attacks(board, other, without_kings, kings=False)
-                   | (board.occupied_co[other] & ~board.kings))
+        other = not p.colour(node)
+        without_kings = (position.white | position.black) & ~position.kings
+        barrier = (_side_attacks(position, other, without_kings, kings=False)
+                   | (_side(position, other) & ~position.kings))
         region = chess.BB_SQUARES[square]
         if barrier & region:
             return 64
@@ -194,13 +204,14 @@ def area(p: PieceRef) -> Feature:
     its own side does not hold. Unlike ``room`` it counts our king's work
     too, and lines as they are; it never grows when that king itself moves."""
     def compute(node: Node) -> int:
-        board = node.board
+        position = node.position
         square = p.square(node)
         if square is None:
             return 0
-        colour = node.us if p.ours else not node.us
-        occupied = board.occupied & ~chess.BB_SQUARES[square]
-        barrier = _side_attacks(board, not colour, occupied, kings=True) | board.occupied_co[colour]
+        colour = p.colour(node)
+        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
+        barrier = (_side_attacks(position, not colour, occupied, kings=True)
+                   | _side(position, colour))
         region = chess.BB_SQUARES[square]
         while True:
             grown = region | (_spread(region) & ~barrier)
@@ -218,14 +229,14 @@ def mobility(p: PieceRef) -> Feature:
     side, not attacked by the other (attacks seen through the king itself).
     With them to move, their lone king's number of legal moves."""
     def feature(node: Node) -> int | None:
-        board = node.board
+        position = node.position
         square = p.square(node)
         if square is None:
             return None
-        colour = node.us if p.ours else not node.us
-        occupied = board.occupied & ~chess.BB_SQUARES[square]
-        attacked = _side_attacks(board, not colour, occupied, kings=True)
-        return chess.popcount(chess.BB_KING_ATTACKS[square] & ~board.occupied_co[colour]
+        colour = p.colour(node)
+        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
+        attacked = _side_attacks(position, not colour, occupied, kings=True)
+        return chess.popcount(chess.BB_KING_ATTACKS[square] & ~_side(position, colour)
                               & ~attacked)
     return feature
 
@@ -250,10 +261,10 @@ def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> Feature:
 def hanging() -> Feature:
     """Our pieces (kings aside) attacked by them and not defended by us."""
     def feature(node: Node) -> int:
-        board, us = node.board, node.us
-        return sum(1 for square in chess.scan_forward(board.occupied_co[us] & ~board.kings)
-                   if board.is_attacked_by(not us, square)
-                   and not board.is_attacked_by(us, square))
+        position, us = node.position, node.us
+        return sum(1 for square in chess.scan_forward(_side(position, us) & ~position.kings)
+                   if attackers(position, not us, square)
+                   and not attackers(position, us, square))
     return feature
 
 # ---------------------------------------------------------- predicates
@@ -270,8 +281,7 @@ def attacked(p: PieceRef) -> Predicate:
     """The piece is attacked by the other side."""
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
-        colour = node.us if p.ours else not node.us
-        return square is not None and node.board.is_attacked_by(not colour, square)
+        return square is not None and bool(attackers(node.position, not p.colour(node), square))
     return predicate
 
 
@@ -281,9 +291,11 @@ def en_prise(p: PieceRef) -> Predicate:
     take it now")."""
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
-        colour = node.us if p.ours else not node.us
-        return (square is not None and node.board.is_attacked_by(not colour, square)
-                and not node.board.is_attacked_by(colour, square))
+        if square is None:
+            return False
+        colour = p.colour(node)
+        return (bool(attackers(node.position, not colour, square))
+                and not attackers(node.position, colour, square))
     return predicate
 
 
@@ -293,34 +305,25 @@ def divides(p: PieceRef) -> Predicate:
     bishop's diagonal or anti-diagonal strictly between the kings' ones."""
     if p.piece_type not in (chess.ROOK, chess.QUEEN, chess.BISHOP):
         raise TableSyntaxError(f"divides takes a rook, queen or bishop, not {p.name}")
-    if p.piece_type == chess.BISHOP:
-        lines: tuple[Callable[[int, int], int], ...] = (
-            lambda x, y: x - y, lambda x, y: x + y)
-    else:
-        lines = (lambda x, y: x, lambda x, y: y)
+    lines = _DIAGONAL_LINES if p.piece_type == chess.BISHOP else _STRAIGHT_LINES
 
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
         if square is None:
             return False
-        board = node.board
-        ours, theirs = board.king(node.us), board.king(not node.us)
-        if ours is None or theirs is None:
+        ours, theirs = king_square(node.position, node.us), king_square(node.position, not node.us)
+        if ours < 0 or theirs < 0:
             return False
-        pieces = [_XY[s] for s in (ours, square, theirs)]
-        for line in lines:
-            a, b, c = (line(x, y) for x, y in pieces)
-            if min(a, c) < b < max(a, c):
-                return True
-        return False
+        (a1, a2), (b1, b2), (c1, c2) = lines[ours], lines[square], lines[theirs]
+        return (min(a1, c1) < b1 < max(a1, c1)) or (min(a2, c2) < b2 < max(a2, c2))
     return predicate
 
 
 def opposition() -> Predicate:
     """The kings stand on one file or rank with one square between them."""
     def predicate(node: Node, root: Node) -> bool:
-        a, b = node.board.king(chess.WHITE), node.board.king(chess.BLACK)
-        if a is None or b is None:
+        a, b = king_square(node.position, chess.WHITE), king_square(node.position, chess.BLACK)
+        if a < 0 or b < 0:
             return False
         (ax, ay), (bx, by) = _XY[a], _XY[b]
         return (ax == bx and abs(ay - by) == 2) or (ay == by and abs(ax - bx) == 2)
@@ -369,9 +372,9 @@ def moves(p: PieceRef) -> Generator:
     (promotions knight, bishop, rook, queen). None when it is not its side's move."""
     def generator(node: Node) -> list[chess.Move]:
         square = p.square(node)
-        if square is None or node.board.turn != (node.us if p.ours else not node.us):
+        if square is None or node.position.turn != p.colour(node):
             return []
-        found = _by_squares(node.board.generate_legal_moves(from_mask=chess.BB_SQUARES[square]))
+        found = _by_squares(m for m in node.successors() if m.from_square == square)
         return sorted(found, key=_king_order) if p.piece_type == chess.KING else found
     return generator
 
@@ -380,15 +383,16 @@ def checks() -> Generator:
     """Legal moves that give check, by the moving piece's square, then the
     target square (a1, b1, … h8)."""
     def generator(node: Node) -> list[chess.Move]:
-        board = node.board
-        return _by_squares(m for m in board.generate_legal_moves() if board.gives_check(m))
+        return _by_squares(m for m, child in node.successors().items() if is_check(child))
     return generator
 
 
 def captures() -> Generator:
     """Legal captures, by the moving piece's square, then the target square."""
     def generator(node: Node) -> list[chess.Move]:
-        return _by_squares(node.board.generate_legal_captures())
+        theirs = _side(node.position, not node.position.turn)
+        return _by_squares(m for m in node.successors()
+                           if theirs & chess.BB_SQUARES[m.to_square])
     return generator
 
 # ------------------------------------------------------------ registry

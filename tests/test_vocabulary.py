@@ -123,3 +123,125 @@ def test_language_reference_lists_the_vocabulary_from_its_docstrings():
     assert section.group(1) == reference_markdown(), (
         "docs/language.md is out of date: paste the output of "
         "python -c 'from al0.vocabulary import reference_markdown; print(reference_markdown())'")
+
+
+ORACLE_MATERIALS = ("KRK", "KQK", "KBNK", "KBBK", "KNNK", "KQKR", "KRKN", "KQKB", "KRKB")
+
+
+def random_position(rng: random.Random, material: str) -> chess.Board:
+    """A legal position of ``material`` (white ours), a non-king piece now
+    and then taken off so that the vocabulary meets missing pieces too."""
+    split = material.index("K", 1)
+    while True:
+        men = [(letter, chess.WHITE) for letter in material[:split]]
+        men += [(letter, chess.BLACK) for letter in material[split:]]
+        men = [m for m in men if m[0] == "K" or rng.random() > 0.1]
+        board = chess.Board(None)
+        for (letter, colour), square in zip(men, rng.sample(chess.SQUARES, len(men))):
+            board.set_piece_at(square, chess.Piece.from_symbol(
+                letter if colour else letter.lower()))
+        board.turn = rng.choice(chess.COLORS)
+        if board.is_valid():
+            return board
+
+
+def _attacked_squares(board: chess.Board, colour: chess.Color) -> set[chess.Square]:
+    """Every square ``colour``'s pieces attack on ``board``."""
+    return {target for square in chess.SquareSet(board.occupied_co[colour])
+            for target in board.attacks(square)}
+
+
+def _king_region(start: chess.Square, barrier: set[chess.Square]) -> int:
+    """How many squares ``start`` reaches by king steps avoiding ``barrier``."""
+    region, frontier = {start}, [start]
+    while frontier:
+        square = frontier.pop()
+        for step in chess.SquareSet(chess.BB_KING_ATTACKS[square]):
+            if step not in region and step not in barrier:
+                region.add(step)
+                frontier.append(step)
+    return len(region)
+
+
+def oracle_room(board: chess.Board, king: chess.Square) -> int:
+    colour = board.color_at(king)
+    assert colour is not None
+    without_kings = board.copy()
+    for square in chess.SquareSet(board.kings):
+        without_kings.remove_piece_at(square)
+    barrier = _attacked_squares(without_kings, not colour) | set(
+        chess.SquareSet(without_kings.occupied_co[not colour]))
+    return 64 if king in barrier else _king_region(king, barrier)
+
+
+def oracle_area(board: chess.Board, king: chess.Square) -> int:
+    colour = board.color_at(king)
+    assert colour is not None
+    without_king = board.copy()
+    without_king.remove_piece_at(king)
+    barrier = _attacked_squares(without_king, not colour) | set(
+        chess.SquareSet(board.occupied_co[colour]))
+    return _king_region(king, barrier)
+
+
+def oracle_mobility(board: chess.Board, king: chess.Square) -> int:
+    colour = board.color_at(king)
+    assert colour is not None
+    without_king = board.copy()
+    without_king.remove_piece_at(king)
+    return sum(1 for step in chess.SquareSet(chess.BB_KING_ATTACKS[king])
+               if board.color_at(step) != colour
+               and not without_king.is_attacked_by(not colour, step))
+
+
+def by_squares(moves) -> list[str]:
+    return [m.uci() for m in sorted(moves, key=lambda m: (m.from_square, m.to_square))]
+
+
+@pytest.mark.parametrize("material", ORACLE_MATERIALS)
+def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
+    # The vocabulary reads the compact position (al0.position); python-chess
+    # on the same position is the oracle for squares, attacks, king regions
+    # and legal moves, for both sides to move and pieces missing.
+    from al0.position import from_board
+    binder = Binder(material)
+    bound = {(name, piece.name): binder.bind(f"{name}({piece.name})", kind)
+             for piece in binder.pieces.values()
+             for name, kind in (("attacked", "predicate"), ("en_prise", "predicate"),
+                                ("lost", "predicate"), ("moves", "generator"))}
+    kings = {name: {family: binder.bind(f"{family}({name})", "feature")
+                    for family in ("room", "area", "mobility")} for name in ("K", "k")}
+    hanging = binder.bind("hanging", "feature")
+    checks, captures = binder.bind("checks", "generator"), binder.bind("captures", "generator")
+    rng = random.Random(material)
+    for _ in range(150):
+        board = random_position(rng, material)
+        us = rng.choice(chess.COLORS)
+        node = Node(from_board(board), 0, us)
+        context = (board.fen(), us)
+        for piece in binder.pieces.values():
+            colour = us if piece.ours else not us
+            squares = sorted(board.pieces(piece.piece_type, colour))
+            square = squares[piece.index] if piece.index < len(squares) else None
+            assert piece.square(node) == square, context
+            assert bound["lost", piece.name](node, node) == (square is None), context
+            attacked = square is not None and board.is_attacked_by(not colour, square)
+            assert bound["attacked", piece.name](node, node) == attacked, context
+            assert bound["en_prise", piece.name](node, node) == (
+                attacked and not board.is_attacked_by(colour, square)), context
+            own_moves = (board.generate_legal_moves(chess.BB_SQUARES[square])
+                         if square is not None and board.turn == colour else [])
+            assert sorted(m.uci() for m in bound["moves", piece.name](node)) == sorted(
+                m.uci() for m in own_moves), context
+        for name, features in kings.items():
+            king = board.king(us if name == "K" else not us)
+            assert features["room"](node) == oracle_room(board, king), (context, name)
+            assert features["area"](node) == oracle_area(board, king), (context, name)
+            assert features["mobility"](node) == oracle_mobility(board, king), (context, name)
+        assert hanging(node) == sum(
+            1 for square in chess.SquareSet(board.occupied_co[us] & ~board.kings)
+            if board.is_attacked_by(not us, square) and not board.is_attacked_by(us, square))
+        assert [m.uci() for m in checks(node)] == by_squares(
+            m for m in board.legal_moves if board.gives_check(m)), context
+        assert [m.uci() for m in captures(node)] == by_squares(
+            board.generate_legal_captures()), context
