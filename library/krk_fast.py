@@ -18,6 +18,7 @@ from typing import Iterator, NamedTuple
 import chess
 
 from al0.library import Library, Node, load_library, standard_library
+from al0.position import attacks, king_square, occupied, pieces
 
 
 class Squares(NamedTuple):
@@ -28,15 +29,16 @@ class Squares(NamedTuple):
 
 
 def squares(node: Node) -> Squares:
-    """The pieces' squares at ``node`` (memoised per node)."""
+    """The pieces' squares at ``node`` (memoised per node), read from the
+    compact position: a ``node.board`` would be built for every node."""
     return node.fact(_find_squares)  # type: ignore[return-value]
 
 
 def _find_squares(node: Node) -> Squares:
-    board, us = node.board, node.us
-    rooks = board.pieces_mask(chess.ROOK, us)
-    return Squares(board.king(us), chess.lsb(rooks) if rooks else None,  # type: ignore[arg-type]
-                   board.king(not us))  # type: ignore[arg-type]
+    position = node.position
+    rooks = pieces(position, chess.ROOK, node.us)
+    return Squares(king_square(position, node.us), chess.lsb(rooks) if rooks else None,
+                   king_square(position, not node.us))
 
 
 def _room(rook: chess.Square, b: chess.Square) -> int:
@@ -91,7 +93,8 @@ def rooksqueeze(node: Node) -> Iterator[chess.Move]:
     if s.r is None:
         return iter(())
     rook = s.r
-    targets = node.board.attacks_mask(rook) & ~node.board.occupied
+    board = occupied(node.position)
+    targets = attacks(node.position, rook, board) & ~board
     return iter(sorted((chess.Move(rook, to) for to in chess.scan_forward(targets)),
                        key=lambda move: (_room(move.to_square, s.b),
                                          -chess.square_distance(move.to_square, s.b))))
