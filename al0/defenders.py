@@ -57,6 +57,11 @@ class DefenderSpec:
             return "uci:" + shlex.join(self.command)
         return self.kind
 
+    def __str__(self) -> str:
+        """The spec as written, so a report's reproduce line reads
+        ``--defender worst``, not the dataclass."""
+        return self.name
+
     @classmethod
     def parse(cls, text: str, allowed: tuple[DefenderKind, ...] = MADE_KINDS) -> DefenderSpec:
         """The spec ``text`` names, of one of the ``allowed`` kinds.

@@ -111,6 +111,8 @@ def test_html_holds_the_json_report(book_reports):
     assert "1. Rb2 1/2-1/2" in failures and "edge_rule: divide_in_2" in failures
     command = page.sections["command"].split()
     assert command[command.index("verify") + 1:][:3] == [BRATKO, "--positions", MIXED]
+    # The defender as it is written on the command line, so the line can be pasted.
+    assert command[command.index("--defender") + 1] == "tablebase"
 
 
 def test_html_is_self_contained(book_reports):
