@@ -484,6 +484,13 @@ def test_cli_fen_four_men_weaker_side_mates(tablebase_cache: Path) -> None:
     assert "result: black mates in 1\nbest moves: Nb3#" in result.output
 
 
+def test_cli_material_in_any_case_and_order_is_the_canonical_one(tablebase_cache: Path) -> None:
+    """``knkr`` names KRKN: the stronger side first, letters in any case."""
+    result = _invoke(tablebase_cache, "knkr", "--fen", "8/8/8/8/3n4/8/R7/K1k5 b - - 0 1")
+    assert result.exit_code == 0, result.output
+    assert "result: black mates in 1\nbest moves: Nb3#" in result.output
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

@@ -120,6 +120,22 @@ class DefenderParam(click.ParamType[DefenderSpec]):
             self.fail(str(error), param, ctx)
 
 
+class MaterialParam(click.ParamType[str]):
+    """A pawnless material of at most four men (``KRK``, ``kbnk``, ``KNKR``),
+    checked once and given as its canonical name (``KRKN``: the stronger side
+    first)."""
+
+    name = "material"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        from al0.tablebase.material import parse_material  # lazily: numpy
+        try:
+            return parse_material(str(value).upper()).name
+        except PositionError as error:
+            self.fail(str(error), param, ctx)
+
+
 @dataclasses.dataclass(frozen=True)
 class PositionsSpec:
     """Which start positions ``--positions`` names: ``all`` (``count`` None),

@@ -14,7 +14,7 @@ import chess
 import click
 
 from al0 import tablebase as tb
-from al0.cli.common import CommandError
+from al0.cli.common import CommandError, MaterialParam
 from al0.errors import AL0Error
 
 
@@ -77,7 +77,7 @@ def _probe_text(probe: dict[str, Any]) -> str:
 
 
 @click.command("tablebase")
-@click.argument("material")
+@click.argument("material", type=MaterialParam())
 @click.option("--stats", "show_stats", is_flag=True, help="Count legal positions by distance to mate (the default).")
 @click.option("--fen", help="Probe this position: who mates in how many moves, and the best moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
