@@ -120,6 +120,17 @@ def _spread(region: chess.Bitboard) -> chess.Bitboard:
            | ((region << 1) & ~chess.BB_FILE_A & chess.BB_ALL))
     return row | ((row << 8) & chess.BB_ALL) | (row >> 8)
 
+
+def _reach(start: chess.Bitboard, barrier: chess.Bitboard) -> int:
+    """How many squares a king on ``start`` reaches by king steps that never
+    enter ``barrier`` (``start`` itself always counts)."""
+    region = start
+    while True:
+        grown = region | (_spread(region) & ~barrier)
+        if grown == region:
+            return chess.popcount(region)
+        region = grown
+
 # ------------------------------------------------------------ features
 
 Feature = Callable[[Node], Union[int, None]]
@@ -183,14 +194,8 @@ def room(p: PieceRef) -> Feature:
         without_kings = (position.white | position.black) & ~position.kings
         barrier = (_side_attacks(position, other, without_kings, kings=False)
                    | (_side(position, other) & ~position.kings))
-        region = chess.BB_SQUARES[square]
-        if barrier & region:
-            return 64
-        while True:
-            grown = _spread(region) & ~barrier
-            if grown == region:
-                return chess.popcount(region)
-            region = grown
+        start = chess.BB_SQUARES[square]
+        return 64 if barrier & start else _reach(start, barrier)
 
     def feature(node: Node) -> int:
         return node.fact(compute)  # type: ignore[return-value]
@@ -212,12 +217,7 @@ def area(p: PieceRef) -> Feature:
         occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
         barrier = (_side_attacks(position, not colour, occupied, kings=True)
                    | _side(position, colour))
-        region = chess.BB_SQUARES[square]
-        while True:
-            grown = region | (_spread(region) & ~barrier)
-            if grown == region:
-                return chess.popcount(region)
-            region = grown
+        return _reach(chess.BB_SQUARES[square], barrier)
 
     def feature(node: Node) -> int:
         return node.fact(compute)  # type: ignore[return-value]
