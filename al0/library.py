@@ -249,23 +249,39 @@ def _is_file(path: Path) -> bool:
 def _load_entry_point(point: importlib.metadata.EntryPoint) -> Library:
     """The library an installed package offers under ``point``."""
     where = f"entry point {point.name!r} ({point.value})"
-    try:
+
+    def make() -> object:
         target = point.load()
-        make = getattr(target, "library", target)
-        if not callable(make):
+        made = getattr(target, "library", target)
+        if not callable(made):
             raise LibraryError(f"{where}: names neither library() nor a module defining it")
-        library = make()
-    except LibraryError:
-        raise
-    except BaseException as error:  # as for a file: even sys.exit() is reported, not raised
-        detail = f": {error}" if str(error) else ""
-        raise LibraryError(f"{where}: library raised {type(error).__name__}{detail}") from error
-    if not isinstance(library, Library):
-        raise LibraryError(f"{where}: library() returned {type(library).__name__}, not Library")
+        return made()
+
+    library = _run_library_code(make, where)
     module = importlib.import_module(point.module)
     path = getattr(module, "__file__", None) or where
     return Library(library.name, library.predicates, library.generators, path,
                    library.features).with_standard()
+
+
+def _run_library_code(make: Callable[[], object], where: str) -> Library:
+    """The :class:`Library` that ``make`` (the user's code: an import and its
+    ``library()``) returns, or a LibraryError naming ``where``.
+
+    Any failure of the user's code is reported, not raised: also sys.exit()
+    or a KeyboardInterrupt raised by the module itself, which would otherwise
+    end al0 with no word (and exit 0 for sys.exit()).
+    """
+    try:
+        library = make()
+    except LibraryError:
+        raise
+    except BaseException as error:
+        detail = f": {error}" if str(error) else ""
+        raise LibraryError(f"{where}: library raised {type(error).__name__}{detail}") from error
+    if not isinstance(library, Library):
+        raise LibraryError(f"{where}: library() returned {type(library).__name__}, not Library")
+    return library
 
 
 def load_library(path: Path) -> Library:
@@ -283,21 +299,15 @@ def load_library(path: Path) -> Library:
     if spec is None or spec.loader is None:
         raise LibraryError(f"{path}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-        make = getattr(module, "library", None)
-        if not callable(make):
+    loader = spec.loader
+
+    def make() -> object:
+        loader.exec_module(module)
+        made = getattr(module, "library", None)
+        if not callable(made):
             raise LibraryError(f"{path}: a library module must define library()")
-        library = make()
-    except LibraryError:
-        raise
-    except BaseException as error:
-        # Any failure of the user's code is reported, not raised: also
-        # sys.exit() or a KeyboardInterrupt raised by the module itself, which
-        # would otherwise end al0 with no word (and exit 0 for sys.exit()).
-        detail = f": {error}" if str(error) else ""
-        raise LibraryError(f"{path}: library raised {type(error).__name__}{detail}") from error
-    if not isinstance(library, Library):
-        raise LibraryError(f"{path}: library() returned {type(library).__name__}, not Library")
+        return made()
+
+    library = _run_library_code(make, str(path))
     return Library(library.name, library.predicates, library.generators, str(path),
                    library.features).with_standard()
