@@ -91,29 +91,32 @@ class Compare:
 Goal = Union[Pred, Const, DepthTest, Not, And, Or, Compare]
 
 
-def predicate_names(goal: Goal) -> Iterator[str]:
-    """The predicate names ``goal`` uses, left to right."""
-    if isinstance(goal, Pred):
-        yield goal.name
-    elif isinstance(goal, Not):
-        yield from predicate_names(goal.operand)
+def leaves(goal: Goal) -> Iterator[Goal]:
+    """The goals under ``goal``'s ``not``/``and``/``or``, left to right."""
+    if isinstance(goal, Not):
+        yield from leaves(goal.operand)
     elif isinstance(goal, (And, Or)):
         for operand in goal.operands:
-            yield from predicate_names(operand)
+            yield from leaves(operand)
+    else:
+        yield goal
+
+
+def predicate_names(goal: Goal) -> Iterator[str]:
+    """The predicate names ``goal`` uses, left to right."""
+    for leaf in leaves(goal):
+        if isinstance(leaf, Pred):
+            yield leaf.name
 
 
 def feature_names(goal: Goal) -> Iterator[str]:
     """The feature names ``goal`` compares, left to right (at the node or the root)."""
-    if isinstance(goal, Compare):
-        for side in (goal.left, goal.right):
-            for _, term in side.parts:
-                if isinstance(term, Feature):
-                    yield term.name
-    elif isinstance(goal, Not):
-        yield from feature_names(goal.operand)
-    elif isinstance(goal, (And, Or)):
-        for operand in goal.operands:
-            yield from feature_names(operand)
+    for leaf in leaves(goal):
+        if isinstance(leaf, Compare):
+            for side in (leaf.left, leaf.right):
+                for _, term in side.parts:
+                    if isinstance(term, Feature):
+                        yield term.name
 
 # ---------------------------------------------------- move constraints
 
