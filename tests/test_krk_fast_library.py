@@ -1,7 +1,7 @@
 """The move orders of library/krk_fast.py on positions worked out by hand,
 and its re-export of the book's vocabulary.
 
-Coordinates in comments are (file x, rank y), 1..8, as in AL0.md section 8.
+Coordinates in comments are (file x, rank y), 1..8, as in the KRK library's docstrings.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every KRK predicate and generator on positions worked out by hand.
 
-Coordinates in comments are (file x, rank y), 1..8, as in AL0.md section 8.
+Coordinates in comments are (file x, rank y), 1..8, as in the KRK library's docstrings.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Plan selection (AL0.md section 6) and the play loop (section 7)."""
+"""Plan selection and the play loop, as docs/language.md (Semantics) defines them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Forcing-tree search against the definition of AL0.md section 5.
+"""Forcing-tree search against the definition in docs/language.md (Semantics).
 
 The reference below is that definition written out as a plain exhaustive
 recursion (no memo, no ordering, no bounds); the builder must agree with it
