@@ -26,6 +26,7 @@ import threading
 import time
 import uuid
 from asyncio import CancelledError
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Generator, Iterator
 
 import chess
@@ -84,7 +85,7 @@ def chunk_size(positions: int, workers: int) -> int:
     return max(MIN_CHUNK, min(MAX_CHUNK, share))
 
 
-def judge_on_cluster(address: str, spec: VerifySpec, boards: list[chess.Board], report: Report,
+def judge_on_cluster(address: str, spec: VerifySpec, boards: Sequence[chess.Board], report: Report,
                      no_worker_seconds: float = NO_WORKER_SECONDS
                      ) -> Generator[GameRecord, None, None]:
     """Judge every board on the Dask cluster at ``address``: the records in
@@ -180,7 +181,7 @@ def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResu
 
 
 def _stream(client: distributed.Client, address: str, spec: VerifySpec,
-            boards: list[chess.Board], report: Report, size: int,
+            boards: Sequence[chess.Board], report: Report, size: int,
             no_worker_seconds: float) -> Generator[GameRecord, None, None]:
     """Send the chunks, then yield their records in position order as they
     come back; see :func:`judge_on_cluster`."""

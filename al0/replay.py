@@ -12,6 +12,7 @@ necessarily the judged ones.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import chess
@@ -96,7 +97,7 @@ def games_to_show(report: Report, every_failure: bool) -> list[GameRecord]:
     return games
 
 
-def replay_all(verifier: Verifier, boards: list[chess.Board], records: list[GameRecord]
+def replay_all(verifier: Verifier, boards: Sequence[chess.Board], records: list[GameRecord]
                ) -> list[ReplayedGame]:
     """Each of ``records`` replayed; ``boards`` (the run's start positions,
     in order) gives each its index, which seeds a random defender."""

@@ -14,8 +14,9 @@ import os
 import random
 import statistics
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, overload
 
 import chess
 
@@ -32,7 +33,7 @@ from al0.positions import epd_positions
 from al0.tree import ForcingTree
 
 if TYPE_CHECKING:
-    from al0.tablebase import Tablebase
+    from al0.tablebase import PositionClass, Tablebase
 
 Outcome = tuple[int, str, tuple[str, ...]]
 """(moves, ending, line) of a state in the worst-case analysis."""
@@ -44,7 +45,7 @@ EXAMPLES_KEPT = 5
 # ------------------------------------------------------------ positions
 
 def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, seed: int = 0,
-                    relative_to: str | None = None) -> list[chess.Board]:
+                    relative_to: str | None = None) -> Sequence[chess.Board]:
     """The start positions ``spec`` names: ``all`` (one position per
     symmetry class of the table's material, the table's side to move, won
     for it by the tablebase), ``sample:N`` (N of those classes, drawn
@@ -65,11 +66,33 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
         classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us),
                                       won=True)
         if spec == "all":
-            return [position.board() for position in classes]
+            return LazyBoards(classes)
         chosen = random.Random(seed).sample(classes, min(int(count), len(classes)))
         return [position.board() for position in chosen]
     path = os.path.join(relative_to, spec) if relative_to is not None else spec
     return epd_positions(path, table)
+
+
+class LazyBoards(Sequence[chess.Board]):
+    """Every position of an ending as boards made one at a time: a four-man
+    ending has a million or more, and a board each would take gigabytes."""
+
+    def __init__(self, classes: Sequence[PositionClass]):
+        self._classes = classes
+
+    def __len__(self) -> int:
+        return len(self._classes)
+
+    @overload
+    def __getitem__(self, item: int) -> chess.Board: ...
+
+    @overload
+    def __getitem__(self, item: slice) -> list[chess.Board]: ...
+
+    def __getitem__(self, item: int | slice) -> chess.Board | list[chess.Board]:
+        if isinstance(item, slice):
+            return [self[i] for i in range(*item.indices(len(self)))]
+        return self._classes[item].board()
 
 
 # ---------------------------------------------------------------- games

@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Generator
@@ -25,7 +26,7 @@ CHUNK = 200
 large enough that sending them costs little."""
 
 
-def judge_all(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
+def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
               jobs: int, report: Report) -> Generator[GameRecord, None, None]:
     """Judge every board, in this process or in ``jobs`` worker processes,
     adding records and plan times to ``report`` as they arrive."""
@@ -98,7 +99,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board], jobs: int,
+def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], jobs: int,
         report: Report, scheduler: str | None = None,
         progress: Callable[[], None] = lambda: None) -> str:
     """Judge every board, locally (``jobs`` worker processes) or on the Dask

@@ -14,7 +14,8 @@ from al0.cli import cli
 from al0.defenders import RandomDefender
 from al0.play import Ending, OurMove, play_game
 from al0.plan import Planner
-from al0.verify import WorstCase, load_tablebase, play_one
+from al0.loader import load_table
+from al0.verify import WorstCase, load_tablebase, play_one, start_positions
 from conftest import FIXTURES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -28,7 +29,8 @@ def tablebase():
 
 @pytest.fixture(scope="module")
 def everything(tablebase):
-    return [position.board() for position in tablebase.positions(chess.WHITE, won=True)]
+    # Made one board at a time (a four-man ending has millions): listed here.
+    return list(start_positions("all", load_table(BOOK), tablebase))
 
 
 def test_all_positions_cover_every_white_to_move_position_once(everything):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any, Iterator
 
 import chess
@@ -22,7 +23,7 @@ from al0.replay import as_pgn, games_to_show, replay_all
 from al0.verify import Report, Verifier, VerifySpec, start_positions
 from al0.verify_run import run
 
-def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> list[chess.Board]:
+def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> Sequence[chess.Board]:
     """The start positions ``spec`` names (see
     :func:`al0.verify.start_positions`), with the command line's errors."""
     table = verifier.table
@@ -194,7 +195,7 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         raise click.exceptions.Exit(1)
 
 
-def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: list[chess.Board],
+def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
                       jobs: int, report: Report, scheduler: str | None = None) -> str:
     """Judge every board (see :func:`al0.verify_run.run`) with a progress
     bar on a terminal. Returns why the run stopped early ('' when it did
