@@ -40,3 +40,12 @@ def table_path(spec: str) -> Path:
         return path
     bundled = TABLES_DIR / f"{spec}.yaml"
     return bundled if bundled.is_file() else path
+
+
+def bundled_namesake(path: Path) -> str | None:
+    """The name of the bundled table whose file is called like ``path``
+    (``advice_tables/krk.yaml`` from another folder: ``krk``), if any: a hint
+    for a path that does not exist."""
+    if path.suffix not in (".yaml", ".yml"):
+        return None
+    return path.stem if (TABLES_DIR / f"{path.stem}.yaml").is_file() else None

@@ -18,7 +18,7 @@ from typing import Any, Iterable
 import chess
 import yaml
 
-from al0.bundled import table_path
+from al0.bundled import bundled_namesake, table_path
 from al0.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error, LibraryError, TableSyntaxError, UnknownNameError
 from al0.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
@@ -203,7 +203,9 @@ def load_table(path: str | Path) -> AdviceTable:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise TableSyntaxError(f"{path}: cannot read table: {error.strerror}") from None
+        namesake = bundled_namesake(path) if isinstance(error, FileNotFoundError) else None
+        hint = f" (the bundled table of that name is `{namesake}`)" if namesake else ""
+        raise TableSyntaxError(f"{path}: cannot read table: {error.strerror}{hint}") from None
     except UnicodeDecodeError:
         raise TableSyntaxError(f"{path}: not a UTF-8 text file") from None
     return parse_table(text, str(path), path.parent)

@@ -72,7 +72,14 @@ def test_check_broken_table(table):
 
 def test_check_missing_table(tmp_path):
     missing = str(tmp_path / "missing.yaml")
-    assert_user_error(run("check", missing), missing, "cannot read table")
+    line = assert_user_error(run("check", missing), missing, "cannot read table")
+    assert "bundled" not in line
+
+
+def test_a_missing_path_named_like_a_bundled_table_names_it(tmp_path):
+    # The README's `al0 play advice_tables/krk.yaml`, typed in another folder.
+    missing = str(tmp_path / "advice_tables" / "krk.yaml")
+    assert_user_error(run("check", missing), missing, "the bundled table of that name is `krk`")
 
 
 # -------------------------------------------------------------- plan
