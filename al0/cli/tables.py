@@ -20,15 +20,20 @@ def tables() -> None:
     """List the bundled advice tables (play one with `al0 play NAME`) and
     the libraries tables can name: bundled, or installed by a package
     through the 'al0.libraries' entry-point group."""
-    click.echo("tables:")
+    rows = []
     for path in bundled_tables():
         try:
             table = load_table(path)
         except AL0Error as error:
-            click.echo(f"  {path.stem:<12} (does not load: {' '.join(str(error).split())})")
+            rows.append((path.stem, "", "", f"(does not load: {' '.join(str(error).split())})"))
             continue
         python = "Python library " + table.library.name if table.library.path else "no Python"
-        click.echo(f"  {path.stem:<12} {table.material:<6} {python:<20} {table.description}")
+        rows.append((path.stem, table.material, python, table.description))
+    click.echo("tables:")
+    widths = [max((len(row[column]) for row in rows), default=0) for column in range(3)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths)] + [row[3]]
+        click.echo("  " + "  ".join(cells))
     click.echo("libraries:")
     for path in sorted(LIBRARY_DIR.glob("*.py")):
         click.echo(f"  {path.stem:<12} bundled: {path}")
