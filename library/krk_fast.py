@@ -1,10 +1,12 @@
 """A KRK vocabulary for fast mating: the book's KRK library plus the move
 orders a chess teacher would use (squeeze the king's box as hard as you can,
-walk your king straight at the critical square).
+walk your king straight at the critical square) and the ideas of the last
+phase, their king held on the edge (``edgebound``, ``reach``, ``frontdist``:
+walk your king to a knight's move in front of it, wait with the rook, mate).
 
 The book's predicates and generators are ``library/krk.py``'s, loaded by the
-project's own loader and re-exported unchanged; this module only adds move
-generators. In a forcing-tree search the generator's order decides which of
+project's own loader and re-exported unchanged; this module adds move
+generators and the edge predicates and features. In a forcing-tree search the generator's order decides which of
 the moves that reach the better-goal is played, and the book's board order
 often picks a poor one. Coordinates, W, R, B, room and the critical square
 are as in ``library/krk.py``.
@@ -107,14 +109,145 @@ def squeezefirst(node: Node) -> Iterator[chess.Move]:
     yield from kingtoward(node)
 
 
+# ------------------------------------------------------------ the edge box
+
+def _region(node: Node) -> chess.Bitboard:
+    """The squares B can reach by king steps, never onto a square W or R
+    attacks (R's lines as on the board, seen through B) nor onto R (whether
+    B can take it is the holding-goal's business: ``rooklost``)."""
+    s = squares(node)
+    barrier = chess.BB_KING_ATTACKS[s.w] | chess.BB_SQUARES[s.w]
+    if s.r is not None:
+        board = occupied(node.position) & ~chess.BB_SQUARES[s.b]
+        barrier |= attacks(node.position, s.r, board) | chess.BB_SQUARES[s.r]
+    region = chess.BB_SQUARES[s.b] & ~barrier
+    while region:
+        grown = region
+        for square in chess.scan_forward(region):
+            grown |= chess.BB_KING_ATTACKS[square] & ~barrier
+        if grown == region:
+            break
+        region = grown
+    return region
+
+
+def region(node: Node) -> chess.Bitboard:
+    """:func:`_region`, memoised per node."""
+    return node.fact(_region)  # type: ignore[return-value]
+
+
+def reach(node: Node) -> int:
+    """How many squares B can reach by king steps, never onto a square W or
+    R attacks, nor onto R (:func:`region`)."""
+    return chess.popcount(region(node))
+
+
+_EDGES = (chess.BB_RANK_1, chess.BB_RANK_8, chess.BB_FILE_A, chess.BB_FILE_H)
+
+
+def _edge_of(node: Node) -> int | None:
+    """The index in _EDGES of the edge line B is held on: B stands on it and
+    every square B can reach lies on it; None when there is none."""
+    squares_reached = region(node)
+    if not squares_reached:
+        return None
+    for index, line in enumerate(_EDGES):
+        if not squares_reached & ~line:
+            return index
+    return None
+
+
+def edge_of(node: Node) -> int | None:
+    """:func:`_edge_of`, memoised per node."""
+    return node.fact(_edge_of)  # type: ignore[return-value]
+
+
+def edgebound(node: Node, root: Node) -> bool:
+    """B is held on an edge: every square it can reach by king steps (never
+    onto a square W or R attacks) lies on the edge line it stands on."""
+    return edge_of(node) is not None
+
+
+def _targets(edge: int, b: chess.Square) -> list[tuple[int, int]]:
+    """The squares (x, y, from 0) two lines in from B off edge number ``edge``
+    and one line to either side: from there, with B to move, B must step in
+    front of W (and the rook mates) or away from it (and W follows)."""
+    bx, by = chess.square_file(b), chess.square_rank(b)
+    if edge < 2:
+        y = 2 if edge == 0 else 5
+        return [(x, y) for x in (bx - 1, bx + 1) if 0 <= x < 8]
+    x = 2 if edge == 2 else 5
+    return [(x, y) for y in (by - 1, by + 1) if 0 <= y < 8]
+
+
+def _target_distance(w: chess.Square, targets: list[tuple[int, int]]) -> int:
+    wx, wy = chess.square_file(w), chess.square_rank(w)
+    return min(max(abs(wx - x), abs(wy - y)) for x, y in targets)
+
+
+def _front(node: Node) -> int:
+    """See :func:`frontdist`."""
+    edge = edge_of(node)
+    if edge is None:
+        return 8
+    s = squares(node)
+    return _target_distance(s.w, _targets(edge, s.b))
+
+
+def frontdist(node: Node) -> int:
+    """King steps from W to the nearer square two lines in from B off the
+    edge B is held on and one line to its side (a knight's move from B): 8
+    when B is not held on an edge."""
+    return node.fact(_front)  # type: ignore[return-value]
+
+
+def kingtofront(node: Node) -> Iterator[chess.Move]:
+    """Our king's moves (never next to B or onto R), nearest to the squares
+    of :func:`frontdist` first, then nearest to B."""
+    s = squares(node)
+    edge = edge_of(node)
+    moves = _king_moves(node)
+    if edge is None:
+        return iter(moves)
+    targets = _targets(edge, s.b)
+    return iter(sorted(moves, key=lambda move: (
+        _target_distance(move.to_square, targets),
+        chess.square_distance(move.to_square, s.b))))
+
+
+def rookaside(node: Node) -> Iterator[chess.Move]:
+    """The rook's moves along its file and rank (never through or onto a
+    king): first those that leave it between W and B along its line (our
+    king can then cross behind it) and not next to B, then the rest, each
+    group farthest from B first."""
+    s = squares(node)
+    if s.r is None:
+        return iter(())
+    rook = s.r
+    board = occupied(node.position)
+    targets = attacks(node.position, rook, board) & ~board
+
+    def between(to: chess.Square) -> bool:
+        along = chess.square_rank if chess.square_file(to) == chess.square_file(rook) \
+            else chess.square_file
+        low, high = sorted((along(s.w), along(s.b)))
+        return low < along(to) < high and chess.square_distance(to, s.b) > 1
+
+    return iter(sorted((chess.Move(rook, to) for to in chess.scan_forward(targets)),
+                       key=lambda move: (not between(move.to_square),
+                                         -chess.square_distance(move.to_square, s.b))))
+
+
 def library() -> Library:
     """The book's KRK vocabulary plus this module's."""
     book = load_library(Path(__file__).with_name("krk.py"))
     standard = standard_library()
     return Library(
         "krk_fast",
-        predicates={name: predicate for name, predicate in book.predicates.items()
-                    if name not in standard.predicates},
+        predicates={**{name: predicate for name, predicate in book.predicates.items()
+                       if name not in standard.predicates}, "edgebound": edgebound},
         generators={**book.generators, "kingtoward": kingtoward,
-                    "rooksqueeze": rooksqueeze, "squeezefirst": squeezefirst},
+                    "rooksqueeze": rooksqueeze, "squeezefirst": squeezefirst,
+                    "kingtofront": kingtofront, "rookaside": rookaside},
+        features={"frontdist": frontdist, "reach": reach},
     )

@@ -31,7 +31,7 @@ def test_the_books_vocabulary_is_re_exported_unchanged():
     # Same names, same meaning: each predicate's and generator's docstring
     # (its definition) and its answers on the book's start after 1. Re3.
     after = Node(chess.Board("8/8/8/8/3K4/4R3/2k5/8 b - - 1 1"), 1, chess.WHITE)
-    assert FAST.predicates.keys() == BOOK.predicates.keys()
+    assert FAST.predicates.keys() - {"edgebound"} == BOOK.predicates.keys()
     for name, predicate in BOOK.predicates.items():
         assert FAST.predicates[name].__doc__ == predicate.__doc__
         assert FAST.predicates[name](after, node(START)) == predicate(after, node(START))
@@ -71,3 +71,44 @@ def test_squeezefirst_is_every_legal_move_rook_first(fen):
     rook = board.pieces(chess.ROOK, chess.WHITE).pop()
     rook_moves = [uci for uci in order if chess.parse_square(uci[:2]) == rook]
     assert order[:len(rook_moves)] == rook_moves
+
+
+# W a1, R e2, B c1: the rook shuts B on the first rank although W stands
+# there too (the book's rookdivides fails: no rook line between the kings).
+SHUT = "8/8/8/8/8/8/4R3/K1k5 b - - 1 1"
+
+
+def feature(name: str, fen: str) -> int:
+    return FAST.features[name](node(fen))
+
+
+def test_edgebound_holds_when_every_square_their_king_reaches_is_on_its_edge():
+    # From c1: b1 and b2 W attacks, rank 2 and the e-file R does: c1, d1 remain.
+    assert FAST.predicates["edgebound"](node(SHUT), node(SHUT))
+    assert feature("reach", SHUT) == 2
+    # The book's start: B c2 in the middle of a 4 x 5 box.
+    assert not FAST.predicates["edgebound"](node(START), node(START))
+    assert feature("frontdist", START) == 8
+
+
+def test_frontdist_is_the_walk_to_a_knights_move_in_front_of_their_king():
+    # B c1 on rank 1: the squares two ranks up and one file aside are b3 and
+    # d3; W a1 is two king steps from b3.
+    assert feature("frontdist", SHUT) == 2
+    # W c3, R a2, B f1: e3 and g3; W is two steps from e3.
+    assert feature("frontdist", "8/8/8/8/8/2K5/R7/5k2 w - - 0 1") == 2
+
+
+def test_kingtofront_walks_at_the_squares_in_front():
+    # e3 is one step from d2, d3 and d4; d2 and d3 are nearer to B f1.
+    order = moves("kingtofront", "8/8/8/8/8/2K5/R7/5k2 w - - 0 1")
+    assert order[:3] == ["c3d2", "c3d3", "c3d4"]
+    assert sorted(order) == sorted(moves("kingtoward", "8/8/8/8/8/2K5/R7/5k2 w - - 0 1"))
+
+
+def test_rookaside_puts_the_rook_between_the_kings_first():
+    # W a4, R b1, B a7: on the b-file, b5 and b6 lie between the kings'
+    # ranks; b6 touches B, so b5 first, then the rest farthest from B (h1).
+    order = moves("rookaside", "8/k7/8/8/K7/8/8/1R6 w - - 0 1")
+    assert order[:2] == ["b1b5", "b1h1"]
+    assert sorted(order) == sorted(moves("rookmove", "8/k7/8/8/K7/8/8/1R6 w - - 0 1"))
