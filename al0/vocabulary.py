@@ -315,6 +315,35 @@ def en_prise(p: PieceRef) -> Predicate:
     return predicate
 
 
+def threatened(p: PieceRef) -> Predicate:
+    """The piece is not defended by its own side, and the other side's king
+    attacks it or can step next to it (to a square it may step to: not held
+    by its own side, not attacked by the piece's side, attacks seen through
+    that king).
+
+    The lone king's only threat to a piece. With them to move,
+    ``not threatened(B)`` says their king cannot even come at the bishop; it
+    judges exactly what the book's ``rookexposed`` estimates from distances,
+    so a bishop shielded by its partner's diagonals counts as safe however
+    near their king stands."""
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        if square is None:
+            return False
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, not colour)
+        if king < 0 or attackers(position, colour, square):
+            return False
+        near = chess.BB_KING_ATTACKS[square]
+        if near & chess.BB_SQUARES[king]:
+            return True
+        occupied = (position.white | position.black) & ~chess.BB_SQUARES[king]
+        steps = (chess.BB_KING_ATTACKS[king] & ~_side(position, not colour)
+                 & ~_side_attacks(position, colour, occupied, kings=True))
+        return bool(steps & near)
+    return predicate
+
+
 def divides(p: PieceRef) -> Predicate:
     """The piece stands between the kings: a rook's or queen's file strictly
     between the kings' files or its rank strictly between their ranks; a
@@ -458,6 +487,7 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("lost", "predicate", (PIECE,), lost),
     Entry("attacked", "predicate", (PIECE,), attacked),
     Entry("en_prise", "predicate", (PIECE,), en_prise),
+    Entry("threatened", "predicate", (PIECE,), threatened),
     Entry("divides", "predicate", (PIECE,), divides),
     Entry("opposition", "predicate", (), opposition),
     Entry("edge", "predicate", (PIECE,), edge),
