@@ -123,15 +123,20 @@ def _spread(region: chess.Bitboard) -> chess.Bitboard:
     return row | ((row << 8) & chess.BB_ALL) | (row >> 8)
 
 
-def _reach(start: chess.Bitboard, barrier: chess.Bitboard) -> int:
-    """How many squares a king on ``start`` reaches by king steps that never
-    enter ``barrier`` (``start`` itself always counts)."""
+def _region(start: chess.Bitboard, barrier: chess.Bitboard) -> chess.Bitboard:
+    """The squares a king on ``start`` reaches by king steps that never
+    enter ``barrier`` (``start`` itself always among them)."""
     region = start
     while True:
         grown = region | (_spread(region) & ~barrier)
         if grown == region:
-            return chess.popcount(region)
+            return region
         region = grown
+
+
+def _reach(start: chess.Bitboard, barrier: chess.Bitboard) -> int:
+    """How many squares :func:`_region` holds."""
+    return chess.popcount(_region(start, barrier))
 
 # ------------------------------------------------------------ features
 
@@ -184,15 +189,18 @@ def corner_dist(a: PieceRef, colour: Colour = None) -> Feature:
     bishop's), to the nearest corner of that colour."""
     def feature(node: Node) -> int | None:
         x = a.square(node)
-        if isinstance(colour, PieceRef):
-            shade = colour.square(node)
-            if shade is None:
-                return None
-            corners = _CORNERS[_square_colour(shade)]
-        else:
-            corners = _CORNERS[colour]
-        return None if x is None else min(_DIST[x][c] for c in corners)
+        corners = _corner_squares(node, colour)
+        return None if x is None or corners is None else min(_DIST[x][c] for c in corners)
     return feature
+
+
+def _corner_squares(node: Node, colour: Colour) -> tuple[chess.Square, ...] | None:
+    """The corners of ``colour`` (a piece's: the colour of its square; None
+    when that piece is gone)."""
+    if isinstance(colour, PieceRef):
+        shade = colour.square(node)
+        return None if shade is None else _CORNERS[_square_colour(shade)]
+    return _CORNERS[colour]
 
 
 def room(p: PieceRef) -> Feature:
@@ -224,19 +232,56 @@ def area(p: PieceRef) -> Feature:
     side does not attack (kings included, lines blocked as on the board) and
     its own side does not hold. Unlike ``room`` it counts our king's work
     too, and lines as they are; it never grows when that king itself moves."""
-    def compute(node: Node) -> int:
+    region = _area_region(p)
+
+    def feature(node: Node) -> int:
+        return chess.popcount(region(node))
+    return feature
+
+
+@dataclass(frozen=True)
+class _AreaRegion:
+    """The squares of ``area(king)`` at a node (none when the king is gone).
+    Equal for equal kings, so as a :meth:`Node.fact` key it is computed once
+    per node for every feature that reads it."""
+    king: PieceRef
+
+    def __call__(self, node: Node) -> chess.Bitboard:
         position = node.position
-        square = p.square(node)
+        square = self.king.square(node)
         if square is None:
             return 0
-        colour = p.colour(node)
+        colour = self.king.colour(node)
         occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
         barrier = (_side_attacks(position, not colour, occupied, kings=True)
                    | _side(position, colour))
-        return _reach(chess.BB_SQUARES[square], barrier)
+        return _region(chess.BB_SQUARES[square], barrier)
 
-    def feature(node: Node) -> int:
-        return node.fact(compute)  # type: ignore[return-value]
+
+def _area_region(p: PieceRef) -> Callable[[Node], chess.Bitboard]:
+    """``node -> the squares of area(p)``, memoised per node."""
+    key = _AreaRegion(p)
+
+    def region(node: Node) -> chess.Bitboard:
+        return node.fact(key)  # type: ignore[return-value]
+    return region
+
+
+def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
+    """King steps from the nearest square of a king's ``area`` to the nearest
+    corner (with a second argument, a corner of that colour, as for
+    ``corner_dist``): how near a corner the box it is held in reaches.
+
+    A king held in two squares on an edge is driven along the edge box by
+    box, never letting the box grow, until the box holds the corner: this
+    falls by one each time the box moves, however the king inside it steps."""
+    region = _area_region(p)
+
+    def feature(node: Node) -> int | None:
+        squares, corners = region(node), _corner_squares(node, colour)
+        if not squares or corners is None:
+            return None
+        return min(_DIST[x][c] for x in chess.scan_forward(squares) for c in corners)
     return feature
 
 
@@ -481,6 +526,8 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
     Entry("room", "feature", (PIECE,), room, optional=1, default="k"),
     Entry("area", "feature", (PIECE,), area, optional=1, default="k"),
+    Entry("area_corner_dist", "feature", (PIECE, COLOUR), area_corner_dist, optional=2,
+          default="k"),
     Entry("mobility", "feature", (PIECE,), mobility, optional=1, default="k"),
     Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
     Entry("hanging", "feature", (), hanging),
@@ -499,7 +546,7 @@ VOCABULARY: tuple[Entry, ...] = (
 """Every family, in the order the reference lists them."""
 
 ENTRIES = {entry.name: entry for entry in VOCABULARY}
-KING_ONLY = frozenset({"room", "area", "mobility"})
+KING_ONLY = frozenset({"room", "area", "area_corner_dist", "mobility"})
 
 
 def split_call(text: str) -> tuple[str, tuple[str, ...]]:

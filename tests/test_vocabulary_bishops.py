@@ -56,3 +56,41 @@ def test_threatened_takes_only_a_piece_of_the_material():
     from al0.errors import UnknownNameError
     with pytest.raises(UnknownNameError):
         Binder("KBBK").bind("threatened(N)", "predicate")
+
+
+def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
+                            corners: tuple[chess.Square, ...]) -> int:
+    """King steps from the nearest square of the king's area to ``corners``."""
+    colour = board.color_at(king)
+    assert colour is not None
+    without_king = board.copy()
+    without_king.remove_piece_at(king)
+    attacked = {target for square in chess.SquareSet(without_king.occupied_co[not colour])
+                for target in without_king.attacks(square)}
+    barrier = attacked | set(chess.SquareSet(board.occupied_co[colour]))
+    region, frontier = {king}, [king]
+    while frontier:
+        for step in chess.SquareSet(chess.BB_KING_ATTACKS[frontier.pop()]):
+            if step not in region and step not in barrier:
+                region.add(step)
+                frontier.append(step)
+    return min(chess.square_distance(square, corner) for square in region for corner in corners)
+
+
+@pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK"))
+def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material):
+    binder = Binder(material)
+    light_corners, dark_corners = (chess.H1, chess.A8), (chess.A1, chess.H8)
+    features = {(name, shade): binder.bind(f"area_corner_dist({name}{shade})", "feature")
+                for name in ("K", "k") for shade in ("", ", light", ", dark")}
+    rng = random.Random(f"area_corner_dist {material}")
+    for _ in range(150):
+        board = random_position(rng, material)
+        us = rng.choice(chess.COLORS)
+        node = Node(from_board(board), 0, us)
+        for name in ("K", "k"):
+            king = board.king(us if name == "K" else not us)
+            for shade, corners in (("", light_corners + dark_corners), (", light", light_corners),
+                                   (", dark", dark_corners)):
+                assert features[name, shade](node) == oracle_area_corner_dist(
+                    board, king, corners), (board.fen(), us, name, shade)
