@@ -16,6 +16,7 @@ entry's reference text in ``docs/language.md`` (a test keeps the two equal).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Union
 
@@ -180,6 +181,32 @@ def centre_dist(a: PieceRef) -> Feature:
     def feature(node: Node) -> int | None:
         x = a.square(node)
         return None if x is None else _CENTRE_DIST[x]
+    return feature
+
+
+def _towards_centre(square: chess.Square) -> chess.Square:
+    """The square next to ``square`` on the straight line from it to the
+    middle of the board (the point between d4, e4, d5 and e5)."""
+    x, y = _XY[square]
+    dx, dy = 3.5 - x, 3.5 - y
+    longest = max(abs(dx), abs(dy))
+    return chess.square(x + math.floor(dx / longest + 0.5), y + math.floor(dy / longest + 0.5))
+
+
+_CENTRE_SIDE = tuple(_towards_centre(s) for s in chess.SQUARES)
+
+
+def centre_side_dist(a: PieceRef, b: PieceRef) -> Feature:
+    """King steps from the first piece to the square next to the second on
+    its straight way to the middle of the board (0: standing on it).
+
+    Guid, Možina, Sadikov and Bratko's ``cpdist``: a king on that square
+    stands between the other king and the centre, the place to push from
+    (a king that approaches from the edge side drives the other king back
+    into the middle)."""
+    def feature(node: Node) -> int | None:
+        x, y = a.square(node), b.square(node)
+        return None if x is None or y is None else _DIST[x][_CENTRE_SIDE[y]]
     return feature
 
 
@@ -523,6 +550,7 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("mdist", "feature", (PIECE, PIECE), mdist),
     Entry("edge_dist", "feature", (PIECE,), edge_dist),
     Entry("centre_dist", "feature", (PIECE,), centre_dist),
+    Entry("centre_side_dist", "feature", (PIECE, PIECE), centre_side_dist),
     Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
     Entry("room", "feature", (PIECE,), room, optional=1, default="k"),
     Entry("area", "feature", (PIECE,), area, optional=1, default="k"),
