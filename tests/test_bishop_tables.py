@@ -1,0 +1,82 @@
+"""The bishop tables, kbbk.yaml and kbnk.yaml (standard vocabulary, no
+Python of their own): the claims of their ``expect:`` blocks on a fixed
+sample against the tablebase defender, and the pieces of advice that carry
+the end of the KBBK mate, played out on real positions."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from al0.defenders import TablebaseDefender
+from al0.library import Node
+from al0.loader import load_table
+from al0.plan import Planner
+from al0.play import GameEnd, OurMove, play_game
+from al0.vocabulary import Binder
+
+SAMPLES = {"kbbk": 20, "kbnk": 100}
+"""The fixed samples (seed 0) the suite checks the claims on. The tables
+state theirs for larger samples in their expect: blocks (kbbk 200, kbnk
+2,000); those runs take minutes to an hour, far longer than the suite may
+(README, "Bishops: KBBK and KBNK")."""
+
+
+def play_out(table: str, fen: str) -> tuple[list[OurMove], GameEnd]:
+    """A game of ``table`` from ``fen`` against the tablebase's defence."""
+    planner = Planner(load_table(table))
+    defender = TablebaseDefender(planner.table.material)
+    events = list(play_game(planner, chess.Board(fen), defender, max_moves=50))
+    end = events[-1]
+    assert isinstance(end, GameEnd)
+    return [event for event in events if isinstance(event, OurMove)], end
+
+
+@pytest.mark.parametrize("table", sorted(SAMPLES))
+def test_bishop_table_claims_hold_on_a_fixed_sample(table):
+    count = SAMPLES[table]
+    result = CliRunner().invoke(cli, ["verify", table, "--jobs", "2",
+                                      "--positions", f"sample:{count}"])
+    assert result.exit_code == 0, result.output
+    assert f"{count} of {count} positions" in result.output
+    assert "expect stalemates: ok" in result.output
+    assert "expect material-lost: ok" in result.output
+
+
+def test_kbbk_nets_a_king_boxed_beside_the_corner():
+    # Their king holds a8 and a7 only; mate in 5 with best play, found by a
+    # search that never lets the box grow past two squares (until the checks).
+    moves, end = play_out("kbbk", "k7/2B5/2K5/8/8/3B4/8/8 w - - 0 1")
+    assert moves[0].plan.advice == "net"
+    assert end.ending.value == "mate" and len(moves) == 5
+
+
+def test_kbbk_walks_a_king_boxed_on_the_edge_into_the_corner():
+    # Their king holds e8 and d8 on the middle of the edge (mate in 9): the
+    # box is walked to the corner, then the net closes.
+    moves, end = play_out("kbbk", "4k3/8/3K1B2/3B4/8/8/8/8 w - - 0 1")
+    assert end.ending.value == "mate", end
+    advice = {move.plan.advice for move in moves}
+    assert advice & {"walk", "walk_in_3"} and advice & {"net", "net_wide"}
+
+
+def test_kbnk_mates_in_the_bishops_corner():
+    # a1 is the dark bishop's corner: mate in 3 (Ne2, Nc1+, Bd4#).
+    moves, end = play_out("kbnk", "8/8/8/2B5/8/2N5/2K5/k7 w - - 0 1")
+    assert moves[0].plan.advice == "mate_in_3"
+    assert end.ending.value == "mate" and len(moves) == 3
+
+
+def test_kbnk_writes_the_published_goals_in_the_vocabulary():
+    # Guid, Možina, Sadikov and Bratko's attributes are vocabulary terms:
+    # rcdist (to a corner of the bishop's colour: a1 or h8) and cpdist (our
+    # king c3 to e4, the square beside their king d5 towards the centre).
+    binder = Binder("KBNK")
+    node = Node(chess.Board("8/8/8/3k4/8/2K5/8/1NB5 w - - 0 1"), 0, chess.WHITE)
+    rcdist = binder.bind("corner_dist(k, B)", "feature")
+    cpdist = binder.bind("centre_side_dist(K, k)", "feature")
+    assert rcdist(node) == 4 and cpdist(node) == 2
+    table = load_table("kbnk")
+    assert table.library.path == ""
