@@ -81,8 +81,6 @@ _XY = tuple((chess.square_file(s), chess.square_rank(s)) for s in chess.SQUARES)
 _CORNERS = {None: (chess.A1, chess.H1, chess.A8, chess.H8),
             chess.BLACK: (chess.A1, chess.H8), chess.WHITE: (chess.H1, chess.A8)}
 _EDGE_DIST = tuple(min(x, 7 - x, y, 7 - y) for x, y in _XY)
-_CENTRE_DIST = tuple(max(max(3 - x, x - 4, 0), max(3 - y, y - 4, 0)) for x, y in _XY)
-"""King steps from each square to the nearest of d4, e4, d5, e5."""
 _DIST = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
 _MDIST = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQUARES)
                for a in chess.SQUARES)
@@ -167,20 +165,6 @@ def edge_dist(a: PieceRef) -> Feature:
     def feature(node: Node) -> int | None:
         x = a.square(node)
         return None if x is None else _EDGE_DIST[x]
-    return feature
-
-
-def centre_dist(a: PieceRef) -> Feature:
-    """King steps from a piece to the nearest centre square (d4, e4, d5, e5):
-    0 on one, 3 in a corner.
-
-    A king that is the more central of the two (``centre_dist(K) <=
-    centre_dist(k)``) stands between the other and the middle of the board:
-    the bishop-and-knight strategy of Guid, Možina, Sadikov and Bratko
-    approaches from the centre so that the lone king cannot run back to it."""
-    def feature(node: Node) -> int | None:
-        x = a.square(node)
-        return None if x is None else _CENTRE_DIST[x]
     return feature
 
 
@@ -549,7 +533,6 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("dist", "feature", (PIECE, PIECE), dist),
     Entry("mdist", "feature", (PIECE, PIECE), mdist),
     Entry("edge_dist", "feature", (PIECE,), edge_dist),
-    Entry("centre_dist", "feature", (PIECE,), centre_dist),
     Entry("centre_side_dist", "feature", (PIECE, PIECE), centre_side_dist),
     Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
     Entry("room", "feature", (PIECE,), room, optional=1, default="k"),
