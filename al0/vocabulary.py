@@ -173,7 +173,7 @@ def _towards_centre(square: chess.Square) -> chess.Square:
     middle of the board (the point between d4, e4, d5 and e5)."""
     x, y = _XY[square]
     dx, dy = 3.5 - x, 3.5 - y
-    longest = max(abs(dx), abs(dy))
+    longest = max(abs(dx), abs(dy))  # at least 0.5: the middle is between squares
     return chess.square(x + math.floor(dx / longest + 0.5), y + math.floor(dy / longest + 0.5))
 
 
@@ -283,9 +283,10 @@ def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
     corner (with a second argument, a corner of that colour, as for
     ``corner_dist``): how near a corner the box it is held in reaches.
 
-    A king held in two squares on an edge is driven along the edge box by
-    box, never letting the box grow, until the box holds the corner: this
-    falls by one each time the box moves, however the king inside it steps."""
+    The box is the same whichever of its squares the king stands on, so
+    unlike ``corner_dist(k)`` this does not change as the king steps about
+    inside it: it falls only when the box itself is moved towards a corner,
+    which is how a king held on the edge is walked into one."""
     region = _area_region(p)
 
     def feature(node: Node) -> int | None:
@@ -378,10 +379,10 @@ def threatened(p: PieceRef) -> Predicate:
     that king).
 
     The lone king's only threat to a piece. With them to move,
-    ``not threatened(B)`` says their king cannot even come at the bishop; it
-    judges exactly what the book's ``rookexposed`` estimates from distances,
-    so a bishop shielded by its partner's diagonals counts as safe however
-    near their king stands."""
+    ``not threatened(B)`` says their king cannot even come at the bishop.
+    It is judged from the squares, not from distances as the book's
+    ``rookexposed`` is, so a bishop shielded by its partner's diagonals
+    counts as safe however near their king stands."""
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
         if square is None:
