@@ -17,7 +17,7 @@ from al0.plan import Planner
 from al0.play import GameEnd, OurMove, play_game
 from al0.vocabulary import Binder
 
-SAMPLES = {"kbbk": 20, "kbnk": 100}
+SAMPLES = {"kbbk": 10, "kbnk": 100}
 """The fixed samples (seed 0) the suite checks the claims on. The tables
 state theirs for larger samples in their expect: blocks (kbbk 200, kbnk
 2,000); those runs take minutes to an hour, far longer than the suite may
