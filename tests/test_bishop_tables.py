@@ -20,7 +20,7 @@ from al0.vocabulary import Binder
 SAMPLES = {"kbbk": 10, "kbnk": 100}
 """The fixed samples (seed 0) the suite checks the claims on. The tables
 state theirs for larger samples in their expect: blocks (kbbk 200, kbnk
-2,000); those runs take minutes to an hour, far longer than the suite may
+2,000): minutes of verification each, longer than the suite may take
 (README, "Bishops: KBBK and KBNK")."""
 
 
