@@ -1,4 +1,5 @@
-"""The README and docs point only at files the repository has."""
+"""The README and docs point only at files the repository has, and the
+tutorial's tables are the ones it says."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 
 import pytest
 
+from al0.loader import load_table
 from conftest import ROOT
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -20,3 +22,20 @@ def test_every_relative_link_resolves(document):
             continue
         assert (document.parent / target).exists(), f"{document.name} links to missing {target}"
     assert "AL0.md" not in text
+
+
+AUTHORING = ROOT / "docs" / "authoring.md"
+YAML_BLOCK = re.compile(r"```yaml\n(.*?)```", re.S)
+
+
+def test_the_tutorials_drafts_load_and_its_second_is_the_bundled_kqk_table(tmp_path):
+    """docs/authoring.md's first draft loads as printed (its verify output is
+    in the tutorial), and its second draft plays exactly as the bundled
+    kqk.yaml, whose verify run the suite checks, so the tutorial's final
+    verify step cannot drift from what it prints."""
+    first, second, _expect = YAML_BLOCK.findall(AUTHORING.read_text(encoding="utf-8"))
+    (tmp_path / "first.yaml").write_text(first, encoding="utf-8")
+    (tmp_path / "second.yaml").write_text(second, encoding="utf-8")
+    assert load_table(tmp_path / "first.yaml").name == "my_kqk"
+    draft, bundled = load_table(tmp_path / "second.yaml"), load_table(ROOT / "advice_tables" / "kqk.yaml")
+    assert (draft.material, draft.rules, draft.advice) == (bundled.material, bundled.rules, bundled.advice)
