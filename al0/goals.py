@@ -18,7 +18,10 @@ So it always propagates, and the run stops the way Ctrl-C stops it.
 
 from __future__ import annotations
 
+import dis
+import inspect
 import operator
+import types
 from typing import Callable, Iterable, NoReturn
 
 import chess
@@ -26,7 +29,7 @@ import chess
 from al0.errors import PredicateError
 from al0.library import Library, Node
 from al0.model import (And, Compare, Const, DepthTest, Feature, Goal, MoveConstraint,
-                       Not, Or, Pred, Sum, predicate_names)
+                       Not, Or, Pred, Sum, leaves, predicate_names)
 from al0.position import Position, fen, play
 
 GoalFn = Callable[[Node, Node], bool]
@@ -108,6 +111,50 @@ def _fen(node: Node) -> str:
         return node.fen
     except Exception:  # a message must not fail for want of a FEN
         return repr(node.position)
+
+
+def reads_root(goal: Goal, library: Library) -> bool:
+    """Whether ``goal``'s value may depend on the search's root node.
+
+    A goal that does not read the root has the same value at a node whatever
+    the root, so every search for an advice made of such goals gives each
+    (position, depth) the same outcome, and a planner may share one memo
+    between them. A ``root.`` feature reads the root; so may a predicate,
+    unless it is a plain Python function that never touches its second
+    parameter (see :func:`_ignores_root`): anything else counts as reading it.
+    """
+    for leaf in leaves(goal):
+        if isinstance(leaf, Pred) and not _ignores_root(library.predicates[leaf.name]):
+            return True
+        if isinstance(leaf, Compare) and any(
+                isinstance(term, Feature) and term.at_root
+                for side in (leaf.left, leaf.right) for _, term in side.parts):
+            return True
+    return False
+
+
+_INTROSPECTION = frozenset({"locals", "vars", "eval", "exec", "_getframe", "currentframe",
+                            "f_locals", "signature"})
+"""Names through which a function could reach its parameters other than by name."""
+
+
+def _ignores_root(predicate: object) -> bool:
+    """Whether ``predicate`` is a plain function ``(node, root)`` whose code
+    never names its second parameter (no load, store or closure of it) nor
+    reaches its own frame: then its value cannot depend on the root."""
+    if type(predicate) is not types.FunctionType:
+        return False
+    code = predicate.__code__
+    if code.co_argcount < 2 or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return False
+    root = code.co_varnames[1]
+    if root in code.co_cellvars or _INTROSPECTION & set(code.co_names):
+        return False
+    for instruction in dis.get_instructions(code):
+        value = instruction.argval
+        if value == root or (isinstance(value, tuple) and root in value):
+            return False
+    return True
 
 
 def _compile(goal: Goal, library: Library) -> GoalFn:

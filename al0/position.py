@@ -22,7 +22,7 @@ Reading a position (for predicate libraries)::
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 import chess
 
@@ -164,7 +164,7 @@ def play(position: Position, move: chess.Move) -> Position | None:
     frm, to = move.from_square, move.to_square
     f, t = _BB[frm], _BB[to]
     white, black, kings, queens, rooks, bishops, knights, turn = position
-    ours, theirs = (white, black) if turn else (black, white)
+    ours = white if turn else black
     if not ours & f or ours & t:
         return None
     occupancy = white | black
@@ -183,6 +183,32 @@ def play(position: Position, move: chess.Move) -> Position | None:
             reach |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
     if not reach & t:
         return None
+    child = apply(position, move)
+    # Our own king must not stand attacked after the move.
+    white, black, kings, queens, rooks, bishops, knights, _ = child
+    ours, theirs = (white, black) if turn else (black, white)
+    king_bb = kings & ours
+    if king_bb:
+        king = king_bb.bit_length() - 1
+        if (_KING[king] & kings & theirs) or (_KNIGHT[king] & knights & theirs):
+            return None
+        occupancy = ours | theirs
+        straight = (rooks | queens) & theirs
+        if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
+                         | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+            return None
+        diagonal = (bishops | queens) & theirs
+        if diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal:
+            return None
+    return child
+
+
+def apply(position: Position, move: chess.Move) -> Position:
+    """The position after ``move``, which must be a legal move of the side to
+    move (unchecked: for moves :func:`legal_moves` gave; :func:`play` checks)."""
+    f, t = _BB[move.from_square], _BB[move.to_square]
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
     # A capture removes their piece from every mask; then the mover's mask
     # loses ``f`` and gains ``t`` (``t`` is clear in it now, so xor does both).
     if theirs & t:
@@ -202,55 +228,62 @@ def play(position: Position, move: chess.Move) -> Position | None:
     else:
         knights ^= both
     ours ^= both
-    # Our own king must not stand attacked after the move.
-    king_bb = kings & ours
-    if king_bb:
-        king = king_bb.bit_length() - 1
-        if (_KING[king] & kings & theirs) or (_KNIGHT[king] & knights & theirs):
-            return None
-        occupancy = ours | theirs
-        straight = (rooks | queens) & theirs
-        if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
-                         | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
-            return None
-        diagonal = (bishops | queens) & theirs
-        if diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal:
-            return None
     if turn:
         return _new(Position, (ours, theirs, kings, queens, rooks, bishops, knights, False))
     return _new(Position, (theirs, ours, kings, queens, rooks, bishops, knights, True))
 
 
-def successors(position: Position) -> Iterator[tuple[chess.Move, Position]]:
-    """Every legal move with the position it leads to, in python-chess's
-    order: when in check the king's moves first, then the other pieces';
-    otherwise by piece, from the highest square down, each piece's targets
-    from the highest square down."""
-    turn = position.turn
-    ours = position.white if turn else position.black
-    occupancy = position.white | position.black
-    king_bb = position.kings & ours
+def legal_moves(position: Position) -> list[chess.Move]:
+    """The legal moves of the side to move, in python-chess's order: when in
+    check the king's moves first, then the other pieces'; otherwise by piece,
+    from the highest square down, each piece's targets from the highest
+    square down.
+
+    No move is played to find them: a king's step is tested directly (no
+    piece of theirs, the one it would capture aside, attacks the square with
+    the king gone from its own), and when we are not in check and they have
+    no line piece to pin with, every other move is legal as it stands; only
+    the remaining moves (in check, or possibly pinned) are played to test them.
+    """
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    occupancy = white | black
+    king_bb = kings & ours
     in_check = is_check(position)
-    order = chess.scan_reversed(ours)
+    free = not in_check and not theirs & (rooks | queens | bishops)
+    order: Iterable[chess.Square] = chess.scan_reversed(ours)
     if in_check and king_bb:
         order = _king_first(king_bb, ours & ~king_bb)
+    found: list[chess.Move] = []
     for frm in order:
         row = MOVES[frm]
-        for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
-            move = row[to]
-            child = play(position, move)
-            if child is not None:
-                yield move, child
+        f = _BB[frm]
+        if kings & f:
+            without_king = occupancy & ~f
+            for to in chess.scan_reversed(_KING[frm] & ~ours):
+                if not _attacked(position, to, theirs & ~_BB[to], without_king):
+                    found.append(row[to])
+        elif free:
+            found += [row[to] for to in chess.scan_reversed(attacks(position, frm, occupancy)
+                                                            & ~ours)]
+        else:
+            for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
+                move = row[to]
+                if play(position, move) is not None:
+                    found.append(move)
+    return found
+
+
+def successors(position: Position) -> Iterator[tuple[chess.Move, Position]]:
+    """Every legal move with the position it leads to, in the order of
+    :func:`legal_moves`."""
+    for move in legal_moves(position):
+        yield move, apply(position, move)
 
 
 def _king_first(king: Bitboard, others: Bitboard) -> Iterator[chess.Square]:
     yield king.bit_length() - 1
     yield from chess.scan_reversed(others)
-
-
-def legal_moves(position: Position) -> list[chess.Move]:
-    """The legal moves of the side to move, in python-chess's order."""
-    return [move for move, _ in successors(position)]
 
 
 def has_legal_move(position: Position) -> bool:

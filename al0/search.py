@@ -25,10 +25,10 @@ from typing import Any
 import chess
 
 from al0.errors import SearchBudgetExceeded
-from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal, play_checked
+from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal, play_checked, reads_root
 from al0.library import Library, Node
 from al0.model import Advice
-from al0.position import Position
+from al0.position import Position, apply
 from al0.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
@@ -72,6 +72,11 @@ class CompiledAdvice:
     them_moves: MovesFn
     horizon: int
     """No node deeper than this has an allowed move, so no tree is higher."""
+    reads_root: bool = True
+    """Whether its goals may depend on the root (:func:`al0.goals.reads_root`).
+    When they do not, a (position, depth) has the same outcome in every
+    search for this advice, and searches from different roots may share a
+    memo (:class:`ForcingTreeSearch`'s ``memo``)."""
 
 
 def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
@@ -84,7 +89,9 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           compile_goal(advice.holding_goal, library),
                           compile_constraint(advice.us_moves, library),
                           compile_constraint(advice.them_moves, library),
-                          max(bounded))
+                          max(bounded),
+                          reads_root(advice.better_goal, library)
+                          or reads_root(advice.holding_goal, library))
 
 
 class _Entry:
@@ -94,7 +101,12 @@ class _Entry:
     search's ``never``: at every bound).
     ``tree``: the best forcing tree found so far, if any.
     ``children``: [move, child key (None until played), place in the
-    generator's order, generator name], in trying order, once expanded.
+    generator's order, generator name, whether the move is known legal], in
+    trying order, once expanded.
+
+    Every fact an entry holds is true of its (position, depth) whatever the
+    search that found it, and the tree it holds is the one any search finds
+    (see :class:`ForcingTreeSearch`): this is what lets searches share entries.
     """
 
     __slots__ = ("lo", "tree", "children")
@@ -111,10 +123,24 @@ class ForcingTreeSearch:
     ``root`` is the root node (the comparative predicates read it
     throughout); its position is where the search starts.
     :meth:`run` raises :class:`SearchBudgetExceeded` when a limit is reached.
+
+    The tree found at a node does not depend on the order nodes were met
+    in: at our nodes it is the first child in the generator's order among
+    those of least height, at theirs every reply's such tree. So searches
+    for an advice whose goals do not read the root
+    (``advice.reads_root`` false) may pass the same ``memo`` and reuse each
+    other's work; ``nodes`` may likewise be shared by every search of one
+    planner (a node's facts depend on its position and depth only). The
+    limits count what this search adds.
     """
 
     def __init__(self, advice: CompiledAdvice, root: Node,
-                 limits: SearchLimits | int = SearchLimits()):
+                 limits: SearchLimits | int = SearchLimits(),
+                 memo: dict[SearchKey, _Entry] | None = None,
+                 nodes: dict[SearchKey, Node] | None = None):
+        if memo is not None and advice.reads_root:
+            raise ValueError(f"advice {advice.name!r} reads the root: its searches "
+                             f"cannot share a memo")
         self.advice = advice
         self.us = root.us
         self.root = root
@@ -126,7 +152,8 @@ class ForcingTreeSearch:
         """A bound above any tree's height (no node deeper than the horizon
         has a move): ``lo = never`` means the node fails at every bound."""
         self.deadline = 0.0
-        self.memo: dict[SearchKey, _Entry] = {}
+        self.memo: dict[SearchKey, _Entry] = {} if memo is None else memo
+        self.node_memo = nodes
 
     def run(self) -> ForcingTree | None:
         """The forcing tree of least worst-case depth, or None if there is none
@@ -139,13 +166,26 @@ class ForcingTreeSearch:
         return SearchBudgetExceeded(f"advice {self.advice.name!r}: {what} spent "
                                     f"searching from {self.root.fen}")
 
+    def _node(self, key: SearchKey) -> Node:
+        """The node of ``key``: the root at depth 0, else from the shared
+        node memo when there is one."""
+        if key[1] == 0:
+            return self.root
+        shared = self.node_memo
+        if shared is None:
+            return Node(key[0], key[1], self.us)
+        node = shared.get(key)
+        if node is None:
+            node = shared[key] = Node(key[0], key[1], self.us)
+        return node
+
     def _visit(self, key: SearchKey) -> tuple[_Entry, Node]:
         """Evaluate the goals at a new node; also return the node, whose
         facts its expansion may reuse."""
         self.nodes += 1
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
-        node = Node(key[0], key[1], self.us)
+        node = self._node(key)
         if not self.advice.holding(node, self.root):
             entry = _Entry(self.never)
         elif self.advice.better(node, self.root):
@@ -174,36 +214,13 @@ class ForcingTreeSearch:
             # Not a leaf, and no room for a move: fail without generating moves.
             entry.lo = 0
             return None, 0
-        position, depth = key
         if entry.children is None:
-            if node is None:
-                node = Node(position, depth, self.us)
-            ours = position.turn == self.us
-            moves = (self.advice.us_moves if ours else self.advice.them_moves)(node)
-            self.moves += len(moves)
-            if self.moves > self.limits.moves:
-                raise self._spent(f"memory limit of {self.limits.moves} stored moves")
-            known = node.known_successors()
-            if known is None:
-                entry.children = [[move, None, place, name]
-                                  for place, (move, name) in enumerate(moves)]
-            elif len(moves) == len(known) and all(
-                    move is legal for (move, _), legal in zip(moves, known)):
-                # The generator gave exactly the known legal moves (the very
-                # objects, as the standard ``legal`` does): no move needs playing.
-                entry.children = [[move, (child, depth + 1), place, name]
-                                  for place, ((move, name), child)
-                                  in enumerate(zip(moves, known.values()))]
-            else:
-                # The legal moves are known already (a generator or a goal
-                # asked for them): a move among them needs no playing.
-                entry.children = [[move, (known[move], depth + 1) if move in known else None,
-                                   place, name] for place, (move, name) in enumerate(moves)]
+            entry.children = self._expand(key, node)
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
             return None, self.never
-        if position.turn == self.us:
+        if key[0].turn == self.us:
             tree, lo = self._solve_ours(key, entry.children, entry.lo, bound)
         else:
             tree, lo = self._solve_theirs(key, entry.children, bound)
@@ -213,21 +230,45 @@ class ForcingTreeSearch:
             entry.tree = tree
         return tree, entry.lo
 
+    def _expand(self, key: SearchKey, node: Node | None) -> list[list[Any]]:
+        """The children of ``key`` in trying order: the allowed moves, each
+        marked known legal when it is one of the node's legal moves (then it
+        is played unchecked; any other move is checked when first tried)."""
+        if node is None:
+            node = self._node(key)
+        ours = key[0].turn == self.us
+        moves = (self.advice.us_moves if ours else self.advice.them_moves)(node)
+        self.moves += len(moves)
+        if self.moves > self.limits.moves:
+            raise self._spent(f"memory limit of {self.limits.moves} stored moves")
+        legal = node.known_legal_moves()
+        if legal is not None and len(moves) == len(legal) and all(
+                move is known for (move, _), known in zip(moves, legal)):
+            # The generator gave exactly the legal moves (the very objects, as
+            # the standard ``legal`` does): all known legal.
+            return [[move, None, place, name, True] for place, (move, name) in enumerate(moves)]
+        if legal is not None:
+            ids = {id(move) for move in legal}
+            return [[move, None, place, name, id(move) in ids]
+                    for place, (move, name) in enumerate(moves)]
+        return [[move, None, place, name, False] for place, (move, name) in enumerate(moves)]
+
     def _child(self, parent: SearchKey, child: list[Any],
                bound: int) -> tuple[ForcingTree | None, int]:
-        """Solve one child ``[move, key, place, generator]`` of ``parent``,
-        answering from the memo when it can; a move is played (and checked
-        legal) the first time it is tried."""
+        """Solve one child ``[move, key, place, generator, legal]`` of
+        ``parent``, answering from the memo when it can; a move is played
+        (and checked legal unless known to be) the first time it is tried."""
         key = child[1]
         if key is None:
-            key = child[1] = (play_checked(parent[0], child[0], child[3]), parent[1] + 1)
-        else:
-            entry = self.memo.get(key)
-            if entry is not None:
-                if entry.tree is not None and entry.tree.height <= bound:
-                    return entry.tree, entry.lo
-                if entry.lo >= bound:
-                    return None, entry.lo
+            position = (apply(parent[0], child[0]) if child[4]
+                        else play_checked(parent[0], child[0], child[3]))
+            key = child[1] = (position, parent[1] + 1)
+        entry = self.memo.get(key)
+        if entry is not None:
+            if entry.tree is not None and entry.tree.height <= bound:
+                return entry.tree, entry.lo
+            if entry.lo >= bound:
+                return None, entry.lo
         return self._solve(key, bound)
 
     def _solve_ours(self, key: SearchKey, children: list[list[Any]], lo: int,
