@@ -28,14 +28,16 @@ import chess
 
 from al0.errors import PredicateError
 from al0.library import Library, Node
+from al0.library import check as standard_check
+from al0.library import mate as standard_mate
 from al0.model import (And, Compare, Const, DepthTest, Feature, Goal, MoveConstraint,
                        Not, Or, Pred, Sum, leaves, predicate_names)
 from al0.position import Position, fen, play
 
 GoalFn = Callable[[Node, Node], bool]
-MovesFn = Callable[[Node], list[tuple[chess.Move, str]]]
-"""The allowed moves at a node, in trying order, each with the name of the
-generator it comes from (to blame it if the move turns out illegal)."""
+MovesFn = Callable[[Node], list[tuple[list[chess.Move], str]]]
+"""The allowed moves at a node, in trying order, in lists each with the name
+of the generator it comes from (to blame it if a move turns out illegal)."""
 
 _COMPARE = {"=": operator.eq, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
@@ -131,6 +133,24 @@ def reads_root(goal: Goal, library: Library) -> bool:
                 for side in (leaf.left, leaf.right) for _, term in side.parts):
             return True
     return False
+
+
+def needs_check(goal: Goal, library: Library) -> bool:
+    """Whether ``goal`` can hold only where the side to move is in check:
+    it is the standard ``mate`` or ``check``, a conjunction with such an
+    operand, or a disjunction of such goals. The search need not evaluate
+    such a goal where the side to move is not in check."""
+    if isinstance(goal, Pred):
+        return library.predicates.get(goal.name) in _IN_CHECK
+    if isinstance(goal, And):
+        return any(needs_check(operand, library) for operand in goal.operands)
+    if isinstance(goal, Or):
+        return all(needs_check(operand, library) for operand in goal.operands)
+    return False
+
+
+_IN_CHECK = (standard_mate, standard_check)
+"""The standard predicates that hold only with the side to move in check."""
 
 
 _INTROSPECTION = frozenset({"locals", "vars", "eval", "exec", "_getframe", "currentframe",
@@ -285,8 +305,8 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
 
 
 def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
-    """A function ``node -> [(move, generator name)]``: the allowed moves in
-    trying order.
+    """A function ``node -> [(moves, generator name)]``: the allowed moves in
+    trying order, one list per alternative that allows any.
 
     Alternatives apply in order, each only at depths in its range; a move
     already allowed by an earlier alternative is not repeated. Every item a
@@ -300,8 +320,8 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
     alternatives = tuple((alt.depths, [library.generators[g] for g in alt.generators],
                           alt.generators) for alt in constraint.alternatives)
 
-    def allowed(node: Node) -> list[tuple[chess.Move, str]]:
-        found: list[tuple[chess.Move, str]] = []
+    def allowed(node: Node) -> list[tuple[list[chess.Move], str]]:
+        found: list[tuple[list[chess.Move], str]] = []
         for depths, generators, names in alternatives:
             if node.depth not in depths:
                 continue
@@ -312,9 +332,10 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
                 moves = [move for move in moves if move in admitted]
             if found:
                 # Only a later alternative can repeat a move an earlier one allowed.
-                seen = {move for move, _ in found}
+                seen = {move for earlier, _ in found for move in earlier}
                 moves = [move for move in moves if move not in seen]
-            found += [(move, name) for move in moves]
+            if moves:
+                found.append((moves, name))
         return found
 
     return allowed
@@ -341,10 +362,13 @@ def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
         raise
     except BaseException as error:
         raise PredicateError(f"generator {name!r} {_what(error)} at {_fen(node)}") from error
-    for move in moves:
-        if type(move) is not chess.Move:
-            _bad_move(name, move, node.position)
+    if set(map(type, moves)) - _MOVE_TYPE:
+        _bad_move(name, next(move for move in moves if type(move) is not chess.Move),
+                  node.position)
     return moves
+
+
+_MOVE_TYPE = {chess.Move}
 
 
 def _bad_move(culprit: str, move: object, position: Position) -> NoReturn:

@@ -22,7 +22,7 @@ DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs
 far fewer (a few thousand at most), so reaching it signals a runaway table."""
 
-SHARED_NODES = 300_000
+SHARED_NODES = 200_000
 """How many search nodes (with their facts) and entries of shared search
 memos a caching planner keeps between plans, about 100 MB; past it they are
 dropped, which costs time, never a different plan."""

@@ -19,16 +19,18 @@ never change its result.
 from __future__ import annotations
 
 import time
+from operator import is_
 from dataclasses import dataclass
 from typing import Any
 
 import chess
 
 from al0.errors import SearchBudgetExceeded
-from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal, play_checked, reads_root
+from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, needs_check,
+                       play_checked, reads_root)
 from al0.library import Library, Node
 from al0.model import Advice
-from al0.position import Position, apply
+from al0.position import Position, apply, checking_moves
 from al0.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
@@ -77,6 +79,10 @@ class CompiledAdvice:
     When they do not, a (position, depth) has the same outcome in every
     search for this advice, and searches from different roots may share a
     memo (:class:`ForcingTreeSearch`'s ``memo``)."""
+    leaf_in_check: bool = False
+    """Whether the better-goal holds only where the side to move is in check
+    (:func:`al0.goals.needs_check`): then a node not in check is no leaf, and
+    where only a leaf would do, the search need not visit it."""
 
 
 def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
@@ -91,7 +97,8 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           compile_constraint(advice.them_moves, library),
                           max(bounded),
                           reads_root(advice.better_goal, library)
-                          or reads_root(advice.holding_goal, library))
+                          or reads_root(advice.holding_goal, library),
+                          needs_check(advice.better_goal, library))
 
 
 class _Entry:
@@ -186,10 +193,11 @@ class ForcingTreeSearch:
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
         node = self._node(key)
-        if not self.advice.holding(node, self.root):
+        advice = self.advice
+        if not advice.holding(node, self.root):
             entry = _Entry(self.never)
-        elif self.advice.better(node, self.root):
-            entry = _Entry(tree=LEAF)
+        elif advice.better(node, self.root):
+            entry = _Entry(-1, LEAF)
         else:
             entry = _Entry()
         self.memo[key] = entry
@@ -199,9 +207,6 @@ class ForcingTreeSearch:
         """A forcing tree of height <= ``bound`` from the node ``key``, or None
         if none exists, and the node's ``lo`` (it fails at every bound <= lo).
         The tree is minimal in height when it exists."""
-        self.steps += 1
-        if not self.steps & 4095 and time.monotonic() > self.deadline:
-            raise self._spent(f"time limit of {self.limits.seconds:g} s")
         entry = self.memo.get(key)
         node = None
         if entry is None:
@@ -214,6 +219,15 @@ class ForcingTreeSearch:
             # Not a leaf, and no room for a move: fail without generating moves.
             entry.lo = 0
             return None, 0
+        return self._deepen(key, entry, node, bound)
+
+    def _deepen(self, key: SearchKey, entry: _Entry, node: Node | None,
+                bound: int) -> tuple[ForcingTree | None, int]:
+        """:meth:`_solve` at a node the memo cannot answer for ``bound`` > 0:
+        search its children (``node`` is its Node when at hand)."""
+        self.steps += 1
+        if not self.steps & 4095 and time.monotonic() > self.deadline:
+            raise self._spent(f"time limit of {self.limits.seconds:g} s")
         if entry.children is None:
             entry.children = self._expand(key, node)
         if not entry.children:
@@ -237,39 +251,53 @@ class ForcingTreeSearch:
         if node is None:
             node = self._node(key)
         ours = key[0].turn == self.us
-        moves = (self.advice.us_moves if ours else self.advice.them_moves)(node)
-        self.moves += len(moves)
+        segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
+        children: list[list[Any]] = []
+        legal = node.known_legal_moves()
+        ids: set[int] | None = None
+        for moves, name in segments:
+            place = len(children)
+            if legal is not None and len(moves) == len(legal) and all(map(is_, moves, legal)):
+                # The generator gave exactly the legal moves (the very
+                # objects, as the standard ``legal`` does): all known legal.
+                children += [[move, None, place + index, name, True]
+                             for index, move in enumerate(moves)]
+            elif legal is not None:
+                if ids is None:
+                    ids = set(map(id, legal))
+                children += [[move, None, place + index, name, id(move) in ids]
+                             for index, move in enumerate(moves)]
+            else:
+                children += [[move, None, place + index, name, False]
+                             for index, move in enumerate(moves)]
+        self.moves += len(children)
         if self.moves > self.limits.moves:
             raise self._spent(f"memory limit of {self.limits.moves} stored moves")
-        legal = node.known_legal_moves()
-        if legal is not None and len(moves) == len(legal) and all(
-                move is known for (move, _), known in zip(moves, legal)):
-            # The generator gave exactly the legal moves (the very objects, as
-            # the standard ``legal`` does): all known legal.
-            return [[move, None, place, name, True] for place, (move, name) in enumerate(moves)]
-        if legal is not None:
-            ids = {id(move) for move in legal}
-            return [[move, None, place, name, id(move) in ids]
-                    for place, (move, name) in enumerate(moves)]
-        return [[move, None, place, name, False] for place, (move, name) in enumerate(moves)]
+        return children
 
     def _child(self, parent: SearchKey, child: list[Any],
                bound: int) -> tuple[ForcingTree | None, int]:
-        """Solve one child ``[move, key, place, generator, legal]`` of
-        ``parent``, answering from the memo when it can; a move is played
-        (and checked legal unless known to be) the first time it is tried."""
+        """:meth:`_solve` of one child ``[move, key, place, generator, legal]``
+        of ``parent``; its move is played (and checked legal unless known to
+        be) the first time it is tried."""
         key = child[1]
         if key is None:
             position = (apply(parent[0], child[0]) if child[4]
                         else play_checked(parent[0], child[0], child[3]))
             key = child[1] = (position, parent[1] + 1)
         entry = self.memo.get(key)
-        if entry is not None:
-            if entry.tree is not None and entry.tree.height <= bound:
-                return entry.tree, entry.lo
-            if entry.lo >= bound:
-                return None, entry.lo
-        return self._solve(key, bound)
+        node = None
+        if entry is None:
+            entry, node = self._visit(key)
+        tree = entry.tree
+        if tree is not None and tree.height <= bound:
+            return tree, entry.lo
+        if entry.lo >= bound:
+            return None, entry.lo
+        if bound == 0:
+            entry.lo = 0
+            return None, 0
+        return self._deepen(key, entry, node, bound)
 
     def _solve_ours(self, key: SearchKey, children: list[list[Any]], lo: int,
                     bound: int) -> tuple[ForcingTree | None, int]:
@@ -282,7 +310,12 @@ class ForcingTreeSearch:
         least = self.never
         while child_bound < bound:
             least = self.never
-            for child in children:
+            trying = children
+            if child_bound == 0 and self.advice.leaf_in_check:
+                trying = self._may_check(key[0], children)
+                if len(trying) < len(children):
+                    least = 0  # the others fail at bound 0: no leaf is out of check
+            for child in trying:
                 subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
                     return ForcingTree(subtree.height + 1, ((child[0], subtree),)), lo
@@ -291,6 +324,18 @@ class ForcingTreeSearch:
             child_bound = max(child_bound + 1, least + 1)
         # Every child fails at every bound <= least: we fail up to least + 1.
         return None, min(self.never, max(bound, least + 1))
+
+    @staticmethod
+    def _may_check(position: Position, children: list[list[Any]]) -> list[list[Any]]:
+        """The children, in order, that may be a leaf of an advice whose
+        better-goal needs check: all but the known legal moves, not yet
+        played, that give no check (those are never played to find out)."""
+        unplayed = [child[0] for child in children if child[1] is None and child[4]]
+        if not unplayed:
+            return children
+        checking = {id(move) for move in checking_moves(position, unplayed)}
+        return [child for child in children
+                if child[1] is not None or not child[4] or id(child[0]) in checking]
 
     def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:
