@@ -45,14 +45,18 @@ class Plan:
     tree: ForcingTree | None
     nodes: int
     seconds: float
-    given: chess.Board | None = field(default=None, compare=False, repr=False)
-    """The board the plan was asked for, when it was asked with one."""
+    counters: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    """The move counters (halfmove clock, fullmove number) of the board the
+    plan was asked for, when it was asked with one."""
 
     @property
     def board(self) -> chess.Board:
         """The position planned for, as a board of its own (move counters
         as given, when the plan was asked for with a board)."""
-        return self.given.copy(stack=False) if self.given is not None else to_board(self.position)
+        board = to_board(self.position)
+        if self.counters is not None:
+            board.halfmove_clock, board.fullmove_number = self.counters
+        return board
 
     @property
     def fen(self) -> str:
@@ -111,13 +115,14 @@ class Planner:
             plan = self.cache.get(position)
             if plan is not None:
                 return plan
-        plan = self._search(position, None if board is None else board.copy(stack=False))
+        plan = self._search(position, None if board is None
+                            else (board.halfmove_clock, board.fullmove_number))
         self.search_seconds.append(plan.seconds)
         if self.cache is not None:
             self.cache[position] = plan
         return plan
 
-    def _search(self, position: Position, board: chess.Board | None) -> Plan:
+    def _search(self, position: Position, counters: tuple[int, int] | None) -> Plan:
         started = time.perf_counter()
         root = Node(position, 0, self.table.us)
         nodes = 0
@@ -137,12 +142,12 @@ class Planner:
                     # with no move to play: it cannot guide play, so pass it over.
                     if tree is not None and not tree.is_leaf:
                         return Plan(position, rule.name, name, tuple(tried), tree, nodes,
-                                    time.perf_counter() - started, board)
+                                    time.perf_counter() - started, counters)
                     tried.append(name)
                 return Plan(position, rule.name, None, tuple(tried), None, nodes,
-                            time.perf_counter() - started, board)
+                            time.perf_counter() - started, counters)
             return Plan(position, None, None, (), None, nodes, time.perf_counter() - started,
-                        board)
+                        counters)
         finally:
             self._bound_shared()
 

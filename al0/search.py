@@ -310,12 +310,13 @@ class ForcingTreeSearch:
         least = self.never
         while child_bound < bound:
             least = self.never
-            trying = children
-            if child_bound == 0 and self.advice.leaf_in_check:
-                trying = self._may_check(key[0], children)
-                if len(trying) < len(children):
-                    least = 0  # the others fail at bound 0: no leaf is out of check
-            for child in trying:
+            if child_bound == 0:
+                found, least = self._first_leaf(key, children)
+                if found is not None:
+                    return ForcingTree(1, ((found, LEAF),)), lo
+                child_bound = least + 1
+                continue
+            for child in children:
                 subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
                     return ForcingTree(subtree.height + 1, ((child[0], subtree),)), lo
@@ -324,6 +325,38 @@ class ForcingTreeSearch:
             child_bound = max(child_bound + 1, least + 1)
         # Every child fails at every bound <= least: we fail up to least + 1.
         return None, min(self.never, max(bound, least + 1))
+
+    def _first_leaf(self, key: SearchKey,
+                    children: list[list[Any]]) -> tuple[chess.Move | None, int]:
+        """The move of the first child that is a leaf, or None and the least
+        ``lo`` of the children (they all fail at every bound up to it). This
+        is :meth:`_child` at bound 0, inlined: at our nodes every child is
+        tried so before any is searched deeper."""
+        memo = self.memo
+        least = self.never
+        trying = children
+        if self.advice.leaf_in_check:
+            trying = self._may_check(key[0], children)
+            if len(trying) < len(children):
+                least = 0  # the others fail at bound 0: no leaf is out of check
+        depth = key[1] + 1
+        for child in trying:
+            child_key = child[1]
+            if child_key is None:
+                position = (apply(key[0], child[0]) if child[4]
+                            else play_checked(key[0], child[0], child[3]))
+                child_key = child[1] = (position, depth)
+            entry = memo.get(child_key)
+            if entry is None:
+                entry = self._visit(child_key)[0]
+            if entry.tree is LEAF:
+                return child[0], 0
+            child_lo = entry.lo
+            if child_lo < 0:
+                child_lo = entry.lo = 0
+            if child_lo < least:
+                least = child_lo
+        return None, least
 
     @staticmethod
     def _may_check(position: Position, children: list[list[Any]]) -> list[list[Any]]:
