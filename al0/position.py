@@ -222,6 +222,17 @@ def play(position: Position, move: chess.Move) -> Position | None:
             reach |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
     if not reach & t:
         return None
+    theirs = black if turn else white
+    if not theirs & (rooks | queens | bishops):
+        # With no line piece of theirs, the king is safe after the move
+        # exactly when no king or knight of theirs (but one it takes) is
+        # next to, or a knight's jump from, where it then stands.
+        king_bb = t if kings & f else kings & ours
+        if king_bb:
+            king = king_bb.bit_length() - 1
+            if (_KING[king] & kings | _KNIGHT[king] & knights) & theirs & ~t:
+                return None
+        return apply(position, move)
     child = apply(position, move)
     # Our own king must not stand attacked after the move.
     white, black, kings, queens, rooks, bishops, knights, _ = child
