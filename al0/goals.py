@@ -29,6 +29,7 @@ import chess
 from al0.errors import PredicateError
 from al0.library import Library, Node
 from al0.library import check as standard_check
+from al0.library import legal as standard_legal
 from al0.library import mate as standard_mate
 from al0.model import (And, Compare, Const, DepthTest, Feature, Goal, MoveConstraint,
                        Not, Or, Pred, Sum, leaves, predicate_names)
@@ -339,6 +340,14 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
         return found
 
     return allowed
+
+
+def only_legal(constraint: MoveConstraint, depth: int, library: Library) -> bool:
+    """Whether at ``depth`` the allowed moves of ``constraint`` are exactly
+    the standard ``legal`` generator's (its only alternative there)."""
+    applying = [alt for alt in constraint.alternatives if depth in alt.depths]
+    return (len(applying) == 1 and applying[0].generators == ("legal",)
+            and library.generators.get("legal") is standard_legal)
 
 
 def play_checked(position: Position, move: chess.Move, generator: str) -> Position:

@@ -347,6 +347,67 @@ def checking_moves(position: Position, moves: Iterable[chess.Move]) -> list[ches
     return found
 
 
+def legal_checks(position: Position) -> list[chess.Move]:
+    """The legal moves that put the other side in check, in the order of
+    :func:`legal_moves`. When we are not in check and they have no line
+    piece, each piece's checking targets come straight from its checking
+    squares (:func:`checking_moves`), without listing its other moves."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    if is_check(position) or theirs & (rooks | queens | bishops) or not kings & theirs:
+        return checking_moves(position, legal_moves(position))
+    king = (kings & theirs).bit_length() - 1
+    occupancy = white | black
+    straight_ours, diagonal_ours = (rooks | queens) & ours, (bishops | queens) & ours
+    found: list[chess.Move] = []
+    pieces = ours
+    while pieces:
+        frm = pieces.bit_length() - 1
+        f = _BB[frm]
+        pieces ^= f
+        vacated = occupancy & ~f
+        straight = (_RANK_ATT[king][_RANK_MASK[king] & vacated]
+                    | _FILE_ATT[king][_FILE_MASK[king] & vacated])
+        diagonal = _DIAG_ATT[king][_DIAG_MASK[king] & vacated]
+        uncovers = (straight & straight_ours | diagonal & diagonal_ours) & ~f
+        if kings & f:
+            if uncovers:
+                found += [move for move in _king_steps(position, ours, theirs, f)
+                          if gives_check(position, move)]
+            continue
+        row = MOVES[frm]
+        if knights & f:
+            targets = _KNIGHT[frm]
+        else:
+            targets = 0
+            if (rooks | queens) & f:
+                targets = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
+                           | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
+            if (bishops | queens) & f:
+                targets |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
+        targets &= ~ours
+        if uncovers:
+            found += [move for move in _descending(row, targets) if gives_check(position, move)]
+            continue
+        if knights & f:
+            targets &= _KNIGHT[king]
+        else:
+            targets &= ((straight if (rooks | queens) & f else 0)
+                        | (diagonal if (bishops | queens) & f else 0))
+        found += _descending(row, targets)
+    return found
+
+
+def _descending(row: tuple[chess.Move, ...], targets: Bitboard) -> list[chess.Move]:
+    """The moves of ``row`` to ``targets``, highest target square first."""
+    moves = []
+    while targets:
+        to = targets.bit_length() - 1
+        targets ^= _BB[to]
+        moves.append(row[to])
+    return moves
+
+
 def legal_moves(position: Position) -> list[chess.Move]:
     """The legal moves of the side to move, in python-chess's order: when in
     check the king's moves first, then the other pieces'; otherwise by piece,

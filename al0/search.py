@@ -27,10 +27,10 @@ import chess
 
 from al0.errors import SearchBudgetExceeded
 from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, needs_check,
-                       play_checked, reads_root)
+                       only_legal, play_checked, reads_root)
 from al0.library import Library, Node
 from al0.model import Advice
-from al0.position import Position, apply, checking_moves
+from al0.position import Position, apply, checking_moves, legal_checks
 from al0.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
@@ -83,6 +83,9 @@ class CompiledAdvice:
     """Whether the better-goal holds only where the side to move is in check
     (:func:`al0.goals.needs_check`): then a node not in check is no leaf, and
     where only a leaf would do, the search need not visit it."""
+    legal_depths: frozenset[int] = frozenset()
+    """The depths at which our allowed moves are the standard ``legal``
+    generator's alone: there the search knows them without asking it."""
 
 
 def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
@@ -98,7 +101,9 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           max(bounded),
                           reads_root(advice.better_goal, library)
                           or reads_root(advice.holding_goal, library),
-                          needs_check(advice.better_goal, library))
+                          needs_check(advice.better_goal, library),
+                          frozenset(depth for depth in range(max(bounded) + 1)
+                                    if only_legal(advice.us_moves, depth, library)))
 
 
 class _Entry:
@@ -228,6 +233,10 @@ class ForcingTreeSearch:
         self.steps += 1
         if not self.steps & 4095 and time.monotonic() > self.deadline:
             raise self._spent(f"time limit of {self.limits.seconds:g} s")
+        advice = self.advice
+        if (bound == 1 and entry.children is None and advice.leaf_in_check
+                and key[1] in advice.legal_depths and key[0].turn == self.us):
+            return self._mate_in_one(key, entry)
         if entry.children is None:
             entry.children = self._expand(key, node)
         if not entry.children:
@@ -325,6 +334,27 @@ class ForcingTreeSearch:
             child_bound = max(child_bound + 1, least + 1)
         # Every child fails at every bound <= least: we fail up to least + 1.
         return None, min(self.never, max(bound, least + 1))
+
+    def _mate_in_one(self, key: SearchKey, entry: _Entry) -> tuple[ForcingTree | None, int]:
+        """:meth:`_deepen` at bound 1 at our node whose allowed moves are the
+        legal ones, for an advice whose leaves are in check: only a checking
+        move can reach a leaf, so only those are listed and tried, in the
+        legal moves' order (the tree is the one the full search finds). The
+        node stays unexpanded; it fails at bound 1 at most."""
+        position, depth = key
+        memo = self.memo
+        for move in legal_checks(position):
+            child_key = (apply(position, move), depth + 1)
+            child = memo.get(child_key)
+            if child is None:
+                child = self._visit(child_key)[0]
+            if child.tree is LEAF:
+                entry.tree = ForcingTree(1, ((move, LEAF),))
+                return entry.tree, entry.lo
+            if child.lo < 0:
+                child.lo = 0
+        entry.lo = max(entry.lo, 1)
+        return None, entry.lo
 
     def _first_leaf(self, key: SearchKey,
                     children: list[list[Any]]) -> tuple[chess.Move | None, int]:
