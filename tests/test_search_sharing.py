@@ -24,7 +24,7 @@ from al0.sampling import random_positions
 from al0.search import ForcingTreeSearch, compile_advice
 from conftest import TABLES
 
-TEST_TABLES = Path(__file__).resolve().parent / "tables"
+TEST_TABLES = Path(__file__).resolve().parent / "good_tables"
 
 
 def plan_outline(plan):  # type: ignore[no-untyped-def]
