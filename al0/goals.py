@@ -31,7 +31,7 @@ from al0.library import Library, Node
 from al0.library import check as standard_check
 from al0.library import legal as standard_legal
 from al0.library import mate as standard_mate
-from al0.model import (And, Compare, Const, DepthTest, Feature, Goal, MoveConstraint,
+from al0.model import (And, Compare, Const, DepthRange, DepthTest, Feature, Goal, MoveConstraint,
                        Not, Or, Pred, Sum, leaves, predicate_names)
 from al0.position import Position, fen, play
 
@@ -342,12 +342,21 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
     return allowed
 
 
-def only_legal(constraint: MoveConstraint, depth: int, library: Library) -> bool:
-    """Whether at ``depth`` the allowed moves of ``constraint`` are exactly
-    the standard ``legal`` generator's (its only alternative there)."""
-    applying = [alt for alt in constraint.alternatives if depth in alt.depths]
-    return (len(applying) == 1 and applying[0].generators == ("legal",)
-            and library.generators.get("legal") is standard_legal)
+def legal_alone(constraint: MoveConstraint, library: Library) -> tuple[DepthRange, ...]:
+    """The depths at which the allowed moves of ``constraint`` are exactly
+    the standard ``legal`` generator's (its only alternative there), as
+    ranges: which alternatives apply changes only where a range starts or
+    ends, so each span between those depths is decided by its first depth."""
+    if library.generators.get("legal") is not standard_legal:
+        return ()
+    ranges = [alt.depths for alt in constraint.alternatives]
+    edges = sorted({0} | {r.lo for r in ranges} | {r.hi for r in ranges if r.hi is not None})
+    found = []
+    for lo, hi in zip(edges, edges[1:] + [None]):
+        applying = [alt for alt in constraint.alternatives if lo in alt.depths]
+        if len(applying) == 1 and applying[0].generators == ("legal",):
+            found.append(DepthRange(lo, hi))
+    return tuple(found)
 
 
 def play_checked(position: Position, move: chess.Move, generator: str) -> Position:

@@ -27,9 +27,9 @@ import chess
 
 from al0.errors import SearchBudgetExceeded
 from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, needs_check,
-                       only_legal, play_checked, reads_root)
+                       legal_alone, play_checked, reads_root)
 from al0.library import Library, Node
-from al0.model import Advice
+from al0.model import Advice, DepthRange
 from al0.position import Position, apply, checking_moves, legal_checks
 from al0.tree import LEAF, ForcingTree
 
@@ -83,7 +83,7 @@ class CompiledAdvice:
     """Whether the better-goal holds only where the side to move is in check
     (:func:`al0.goals.needs_check`): then a node not in check is no leaf, and
     where only a leaf would do, the search need not visit it."""
-    legal_depths: frozenset[int] = frozenset()
+    legal_depths: tuple[DepthRange, ...] = ()
     """The depths at which our allowed moves are the standard ``legal``
     generator's alone: there the search knows them without asking it."""
 
@@ -102,8 +102,7 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           reads_root(advice.better_goal, library)
                           or reads_root(advice.holding_goal, library),
                           needs_check(advice.better_goal, library),
-                          frozenset(depth for depth in range(max(bounded) + 1)
-                                    if only_legal(advice.us_moves, depth, library)))
+                          legal_alone(advice.us_moves, library))
 
 
 class _Entry:
@@ -235,7 +234,8 @@ class ForcingTreeSearch:
             raise self._spent(f"time limit of {self.limits.seconds:g} s")
         advice = self.advice
         if (bound == 1 and entry.children is None and advice.leaf_in_check
-                and key[1] in advice.legal_depths and key[0].turn == self.us):
+                and key[0].turn == self.us
+                and any(key[1] in depths for depths in advice.legal_depths)):
             return self._mate_in_one(key, entry)
         if entry.children is None:
             entry.children = self._expand(key, node)

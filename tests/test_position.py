@@ -16,8 +16,9 @@ import chess
 import pytest
 
 from al0.errors import PositionError
-from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check, is_checkmate, is_stalemate,
-                          legal_checks, legal_moves, play, successors, to_board)
+from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
+                          is_checkmate, is_stalemate, legal_checks, legal_moves, play,
+                          successors, to_board)
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
