@@ -18,21 +18,27 @@ So it always propagates, and the run stops the way Ctrl-C stops it.
 
 from __future__ import annotations
 
+import dis
+import inspect
 import operator
+import types
 from typing import Callable, Iterable, NoReturn
 
 import chess
 
 from al0.errors import PredicateError
 from al0.library import Library, Node
-from al0.model import (And, Compare, Const, DepthTest, Feature, Goal, MoveConstraint,
-                       Not, Or, Pred, Sum, predicate_names)
+from al0.library import check as standard_check
+from al0.library import legal as standard_legal
+from al0.library import mate as standard_mate
+from al0.model import (And, Compare, Const, DepthRange, DepthTest, Feature, Goal, MoveConstraint,
+                       Not, Or, Pred, Sum, leaves, predicate_names)
 from al0.position import Position, fen, play
 
 GoalFn = Callable[[Node, Node], bool]
-MovesFn = Callable[[Node], list[tuple[chess.Move, str]]]
-"""The allowed moves at a node, in trying order, each with the name of the
-generator it comes from (to blame it if the move turns out illegal)."""
+MovesFn = Callable[[Node], list[tuple[list[chess.Move], str]]]
+"""The allowed moves at a node, in trying order, in lists each with the name
+of the generator it comes from (to blame it if a move turns out illegal)."""
 
 _COMPARE = {"=": operator.eq, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
@@ -108,6 +114,68 @@ def _fen(node: Node) -> str:
         return node.fen
     except Exception:  # a message must not fail for want of a FEN
         return repr(node.position)
+
+
+def reads_root(goal: Goal, library: Library) -> bool:
+    """Whether ``goal``'s value may depend on the search's root node.
+
+    A goal that does not read the root has the same value at a node whatever
+    the root, so every search for an advice made of such goals gives each
+    (position, depth) the same outcome, and a planner may share one memo
+    between them. A ``root.`` feature reads the root; so may a predicate,
+    unless it is a plain Python function that never touches its second
+    parameter (see :func:`_ignores_root`): anything else counts as reading it.
+    """
+    for leaf in leaves(goal):
+        if isinstance(leaf, Pred) and not _ignores_root(library.predicates[leaf.name]):
+            return True
+        if isinstance(leaf, Compare) and any(
+                isinstance(term, Feature) and term.at_root
+                for side in (leaf.left, leaf.right) for _, term in side.parts):
+            return True
+    return False
+
+
+def needs_check(goal: Goal, library: Library) -> bool:
+    """Whether ``goal`` can hold only where the side to move is in check:
+    it is the standard ``mate`` or ``check``, a conjunction with such an
+    operand, or a disjunction of such goals. The search need not evaluate
+    such a goal where the side to move is not in check."""
+    if isinstance(goal, Pred):
+        return library.predicates.get(goal.name) in _IN_CHECK
+    if isinstance(goal, And):
+        return any(needs_check(operand, library) for operand in goal.operands)
+    if isinstance(goal, Or):
+        return all(needs_check(operand, library) for operand in goal.operands)
+    return False
+
+
+_IN_CHECK = (standard_mate, standard_check)
+"""The standard predicates that hold only with the side to move in check."""
+
+
+_INTROSPECTION = frozenset({"locals", "vars", "eval", "exec", "_getframe", "currentframe",
+                            "f_locals", "signature"})
+"""Names through which a function could reach its parameters other than by name."""
+
+
+def _ignores_root(predicate: object) -> bool:
+    """Whether ``predicate`` is a plain function ``(node, root)`` whose code
+    never names its second parameter (no load, store or closure of it) nor
+    reaches its own frame: then its value cannot depend on the root."""
+    if type(predicate) is not types.FunctionType:
+        return False
+    code = predicate.__code__
+    if code.co_argcount < 2 or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return False
+    root = code.co_varnames[1]
+    if root in code.co_cellvars or _INTROSPECTION & set(code.co_names):
+        return False
+    for instruction in dis.get_instructions(code):
+        value = instruction.argval
+        if value == root or (isinstance(value, tuple) and root in value):
+            return False
+    return True
 
 
 def _compile(goal: Goal, library: Library) -> GoalFn:
@@ -238,8 +306,8 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
 
 
 def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
-    """A function ``node -> [(move, generator name)]``: the allowed moves in
-    trying order.
+    """A function ``node -> [(moves, generator name)]``: the allowed moves in
+    trying order, one list per alternative that allows any.
 
     Alternatives apply in order, each only at depths in its range; a move
     already allowed by an earlier alternative is not repeated. Every item a
@@ -253,8 +321,8 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
     alternatives = tuple((alt.depths, [library.generators[g] for g in alt.generators],
                           alt.generators) for alt in constraint.alternatives)
 
-    def allowed(node: Node) -> list[tuple[chess.Move, str]]:
-        found: list[tuple[chess.Move, str]] = []
+    def allowed(node: Node) -> list[tuple[list[chess.Move], str]]:
+        found: list[tuple[list[chess.Move], str]] = []
         for depths, generators, names in alternatives:
             if node.depth not in depths:
                 continue
@@ -265,12 +333,30 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
                 moves = [move for move in moves if move in admitted]
             if found:
                 # Only a later alternative can repeat a move an earlier one allowed.
-                seen = {move for move, _ in found}
+                seen = {move for earlier, _ in found for move in earlier}
                 moves = [move for move in moves if move not in seen]
-            found += [(move, name) for move in moves]
+            if moves:
+                found.append((moves, name))
         return found
 
     return allowed
+
+
+def legal_alone(constraint: MoveConstraint, library: Library) -> tuple[DepthRange, ...]:
+    """The depths at which the allowed moves of ``constraint`` are exactly
+    the standard ``legal`` generator's (its only alternative there), as
+    ranges: which alternatives apply changes only where a range starts or
+    ends, so each span between those depths is decided by its first depth."""
+    if library.generators.get("legal") is not standard_legal:
+        return ()
+    ranges = [alt.depths for alt in constraint.alternatives]
+    edges = sorted({0} | {r.lo for r in ranges} | {r.hi for r in ranges if r.hi is not None})
+    found = []
+    for lo, hi in zip(edges, edges[1:] + [None]):
+        applying = [alt for alt in constraint.alternatives if lo in alt.depths]
+        if len(applying) == 1 and applying[0].generators == ("legal",):
+            found.append(DepthRange(lo, hi))
+    return tuple(found)
 
 
 def play_checked(position: Position, move: chess.Move, generator: str) -> Position:
@@ -294,10 +380,13 @@ def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
         raise
     except BaseException as error:
         raise PredicateError(f"generator {name!r} {_what(error)} at {_fen(node)}") from error
-    for move in moves:
-        if type(move) is not chess.Move:
-            _bad_move(name, move, node.position)
+    if set(map(type, moves)) - _MOVE_TYPE:
+        _bad_move(name, next(move for move in moves if type(move) is not chess.Move),
+                  node.position)
     return moves
+
+
+_MOVE_TYPE = {chess.Move}
 
 
 def _bad_move(culprit: str, move: object, position: Position) -> NoReturn:

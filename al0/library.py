@@ -28,8 +28,8 @@ import chess
 
 from al0.bundled import LIBRARY_DIR
 from al0.errors import LibraryError
-from al0.position import (Position, from_board, has_legal_move, is_check, successors,
-                          to_board)
+from al0.position import (Position, apply, from_board, has_legal_move, is_check,
+                          legal_moves, to_board)
 
 
 class Node:
@@ -72,16 +72,19 @@ class Node:
         """The node's position as FEN, for messages."""
         return self.board.fen()
 
+    def legal_moves(self) -> list[chess.Move]:
+        """Every legal move at this node, in python-chess's order (computed
+        once per node, without playing them; do not mutate the list)."""
+        return self.fact(_legal_moves)  # type: ignore[return-value]
+
+    def known_legal_moves(self) -> list[chess.Move] | None:
+        """:meth:`legal_moves` if something has asked for them already, else None."""
+        return self._facts.get(_legal_moves)  # type: ignore[return-value]
+
     def successors(self) -> dict[chess.Move, Position]:
         """Every legal move at this node, in python-chess's order, with the
-        position it leads to (computed once per node; the search reuses it
-        for the moves it plays, so a library that needs legal moves should
-        ask here)."""
+        position it leads to (computed once per node)."""
         return self.fact(_successor_map)  # type: ignore[return-value]
-
-    def known_successors(self) -> dict[chess.Move, Position] | None:
-        """:meth:`successors` if something has asked for them already, else None."""
-        return self._facts.get(_successor_map)  # type: ignore[return-value]
 
     def fact(self, compute: Callable[[Node], object]) -> object:
         """``compute(self)``, computed once per node (``compute`` must not return None)."""
@@ -91,8 +94,13 @@ class Node:
         return value
 
 
+def _legal_moves(node: Node) -> list[chess.Move]:
+    return legal_moves(node.position)
+
+
 def _successor_map(node: Node) -> dict[chess.Move, Position]:
-    return dict(successors(node.position))
+    position = node.position
+    return {move: apply(position, move) for move in node.legal_moves()}
 
 
 Predicate = Callable[[Node, Node], bool]
@@ -166,9 +174,9 @@ def check(node: Node, root: Node) -> bool:
 
 
 def _no_move(node: Node) -> bool:
-    """The side to move has no legal move (from the node's successors when
+    """The side to move has no legal move (from the node's legal moves when
     they are known, else stopping at the first legal move)."""
-    known = node.known_successors()
+    known = node.known_legal_moves()
     return not known if known is not None else not has_legal_move(node.position)
 
 
@@ -184,7 +192,7 @@ def ustomove(node: Node, root: Node) -> bool:
 
 def legal(node: Node) -> Iterable[chess.Move]:
     """Every legal move, in python-chess's generation order."""
-    return list(node.successors())
+    return node.legal_moves()
 
 
 def nomove(node: Node) -> Iterable[chess.Move]:

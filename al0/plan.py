@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import chess
 
@@ -13,12 +14,18 @@ from al0.library import Node
 from al0.model import AdviceTable
 from al0.position import Position, from_board, to_board
 from al0.positions import material_counts
-from al0.search import CompiledAdvice, ForcingTreeSearch, SearchLimits, compile_advice
+from al0.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
+                        compile_advice)
 from al0.tree import ForcingTree
 
 DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs
 far fewer (a few thousand at most), so reaching it signals a runaway table."""
+
+SHARED_NODES = 200_000
+"""How many search nodes (with their facts) and entries of shared search
+memos a caching planner keeps between plans, about 100 MB; past it they are
+dropped, which costs time, never a different plan."""
 
 
 @dataclass(frozen=True)
@@ -38,14 +45,18 @@ class Plan:
     tree: ForcingTree | None
     nodes: int
     seconds: float
-    given: chess.Board | None = field(default=None, compare=False, repr=False)
-    """The board the plan was asked for, when it was asked with one."""
+    counters: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    """The move counters (halfmove clock, fullmove number) of the board the
+    plan was asked for, when it was asked with one."""
 
     @property
     def board(self) -> chess.Board:
         """The position planned for, as a board of its own (move counters
         as given, when the plan was asked for with a board)."""
-        return self.given.copy(stack=False) if self.given is not None else to_board(self.position)
+        board = to_board(self.position)
+        if self.counters is not None:
+            board.halfmove_clock, board.fullmove_number = self.counters
+        return board
 
     @property
     def fen(self) -> str:
@@ -62,7 +73,12 @@ class Plan:
 class Planner:
     """Plans for one advice table. Compiles the table once and, with
     ``cache``, remembers the plan of every position it has planned (a plan
-    depends on the position only, never on the game's history)."""
+    depends on the position only, never on the game's history) and shares
+    work between its searches: the nodes they meet, with the facts
+    predicates memoised on them, and for each advice whose goals do not read
+    the root, the memo of its searches (see
+    :class:`~al0.search.ForcingTreeSearch`). Without ``cache`` every plan is
+    searched from nothing."""
 
     def __init__(self, table: AdviceTable, budget: int = DEFAULT_BUDGET, cache: bool = True):
         self.table = table
@@ -75,6 +91,12 @@ class Planner:
         """Our pieces the table needs (see :func:`al0.positions.piece_counts`)."""
         self.limits = SearchLimits(budget)
         self.cache: dict[Position, Plan] | None = {} if cache else None
+        self.nodes: dict[SearchKey, Node] | None = {} if cache else None
+        """Search nodes shared by every search (with ``cache``)."""
+        self.memos: dict[str, dict[SearchKey, Any]] | None = (
+            {name: {} for name, advice in self.advice.items() if not advice.reads_root}
+            if cache else None)
+        """The shared search memo of each advice that does not read the root."""
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
 
@@ -93,31 +115,48 @@ class Planner:
             plan = self.cache.get(position)
             if plan is not None:
                 return plan
-        plan = self._search(position, None if board is None else board.copy(stack=False))
+        plan = self._search(position, None if board is None
+                            else (board.halfmove_clock, board.fullmove_number))
         self.search_seconds.append(plan.seconds)
         if self.cache is not None:
             self.cache[position] = plan
         return plan
 
-    def _search(self, position: Position, board: chess.Board | None) -> Plan:
+    def _search(self, position: Position, counters: tuple[int, int] | None) -> Plan:
         started = time.perf_counter()
         root = Node(position, 0, self.table.us)
         nodes = 0
-        for rule, precondition in self.rules:
-            if not precondition(root, root):
-                continue
-            tried: list[str] = []
-            for name in rule.advice:
-                search = ForcingTreeSearch(self.advice[name], root, self.limits)
-                tree = search.run()
-                nodes += search.nodes
-                # A better-goal that already holds at the root is satisfied
-                # with no move to play: it cannot guide play, so pass it over.
-                if tree is not None and not tree.is_leaf:
-                    return Plan(position, rule.name, name, tuple(tried), tree, nodes,
-                                time.perf_counter() - started, board)
-                tried.append(name)
-            return Plan(position, rule.name, None, tuple(tried), None, nodes,
-                        time.perf_counter() - started, board)
-        return Plan(position, None, None, (), None, nodes, time.perf_counter() - started,
-                    board)
+        memos = self.memos
+        try:
+            for rule, precondition in self.rules:
+                if not precondition(root, root):
+                    continue
+                tried: list[str] = []
+                for name in rule.advice:
+                    search = ForcingTreeSearch(self.advice[name], root, self.limits,
+                                               None if memos is None else memos.get(name),
+                                               self.nodes)
+                    tree = search.run()
+                    nodes += search.nodes
+                    # A better-goal that already holds at the root is satisfied
+                    # with no move to play: it cannot guide play, so pass it over.
+                    if tree is not None and not tree.is_leaf:
+                        return Plan(position, rule.name, name, tuple(tried), tree, nodes,
+                                    time.perf_counter() - started, counters)
+                    tried.append(name)
+                return Plan(position, rule.name, None, tuple(tried), None, nodes,
+                            time.perf_counter() - started, counters)
+            return Plan(position, None, None, (), None, nodes, time.perf_counter() - started,
+                        counters)
+        finally:
+            self._bound_shared()
+
+    def _bound_shared(self) -> None:
+        """Drop the shared nodes and memos once they hold more than
+        :data:`SHARED_NODES` between them."""
+        if self.nodes is None or self.memos is None:
+            return
+        if len(self.nodes) + sum(len(memo) for memo in self.memos.values()) > SHARED_NODES:
+            self.nodes.clear()
+            for memo in self.memos.values():
+                memo.clear()

@@ -22,7 +22,7 @@ Reading a position (for predicate libraries)::
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 import chess
 
@@ -150,8 +150,47 @@ def attackers(position: Position, color: chess.Color, square: chess.Square) -> B
 
 def is_check(position: Position) -> bool:
     """The side to move is in check."""
-    king = king_square(position, position.turn)
-    return king >= 0 and bool(attackers(position, not position.turn, king))
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    king_bb = kings & ours
+    if not king_bb:
+        return False
+    king = king_bb.bit_length() - 1
+    if (_KING[king] & kings | _KNIGHT[king] & knights) & theirs:
+        return True
+    occupancy = white | black
+    straight = (rooks | queens) & theirs
+    if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
+                     | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+        return True
+    diagonal = (bishops | queens) & theirs
+    return bool(diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal)
+
+
+def _danger(position: Position, theirs: Bitboard, king_bb: Bitboard) -> Bitboard:
+    """Every square a piece of ``theirs`` attacks, lines seen through our
+    king (``king_bb``): where the king may not step. A piece the king would
+    capture does not defend its own square, so taking it is safe exactly
+    when the square is outside this map."""
+    white, black, kings, queens, rooks, bishops, knights, _ = position
+    occupancy = (white | black) & ~king_bb
+    danger = 0
+    pieces = theirs
+    while pieces:
+        square = pieces.bit_length() - 1
+        bb = _BB[square]
+        pieces ^= bb
+        if kings & bb:
+            danger |= _KING[square]
+        elif knights & bb:
+            danger |= _KNIGHT[square]
+        else:
+            if (rooks | queens) & bb:
+                danger |= (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
+                           | _FILE_ATT[square][_FILE_MASK[square] & occupancy])
+            if (bishops | queens) & bb:
+                danger |= _DIAG_ATT[square][_DIAG_MASK[square] & occupancy]
+    return danger
 
 
 def play(position: Position, move: chess.Move) -> Position | None:
@@ -164,7 +203,7 @@ def play(position: Position, move: chess.Move) -> Position | None:
     frm, to = move.from_square, move.to_square
     f, t = _BB[frm], _BB[to]
     white, black, kings, queens, rooks, bishops, knights, turn = position
-    ours, theirs = (white, black) if turn else (black, white)
+    ours = white if turn else black
     if not ours & f or ours & t:
         return None
     occupancy = white | black
@@ -183,6 +222,43 @@ def play(position: Position, move: chess.Move) -> Position | None:
             reach |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
     if not reach & t:
         return None
+    theirs = black if turn else white
+    if not theirs & (rooks | queens | bishops):
+        # With no line piece of theirs, the king is safe after the move
+        # exactly when no king or knight of theirs (but one it takes) is
+        # next to, or a knight's jump from, where it then stands.
+        king_bb = t if kings & f else kings & ours
+        if king_bb:
+            king = king_bb.bit_length() - 1
+            if (_KING[king] & kings | _KNIGHT[king] & knights) & theirs & ~t:
+                return None
+        return apply(position, move)
+    child = apply(position, move)
+    # Our own king must not stand attacked after the move.
+    white, black, kings, queens, rooks, bishops, knights, _ = child
+    ours, theirs = (white, black) if turn else (black, white)
+    king_bb = kings & ours
+    if king_bb:
+        king = king_bb.bit_length() - 1
+        if (_KING[king] & kings & theirs) or (_KNIGHT[king] & knights & theirs):
+            return None
+        occupancy = ours | theirs
+        straight = (rooks | queens) & theirs
+        if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
+                         | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+            return None
+        diagonal = (bishops | queens) & theirs
+        if diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal:
+            return None
+    return child
+
+
+def apply(position: Position, move: chess.Move) -> Position:
+    """The position after ``move``, which must be a legal move of the side to
+    move (unchecked: for moves :func:`legal_moves` gave; :func:`play` checks)."""
+    f, t = _BB[move.from_square], _BB[move.to_square]
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
     # A capture removes their piece from every mask; then the mover's mask
     # loses ``f`` and gains ``t`` (``t`` is clear in it now, so xor does both).
     if theirs & t:
@@ -202,92 +278,223 @@ def play(position: Position, move: chess.Move) -> Position | None:
     else:
         knights ^= both
     ours ^= both
-    # Our own king must not stand attacked after the move.
-    king_bb = kings & ours
-    if king_bb:
-        king = king_bb.bit_length() - 1
-        if (_KING[king] & kings & theirs) or (_KNIGHT[king] & knights & theirs):
-            return None
-        occupancy = ours | theirs
-        straight = (rooks | queens) & theirs
-        if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
-                         | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
-            return None
-        diagonal = (bishops | queens) & theirs
-        if diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal:
-            return None
     if turn:
         return _new(Position, (ours, theirs, kings, queens, rooks, bishops, knights, False))
     return _new(Position, (theirs, ours, kings, queens, rooks, bishops, knights, True))
 
 
-def successors(position: Position) -> Iterator[tuple[chess.Move, Position]]:
-    """Every legal move with the position it leads to, in python-chess's
-    order: when in check the king's moves first, then the other pieces';
-    otherwise by piece, from the highest square down, each piece's targets
-    from the highest square down."""
-    turn = position.turn
-    ours = position.white if turn else position.black
-    occupancy = position.white | position.black
-    king_bb = position.kings & ours
-    in_check = is_check(position)
-    order = chess.scan_reversed(ours)
-    if in_check and king_bb:
-        order = _king_first(king_bb, ours & ~king_bb)
-    for frm in order:
+def gives_check(position: Position, move: chess.Move) -> bool:
+    """Whether ``move``, a legal move of the side to move, puts the other
+    side in check: :func:`is_check` of the position after it, without
+    building that position."""
+    frm, to = move.from_square, move.to_square
+    f, t = _BB[frm], _BB[to]
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    king_bb = kings & theirs
+    if not king_bb:
+        return False
+    king = king_bb.bit_length() - 1
+    # Each of our masks after the move: without ``frm``, with ``to`` for the mover's kind.
+    mine = ours & ~f
+    if (_KING[king] & (kings & mine | (t if kings & f else 0))
+            or _KNIGHT[king] & (knights & mine | (t if knights & f else 0))):
+        return True
+    occupancy = ((white | black) & ~f) | t
+    straight = (rooks | queens) & mine | (t if (rooks | queens) & f else 0)
+    if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
+                     | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+        return True
+    diagonal = (bishops | queens) & mine | (t if (bishops | queens) & f else 0)
+    return bool(diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal)
+
+
+def checking_moves(position: Position, moves: Iterable[chess.Move]) -> list[chess.Move]:
+    """Those of ``moves`` (legal moves of the side to move) that put the
+    other side in check, in their order. Each piece's checking squares are
+    found once (its kind's lines from their king, the piece's own square
+    vacated); only a move that may uncover a check by another line piece of
+    ours is tested whole (:func:`gives_check`)."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours = white if turn else black
+    king_bb = kings & (black if turn else white)
+    if not king_bb:
+        return []
+    king = king_bb.bit_length() - 1
+    occupancy = white | black
+    straight_ours, diagonal_ours = (rooks | queens) & ours, (bishops | queens) & ours
+    squares: dict[chess.Square, int] = {}
+    found = []
+    for move in moves:
+        frm = move.from_square
+        mask = squares.get(frm)
+        if mask is None:
+            f = _BB[frm]
+            vacated = occupancy & ~f
+            straight = (_RANK_ATT[king][_RANK_MASK[king] & vacated]
+                        | _FILE_ATT[king][_FILE_MASK[king] & vacated])
+            diagonal = _DIAG_ATT[king][_DIAG_MASK[king] & vacated]
+            if (straight & straight_ours | diagonal & diagonal_ours) & ~f:
+                mask = -1  # another line piece looks at their king through ``frm``
+            elif knights & f:
+                mask = _KNIGHT[king]
+            else:
+                mask = ((straight if (rooks | queens) & f else 0)
+                        | (diagonal if (bishops | queens) & f else 0))
+            squares[frm] = mask
+        if mask & _BB[move.to_square] if mask >= 0 else gives_check(position, move):
+            found.append(move)
+    return found
+
+
+def legal_checks(position: Position) -> list[chess.Move]:
+    """The legal moves that put the other side in check, in the order of
+    :func:`legal_moves`. When we are not in check and they have no line
+    piece, each piece's checking targets come straight from its checking
+    squares (:func:`checking_moves`), without listing its other moves."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    if is_check(position) or theirs & (rooks | queens | bishops) or not kings & theirs:
+        return checking_moves(position, legal_moves(position))
+    king = (kings & theirs).bit_length() - 1
+    occupancy = white | black
+    straight_ours, diagonal_ours = (rooks | queens) & ours, (bishops | queens) & ours
+    found: list[chess.Move] = []
+    pieces = ours
+    while pieces:
+        frm = pieces.bit_length() - 1
+        f = _BB[frm]
+        pieces ^= f
+        vacated = occupancy & ~f
+        straight = (_RANK_ATT[king][_RANK_MASK[king] & vacated]
+                    | _FILE_ATT[king][_FILE_MASK[king] & vacated])
+        diagonal = _DIAG_ATT[king][_DIAG_MASK[king] & vacated]
+        uncovers = (straight & straight_ours | diagonal & diagonal_ours) & ~f
+        if kings & f:
+            if uncovers:
+                found += [move for move in _king_steps(position, ours, theirs, f)
+                          if gives_check(position, move)]
+            continue
         row = MOVES[frm]
-        for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
-            move = row[to]
-            child = play(position, move)
-            if child is not None:
-                yield move, child
+        if knights & f:
+            targets = _KNIGHT[frm]
+        else:
+            targets = 0
+            if (rooks | queens) & f:
+                targets = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
+                           | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
+            if (bishops | queens) & f:
+                targets |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
+        targets &= ~ours
+        if uncovers:
+            found += [move for move in _descending(row, targets) if gives_check(position, move)]
+            continue
+        if knights & f:
+            targets &= _KNIGHT[king]
+        else:
+            targets &= ((straight if (rooks | queens) & f else 0)
+                        | (diagonal if (bishops | queens) & f else 0))
+        found += _descending(row, targets)
+    return found
 
 
-def _king_first(king: Bitboard, others: Bitboard) -> Iterator[chess.Square]:
-    yield king.bit_length() - 1
-    yield from chess.scan_reversed(others)
+def _descending(row: tuple[chess.Move, ...], targets: Bitboard) -> list[chess.Move]:
+    """The moves of ``row`` to ``targets``, highest target square first."""
+    moves = []
+    while targets:
+        to = targets.bit_length() - 1
+        targets ^= _BB[to]
+        moves.append(row[to])
+    return moves
 
 
 def legal_moves(position: Position) -> list[chess.Move]:
-    """The legal moves of the side to move, in python-chess's order."""
-    return [move for move, _ in successors(position)]
+    """The legal moves of the side to move, in python-chess's order: when in
+    check the king's moves first, then the other pieces'; otherwise by piece,
+    from the highest square down, each piece's targets from the highest
+    square down.
+
+    No move is played to find them: the king may step where no piece of
+    theirs attacks (:func:`_danger`), and when we are not in check and they
+    have no line piece to pin with, every other move is legal as it stands;
+    only the remaining moves (in check, or possibly pinned) are played to
+    test them.
+    """
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    occupancy = white | black
+    king_bb = kings & ours
+    in_check = is_check(position)
+    free = not in_check and not theirs & (rooks | queens | bishops)
+    found: list[chess.Move] = []
+    pieces = ours
+    if in_check and king_bb:
+        found += _king_steps(position, ours, theirs, king_bb)
+        pieces &= ~king_bb
+    while pieces:
+        frm = pieces.bit_length() - 1
+        f = _BB[frm]
+        pieces ^= f
+        if kings & f:
+            found += _king_steps(position, ours, theirs, f)
+            continue
+        row = MOVES[frm]
+        if knights & f:
+            targets = _KNIGHT[frm] & ~ours
+        else:
+            targets = 0
+            if (rooks | queens) & f:
+                targets = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
+                           | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
+            if (bishops | queens) & f:
+                targets |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
+            targets &= ~ours
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= _BB[to]
+            move = row[to]
+            if free or play(position, move) is not None:
+                found.append(move)
+    return found
+
+
+def _king_steps(position: Position, ours: Bitboard, theirs: Bitboard,
+                king_bb: Bitboard) -> list[chess.Move]:
+    """The legal moves of our king on ``king_bb``, highest target square first."""
+    king = king_bb.bit_length() - 1
+    row = MOVES[king]
+    targets = _KING[king] & ~ours & ~_danger(position, theirs, king_bb)
+    steps = []
+    while targets:
+        to = targets.bit_length() - 1
+        targets ^= _BB[to]
+        steps.append(row[to])
+    return steps
+
+
+def successors(position: Position) -> Iterator[tuple[chess.Move, Position]]:
+    """Every legal move with the position it leads to, in the order of
+    :func:`legal_moves`."""
+    for move in legal_moves(position):
+        yield move, apply(position, move)
 
 
 def has_legal_move(position: Position) -> bool:
-    """The side to move has a legal move. The king goes first, tested
-    directly (a step is legal when no piece of theirs, the one it would
-    capture aside, attacks the square with the king gone from its own): it
-    is the piece likeliest to have a move, and the order does not matter
-    here."""
-    ours = position.white if position.turn else position.black
-    theirs = position.black if position.turn else position.white
-    king = position.kings & ours
-    if king:
-        square = king.bit_length() - 1
-        without_king = (ours | theirs) & ~king
-        for to in chess.scan_reversed(_KING[square] & ~ours):
-            if not _attacked(position, to, theirs & ~_BB[to], without_king):
-                return True
-    occupancy = ours | theirs
-    for frm in chess.scan_reversed(ours & ~king):
+    """The side to move has a legal move. The king goes first (the piece
+    likeliest to have a move; the order does not matter here)."""
+    white, black, kings, _, _, _, _, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    king_bb = kings & ours
+    if king_bb and _KING[king_bb.bit_length() - 1] & ~ours & ~_danger(position, theirs,
+                                                                          king_bb):
+        return True
+    occupancy = white | black
+    for frm in chess.scan_reversed(ours & ~king_bb):
         row = MOVES[frm]
         for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours):
             if play(position, row[to]) is not None:
                 return True
     return False
-
-
-def _attacked(position: Position, square: chess.Square, by: Bitboard,
-              occupancy: Bitboard) -> bool:
-    """Whether pieces of ``by`` attack ``square``, with ``occupancy`` blocking."""
-    if (_KING[square] & position.kings | _KNIGHT[square] & position.knights) & by:
-        return True
-    straight = (position.rooks | position.queens) & by
-    if straight and (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
-                     | _FILE_ATT[square][_FILE_MASK[square] & occupancy]) & straight:
-        return True
-    diagonal = (position.bishops | position.queens) & by
-    return bool(diagonal and _DIAG_ATT[square][_DIAG_MASK[square] & occupancy] & diagonal)
 
 
 def is_checkmate(position: Position) -> bool:

@@ -19,16 +19,18 @@ never change its result.
 from __future__ import annotations
 
 import time
+from operator import is_
 from dataclasses import dataclass
 from typing import Any
 
 import chess
 
 from al0.errors import SearchBudgetExceeded
-from al0.goals import GoalFn, MovesFn, compile_constraint, compile_goal, play_checked
+from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, needs_check,
+                       legal_alone, play_checked, reads_root)
 from al0.library import Library, Node
-from al0.model import Advice
-from al0.position import Position
+from al0.model import Advice, DepthRange
+from al0.position import Position, apply, checking_moves, legal_checks
 from al0.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
@@ -72,6 +74,18 @@ class CompiledAdvice:
     them_moves: MovesFn
     horizon: int
     """No node deeper than this has an allowed move, so no tree is higher."""
+    reads_root: bool = True
+    """Whether its goals may depend on the root (:func:`al0.goals.reads_root`).
+    When they do not, a (position, depth) has the same outcome in every
+    search for this advice, and searches from different roots may share a
+    memo (:class:`ForcingTreeSearch`'s ``memo``)."""
+    leaf_in_check: bool = False
+    """Whether the better-goal holds only where the side to move is in check
+    (:func:`al0.goals.needs_check`): then a node not in check is no leaf, and
+    where only a leaf would do, the search need not visit it."""
+    legal_depths: tuple[DepthRange, ...] = ()
+    """The depths at which our allowed moves are the standard ``legal``
+    generator's alone: there the search knows them without asking it."""
 
 
 def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
@@ -84,7 +98,11 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           compile_goal(advice.holding_goal, library),
                           compile_constraint(advice.us_moves, library),
                           compile_constraint(advice.them_moves, library),
-                          max(bounded))
+                          max(bounded),
+                          reads_root(advice.better_goal, library)
+                          or reads_root(advice.holding_goal, library),
+                          needs_check(advice.better_goal, library),
+                          legal_alone(advice.us_moves, library))
 
 
 class _Entry:
@@ -94,7 +112,12 @@ class _Entry:
     search's ``never``: at every bound).
     ``tree``: the best forcing tree found so far, if any.
     ``children``: [move, child key (None until played), place in the
-    generator's order, generator name], in trying order, once expanded.
+    generator's order, generator name, whether the move is known legal], in
+    trying order, once expanded.
+
+    Every fact an entry holds is true of its (position, depth) whatever the
+    search that found it, and the tree it holds is the one any search finds
+    (see :class:`ForcingTreeSearch`): this is what lets searches share entries.
     """
 
     __slots__ = ("lo", "tree", "children")
@@ -111,10 +134,24 @@ class ForcingTreeSearch:
     ``root`` is the root node (the comparative predicates read it
     throughout); its position is where the search starts.
     :meth:`run` raises :class:`SearchBudgetExceeded` when a limit is reached.
+
+    The tree found at a node does not depend on the order nodes were met
+    in: at our nodes it is the first child in the generator's order among
+    those of least height, at theirs every reply's such tree. So searches
+    for an advice whose goals do not read the root
+    (``advice.reads_root`` false) may pass the same ``memo`` and reuse each
+    other's work; ``nodes`` may likewise be shared by every search of one
+    planner (a node's facts depend on its position and depth only). The
+    limits count what this search adds.
     """
 
     def __init__(self, advice: CompiledAdvice, root: Node,
-                 limits: SearchLimits | int = SearchLimits()):
+                 limits: SearchLimits | int = SearchLimits(),
+                 memo: dict[SearchKey, _Entry] | None = None,
+                 nodes: dict[SearchKey, Node] | None = None):
+        if memo is not None and advice.reads_root:
+            raise ValueError(f"advice {advice.name!r} reads the root: its searches "
+                             f"cannot share a memo")
         self.advice = advice
         self.us = root.us
         self.root = root
@@ -126,7 +163,8 @@ class ForcingTreeSearch:
         """A bound above any tree's height (no node deeper than the horizon
         has a move): ``lo = never`` means the node fails at every bound."""
         self.deadline = 0.0
-        self.memo: dict[SearchKey, _Entry] = {}
+        self.memo: dict[SearchKey, _Entry] = {} if memo is None else memo
+        self.node_memo = nodes
 
     def run(self) -> ForcingTree | None:
         """The forcing tree of least worst-case depth, or None if there is none
@@ -139,17 +177,31 @@ class ForcingTreeSearch:
         return SearchBudgetExceeded(f"advice {self.advice.name!r}: {what} spent "
                                     f"searching from {self.root.fen}")
 
+    def _node(self, key: SearchKey) -> Node:
+        """The node of ``key``: the root at depth 0, else from the shared
+        node memo when there is one."""
+        if key[1] == 0:
+            return self.root
+        shared = self.node_memo
+        if shared is None:
+            return Node(key[0], key[1], self.us)
+        node = shared.get(key)
+        if node is None:
+            node = shared[key] = Node(key[0], key[1], self.us)
+        return node
+
     def _visit(self, key: SearchKey) -> tuple[_Entry, Node]:
         """Evaluate the goals at a new node; also return the node, whose
         facts its expansion may reuse."""
         self.nodes += 1
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
-        node = Node(key[0], key[1], self.us)
-        if not self.advice.holding(node, self.root):
+        node = self._node(key)
+        advice = self.advice
+        if not advice.holding(node, self.root):
             entry = _Entry(self.never)
-        elif self.advice.better(node, self.root):
-            entry = _Entry(tree=LEAF)
+        elif advice.better(node, self.root):
+            entry = _Entry(-1, LEAF)
         else:
             entry = _Entry()
         self.memo[key] = entry
@@ -159,9 +211,6 @@ class ForcingTreeSearch:
         """A forcing tree of height <= ``bound`` from the node ``key``, or None
         if none exists, and the node's ``lo`` (it fails at every bound <= lo).
         The tree is minimal in height when it exists."""
-        self.steps += 1
-        if not self.steps & 4095 and time.monotonic() > self.deadline:
-            raise self._spent(f"time limit of {self.limits.seconds:g} s")
         entry = self.memo.get(key)
         node = None
         if entry is None:
@@ -174,36 +223,27 @@ class ForcingTreeSearch:
             # Not a leaf, and no room for a move: fail without generating moves.
             entry.lo = 0
             return None, 0
-        position, depth = key
+        return self._deepen(key, entry, node, bound)
+
+    def _deepen(self, key: SearchKey, entry: _Entry, node: Node | None,
+                bound: int) -> tuple[ForcingTree | None, int]:
+        """:meth:`_solve` at a node the memo cannot answer for ``bound`` > 0:
+        search its children (``node`` is its Node when at hand)."""
+        self.steps += 1
+        if not self.steps & 4095 and time.monotonic() > self.deadline:
+            raise self._spent(f"time limit of {self.limits.seconds:g} s")
+        advice = self.advice
+        if (bound == 1 and entry.children is None and advice.leaf_in_check
+                and key[0].turn == self.us
+                and any(key[1] in depths for depths in advice.legal_depths)):
+            return self._mate_in_one(key, entry)
         if entry.children is None:
-            if node is None:
-                node = Node(position, depth, self.us)
-            ours = position.turn == self.us
-            moves = (self.advice.us_moves if ours else self.advice.them_moves)(node)
-            self.moves += len(moves)
-            if self.moves > self.limits.moves:
-                raise self._spent(f"memory limit of {self.limits.moves} stored moves")
-            known = node.known_successors()
-            if known is None:
-                entry.children = [[move, None, place, name]
-                                  for place, (move, name) in enumerate(moves)]
-            elif len(moves) == len(known) and all(
-                    move is legal for (move, _), legal in zip(moves, known)):
-                # The generator gave exactly the known legal moves (the very
-                # objects, as the standard ``legal`` does): no move needs playing.
-                entry.children = [[move, (child, depth + 1), place, name]
-                                  for place, ((move, name), child)
-                                  in enumerate(zip(moves, known.values()))]
-            else:
-                # The legal moves are known already (a generator or a goal
-                # asked for them): a move among them needs no playing.
-                entry.children = [[move, (known[move], depth + 1) if move in known else None,
-                                   place, name] for place, (move, name) in enumerate(moves)]
+            entry.children = self._expand(key, node)
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
             return None, self.never
-        if position.turn == self.us:
+        if key[0].turn == self.us:
             tree, lo = self._solve_ours(key, entry.children, entry.lo, bound)
         else:
             tree, lo = self._solve_theirs(key, entry.children, bound)
@@ -213,22 +253,60 @@ class ForcingTreeSearch:
             entry.tree = tree
         return tree, entry.lo
 
+    def _expand(self, key: SearchKey, node: Node | None) -> list[list[Any]]:
+        """The children of ``key`` in trying order: the allowed moves, each
+        marked known legal when it is one of the node's legal moves (then it
+        is played unchecked; any other move is checked when first tried)."""
+        if node is None:
+            node = self._node(key)
+        ours = key[0].turn == self.us
+        segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
+        children: list[list[Any]] = []
+        legal = node.known_legal_moves()
+        ids: set[int] | None = None
+        for moves, name in segments:
+            place = len(children)
+            if legal is not None and len(moves) == len(legal) and all(map(is_, moves, legal)):
+                # The generator gave exactly the legal moves (the very
+                # objects, as the standard ``legal`` does): all known legal.
+                children += [[move, None, place + index, name, True]
+                             for index, move in enumerate(moves)]
+            elif legal is not None:
+                if ids is None:
+                    ids = set(map(id, legal))
+                children += [[move, None, place + index, name, id(move) in ids]
+                             for index, move in enumerate(moves)]
+            else:
+                children += [[move, None, place + index, name, False]
+                             for index, move in enumerate(moves)]
+        self.moves += len(children)
+        if self.moves > self.limits.moves:
+            raise self._spent(f"memory limit of {self.limits.moves} stored moves")
+        return children
+
     def _child(self, parent: SearchKey, child: list[Any],
                bound: int) -> tuple[ForcingTree | None, int]:
-        """Solve one child ``[move, key, place, generator]`` of ``parent``,
-        answering from the memo when it can; a move is played (and checked
-        legal) the first time it is tried."""
+        """:meth:`_solve` of one child ``[move, key, place, generator, legal]``
+        of ``parent``; its move is played (and checked legal unless known to
+        be) the first time it is tried."""
         key = child[1]
         if key is None:
-            key = child[1] = (play_checked(parent[0], child[0], child[3]), parent[1] + 1)
-        else:
-            entry = self.memo.get(key)
-            if entry is not None:
-                if entry.tree is not None and entry.tree.height <= bound:
-                    return entry.tree, entry.lo
-                if entry.lo >= bound:
-                    return None, entry.lo
-        return self._solve(key, bound)
+            position = (apply(parent[0], child[0]) if child[4]
+                        else play_checked(parent[0], child[0], child[3]))
+            key = child[1] = (position, parent[1] + 1)
+        entry = self.memo.get(key)
+        node = None
+        if entry is None:
+            entry, node = self._visit(key)
+        tree = entry.tree
+        if tree is not None and tree.height <= bound:
+            return tree, entry.lo
+        if entry.lo >= bound:
+            return None, entry.lo
+        if bound == 0:
+            entry.lo = 0
+            return None, 0
+        return self._deepen(key, entry, node, bound)
 
     def _solve_ours(self, key: SearchKey, children: list[list[Any]], lo: int,
                     bound: int) -> tuple[ForcingTree | None, int]:
@@ -241,6 +319,12 @@ class ForcingTreeSearch:
         least = self.never
         while child_bound < bound:
             least = self.never
+            if child_bound == 0:
+                found, least = self._first_leaf(key, children)
+                if found is not None:
+                    return ForcingTree(1, ((found, LEAF),)), lo
+                child_bound = least + 1
+                continue
             for child in children:
                 subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
@@ -250,6 +334,71 @@ class ForcingTreeSearch:
             child_bound = max(child_bound + 1, least + 1)
         # Every child fails at every bound <= least: we fail up to least + 1.
         return None, min(self.never, max(bound, least + 1))
+
+    def _mate_in_one(self, key: SearchKey, entry: _Entry) -> tuple[ForcingTree | None, int]:
+        """:meth:`_deepen` at bound 1 at our node whose allowed moves are the
+        legal ones, for an advice whose leaves are in check: only a checking
+        move can reach a leaf, so only those are listed and tried, in the
+        legal moves' order (the tree is the one the full search finds). The
+        node stays unexpanded; it fails at bound 1 at most."""
+        position, depth = key
+        memo = self.memo
+        for move in legal_checks(position):
+            child_key = (apply(position, move), depth + 1)
+            child = memo.get(child_key)
+            if child is None:
+                child = self._visit(child_key)[0]
+            if child.tree is LEAF:
+                entry.tree = ForcingTree(1, ((move, LEAF),))
+                return entry.tree, entry.lo
+            if child.lo < 0:
+                child.lo = 0
+        entry.lo = max(entry.lo, 1)
+        return None, entry.lo
+
+    def _first_leaf(self, key: SearchKey,
+                    children: list[list[Any]]) -> tuple[chess.Move | None, int]:
+        """The move of the first child that is a leaf, or None and the least
+        ``lo`` of the children (they all fail at every bound up to it). This
+        is :meth:`_child` at bound 0, inlined: at our nodes every child is
+        tried so before any is searched deeper."""
+        memo = self.memo
+        least = self.never
+        trying = children
+        if self.advice.leaf_in_check:
+            trying = self._may_check(key[0], children)
+            if len(trying) < len(children):
+                least = 0  # the others fail at bound 0: no leaf is out of check
+        depth = key[1] + 1
+        for child in trying:
+            child_key = child[1]
+            if child_key is None:
+                position = (apply(key[0], child[0]) if child[4]
+                            else play_checked(key[0], child[0], child[3]))
+                child_key = child[1] = (position, depth)
+            entry = memo.get(child_key)
+            if entry is None:
+                entry = self._visit(child_key)[0]
+            if entry.tree is LEAF:
+                return child[0], 0
+            child_lo = entry.lo
+            if child_lo < 0:
+                child_lo = entry.lo = 0
+            if child_lo < least:
+                least = child_lo
+        return None, least
+
+    @staticmethod
+    def _may_check(position: Position, children: list[list[Any]]) -> list[list[Any]]:
+        """The children, in order, that may be a leaf of an advice whose
+        better-goal needs check: all but the known legal moves, not yet
+        played, that give no check (those are never played to find out)."""
+        unplayed = [child[0] for child in children if child[1] is None and child[4]]
+        if not unplayed:
+            return children
+        checking = {id(move) for move in checking_moves(position, unplayed)}
+        return [child for child in children
+                if child[1] is not None or not child[4] or id(child[0]) in checking]
 
     def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:

@@ -16,8 +16,9 @@ import chess
 import pytest
 
 from al0.errors import PositionError
-from al0.position import (MOVES, Position, from_board, is_check, is_checkmate, is_stalemate,
-                          legal_moves, play, successors, to_board)
+from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
+                          is_checkmate, is_stalemate, legal_checks, legal_moves, play,
+                          successors, to_board)
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -56,7 +57,11 @@ def test_compact_moves_checks_mates_equal_python_chess():
             assert to_board(position).fen() == board.fen()
             expected = list(board.generate_legal_moves())
             assert legal_moves(position) == expected, board.fen()
+            checks = [move for move in expected if board.gives_check(move)]
+            assert checking_moves(position, expected) == checks, board.fen()
+            assert legal_checks(position) == checks, board.fen()
             for move, child in successors(position):
+                assert gives_check(position, move) == board.gives_check(move), (board.fen(), move)
                 board.push(move)
                 assert child == from_board(board), (board.fen(), move)
                 board.pop()

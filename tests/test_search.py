@@ -30,7 +30,8 @@ def reference_height(advice: CompiledAdvice, board: chess.Board, depth: int,
     if advice.better(node, root):
         return 0
     ours = board.turn == chess.WHITE
-    moves = [move for move, _ in (advice.us_moves if ours else advice.them_moves)(node)]
+    moves = [move for moves, _ in (advice.us_moves if ours else advice.them_moves)(node)
+             for move in moves]
     heights = []
     for move in moves:
         board.push(move)
@@ -56,7 +57,8 @@ def assert_forcing_tree(tree: ForcingTree, advice: CompiledAdvice, board: chess.
         assert tree.height == 0
         return
     ours = board.turn == chess.WHITE
-    allowed = [move for move, _ in (advice.us_moves if ours else advice.them_moves)(node)]
+    allowed = [move for moves, _ in (advice.us_moves if ours else advice.them_moves)(node)
+               for move in moves]
     if ours:
         assert len(tree.branches) == 1 and tree.branches[0][0] in allowed
     else:

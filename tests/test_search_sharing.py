@@ -1,0 +1,146 @@
+"""What makes the search cheap must never change what it finds.
+
+A planner shares nodes and, for advice whose goals do not read the root, its
+searches' memos; an advice whose better-goal needs check skips the moves
+that give none where only a leaf would do. Each is checked here against the
+search without it, on real positions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import chess
+import pytest
+
+from al0.goals import needs_check, reads_root
+from al0.library import Library, Node
+from al0.loader import load_table
+from al0.model import And, Compare, Feature, Not, Or, Pred, Sum
+from al0.plan import Planner
+from al0.position import from_board
+from al0.sampling import random_positions
+from al0.search import ForcingTreeSearch, compile_advice
+from conftest import TABLES
+
+TEST_TABLES = Path(__file__).resolve().parent / "good_tables"
+
+
+def plan_outline(plan):  # type: ignore[no-untyped-def]
+    return plan.rule, plan.advice, plan.tried, plan.tree
+
+
+@pytest.mark.parametrize("table_name", ["krk_bratko.yaml", "krk_std.yaml", "kqk.yaml"])
+def test_a_sharing_planner_plans_as_a_fresh_one(table_name):
+    table = load_table(TABLES / table_name)
+    sharing = Planner(table)
+    boards = random_positions(table.material, 150, 7, table.us)
+    for board in boards:
+        fresh = Planner(table, cache=False).plan(board)
+        assert plan_outline(sharing.plan(board)) == plan_outline(fresh), board.fen()
+    # The searches did share: some advice reused a memo across roots.
+    assert sharing.memos and any(sharing.memos.values())
+    assert sharing.nodes
+
+
+def test_what_reads_the_root(bratko):
+    library = bratko.library
+    assert not reads_root(Not(Pred("rooklost")), library)
+    assert not reads_root(And((Pred("themtomove"), Pred("rookdivides"))), library)
+    assert reads_root(Pred("newroomsmaller"), library)  # room(node) < room(root)
+    assert reads_root(Or((Pred("mate"), Pred("okorndle"))), library)
+    at_root = Compare("<", Sum(((1, Feature("dist(K, k)")),)),
+                      Sum(((1, Feature("dist(K, k)", at_root=True)),)))
+    assert reads_root(at_root, load_table(TABLES / "krk_std.yaml").library)
+
+
+def _reads(predicate: object) -> bool:
+    return reads_root(Pred("p"), Library("t", {"p": predicate}))  # type: ignore[dict-item]
+
+
+def test_a_predicate_reads_the_root_unless_its_code_never_names_it():
+    def ignores(node, root):  # type: ignore[no-untyped-def]
+        return node.depth > 1
+
+    def reads(node, root):  # type: ignore[no-untyped-def]
+        return node.depth > root.depth
+
+    def captures(node, root):  # type: ignore[no-untyped-def]
+        return (lambda: root)() is None
+
+    def frame(node, root):  # type: ignore[no-untyped-def]
+        return locals()["root"] is None
+
+    def rebinds(node, root):  # type: ignore[no-untyped-def]
+        root = node
+        return root is None
+
+    class Callable:
+        def __call__(self, node, root):  # type: ignore[no-untyped-def]
+            return False
+
+    def star(*args):  # type: ignore[no-untyped-def]
+        return False
+
+    assert not _reads(ignores)
+    for predicate in (reads, captures, frame, rebinds, Callable(), star, len):
+        assert _reads(predicate), predicate
+
+
+def test_a_memo_is_shared_only_by_advice_that_does_not_read_the_root(bratko):
+    root = Node(chess.Board("8/8/8/3k4/8/8/1R6/4K3 w - - 0 1"), 0, chess.WHITE)
+    squeeze = compile_advice(bratko.advice["squeeze"], bratko.library)
+    divide = compile_advice(bratko.advice["divide_in_3"], bratko.library)
+    assert squeeze.reads_root and not divide.reads_root
+    with pytest.raises(ValueError, match="squeeze"):
+        ForcingTreeSearch(squeeze, root, memo={})
+    memo: dict = {}  # type: ignore[type-arg]
+    assert ForcingTreeSearch(divide, root, memo=memo).run() is not None
+    assert memo
+
+
+def test_which_goals_need_check(bratko):
+    library = bratko.library
+    assert needs_check(Pred("mate"), library)
+    assert needs_check(Pred("check"), library)
+    assert needs_check(And((Pred("themtomove"), Pred("mate"))), library)
+    assert needs_check(Or((Pred("mate"), Pred("check"))), library)
+    assert not needs_check(Or((Pred("mate"), Pred("stalemate"))), library)
+    assert not needs_check(Not(Pred("mate")), library)
+    assert not needs_check(Pred("rookdivides"), library)
+
+
+def test_skipping_moves_that_give_no_check_finds_the_same_trees():
+    table = load_table(TEST_TABLES / "mate_in_3_kqk.yaml")
+    advice = compile_advice(table.advice["mate_in_3"], table.library)
+    assert advice.leaf_in_check
+    plain = dataclasses.replace(advice, leaf_in_check=False)
+    found = 0
+    for board in random_positions("KQK", 40, 5, chess.WHITE):
+        root = Node(from_board(board), 0, chess.WHITE)
+        tree = ForcingTreeSearch(advice, root).run()
+        assert tree == ForcingTreeSearch(plain, root).run(), board.fen()
+        found += tree is not None
+    assert 0 < found < 40  # mates and no mates: the comparison means something
+
+
+def test_mate_in_2_of_the_book_with_and_without_the_shortcut(bratko):
+    advice = compile_advice(bratko.advice["mate_in_2"], bratko.library)
+    plain = dataclasses.replace(advice, leaf_in_check=False)
+    assert advice.leaf_in_check
+    found = 0
+    for board in random_positions("KRK", 400, 3, chess.WHITE):
+        root = Node(from_board(board), 0, chess.WHITE)
+        tree = ForcingTreeSearch(advice, root).run()
+        assert tree == ForcingTreeSearch(plain, root).run(), board.fen()
+        found += tree is not None
+    assert found > 0
+
+
+def test_a_plan_shows_the_board_with_its_move_counters(bratko):
+    board = chess.Board("8/8/8/3k4/8/8/1R6/4K3 w - - 7 42")
+    plan = Planner(bratko).plan(board)
+    assert plan.board.fen() == board.fen()
+    assert plan.fen == board.fen()
+
