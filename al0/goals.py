@@ -63,6 +63,10 @@ def compile_goal(goal: Goal, library: Library) -> GoalFn:
         or returned something other than a bool.
     """
     fast = _compile(goal, library)
+    if isinstance(goal, (Const, DepthTest)):
+        # No predicate to blame and always a bool: skip the checking wrapper
+        # (a ``holding-goal: true`` is evaluated at every node).
+        return fast
     names = tuple(dict.fromkeys(predicate_names(goal)))
 
     def evaluate(node: Node, root: Node) -> bool:

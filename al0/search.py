@@ -196,7 +196,16 @@ class ForcingTreeSearch:
         self.nodes += 1
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
-        node = self._node(key)
+        # :meth:`_node`, inlined: this runs at every new node.
+        shared = self.node_memo
+        if key[1] == 0:
+            node = self.root
+        elif shared is None:
+            node = Node(key[0], key[1], self.us)
+        else:
+            node = shared.get(key)
+            if node is None:
+                node = shared[key] = Node(key[0], key[1], self.us)
         advice = self.advice
         if not advice.holding(node, self.root):
             entry = _Entry(self.never)
