@@ -41,8 +41,9 @@ def _find_squares(node: Node) -> Squares:
 _new = tuple.__new__
 
 
-# python-chess's distances, tabulated once: predicates call them at every
-# search node, and a table lookup is several times faster than the call.
+# python-chess's distances and coordinates, tabulated once: predicates read
+# them at every search node, and an indexing is several times faster than a
+# call (so the predicates index these tables directly).
 DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES)
                  for a in chess.SQUARES)
 MANHATTAN = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQUARES)
@@ -50,20 +51,8 @@ MANHATTAN = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQU
 XY = tuple((chess.square_file(s) + 1, chess.square_rank(s) + 1) for s in chess.SQUARES)
 
 
-def _xy(square: chess.Square) -> tuple[int, int]:
-    return XY[square]
-
-
-def _distance(a: chess.Square, b: chess.Square) -> int:
-    return DISTANCE[a][b]
-
-
-def _manhattan(a: chess.Square, b: chess.Square) -> int:
-    return MANHATTAN[a][b]
-
-
 def _on_edge(square: chess.Square) -> bool:
-    x, y = _xy(square)
+    x, y = XY[square]
     return x in (1, 8) or y in (1, 8)
 
 
@@ -82,7 +71,7 @@ def our_king_edge(node: Node, root: Node) -> bool:
 def kings_close(node: Node, root: Node) -> bool:
     """distance(W, B) < 4."""
     s = squares(node)
-    return _distance(s.w, s.b) < 4
+    return DISTANCE[s.w][s.b] < 4
 
 
 def rooklost(node: Node, root: Node) -> bool:
@@ -90,8 +79,8 @@ def rooklost(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return True
-    return (node.position.turn != node.us and _distance(s.b, s.r) == 1
-            and _distance(s.w, s.r) > 1)
+    return (node.position.turn != node.us and DISTANCE[s.b][s.r] == 1
+            and DISTANCE[s.w][s.r] > 1)
 
 
 def rookexposed(node: Node, root: Node) -> bool:
@@ -100,7 +89,7 @@ def rookexposed(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return True
-    d1, d2 = _distance(s.w, s.r), _distance(s.b, s.r)
+    d1, d2 = DISTANCE[s.w][s.r], DISTANCE[s.b][s.r]
     return d1 > d2 + 1 if node.position.turn == node.us else d1 > d2
 
 
@@ -110,7 +99,7 @@ def rookdivides(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return False
-    (wx, wy), (rx, ry), (bx, by) = _xy(s.w), _xy(s.r), _xy(s.b)
+    (wx, wy), (rx, ry), (bx, by) = XY[s.w], XY[s.r], XY[s.b]
     return min(wx, bx) < rx < max(wx, bx) or min(wy, by) < ry < max(wy, by)
 
 
@@ -124,7 +113,7 @@ def _room(node: Node) -> int:
     s = squares(node)
     if s.r is None:
         return 64
-    (rx, ry), (bx, by) = _xy(s.r), _xy(s.b)
+    (rx, ry), (bx, by) = XY[s.r], XY[s.b]
     if bx == rx or by == ry:
         return 64
     return (rx - 1 if bx < rx else 8 - rx) * (ry - 1 if by < ry else 8 - ry)
@@ -144,12 +133,12 @@ def critical_square(node: Node) -> tuple[int, int]:
     """The square diagonally next to R on B's side, as (x, y); it may lie off
     the board, which only matters as a target of Manhattan distance."""
     s = squares(node)
-    (rx, ry), (bx, by) = _xy(s.r), _xy(s.b)  # type: ignore[arg-type]
+    (rx, ry), (bx, by) = XY[s.r], XY[s.b]  # type: ignore[index]
     return (rx - 1 if bx < rx else rx + 1, ry - 1 if by < ry else ry + 1)
 
 
 def _w_to_csquare(node: Node) -> int:
-    wx, wy = _xy(squares(node).w)
+    wx, wy = XY[squares(node).w]
     cx, cy = critical_square(node)
     return abs(wx - cx) + abs(wy - cy)
 
@@ -167,8 +156,7 @@ def lpatt(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return False
-    return (_manhattan(s.w, s.b) == 2
-            and _manhattan(s.r, s.b) == 3)
+    return MANHATTAN[s.w][s.b] == 2 and MANHATTAN[s.r][s.b] == 3
 
 
 def okorndle(node: Node, root: Node) -> bool:
@@ -176,7 +164,7 @@ def okorndle(node: Node, root: Node) -> bool:
     s, t = squares(node), squares(root)
     if s.r is None or t.r is None:
         return False
-    return _distance(s.w, s.r) <= _distance(t.w, t.r)
+    return DISTANCE[s.w][s.r] <= DISTANCE[t.w][t.r]
 
 
 # ------------------------------------------------------------ generators
