@@ -203,9 +203,10 @@ class ForcingTreeSearch:
         elif shared is None:
             node = Node(key[0], key[1], self.us)
         else:
-            node = shared.get(key)
-            if node is None:
-                node = shared[key] = Node(key[0], key[1], self.us)
+            found = shared.get(key)
+            if found is None:
+                found = shared[key] = Node(key[0], key[1], self.us)
+            node = found
         advice = self.advice
         if not advice.holding(node, self.root):
             entry = _Entry(self.never)
