@@ -19,15 +19,15 @@ never change its result.
 from __future__ import annotations
 
 import time
-from operator import is_
 from dataclasses import dataclass
+from operator import is_
 from typing import Any
 
 import chess
 
 from al0.errors import SearchBudgetExceeded
-from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, needs_check,
-                       legal_alone, play_checked, reads_root)
+from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_alone,
+                       needs_check, play_checked, reads_root)
 from al0.library import Library, Node
 from al0.model import Advice, DepthRange
 from al0.position import Position, apply, checking_moves, legal_checks
