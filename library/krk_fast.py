@@ -92,14 +92,19 @@ def rooksqueeze(node: Node) -> Iterator[chess.Move]:
     king), the one leaving B the least room first, then the one farthest
     from B."""
     s = squares(node)
-    if s.r is None:
-        return iter(())
-    rook = s.r
+    return iter(sorted(_rook_moves(node), key=lambda move: (
+        _room(move.to_square, s.b), -chess.square_distance(move.to_square, s.b))))
+
+
+def _rook_moves(node: Node) -> list[chess.Move]:
+    """The rook's moves along its file and rank, never through or onto a
+    king (none when the rook is gone)."""
+    rook = squares(node).r
+    if rook is None:
+        return []
     board = occupied(node.position)
     targets = attacks(node.position, rook, board) & ~board
-    return iter(sorted((chess.Move(rook, to) for to in chess.scan_forward(targets)),
-                       key=lambda move: (_room(move.to_square, s.b),
-                                         -chess.square_distance(move.to_square, s.b))))
+    return [chess.Move(rook, to) for to in chess.scan_forward(targets)]
 
 
 def squeezefirst(node: Node) -> Iterator[chess.Move]:
@@ -221,21 +226,16 @@ def rookaside(node: Node) -> Iterator[chess.Move]:
     king can then cross behind it) and not next to B, then the rest, each
     group farthest from B first."""
     s = squares(node)
-    if s.r is None:
-        return iter(())
-    rook = s.r
-    board = occupied(node.position)
-    targets = attacks(node.position, rook, board) & ~board
 
-    def between(to: chess.Square) -> bool:
+    def between(rook: chess.Square, to: chess.Square) -> bool:
         along = chess.square_rank if chess.square_file(to) == chess.square_file(rook) \
             else chess.square_file
         low, high = sorted((along(s.w), along(s.b)))
         return low < along(to) < high and chess.square_distance(to, s.b) > 1
 
-    return iter(sorted((chess.Move(rook, to) for to in chess.scan_forward(targets)),
-                       key=lambda move: (not between(move.to_square),
-                                         -chess.square_distance(move.to_square, s.b))))
+    return iter(sorted(_rook_moves(node), key=lambda move: (
+        not between(move.from_square, move.to_square),
+        -chess.square_distance(move.to_square, s.b))))
 
 
 def library() -> Library:
