@@ -172,24 +172,13 @@ def _danger(position: Position, theirs: Bitboard, king_bb: Bitboard) -> Bitboard
     king (``king_bb``): where the king may not step. A piece the king would
     capture does not defend its own square, so taking it is safe exactly
     when the square is outside this map."""
-    white, black, kings, queens, rooks, bishops, knights, _ = position
-    occupancy = (white | black) & ~king_bb
+    occupancy = (position.white | position.black) & ~king_bb
     danger = 0
     pieces = theirs
     while pieces:
         square = pieces.bit_length() - 1
-        bb = _BB[square]
-        pieces ^= bb
-        if kings & bb:
-            danger |= _KING[square]
-        elif knights & bb:
-            danger |= _KNIGHT[square]
-        else:
-            if (rooks | queens) & bb:
-                danger |= (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
-                           | _FILE_ATT[square][_FILE_MASK[square] & occupancy])
-            if (bishops | queens) & bb:
-                danger |= _DIAG_ATT[square][_DIAG_MASK[square] & occupancy]
+        pieces ^= _BB[square]
+        danger |= attacks(position, square, occupancy)
     return danger
 
 
@@ -309,6 +298,14 @@ def gives_check(position: Position, move: chess.Move) -> bool:
     return bool(diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal)
 
 
+def _lines(square: chess.Square, occupancy: Bitboard) -> tuple[Bitboard, Bitboard]:
+    """The squares a rook and a bishop on ``square`` would attack, with
+    ``occupancy`` blocking: where a line piece checks a king on ``square``."""
+    return (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
+            | _FILE_ATT[square][_FILE_MASK[square] & occupancy],
+            _DIAG_ATT[square][_DIAG_MASK[square] & occupancy])
+
+
 def checking_moves(position: Position, moves: Iterable[chess.Move]) -> list[chess.Move]:
     """Those of ``moves`` (legal moves of the side to move) that put the
     other side in check, in their order. Each piece's checking squares are
@@ -330,10 +327,7 @@ def checking_moves(position: Position, moves: Iterable[chess.Move]) -> list[ches
         mask = squares.get(frm)
         if mask is None:
             f = _BB[frm]
-            vacated = occupancy & ~f
-            straight = (_RANK_ATT[king][_RANK_MASK[king] & vacated]
-                        | _FILE_ATT[king][_FILE_MASK[king] & vacated])
-            diagonal = _DIAG_ATT[king][_DIAG_MASK[king] & vacated]
+            straight, diagonal = _lines(king, occupancy & ~f)
             if (straight & straight_ours | diagonal & diagonal_ours) & ~f:
                 mask = -1  # another line piece looks at their king through ``frm``
             elif knights & f:
@@ -365,10 +359,7 @@ def legal_checks(position: Position) -> list[chess.Move]:
         frm = pieces.bit_length() - 1
         f = _BB[frm]
         pieces ^= f
-        vacated = occupancy & ~f
-        straight = (_RANK_ATT[king][_RANK_MASK[king] & vacated]
-                    | _FILE_ATT[king][_FILE_MASK[king] & vacated])
-        diagonal = _DIAG_ATT[king][_DIAG_MASK[king] & vacated]
+        straight, diagonal = _lines(king, occupancy & ~f)
         uncovers = (straight & straight_ours | diagonal & diagonal_ours) & ~f
         if kings & f:
             if uncovers:
@@ -376,16 +367,7 @@ def legal_checks(position: Position) -> list[chess.Move]:
                           if gives_check(position, move)]
             continue
         row = MOVES[frm]
-        if knights & f:
-            targets = _KNIGHT[frm]
-        else:
-            targets = 0
-            if (rooks | queens) & f:
-                targets = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
-                           | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
-            if (bishops | queens) & f:
-                targets |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
-        targets &= ~ours
+        targets = attacks(position, frm, occupancy) & ~ours
         if uncovers:
             found += [move for move in _descending(row, targets) if gives_check(position, move)]
             continue
@@ -439,16 +421,7 @@ def legal_moves(position: Position) -> list[chess.Move]:
             found += _king_steps(position, ours, theirs, f)
             continue
         row = MOVES[frm]
-        if knights & f:
-            targets = _KNIGHT[frm] & ~ours
-        else:
-            targets = 0
-            if (rooks | queens) & f:
-                targets = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
-                           | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
-            if (bishops | queens) & f:
-                targets |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
-            targets &= ~ours
+        targets = attacks(position, frm, occupancy) & ~ours
         while targets:
             to = targets.bit_length() - 1
             targets ^= _BB[to]
