@@ -304,19 +304,7 @@ class ForcingTreeSearch:
             position = (apply(parent[0], child[0]) if child[4]
                         else play_checked(parent[0], child[0], child[3]))
             key = child[1] = (position, parent[1] + 1)
-        entry = self.memo.get(key)
-        node = None
-        if entry is None:
-            entry, node = self._visit(key)
-        tree = entry.tree
-        if tree is not None and tree.height <= bound:
-            return tree, entry.lo
-        if entry.lo >= bound:
-            return None, entry.lo
-        if bound == 0:
-            entry.lo = 0
-            return None, 0
-        return self._deepen(key, entry, node, bound)
+        return self._solve(key, bound)
 
     def _solve_ours(self, key: SearchKey, children: list[list[Any]], lo: int,
                     bound: int) -> tuple[ForcingTree | None, int]:
