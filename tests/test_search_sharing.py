@@ -111,31 +111,31 @@ def test_which_goals_need_check(bratko):
     assert not needs_check(Pred("rookdivides"), library)
 
 
-def test_skipping_moves_that_give_no_check_finds_the_same_trees():
-    table = load_table(TEST_TABLES / "mate_in_3_kqk.yaml")
-    advice = compile_advice(table.advice["mate_in_3"], table.library)
+def _trees_found_with_and_without_the_shortcut(advice, material, count, seed):
+    """How many of ``count`` random positions have a tree for ``advice``,
+    asserting at each that skipping moves that give no check finds the
+    same tree as trying them."""
     assert advice.leaf_in_check
     plain = dataclasses.replace(advice, leaf_in_check=False)
     found = 0
-    for board in random_positions("KQK", 40, 5, chess.WHITE):
+    for board in random_positions(material, count, seed, chess.WHITE):
         root = Node(from_board(board), 0, chess.WHITE)
         tree = ForcingTreeSearch(advice, root).run()
         assert tree == ForcingTreeSearch(plain, root).run(), board.fen()
         found += tree is not None
+    return found
+
+
+def test_skipping_moves_that_give_no_check_finds_the_same_trees():
+    table = load_table(TEST_TABLES / "mate_in_3_kqk.yaml")
+    advice = compile_advice(table.advice["mate_in_3"], table.library)
+    found = _trees_found_with_and_without_the_shortcut(advice, "KQK", 40, 5)
     assert 0 < found < 40  # mates and no mates: the comparison means something
 
 
 def test_mate_in_2_of_the_book_with_and_without_the_shortcut(bratko):
     advice = compile_advice(bratko.advice["mate_in_2"], bratko.library)
-    plain = dataclasses.replace(advice, leaf_in_check=False)
-    assert advice.leaf_in_check
-    found = 0
-    for board in random_positions("KRK", 400, 3, chess.WHITE):
-        root = Node(from_board(board), 0, chess.WHITE)
-        tree = ForcingTreeSearch(advice, root).run()
-        assert tree == ForcingTreeSearch(plain, root).run(), board.fen()
-        found += tree is not None
-    assert found > 0
+    assert _trees_found_with_and_without_the_shortcut(advice, "KRK", 400, 3) > 0
 
 
 def test_a_plan_shows_the_board_with_its_move_counters(bratko):
