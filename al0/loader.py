@@ -35,7 +35,8 @@ RULE_KEYS = {"name", "if", "then"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description"}
 EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
                "material-lost": "max_material_lost", "no-plan": "max_no_plan",
-               "max-moves": "max_moves", "positions": "positions", "defender": "defender"}
+               "max-moves": "max_moves", "mean-moves": "mean_moves", "positions": "positions",
+               "defender": "defender"}
 MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
 MAX_YAML_DEPTH = 50
 """Most levels of nested YAML collections in a table (a real one has five):
@@ -265,7 +266,7 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         path=path,
         description=reader.string(value("description"), "description") if "description" in top else "",
         start_fen=start,
-        expect=_read_expect(reader, value("expect")) if "expect" in top else Expectations())
+        expect=_read_expect_blocks(reader, value("expect")) if "expect" in top else ())
 
 
 def _read_rules(reader: _Reader, node: yaml.Node, library: Library,
@@ -412,16 +413,37 @@ def _offset_of(text: str, name: str) -> int:
     return 0
 
 
+def _read_expect_blocks(reader: _Reader, node: yaml.Node) -> tuple[Expectations, ...]:
+    """One ``expect:`` block, or a list of them (claims about different
+    defenders or positions)."""
+    if isinstance(node, yaml.SequenceNode):
+        blocks = reader.sequence(node, "expect")
+        if not blocks:
+            raise reader.error(node, "expect is an empty list: give at least one block")
+        return tuple(_read_expect(reader, block) for block in blocks)
+    return (_read_expect(reader, node),)
+
+
 def _read_expect(reader: _Reader, node: yaml.Node) -> Expectations:
     fields: dict[str, Any] = {}
     for key, (_, value_node) in reader.mapping(node, "expect", EXPECT_KEYS).items():
         if key == "mates-all":
             fields[EXPECT_KEYS[key]] = reader.boolean(value_node, f"expect {key}")
+        elif key == "mean-moves":
+            fields[EXPECT_KEYS[key]] = _read_mean(reader, value_node)
         elif key in ("positions", "defender"):
             fields[EXPECT_KEYS[key]] = _read_verify_setting(reader, value_node, key)
         else:
             fields[EXPECT_KEYS[key]] = reader.integer(value_node, f"expect {key}")
     return Expectations(**fields)
+
+
+def _read_mean(reader: _Reader, node: yaml.Node) -> float:
+    text = reader.scalar_text(node, "expect mean-moves").strip()
+    if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,9})?", text):
+        raise reader.error(node, f"expect mean-moves must be a number >= 0 such as 13.0, "
+                                 f"not {text!r}")
+    return float(text)
 
 
 def _read_verify_setting(reader: _Reader, node: yaml.Node, key: str) -> str:

@@ -218,6 +218,9 @@ class Expectations:
     max_no_plan: int | None = None
     max_moves: int | None = None
     """Most moves to mate against the worst defence."""
+    mean_moves: float | None = None
+    """Mean moves to mate over the mated games, at most (a claim about the
+    block's own positions: checked only on a run over those)."""
     positions: str | None = None
     """The start positions the claims are about (``all``, ``sample:N`` or an
     EPD file relative to the table), for the pytest plugin."""
@@ -238,7 +241,8 @@ class AdviceTable:
     path: str = ""
     description: str = ""
     start_fen: str | None = None
-    expect: Expectations = field(default_factory=Expectations)
+    expect: tuple[Expectations, ...] = ()
+    """The ``expect:`` blocks, each claims about one defender (or any)."""
 
     def predicates_used(self) -> list[str]:
         """Every predicate name the table uses, sorted."""

@@ -50,10 +50,18 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 class TableFile(pytest.File):
-    """An advice table: one test item, its verification."""
+    """An advice table: one test item per ``expect:`` block, its verification."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        yield TableItem.from_parent(self, name="expect")
+        try:
+            blocks = len(load_table(self.path.resolve()).expect)
+        except AL0Error:
+            blocks = 1  # the item reports why the table does not load
+        if blocks == 1:
+            yield TableItem.from_parent(self, name="expect", block=0)
+        else:
+            for block in range(blocks):
+                yield TableItem.from_parent(self, name=f"expect[{block + 1}]", block=block)
 
 
 class ExpectationsBroken(Exception):
@@ -65,15 +73,20 @@ class ExpectationsBroken(Exception):
 
 
 class TableItem(pytest.Item):
-    """Verifies one table against its ``expect:`` block."""
+    """Verifies one table against one of its ``expect:`` blocks."""
+
+    def __init__(self, *, block: int, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.block = block
 
     def runtest(self) -> None:
         path = self.path.resolve()
         verifier = None
         try:
             table = load_table(path)
-            positions = table.expect.positions or self.config.getini("al0_positions")
-            defender = DefenderSpec.parse(table.expect.defender
+            expect = table.expect[self.block]
+            positions = expect.positions or self.config.getini("al0_positions")
+            defender = DefenderSpec.parse(expect.defender
                                           or self.config.getini("al0_defender"), VERIFY_KINDS)
             verifier = Verifier(VerifySpec(str(path), defender))
             boards = start_positions(positions, table, verifier.tablebase,
@@ -86,7 +99,7 @@ class TableItem(pytest.Item):
         finally:
             if verifier is not None:
                 verifier.close()
-        data = report.to_json(table.expect)
+        data = report.to_json([expect])
         broken = [check for check in data["expectations"] if not check["holds"]]
         if broken:
             raise ExpectationsBroken(describe(data, broken))

@@ -31,6 +31,7 @@ th { background: #f3f3f3; } td.num { text-align: right; font-variant-numeric: ta
 pre, code { background: #f6f6f6; padding: 0.2em 0.4em; }
 pre { padding: 0.6em; white-space: pre-wrap; }
 .ok { color: #15781b; font-weight: bold; } .failed { color: #b00020; font-weight: bold; }
+.undecided { color: #8a6d00; font-weight: bold; }
 .game { display: flex; gap: 1.2em; align-items: flex-start; margin: 1em 0; }
 .game .line { max-width: 40em; } .game svg { flex-shrink: 0; } .fen { font-family: monospace; }
 """
@@ -167,7 +168,8 @@ def render(data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[
     if checks:
         parts.append("<table><tr><th>expectation</th><th>holds</th><th>measured</th></tr>")
         for check in checks:
-            cls, word = ("ok", "ok") if check["holds"] else ("failed", "FAILED")
+            cls, word = {True: ("ok", "ok"), False: ("failed", "FAILED"),
+                         None: ("undecided", "undecided")}[check["holds"]]
             parts.append(f'<tr><th>{esc(check["name"])}</th><td class="{cls}">{word}</td>'
                          f'<td>{esc(check["measured"])}</td></tr>')
         parts.append("</table>")

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Callable, overload
 import chess
 
 from al0.analysis import WORST_KEPT, AdviceTally, AdviceUse, analysis
-from al0.defenders import (Defender, DefenderError, DefenderSpec, TablebaseDefender,
-                           make_defender)
+from al0.defenders import (VERIFY_KINDS, Defender, DefenderError, DefenderSpec,
+                           TablebaseDefender, make_defender)
 from al0.errors import PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
@@ -266,11 +266,20 @@ class Report:
     def failures(self) -> list[GameRecord]:
         return [r for r in self.records if r.ending != Ending.MATE.value]
 
-    def check(self, expect: Expectations) -> list[tuple[str, bool, str]]:
-        """Each declared expectation as (name, holds, what was measured)."""
+    def applies(self, expect: Expectations) -> bool:
+        """Whether a block's claims are about this run's defender: a block
+        naming no defender is about any, and one about the worst defence
+        bounds every single defence too."""
+        if expect.defender is None or expect.defender == "worst":
+            return True
+        return DefenderSpec.parse(expect.defender, VERIFY_KINDS).name == self.defender
+
+    def check(self, expect: Expectations) -> list[tuple[str, bool | None, str]]:
+        """Each declared expectation as (name, holds, what was measured);
+        holds is None where this run cannot decide it."""
         endings = self.endings
         mated = [r.moves for r in self.records if r.ending == Ending.MATE.value]
-        checks = []
+        checks: list[tuple[str, bool | None, str]] = []
         if expect.mates_all is not None:
             failed = len(self.records) - endings[Ending.MATE.value]
             checks.append(("mates-all", (failed == 0) == expect.mates_all,
@@ -289,12 +298,31 @@ class Report:
                            f"longest mate {longest} moves, {over} games over the move limit "
                            f"(at most {expect.max_moves} expected, against the "
                            f"{self.defender} defender)"))
+        if expect.mean_moves is not None:
+            checks.append(self._check_mean(expect.mean_moves, expect.positions, mated))
+        if self.interrupted:
+            # Part of the positions says nothing of the whole run's claims.
+            return [(name, None, f"{measured}; the run was interrupted")
+                    for name, _, measured in checks]
         return checks
 
-    def to_json(self, expect: Expectations | None = None,
+    def _check_mean(self, limit: float, positions: str | None,
+                    mated: list[int]) -> tuple[str, bool | None, str]:
+        """A mean over other positions than the claim's says nothing of it
+        (a sample's mean can lie either side), so it is then undecided."""
+        mean = statistics.fmean(mated) if mated else 0.0
+        measured = (f"mean {mean:.2f} moves over {len(mated)} mated games "
+                    f"(at most {limit} expected, against the {self.defender} defender)")
+        if positions is not None and positions != self.positions:
+            return ("mean-moves", None,
+                    f"{measured}; the claim is about positions {positions}, not {self.positions}")
+        return "mean-moves", mean <= limit, measured
+
+    def to_json(self, expectations: Sequence[Expectations] = (),
                 worst: int = WORST_KEPT) -> dict[str, Any]:
-        """The report as plain data; ``worst``: games of largest excess kept
-        in its ``analysis``."""
+        """The report as plain data, with the claims of the ``expectations``
+        blocks about this run's defender checked; ``worst``: games of largest
+        excess kept in its ``analysis``."""
         mated = [r for r in self.records if r.ending == Ending.MATE.value]
         known = [r for r in mated if r.optimal is not None]
         times = sorted(self.plan_seconds)
@@ -319,11 +347,12 @@ class Report:
             "plans_per_second": round(len(times) / sum(times), 1) if times else None,
             "analysis": analysis(self.records, worst),
         }
-        if expect is not None:
-            # An interrupted run measured only part of the positions: whether
-            # an expectation holds is undecided (null), not what part shows.
-            data["expectations"] = [{"name": n, "holds": None if self.interrupted else ok,
-                                     "measured": m} for n, ok, m in self.check(expect)]
+        if expectations:
+            data["expectations"] = [
+                {"name": name, "holds": holds, "measured": measured,
+                 "defender": expect.defender or self.defender}
+                for expect in expectations if self.applies(expect)
+                for name, holds, measured in self.check(expect)]
         return data
 
 

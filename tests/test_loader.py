@@ -128,6 +128,8 @@ CASES = [
     ("superscript_depth.yaml", TableSyntaxError, "12:17", "bad depth guard"),
     ("huge_depth.yaml", TableSyntaxError, "12:24", "number too large"),
     ("huge_expect.yaml", TableSyntaxError, "15:14", "too large (at most 18 digits)"),
+    ("bad_mean.yaml", TableSyntaxError, "18:17", "expect mean-moves must be a number >= 0"),
+    ("empty_expect_list.yaml", TableSyntaxError, "14:9", "expect is an empty list"),
     ("deep_parentheses.yaml", TableSyntaxError, "10:59", "nested more than 40 levels deep"),
     ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
     ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),

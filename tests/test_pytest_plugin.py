@@ -41,6 +41,21 @@ def test_a_table_whose_claims_hold_passes(pytester):
     result.stdout.fnmatch_lines(["*krk_holds.yaml::expect PASSED*"])
 
 
+def test_each_expect_block_is_a_test_item_of_its_own(pytester):
+    copy(pytester, "krk_holds.yaml", "krk_some.epd")
+    table = pytester.path / "krk_holds.yaml"
+    rules = table.read_text().split("\nexpect:\n")[0]
+    table.write_text(rules + "\nexpect:\n"
+                     "  - {positions: krk_some.epd, mean-moves: 1.0}\n"
+                     "  - {positions: krk_some.epd, defender: worst, mates-all: true}\n")
+    result = run(pytester, "-v")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*krk_holds.yaml::expect[[]1[]] FAILED*",
+                                 "*krk_holds.yaml::expect[[]2[]] PASSED*"])
+    result.stdout.fnmatch_lines(["  expect mean-moves: mean * (at most 1.0 expected, against "
+                                 "the tablebase defender)"])
+
+
 def test_a_broken_claim_fails_with_the_expectation_and_examples(pytester):
     copy(pytester, "krk_bratko_claims.yaml", "stalemates.epd")
     result = run(pytester)

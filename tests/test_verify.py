@@ -133,6 +133,34 @@ def test_expectations_decide_the_exit_code(tmp_path):
     assert "expect max-moves: FAILED" in result.output and "expect mates-all: ok" in result.output
 
 
+def test_each_expect_block_is_checked_against_the_runs_it_is_about(tmp_path):
+    # Claims about the worst defence bound every defence; claims about the
+    # random defender apply to its runs only; a mean is decided only over the
+    # positions it was claimed for.
+    table = write_table_with(tmp_path, "  - defender: worst\n    mates-all: true\n"
+                                       "  - defender: random\n    positions: sample:8\n"
+                                       "    mean-moves: 1.5\n")
+    result = run(table, "--positions", "sample:8")
+    assert result.exit_code == 0, result.output
+    assert "expect mates-all: ok" in result.output and "mean-moves" not in result.output
+    result = run(table, "--positions", "sample:8", "--defender", "random")
+    assert result.exit_code == 1
+    assert "expect mean-moves: FAILED (mean " in result.output
+    assert "expect mates-all: ok" in result.output
+    result = run(table, "--positions", "sample:4", "--defender", "random")
+    assert result.exit_code == 0, result.output
+    assert ("expect mean-moves: undecided (mean" in result.output
+            and "the claim is about positions sample:8, not sample:4" in result.output)
+
+
+def test_a_run_no_expect_block_is_about_says_so(tmp_path):
+    table = write_table_with(tmp_path, "  - defender: random\n    mates-all: true\n")
+    result = run(table, "--positions", "sample:3")
+    assert result.exit_code == 0
+    assert ("no expectations about the tablebase defender (the table's are about: random)"
+            in result.output)
+
+
 def test_uci_defender_plays(tmp_path):
     epd = tmp_path / "p.epd"
     epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n")

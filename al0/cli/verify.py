@@ -182,12 +182,16 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         write_output(failures_path, "".join(
             chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
     checks = data.get("expectations", [])
-    verdicts = {True: "ok", False: "FAILED", None: "undecided, the run was interrupted"}
+    verdicts = {True: "ok", False: "FAILED", None: "undecided"}
     for check in checks:
         click.echo(f"expect {check['name']}: {verdicts[check['holds']]} "
                    f"({check['measured']})", err=to_stderr)
-    if not checks:
+    if not verifier.table.expect:
         click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
+    elif not checks:
+        about = ", ".join(sorted({e.defender or "" for e in verifier.table.expect}))
+        click.echo(f"no expectations about the {defender.name} defender (the table's are "
+                   f"about: {about})", err=to_stderr)
     if stopped:
         raise CommandError(f"stopped after {len(report.records)} of {report.total} "
                            f"positions: {stopped}")
