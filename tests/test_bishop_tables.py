@@ -14,7 +14,7 @@ from al0.defenders import TablebaseDefender
 from al0.library import Node
 from al0.loader import load_table
 from al0.plan import Planner
-from al0.play import GameEnd, OurMove, play_game
+from al0.play import GameEnd, OurMove, TheirMove, play_game
 from al0.vocabulary import Binder
 
 SAMPLES = {"kbbk": 10, "kbnk": 100}
@@ -80,3 +80,33 @@ def test_kbnk_writes_the_published_goals_in_the_vocabulary():
     assert rcdist(node) == 4 and cpdist(node) == 2
     table = load_table("kbnk")
     assert table.library.path == ""
+
+
+KBNK_COUNT = ((3, "corner_dist(k, B)"), (3, "edge_dist(k)"), (2, "centre_side_dist(K, k)"),
+              (1, "mobility"), (1, "dist(N, k)"))
+"""kbnk.yaml's count, weight and term: what every one of its goals lowers."""
+
+
+def test_kbnk_lowers_its_count_with_every_plan_until_mate():
+    # Their king h3, two steps from h1, the light bishop's corner (mate in
+    # 9 with best play; the table takes 16). Every new plan starts where
+    # the last one's forcing tree ended, after their reply, with the count
+    # lower than at that plan's start: it falls strictly from plan to plan.
+    fen = "8/8/7N/8/8/3K3k/8/3B4 w - - 0 1"
+    binder = Binder("KBNK")
+    terms = [(weight, binder.bind(term, "feature")) for weight, term in KBNK_COUNT]
+    planner = Planner(load_table("kbnk"))
+    board = chess.Board(fen)
+    counts = []
+    events = list(play_game(planner, board.copy(), TablebaseDefender("KBNK"), max_moves=50))
+    for event in events:
+        if isinstance(event, OurMove):
+            if event.new_plan:
+                node = Node(board, 0, chess.WHITE)
+                counts.append(sum(weight * term(node) for weight, term in terms))
+            board.push(event.move)
+        elif isinstance(event, TheirMove):
+            board.push(event.move)
+    assert events[-1].ending.value == "mate" and board.is_checkmate()
+    assert len(counts) >= 5
+    assert all(later < earlier for earlier, later in zip(counts, counts[1:])), counts
