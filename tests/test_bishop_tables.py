@@ -1,7 +1,8 @@
 """The bishop tables, kbbk.yaml and kbnk.yaml (standard vocabulary, no
 Python of their own): the claims of their ``expect:`` blocks on a fixed
 sample against the tablebase defender, and the pieces of advice that carry
-the end of the KBBK mate, played out on real positions."""
+the end of each mate, played out on real positions (KBNK's from the
+tablebase's own games, ``positions/kbnk_near.epd``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from al0.loader import load_table
 from al0.plan import Planner
 from al0.play import GameEnd, OurMove, TheirMove, play_game
 from al0.vocabulary import Binder
+from conftest import POSITIONS
 
 SAMPLES = {"kbbk": 10, "kbnk": 100}
 """The fixed samples (seed 0) the suite checks the claims on. The tables
@@ -67,6 +69,27 @@ def test_kbnk_mates_in_the_bishops_corner():
     moves, end = play_out("kbnk", "8/8/8/2B5/8/2N5/2K5/k7 w - - 0 1")
     assert moves[0].plan.advice == "mate_in_3"
     assert end.ending.value == "mate" and len(moves) == 3
+
+
+def near_the_corner(most: int) -> list[str]:
+    """The positions of ``kbnk_near.epd`` (from the tablebase's own games as
+    it drives their king to the bishop's corner; c0 gives the mate with best
+    play) that are mated in ``most`` moves or fewer."""
+    fens = []
+    for line in (POSITIONS / "kbnk_near.epd").read_text().splitlines():
+        board, ops = chess.Board.from_epd(line)
+        if int(str(ops["c0"]).split()[-1]) <= most:
+            fens.append(board.fen())
+    return fens
+
+
+@pytest.mark.parametrize("fen", near_the_corner(6))
+def test_kbnk_mates_when_the_net_is_six_moves_away(fen):
+    # The part of the mate that works everywhere the file has it: the net
+    # beside the corner (from mate in seven on, the walk along the edge can
+    # stall with no plan: README, "Bishops: KBBK and KBNK").
+    moves, end = play_out("kbnk", fen)
+    assert end.ending.value == "mate", (fen, end.detail)
 
 
 def test_kbnk_writes_the_published_goals_in_the_vocabulary():
