@@ -16,27 +16,47 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, overload
+from typing import TYPE_CHECKING, Any, Callable, TypeAlias, overload
 
 import chess
 
 from al0.analysis import WORST_KEPT, AdviceTally, AdviceUse, analysis
 from al0.defenders import (VERIFY_KINDS, Defender, DefenderError, DefenderSpec,
                            TablebaseDefender, make_defender)
-from al0.errors import PositionError
+from al0.errors import AL0Error, PositionError
 from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
-from al0.play import Ending, GameEnd, OurMove, descend, ending_at, play_game
-from al0.plan import DEFAULT_BUDGET, Planner
-from al0.position import Position, from_board, play, successors
+from al0.play import Ending, GameEnd, OurMove, ending_at, play_game
+from al0.plan import DEFAULT_BUDGET, Plan, Planner
+from al0.position import MOVES, Position, from_board, play, successors
 from al0.positions import epd_positions
-from al0.tree import ForcingTree
+from al0.tree import LEAF, ForcingTree
 
 if TYPE_CHECKING:
     from al0.tablebase import PositionClass, Tablebase
 
-Outcome = tuple[int, str, tuple[str, ...]]
+Line: TypeAlias = "tuple[chess.Move, Line] | None"
+"""A line of moves as a linked list, (first move, the rest): a state's line
+is its move and reply in front of the next state's, shared, not copied."""
+
+Value = tuple[int, str, Line]
 """(moves, ending, line) of a state in the worst-case analysis."""
+
+Start = tuple[str, Position, "int | None"]
+"""A start position for the worst case: its FEN, its position and the
+tablebase's moves to mate from it (when known)."""
+
+State = tuple[Position, int]
+"""A state of the worst-case analysis: a position (our turn) and the step
+followed there (0: none, plan anew)."""
+
+Step = tuple[chess.Move, dict[int, int]]
+"""What following a tree does at our turn: our move, and after each reply
+(by :func:`_code`) the step to follow next; a reply not listed needs a new plan."""
+
+_MATE, _NO_PLAN = Ending.MATE.value, Ending.NO_PLAN.value
+_CYCLE: Value = (0, Ending.REPETITION.value, None)
+"""The value of a state met again on the line that reached it."""
 
 EXAMPLES_KEPT = 5
 """Example FENs kept per kind of failure in a report."""
@@ -149,82 +169,191 @@ class WorstCase:
     a state): a cycle stands for repetition, and ``max_moves`` for the
     50-move rule. Values are memoised per state, so start positions share
     their work.
+
+    A tree enters a state as its *step* (see :meth:`_step`): an id standing
+    for what following the tree does — our move, and after each reply the
+    step to follow next or a new plan. Two trees that play alike are one
+    step, whichever search built them, so the states (and with them the
+    values, the lines and where a cycle is met) depend on the positions and
+    the plans alone: the same whether the plans were made here, on demand,
+    or by worker processes beforehand and handed over (:meth:`learn`).
     """
 
     def __init__(self, planner: Planner, max_moves: int):
         self.planner = planner
         self.max_moves = max_moves
-        self.memo: dict[tuple[Position, int], Outcome] = {}
-        self.on_path: set[tuple[Position, int]] = set()
-        self.trees: dict[int, ForcingTree] = {}  # keeps every tree in a key alive
-        self.endings: dict[Position, Ending | None] = {}
-        """:func:`~al0.play.ending_at` of every position met: each is met
-        again under many trees, and deciding it means generating moves."""
+        self.memo: dict[State, Value] = {}
+        self.on_path: set[State] = set()
+        self.steps: list[Step] = [(chess.Move.null(), {})]
+        """Step id -> (our move, reply code -> the next step, 0 for a new
+        plan); id 0 stands for no tree (a new plan is needed) and is never
+        followed."""
+        self.step_ids: dict[tuple[int, tuple[tuple[int, int], ...]], int] = {}
+        """What a step does -> its id: trees that play alike share it."""
+        self.plan_steps: dict[Position, int] = {}
+        """The first step of the plan of every position planned (0: no plan)."""
+        self.unplannable: dict[Position, AL0Error] = {}
+        """Positions whose plan failed in a worker (a spent budget): the error
+        is raised where the analysis needs the plan, as it would be here."""
+        self.endings: dict[Position, str | None] = {}
+        """:func:`~al0.play.ending_at` (its value) of every position met:
+        each is met again under many trees, and deciding it means generating
+        moves."""
 
-    def _ending(self, position: Position) -> Ending | None:
+    def _ending(self, position: Position) -> str | None:
         try:
             return self.endings[position]
         except KeyError:
-            ending = self.endings[position] = ending_at(position, self.planner)
-            return ending
+            ending = ending_at(position, self.planner)
+            value = self.endings[position] = None if ending is None else ending.value
+            return value
+
+    def _step(self, tree: ForcingTree) -> int:
+        """The step of ``tree`` (our turn, not a leaf), made on first sight.
+        After a reply the play loop follows the subtree of the tree's first
+        branch for it (:meth:`~al0.tree.ForcingTree.child`), or plans anew
+        when there is none or it is a leaf (:func:`~al0.play.descend`)."""
+        move, following = tree.branches[0]
+        replies: dict[int, int] = {}
+        for reply, subtree in following.branches:
+            code = _code(reply)
+            if code not in replies:
+                replies[code] = 0 if subtree.is_leaf else self._step(subtree)
+        key = (_code(move), tuple(sorted((code, step) for code, step in replies.items() if step)))
+        step = self.step_ids.get(key)
+        if step is None:
+            step = self.step_ids[key] = len(self.steps)
+            self.steps.append((move, dict(key[1])))
+        return step
+
+    def _plan_step(self, position: Position) -> int:
+        """The first step of the plan at ``position``, 0 when it has none.
+
+        :raises AL0Error: the planner's (or a worker's) error for it.
+        """
+        try:
+            return self.plan_steps[position]
+        except KeyError:
+            pass
+        if position in self.unplannable:
+            raise self.unplannable[position]
+        plan = self.planner.plan_position(position)
+        step = self.plan_steps[position] = 0 if plan.tree is None else self._step(plan.tree)
+        return step
+
+    def learn(self, position: Position, plan: Plan | AL0Error) -> None:
+        """Take the plan at ``position`` made elsewhere (or the error its
+        search raised) as if the planner had made it here."""
+        if isinstance(plan, AL0Error):
+            self.unplannable[position] = plan
+            return
+        if self.planner.cache is not None:
+            self.planner.cache[position] = plan  # the --analysis replay plays with it
+        self.plan_steps[position] = 0 if plan.tree is None else self._step(plan.tree)
+
+    def replans(self, position: Position) -> list[Position]:
+        """Where following the plan of ``position`` needs new plans: the
+        positions (our turn, no ending) after a reply its tree does not
+        follow on. With the start positions, these close the set of
+        positions the analysis plans at, so worker processes can make all the
+        plans before it runs (see :func:`plan_chunk`).
+
+        :raises AL0Error: when the plan's search fails.
+        """
+        found: dict[Position, None] = {}
+        start = (position, self._plan_step(position))
+        stack = [start] if start[1] else []
+        seen = set(stack)
+        steps, ending = self.steps, self._ending
+        while stack:
+            position, step = stack.pop()
+            move, replies = steps[step]
+            after = play(position, move)
+            assert after is not None  # the search only keeps legal moves
+            if ending(after) is not None:
+                continue
+            for reply, reached in successors(after):
+                if ending(reached) is not None:
+                    continue
+                following = replies.get(_code(reply), 0)
+                if not following:
+                    found[reached] = None
+                elif (reached, following) not in seen:
+                    seen.add((reached, following))
+                    stack.append((reached, following))
+        return list(found)
 
     def analyse(self, board: chess.Board, optimal: int | None) -> GameRecord:
-        moves, ending, line = self._value(from_board(board), None)
-        if ending == Ending.MATE.value and moves > self.max_moves:
-            ending = Ending.MOVE_LIMIT.value
-        return GameRecord(board.fen(), ending, moves, optimal, line)
+        return self.record(board.fen(), from_board(board), optimal)
 
-    def _value(self, position: Position, tree: ForcingTree | None) -> Outcome:
+    def record(self, fen: str, position: Position, optimal: int | None) -> GameRecord:
+        """The worst-case record of the start ``position`` (whose FEN is ``fen``)."""
+        moves, ending, line = self._value(position, 0)
+        if ending == _MATE and moves > self.max_moves:
+            ending = Ending.MOVE_LIMIT.value
+        ucis = []
+        while line is not None:
+            move, line = line
+            ucis.append(move.uci())
+        return GameRecord(fen, ending, moves, optimal, tuple(ucis))
+
+    def _value(self, position: Position, step: int) -> Value:
         """(moves, ending, line) from our turn at ``position`` following
-        ``tree``: moves to mate against the worst defence and ending
-        ``mate``, or the moves to an escape, its kind and the line that
-        reaches it."""
-        key = (position, id(tree))
-        if key in self.memo:
-            return self.memo[key]
+        ``step`` (0: none): moves to mate against the worst defence and
+        ending ``mate``, or the moves to an escape, its kind and the line
+        that reaches it."""
+        key = (position, step)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
         if key in self.on_path:
-            return 0, Ending.REPETITION.value, ()
-        if tree is not None:
-            self.trees[id(tree)] = tree
+            return _CYCLE
         self.on_path.add(key)
         try:
-            result = self._expand(position, tree)
+            result = self._expand(position, step)
         finally:
             self.on_path.discard(key)
         self.memo[key] = result
         return result
 
-    def _expand(self, position: Position, tree: ForcingTree | None) -> Outcome:
-        planner = self.planner
-        if tree is None:
-            plan = planner.plan_position(position)
-            if plan.tree is None:
-                return 0, Ending.NO_PLAN.value, ()
-            tree = plan.tree
-        move = tree.branches[0][0]
-        tree = descend(tree, move)
+    def _expand(self, position: Position, step: int) -> Value:
+        if not step:
+            step = self._plan_step(position)
+            if not step:
+                return 0, _NO_PLAN, None
+        move, replies = self.steps[step]
         after = play(position, move)
         assert after is not None  # the search only keeps legal moves
         end = self._ending(after)
         if end is not None:
-            return 1, end.value, (move.uci(),)
-        worst: Outcome = (0, Ending.MATE.value, ())
+            return 1, end, (move, None)
+        worst: Value = (0, _MATE, None)
+        worst_moves = 0
         worst_escapes = False
+        endings = self.endings
         for reply, reached in successors(after):
-            subtree = descend(tree, reply)
-            end = self._ending(reached)
+            try:
+                end = endings[reached]
+            except KeyError:
+                end = self._ending(reached)
             if end is not None:
                 # Their move ended the game: only a loss for us (material) is possible.
-                result: Outcome = (0, end.value, ())
+                moves, ending, line = 0, end, None
             else:
-                result = self._value(reached, subtree)
-            moves, ending, line = result
-            escapes = ending != Ending.MATE.value
+                moves, ending, line = self._value(
+                    reached, replies.get(reply.from_square << 6 | reply.to_square, 0))
+            escapes = ending != _MATE
             # An escape beats any mate; among equals, the longer line.
-            if (escapes, moves + 1) > (worst_escapes, worst[0]):
-                worst = (moves + 1, ending, (move.uci(), reply.uci()) + line)
+            if (escapes, moves + 1) > (worst_escapes, worst_moves):
+                worst_moves = moves + 1
+                worst = (worst_moves, ending, (move, (reply, line)))
                 worst_escapes = escapes
         return worst
+
+
+def _code(move: chess.Move) -> int:
+    """A move of a pawnless game as one int (steps key replies by it)."""
+    return move.from_square << 6 | move.to_square
 
 
 # --------------------------------------------------------------- report
@@ -415,18 +544,27 @@ class Verifier:
 
     def judge(self, index: int, board: chess.Board) -> GameRecord:
         """The record of start position number ``index``."""
-        optimal = self.optimal(board)
         if self.worst is not None:
-            record = self.worst.analyse(board, optimal)
-            if not self.spec.replay_worst_lines:
-                return record
-            # The worst line replayed through the play loop: its per-advice breakdown.
-            replies = iter(chess.Move.from_uci(uci) for uci in record.line[1::2])
-            replay = play_one(self.planner, board, lambda _: next(replies, None),
-                              self.spec.max_moves, optimal, self.tablebase)
-            return dataclasses.replace(record, advice_uses=replay.advice_uses)
+            return self.judge_start(self.start(board), lambda: board)
         return play_one(self.planner, board, self.defender_for(index), self.spec.max_moves,
-                        optimal, self.tablebase)
+                        self.optimal(board), self.tablebase)
+
+    def start(self, board: chess.Board) -> Start:
+        """What the worst case needs of a start position, read from its board."""
+        return board.fen(), from_board(board), self.optimal(board)
+
+    def judge_start(self, start: Start, board: Callable[[], chess.Board]) -> GameRecord:
+        """The worst-case record of ``start``; ``board`` gives its board,
+        needed only to replay the worst line."""
+        assert self.worst is not None  # only with the worst defender
+        record = self.worst.record(*start)
+        if not self.spec.replay_worst_lines:
+            return record
+        # The worst line replayed through the play loop: its per-advice breakdown.
+        replies = iter(chess.Move.from_uci(uci) for uci in record.line[1::2])
+        replay = play_one(self.planner, board(), lambda _: next(replies, None),
+                          self.spec.max_moves, start[2], self.tablebase)
+        return dataclasses.replace(record, advice_uses=replay.advice_uses)
 
     def defender_for(self, index: int) -> Defender:
         """The defender of start position number ``index``: the run's one
@@ -465,3 +603,95 @@ def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> ChunkResult:
     verifier = _worker_verifier(spec)
     records = [verifier.judge(index, chess.Board(fen)) for index, fen in chunk]
     return records, verifier.new_plan_seconds()
+
+
+
+# ------------------------------------------------ plans made in workers
+
+EncodedPlan = tuple[str | None, str | None, tuple[str, ...], tuple[int, ...] | None, int, float]
+"""A :class:`~al0.plan.Plan` without its position, compact to send between
+processes: rule, advice, advice tried, the tree (:func:`encode_tree`),
+nodes and seconds."""
+
+PlanAnswer = tuple[EncodedPlan | AL0Error, tuple[Position, ...]]
+"""A worker's answer for one position: its plan (or the error its search
+raised) and the positions where following the plan needs new plans."""
+
+PlanChunkResult = tuple[list[PlanAnswer], list[float]]
+"""A worker's answers for a chunk of positions, in order, and the search
+times of the plans it made."""
+
+
+def encode_tree(tree: ForcingTree) -> tuple[int, ...]:
+    """``tree`` in preorder as ints: each node's height and number of
+    branches, then each branch's move (as :func:`_code`) and subtree."""
+    code: list[int] = []
+
+    def put(node: ForcingTree) -> None:
+        code.append(node.height)
+        code.append(len(node.branches))
+        for move, subtree in node.branches:
+            code.append(_code(move))
+            put(subtree)
+
+    put(tree)
+    return tuple(code)
+
+
+def decode_tree(code: Sequence[int]) -> ForcingTree:
+    """The tree of :func:`encode_tree`; leaves are :data:`~al0.tree.LEAF`
+    and moves the shared :data:`~al0.position.MOVES`, as a search makes them."""
+    at = 0
+
+    def take() -> ForcingTree:
+        nonlocal at
+        height, count = code[at], code[at + 1]
+        at += 2
+        if not count:
+            return LEAF if not height else ForcingTree(height)
+        branches = []
+        for _ in range(count):
+            move = code[at]
+            at += 1
+            branches.append((MOVES[move >> 6][move & 63], take()))
+        return ForcingTree(height, tuple(branches))
+
+    return take()
+
+
+def encode_plan(plan: Plan) -> EncodedPlan:
+    return (plan.rule, plan.advice, plan.tried,
+            None if plan.tree is None else encode_tree(plan.tree), plan.nodes, plan.seconds)
+
+
+def decode_plan(position: Position, encoded: EncodedPlan) -> Plan:
+    rule, advice, tried, tree, nodes, seconds = encoded
+    return Plan(position, rule, advice, tried, None if tree is None else decode_tree(tree),
+                nodes, seconds)
+
+
+@functools.lru_cache(maxsize=1)
+def _worker_worst_case(spec: VerifySpec) -> WorstCase:
+    """The planner (in a worst case, for :meth:`WorstCase.replans`) of a
+    worker process, made once per process and spec: its plans and shared
+    search memos serve every chunk it is given."""
+    return WorstCase(Planner(load_table(spec.table_path), spec.budget), spec.max_moves)
+
+
+def plan_chunk(spec: VerifySpec, positions: list[Position]) -> PlanChunkResult:
+    """Run in a worker process: the plan of each position of ``positions``
+    and where following it needs new plans (see :meth:`WorstCase.replans`).
+    A search that fails (a spent budget) is answered with its error: the
+    analysis raises it only if and where it needs that plan."""
+    worst = _worker_worst_case(spec)
+    planner = worst.planner
+    made = len(planner.search_seconds)
+    answers: list[PlanAnswer] = []
+    for position in positions:
+        try:
+            replans = worst.replans(position)
+        except AL0Error as error:
+            answers.append((error, ()))
+            continue
+        answers.append((encode_plan(planner.plan_position(position)), tuple(replans)))
+    return answers, planner.search_seconds[made:]

@@ -7,27 +7,43 @@ progress and prints the report; the work and its failures are here.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
 import time
-from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Generator
+from typing import Callable, Generator, TypeVar
 
 import chess
 
 from al0.errors import AL0Error
-from al0.verify import ChunkResult, GameRecord, Report, Verifier, VerifySpec, judge_chunk
+from al0.position import Position
+from al0.verify import (GameRecord, PlanChunkResult, Report, Start, Verifier, VerifySpec,
+                        decode_plan, judge_chunk, plan_chunk)
+
+_Result = TypeVar("_Result")
 
 
 CHUNK = 200
 """Positions a worker judges per task: small enough for steady progress,
 large enough that sending them costs little."""
 
+PLAN_CHUNK = 250
+"""Positions a worker plans per task with ``--defender worst``: a plan takes
+a fraction of a millisecond, so a task takes about a tenth of a second."""
+
+Planning = Callable[[int, int], None]
+"""Told, as the plans of a worst-case run come in, how many positions are
+planned and how many are known to need a plan so far."""
+
 
 def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
-              jobs: int, report: Report) -> Generator[GameRecord, None, None]:
+              jobs: int, report: Report,
+              planning: Planning = lambda planned, known: None
+              ) -> Generator[GameRecord, None, None]:
     """Judge every board, in this process or in ``jobs`` worker processes,
     adding records and plan times to ``report`` as they arrive."""
     if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
@@ -37,15 +53,13 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
             report.plan_seconds += verifier.new_plan_seconds()
             yield record
         return
+    if verifier.worst is not None:
+        yield from _judge_worst(spec, verifier, boards, jobs, report, planning)
+        return
     items = [(index, board.fen()) for index, board in enumerate(boards)]
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
-    # A process pool that notices a dead worker (multiprocessing.Pool waits
-    # forever for the chunk a killed worker held), with no more workers than
-    # chunks: an idle one only costs its start.
-    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=multiprocessing.get_context(),
-                                   initializer=_ignore_interrupts)
-    finished = False
-    try:
+    # No more workers than chunks: an idle one only costs its start.
+    with _pool(min(jobs, len(chunks))) as executor:
         futures = [executor.submit(judge_chunk, spec, chunk) for chunk in chunks]
         for future in as_completed(futures):
             records, seconds = _chunk_result(future)
@@ -53,28 +67,109 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
             for record in records:
                 report.add(record)
                 yield record
+
+
+def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
+                 jobs: int, report: Report, planning: Planning
+                 ) -> Generator[GameRecord, None, None]:
+    """The worst case of every board with ``jobs`` worker processes, split
+    by plans, not by start positions: worst lines from any start reach
+    nearly every position, so workers judging different starts would each
+    plan almost every position again.
+
+    First the workers make every plan the analysis needs (the positions to
+    plan are the starts and, from each plan, where following it needs new
+    ones: :meth:`~al0.verify.WorstCase.replans`), while this process reads
+    the starts; then this process runs the analysis over those plans, start
+    by start, exactly as with one job."""
+    worst = verifier.worst
+    assert worst is not None
+    starts: list[Start] = []
+    asked: set[Position] = set()
+    waiting: deque[Position] = deque()  # asked for, not yet sent to a worker
+
+    def read_starts() -> None:
+        """Read the next chunk of start positions and ask for their plans."""
+        for board in boards[len(starts):len(starts) + PLAN_CHUNK]:
+            start = verifier.start(board)
+            starts.append(start)
+            if start[1] not in asked:
+                asked.add(start[1])
+                waiting.append(start[1])
+
+    planned = 0
+    with _pool(jobs) as executor:
+        sent: dict[Future[PlanChunkResult], list[Position]] = {}
+        while True:
+            # Two tasks per worker: one to work on, one ready for when it is done.
+            while len(sent) < 2 * jobs and (waiting or len(starts) < len(boards)):
+                if not waiting:
+                    read_starts()
+                    continue
+                # Near the end, smaller chunks keep every worker busy.
+                size = min(PLAN_CHUNK, max(1, -(-len(waiting) // jobs)))
+                chunk = [waiting.popleft() for _ in range(min(size, len(waiting)))]
+                sent[executor.submit(plan_chunk, spec, chunk)] = chunk
+            if not sent:
+                break
+            # While the workers plan, read the starts left (not needed yet).
+            done, _ = wait(sent, timeout=0 if len(starts) < len(boards) else None,
+                           return_when=FIRST_COMPLETED)
+            if not done:
+                read_starts()
+                continue
+            for future in done:
+                chunk = sent.pop(future)
+                answers, seconds = _chunk_result(future)
+                report.plan_seconds += seconds
+                for position, (plan, replans) in zip(chunk, answers):
+                    worst.learn(position, plan if isinstance(plan, AL0Error)
+                                else decode_plan(position, plan))
+                    for replan in replans:
+                        if replan not in asked:
+                            asked.add(replan)
+                            waiting.append(replan)
+                planned += len(chunk)
+            planning(planned, len(asked))
+    for index, start in enumerate(starts):
+        record = verifier.judge_start(start, lambda: boards[index])
+        report.add(record)
+        report.plan_seconds += verifier.new_plan_seconds()
+        yield record
+
+
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``workers`` processes, shut down when done. A process pool
+    that notices a dead worker (multiprocessing.Pool waits forever for the
+    task a killed worker held)."""
+    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
+                                   initializer=_ignore_interrupts)
+    finished = False
+    try:
+        yield executor
         finished = True
     finally:
         if finished:
             executor.shutdown()
         else:
-            # On an interruption or error the chunks in flight are abandoned
+            # On an interruption or error the tasks in flight are abandoned
             # (the report keeps every record that arrived): stop the workers
-            # now rather than after the chunk each is judging. The executor
-            # has no call for that before Python 3.14 (terminate_workers), so
-            # its processes are taken from its table before shutdown clears it.
-            workers = list((executor._processes or {}).values())
+            # now rather than after the task each is on. The executor has no
+            # call for that before Python 3.14 (terminate_workers), so its
+            # processes are taken from its table before shutdown clears it.
+            processes = list((executor._processes or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                worker.terminate()
-                worker.join()
+            for process in processes:
+                process.terminate()
+                process.join()
 
 
 class WorkerError(AL0Error):
     """A worker process of ``verify --jobs N`` died or stopped abnormally."""
 
 
-def _chunk_result(future: Future[ChunkResult]) -> ChunkResult:
+def _chunk_result(future: Future[_Result]) -> _Result:
     """The result of a finished chunk.
 
     :raises WorkerError: when its worker died (killed, or library code called
@@ -101,9 +196,11 @@ def _ignore_interrupts() -> None:
 
 def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], jobs: int,
         report: Report, scheduler: str | None = None,
-        progress: Callable[[], None] = lambda: None) -> str:
+        progress: Callable[[], None] = lambda: None,
+        planning: Planning = lambda planned, known: None) -> str:
     """Judge every board, locally (``jobs`` worker processes) or on the Dask
-    cluster of ``scheduler``, calling ``progress`` after each. Returns why
+    cluster of ``scheduler``, calling ``progress`` after each (and, while the
+    workers of a worst-case run make its plans, ``planning``). Returns why
     the run stopped early ('' when it did not): Ctrl-C, a dead engine or
     worker, a broken library, a spent budget. The report keeps all it got
     and is marked interrupted when the run stopped early.
@@ -115,7 +212,7 @@ def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], job
         from al0.cluster import judge_on_cluster  # lazily: Dask is slow to import, an extra
         records = judge_on_cluster(scheduler, spec, boards, report)
     else:
-        records = judge_all(spec, verifier, boards, jobs, report)
+        records = judge_all(spec, verifier, boards, jobs, report, planning)
     try:
         for _ in records:
             progress()
