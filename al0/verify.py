@@ -35,9 +35,9 @@ from al0.tree import LEAF, ForcingTree
 if TYPE_CHECKING:
     from al0.tablebase import PositionClass, Tablebase
 
-Line: TypeAlias = "tuple[chess.Move, Line] | None"
-"""A line of moves as a linked list, (first move, the rest): a state's line
-is its move and reply in front of the next state's, shared, not copied."""
+Line: TypeAlias = "tuple[str, Line] | None"
+"""A line of moves (UCI) as a linked list, (first move, the rest): a state's
+line is its move and reply in front of the next state's, shared, not copied."""
 
 Value = tuple[int, str, Line]
 """(moves, ending, line) of a state in the worst-case analysis."""
@@ -50,9 +50,10 @@ State = tuple[Position, int]
 """A state of the worst-case analysis: a position (our turn) and the step
 followed there (0: none, plan anew)."""
 
-Step = tuple[chess.Move, dict[int, int]]
-"""What following a tree does at our turn: our move, and after each reply
-(by :func:`_code`) the step to follow next; a reply not listed needs a new plan."""
+Step = tuple[chess.Move, str, dict[int, int]]
+"""What following a tree does at our turn: our move (and its UCI), and after
+each reply (by :func:`_code`) the step to follow next; a reply not listed
+needs a new plan."""
 
 _MATE, _NO_PLAN = Ending.MATE.value, Ending.NO_PLAN.value
 _CYCLE: Value = (0, Ending.REPETITION.value, None)
@@ -113,6 +114,32 @@ class LazyBoards(Sequence[chess.Board]):
         if isinstance(item, slice):
             return [self[i] for i in range(*item.indices(len(self)))]
         return self._classes[item].board()
+
+
+def position_fen(position: Position) -> str:
+    """The FEN of ``position`` with the move counters at 0 and 1: what
+    ``to_board(position).fen()`` gives (a pawnless position without castling
+    rights has no en-passant square either), from its few men, not from every
+    square."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    occupied = white | black
+    ranks = []
+    for rank in range(56, -8, -8):
+        if not occupied >> rank & 255:
+            ranks.append("8")
+            continue
+        text, empty = "", 0
+        for square in range(rank, rank + 8):
+            bit = 1 << square
+            if not occupied & bit:
+                empty += 1
+                continue
+            symbol = ("k" if kings & bit else "q" if queens & bit else "r" if rooks & bit
+                      else "b" if bishops & bit else "n")
+            text += (str(empty) if empty else "") + (symbol.upper() if white & bit else symbol)
+            empty = 0
+        ranks.append(text + (str(empty) if empty else ""))
+    return f"{'/'.join(ranks)} {'w' if turn else 'b'} - - 0 1"
 
 
 # ---------------------------------------------------------------- games
@@ -184,10 +211,10 @@ class WorstCase:
         self.max_moves = max_moves
         self.memo: dict[State, Value] = {}
         self.on_path: set[State] = set()
-        self.steps: list[Step] = [(chess.Move.null(), {})]
-        """Step id -> (our move, reply code -> the next step, 0 for a new
-        plan); id 0 stands for no tree (a new plan is needed) and is never
-        followed."""
+        self.steps: list[Step] = [(chess.Move.null(), "0000", {})]
+        """Step id -> (our move, its UCI, reply code -> the next step, 0 for a
+        new plan); id 0 stands for no tree (a new plan is needed) and is
+        never followed."""
         self.step_ids: dict[tuple[int, tuple[tuple[int, int], ...]], int] = {}
         """What a step does -> its id: trees that play alike share it."""
         self.plan_steps: dict[Position, int] = {}
@@ -223,7 +250,7 @@ class WorstCase:
         step = self.step_ids.get(key)
         if step is None:
             step = self.step_ids[key] = len(self.steps)
-            self.steps.append((move, dict(key[1])))
+            self.steps.append((move, move.uci(), dict(key[1])))
         return step
 
     def _plan_step(self, position: Position) -> int:
@@ -267,7 +294,7 @@ class WorstCase:
         steps, ending = self.steps, self._ending
         while stack:
             position, step = stack.pop()
-            move, replies = steps[step]
+            move, _, replies = steps[step]
             after = play(position, move)
             assert after is not None  # the search only keeps legal moves
             if ending(after) is not None:
@@ -293,8 +320,8 @@ class WorstCase:
             ending = Ending.MOVE_LIMIT.value
         ucis = []
         while line is not None:
-            move, line = line
-            ucis.append(move.uci())
+            uci, line = line
+            ucis.append(uci)
         return GameRecord(fen, ending, moves, optimal, tuple(ucis))
 
     def _value(self, position: Position, step: int) -> Value:
@@ -321,12 +348,12 @@ class WorstCase:
             step = self._plan_step(position)
             if not step:
                 return 0, _NO_PLAN, None
-        move, replies = self.steps[step]
+        move, uci, replies = self.steps[step]
         after = play(position, move)
         assert after is not None  # the search only keeps legal moves
         end = self._ending(after)
         if end is not None:
-            return 1, end, (move, None)
+            return 1, end, (uci, None)
         worst: Value = (0, _MATE, None)
         worst_moves = 0
         worst_escapes = False
@@ -336,17 +363,17 @@ class WorstCase:
                 end = endings[reached]
             except KeyError:
                 end = self._ending(reached)
+            code = reply.from_square << 6 | reply.to_square  # _code, inlined
             if end is not None:
                 # Their move ended the game: only a loss for us (material) is possible.
                 moves, ending, line = 0, end, None
             else:
-                moves, ending, line = self._value(
-                    reached, replies.get(reply.from_square << 6 | reply.to_square, 0))
+                moves, ending, line = self._value(reached, replies.get(code, 0))
             escapes = ending != _MATE
             # An escape beats any mate; among equals, the longer line.
             if (escapes, moves + 1) > (worst_escapes, worst_moves):
                 worst_moves = moves + 1
-                worst = (worst_moves, ending, (move, (reply, line)))
+                worst = (worst_moves, ending, (uci, (_UCI[code], line)))
                 worst_escapes = escapes
         return worst
 
@@ -354,6 +381,10 @@ class WorstCase:
 def _code(move: chess.Move) -> int:
     """A move of a pawnless game as one int (steps key replies by it)."""
     return move.from_square << 6 | move.to_square
+
+
+_UCI = tuple(move.uci() for row in MOVES for move in row)
+"""The UCI of every move of a pawnless game, by :func:`_code`."""
 
 
 # --------------------------------------------------------------- report
@@ -551,7 +582,11 @@ class Verifier:
 
     def start(self, board: chess.Board) -> Start:
         """What the worst case needs of a start position, read from its board."""
-        return board.fen(), from_board(board), self.optimal(board)
+        position = from_board(board)
+        # board.fen() reads all 64 squares; a start has three or four men.
+        fen = (position_fen(position) if (board.halfmove_clock, board.fullmove_number) == (0, 1)
+               else board.fen())
+        return fen, position, self.optimal(board)
 
     def judge_start(self, start: Start, board: Callable[[], chess.Board]) -> GameRecord:
         """The worst-case record of ``start``; ``board`` gives its board,

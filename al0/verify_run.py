@@ -46,15 +46,16 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
               ) -> Generator[GameRecord, None, None]:
     """Judge every board, in this process or in ``jobs`` worker processes,
     adding records and plan times to ``report`` as they arrive."""
+    if jobs > 1 and verifier.worst is not None:
+        # Even one start may need thousands of plans: the workers share them.
+        yield from _judge_worst(spec, verifier, boards, jobs, report, planning)
+        return
     if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
         for index, board in enumerate(boards):
             record = verifier.judge(index, board)
             report.add(record)
             report.plan_seconds += verifier.new_plan_seconds()
             yield record
-        return
-    if verifier.worst is not None:
-        yield from _judge_worst(spec, verifier, boards, jobs, report, planning)
         return
     items = [(index, board.fen()) for index, board in enumerate(boards)]
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]

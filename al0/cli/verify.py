@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import chess
 import click
@@ -22,6 +23,9 @@ from al0.positions import epd_positions
 from al0.replay import as_pgn, games_to_show, replay_all
 from al0.verify import Report, Verifier, VerifySpec, start_positions
 from al0.verify_run import run
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
 
 def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> Sequence[chess.Board]:
     """The start positions ``spec`` names (see
@@ -202,8 +206,9 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
 def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
                       jobs: int, report: Report, scheduler: str | None = None) -> str:
     """Judge every board (see :func:`al0.verify_run.run`) with a progress
-    bar on a terminal. Returns why the run stopped early ('' when it did
-    not); the report keeps all it got."""
+    bar on a terminal, after a line counting the plans while workers make
+    them (``--defender worst --jobs N``). Returns why the run stopped early
+    ('' when it did not); the report keeps all it got."""
     if scheduler:
         try:  # lazily: Dask takes half a second to import, and is an extra
             import al0.cluster
@@ -212,7 +217,22 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
                                f"pip install 'al0[cluster]'") from None
     if not sys.stderr.isatty():
         return run(spec, verifier, boards, jobs, report, scheduler)
-    with click.progressbar(length=len(boards), label="verifying", file=sys.stderr,
-                           show_eta=True) as bar:
-        return run(spec, verifier, boards, jobs, report, scheduler,
-                   progress=lambda: bar.update(1))
+    with contextlib.ExitStack() as stack:
+        bars: list[ProgressBar[int]] = []
+        counted = False
+
+        def planning(planned: int, known: int) -> None:
+            nonlocal counted
+            counted = True
+            click.echo(f"\rplanning: {planned} of the {known} positions found so far",
+                       err=True, nl=False)
+
+        def progress() -> None:
+            if not bars:  # the first record: the plans, if counted, are all made
+                if counted:
+                    click.echo(err=True)
+                bars.append(stack.enter_context(click.progressbar(
+                    length=len(boards), label="verifying", file=sys.stderr, show_eta=True)))
+            bars[0].update(1)
+
+        return run(spec, verifier, boards, jobs, report, scheduler, progress, planning)

@@ -1,0 +1,120 @@
+"""The worst-case analysis with plans made by worker processes
+(``verify --defender worst --jobs N``): the same records as with one job."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import chess
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from al0.loader import load_table
+from al0.plan import Planner
+from al0.position import from_board, to_board
+from al0.verify import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
+                        encode_tree, load_tablebase, plan_chunk, position_fen, start_positions)
+from al0.defenders import DefenderSpec
+from conftest import POSITIONS, TABLES
+
+BOOK = str(TABLES / "krk_bratko.yaml")
+SHUFFLE = str(POSITIONS.parent / "tables" / "krk_shuffle.yaml")
+"""Never mates: its worst case meets cycles (threefold repetition)."""
+STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
+
+
+def starts(table: str, count: int) -> list[chess.Board]:
+    loaded = load_table(table)
+    return list(start_positions(f"sample:{count}", loaded, load_tablebase(loaded.material)))
+
+
+def test_position_fen_is_python_chess_fen():
+    generator = random.Random(7)
+    men = [chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT]
+    for _ in range(3000):
+        board = chess.Board(None)
+        squares = generator.sample(chess.SQUARES, 4)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2:2 + generator.randrange(3)]:
+            board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < .5))
+        board.turn = generator.random() < .5
+        assert position_fen(from_board(board)) == board.fen()
+
+
+def closure(worst: WorstCase, positions: list) -> set:
+    """The starts and every position their plans' replans reach."""
+    seen, todo = set(positions), list(positions)
+    while todo:
+        for position in worst.replans(todo.pop()):
+            if position not in seen:
+                seen.add(position)
+                todo.append(position)
+    return seen
+
+
+@pytest.mark.parametrize("table", [BOOK, SHUFFLE])
+def test_plans_made_elsewhere_give_the_records_of_plans_made_on_demand(table):
+    boards = starts(table, 12) + ([chess.Board(line.split(" w ")[0] + " w - - 0 1")
+                                   for line in open(STALEMATES) if not line.startswith("#")]
+                                  if table == BOOK else [])
+    positions = [from_board(board) for board in boards]
+    here = WorstCase(Planner(load_table(table)), 50)
+    expected = [here.analyse(board, None) for board in boards]
+    assert any(record.ending != "mate" for record in expected)
+    # Replans find exactly the positions the analysis plans at.
+    elsewhere = WorstCase(Planner(load_table(table)), 50)
+    needed = closure(elsewhere, positions)
+    assert needed == set(here.plan_steps)
+    # A worker's plans, through their compact form, give the same records.
+    spec = VerifySpec(table, DefenderSpec("worst"))
+    order = sorted(needed)
+    answers, seconds = plan_chunk(spec, order)
+    assert len(answers) == len(order) and len(seconds) <= len(order)
+    judged = WorstCase(Planner(load_table(table)), 50)
+    for position, (plan, replans) in zip(order, answers):
+        assert set(replans) <= needed
+        judged.learn(position, decode_plan(position, plan))
+    assert [judged.analyse(board, None) for board in boards] == expected
+    assert not judged.planner.search_seconds  # every plan came from the worker
+
+
+def test_a_plan_crosses_processes_unchanged(bratko):
+    planner = Planner(bratko)
+    for board in starts(BOOK, 30):
+        plan = planner.plan(board)
+        assert plan.tree is not None
+        assert decode_tree(encode_tree(plan.tree)) == plan.tree
+        assert decode_plan(plan.position, encode_plan(plan)) == plan
+
+
+def verify_json(tmp_path, *args: str) -> tuple[dict, str]:
+    out = tmp_path / f"report{len(list(tmp_path.iterdir()))}.json"
+    result = CliRunner().invoke(cli, ["verify", *args, "--defender", "worst", "--json", str(out)])
+    data = json.loads(out.read_text())
+    for timing in ("wall_seconds", "plan_ms", "plans_per_second", "plans_searched"):
+        del data[timing]
+    return data, result.output.splitlines()[-1]
+
+
+@pytest.mark.parametrize("table, positions, ending", [
+    (BOOK, STALEMATES, "stalemate"), (BOOK, "sample:30", "mate"),
+    (SHUFFLE, "sample:8", "threefold repetition")])
+def test_jobs_do_not_change_a_worst_case_report(tmp_path, table, positions, ending):
+    one, _ = verify_json(tmp_path, table, "--positions", positions)
+    two, _ = verify_json(tmp_path, table, "--positions", positions, "--jobs", "2")
+    assert one == two and one["games"] == one["total"] and ending in one["endings"]
+
+
+def test_a_plan_over_budget_stops_two_jobs_where_it_stops_one(tmp_path):
+    # With a budget of 300 nodes some plan fails: one job stops at the first
+    # start that needs it; with two, the worker's failure is kept until the
+    # analysis needs that plan, so the partial report is the same.
+    one, last_one = verify_json(tmp_path, BOOK, "--positions", "sample:100", "--budget", "300")
+    two, last_two = verify_json(tmp_path, BOOK, "--positions", "sample:100", "--budget", "300",
+                                "--jobs", "2")
+    assert one["interrupted"] and 0 < one["games"] < 100
+    assert one == two and last_one == last_two
+    assert last_one.startswith("Error: stopped after") and "node budget of 300" in last_one
