@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Generator, TypeVar
+from typing import Any, Callable, Generator, TypeVar
 
 import chess
 
@@ -61,7 +61,7 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
     # No more workers than chunks: an idle one only costs its start.
     with _pool(min(jobs, len(chunks))) as executor:
-        futures = [executor.submit(judge_chunk, spec, chunk) for chunk in chunks]
+        futures = [_submit(executor, judge_chunk, spec, chunk) for chunk in chunks]
         for future in as_completed(futures):
             records, seconds = _chunk_result(future)
             report.plan_seconds += seconds
@@ -110,7 +110,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
                 # Near the end, smaller chunks keep every worker busy.
                 size = min(PLAN_CHUNK, max(1, -(-len(waiting) // jobs)))
                 chunk = [waiting.popleft() for _ in range(min(size, len(waiting)))]
-                sent[executor.submit(plan_chunk, spec, chunk)] = chunk
+                sent[_submit(executor, plan_chunk, spec, chunk)] = chunk
             if not sent:
                 break
             # While the workers plan, read the starts left (not needed yet).
@@ -164,6 +164,20 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
             for process in processes:
                 process.terminate()
                 process.join()
+
+
+def _submit(executor: ProcessPoolExecutor, task: Callable[..., _Result],
+            *args: Any) -> Future[_Result]:
+    """``executor.submit``, with Ctrl-C held back until it returns. The
+    first submit forks the workers, and a Ctrl-C that arrives during a fork
+    is raised in Python's at-fork hooks, which swallow it: the run went on,
+    its workers never answered, and it waited forever. Held back, it arrives
+    just after, as at any other moment."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return executor.submit(task, *args)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 class WorkerError(AL0Error):
