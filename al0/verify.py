@@ -28,7 +28,7 @@ from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
 from al0.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
-from al0.position import MOVES, Position, from_board, play, successors
+from al0.position import MOVES, Position, apply, from_board, legal_moves, play
 from al0.positions import epd_positions
 from al0.tree import LEAF, ForcingTree
 
@@ -299,7 +299,8 @@ class WorstCase:
             assert after is not None  # the search only keeps legal moves
             if ending(after) is not None:
                 continue
-            for reply, reached in successors(after):
+            for reply in legal_moves(after):
+                reached = apply(after, reply)
                 if ending(reached) is not None:
                     continue
                 following = replies.get(_code(reply), 0)
@@ -358,7 +359,8 @@ class WorstCase:
         worst_moves = 0
         worst_escapes = False
         endings = self.endings
-        for reply, reached in successors(after):
+        for reply in legal_moves(after):  # position.successors, inlined
+            reached = apply(after, reply)
             try:
                 end = endings[reached]
             except KeyError:

@@ -12,7 +12,7 @@ import multiprocessing
 import signal
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Generator, TypeVar
@@ -34,6 +34,10 @@ large enough that sending them costs little."""
 PLAN_CHUNK = 250
 """Positions a worker plans per task with ``--defender worst``: a plan takes
 a fraction of a millisecond, so a task takes about a tenth of a second."""
+
+GRACE_SECONDS = 3.0
+"""How long an interrupted worst-case run lets its workers finish the chunk
+each is planning (a tenth of a second, as a rule) before stopping them."""
 
 Planning = Callable[[int, int], None]
 """Told, as the plans of a worst-case run come in, how many positions are
@@ -99,8 +103,8 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
                 waiting.append(start[1])
 
     planned = 0
-    with _pool(jobs) as executor:
-        sent: dict[Future[PlanChunkResult], list[Position]] = {}
+    sent: dict[Future[PlanChunkResult], list[Position]] = {}
+    with _pool(jobs, sent.keys()) as executor:
         while True:
             # Two tasks per worker: one to work on, one ready for when it is done.
             while len(sent) < 2 * jobs and (waiting or len(starts) < len(boards)):
@@ -140,10 +144,18 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
 
 
 @contextlib.contextmanager
-def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+def _pool(workers: int, short_tasks: Collection[Future[Any]] | None = None
+          ) -> Iterator[ProcessPoolExecutor]:
     """A pool of ``workers`` processes, shut down when done. A process pool
     that notices a dead worker (multiprocessing.Pool waits forever for the
-    task a killed worker held)."""
+    task a killed worker held).
+
+    On an interruption or error the tasks not started are cancelled and the
+    workers stopped. ``short_tasks``, when given, are the tasks sent (kept
+    up to date by the caller), each short: those running are let finish, for
+    up to :data:`GRACE_SECONDS`, before the workers are stopped, since a
+    worker stopped while it sends its answer leaves the pool's reading
+    thread waiting for the rest, and the process could not exit."""
     executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
                                    initializer=_ignore_interrupts)
     finished = False
@@ -154,13 +166,14 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         if finished:
             executor.shutdown()
         else:
-            # On an interruption or error the tasks in flight are abandoned
-            # (the report keeps every record that arrived): stop the workers
-            # now rather than after the task each is on. The executor has no
-            # call for that before Python 3.14 (terminate_workers), so its
+            # The tasks in flight are abandoned (the report keeps every
+            # record that arrived). The executor has no call to stop its
+            # workers before Python 3.14 (terminate_workers), so its
             # processes are taken from its table before shutdown clears it.
             processes = list((executor._processes or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
+            if short_tasks:
+                wait(list(short_tasks), timeout=GRACE_SECONDS)
             for process in processes:
                 process.terminate()
                 process.join()
