@@ -246,6 +246,8 @@ class WorstCase:
             code = _code(reply)
             if code not in replies:
                 replies[code] = 0 if subtree.is_leaf else self._step(subtree)
+        # What the step does, in one order: a reply that needs a new plan
+        # (a leaf) is as good as one the tree does not list.
         key = (_code(move), tuple(sorted((code, step) for code, step in replies.items() if step)))
         step = self.step_ids.get(key)
         if step is None:
@@ -640,7 +642,6 @@ def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> ChunkResult:
     verifier = _worker_verifier(spec)
     records = [verifier.judge(index, chess.Board(fen)) for index, fen in chunk]
     return records, verifier.new_plan_seconds()
-
 
 
 # ------------------------------------------------ plans made in workers
