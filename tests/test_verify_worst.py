@@ -20,7 +20,7 @@ from al0.defenders import DefenderSpec
 from conftest import POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
-SHUFFLE = str(POSITIONS.parent / "tables" / "krk_shuffle.yaml")
+SHUFFLE = str(POSITIONS.parent / "good_tables" / "krk_shuffle.yaml")
 """Never mates: its worst case meets cycles (threefold repetition)."""
 STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
 
