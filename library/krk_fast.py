@@ -2,7 +2,9 @@
 orders a chess teacher would use (squeeze the king's box as hard as you can,
 walk your king straight at the critical square) and the ideas of the last
 phase, their king held on the edge (``edgebound``, ``reach``, ``frontdist``:
-walk your king to a knight's move in front of it, wait with the rook, mate).
+walk your king to a knight's move in front of it, wait with the rook, mate),
+and, with our king stuck in a corner, the box both kings share along an edge
+(``box``, ``span``, ``length``: drive their king along it with ours).
 
 The book's predicates and generators are ``library/krk.py``'s, loaded by the
 project's own loader and re-exported unchanged; this module adds move
@@ -107,6 +109,32 @@ def _rook_moves(node: Node) -> list[chess.Move]:
     return [chess.Move(rook, to) for to in chess.scan_forward(targets)]
 
 
+def kingreach(node: Node) -> Iterator[chess.Move]:
+    """Our king's moves (never next to B or onto R), the one leaving B the
+    fewest squares to reach (:func:`reach`) first, then nearest to B."""
+    s = squares(node)
+    return iter(sorted(_king_moves(node), key=lambda move: (
+        chess.popcount(_region_of(move.to_square, s.r, s.b)),
+        chess.square_distance(move.to_square, s.b))))
+
+
+def rookbeyond(node: Node) -> Iterator[chess.Move]:
+    """The rook's moves along its file and rank (never through or onto a
+    king): first those at least three king steps from B (it cannot come
+    next to the rook at once), of those first the ones nearer B than W
+    (beyond their king, where the rook can later shut it on the edge),
+    each group farthest from W first."""
+    s = squares(node)
+
+    def key(move: chess.Move) -> tuple[bool, bool, int]:
+        to = move.to_square
+        return (chess.square_distance(to, s.b) < 3,
+                chess.square_distance(to, s.w) <= chess.square_distance(to, s.b),
+                -chess.square_distance(to, s.w))
+
+    return iter(sorted(_rook_moves(node), key=key))
+
+
 def squeezefirst(node: Node) -> Iterator[chess.Move]:
     """All our moves (in KRK, exactly the legal ones), the rook's first as
     rooksqueeze orders them, then the king's as kingtoward orders them."""
@@ -117,23 +145,37 @@ def squeezefirst(node: Node) -> Iterator[chess.Move]:
 # ------------------------------------------------------------ the edge box
 
 def _region(node: Node) -> chess.Bitboard:
-    """The squares B can reach by king steps, never onto a square W or R
-    attacks (R's lines as on the board, seen through B) nor onto R (whether
-    B can take it is the holding-goal's business: ``rooklost``)."""
+    """B's square and the squares B can reach from it by king steps, never
+    onto a square W or R attacks (R's lines as on the board, seen through B)
+    nor onto R (whether B can take it is the holding-goal's business:
+    ``rooklost``). Their moves never change it: B moves inside it."""
     s = squares(node)
-    barrier = chess.BB_KING_ATTACKS[s.w] | chess.BB_SQUARES[s.w]
-    if s.r is not None:
-        board = occupied(node.position) & ~chess.BB_SQUARES[s.b]
-        barrier |= attacks(node.position, s.r, board) | chess.BB_SQUARES[s.r]
-    region = chess.BB_SQUARES[s.b] & ~barrier
-    while region:
+    return _region_of(s.w, s.r, s.b)
+
+
+def _region_of(w: chess.Square, r: chess.Square | None, b: chess.Square) -> chess.Bitboard:
+    """:func:`_region` with W, R (None when it is gone) and B on these
+    squares: in KRK, only W and R block R's lines."""
+    if r is None:
+        return _flood(w, 0, b)
+    blockers = chess.BB_SQUARES[w] | chess.BB_SQUARES[r]
+    return _flood(w, chess.BB_RANK_ATTACKS[r][chess.BB_RANK_MASKS[r] & blockers]
+                  | chess.BB_FILE_ATTACKS[r][chess.BB_FILE_MASKS[r] & blockers]
+                  | chess.BB_SQUARES[r], b)
+
+
+def _flood(w: chess.Square, guarded: chess.Bitboard, b: chess.Square) -> chess.Bitboard:
+    """B's square and every square it reaches by king steps, never onto W,
+    a square W attacks, or a square of ``guarded``."""
+    barrier = chess.BB_KING_ATTACKS[w] | chess.BB_SQUARES[w] | guarded
+    region = chess.BB_SQUARES[b]
+    while True:
         grown = region
         for square in chess.scan_forward(region):
             grown |= chess.BB_KING_ATTACKS[square] & ~barrier
         if grown == region:
-            break
+            return region
         region = grown
-    return region
 
 
 def region(node: Node) -> chess.Bitboard:
@@ -238,6 +280,77 @@ def rookaside(node: Node) -> Iterator[chess.Move]:
         -chess.square_distance(move.to_square, s.b))))
 
 
+def _held(node: Node) -> tuple[int, int]:
+    """(squares, lines) of the region B could reach were R to guard only
+    the one of its lines that holds B closer: its squares, and how many
+    lines across that line (files for a rank) those squares touch."""
+    s = squares(node)
+    if s.r is None:
+        return 64, 8
+    blockers = chess.BB_SQUARES[s.w] | chess.BB_SQUARES[s.r]
+    rank = chess.BB_RANK_ATTACKS[s.r][chess.BB_RANK_MASKS[s.r] & blockers] | chess.BB_SQUARES[s.r]
+    file = chess.BB_FILE_ATTACKS[s.r][chess.BB_FILE_MASKS[s.r] & blockers] | chess.BB_SQUARES[s.r]
+    by_rank = _flood(s.w, rank, s.b)
+    by_file = _flood(s.w, file, s.b)
+    if chess.popcount(by_rank) <= chess.popcount(by_file):
+        return (chess.popcount(by_rank),
+                len({chess.square_file(square) for square in chess.scan_forward(by_rank)}))
+    return (chess.popcount(by_file),
+            len({chess.square_rank(square) for square in chess.scan_forward(by_file)}))
+
+
+def span(node: Node) -> int:
+    """How many squares B could reach were R to guard only one of its lines
+    (the one that holds B closer): the rook's other line guards only a
+    square or two for a move or two, and the rook may move along the line
+    that holds B (a waiting move) without changing this."""
+    return node.fact(_held)[0]  # type: ignore[index, no-any-return]
+
+
+def length(node: Node) -> int:
+    """How many lines across the rook's holding line (files for a rank) the
+    squares of :func:`span` touch: how far along the box their king can
+    still run."""
+    return node.fact(_held)[1]  # type: ignore[index, no-any-return]
+
+
+def _box(node: Node) -> int:
+    """See :func:`box`."""
+    s = squares(node)
+    held = region(node) | chess.BB_SQUARES[s.w]
+    ranks = [chess.square_rank(square) for square in chess.scan_forward(held)]
+    files = [chess.square_file(square) for square in chess.scan_forward(held)]
+    return min(max(ranks) + 1, 8 - min(ranks), max(files) + 1, 8 - min(files))
+
+
+def box(node: Node) -> int:
+    """How many lines next to one edge hold W and every square B can reach
+    (:func:`region`): 2 when the rook shuts both kings in the two ranks next
+    to the first, so that ours can drive theirs along them."""
+    return node.fact(_box)  # type: ignore[return-value]
+
+
+def rooksafe(node: Node, root: Node) -> bool:
+    """B cannot come next to R with one step (R is at least three king
+    steps from B), or W guards R."""
+    s = squares(node)
+    if s.r is None:
+        return False
+    return chess.square_distance(s.r, s.b) >= 3 or chess.square_distance(s.r, s.w) == 1
+
+
+_CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+
+
+def our_king_cornered(node: Node, root: Node) -> bool:
+    """W in a corner: at most two steps from it along the lines (a1, a2,
+    a3, b1, b2, c1 and their images)."""
+    w = squares(node).w
+    return min(abs(chess.square_file(w) - chess.square_file(corner))
+               + abs(chess.square_rank(w) - chess.square_rank(corner))
+               for corner in _CORNERS) <= 2
+
+
 def library() -> Library:
     """The book's KRK vocabulary plus this module's."""
     book = load_library(Path(__file__).with_name("krk.py"))
@@ -245,9 +358,13 @@ def library() -> Library:
     return Library(
         "krk_fast",
         predicates={**{name: predicate for name, predicate in book.predicates.items()
-                       if name not in standard.predicates}, "edgebound": edgebound},
+                       if name not in standard.predicates}, "edgebound": edgebound,
+                    "our_king_cornered": our_king_cornered,
+                    "rooksafe": rooksafe},
         generators={**book.generators, "kingtoward": kingtoward,
                     "rooksqueeze": rooksqueeze, "squeezefirst": squeezefirst,
-                    "kingtofront": kingtofront, "rookaside": rookaside},
-        features={"frontdist": frontdist, "reach": reach},
+                    "kingtofront": kingtofront, "rookaside": rookaside,
+                    "rookbeyond": rookbeyond, "kingreach": kingreach},
+        features={"frontdist": frontdist, "reach": reach, "box": box, "span": span,
+                  "length": length},
     )
