@@ -113,3 +113,58 @@ def test_rookaside_puts_the_rook_between_the_kings_first():
     order = moves("rookaside", "8/k7/8/8/K7/8/8/1R6 w - - 0 1")
     assert order[:2] == ["b1b5", "b1h1"]
     assert sorted(order) == sorted(moves("rookmove", "8/k7/8/8/K7/8/8/1R6 w - - 0 1"))
+
+
+# W b1, R h3, B e2: the rook's third rank shuts both kings in the first two
+# ranks; W b1 guards c1 and c2, the rook's h-file h1 and h2.
+BOX = "8/8/8/8/8/7R/4k3/1K6 w - - 0 1"
+
+
+def test_box_span_and_length_of_the_box_both_kings_share():
+    # B reaches d1-g1 and d2-g2: 8 squares, in the two ranks next to rank 1
+    # with W; were the rook to guard its rank only, h1 and h2 too: 10
+    # squares over 5 files (d to h).
+    assert feature("reach", BOX) == 8
+    assert feature("box", BOX) == 2
+    assert feature("span", BOX) == 10
+    assert feature("length", BOX) == 5
+    # The book's start: B c2 held in files a-d, ranks 1-5 (W d4 in it).
+    assert feature("box", START) == 4
+
+
+@pytest.mark.parametrize("square, cornered", [
+    ("a1", True), ("b2", True), ("c1", True), ("a3", True), ("f8", True),
+    ("c2", False), ("d1", False), ("g6", False),
+])
+def test_our_king_cornered_is_two_steps_along_the_lines_from_a_corner(square, cornered):
+    board = chess.Board(None)
+    board.set_piece_at(chess.parse_square(square), chess.Piece(chess.KING, chess.WHITE))
+    board.set_piece_at(chess.E5, chess.Piece(chess.KING, chess.BLACK))
+    board.set_piece_at(chess.A4 if square[0] != "a" else chess.H4, chess.Piece(chess.ROOK, chess.WHITE))
+    fen = board.fen()
+    assert FAST.predicates["our_king_cornered"](node(fen), node(fen)) is cornered
+
+
+def test_rooksafe_when_their_king_cannot_come_next_to_the_rook():
+    assert FAST.predicates["rooksafe"](node(BOX), node(BOX))            # h3 three steps from e2
+    near = "8/8/8/8/8/5R2/4k3/1K6 w - - 0 1"                             # f3 next to e2
+    assert not FAST.predicates["rooksafe"](node(near), node(near))
+    guarded = "8/8/8/8/8/2R5/1K6/4k3 w - - 0 1"                          # c3 two from e1, W b2 guards it
+    assert FAST.predicates["rooksafe"](node(guarded), node(guarded))
+
+
+def test_rookbeyond_waits_out_of_reach_beyond_their_king():
+    # Safe squares (three steps from e2) nearer B than W first: the h-file,
+    # farthest from W first (h8); then a3 and b3, behind W; c3-g3 last.
+    order = moves("rookbeyond", BOX)
+    assert order[0] == "h3h8"
+    assert set(order[:7]) == {"h3h1", "h3h2", "h3h4", "h3h5", "h3h6", "h3h7", "h3h8"}
+    assert set(order[7:9]) == {"h3a3", "h3b3"}
+    assert sorted(order) == sorted(moves("rookmove", BOX))
+
+
+def test_kingreach_steps_where_their_king_keeps_the_fewest_squares():
+    # Kc1 and Kc2 take d1 and d2 from B (6 squares left); Kb2, Ka1, Ka2 none.
+    order = moves("kingreach", BOX)
+    assert set(order[:2]) == {"b1c1", "b1c2"}
+    assert sorted(order) == sorted(moves("kingtoward", BOX))

@@ -245,6 +245,18 @@ def test_krk_fast_mates_faster_than_13_moves_on_average_against_the_tablebase(tm
     assert data["moves_to_mate"]["mean"] <= 13.0
 
 
+def test_krk_fast_drives_their_king_along_the_edge_from_a_corner():
+    """With our king in the corner and theirs near it, krk_fast.yaml shares
+    one box with their king along the edge instead of cutting it off from
+    ours: at most 21 moves against every defence (optimal 14 and 15)."""
+    corner = str(FIXTURES.parent / "positions" / "krk_corner.epd")
+    result = CliRunner().invoke(cli, ["verify", str(TABLES / "krk_fast.yaml"), "--positions",
+                                      corner, "--defender", "worst", "--json", "-"])
+    data = json.loads(result.stdout)
+    assert data["endings"] == {"mate": 2}
+    assert data["moves_to_mate"]["max"] <= 21
+
+
 def test_json_to_standard_output_is_the_only_thing_there():
     result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5", "--json", "-"])
     assert result.exit_code == 0
