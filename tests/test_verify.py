@@ -234,12 +234,13 @@ def test_krk_table_meets_its_expectations_against_every_defence_from_every_posit
 
 
 def test_krk_fast_mates_faster_than_13_moves_on_average_against_the_tablebase(tmp_path):
-    """krk_fast.yaml's claim beyond its expect: block (which has no mean):
-    against the tablebase defender, every symmetry class of KRK is mated
-    and the mean is at most 13.0 moves (optimal: 9.87)."""
+    """krk_fast.yaml's expect: block about the tablebase defender: every
+    symmetry class of KRK is mated and the mean is at most 13.0 moves
+    (optimal: 9.87)."""
     out = tmp_path / "r.json"
     result = run(str(TABLES / "krk_fast.yaml"), "--jobs", "2", "--json", str(out))
     assert result.exit_code == 0, result.output
+    assert "expect mean-moves: ok" in result.output
     data = json.loads(out.read_text())
     assert data["endings"] == {"mate": 21959}
     assert data["moves_to_mate"]["mean"] <= 13.0
