@@ -298,6 +298,45 @@ def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
     return feature
 
 
+def corner_box(p: PieceRef, colour: Colour = None) -> Feature:
+    """The side of the smallest square board corner that holds the whole of a
+    king's ``area``: n when the box fits in the n-by-n square at a corner
+    (with a second argument, a corner of that colour, as for ``corner_dist``).
+
+    1 is a king held on the corner square alone, 8 a box that reaches both
+    ends of a side. It does not change as the king steps about inside its
+    box, and it falls only when the box is shrunk into a corner (squeezing it
+    from the side away from that corner, or moving it there), which is where
+    a king is mated."""
+    region = _area_region(p)
+
+    def feature(node: Node) -> int | None:
+        squares, corners = region(node), _corner_squares(node, colour)
+        if not squares or corners is None:
+            return None
+        inside = tuple(chess.scan_forward(squares))
+        return 1 + min(max(_DIST[c][x] for x in inside) for c in corners)
+    return feature
+
+
+def area_dist(a: PieceRef, p: PieceRef) -> Feature:
+    """King steps from a piece to the nearest square of a king's ``area``
+    (our king's way to the box their king is held in).
+
+    Like ``area`` it does not change when that king steps about inside its
+    box, so "our king came nearer the box" is progress the other king
+    cannot undo (``dist(K, k)`` changes with every step of theirs)."""
+    region = _area_region(p)
+
+    def feature(node: Node) -> int | None:
+        x, squares = a.square(node), region(node)
+        if x is None or not squares:
+            return None
+        near = _DIST[x]
+        return min(near[s] for s in chess.scan_forward(squares))
+    return feature
+
+
 def mobility(p: PieceRef) -> Feature:
     """The squares a king could step to: next to it, not held by its own
     side, not attacked by the other (attacks seen through the king itself).
@@ -500,7 +539,7 @@ def captures() -> Generator:
 
 # ------------------------------------------------------------ registry
 
-PIECE, COLOUR = "piece", "colour"
+PIECE, KING, COLOUR = "piece", "king", "colour"
 
 
 @dataclass(frozen=True)
@@ -510,7 +549,8 @@ class Entry:
     kind: str
     """``feature``, ``predicate`` or ``generator``."""
     params: tuple[str, ...]
-    """The kind of each parameter: ``piece`` or ``colour``."""
+    """The kind of each parameter: ``piece``, ``king`` (a piece that must be
+    a king) or ``colour``."""
     build: Callable[..., Any]
     optional: int = 0
     """How many trailing parameters may be left out."""
@@ -541,6 +581,8 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("area", "feature", (PIECE,), area, optional=1, default="k"),
     Entry("area_corner_dist", "feature", (PIECE, COLOUR), area_corner_dist, optional=2,
           default="k"),
+    Entry("corner_box", "feature", (PIECE, COLOUR), corner_box, optional=2, default="k"),
+    Entry("area_dist", "feature", (PIECE, KING), area_dist),
     Entry("mobility", "feature", (PIECE,), mobility, optional=1, default="k"),
     Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
     Entry("hanging", "feature", (), hanging),
@@ -559,7 +601,7 @@ VOCABULARY: tuple[Entry, ...] = (
 """Every family, in the order the reference lists them."""
 
 ENTRIES = {entry.name: entry for entry in VOCABULARY}
-KING_ONLY = frozenset({"room", "area", "area_corner_dist", "mobility"})
+KING_ONLY = frozenset({"room", "area", "area_corner_dist", "corner_box", "mobility"})
 
 
 def split_call(text: str) -> tuple[str, tuple[str, ...]]:
@@ -619,7 +661,8 @@ class Binder:
             also = ", light, dark" if param == COLOUR else ""
             raise UnknownNameError(f"{entry.name}: {self.material} has no piece {arg!r} "
                                    f"(its pieces: {names}{also})")
-        if entry.name in KING_ONLY and param == PIECE and piece.piece_type != chess.KING:
+        if ((param == KING or entry.name in KING_ONLY and param == PIECE)
+                and piece.piece_type != chess.KING):
             raise TableSyntaxError(f"{entry.name} takes a king, not {arg}")
         return piece
 
