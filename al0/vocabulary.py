@@ -299,8 +299,8 @@ def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
 
 
 def corner_box(p: PieceRef, colour: Colour = None) -> Feature:
-    """The side of the smallest square board corner that holds the whole of a
-    king's ``area``: n when the box fits in the n-by-n square at a corner
+    """The side of the smallest square at a corner of the board that holds a
+    king's whole ``area``: n when the box fits in the n-by-n square at a corner
     (with a second argument, a corner of that colour, as for ``corner_dist``).
 
     1 is a king held on the corner square alone, 8 a box that reaches both

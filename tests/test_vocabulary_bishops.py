@@ -58,9 +58,8 @@ def test_threatened_takes_only_a_piece_of_the_material():
         Binder("KBBK").bind("threatened(N)", "predicate")
 
 
-def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
-                            corners: tuple[chess.Square, ...]) -> int:
-    """King steps from the nearest square of the king's area to ``corners``."""
+def oracle_area(board: chess.Board, king: chess.Square) -> set[chess.Square]:
+    """The squares of the king's area, by a flood fill over python-chess's attacks."""
     colour = board.color_at(king)
     assert colour is not None
     without_king = board.copy()
@@ -74,6 +73,13 @@ def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
             if step not in region and step not in barrier:
                 region.add(step)
                 frontier.append(step)
+    return region
+
+
+def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
+                            corners: tuple[chess.Square, ...]) -> int:
+    """King steps from the nearest square of the king's area to ``corners``."""
+    region = oracle_area(board, king)
     return min(chess.square_distance(square, corner) for square in region for corner in corners)
 
 
@@ -94,3 +100,40 @@ def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material)
                                    (", dark", dark_corners)):
                 assert features[name, shade](node) == oracle_area_corner_dist(
                     board, king, corners), (board.fen(), us, name, shade)
+
+
+@pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK"))
+def test_corner_box_and_area_dist_agree_with_a_flood_fill_on_random_positions(material):
+    binder = Binder(material)
+    corners = {"": (chess.A1, chess.H1, chess.A8, chess.H8), ", light": (chess.H1, chess.A8),
+               ", dark": (chess.A1, chess.H8)}
+    boxes = {shade: binder.bind(f"corner_box(k{shade})", "feature") for shade in corners}
+    pieces = [name for name in binder.pieces if name != "k"]
+    reach = {name: binder.bind(f"area_dist({name}, k)", "feature") for name in pieces}
+    rng = random.Random(f"corner_box {material}")
+    seen = set()
+    for _ in range(150):
+        board = random_position(rng, material)
+        us = rng.choice(chess.COLORS)
+        node = Node(from_board(board), 0, us)
+        king = board.king(not us)
+        region = oracle_area(board, king)
+        for shade, targets in corners.items():
+            expected = 1 + min(max(chess.square_distance(square, corner) for square in region)
+                               for corner in targets)
+            assert boxes[shade](node) == expected, (board.fen(), us, shade)
+            seen.add(expected)
+        for name in pieces:
+            piece = binder.pieces[name]
+            squares = sorted(board.pieces(piece.piece_type, us))
+            expected = (min(chess.square_distance(squares[piece.index], square) for square in region)
+                        if piece.index < len(squares) else None)
+            assert reach[name](node) == expected, (board.fen(), us, name)
+    assert len(seen) >= 2
+
+
+@pytest.mark.parametrize("call", ("area_dist(K, B1)", "area_dist(K)", "corner_box(B1)"))
+def test_box_measures_take_a_king_where_they_measure_a_box(call):
+    from al0.errors import TableSyntaxError
+    with pytest.raises(TableSyntaxError):
+        Binder("KBBK").bind(call, "feature")
