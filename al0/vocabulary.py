@@ -298,24 +298,55 @@ def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
     return feature
 
 
-def corner_box(p: PieceRef, colour: Colour = None) -> Feature:
-    """The side of the smallest square at a corner of the board that holds a
-    king's whole ``area``: n when the box fits in the n-by-n square at a corner
-    (with a second argument, a corner of that colour, as for ``corner_dist``).
+def _triangle_corners(node: Node, region: chess.Bitboard,
+                      colour: Colour) -> tuple[int, tuple[chess.Square, ...]] | None:
+    """The size of the smallest corner triangle that holds ``region`` (see
+    :func:`corner_triangle`) and the corners of that size; None without a
+    region or corners."""
+    corners = _corner_squares(node, colour)
+    if not region or corners is None:
+        return None
+    inside = tuple(chess.scan_forward(region))
+    reach = {corner: max(_MDIST[corner][x] for x in inside) for corner in corners}
+    least = min(reach.values())
+    return 1 + least, tuple(corner for corner in corners if reach[corner] == least)
 
-    1 is a king held on the corner square alone, 8 a box that reaches both
-    ends of a side. It does not change as the king steps about inside its
-    box, and it falls only when the box is shrunk into a corner (squeezing it
-    from the side away from that corner, or moving it there), which is where
-    a king is mated."""
+
+def corner_triangle(p: PieceRef, colour: Colour = None) -> Feature:
+    """The size of the smallest corner triangle that holds a king's whole
+    ``area``: 1 + the most files-plus-ranks steps from a square of the box to
+    a corner, for the corner where that is least (with a second argument, a
+    corner of that colour, as for ``corner_dist``).
+
+    A bishop's diagonal cuts a corner off the board as a triangle, so this is
+    the measure of a king driven into a corner by bishops: 1 is the corner
+    square alone, 2 the corner and its two neighbours on the edges, 3 six
+    squares; 8 or more, a box no diagonal separates from the middle. It
+    does not change as the king steps about inside its box, and it falls
+    only when the box is cut from the side away from its corner."""
     region = _area_region(p)
 
     def feature(node: Node) -> int | None:
-        squares, corners = region(node), _corner_squares(node, colour)
-        if not squares or corners is None:
+        found = _triangle_corners(node, region(node), colour)
+        return None if found is None else found[0]
+    return feature
+
+
+def triangle_corner_dist(a: PieceRef, p: PieceRef) -> Feature:
+    """King steps from a piece to the corner of a king's
+    ``corner_triangle`` (the nearest of them when two corners tie): where
+    our king goes to help mate a king boxed towards that corner.
+
+    It depends only on the box, so it does not change as the boxed king
+    steps about inside it."""
+    region = _area_region(p)
+
+    def feature(node: Node) -> int | None:
+        x = a.square(node)
+        found = _triangle_corners(node, region(node), None)
+        if x is None or found is None:
             return None
-        inside = tuple(chess.scan_forward(squares))
-        return 1 + min(max(_DIST[c][x] for x in inside) for c in corners)
+        return min(_DIST[x][corner] for corner in found[1])
     return feature
 
 
@@ -581,7 +612,9 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("area", "feature", (PIECE,), area, optional=1, default="k"),
     Entry("area_corner_dist", "feature", (PIECE, COLOUR), area_corner_dist, optional=2,
           default="k"),
-    Entry("corner_box", "feature", (PIECE, COLOUR), corner_box, optional=2, default="k"),
+    Entry("corner_triangle", "feature", (PIECE, COLOUR), corner_triangle, optional=2,
+          default="k"),
+    Entry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
     Entry("area_dist", "feature", (PIECE, KING), area_dist),
     Entry("mobility", "feature", (PIECE,), mobility, optional=1, default="k"),
     Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
@@ -601,7 +634,7 @@ VOCABULARY: tuple[Entry, ...] = (
 """Every family, in the order the reference lists them."""
 
 ENTRIES = {entry.name: entry for entry in VOCABULARY}
-KING_ONLY = frozenset({"room", "area", "area_corner_dist", "corner_box", "mobility"})
+KING_ONLY = frozenset({"room", "area", "area_corner_dist", "corner_triangle", "mobility"})
 
 
 def split_call(text: str) -> tuple[str, tuple[str, ...]]:

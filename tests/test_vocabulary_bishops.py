@@ -103,36 +103,45 @@ def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material)
 
 
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK"))
-def test_corner_box_and_area_dist_agree_with_a_flood_fill_on_random_positions(material):
+def test_box_measures_agree_with_a_flood_fill_on_random_positions(material):
     binder = Binder(material)
     corners = {"": (chess.A1, chess.H1, chess.A8, chess.H8), ", light": (chess.H1, chess.A8),
                ", dark": (chess.A1, chess.H8)}
-    boxes = {shade: binder.bind(f"corner_box(k{shade})", "feature") for shade in corners}
+    triangles = {shade: binder.bind(f"corner_triangle(k{shade})", "feature") for shade in corners}
     pieces = [name for name in binder.pieces if name != "k"]
     reach = {name: binder.bind(f"area_dist({name}, k)", "feature") for name in pieces}
-    rng = random.Random(f"corner_box {material}")
+    towards = {name: binder.bind(f"triangle_corner_dist({name}, k)", "feature") for name in pieces}
+    rng = random.Random(f"corner_triangle {material}")
     seen = set()
     for _ in range(150):
         board = random_position(rng, material)
         us = rng.choice(chess.COLORS)
         node = Node(from_board(board), 0, us)
-        king = board.king(not us)
-        region = oracle_area(board, king)
+        region = oracle_area(board, board.king(not us))
+        spans = {}
         for shade, targets in corners.items():
-            expected = 1 + min(max(chess.square_distance(square, corner) for square in region)
-                               for corner in targets)
-            assert boxes[shade](node) == expected, (board.fen(), us, shade)
-            seen.add(expected)
+            spans[shade] = {corner: max(chess.square_manhattan_distance(square, corner)
+                                        for square in region) for corner in targets}
+            assert triangles[shade](node) == 1 + min(spans[shade].values()), (board.fen(), shade)
+            seen.add(1 + min(spans[shade].values()))
+        nearest = [corner for corner, span in spans[""].items()
+                   if span == min(spans[""].values())]
         for name in pieces:
             piece = binder.pieces[name]
             squares = sorted(board.pieces(piece.piece_type, us))
-            expected = (min(chess.square_distance(squares[piece.index], square) for square in region)
-                        if piece.index < len(squares) else None)
-            assert reach[name](node) == expected, (board.fen(), us, name)
+            if piece.index >= len(squares):
+                assert reach[name](node) is None and towards[name](node) is None
+                continue
+            square = squares[piece.index]
+            assert reach[name](node) == min(chess.square_distance(square, other)
+                                            for other in region), (board.fen(), name)
+            assert towards[name](node) == min(chess.square_distance(square, corner)
+                                              for corner in nearest), (board.fen(), name)
     assert len(seen) >= 2
 
 
-@pytest.mark.parametrize("call", ("area_dist(K, B1)", "area_dist(K)", "corner_box(B1)"))
+@pytest.mark.parametrize("call", ("area_dist(K, B1)", "triangle_corner_dist(K, B2)",
+                                  "corner_triangle(B1)"))
 def test_box_measures_take_a_king_where_they_measure_a_box(call):
     from al0.errors import TableSyntaxError
     with pytest.raises(TableSyntaxError):
