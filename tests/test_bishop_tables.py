@@ -6,6 +6,8 @@ tablebase's own games, ``positions/kbnk_near.epd``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import chess
 import pytest
 from click.testing import CliRunner
@@ -47,21 +49,51 @@ def test_bishop_table_claims_hold_on_a_fixed_sample(table):
     assert "expect material-lost: ok" in result.output
 
 
-def test_kbbk_nets_a_king_boxed_beside_the_corner():
-    # Their king holds a8 and a7 only; mate in 5 with best play, found by a
-    # search that never lets the box grow past two squares (until the checks).
-    moves, end = play_out("kbbk", "k7/2B5/2K5/8/8/3B4/8/8 w - - 0 1")
-    assert moves[0].plan.advice == "net"
-    assert end.ending.value == "mate" and len(moves) == 5
+KBBK_POSITIONS = {ops["id"]: board for board, ops in
+                  (chess.Board.from_epd(line) for line in
+                   (Path(__file__).parent / "positions" / "kbbk.epd").read_text().splitlines()
+                   if line and not line.startswith("#"))}
+"""The KBBK test positions, by id (tests/positions/kbbk.epd)."""
+
+KBBK_POTENTIAL = ("corner_triangle", "room", "area", "area_dist(K, k)",
+                  "triangle_corner_dist(K, k)")
+"""The measures kbbk.yaml's plans bring down, most important first."""
 
 
-def test_kbbk_walks_a_king_boxed_on_the_edge_into_the_corner():
-    # Their king holds e8 and d8 on the middle of the edge (mate in 9): the
-    # box is walked to the corner, then the net closes.
-    moves, end = play_out("kbbk", "4k3/8/3K1B2/3B4/8/8/8/8 w - - 0 1")
+def test_kbbk_nets_a_king_boxed_in_the_corner():
+    moves, end = play_out("kbbk", KBBK_POSITIONS["net"].fen())
+    assert moves[0].plan.rule == "net" and moves[0].plan.advice == "mate_in_4"
+    assert end.ending.value == "mate" and len(moves) == 4
+
+
+def test_kbbk_moves_the_wall_with_a_tempo():
+    moves, end = play_out("kbbk", KBBK_POSITIONS["wall"].fen())
+    assert moves[0].plan.advice.startswith("tempo_")
     assert end.ending.value == "mate", end
-    advice = {move.plan.advice for move in moves}
-    assert advice & {"walk", "walk_in_3"} and advice & {"net", "net_wide"}
+
+
+def test_kbbk_shelters_one_of_two_open_bishops():
+    moves, end = play_out("kbbk", KBBK_POSITIONS["shelter"].fen())
+    assert moves[0].plan.advice == "shelter"
+    assert end.ending.value == "mate", end
+
+
+@pytest.mark.parametrize("name", ["wall", "middle"])
+def test_kbbk_every_new_plan_starts_lower_on_the_potential(name):
+    # The table's claim to be free of repetition: at every position where a
+    # new plan is made, the measures (compared in order) are lower than at
+    # the last one, whatever the defender did in between.
+    binder = Binder("KBBK")
+    features = [binder.bind(call, "feature") for call in KBBK_POTENTIAL]
+    moves, end = play_out("kbbk", KBBK_POSITIONS[name].fen())
+    assert end.ending.value == "mate"
+    levels = []
+    for move in moves:
+        if move.new_plan and move.plan.rule != "rescue" and move.plan.advice != "shelter":
+            node = Node(move.plan.position, 0, chess.WHITE)
+            levels.append(tuple(feature(node) for feature in features))
+    assert len(levels) > 5
+    assert all(later < earlier for earlier, later in zip(levels, levels[1:])), levels
 
 
 def test_kbnk_mates_in_the_bishops_corner():
