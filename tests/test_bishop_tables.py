@@ -6,8 +6,6 @@ tablebase's own games, ``positions/kbnk_near.epd``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import chess
 import pytest
 from click.testing import CliRunner
@@ -24,7 +22,7 @@ from conftest import POSITIONS
 SAMPLES = {"kbbk": 2000, "kbnk": 100}
 """The fixed samples (seed 0) the suite checks the claims on. kbbk.yaml
 states its claims for this very sample, so every one of them is decided here
-(about 60 s of the suite on two idle cores); kbnk.yaml states its for
+(about 65 s of CPU over two workers); kbnk.yaml states its for
 sample:2000, minutes of verification, longer than the suite may take
 (README, "Bishops: KBBK and KBNK")."""
 
@@ -55,11 +53,11 @@ def test_bishop_table_claims_hold_on_a_fixed_sample(table):
 
 KBBK_POSITIONS = {ops["id"]: board for board, ops in
                   (chess.Board.from_epd(line) for line in
-                   (Path(__file__).parent / "positions" / "kbbk.epd").read_text().splitlines()
+                   (POSITIONS / "kbbk.epd").read_text().splitlines()
                    if line and not line.startswith("#"))}
 """The KBBK test positions, by id (tests/positions/kbbk.epd)."""
 
-KBBK_POTENTIAL = ("corner_triangle", "room", "area", "area_dist(K, k)",
+KBBK_POTENTIAL = ("corner_triangle", "area", "room", "area_dist(K, k)",
                   "triangle_corner_dist(K, k)")
 """The measures kbbk.yaml's plans bring down, most important first."""
 
