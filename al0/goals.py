@@ -158,6 +158,15 @@ _IN_CHECK = (standard_mate, standard_check)
 """The standard predicates that hold only with the side to move in check."""
 
 
+def mate_alone(better: Goal, holding: Goal, library: Library) -> bool:
+    """Whether an advice's better-goal is exactly the standard ``mate`` and
+    its holding-goal the constant ``true``: then a node is a leaf exactly
+    when it is checkmate with them to move, every node holds, and the search
+    may decide both from the position alone."""
+    return (isinstance(better, Pred) and library.predicates.get(better.name) is standard_mate
+            and holding == Const(True))
+
+
 _INTROSPECTION = frozenset({"locals", "vars", "eval", "exec", "_getframe", "currentframe",
                             "f_locals", "signature"})
 """Names through which a function could reach its parameters other than by name."""

@@ -27,10 +27,11 @@ import chess
 
 from al0.errors import SearchBudgetExceeded
 from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_alone,
-                       needs_check, play_checked, reads_root)
+                       mate_alone, needs_check, play_checked, reads_root)
 from al0.library import Library, Node
 from al0.model import Advice, DepthRange
-from al0.position import Position, apply, checking_moves, legal_checks
+from al0.position import (Position, apply, checking_moves, is_checkmate, legal_checks,
+                          legal_moves)
 from al0.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
@@ -86,6 +87,13 @@ class CompiledAdvice:
     legal_depths: tuple[DepthRange, ...] = ()
     """The depths at which our allowed moves are the standard ``legal``
     generator's alone: there the search knows them without asking it."""
+    their_legal_depths: tuple[DepthRange, ...] = ()
+    """The same for their allowed moves."""
+    mate_alone: bool = False
+    """Whether the better-goal is exactly the standard ``mate`` and the
+    holding-goal ``true`` (:func:`al0.goals.mate_alone`): then the search
+    decides a node from its position alone, without a Node, and knows that
+    a node with us to move holds and is no leaf."""
 
 
 def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
@@ -102,7 +110,9 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           reads_root(advice.better_goal, library)
                           or reads_root(advice.holding_goal, library),
                           needs_check(advice.better_goal, library),
-                          legal_alone(advice.us_moves, library))
+                          legal_alone(advice.us_moves, library),
+                          legal_alone(advice.them_moves, library),
+                          mate_alone(advice.better_goal, advice.holding_goal, library))
 
 
 class _Entry:
@@ -165,6 +175,8 @@ class ForcingTreeSearch:
         self.deadline = 0.0
         self.memo: dict[SearchKey, _Entry] = {} if memo is None else memo
         self.node_memo = nodes
+        self.legal_at: dict[tuple[bool, int], bool] = {}
+        """:meth:`_legal_alone`'s answers so far."""
 
     def run(self) -> ForcingTree | None:
         """The forcing tree of least worst-case depth, or None if there is none
@@ -190,12 +202,30 @@ class ForcingTreeSearch:
             node = shared[key] = Node(key[0], key[1], self.us)
         return node
 
-    def _visit(self, key: SearchKey) -> tuple[_Entry, Node]:
+    def _legal_alone(self, ours: bool, depth: int) -> bool:
+        """Whether the allowed moves of our (``ours``) or their node at
+        ``depth`` are the standard ``legal`` generator's alone."""
+        known = self.legal_at.get((ours, depth))
+        if known is None:
+            ranges = self.advice.legal_depths if ours else self.advice.their_legal_depths
+            known = self.legal_at[ours, depth] = any(depth in r for r in ranges)
+        return known
+
+    def _visit(self, key: SearchKey) -> tuple[_Entry, Node | None]:
         """Evaluate the goals at a new node; also return the node, whose
-        facts its expansion may reuse."""
+        facts its expansion may reuse (None when the goals did without it)."""
         self.nodes += 1
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
+        advice = self.advice
+        if advice.mate_alone and key[1]:
+            # The holding-goal is true and mate the better-goal: a leaf is a
+            # checkmate with them to move, read off the position.
+            position = key[0]
+            entry = (_Entry(-1, LEAF) if position.turn != self.us and is_checkmate(position)
+                     else _Entry())
+            self.memo[key] = entry
+            return entry, None
         # :meth:`_node`, inlined: this runs at every new node.
         shared = self.node_memo
         if key[1] == 0:
@@ -207,7 +237,6 @@ class ForcingTreeSearch:
             if found is None:
                 found = shared[key] = Node(key[0], key[1], self.us)
             node = found
-        advice = self.advice
         if not advice.holding(node, self.root):
             entry = _Entry(self.never)
         elif advice.better(node, self.root):
@@ -243,10 +272,18 @@ class ForcingTreeSearch:
         if not self.steps & 4095 and time.monotonic() > self.deadline:
             raise self._spent(f"time limit of {self.limits.seconds:g} s")
         advice = self.advice
-        if (bound == 1 and entry.children is None and advice.leaf_in_check
-                and key[0].turn == self.us
-                and any(key[1] in depths for depths in advice.legal_depths)):
-            return self._mate_in_one(key, entry)
+        if bound == 1:
+            ours = key[0].turn == self.us
+            if (entry.children is None and advice.leaf_in_check and ours
+                    and self._legal_alone(True, key[1])):
+                return self._mate_in_one(key, entry)
+            if advice.mate_alone and not ours:
+                # Every reply leads to a node of ours at bound 0, which holds
+                # and is no leaf (a mate has them to move): each fails there
+                # and not beyond, so this node fails at bound 1 (its lo, as
+                # :meth:`_solve_theirs` would find it), replies unlisted.
+                entry.lo = 1
+                return None, 1
         if entry.children is None:
             entry.children = self._expand(key, node)
         if not entry.children:
@@ -267,9 +304,21 @@ class ForcingTreeSearch:
         """The children of ``key`` in trying order: the allowed moves, each
         marked known legal when it is one of the node's legal moves (then it
         is played unchecked; any other move is checked when first tried)."""
-        if node is None:
-            node = self._node(key)
         ours = key[0].turn == self.us
+        if self._legal_alone(ours, key[1]):
+            # The standard generator alone: the legal moves, known without
+            # asking it (nor building a node for it).
+            moves = legal_moves(key[0]) if node is None else node.legal_moves()
+            children = [[move, None, index, "legal", True] for index, move in enumerate(moves)]
+        else:
+            children = self._allowed(self._node(key) if node is None else node, ours)
+        self.moves += len(children)
+        if self.moves > self.limits.moves:
+            raise self._spent(f"memory limit of {self.limits.moves} stored moves")
+        return children
+
+    def _allowed(self, node: Node, ours: bool) -> list[list[Any]]:
+        """:meth:`_expand`'s children from the move constraint's generators."""
         segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
         children: list[list[Any]] = []
         legal = node.known_legal_moves()
@@ -289,9 +338,6 @@ class ForcingTreeSearch:
             else:
                 children += [[move, None, place + index, name, False]
                              for index, move in enumerate(moves)]
-        self.moves += len(children)
-        if self.moves > self.limits.moves:
-            raise self._spent(f"memory limit of {self.limits.moves} stored moves")
         return children
 
     def _child(self, parent: SearchKey, child: list[Any],

@@ -2,8 +2,9 @@
 
 A planner shares nodes and, for advice whose goals do not read the root, its
 searches' memos; an advice whose better-goal needs check skips the moves
-that give none where only a leaf would do. Each is checked here against the
-search without it, on real positions.
+that give none where only a leaf would do; one of mate alone (holding-goal
+true) decides its nodes from their positions. Each is checked here against
+the search without it, on real positions.
 """
 
 from __future__ import annotations
@@ -111,12 +112,10 @@ def test_which_goals_need_check(bratko):
     assert not needs_check(Pred("rookdivides"), library)
 
 
-def _trees_found_with_and_without_the_shortcut(advice, material, count, seed):
+def _trees_found_with_and_without(advice, plain, material, count, seed):
     """How many of ``count`` random positions have a tree for ``advice``,
-    asserting at each that skipping moves that give no check finds the
-    same tree as trying them."""
-    assert advice.leaf_in_check
-    plain = dataclasses.replace(advice, leaf_in_check=False)
+    asserting at each that the search of ``plain`` (the advice with some
+    shortcut off) finds the same tree."""
     found = 0
     for board in random_positions(material, count, seed, chess.WHITE):
         root = Node(from_board(board), 0, chess.WHITE)
@@ -124,6 +123,14 @@ def _trees_found_with_and_without_the_shortcut(advice, material, count, seed):
         assert tree == ForcingTreeSearch(plain, root).run(), board.fen()
         found += tree is not None
     return found
+
+
+def _trees_found_with_and_without_the_shortcut(advice, material, count, seed):
+    """:func:`_trees_found_with_and_without` the search skipping the moves
+    that give no check where only a leaf would do."""
+    assert advice.leaf_in_check
+    return _trees_found_with_and_without(
+        advice, dataclasses.replace(advice, leaf_in_check=False), material, count, seed)
 
 
 def test_skipping_moves_that_give_no_check_finds_the_same_trees():
@@ -136,6 +143,24 @@ def test_skipping_moves_that_give_no_check_finds_the_same_trees():
 def test_mate_in_2_of_the_book_with_and_without_the_shortcut(bratko):
     advice = compile_advice(bratko.advice["mate_in_2"], bratko.library)
     assert _trees_found_with_and_without_the_shortcut(advice, "KRK", 400, 3) > 0
+
+
+def test_which_advice_is_mate_alone(bratko):
+    table = load_table(TEST_TABLES / "mate_in_3_kqk.yaml")
+    assert compile_advice(table.advice["mate_in_3"], table.library).mate_alone
+    # The book's mate_in_2 has a holding-goal of its own.
+    assert not compile_advice(bratko.advice["mate_in_2"], bratko.library).mate_alone
+
+
+@pytest.mark.parametrize("material, seed", [("KQK", 5), ("KRK", 11)])
+def test_deciding_mate_alone_from_positions_finds_the_same_trees(material, seed):
+    # The same advice searched as any other: goals through nodes, their
+    # moves from the generator, their nodes at bound 1 expanded.
+    table = load_table(TEST_TABLES / "mate_in_3_kqk.yaml")
+    advice = compile_advice(table.advice["mate_in_3"], table.library)
+    plain = dataclasses.replace(advice, mate_alone=False, legal_depths=(),
+                                their_legal_depths=(), leaf_in_check=False)
+    assert 0 < _trees_found_with_and_without(advice, plain, material, 40, seed) < 40
 
 
 def test_a_plan_shows_the_board_with_its_move_counters(bratko):
