@@ -380,6 +380,61 @@ def legal_checks(position: Position) -> list[chess.Move]:
     return found
 
 
+def first_mate(position: Position, checks: Iterable[chess.Move]) -> chess.Move | None:
+    """The first of ``checks`` (legal moves of the side to move that give
+    check) after which the other side has no legal move: the first mate in
+    one among them, or None.
+
+    When the other side has its king alone, a check cannot mate while one of
+    the king's steps stays free of every attack: the squares our other
+    pieces may cover are found once per moving piece (with its square
+    vacated and their king seen through, a superset of what they cover
+    after the move), and a check is played only when the moving piece, from
+    where it lands, covers the rest."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    king_bb = kings & theirs
+    if theirs != king_bb:
+        for move in checks:
+            if not has_legal_move(apply(position, move)):
+                return move
+        return None
+    steps = _KING[king_bb.bit_length() - 1]
+    occupancy = (white | black) & ~king_bb
+    left: dict[chess.Square, Bitboard] = {}
+    for move in checks:
+        frm, to = move.from_square, move.to_square
+        f = _BB[frm]
+        free = left.get(frm)
+        if free is None:
+            free = steps
+            others = ours & ~f
+            while others:
+                square = others.bit_length() - 1
+                others ^= _BB[square]
+                free &= ~attacks(position, square, occupancy & ~f)
+            left[frm] = free
+        if free:
+            # What the mover covers from ``to``: its kind's attacks there.
+            after = (occupancy & ~f) | _BB[to]
+            if kings & f:
+                covers = _KING[to]
+            elif knights & f:
+                covers = _KNIGHT[to]
+            else:
+                covers = 0
+                if (rooks | queens) & f:
+                    covers = (_RANK_ATT[to][_RANK_MASK[to] & after]
+                              | _FILE_ATT[to][_FILE_MASK[to] & after])
+                if (bishops | queens) & f:
+                    covers |= _DIAG_ATT[to][_DIAG_MASK[to] & after]
+            if free & ~covers:
+                continue  # a step the move leaves free: no mate
+        if not has_legal_move(apply(position, move)):
+            return move
+    return None
+
+
 def _descending(row: tuple[chess.Move, ...], targets: Bitboard) -> list[chess.Move]:
     """The moves of ``row`` to ``targets``, highest target square first."""
     moves = []

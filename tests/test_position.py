@@ -16,8 +16,8 @@ import chess
 import pytest
 
 from al0.errors import PositionError
-from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
-                          is_checkmate, is_stalemate, legal_checks, legal_moves, play,
+from al0.position import (MOVES, Position, checking_moves, first_mate, from_board,
+                          gives_check, is_check, is_checkmate, is_stalemate, legal_checks, legal_moves, play,
                           successors, to_board)
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -50,7 +50,8 @@ def random_boards(material: tuple[tuple[chess.PieceType, chess.Color], ...],
 
 def test_compact_moves_checks_mates_equal_python_chess():
     rng = random.Random(20261122)
-    counts = {"positions": 0, "moves": 0, "checks": 0, "mates": 0, "stalemates": 0}
+    counts = {"positions": 0, "moves": 0, "checks": 0, "mates": 0, "stalemates": 0,
+              "mates in one": 0}
     for material in materials():
         for board in random_boards(material, 150, rng):
             position = from_board(board)
@@ -60,6 +61,8 @@ def test_compact_moves_checks_mates_equal_python_chess():
             checks = [move for move in expected if board.gives_check(move)]
             assert checking_moves(position, expected) == checks, board.fen()
             assert legal_checks(position) == checks, board.fen()
+            mate = next((move for move in checks if _mates(board, move)), None)
+            assert first_mate(position, checks) == mate, board.fen()
             for move, child in successors(position):
                 assert gives_check(position, move) == board.gives_check(move), (board.fen(), move)
                 board.push(move)
@@ -78,9 +81,18 @@ def test_compact_moves_checks_mates_equal_python_chess():
             counts["checks"] += board.is_check()
             counts["mates"] += board.is_checkmate()
             counts["stalemates"] += board.is_stalemate()
+            counts["mates in one"] += mate is not None
     # The sample must hold every kind of case for the comparison to mean anything.
     assert counts["positions"] == 45 * 150
     assert min(counts.values()) > 0, counts
+
+
+def _mates(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    try:
+        return board.is_checkmate()
+    finally:
+        board.pop()
 
 
 @pytest.mark.parametrize("fen", [
