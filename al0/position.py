@@ -345,93 +345,112 @@ def legal_checks(position: Position) -> list[chess.Move]:
     """The legal moves that put the other side in check, in the order of
     :func:`legal_moves`. When we are not in check and they have no line
     piece, each piece's checking targets come straight from its checking
-    squares (:func:`checking_moves`), without listing its other moves."""
+    squares (:func:`_checking_targets`), without listing its other moves."""
     white, black, kings, queens, rooks, bishops, knights, turn = position
-    ours, theirs = (white, black) if turn else (black, white)
+    theirs = black if turn else white
     if is_check(position) or theirs & (rooks | queens | bishops) or not kings & theirs:
         return checking_moves(position, legal_moves(position))
+    found: list[chess.Move] = []
+    for frm, targets, uncovers in _checking_targets(position):
+        row = MOVES[frm]
+        if uncovers:
+            found += [move for move in _descending(row, targets) if gives_check(position, move)]
+        else:
+            found += _descending(row, targets)
+    return found
+
+
+def _checking_targets(position: Position) -> Iterator[tuple[chess.Square, Bitboard, bool]]:
+    """For each of our pieces, highest square first: its square, the
+    targets of its legal moves that may give check, and whether each must
+    still be tested (:func:`gives_check`: the piece may uncover a check by
+    another); when not, its targets are exactly its checking moves'. Only
+    for a position where we are not in check and they have a king and no
+    line piece: then every move of a piece but the king is legal, and one
+    checks when it lands on its kind's lines from their king or uncovers a
+    line piece of ours."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
     king = (kings & theirs).bit_length() - 1
     occupancy = white | black
     straight_ours, diagonal_ours = (rooks | queens) & ours, (bishops | queens) & ours
-    found: list[chess.Move] = []
     pieces = ours
     while pieces:
         frm = pieces.bit_length() - 1
         f = _BB[frm]
         pieces ^= f
         straight, diagonal = _lines(king, occupancy & ~f)
-        uncovers = (straight & straight_ours | diagonal & diagonal_ours) & ~f
+        uncovers = bool((straight & straight_ours | diagonal & diagonal_ours) & ~f)
         if kings & f:
             if uncovers:
-                found += [move for move in _king_steps(position, ours, theirs, f)
-                          if gives_check(position, move)]
+                yield frm, _KING[frm] & ~ours & ~_danger(position, theirs, f), True
             continue
-        row = MOVES[frm]
         targets = attacks(position, frm, occupancy) & ~ours
-        if uncovers:
-            found += [move for move in _descending(row, targets) if gives_check(position, move)]
-            continue
-        if knights & f:
-            targets &= _KNIGHT[king]
-        else:
-            targets &= ((straight if (rooks | queens) & f else 0)
-                        | (diagonal if (bishops | queens) & f else 0))
-        found += _descending(row, targets)
-    return found
+        if not uncovers:
+            if knights & f:
+                targets &= _KNIGHT[king]
+            else:
+                targets &= ((straight if (rooks | queens) & f else 0)
+                            | (diagonal if (bishops | queens) & f else 0))
+        yield frm, targets, uncovers
 
 
-def first_mate(position: Position, checks: Iterable[chess.Move]) -> chess.Move | None:
-    """The first of ``checks`` (legal moves of the side to move that give
-    check) after which the other side has no legal move: the first mate in
-    one among them, or None.
+def mate_in_one(position: Position) -> chess.Move | None:
+    """The first of :func:`legal_checks` after which the other side has no
+    legal move: the first mate in one, or None.
 
-    When the other side has its king alone, a check cannot mate while one of
-    the king's steps stays free of every attack: the squares our other
-    pieces may cover are found once per moving piece (with its square
-    vacated and their king seen through, a superset of what they cover
-    after the move), and a check is played only when the moving piece, from
-    where it lands, covers the rest."""
+    Against a king alone, a check mates only if it leaves none of that
+    king's steps uncovered. The steps our other pieces may cover are found
+    once per moving piece (its square vacated, their king seen through: a
+    superset of what they cover after the move); the piece must cover the
+    rest from where it lands, and it covers a square from exactly the
+    squares its kind would attack from that square, so its targets are cut
+    to those by bitboards. Only a move left after that is played."""
     white, black, kings, queens, rooks, bishops, knights, turn = position
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & theirs
-    if theirs != king_bb:
-        for move in checks:
+    if theirs != king_bb or not king_bb or is_check(position):
+        for move in legal_checks(position):
             if not has_legal_move(apply(position, move)):
                 return move
         return None
     steps = _KING[king_bb.bit_length() - 1]
-    occupancy = (white | black) & ~king_bb
-    left: dict[chess.Square, Bitboard] = {}
-    for move in checks:
-        frm, to = move.from_square, move.to_square
+    seen = (white | black) & ~king_bb
+    for frm, targets, uncovers in _checking_targets(position):
         f = _BB[frm]
-        free = left.get(frm)
-        if free is None:
-            free = steps
-            others = ours & ~f
-            while others:
-                square = others.bit_length() - 1
-                others ^= _BB[square]
-                free &= ~attacks(position, square, occupancy & ~f)
-            left[frm] = free
-        if free:
-            # What the mover covers from ``to``: its kind's attacks there.
-            after = (occupancy & ~f) | _BB[to]
+        vacated = seen & ~f
+        free = steps
+        others = ours & ~f
+        while others:
+            square = others.bit_length() - 1
+            others ^= _BB[square]
+            free &= ~attacks(position, square, vacated)
+        while free and targets:
+            square = free.bit_length() - 1
+            free ^= _BB[square]
+            # Where the piece may stand to cover ``square``: its kind's
+            # attacks from there (a square never covers itself).
             if kings & f:
-                covers = _KING[to]
+                targets &= _KING[square]
             elif knights & f:
-                covers = _KNIGHT[to]
+                targets &= _KNIGHT[square]
             else:
-                covers = 0
+                reach = 0
                 if (rooks | queens) & f:
-                    covers = (_RANK_ATT[to][_RANK_MASK[to] & after]
-                              | _FILE_ATT[to][_FILE_MASK[to] & after])
+                    reach = (_RANK_ATT[square][_RANK_MASK[square] & vacated]
+                             | _FILE_ATT[square][_FILE_MASK[square] & vacated])
                 if (bishops | queens) & f:
-                    covers |= _DIAG_ATT[to][_DIAG_MASK[to] & after]
-            if free & ~covers:
-                continue  # a step the move leaves free: no mate
-        if not has_legal_move(apply(position, move)):
-            return move
+                    reach |= _DIAG_ATT[square][_DIAG_MASK[square] & vacated]
+                targets &= reach
+        row = MOVES[frm]
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= _BB[to]
+            move = row[to]
+            if uncovers and not gives_check(position, move):
+                continue
+            if not has_legal_move(apply(position, move)):
+                return move
     return None
 
 

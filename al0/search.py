@@ -30,8 +30,8 @@ from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_
                        mate_alone, needs_check, play_checked, reads_root)
 from al0.library import Library, Node
 from al0.model import Advice, DepthRange
-from al0.position import (Position, apply, checking_moves, first_mate, is_checkmate,
-                          legal_checks, legal_moves)
+from al0.position import (Position, apply, checking_moves, is_checkmate, legal_checks,
+                          legal_moves, mate_in_one)
 from al0.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
@@ -385,22 +385,19 @@ class ForcingTreeSearch:
         move can reach a leaf, so only those are listed and tried, in the
         legal moves' order (the tree is the one the full search finds). The
         node stays unexpanded; it fails at bound 1 at most. For an advice of
-        mate alone, the children are not visited: a leaf is a checkmate, which
-        :func:`~al0.position.first_mate` finds from this position."""
+        mate alone the children are decided, not visited (nor counted as
+        nodes): a leaf is a checkmate, which :func:`~al0.position.mate_in_one`
+        finds from this position."""
         position, depth = key
-        checks = legal_checks(position)
         if self.advice.mate_alone:
-            self.nodes += len(checks)  # each check's child is decided, if not visited
-            if self.nodes > self.limits.nodes:
-                raise self._spent(f"node budget of {self.limits.nodes}")
-            mate = first_mate(position, checks)
+            mate = mate_in_one(position)
             if mate is not None:
                 entry.tree = ForcingTree(1, ((mate, LEAF),))
                 return entry.tree, entry.lo
             entry.lo = max(entry.lo, 1)
             return None, entry.lo
         memo = self.memo
-        for move in checks:
+        for move in legal_checks(position):
             child_key = (apply(position, move), depth + 1)
             child = memo.get(child_key)
             if child is None:

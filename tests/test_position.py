@@ -16,9 +16,9 @@ import chess
 import pytest
 
 from al0.errors import PositionError
-from al0.position import (MOVES, Position, checking_moves, first_mate, from_board,
-                          gives_check, is_check, is_checkmate, is_stalemate, legal_checks, legal_moves, play,
-                          successors, to_board)
+from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
+                          is_checkmate, is_stalemate, legal_checks, legal_moves, mate_in_one,
+                          play, successors, to_board)
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -62,7 +62,7 @@ def test_compact_moves_checks_mates_equal_python_chess():
             assert checking_moves(position, expected) == checks, board.fen()
             assert legal_checks(position) == checks, board.fen()
             mate = next((move for move in checks if _mates(board, move)), None)
-            assert first_mate(position, checks) == mate, board.fen()
+            assert mate_in_one(position) == mate, board.fen()
             for move, child in successors(position):
                 assert gives_check(position, move) == board.gives_check(move), (board.fen(), move)
                 board.push(move)
