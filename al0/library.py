@@ -44,10 +44,12 @@ class Node:
     API; it is the library's own copy (mutating it changes nothing for the
     search) and costs a board per node, so fast libraries avoid it.
     :meth:`fact` memoises a derived value (e.g. piece squares) for the node's
-    lifetime, so predicates that share it compute it once.
+    lifetime, so predicates that share it compute it once; ``node.facts`` is
+    that memo (function -> value), which a predicate run at every node may
+    read directly (``node.facts.get(compute)``) to save the call.
     """
 
-    __slots__ = ("position", "depth", "us", "_facts", "_board")
+    __slots__ = ("position", "depth", "us", "facts", "_board")
 
     def __init__(self, position: Position | chess.Board, depth: int, us: chess.Color):
         if isinstance(position, chess.Board):
@@ -58,7 +60,7 @@ class Node:
         self.position: Position = position
         self.depth = depth
         self.us = us
-        self._facts: dict[Callable[[Node], object], object] = {}
+        self.facts: dict[Callable[[Node], object], object] = {}
 
     @property
     def board(self) -> chess.Board:
@@ -79,7 +81,7 @@ class Node:
 
     def known_legal_moves(self) -> list[chess.Move] | None:
         """:meth:`legal_moves` if something has asked for them already, else None."""
-        return self._facts.get(_legal_moves)  # type: ignore[return-value]
+        return self.facts.get(_legal_moves)  # type: ignore[return-value]
 
     def successors(self) -> dict[chess.Move, Position]:
         """Every legal move at this node, in python-chess's order, with the
@@ -88,9 +90,9 @@ class Node:
 
     def fact(self, compute: Callable[[Node], object]) -> object:
         """``compute(self)``, computed once per node (``compute`` must not return None)."""
-        value = self._facts.get(compute)
+        value = self.facts.get(compute)
         if value is None:
-            value = self._facts[compute] = compute(self)
+            value = self.facts[compute] = compute(self)
         return value
 
 

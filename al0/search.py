@@ -205,9 +205,11 @@ class ForcingTreeSearch:
     def _legal_alone(self, ours: bool, depth: int) -> bool:
         """Whether the allowed moves of our (``ours``) or their node at
         ``depth`` are the standard ``legal`` generator's alone."""
+        ranges = self.advice.legal_depths if ours else self.advice.their_legal_depths
+        if not ranges:
+            return False
         known = self.legal_at.get((ours, depth))
         if known is None:
-            ranges = self.advice.legal_depths if ours else self.advice.their_legal_depths
             known = self.legal_at[ours, depth] = any(depth in r for r in ranges)
         return known
 

@@ -23,8 +23,12 @@ class Squares(NamedTuple):
 
 
 def squares(node: Node) -> Squares:
-    """The pieces' squares at ``node`` (memoised per node)."""
-    return node.fact(_find_squares)  # type: ignore[return-value]
+    """The pieces' squares at ``node`` (memoised per node; :meth:`Node.fact`
+    inlined, as this runs several times at every node)."""
+    found = node.facts.get(_find_squares)
+    if found is None:
+        found = node.facts[_find_squares] = _find_squares(node)
+    return found  # type: ignore[return-value]
 
 
 def _find_squares(node: Node) -> Squares:
@@ -106,7 +110,10 @@ def rookdivides(node: Node, root: Node) -> bool:
 def room(node: Node) -> int:
     """Squares of the rectangle the rook's lines leave B; 64 when B shares
     R's file or rank (or the rook is gone)."""
-    return node.fact(_room)  # type: ignore[return-value]
+    found = node.facts.get(_room)
+    if found is None:
+        found = node.facts[_room] = _room(node)
+    return found  # type: ignore[return-value]
 
 
 def _room(node: Node) -> int:
