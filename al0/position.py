@@ -196,11 +196,29 @@ def play(position: Position, move: chess.Move) -> Position | None:
     if not ours & f or ours & t:
         return None
     occupancy = white | black
+    theirs = black if turn else white
+    if kings & f:
+        if not _KING[frm] & t:
+            return None
+        # The king is safe on ``to`` exactly when no piece of theirs (but
+        # one it takes there) attacks it, lines seen through where it stood:
+        # decided without playing the move (the other side's king moves
+        # are most of the moves the search checks).
+        theirs &= ~t
+        if (_KING[to] & kings | _KNIGHT[to] & knights) & theirs:
+            return None
+        occupancy &= ~f
+        straight = (rooks | queens) & theirs
+        if straight and (_RANK_ATT[to][_RANK_MASK[to] & occupancy]
+                         | _FILE_ATT[to][_FILE_MASK[to] & occupancy]) & straight:
+            return None
+        diagonal = (bishops | queens) & theirs
+        if diagonal and _DIAG_ATT[to][_DIAG_MASK[to] & occupancy] & diagonal:
+            return None
+        return apply(position, move)
     # Is ``to`` a square the piece on ``frm`` attacks? (Inlined: this runs
     # for every move the search tries.)
-    if kings & f:
-        reach = _KING[frm]
-    elif knights & f:
+    if knights & f:
         reach = _KNIGHT[frm]
     else:
         reach = 0
@@ -211,12 +229,11 @@ def play(position: Position, move: chess.Move) -> Position | None:
             reach |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
     if not reach & t:
         return None
-    theirs = black if turn else white
     if not theirs & (rooks | queens | bishops):
-        # With no line piece of theirs, the king is safe after the move
-        # exactly when no king or knight of theirs (but one it takes) is
-        # next to, or a knight's jump from, where it then stands.
-        king_bb = t if kings & f else kings & ours
+        # With no line piece of theirs, our king (which has not moved) is
+        # safe after the move exactly when no king or knight of theirs (but
+        # one the move takes) is next to, or a knight's jump from, it.
+        king_bb = kings & ours
         if king_bb:
             king = king_bb.bit_length() - 1
             if (_KING[king] & kings | _KNIGHT[king] & knights) & theirs & ~t:
