@@ -55,6 +55,20 @@ MANHATTAN = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQU
 XY = tuple((chess.square_file(s) + 1, chess.square_rank(s) + 1) for s in chess.SQUARES)
 
 
+def _between(masks: list[chess.Bitboard]) -> tuple[tuple[chess.Bitboard, ...], ...]:
+    """``[i][j]``: the union of ``masks`` strictly between indices i and j."""
+    return tuple(tuple(sum(masks[min(i, j) + 1:max(i, j)]) for j in range(8)) for i in range(8))
+
+
+_FILES_BETWEEN, _RANKS_BETWEEN = _between(chess.BB_FILES), _between(chess.BB_RANKS)
+DIVIDING = tuple(tuple(_FILES_BETWEEN[chess.square_file(w)][chess.square_file(b)]
+                       | _RANKS_BETWEEN[chess.square_rank(w)][chess.square_rank(b)]
+                       for b in chess.SQUARES) for w in chess.SQUARES)
+"""``DIVIDING[w][b]``: the squares on a file strictly between the files of
+w and b or on a rank strictly between their ranks (where the rook divides
+kings on w and b), tabulated once: rookdivides runs at most nodes."""
+
+
 def _on_edge(square: chess.Square) -> bool:
     x, y = XY[square]
     return x in (1, 8) or y in (1, 8)
@@ -101,10 +115,7 @@ def rookdivides(node: Node, root: Node) -> bool:
     """R's file lies strictly between the kings' files, or R's rank strictly
     between the kings' ranks."""
     s = squares(node)
-    if s.r is None:
-        return False
-    (wx, wy), (rx, ry), (bx, by) = XY[s.w], XY[s.r], XY[s.b]
-    return min(wx, bx) < rx < max(wx, bx) or min(wy, by) < ry < max(wy, by)
+    return s.r is not None and bool(DIVIDING[s.w][s.b] & chess.BB_SQUARES[s.r])
 
 
 def room(node: Node) -> int:
