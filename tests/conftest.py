@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import chess
 import pytest
 
 from al0.loader import load_table
@@ -22,6 +23,15 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "advice_tables"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 POSITIONS = Path(__file__).resolve().parent / "positions"
+
+
+def mates(board: chess.Board, move: chess.Move) -> bool:
+    """``move`` mates on ``board`` (python-chess, the oracle); the board is left as it was."""
+    board.push(move)
+    try:
+        return board.is_checkmate()
+    finally:
+        board.pop()
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ from al0.errors import PositionError
 from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
                           is_checkmate, is_stalemate, legal_checks, legal_moves, mate_in_one,
                           play, successors, to_board)
+from conftest import mates
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -61,7 +62,7 @@ def test_compact_moves_checks_mates_equal_python_chess():
             checks = [move for move in expected if board.gives_check(move)]
             assert checking_moves(position, expected) == checks, board.fen()
             assert legal_checks(position) == checks, board.fen()
-            mate = next((move for move in checks if _mates(board, move)), None)
+            mate = next((move for move in checks if mates(board, move)), None)
             assert mate_in_one(position) == mate, board.fen()
             for move, child in successors(position):
                 assert gives_check(position, move) == board.gives_check(move), (board.fen(), move)
@@ -85,14 +86,6 @@ def test_compact_moves_checks_mates_equal_python_chess():
     # The sample must hold every kind of case for the comparison to mean anything.
     assert counts["positions"] == 45 * 150
     assert min(counts.values()) > 0, counts
-
-
-def _mates(board: chess.Board, move: chess.Move) -> bool:
-    board.push(move)
-    try:
-        return board.is_checkmate()
-    finally:
-        board.pop()
 
 
 @pytest.mark.parametrize("fen", [

@@ -18,7 +18,7 @@ from al0.model import AdviceTable
 from al0.sampling import random_positions
 from al0.search import CompiledAdvice, ForcingTreeSearch, compile_advice
 from al0.tree import ForcingTree, tree_lines
-from conftest import TABLES
+from conftest import TABLES, mates
 
 
 def reference_height(advice: CompiledAdvice, board: chess.Board, depth: int,
@@ -216,16 +216,8 @@ def test_nomove_means_the_better_goal_must_hold_right_after_our_move():
     assert search(table, "mate_now", "k7/8/1K6/8/8/8/8/7R w - - 0 1").run().height == 1
     # Mate in two (1. Rc8 Ka1 2. Rc1#) but none in one: nomove forbids waiting.
     board = chess.Board("8/8/8/8/8/1K6/2R5/1k6 w - - 0 1")
-    assert not any(board.gives_check(m) and _mates(board, m) for m in board.legal_moves)
+    assert not any(board.gives_check(m) and mates(board, m) for m in board.legal_moves)
     assert search(table, "mate_now", board.fen()).run() is None
-
-
-def _mates(board: chess.Board, move: chess.Move) -> bool:
-    board.push(move)
-    try:
-        return board.is_checkmate()
-    finally:
-        board.pop()
 
 
 # Black Ka8, White Kc6 and Rb3: 1. Rb7 stalemates; no move mates.
@@ -234,7 +226,7 @@ STALEMATE_TRAP = "k7/8/2K5/8/8/1R6/8/8 w - - 0 1"
 
 def test_stalemate_is_never_a_success_unless_the_goal_says_so():
     board = chess.Board(STALEMATE_TRAP)
-    assert not any(_mates(board, m) for m in board.legal_moves)
+    assert not any(mates(board, m) for m in board.legal_moves)
     mate_only = table_from(MATE_IN_ONE_ONLY.format(better="mate", them="{1: legal}"))
     # Their node after Rb7 has no allowed reply: that is a failure, not a
     # vacuous "every reply is answered".
