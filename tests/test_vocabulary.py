@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from typing import Iterator
 
 import chess
 import pytest
@@ -15,6 +16,7 @@ from al0.expr import parse_goal
 from al0.goals import compile_goal
 from al0.library import Node, load_library
 from al0.model import feature_names, predicate_names
+from al0.position import from_board
 from al0.vocabulary import Binder, reference_markdown
 from conftest import ROOT
 
@@ -145,6 +147,17 @@ def random_position(rng: random.Random, material: str) -> chess.Board:
             return board
 
 
+def random_nodes(seed: str, material: str, count: int
+                 ) -> Iterator[tuple[chess.Board, chess.Color, Node]]:
+    """``count`` seeded :func:`random_position` boards of ``material``, each
+    with a random side as ours and the search node of that side over it."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        board = random_position(rng, material)
+        us = rng.choice(chess.COLORS)
+        yield board, us, Node(from_board(board), 0, us)
+
+
 def _attacked_squares(board: chess.Board, colour: chess.Color) -> set[chess.Square]:
     """Every square ``colour``'s pieces attack on ``board``."""
     return {target for square in chess.SquareSet(board.occupied_co[colour])
@@ -203,7 +216,6 @@ def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
     # The vocabulary reads the compact position (al0.position); python-chess
     # on the same position is the oracle for squares, attacks, king regions
     # and legal moves, for both sides to move and pieces missing.
-    from al0.position import from_board
     binder = Binder(material)
     bound = {(name, piece.name): binder.bind(f"{name}({piece.name})", kind)
              for piece in binder.pieces.values()
@@ -213,11 +225,7 @@ def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
                     for family in ("room", "area", "mobility")} for name in ("K", "k")}
     hanging = binder.bind("hanging", "feature")
     checks, captures = binder.bind("checks", "generator"), binder.bind("captures", "generator")
-    rng = random.Random(material)
-    for _ in range(150):
-        board = random_position(rng, material)
-        us = rng.choice(chess.COLORS)
-        node = Node(from_board(board), 0, us)
+    for board, us, node in random_nodes(material, material, 150):
         context = (board.fen(), us)
         for piece in binder.pieces.values():
             colour = us if piece.ours else not us

@@ -4,15 +4,11 @@ python-chess on random positions of several materials (``centre_dist`` and
 
 from __future__ import annotations
 
-import random
-
 import chess
 import pytest
 
-from al0.library import Node
-from al0.position import from_board
 from al0.vocabulary import Binder
-from test_vocabulary import random_position
+from test_vocabulary import random_nodes
 
 
 def oracle_threatened(board: chess.Board, square: chess.Square) -> bool:
@@ -37,12 +33,8 @@ def test_threatened_agrees_with_python_chess_on_random_positions(material):
     binder = Binder(material)
     pieces = [piece for piece in binder.pieces.values() if piece.piece_type != chess.KING]
     bound = {piece.name: binder.bind(f"threatened({piece.name})", "predicate") for piece in pieces}
-    rng = random.Random(f"threatened {material}")
     seen = set()
-    for _ in range(300):
-        board = random_position(rng, material)
-        us = rng.choice(chess.COLORS)
-        node = Node(from_board(board), 0, us)
+    for board, us, node in random_nodes(f"threatened {material}", material, 300):
         for piece in pieces:
             squares = sorted(board.pieces(piece.piece_type, us if piece.ours else not us))
             expected = (piece.index < len(squares)
@@ -89,11 +81,7 @@ def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material)
     light_corners, dark_corners = (chess.H1, chess.A8), (chess.A1, chess.H8)
     features = {(name, shade): binder.bind(f"area_corner_dist({name}{shade})", "feature")
                 for name in ("K", "k") for shade in ("", ", light", ", dark")}
-    rng = random.Random(f"area_corner_dist {material}")
-    for _ in range(150):
-        board = random_position(rng, material)
-        us = rng.choice(chess.COLORS)
-        node = Node(from_board(board), 0, us)
+    for board, us, node in random_nodes(f"area_corner_dist {material}", material, 150):
         for name in ("K", "k"):
             king = board.king(us if name == "K" else not us)
             for shade, corners in (("", light_corners + dark_corners), (", light", light_corners),
@@ -111,12 +99,8 @@ def test_box_measures_agree_with_a_flood_fill_on_random_positions(material):
     pieces = [name for name in binder.pieces if name != "k"]
     reach = {name: binder.bind(f"area_dist({name}, k)", "feature") for name in pieces}
     towards = {name: binder.bind(f"triangle_corner_dist({name}, k)", "feature") for name in pieces}
-    rng = random.Random(f"corner_triangle {material}")
     seen = set()
-    for _ in range(150):
-        board = random_position(rng, material)
-        us = rng.choice(chess.COLORS)
-        node = Node(from_board(board), 0, us)
+    for board, us, node in random_nodes(f"corner_triangle {material}", material, 150):
         region = oracle_area(board, board.king(not us))
         spans = {}
         for shade, targets in corners.items():
