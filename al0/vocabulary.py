@@ -608,15 +608,15 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("edge_dist", "feature", (PIECE,), edge_dist),
     Entry("centre_side_dist", "feature", (PIECE, PIECE), centre_side_dist),
     Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
-    Entry("room", "feature", (PIECE,), room, optional=1, default="k"),
-    Entry("area", "feature", (PIECE,), area, optional=1, default="k"),
-    Entry("area_corner_dist", "feature", (PIECE, COLOUR), area_corner_dist, optional=2,
+    Entry("room", "feature", (KING,), room, optional=1, default="k"),
+    Entry("area", "feature", (KING,), area, optional=1, default="k"),
+    Entry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2,
           default="k"),
-    Entry("corner_triangle", "feature", (PIECE, COLOUR), corner_triangle, optional=2,
+    Entry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2,
           default="k"),
     Entry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
     Entry("area_dist", "feature", (PIECE, KING), area_dist),
-    Entry("mobility", "feature", (PIECE,), mobility, optional=1, default="k"),
+    Entry("mobility", "feature", (KING,), mobility, optional=1, default="k"),
     Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
     Entry("hanging", "feature", (), hanging),
     Entry("lost", "predicate", (PIECE,), lost),
@@ -634,7 +634,6 @@ VOCABULARY: tuple[Entry, ...] = (
 """Every family, in the order the reference lists them."""
 
 ENTRIES = {entry.name: entry for entry in VOCABULARY}
-KING_ONLY = frozenset({"room", "area", "area_corner_dist", "corner_triangle", "mobility"})
 
 
 def split_call(text: str) -> tuple[str, tuple[str, ...]]:
@@ -694,8 +693,7 @@ class Binder:
             also = ", light, dark" if param == COLOUR else ""
             raise UnknownNameError(f"{entry.name}: {self.material} has no piece {arg!r} "
                                    f"(its pieces: {names}{also})")
-        if ((param == KING or entry.name in KING_ONLY and param == PIECE)
-                and piece.piece_type != chess.KING):
+        if param == KING and piece.piece_type != chess.KING:
             raise TableSyntaxError(f"{entry.name} takes a king, not {arg}")
         return piece
 
