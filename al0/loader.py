@@ -38,6 +38,9 @@ EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
                "max-moves": "max_moves", "mean-moves": "mean_moves", "positions": "positions",
                "defender": "defender"}
 MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
+MERGE_TAG = "tag:yaml.org,2002:merge"
+"""The tag of YAML's merge key ``<<``, which copies an anchored mapping's
+entries into another (``<<: *common``), so advice can share settings."""
 MAX_YAML_DEPTH = 50
 """Most levels of nested YAML collections in a table (a real one has five):
 PyYAML composes recursively and would otherwise overflow Python's stack."""
@@ -102,17 +105,45 @@ class _Reader:
             raise self.error(node, f"{what} must be a mapping")
         allowed = set(allowed)
         entries: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        merged: list[tuple[yaml.Node, yaml.Node]] = []
         for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                merged.extend(self.merged_entries(value_node, what, {id(node)}))
+                continue
             key = self.scalar_text(key_node, f"a key of {what}")
             if key in entries:
                 raise self.error(key_node, f"duplicate key {key!r} in {what}")
+            entries[key] = (key_node, value_node)
+        for key_node, value_node in merged:
+            # The mapping's own keys win; of merged ones, the first wins (YAML's rule).
+            entries.setdefault(self.scalar_text(key_node, f"a key of {what}"),
+                               (key_node, value_node))
+        for key, (key_node, _) in entries.items():
             if allowed and key not in allowed:
                 raise self.error(key_node, f"unknown key {key!r} in {what}"
                                  f"{suggest(key, allowed)}")
-            entries[key] = (key_node, value_node)
         for key in required:
             if key not in entries:
                 raise self.error(node, f"{what} is missing the key {key!r}")
+        return entries
+
+    def merged_entries(self, node: yaml.Node, what: str,
+                       seen: set[int]) -> list[tuple[yaml.Node, yaml.Node]]:
+        """The entries a ``<<:`` key merges into a mapping: those of one
+        mapping (``<<: *name``) or of a list of them, earlier ones first,
+        each with the entries it merges itself after its own."""
+        sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        entries: list[tuple[yaml.Node, yaml.Node]] = []
+        for source in sources:
+            if not isinstance(source, yaml.MappingNode):
+                raise self.error(source, f"'<<' in {what} must merge a mapping "
+                                         "(an alias such as *name, or a list of them)")
+            if id(source) in seen:
+                raise self.error(source, f"'<<' in {what} merges a mapping into itself")
+            entries.extend(entry for entry in source.value if entry[0].tag != MERGE_TAG)
+            for key_node, value_node in source.value:
+                if key_node.tag == MERGE_TAG:
+                    entries.extend(self.merged_entries(value_node, what, seen | {id(source)}))
         return entries
 
     def scalar_text(self, node: yaml.Node, what: str) -> str:

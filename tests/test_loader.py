@@ -134,6 +134,13 @@ CASES = [
     ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
     ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),
     ("long_library_name.yaml", LibraryError, "4:10", "no such library"),
+    # YAML's merge key (`<<: *anchor`): only mappings, never one into itself,
+    # and merged keys checked like written ones.
+    ("merge_scalar.yaml", TableSyntaxError, "10:9",
+     "'<<' in advice 'mate_in_1' must merge a mapping"),
+    ("merge_self.yaml", TableSyntaxError, "9:14", "merges a mapping into itself"),
+    ("merge_unknown_key.yaml", TableSyntaxError, "16:18",
+     "unknown key 'depth' in advice 'mate_in_2'"),
     # The standard vocabulary, bound to the material when the table loads.
     ("unknown_piece.yaml", UnknownNameError, "10:36", "KRK has no piece 'Q'"),
     ("bad_arguments.yaml", TableSyntaxError, "10:39", "takes 1 argument, not 2"),
@@ -202,3 +209,13 @@ def test_a_table_by_bundled_name_and_without_a_library():
     table = load_table("krk_std")
     assert table.name == "krk_std" and table.library.path == ""
     assert load_table("krk").library.path.endswith("krk.py")
+
+
+def test_merge_keys_share_advice_parts():
+    # kqk.yaml with its mate searches' goals written once and merged in
+    # (`<<: *mate_search`) loads as exactly the same advice and rules.
+    merged = load_table(ROOT / "tests" / "good_tables" / "kqk_merged.yaml")
+    bundled = load_table("kqk")
+    assert merged.advice == bundled.advice
+    assert merged.rules == bundled.rules
+    assert merged.advice["mate_in_3"].us_moves != merged.advice["mate_in_2"].us_moves
