@@ -298,18 +298,71 @@ def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
     return feature
 
 
-def _triangle_corners(node: Node, region: chess.Bitboard,
-                      colour: Colour) -> tuple[int, tuple[chess.Square, ...]] | None:
-    """The size of the smallest corner triangle that holds ``region`` (see
-    :func:`corner_triangle`) and the corners of that size; None without a
-    region or corners."""
-    corners = _corner_squares(node, colour)
-    if not region or corners is None:
-        return None
-    inside = tuple(chess.scan_forward(region))
-    reach = {corner: max(_MDIST[corner][x] for x in inside) for corner in corners}
-    least = min(reach.values())
-    return 1 + least, tuple(corner for corner in corners if reach[corner] == least)
+def _farthest(table: tuple[chess.Bitboard, ...], region: chess.Bitboard) -> int:
+    """The largest ``d`` with a square of ``region`` in ``table[d]``, where
+    ``table[d]`` holds the squares at ``d`` or more from a square (``table[0]``
+    every square, so a non-empty ``region`` has at least 0): a binary
+    search over the masks instead of a scan over the region's squares."""
+    low, high = 0, len(table) - 1  # table[high] is empty
+    while high - low > 1:
+        middle = (low + high) // 2
+        if region & table[middle]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+_MDIST_BEYOND = {c: tuple(sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _MDIST[c][s] >= d)
+                           for d in range(16)) for c in _CORNERS[None]}
+"""For each corner and ``d`` in 0 … 15, the squares at a Manhattan
+distance of ``d`` or more from it (for :func:`_farthest`)."""
+
+
+def _nearest(square: chess.Square, region: chess.Bitboard) -> int:
+    """King steps from ``square`` to the nearest square of a non-empty
+    ``region``."""
+    rings = _DIST_WITHIN[square]
+    steps = 0
+    while not region & rings[steps]:
+        steps += 1
+    return steps
+
+
+_DIST_WITHIN = tuple(tuple(sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _DIST[c][s] <= d)
+                           for d in range(8)) for c in chess.SQUARES)
+"""For each square and ``d`` in 0 … 7, the squares within ``d`` king steps
+of it (for :func:`_nearest`)."""
+
+
+@dataclass(frozen=True)
+class _TriangleCorners:
+    """The size of the smallest corner triangle that holds ``area(king)``
+    (see :func:`corner_triangle`) and the corners of that size, or
+    ``(0, ())`` without a box or corners. Equal for equal arguments, so as
+    a :meth:`Node.fact` key it is computed once per node for every feature
+    that reads it."""
+    king: PieceRef
+    colour: Colour
+
+    def __call__(self, node: Node) -> tuple[int, tuple[chess.Square, ...]]:
+        region: chess.Bitboard = node.fact(_AreaRegion(self.king))  # type: ignore[assignment]
+        corners = _corner_squares(node, self.colour)
+        if not region or corners is None:
+            return 0, ()
+        reach = [_farthest(_MDIST_BEYOND[corner], region) for corner in corners]
+        least = min(reach)
+        return 1 + least, tuple(corner for corner, far in zip(corners, reach) if far == least)
+
+
+def _triangle_corners(p: PieceRef, colour: Colour
+                      ) -> Callable[[Node], tuple[int, tuple[chess.Square, ...]]]:
+    """``node -> _TriangleCorners(p, colour)(node)``, memoised per node."""
+    key = _TriangleCorners(p, colour)
+
+    def found(node: Node) -> tuple[int, tuple[chess.Square, ...]]:
+        return node.fact(key)  # type: ignore[return-value]
+    return found
 
 
 def corner_triangle(p: PieceRef, colour: Colour = None) -> Feature:
@@ -324,11 +377,10 @@ def corner_triangle(p: PieceRef, colour: Colour = None) -> Feature:
     squares; 8 or more, a box no diagonal separates from the middle. It
     does not change as the king steps about inside its box, and it falls
     only when the box is cut from the side away from its corner."""
-    region = _area_region(p)
+    triangle = _triangle_corners(p, colour)
 
     def feature(node: Node) -> int | None:
-        found = _triangle_corners(node, region(node), colour)
-        return None if found is None else found[0]
+        return triangle(node)[0] or None
     return feature
 
 
@@ -339,14 +391,13 @@ def triangle_corner_dist(a: PieceRef, p: PieceRef) -> Feature:
 
     It depends only on the box, so it does not change as the boxed king
     steps about inside it."""
-    region = _area_region(p)
+    triangle = _triangle_corners(p, None)
 
     def feature(node: Node) -> int | None:
-        x = a.square(node)
-        found = _triangle_corners(node, region(node), None)
-        if x is None or found is None:
+        x, corners = a.square(node), triangle(node)[1]
+        if x is None or not corners:
             return None
-        return min(_DIST[x][corner] for corner in found[1])
+        return min(_DIST[x][corner] for corner in corners)
     return feature
 
 
@@ -363,8 +414,7 @@ def area_dist(a: PieceRef, p: PieceRef) -> Feature:
         x, squares = a.square(node), region(node)
         if x is None or not squares:
             return None
-        near = _DIST[x]
-        return min(near[s] for s in chess.scan_forward(squares))
+        return _nearest(x, squares)
     return feature
 
 
