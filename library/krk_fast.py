@@ -135,6 +135,15 @@ def rookbeyond(node: Node) -> Iterator[chess.Move]:
     return iter(sorted(_rook_moves(node), key=key))
 
 
+def kingnear(node: Node) -> Iterator[chess.Move]:
+    """Our king's moves (never next to B or onto R), nearest to B first,
+    then farthest from the nearest corner: out of a corner, towards their
+    king."""
+    s = squares(node)
+    return iter(sorted(_king_moves(node), key=lambda move: (
+        chess.square_distance(move.to_square, s.b), -_corner_distance(move.to_square))))
+
+
 def squeezefirst(node: Node) -> Iterator[chess.Move]:
     """All our moves (in KRK, exactly the legal ones), the rook's first as
     rooksqueeze orders them, then the king's as kingtoward orders them."""
@@ -342,13 +351,31 @@ def rooksafe(node: Node, root: Node) -> bool:
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 
 
+def _corner_distance(square: chess.Square) -> int:
+    """Steps along the lines from ``square`` to the nearest corner."""
+    return min(abs(chess.square_file(square) - chess.square_file(corner))
+               + abs(chess.square_rank(square) - chess.square_rank(corner))
+               for corner in _CORNERS)
+
+
+def cornerdist(node: Node) -> int:
+    """Steps along the lines (files plus ranks) from W to the nearest
+    corner: their moves never change it, so a king walk out of the corner
+    that raises it is progress they cannot undo."""
+    return _corner_distance(squares(node).w)
+
+
+def edgedist(node: Node) -> int:
+    """Lines between W and the nearest edge line (0: W on an edge)."""
+    w = squares(node).w
+    x, y = chess.square_file(w), chess.square_rank(w)
+    return min(x, 7 - x, y, 7 - y)
+
+
 def our_king_cornered(node: Node, root: Node) -> bool:
     """W in a corner: at most two steps from it along the lines (a1, a2,
     a3, b1, b2, c1 and their images)."""
-    w = squares(node).w
-    return min(abs(chess.square_file(w) - chess.square_file(corner))
-               + abs(chess.square_rank(w) - chess.square_rank(corner))
-               for corner in _CORNERS) <= 2
+    return cornerdist(node) <= 2
 
 
 def library() -> Library:
@@ -364,7 +391,8 @@ def library() -> Library:
         generators={**book.generators, "kingtoward": kingtoward,
                     "rooksqueeze": rooksqueeze, "squeezefirst": squeezefirst,
                     "kingtofront": kingtofront, "rookaside": rookaside,
-                    "rookbeyond": rookbeyond, "kingreach": kingreach},
+                    "rookbeyond": rookbeyond, "kingreach": kingreach, "kingnear": kingnear},
         features={"frontdist": frontdist, "reach": reach, "box": box, "span": span,
-                  "length": length},
+                  "length": length, "cornerdist": cornerdist,
+                  "edgedist": edgedist},
     )

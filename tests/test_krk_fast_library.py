@@ -168,3 +168,29 @@ def test_kingreach_steps_where_their_king_keeps_the_fewest_squares():
     order = moves("kingreach", BOX)
     assert set(order[:2]) == {"b1c1", "b1c2"}
     assert sorted(order) == sorted(moves("kingtoward", BOX))
+
+
+@pytest.mark.parametrize("fen, corner, edge", [
+    ("8/8/8/8/3k4/8/8/K6R w - - 0 1", 0, 0),      # W a1
+    ("8/8/8/8/3k4/8/2K5/7R w - - 0 1", 3, 1),     # W c2: 2 + 1 steps from a1
+    ("8/8/8/8/7k/3K4/8/R7 w - - 0 1", 5, 2),      # W d3: 3 + 2 from a1, 4 + 2 from h1
+    ("8/6K1/8/8/3k4/8/8/R7 w - - 0 1", 2, 1),     # W g7: 1 + 1 from h8
+])
+def test_cornerdist_and_edgedist_measure_our_king_alone(fen, corner, edge):
+    assert feature("cornerdist", fen) == corner
+    assert feature("edgedist", fen) == edge
+
+
+def test_kingnear_walks_out_of_the_corner_towards_their_king():
+    # W a1, B d4: b2 is two steps from d4, a2 and b1 three; of those, b1
+    # and a2 are both one step along the lines from a1.
+    order = moves("kingnear", "8/8/8/8/3k4/8/8/K6R w - - 0 1")
+    assert order[0] == "a1b2"
+    assert sorted(order) == sorted(moves("kingtoward", "8/8/8/8/3k4/8/8/K6R w - - 0 1"))
+    # W c2, B e4: d3 is next to e4; d2 and c3 are two steps from it, then
+    # of the three-step squares d1 and b3 (three along the lines from a
+    # corner) before c1 (two from a1).
+    order = moves("kingnear", "8/8/8/8/4k3/8/2K5/7R w - - 0 1")
+    assert "c2d3" not in order
+    assert set(order[:2]) == {"c2d2", "c2c3"} and set(order[2:4]) == {"c2d1", "c2b3"}
+    assert order[4] == "c2c1"
