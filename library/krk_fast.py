@@ -4,7 +4,9 @@ walk your king straight at the critical square) and the ideas of the last
 phase, their king held on the edge (``edgebound``, ``reach``, ``frontdist``:
 walk your king to a knight's move in front of it, wait with the rook, mate),
 and, with our king stuck in a corner, the box both kings share along an edge
-(``box``, ``span``, ``length``: drive their king along it with ours).
+(``box``, ``span``, ``length``: drive their king along it with ours), or
+else the walk out of the corner (``kingnear``, ``cornerdist``, ``edgedist``:
+measures of our king alone, which their moves cannot undo).
 
 The book's predicates and generators are ``library/krk.py``'s, loaded by the
 project's own loader and re-exported unchanged; this module adds move
