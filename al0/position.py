@@ -522,6 +522,36 @@ def legal_moves(position: Position) -> list[chess.Move]:
     return found
 
 
+def legal_targets(position: Position) -> list[Bitboard]:
+    """``[square]``: the target squares of the legal moves of the piece of
+    the side to move on ``square`` (0 where it has none): the moves of
+    :func:`legal_moves` as bitboards, without listing them. Telling whether
+    a move is legal is then one lookup (the search marks a generator's
+    moves so, most of which are never played)."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    occupancy = white | black
+    free = not theirs & (rooks | queens | bishops) and not is_check(position)
+    found = [0] * 64
+    pieces = ours
+    while pieces:
+        frm = pieces.bit_length() - 1
+        f = _BB[frm]
+        pieces ^= f
+        if kings & f:
+            found[frm] = _KING[frm] & ~ours & ~_danger(position, theirs, f)
+            continue
+        targets = attacks(position, frm, occupancy) & ~ours
+        if not free:
+            # In check, or a line piece of theirs may pin: test each move.
+            row = MOVES[frm]
+            for to in chess.scan_reversed(targets):
+                if play(position, row[to]) is None:
+                    targets &= ~_BB[to]
+        found[frm] = targets
+    return found
+
+
 def _king_steps(position: Position, ours: Bitboard, theirs: Bitboard,
                 king_bb: Bitboard) -> list[chess.Move]:
     """The legal moves of our king on ``king_bb``, highest target square first."""

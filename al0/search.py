@@ -30,11 +30,13 @@ from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_
                        mate_alone, needs_check, play_checked, reads_root)
 from al0.library import Library, Node
 from al0.model import Advice, DepthRange
-from al0.position import (Position, apply, checking_moves, is_checkmate, legal_checks,
-                          legal_moves, mate_in_one)
+from al0.position import (MOVES, Position, apply, checking_moves, is_checkmate, legal_checks,
+                          legal_moves, legal_targets, mate_in_one)
 from al0.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
+
+_BB = chess.BB_SQUARES
 
 
 def position_key(board: chess.Board) -> PositionKey:
@@ -320,27 +322,31 @@ class ForcingTreeSearch:
         return children
 
     def _allowed(self, node: Node, ours: bool) -> list[list[Any]]:
-        """:meth:`_expand`'s children from the move constraint's generators.
-        The node's legal moves, listed without playing any, mark those of
-        the generators' moves that are known legal, to be played unchecked:
-        on the bundled KRK tables, where most moves listed are tried, this
-        costs less than checking each with :func:`~al0.position.play`."""
+        """:meth:`_expand`'s children from the move constraint's generators,
+        each marked known legal (to be played unchecked) when it is one of
+        the node's legal moves: all of them when the generator gave exactly
+        the node's legal moves (the very objects, as the standard ``legal``
+        does); else each by one lookup in the legal moves' targets
+        (:func:`~al0.position.legal_targets`, the shared ``Move`` of its
+        squares only: a move with a promotion or a drop is never legal
+        here), which costs less than listing the legal moves or checking
+        each move with :func:`~al0.position.play` when it is tried."""
         segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
         children: list[list[Any]] = []
-        legal = node.legal_moves()
-        ids: set[int] | None = None
+        legal = node.known_legal_moves()
+        targets: list[int] | None = None
         for moves, name in segments:
             place = len(children)
-            if len(moves) == len(legal) and all(map(is_, moves, legal)):
-                # The generator gave exactly the legal moves (the very
-                # objects, as the standard ``legal`` does): all known legal.
+            if legal is not None and len(moves) == len(legal) and all(map(is_, moves, legal)):
                 children += [[move, None, place + index, name, True]
                              for index, move in enumerate(moves)]
-            else:
-                if ids is None:
-                    ids = set(map(id, legal))
-                children += [[move, None, place + index, name, id(move) in ids]
-                             for index, move in enumerate(moves)]
+                continue
+            if targets is None:
+                targets = legal_targets(node.position)
+            children += [[move, None, place + index, name,
+                          targets[move.from_square] & _BB[move.to_square] != 0
+                          and MOVES[move.from_square][move.to_square] is move]
+                         for index, move in enumerate(moves)]
         return children
 
     def _child(self, parent: SearchKey, child: list[Any],

@@ -17,8 +17,8 @@ import pytest
 
 from al0.errors import PositionError
 from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
-                          is_checkmate, is_stalemate, legal_checks, legal_moves, mate_in_one,
-                          play, successors, to_board)
+                          is_checkmate, is_stalemate, legal_checks, legal_moves, legal_targets,
+                          mate_in_one, play, successors, to_board)
 from conftest import mates
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -59,6 +59,10 @@ def test_compact_moves_checks_mates_equal_python_chess():
             assert to_board(position).fen() == board.fen()
             expected = list(board.generate_legal_moves())
             assert legal_moves(position) == expected, board.fen()
+            targets = [0] * 64
+            for move in expected:
+                targets[move.from_square] |= chess.BB_SQUARES[move.to_square]
+            assert legal_targets(position) == targets, board.fen()
             checks = [move for move in expected if board.gives_check(move)]
             assert checking_moves(position, expected) == checks, board.fen()
             assert legal_checks(position) == checks, board.fen()
