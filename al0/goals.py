@@ -62,12 +62,14 @@ def compile_goal(goal: Goal, library: Library) -> GoalFn:
     :raises PredicateError: (when called) naming the predicate that raised
         or returned something other than a bool.
     """
-    fast = _compile(goal, library)
     if isinstance(goal, (Const, DepthTest)):
         # No predicate to blame and always a bool: skip the checking wrapper
         # (a ``holding-goal: true`` is evaluated at every node).
-        return fast
+        return _compile(goal, library)
     names = tuple(dict.fromkeys(predicate_names(goal)))
+    if _nesting(goal) <= _FUSE_NESTING:
+        return _fused(goal, library, names)
+    fast = _compile(goal, library)
 
     def evaluate(node: Node, root: Node) -> bool:
         try:
@@ -80,6 +82,78 @@ def compile_goal(goal: Goal, library: Library) -> GoalFn:
             return result
         raise _blame(names, library, node, root, _NotBool(result))
     return evaluate
+
+
+_FUSE_NESTING = 100
+"""Goals nested deeper than this (only goals built in Python: a table's are
+at most 40 deep) are evaluated by a chain of closures instead of one
+function: Python's parser allows at most 200 nested parentheses, and the
+fused expression opens one per level and three at a predicate."""
+
+
+def _nesting(goal: Goal) -> int:
+    """How deeply ``goal``'s connectives nest (a chain of one kind counts
+    once, as :func:`_connective` flattens it); iterative, so a goal nested
+    past the recursion limit is measured too."""
+    deepest = 0
+    pending: list[tuple[Goal, int, type | None]] = [(goal, 1, None)]
+    while pending:
+        current, depth, parent = pending.pop()
+        kind = type(current)
+        if kind is not parent or kind is Not:
+            depth += 1
+        deepest = max(deepest, depth)
+        if isinstance(current, Not):
+            pending.append((current.operand, depth, Not))
+        elif isinstance(current, (And, Or)):
+            pending.extend((operand, depth, kind) for operand in current.operands)
+    return deepest
+
+
+def _fused(goal: Goal, library: Library, names: tuple[str, ...]) -> GoalFn:
+    """``goal`` as one Python function, compiled from source: each
+    predicate (and comparison) is called and its result checked to be a
+    bool inline; ``and``/``or``/``not`` are Python's, short-circuiting
+    alike. The goal's evaluation then costs the calls of its predicates
+    alone, where a chain of closures adds a call per connective and per
+    negation (the goals run at every search node). Only names this function
+    makes up and the goal's depth constants reach the source."""
+    namespace: dict[str, object] = {"_not_bool": _not_bool, "_blame": _blame,
+                                    "_names": names, "_library": library}
+
+    def call(function: object) -> str:
+        name = f"_f{len(namespace)}"
+        namespace[name] = function
+        return f"(v if (v := {name}(node, root)) is True or v is False else _not_bool(v))"
+
+    def expression(goal: Goal) -> str:
+        if isinstance(goal, Pred):
+            return call(library.predicates[goal.name])
+        if isinstance(goal, Compare):
+            return call(_compile_compare(goal, library))
+        if isinstance(goal, Const):
+            return "True" if goal.value else "False"
+        if isinstance(goal, DepthTest):
+            return f"(node.depth {_OPERATORS[goal.op]} {int(goal.value)})"
+        if isinstance(goal, Not):
+            return f"(not {expression(goal.operand)})"
+        if isinstance(goal, (And, Or)):
+            return "(" + (" and " if isinstance(goal, And) else " or ").join(
+                expression(operand) for operand in _flattened(goal)) + ")"
+        raise TypeError(f"not a goal: {goal!r}")
+
+    source = (f"def goal(node, root):\n"
+              f"    try:\n"
+              f"        return {expression(goal)}\n"
+              f"    except KeyboardInterrupt:\n"
+              f"        raise\n"
+              f"    except BaseException as error:\n"
+              f"        raise _blame(_names, _library, node, root, error) from error\n")
+    exec(compile(source, "<al0 goal>", "exec"), namespace)
+    return namespace["goal"]  # type: ignore[return-value]
+
+
+_OPERATORS = {"=": "==", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
 def _blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
@@ -263,10 +337,9 @@ def _compile_term(term: Feature | int, library: Library) -> ValueFn:
     return lambda node, root: feature(node)
 
 
-def _connective(goal: And | Or, library: Library) -> GoalFn:
-    """``and``/``or`` over all operands in one loop, nested connectives of
-    the same kind flattened first: a chain of 1,200 operands is one closure,
-    not 1,200 nested calls (which would hit the recursion limit)."""
+def _flattened(goal: And | Or) -> list[Goal]:
+    """The operands of ``goal`` with nested connectives of its kind
+    flattened into it, in order."""
     kind = type(goal)
     operands: list[Goal] = []
     pending = list(reversed(goal.operands))
@@ -276,7 +349,15 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
             pending.extend(reversed(operand.operands))
         else:
             operands.append(operand)
-    parts = tuple(_compile(operand, library) for operand in operands)
+    return operands
+
+
+def _connective(goal: And | Or, library: Library) -> GoalFn:
+    """``and``/``or`` over all operands in one loop, nested connectives of
+    the same kind flattened first: a chain of 1,200 operands is one closure,
+    not 1,200 nested calls (which would hit the recursion limit)."""
+    kind = type(goal)
+    parts = tuple(_compile(operand, library) for operand in _flattened(goal))
     if len(parts) == 2:
         # The common case, unrolled: two calls, no loop.
         first, second = parts

@@ -17,7 +17,7 @@ from al0.errors import PredicateError, SearchBudgetExceeded
 from al0.goals import compile_goal
 from al0.library import Node, standard_library
 from al0.loader import parse_table
-from al0.model import And, Const, Not, Pred
+from al0.model import And, Const, Goal, Not, Or, Pred
 from al0.plan import Planner
 from al0.search import ForcingTreeSearch, SearchLimits, compile_advice
 from conftest import TABLES
@@ -70,6 +70,19 @@ def test_a_chain_of_1200_ands_evaluates_without_deep_recursion():
     text = " and ".join(["true"] * 1200) + " and themtomove"
     assert planner(better=text, library="../library/krk.py").plan(
         chess.Board(START)).advice == "a"
+
+
+def test_goals_nested_deeper_than_python_source_allows_still_evaluate():
+    # A goal is evaluated as one function compiled from source, unless it
+    # nests deeper than Python's parser allows (built in Python, not loaded).
+    library = standard_library()
+    node = Node(chess.Board(START), 0, chess.WHITE)
+    for depth in (1, 2, 99, 100, 101, 300):
+        goal: Goal = Pred("ustomove")
+        for level in range(depth):
+            goal = Not(goal) if level % 2 else Or((Const(False), goal))
+        expected = (depth // 2) % 2 == 0
+        assert compile_goal(goal, library)(node, node) is expected, depth
 
 
 def test_a_far_horizon_costs_only_the_nodes_it_reaches():
