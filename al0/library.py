@@ -22,7 +22,7 @@ import importlib.metadata
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import chess
 
@@ -60,7 +60,7 @@ class Node:
         self.position: Position = position
         self.depth = depth
         self.us = us
-        self.facts: dict[Callable[[Node], object], object] = {}
+        self.facts: dict[Callable[[Node], object], Any] = {}
 
     @property
     def board(self) -> chess.Board:
@@ -81,7 +81,7 @@ class Node:
 
     def known_legal_moves(self) -> list[chess.Move] | None:
         """:meth:`legal_moves` if something has asked for them already, else None."""
-        return self.facts.get(_legal_moves)  # type: ignore[return-value]
+        return self.facts.get(_legal_moves)
 
     def successors(self) -> dict[chess.Move, Position]:
         """Every legal move at this node, in python-chess's order, with the

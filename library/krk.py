@@ -24,11 +24,14 @@ class Squares(NamedTuple):
 
 def squares(node: Node) -> Squares:
     """The pieces' squares at ``node`` (memoised per node; :meth:`Node.fact`
-    inlined, as this runs several times at every node)."""
+    inlined, as this runs several times at every node). The predicates run
+    at every node read the memo first themselves
+    (``node.facts.get(_find_squares) or squares(node)``): they mostly find
+    the squares there, and a call is most of what reading them costs."""
     found = node.facts.get(_find_squares)
     if found is None:
         found = node.facts[_find_squares] = _find_squares(node)
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _find_squares(node: Node) -> Squares:
@@ -43,6 +46,7 @@ def _find_squares(node: Node) -> Squares:
 
 
 _new = tuple.__new__
+_BB = chess.BB_SQUARES
 
 
 # python-chess's distances and coordinates, tabulated once: predicates read
@@ -78,23 +82,23 @@ def _on_edge(square: chess.Square) -> bool:
 
 def their_king_edge(node: Node, root: Node) -> bool:
     """B stands on an edge file or rank."""
-    return _on_edge(squares(node).b)
+    return _on_edge((node.facts.get(_find_squares) or squares(node)).b)
 
 
 def our_king_edge(node: Node, root: Node) -> bool:
     """W stands on an edge file or rank."""
-    return _on_edge(squares(node).w)
+    return _on_edge((node.facts.get(_find_squares) or squares(node)).w)
 
 
 def kings_close(node: Node, root: Node) -> bool:
     """distance(W, B) < 4."""
-    s = squares(node)
+    s = node.facts.get(_find_squares) or squares(node)
     return DISTANCE[s.w][s.b] < 4
 
 
 def rooklost(node: Node, root: Node) -> bool:
     """The rook is gone, or it is their move, B is next to R and W is not."""
-    s = squares(node)
+    s = node.facts.get(_find_squares) or squares(node)
     if s.r is None:
         return True
     return (node.position.turn != node.us and DISTANCE[s.b][s.r] == 1
@@ -104,7 +108,7 @@ def rooklost(node: Node, root: Node) -> bool:
 def rookexposed(node: Node, root: Node) -> bool:
     """d1 = distance(W, R), d2 = distance(B, R): us to move d1 > d2 + 1, them
     to move d1 > d2. (A lost rook counts as exposed.)"""
-    s = squares(node)
+    s = node.facts.get(_find_squares) or squares(node)
     if s.r is None:
         return True
     d1, d2 = DISTANCE[s.w][s.r], DISTANCE[s.b][s.r]
@@ -114,27 +118,29 @@ def rookexposed(node: Node, root: Node) -> bool:
 def rookdivides(node: Node, root: Node) -> bool:
     """R's file lies strictly between the kings' files, or R's rank strictly
     between the kings' ranks."""
-    s = squares(node)
-    return s.r is not None and bool(DIVIDING[s.w][s.b] & chess.BB_SQUARES[s.r])
+    s = node.facts.get(_find_squares) or squares(node)
+    return s.r is not None and DIVIDING[s.w][s.b] & _BB[s.r] != 0
+
+
+def _rectangle(r: chess.Square, b: chess.Square) -> int:
+    """Squares of the rectangle a rook on ``r`` leaves a king on ``b``; 64
+    when they share a file or rank."""
+    (rx, ry), (bx, by) = XY[r], XY[b]
+    if bx == rx or by == ry:
+        return 64
+    return (rx - 1 if bx < rx else 8 - rx) * (ry - 1 if by < ry else 8 - ry)
+
+
+ROOM = tuple(tuple(_rectangle(r, b) for b in chess.SQUARES) for r in chess.SQUARES)
+"""``ROOM[r][b]``: :func:`_rectangle`, tabulated once (room is read at
+most nodes of the advice that squeeze)."""
 
 
 def room(node: Node) -> int:
     """Squares of the rectangle the rook's lines leave B; 64 when B shares
     R's file or rank (or the rook is gone)."""
-    found = node.facts.get(_room)
-    if found is None:
-        found = node.facts[_room] = _room(node)
-    return found  # type: ignore[return-value]
-
-
-def _room(node: Node) -> int:
-    s = squares(node)
-    if s.r is None:
-        return 64
-    (rx, ry), (bx, by) = XY[s.r], XY[s.b]
-    if bx == rx or by == ry:
-        return 64
-    return (rx - 1 if bx < rx else 8 - rx) * (ry - 1 if by < ry else 8 - ry)
+    s = node.facts.get(_find_squares) or squares(node)
+    return 64 if s.r is None else ROOM[s.r][s.b]
 
 
 def newroomsmaller(node: Node, root: Node) -> bool:
@@ -171,7 +177,7 @@ def okapproachedcsquare(node: Node, root: Node) -> bool:
 
 def lpatt(node: Node, root: Node) -> bool:
     """L-pattern: Manhattan(W, B) = 2 and Manhattan(R, B) = 3."""
-    s = squares(node)
+    s = node.facts.get(_find_squares) or squares(node)
     if s.r is None:
         return False
     return MANHATTAN[s.w][s.b] == 2 and MANHATTAN[s.r][s.b] == 3
