@@ -426,7 +426,9 @@ def mate_in_one(position: Position) -> chess.Move | None:
     white, black, kings, queens, rooks, bishops, knights, turn = position
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & theirs
-    if theirs != king_bb or not king_bb or is_check(position):
+    # Against a lone king only that king could check us (is_check's whole
+    # test here); a check to escape, or other men of theirs, take the long way.
+    if theirs != king_bb or not king_bb or _KING[king_bb.bit_length() - 1] & kings & ours:
         for move in legal_checks(position):
             if not has_legal_move(apply(position, move)):
                 return move
@@ -495,8 +497,11 @@ def legal_moves(position: Position) -> list[chess.Move]:
     """
     white, black, kings, queens, rooks, bishops, knights, turn = position
     ours, theirs = (white, black) if turn else (black, white)
-    occupancy = white | black
     king_bb = kings & ours
+    if ours == king_bb:
+        # A lone king: its steps are all the moves, in check or not.
+        return _king_steps(position, ours, theirs, king_bb) if king_bb else []
+    occupancy = white | black
     in_check = is_check(position)
     free = not in_check and not theirs & (rooks | queens | bishops)
     found: list[chess.Move] = []
@@ -531,7 +536,14 @@ def legal_targets(position: Position) -> list[Bitboard]:
     white, black, kings, queens, rooks, bishops, knights, turn = position
     ours, theirs = (white, black) if turn else (black, white)
     occupancy = white | black
-    free = not theirs & (rooks | queens | bishops) and not is_check(position)
+    free = not theirs & (rooks | queens | bishops)
+    if free:
+        # With no line piece of theirs only a king or a knight could check
+        # us (:func:`is_check`'s first test, here the whole of it).
+        king_bb = kings & ours
+        if king_bb:
+            king = king_bb.bit_length() - 1
+            free = not (_KING[king] & kings | _KNIGHT[king] & knights) & theirs
     found = [0] * 64
     pieces = ours
     while pieces:
