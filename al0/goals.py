@@ -1,10 +1,11 @@
-"""Turning checked goal and move-constraint ASTs into fast Python closures.
+"""Turning checked goal and move-constraint ASTs into fast Python functions.
 
 Names were resolved when the table was loaded; compiling only binds them to
-the library's functions, so evaluation is a chain of plain calls that
-short-circuits like the book's ``and``/``or``. What library code returns is
-checked at this boundary: a predicate must return a bool, a generator must
-yield legal ``chess.Move`` objects of the side to move. A predicate or
+the library's functions: a goal becomes one function that calls its
+predicates and short-circuits like the book's ``and``/``or`` (Python's
+own, compiled from source written here; see :func:`_fused`). What library
+code returns is checked at this boundary: a predicate must return a bool,
+a generator must yield legal ``chess.Move`` objects of the side to move. A predicate or
 generator that raises, or returns anything else, becomes a
 :class:`~al0.errors.PredicateError` naming it and the FEN.
 
