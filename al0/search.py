@@ -221,29 +221,30 @@ class ForcingTreeSearch:
         self.nodes += 1
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
+        position, depth = key
         advice = self.advice
-        if advice.mate_alone and key[1]:
+        if advice.mate_alone and depth:
             # The holding-goal is true and mate the better-goal: a leaf is a
             # checkmate with them to move, read off the position.
-            position = key[0]
             entry = (_Entry(-1, LEAF) if position.turn != self.us and is_checkmate(position)
                      else _Entry())
             self.memo[key] = entry
             return entry, None
         # :meth:`_node`, inlined: this runs at every new node.
+        root = self.root
         shared = self.node_memo
-        if key[1] == 0:
-            node = self.root
+        if not depth:
+            node = root
         elif shared is None:
-            node = Node(key[0], key[1], self.us)
+            node = Node(position, depth, self.us)
         else:
             found = shared.get(key)
             if found is None:
-                found = shared[key] = Node(key[0], key[1], self.us)
+                found = shared[key] = Node(position, depth, self.us)
             node = found
-        if not advice.holding(node, self.root):
+        if not advice.holding(node, root):
             entry = _Entry(self.never)
-        elif advice.better(node, self.root):
+        elif advice.better(node, root):
             entry = _Entry(-1, LEAF)
         else:
             entry = _Entry()
