@@ -8,9 +8,12 @@ the KRK advice table and its predicate library), kept outside this
 repository. Both programs read the same EPD file (by default ``--count``
 seeded random KRK positions, White to move, written to a temporary file) and
 plan every position once per run, without a plan cache: SWI-Prolog runs
-``benchmarks/al0_plan_times.pl``, al0 runs ``Planner.plan`` of
-``advice_tables/krk_bratko.yaml`` in this process — the same call ``al0
-plan`` makes. Times are CPU time per plan. Each run gives median, p95, p99
+``benchmarks/al0_plan_times.pl``, al0 runs ``Planner.plan_position`` of
+``advice_tables/krk_bratko.yaml`` in this process — the search ``al0 plan``
+runs. Times are CPU time per plan, from a position already read on both
+sides: the Prolog driver parses the FEN into the book's position term
+before its timer starts, so al0's compact position is built from the board
+before its own. Each run gives median, p95, p99
 and max for each side; the summary gives, for each statistic, the median
 over runs with the spread (min–max) and al0's ratio to Prolog. It also
 counts the positions where the two programs' first moves differ: both try
@@ -40,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from al0.loader import load_table  # noqa: E402
 from al0.plan import Planner  # noqa: E402
+from al0.position import Position, from_board  # noqa: E402
 from al0.sampling import random_positions  # noqa: E402
 
 STATISTICS = ("median", "p95", "p99", "max")
@@ -70,11 +74,11 @@ def run_prolog(book: Path, epd: Path) -> tuple[list[float], list[str]]:
     return [float(ms) for _, ms, _ in rows], [move for _, _, move in rows]
 
 
-def run_al0(planner: Planner, boards: list[chess.Board]) -> tuple[list[float], list[str]]:
+def run_al0(planner: Planner, positions: list[Position]) -> tuple[list[float], list[str]]:
     times, moves = [], []
-    for board in boards:
+    for position in positions:
         started = time.process_time()
-        plan = planner.plan(board)
+        plan = planner.plan_position(position)
         times.append((time.process_time() - started) * 1000)
         moves.append(book_move(plan.tree.branches[0][0] if plan.tree else None))
     return times, moves
@@ -99,6 +103,7 @@ def main() -> None:
         epd = args.epd
     boards = [chess.Board.from_epd(line)[0] for line in epd.read_text().splitlines()
               if line.strip()]
+    positions = [from_board(board) for board in boards]
     table = load_table(ROOT / "advice_tables" / "krk_bratko.yaml")
     print(f"{len(boards)} positions from {epd}; {args.runs} runs; "
           f"load average {os.getloadavg()[0]:.2f}")
@@ -112,7 +117,7 @@ def main() -> None:
             if side == "prolog":
                 times, prolog_moves = run_prolog(args.book, epd)
             else:
-                times, al0_moves = run_al0(Planner(table, cache=False), boards)
+                times, al0_moves = run_al0(Planner(table, cache=False), positions)
             results[side].append(summary(times))
         differ = sum(a != b for a, b in zip(prolog_moves, al0_moves))
         print(f"run {run + 1}: " + "; ".join(
