@@ -23,26 +23,23 @@ class Squares(NamedTuple):
 
 
 def squares(node: Node) -> Squares:
-    """The pieces' squares at ``node`` (memoised per node; :meth:`Node.fact`
-    inlined, as this runs several times at every node). The predicates run
-    at every node read the memo first themselves
-    (``node.facts.get(_find_squares) or squares(node)``): they mostly find
-    the squares there, and a call is most of what reading them costs."""
-    found = node.facts.get(_find_squares)
+    """The pieces' squares at ``node``, memoised per node under this
+    function (:meth:`Node.fact` inlined, as this runs several times at
+    every node). The predicates run at every node read the memo first
+    themselves (``node.facts.get(squares) or squares(node)``): they mostly
+    find the squares there, and a call is most of what reading them costs."""
+    found = node.facts.get(squares)
     if found is None:
-        found = node.facts[_find_squares] = _find_squares(node)
+        position = node.position
+        ours, theirs = ((position.white, position.black) if node.us
+                        else (position.black, position.white))
+        rooks = position.rooks & ours
+        # tuple.__new__ skips NamedTuple's Python-level constructor: this runs at every node.
+        found = node.facts[squares] = _new(Squares, (
+            (position.kings & ours).bit_length() - 1,
+            (rooks & -rooks).bit_length() - 1 if rooks else None,
+            (position.kings & theirs).bit_length() - 1))
     return found
-
-
-def _find_squares(node: Node) -> Squares:
-    position = node.position
-    ours, theirs = ((position.white, position.black) if node.us
-                    else (position.black, position.white))
-    rooks = position.rooks & ours
-    # tuple.__new__ skips NamedTuple's Python-level constructor: this runs at every node.
-    return _new(Squares, ((position.kings & ours).bit_length() - 1,
-                          (rooks & -rooks).bit_length() - 1 if rooks else None,
-                          (position.kings & theirs).bit_length() - 1))
 
 
 _new = tuple.__new__
@@ -82,23 +79,23 @@ def _on_edge(square: chess.Square) -> bool:
 
 def their_king_edge(node: Node, root: Node) -> bool:
     """B stands on an edge file or rank."""
-    return _on_edge((node.facts.get(_find_squares) or squares(node)).b)
+    return _on_edge((node.facts.get(squares) or squares(node)).b)
 
 
 def our_king_edge(node: Node, root: Node) -> bool:
     """W stands on an edge file or rank."""
-    return _on_edge((node.facts.get(_find_squares) or squares(node)).w)
+    return _on_edge((node.facts.get(squares) or squares(node)).w)
 
 
 def kings_close(node: Node, root: Node) -> bool:
     """distance(W, B) < 4."""
-    s = node.facts.get(_find_squares) or squares(node)
+    s = node.facts.get(squares) or squares(node)
     return DISTANCE[s.w][s.b] < 4
 
 
 def rooklost(node: Node, root: Node) -> bool:
     """The rook is gone, or it is their move, B is next to R and W is not."""
-    s = node.facts.get(_find_squares) or squares(node)
+    s = node.facts.get(squares) or squares(node)
     if s.r is None:
         return True
     return (node.position.turn != node.us and DISTANCE[s.b][s.r] == 1
@@ -108,7 +105,7 @@ def rooklost(node: Node, root: Node) -> bool:
 def rookexposed(node: Node, root: Node) -> bool:
     """d1 = distance(W, R), d2 = distance(B, R): us to move d1 > d2 + 1, them
     to move d1 > d2. (A lost rook counts as exposed.)"""
-    s = node.facts.get(_find_squares) or squares(node)
+    s = node.facts.get(squares) or squares(node)
     if s.r is None:
         return True
     d1, d2 = DISTANCE[s.w][s.r], DISTANCE[s.b][s.r]
@@ -118,7 +115,7 @@ def rookexposed(node: Node, root: Node) -> bool:
 def rookdivides(node: Node, root: Node) -> bool:
     """R's file lies strictly between the kings' files, or R's rank strictly
     between the kings' ranks."""
-    s = node.facts.get(_find_squares) or squares(node)
+    s = node.facts.get(squares) or squares(node)
     return s.r is not None and DIVIDING[s.w][s.b] & _BB[s.r] != 0
 
 
@@ -139,7 +136,7 @@ most nodes of the advice that squeeze)."""
 def room(node: Node) -> int:
     """Squares of the rectangle the rook's lines leave B; 64 when B shares
     R's file or rank (or the rook is gone)."""
-    s = node.facts.get(_find_squares) or squares(node)
+    s = node.facts.get(squares) or squares(node)
     return 64 if s.r is None else ROOM[s.r][s.b]
 
 
@@ -177,7 +174,7 @@ def okapproachedcsquare(node: Node, root: Node) -> bool:
 
 def lpatt(node: Node, root: Node) -> bool:
     """L-pattern: Manhattan(W, B) = 2 and Manhattan(R, B) = 3."""
-    s = node.facts.get(_find_squares) or squares(node)
+    s = node.facts.get(squares) or squares(node)
     if s.r is None:
         return False
     return MANHATTAN[s.w][s.b] == 2 and MANHATTAN[s.r][s.b] == 3
