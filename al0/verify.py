@@ -14,9 +14,9 @@ import os
 import random
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, TypeAlias, overload
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TypeAlias, overload
 
 import chess
 
@@ -331,22 +331,89 @@ class WorstCase:
         """(moves, ending, line) from our turn at ``position`` following
         ``step`` (0: none): moves to mate against the worst defence and
         ending ``mate``, or the moves to an escape, its kind and the line
-        that reaches it."""
+        that reaches it.
+
+        A depth-first walk of the states on a stack of its own, not
+        Python's: a table that wanders hundreds of moves before it mates
+        or repeats gets its report, not a RecursionError. A state's
+        replies are taken in order and its value is memoised once the last
+        is done; a state met again on the path to it is a cycle."""
         key = (position, step)
         found = self.memo.get(key)
         if found is not None:
             return found
-        if key in self.on_path:
-            return _CYCLE
-        self.on_path.add(key)
         try:
-            result = self._expand(position, step)
+            return self._walk(key)
         finally:
-            self.on_path.discard(key)
-        self.memo[key] = result
-        return result
+            self.on_path.clear()  # empty unless a plan failed half way
 
-    def _expand(self, position: Position, step: int) -> Value:
+    def _walk(self, root: State) -> Value:
+        """The value of ``root`` (not memoised yet): see :meth:`_value`."""
+        memo, on_path, endings, ending_of, open_ = (self.memo, self.on_path, self.endings,
+                                                    self._ending, self._open)
+        opened = open_(root)
+        if not isinstance(opened, _Open):
+            memo[root] = opened
+            return opened
+        on_path.add(root)
+        key, (uci, replies, after, moves) = root, opened
+        worst: Value = (0, _MATE, None)
+        worst_moves, worst_escapes = 0, False
+        stack: list[_Frame] = []
+        while True:
+            for reply in moves:  # takes up the replies where the state left them
+                reached = apply(after, reply)
+                try:
+                    end = endings[reached]
+                except KeyError:
+                    end = ending_of(reached)
+                code = reply.from_square << 6 | reply.to_square  # _code, inlined
+                if end is not None:
+                    # Their move ended the game: only a loss for us (material) is possible.
+                    value: Value = (0, end, None)
+                else:
+                    state = (reached, replies.get(code, 0))
+                    found = memo.get(state)
+                    if found is not None:
+                        value = found
+                    elif state in on_path:
+                        value = _CYCLE
+                    else:
+                        opened = open_(state)
+                        if isinstance(opened, _Open):  # its replies first, then this one's
+                            stack.append((key, uci, replies, after, moves, worst, worst_moves,
+                                          worst_escapes, code))
+                            on_path.add(state)
+                            key, (uci, replies, after, moves) = state, opened
+                            worst, worst_moves, worst_escapes = (0, _MATE, None), 0, False
+                            break
+                        value = memo[state] = opened
+                moves_to, ending, line = value
+                escapes = ending != _MATE
+                # An escape beats any mate; among equals, the longer line.
+                if (escapes, moves_to + 1) > (worst_escapes, worst_moves):
+                    worst_moves = moves_to + 1
+                    worst = (worst_moves, ending, (uci, (_UCI[code], line)))
+                    worst_escapes = escapes
+            else:  # every reply taken: the state's value is known
+                on_path.discard(key)
+                memo[key] = value = worst
+                if not stack:
+                    return value
+                (key, uci, replies, after, moves, worst, worst_moves, worst_escapes,
+                 code) = stack.pop()
+                # The reply that waited for this value, as in the loop above.
+                moves_to, ending, line = value
+                escapes = ending != _MATE
+                if (escapes, moves_to + 1) > (worst_escapes, worst_moves):
+                    worst_moves = moves_to + 1
+                    worst = (worst_moves, ending, (uci, (_UCI[code], line)))
+                    worst_escapes = escapes
+
+    def _open(self, state: State) -> Value | _Open:
+        """What is known of ``state`` before its replies: its value when our
+        move ends the game or there is no plan, else the replies to take."""
+        position, step = state
         if not step:
             step = self._plan_step(position)
             if not step:
@@ -357,29 +424,25 @@ class WorstCase:
         end = self._ending(after)
         if end is not None:
             return 1, end, (uci, None)
-        worst: Value = (0, _MATE, None)
-        worst_moves = 0
-        worst_escapes = False
-        endings = self.endings
-        for reply in legal_moves(after):  # position.successors, inlined
-            reached = apply(after, reply)
-            try:
-                end = endings[reached]
-            except KeyError:
-                end = self._ending(reached)
-            code = reply.from_square << 6 | reply.to_square  # _code, inlined
-            if end is not None:
-                # Their move ended the game: only a loss for us (material) is possible.
-                moves, ending, line = 0, end, None
-            else:
-                moves, ending, line = self._value(reached, replies.get(code, 0))
-            escapes = ending != _MATE
-            # An escape beats any mate; among equals, the longer line.
-            if (escapes, moves + 1) > (worst_escapes, worst_moves):
-                worst_moves = moves + 1
-                worst = (worst_moves, ending, (uci, (_UCI[code], line)))
-                worst_escapes = escapes
-        return worst
+        return _Open(uci, replies, after, iter(legal_moves(after)))
+
+
+class _Open(NamedTuple):
+    """A state of the worst-case walk whose replies are to be taken."""
+    uci: str
+    """Our move's UCI."""
+    replies: dict[int, int]
+    """The step to follow after each reply (see :data:`Step`)."""
+    after: Position
+    """The position after our move."""
+    moves: Iterator[chess.Move]
+    """Their legal moves not taken yet."""
+
+
+_Frame = tuple[State, str, dict[int, int], Position, Iterator[chess.Move], Value, int, bool, int]
+"""A state of the walk waiting for the value after one of its replies: its
+key, its :class:`_Open` fields, its worst value so far (value, moves, whether
+an escape) and the code of the reply waiting."""
 
 
 def _code(move: chess.Move) -> int:

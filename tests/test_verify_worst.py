@@ -118,3 +118,18 @@ def test_a_plan_over_budget_stops_two_jobs_where_it_stops_one(tmp_path):
     assert one["interrupted"] and 0 < one["games"] < 100
     assert one == two and last_one == last_two
     assert last_one.startswith("Error: stopped after") and "node budget of 300" in last_one
+
+
+def test_a_table_that_wanders_hundreds_of_moves_gets_its_report(tmp_path):
+    # Its worst defence walks our king round the edge for 600 moves before a
+    # position comes round again: deeper than Python's stack, were the
+    # analysis to recurse once per move (it raised RecursionError).
+    table = str(POSITIONS.parent / "good_tables" / "krk_edge_walk.yaml")
+    walk = str(POSITIONS / "krk_edge_walk.epd")
+    one, last = verify_json(tmp_path, table, "--positions", walk)
+    assert one["endings"] == {"threefold repetition": 1} and not one["interrupted"]
+    [example] = one["failure_examples"]["threefold repetition"]
+    assert example["moves"] == 600 and len(example["line"]) == 1200
+    assert example["line"][:4] == ["b1a2", "c5d6", "a2b1", "d6e7"]
+    two, _ = verify_json(tmp_path, table, "--positions", walk, "--jobs", "2")
+    assert one == two
