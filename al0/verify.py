@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import os
 import random
+import signal
 import statistics
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -33,6 +34,8 @@ from al0.positions import epd_positions
 from al0.tree import LEAF, ForcingTree
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from al0.tablebase import PositionClass, Tablebase
 
 Line: TypeAlias = "tuple[str, Line] | None"
@@ -270,15 +273,37 @@ class WorstCase:
         step = self.plan_steps[position] = 0 if plan.tree is None else self._step(plan.tree)
         return step
 
-    def learn(self, position: Position, plan: Plan | AL0Error) -> None:
-        """Take the plan at ``position`` made elsewhere (or the error its
-        search raised) as if the planner had made it here."""
-        if isinstance(plan, AL0Error):
-            self.unplannable[position] = plan
+    def learn(self, position: Position, step: int | AL0Error, plan: Plan | None = None) -> None:
+        """Take the plan at ``position`` made elsewhere as if the planner had
+        made it here: its first step (our id, see :meth:`learn_steps`) or
+        the error its search raised; ``plan`` itself, when given, goes to
+        the planner's cache (the --analysis replay plays with it)."""
+        if isinstance(step, AL0Error):
+            self.unplannable[position] = step
             return
-        if self.planner.cache is not None:
-            self.planner.cache[position] = plan  # the --analysis replay plays with it
-        self.plan_steps[position] = 0 if plan.tree is None else self._step(plan.tree)
+        if plan is not None and self.planner.cache is not None:
+            self.planner.cache[position] = plan
+        self.plan_steps[position] = step
+
+    def learn_steps(self, steps: Sequence[SentStep], ids: list[int]) -> None:
+        """Take steps another :class:`WorstCase` made (a worker's), sent in
+        the order it made them, so that a step's replies' steps come before
+        it. ``ids`` maps its step ids to ours (``ids[0]`` is 0, no step) and
+        grows by one per step taken. Steps that play alike are one step
+        here too, whichever worker made them."""
+        step_ids, own = self.step_ids, self.steps
+        for move, replies in steps:
+            key = (move, tuple((code, ids[step]) for code, step in replies))
+            step = step_ids.get(key)
+            if step is None:
+                step = step_ids[key] = len(own)
+                own.append((MOVES[move >> 6][move & 63], _UCI[move], dict(key[1])))
+            ids.append(step)
+
+    def sent_steps(self, start: int) -> list[SentStep]:
+        """The steps made from id ``start`` on, as :meth:`learn_steps` takes
+        them (a reply's code keeps its order: the keys' order, by code)."""
+        return [(_code(move), tuple(replies.items())) for move, _, replies in self.steps[start:]]
 
     def replans(self, position: Position) -> list[Position]:
         """Where following the plan of ``position`` needs new plans: the
@@ -701,10 +726,37 @@ ChunkResult = tuple[list[GameRecord], list[float]]
 
 def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> ChunkResult:
     """Run in a worker process: the records of ``chunk`` (index, FEN) and the
-    search times of the plans it made."""
+    search times of the plans it made; fewer records when the worker was
+    asked to stop (:class:`StopRequest`)."""
     verifier = _worker_verifier(spec)
-    records = [verifier.judge(index, chess.Board(fen)) for index, fen in chunk]
+    records = []
+    for index, fen in chunk:
+        if stop_requested():
+            break
+        records.append(verifier.judge(index, chess.Board(fen)))
     return records, verifier.new_plan_seconds()
+
+
+class StopRequest:
+    """The Ctrl-C (SIGINT) handler of a worker process: it only notes the
+    request, and the chunk the worker is on stops before its next position
+    and answers with what it has. A worker stopped any other way (killed)
+    may be stopped while it sends an answer, and the main process would
+    wait forever for the rest of it."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signal_number: int, frame: FrameType | None) -> None:
+        self.requested = True
+
+
+def stop_requested() -> bool:
+    """Whether this process was asked to stop: its SIGINT handler is a
+    :class:`StopRequest` (a worker of :mod:`al0.verify_run`) that got one.
+    The handler is the process's own state, so no global is needed."""
+    handler = signal.getsignal(signal.SIGINT)
+    return isinstance(handler, StopRequest) and handler.requested
 
 
 # ------------------------------------------------ plans made in workers
@@ -714,13 +766,35 @@ EncodedPlan = tuple[str | None, str | None, tuple[str, ...], tuple[int, ...] | N
 processes: rule, advice, advice tried, the tree (:func:`encode_tree`),
 nodes and seconds."""
 
-PlanAnswer = tuple[EncodedPlan | AL0Error, tuple[Position, ...]]
-"""A worker's answer for one position: its plan (or the error its search
-raised) and the positions where following the plan needs new plans."""
+SentStep = tuple[int, tuple[tuple[int, int], ...]]
+"""A step (see :data:`Step`) as a worker sends it: our move (by
+:func:`_code`) and, in order of their codes, the replies it follows on with
+the worker's id of the step after each."""
 
-PlanChunkResult = tuple[list[PlanAnswer], list[float]]
-"""A worker's answers for a chunk of positions, in order, and the search
-times of the plans it made."""
+PlanAnswer = tuple[int | AL0Error, tuple[Position, ...]]
+"""A worker's answer for one position: the first step of its plan (the
+worker's id, 0 for no plan) or the error its search raised, and the
+positions where following the plan needs new plans, less those the worker
+has reported or planned before."""
+
+
+@dataclass(frozen=True)
+class PlanChunkResult:
+    """A worker's answer for a chunk of positions."""
+    worker: int
+    """The worker's process id: its step ids are its own."""
+    first_step: int
+    """The worker's id of the first of ``steps``."""
+    steps: list[SentStep]
+    """The steps the worker made since its last answer."""
+    answers: list[PlanAnswer]
+    """An answer per position of the chunk, in order; fewer when the worker
+    was asked to stop (:class:`StopRequest`)."""
+    seconds: list[float]
+    """The search times of the plans it made."""
+    plans: list[EncodedPlan | None] | None
+    """The plans themselves, when the analysis replays worst lines
+    (:attr:`VerifySpec.replay_worst_lines`); None for a failed search."""
 
 
 def encode_tree(tree: ForcingTree) -> tuple[int, ...]:
@@ -771,28 +845,61 @@ def decode_plan(position: Position, encoded: EncodedPlan) -> Plan:
                 nodes, seconds)
 
 
+class PlanWorker:
+    """What a worker process keeps between the chunks it plans: the planner
+    (in a worst case, for :meth:`WorstCase.replans` and the steps), whose
+    plans and shared search memos serve every chunk; how many of its steps
+    it has sent; and the positions it has reported."""
+
+    def __init__(self, spec: VerifySpec):
+        self.spec = spec
+        self.worst = WorstCase(Planner(load_table(spec.table_path), spec.budget), spec.max_moves)
+        self.steps_sent = 1  # step 0 (no step) is every worker's
+        self.reported: set[Position] = set()
+
+    def plan(self, positions: list[Position]) -> PlanChunkResult:
+        """The plan of each of ``positions`` and where following it needs
+        new plans (see :meth:`WorstCase.replans`). A search that fails (a
+        spent budget) is answered with its error: the analysis raises it
+        only if and where it needs that plan."""
+        worst, reported = self.worst, self.reported
+        planner = worst.planner
+        made = len(planner.search_seconds)
+        cache = planner.cache
+        assert cache is not None  # a planner caches by default
+        answers: list[PlanAnswer] = []
+        plans: list[EncodedPlan | None] | None = [] if self.spec.replay_worst_lines else None
+        for position in positions:
+            if stop_requested():
+                break
+            try:
+                replans = worst.replans(position)
+            except AL0Error as error:
+                answers.append((error, ()))
+                if plans is not None:
+                    plans.append(None)
+                continue
+            # A position planned or reported here is known to the main
+            # process already: it sent it, or had it from this worker.
+            new = tuple(replan for replan in replans
+                        if replan not in reported and replan not in cache)
+            reported.update(new)
+            answers.append((worst.plan_steps[position], new))
+            if plans is not None:
+                plans.append(encode_plan(cache[position]))
+        first, self.steps_sent = self.steps_sent, len(worst.steps)
+        return PlanChunkResult(os.getpid(), first, worst.sent_steps(first), answers,
+                               planner.search_seconds[made:], plans)
+
+
 @functools.lru_cache(maxsize=1)
-def _worker_worst_case(spec: VerifySpec) -> WorstCase:
-    """The planner (in a worst case, for :meth:`WorstCase.replans`) of a
-    worker process, made once per process and spec: its plans and shared
-    search memos serve every chunk it is given."""
-    return WorstCase(Planner(load_table(spec.table_path), spec.budget), spec.max_moves)
+def _plan_worker(spec: VerifySpec, process: int) -> PlanWorker:
+    """The state of a worker process, made once per process and spec. Keyed
+    by the process id too: a process forked from one that planned starts
+    afresh, or it would leave out steps and positions its parent sent."""
+    return PlanWorker(spec)
 
 
 def plan_chunk(spec: VerifySpec, positions: list[Position]) -> PlanChunkResult:
-    """Run in a worker process: the plan of each position of ``positions``
-    and where following it needs new plans (see :meth:`WorstCase.replans`).
-    A search that fails (a spent budget) is answered with its error: the
-    analysis raises it only if and where it needs that plan."""
-    worst = _worker_worst_case(spec)
-    planner = worst.planner
-    made = len(planner.search_seconds)
-    answers: list[PlanAnswer] = []
-    for position in positions:
-        try:
-            replans = worst.replans(position)
-        except AL0Error as error:
-            answers.append((error, ()))
-            continue
-        answers.append((encode_plan(planner.plan_position(position)), tuple(replans)))
-    return answers, planner.search_seconds[made:]
+    """Run in a worker process: :meth:`PlanWorker.plan` of ``positions``."""
+    return _plan_worker(spec, os.getpid()).plan(positions)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import time
 from collections import deque
 from collections.abc import Collection, Iterator, Sequence
+from itertools import repeat
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Generator, TypeVar
@@ -21,8 +23,8 @@ import chess
 
 from al0.errors import AL0Error
 from al0.position import Position
-from al0.verify import (GameRecord, PlanChunkResult, Report, Start, Verifier, VerifySpec,
-                        decode_plan, judge_chunk, plan_chunk)
+from al0.verify import (ChunkResult, GameRecord, PlanChunkResult, Report, Start, StopRequest,
+                        Verifier, VerifySpec, decode_plan, judge_chunk, plan_chunk)
 
 _Result = TypeVar("_Result")
 
@@ -36,8 +38,9 @@ PLAN_CHUNK = 250
 a fraction of a millisecond, so a task takes about a tenth of a second."""
 
 GRACE_SECONDS = 3.0
-"""How long an interrupted worst-case run lets its workers finish the chunk
-each is planning (a tenth of a second, as a rule) before stopping them."""
+"""How long an interrupted run waits for its workers to stop at their next
+position (a game or a plan: a fraction of a second, as a rule) before it
+kills them."""
 
 Planning = Callable[[int, int], None]
 """Told, as the plans of a worst-case run come in, how many positions are
@@ -63,15 +66,28 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
         return
     items = [(index, board.fen()) for index, board in enumerate(boards)]
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
-    # No more workers than chunks: an idle one only costs its start.
-    with _pool(min(jobs, len(chunks))) as executor:
-        futures = [_submit(executor, judge_chunk, spec, chunk) for chunk in chunks]
-        for future in as_completed(futures):
-            records, seconds = _chunk_result(future)
-            report.plan_seconds += seconds
-            for record in records:
-                report.add(record)
-                yield record
+    sent: dict[Future[ChunkResult], list[tuple[int, str]]] = {}
+    try:
+        # No more workers than chunks: an idle one only costs its start.
+        with _pool(min(jobs, len(chunks)), sent.keys()) as executor:
+            for chunk in chunks:
+                sent[_submit(executor, judge_chunk, spec, chunk)] = chunk
+            for future in as_completed(list(sent)):
+                records, seconds = _chunk_result(future)
+                report.plan_seconds += seconds
+                for record in records:
+                    report.add(record)
+                    yield record
+                if len(records) < len(sent.pop(future)):
+                    raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
+    finally:
+        # Stopped early: the chunks the workers cut short still count.
+        for future in sent:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                records, seconds = future.result()
+                report.plan_seconds += seconds
+                for record in records:
+                    report.add(record)
 
 
 def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
@@ -103,6 +119,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
                 waiting.append(start[1])
 
     planned = 0
+    step_ids: dict[int, list[int]] = {}  # per worker: its step ids -> ours
     sent: dict[Future[PlanChunkResult], list[Position]] = {}
     with _pool(jobs, sent.keys()) as executor:
         while True:
@@ -123,13 +140,21 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
             if not done:
                 read_starts()
                 continue
-            for future in done:
+            # In the order sent: a worker's answers come in the order it
+            # made them, each step after the steps it leads to.
+            for future in [future for future in sent if future in done]:
                 chunk = sent.pop(future)
-                answers, seconds = _chunk_result(future)
-                report.plan_seconds += seconds
-                for position, (plan, replans) in zip(chunk, answers):
-                    worst.learn(position, plan if isinstance(plan, AL0Error)
-                                else decode_plan(position, plan))
+                result = _chunk_result(future)
+                report.plan_seconds += result.seconds
+                if len(result.answers) < len(chunk):
+                    raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
+                ids = step_ids.setdefault(result.worker, [0])
+                assert result.first_step == len(ids)  # none missed, none twice
+                worst.learn_steps(result.steps, ids)
+                plans = result.plans or repeat(None)
+                for position, (step, replans), plan in zip(chunk, result.answers, plans):
+                    worst.learn(position, step if isinstance(step, AL0Error) else ids[step],
+                                None if plan is None else decode_plan(position, plan))
                     for replan in replans:
                         if replan not in asked:
                             asked.add(replan)
@@ -144,20 +169,19 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
 
 
 @contextlib.contextmanager
-def _pool(workers: int, short_tasks: Collection[Future[Any]] | None = None
-          ) -> Iterator[ProcessPoolExecutor]:
+def _pool(workers: int, tasks: Collection[Future[Any]]) -> Iterator[ProcessPoolExecutor]:
     """A pool of ``workers`` processes, shut down when done. A process pool
     that notices a dead worker (multiprocessing.Pool waits forever for the
     task a killed worker held).
 
-    On an interruption or error the tasks not started are cancelled and the
-    workers stopped. ``short_tasks``, when given, are the tasks sent (kept
-    up to date by the caller), each short: those running are let finish, for
-    up to :data:`GRACE_SECONDS`, before the workers are stopped, since a
-    worker stopped while it sends its answer leaves the pool's reading
-    thread waiting for the rest, and the process could not exit."""
+    ``tasks`` are the tasks sent (kept up to date by the caller). On an
+    interruption or error the tasks not started are cancelled and every
+    worker is asked to stop (:class:`~al0.verify.StopRequest`): the tasks
+    running, and those queued for a worker, answer at once with what they
+    have. Workers that do not, within :data:`GRACE_SECONDS` (library code
+    that never returns), are killed."""
     executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
-                                   initializer=_ignore_interrupts)
+                                   initializer=_start_worker)
     finished = False
     try:
         yield executor
@@ -166,17 +190,19 @@ def _pool(workers: int, short_tasks: Collection[Future[Any]] | None = None
         if finished:
             executor.shutdown()
         else:
-            # The tasks in flight are abandoned (the report keeps every
-            # record that arrived). The executor has no call to stop its
-            # workers before Python 3.14 (terminate_workers), so its
-            # processes are taken from its table before shutdown clears it.
+            # The executor has no call to stop its workers before Python
+            # 3.14 (terminate_workers), so its processes are taken from its
+            # table before shutdown clears it.
             processes = list((executor._processes or {}).values())
-            executor.shutdown(wait=False, cancel_futures=True)
-            if short_tasks:
-                wait(list(short_tasks), timeout=GRACE_SECONDS)
             for process in processes:
-                process.terminate()
-                process.join()
+                with contextlib.suppress(ProcessLookupError):  # it has just ended
+                    os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
+            executor.shutdown(wait=False, cancel_futures=True)
+            wait(list(tasks), timeout=GRACE_SECONDS)
+            for process in processes:
+                if process.is_alive() and not all(task.done() for task in tasks):
+                    process.terminate()
+                    process.join()
 
 
 def _submit(executor: ProcessPoolExecutor, task: Callable[..., _Result],
@@ -217,9 +243,13 @@ def _chunk_result(future: Future[_Result]) -> _Result:
                           f"{type(error).__name__}{detail}") from None
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them and reports."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _start_worker() -> None:
+    """A worker takes Ctrl-C (from the terminal, or sent by the main process
+    when it stops) as a request to stop at its next position. SIGINT is let
+    through only now: the worker was forked while :func:`_submit` held it
+    back, and a process inherits that."""
+    signal.signal(signal.SIGINT, StopRequest())
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], jobs: int,

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 
 import chess
 import pytest
@@ -318,3 +322,53 @@ def test_kqk_table_meets_its_expectations_against_every_defence_from_every_posit
     assert result.exit_code == 0, result.output
     assert "18081 of 18081 positions: mate 18081" in result.output
     assert "expect mates-all: ok" in result.output and "expect max-moves: ok" in result.output
+
+
+# ------------------------------------------------------------ Ctrl-C
+
+def workers_of(process: subprocess.Popen) -> list[str]:
+    """The child processes of ``process`` (Linux)."""
+    path = f"/proc/{process.pid}/task/{process.pid}/children"
+    with open(path) as children:
+        return children.read().split()
+
+
+@pytest.mark.parametrize("defender, table", [("random", "krk"), ("tablebase", "krk"),
+                                             ("worst", "krk_bratko")])
+@pytest.mark.parametrize("group", [False, True], ids=["to-verify", "to-all"])
+def test_ctrl_c_with_workers_gives_the_partial_report(tmp_path, defender, table, group):
+    # Ctrl-C reaches the whole process group from a terminal, or only verify
+    # (kill -INT): either way the workers stop at their next position, the
+    # chunks they cut short count, and verify reports, no traceback, no hang
+    # (a worker killed while it sent a chunk's answer left verify waiting).
+    out = tmp_path / "report.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "al0", "verify", table, "--defender", defender, "--jobs", "2",
+         "--positions", "sample:5000", "--json", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        while process.poll() is None and len(workers_of(process)) < 2:
+            time.sleep(0.05)
+        (os.killpg if group else os.kill)(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 2 and "Traceback" not in err, err
+    assert "Error: stopped after" in err.splitlines()[-1] and err.endswith("interrupted\n"), err
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["games"] < data["total"] == 5000
+
+
+def test_ctrl_c_while_the_commands_load_is_one_line():
+    # The imports take half a second (seconds on a busy machine): a Ctrl-C
+    # there gave a traceback of the import machinery.
+    interrupt = ("import sys\n"
+                 "class Interrupt:\n"
+                 "    def find_spec(self, name, path, target=None):\n"
+                 "        if name == 'al0.cli.verify':\n"
+                 "            raise KeyboardInterrupt\n"
+                 "sys.meta_path.insert(0, Interrupt())\n"
+                 "import al0.cli\n")
+    done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "\nAborted!\n")

@@ -68,15 +68,21 @@ def test_plans_made_elsewhere_give_the_records_of_plans_made_on_demand(table):
     elsewhere = WorstCase(Planner(load_table(table)), 50)
     needed = closure(elsewhere, positions)
     assert needed == set(here.plan_steps)
-    # A worker's plans, through their compact form, give the same records.
+    # A worker's plans, as steps, give the same records.
     spec = VerifySpec(table, DefenderSpec("worst"))
     order = sorted(needed)
-    answers, seconds = plan_chunk(spec, order)
-    assert len(answers) == len(order) and len(seconds) <= len(order)
+    result = plan_chunk(spec, order)
+    assert len(result.answers) == len(result.plans) == len(order)
+    assert len(result.seconds) <= len(order)
     judged = WorstCase(Planner(load_table(table)), 50)
-    for position, (plan, replans) in zip(order, answers):
-        assert set(replans) <= needed
-        judged.learn(position, decode_plan(position, plan))
+    ids = [0]
+    judged.learn_steps(result.steps, ids)
+    assert len(ids) == result.first_step + len(result.steps) == len(here.steps)
+    for position, (step, replans), plan in zip(order, result.answers, result.plans):
+        assert set(replans) <= needed  # each reported once, at most
+        judged.learn(position, ids[step])
+        mine, theirs = decode_plan(position, plan), here.planner.plan_position(position)
+        assert (mine.rule, mine.advice, mine.tree) == (theirs.rule, theirs.advice, theirs.tree)
     assert [judged.analyse(board, None) for board in boards] == expected
     assert not judged.planner.search_seconds  # every plan came from the worker
 

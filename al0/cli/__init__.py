@@ -4,8 +4,16 @@
 types and the error handling; each other module is one command.
 """
 
-from al0.cli import bench, check, games, plan, play, tablebase, tables, uci, verify
-from al0.cli.common import cli
+import sys
+
+try:
+    from al0.cli import bench, check, games, plan, play, tablebase, tables, uci, verify
+    from al0.cli.common import cli
+except KeyboardInterrupt:
+    # Ctrl-C while the commands load (half a second; seconds on a busy
+    # machine): the one line click gives one that comes later, no traceback.
+    sys.stderr.write("\nAborted!\n")
+    raise SystemExit(1) from None
 
 __all__ = ["cli"]
 
