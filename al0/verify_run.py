@@ -100,9 +100,10 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
 
     First the workers make every plan the analysis needs (the positions to
     plan are the starts and, from each plan, where following it needs new
-    ones: :meth:`~al0.verify.WorstCase.replans`), while this process reads
-    the starts; then this process runs the analysis over those plans, start
-    by start, exactly as with one job."""
+    ones: :meth:`~al0.verify.WorstCase.replans`), each worker those of its
+    :func:`region`, while this process reads the starts; then this process
+    runs the analysis over those plans (sent as steps), start by start,
+    exactly as with one job."""
     worst = verifier.worst
     assert worst is not None
     starts: list[Start] = []

@@ -17,6 +17,7 @@ from al0.position import from_board, to_board
 from al0.verify import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
                         encode_tree, load_tablebase, plan_chunk, position_fen, start_positions)
 from al0.defenders import DefenderSpec
+from al0.verify_run import region
 from conftest import POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -137,5 +138,20 @@ def test_a_table_that_wanders_hundreds_of_moves_gets_its_report(tmp_path):
     [example] = one["failure_examples"]["threefold repetition"]
     assert example["moves"] == 600 and len(example["line"]) == 1200
     assert example["line"][:4] == ["b1a2", "c5d6", "a2b1", "d6e7"]
-    two, _ = verify_json(tmp_path, table, "--positions", walk, "--jobs", "2")
-    assert one == two
+    for jobs in ("2", "3"):  # each worker plans a region: two thirds of a region for a third
+        more, _ = verify_json(tmp_path, table, "--positions", walk, "--jobs", jobs)
+        assert more == one
+
+
+@pytest.mark.parametrize("regions, by_file", [
+    (1, [0] * 8), (2, [0, 0, 0, 0, 1, 1, 1, 1]), (4, [0, 0, 1, 1, 2, 2, 3, 3]),
+    (8, list(range(8)))])
+def test_workers_regions_are_bands_of_files_of_their_king(regions, by_file):
+    for square in chess.SQUARES:
+        for turn in chess.COLORS:
+            board = chess.Board(None)
+            board.set_piece_at(square, chess.Piece(chess.KING, not turn))
+            board.set_piece_at(chess.H8 if square in (chess.A1, chess.B1, chess.A2, chess.B2)
+                               else chess.A1, chess.Piece(chess.KING, turn))
+            board.turn = turn
+            assert region(from_board(board), regions) == by_file[chess.square_file(square)]
