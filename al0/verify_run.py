@@ -73,12 +73,15 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
             for chunk in chunks:
                 sent[_submit(executor, judge_chunk, spec, chunk)] = chunk
             for future in as_completed(list(sent)):
+                chunk = sent.pop(future)
                 records, seconds = _chunk_result(future)
+                # All in the report before the first is yielded: the caller
+                # may stop at any of them.
                 report.plan_seconds += seconds
                 for record in records:
                     report.add(record)
-                    yield record
-                if len(records) < len(sent.pop(future)):
+                yield from records
+                if len(records) < len(chunk):
                     raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
     finally:
         # Stopped early: the chunks the workers cut short still count.
