@@ -219,10 +219,13 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
                 executor.shutdown()
         else:
             # An executor has no call to stop its workers before Python
-            # 3.14 (terminate_workers), so its processes are taken from its
-            # table before shutdown clears it.
+            # 3.14 (terminate_workers), so its processes (and the thread
+            # that reads their answers) are taken from it before shutdown
+            # clears them.
             processes = [process for executor in executors
                          for process in (executor._processes or {}).values()]
+            threads = [getattr(executor, "_executor_manager_thread", None)
+                       for executor in executors]
             for process in processes:
                 with contextlib.suppress(ProcessLookupError):  # it has just ended
                     os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
@@ -233,6 +236,12 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
                 for process in processes:
                     process.terminate()
                     process.join()
+            # Each executor's thread ends once its workers have: waited for
+            # here, or at exit Python may wake it through the pipe it is
+            # closing (an "Exception ignored ... Bad file descriptor").
+            for thread in threads:
+                if thread is not None:
+                    thread.join()
 
 
 def _submit(executor: ProcessPoolExecutor, task: Callable[..., _Result],
