@@ -14,9 +14,9 @@ import signal
 import time
 from collections import deque
 from collections.abc import Collection, Iterator, Sequence
-from itertools import repeat
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
+from itertools import repeat
 from typing import Any, Callable, Generator, TypeVar
 
 import chess
