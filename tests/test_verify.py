@@ -345,7 +345,10 @@ def test_ctrl_c_with_workers_gives_the_partial_report(tmp_path, defender, table,
     process = subprocess.Popen(
         [sys.executable, "-m", "al0", "verify", table, "--defender", defender, "--jobs", "2",
          "--positions", "sample:5000", "--json", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        # Ctrl-C as a terminal gives it, whatever this process does with it
+        # (a process that ignores SIGINT passes that on).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         while process.poll() is None and len(workers_of(process)) < 2:
             time.sleep(0.05)
