@@ -383,7 +383,6 @@ class WorstCase:
         on_path.add(root)
         key, (uci, replies, after, moves) = root, opened
         worst: Value = (0, _MATE, None)
-        worst_moves, worst_escapes = 0, False
         stack: list[_Frame] = []
         while True:
             for reply in moves:  # takes up the replies where the state left them
@@ -406,34 +405,21 @@ class WorstCase:
                     else:
                         opened = open_(state)
                         if isinstance(opened, _Open):  # its replies first, then this one's
-                            stack.append((key, uci, replies, after, moves, worst, worst_moves,
-                                          worst_escapes, code))
+                            stack.append((key, uci, replies, after, moves, worst, code))
                             on_path.add(state)
                             key, (uci, replies, after, moves) = state, opened
-                            worst, worst_moves, worst_escapes = (0, _MATE, None), 0, False
+                            worst = (0, _MATE, None)
                             break
                         value = memo[state] = opened
-                moves_to, ending, line = value
-                escapes = ending != _MATE
-                # An escape beats any mate; among equals, the longer line.
-                if (escapes, moves_to + 1) > (worst_escapes, worst_moves):
-                    worst_moves = moves_to + 1
-                    worst = (worst_moves, ending, (uci, (_UCI[code], line)))
-                    worst_escapes = escapes
+                worst = _worse(worst, uci, code, value)
             else:  # every reply taken: the state's value is known
                 on_path.discard(key)
                 memo[key] = value = worst
                 if not stack:
                     return value
-                (key, uci, replies, after, moves, worst, worst_moves, worst_escapes,
-                 code) = stack.pop()
+                key, uci, replies, after, moves, worst, code = stack.pop()
                 # The reply that waited for this value, as in the loop above.
-                moves_to, ending, line = value
-                escapes = ending != _MATE
-                if (escapes, moves_to + 1) > (worst_escapes, worst_moves):
-                    worst_moves = moves_to + 1
-                    worst = (worst_moves, ending, (uci, (_UCI[code], line)))
-                    worst_escapes = escapes
+                worst = _worse(worst, uci, code, value)
 
     def _open(self, state: State) -> Value | _Open:
         """What is known of ``state`` before its replies: its value when our
@@ -464,10 +450,20 @@ class _Open(NamedTuple):
     """Their legal moves not taken yet."""
 
 
-_Frame = tuple[State, str, dict[int, int], Position, Iterator[chess.Move], Value, int, bool, int]
+_Frame = tuple[State, str, dict[int, int], Position, Iterator[chess.Move], Value, int]
 """A state of the walk waiting for the value after one of its replies: its
-key, its :class:`_Open` fields, its worst value so far (value, moves, whether
-an escape) and the code of the reply waiting."""
+key, its :class:`_Open` fields, its worst value so far and the code of the
+reply waiting."""
+
+
+def _worse(worst: Value, uci: str, code: int, value: Value) -> Value:
+    """The worse for us of ``worst`` and the line of our move ``uci``, then
+    the reply ``code``, then ``value``: an escape beats any mate; among
+    equals, the longer line."""
+    moves_to, ending, line = value
+    if (ending != _MATE, moves_to + 1) > (worst[1] != _MATE, worst[0]):
+        return (moves_to + 1, ending, (uci, (_UCI[code], line)))
+    return worst
 
 
 def _code(move: chess.Move) -> int:
