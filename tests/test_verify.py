@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import chess
 import pytest
@@ -96,6 +97,14 @@ def test_worst_case_finds_an_escape(tmp_path):
 
 def run(*args: str):
     return CliRunner().invoke(cli, ["verify", *args])
+
+
+def worst_case_json(table: str, positions: str | Path) -> dict:
+    """The JSON report of bundled ``table`` against every defence from the
+    positions of an EPD file."""
+    result = run(str(TABLES / table), "--positions", str(positions), "--defender", "worst",
+                 "--json", "-")
+    return json.loads(result.stdout)
 
 
 def test_verify_reports_and_writes_json_and_failures(tmp_path):
@@ -254,10 +263,7 @@ def test_krk_fast_drives_their_king_along_the_edge_from_a_corner():
     """With our king in the corner and theirs near it, krk_fast.yaml shares
     one box with their king along the edge instead of cutting it off from
     ours: at most 21 moves against every defence (optimal 14 and 15)."""
-    corner = str(FIXTURES.parent / "positions" / "krk_corner.epd")
-    result = CliRunner().invoke(cli, ["verify", str(TABLES / "krk_fast.yaml"), "--positions",
-                                      corner, "--defender", "worst", "--json", "-"])
-    data = json.loads(result.stdout)
+    data = worst_case_json("krk_fast.yaml", FIXTURES.parent / "positions" / "krk_corner.epd")
     assert data["endings"] == {"mate": 2}
     assert data["moves_to_mate"]["max"] <= 21
 
@@ -266,10 +272,8 @@ def test_krk_fast_walks_its_king_out_of_the_corner_first():
     """With our king in the corner and theirs in the middle, krk_fast.yaml
     walks ours out before cutting theirs off: at most 27 moves against every
     defence (was 29, 29 and 28; optimal 15, 16 and 16)."""
-    walk = str(FIXTURES.parent / "positions" / "krk_corner_walk.epd")
-    result = CliRunner().invoke(cli, ["verify", str(TABLES / "krk_fast.yaml"), "--positions",
-                                      walk, "--defender", "worst", "--json", "-"])
-    data = json.loads(result.stdout)
+    walk = FIXTURES.parent / "positions" / "krk_corner_walk.epd"
+    data = worst_case_json("krk_fast.yaml", walk)
     assert data["endings"] == {"mate": 3}
     assert data["moves_to_mate"]["max"] <= 27
 
@@ -289,9 +293,7 @@ STALEMATES = str(FIXTURES.parent / "positions" / "krk_bratko_stalemates.epd")
     ("krk.yaml", {"mate": 11}),               # the corrected table
 ])
 def test_the_books_stalemates_and_their_correction(table, endings):
-    result = CliRunner().invoke(cli, ["verify", str(TABLES / table), "--positions", STALEMATES,
-                                      "--defender", "worst", "--json", "-"])
-    assert json.loads(result.stdout)["endings"] == endings
+    assert worst_case_json(table, STALEMATES)["endings"] == endings
 
 
 @pytest.mark.parametrize("table, us", [("kqkr.yaml", chess.WHITE), ("kqkr_black.yaml", chess.BLACK)])
