@@ -355,9 +355,7 @@ _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 
 def _corner_distance(square: chess.Square) -> int:
     """Steps along the lines from ``square`` to the nearest corner."""
-    return min(abs(chess.square_file(square) - chess.square_file(corner))
-               + abs(chess.square_rank(square) - chess.square_rank(corner))
-               for corner in _CORNERS)
+    return min(chess.square_manhattan_distance(square, corner) for corner in _CORNERS)
 
 
 def cornerdist(node: Node) -> int:
