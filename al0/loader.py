@@ -120,8 +120,8 @@ class _Reader:
                                (key_node, value_node))
         for key, (key_node, _) in entries.items():
             if allowed and key not in allowed:
-                raise self.error(key_node, f"unknown key {key!r} in {what}"
-                                 f"{suggest(key, allowed)}")
+                hint = suggest(key, allowed) or f" (expected {', '.join(sorted(allowed))})"
+                raise self.error(key_node, f"unknown key {key!r} in {what}{hint}")
         for key in required:
             if key not in entries:
                 raise self.error(node, f"{what} is missing the key {key!r}")
