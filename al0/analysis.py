@@ -23,7 +23,6 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequ
 
 import chess
 
-from al0.errors import PositionError
 from al0.play import Ending, Event, GameEnd, OurMove, TheirMove
 
 WORST_KEPT = 10
@@ -92,15 +91,7 @@ class AdviceTally:
                                               and self._pending is not None):
             # After the reply, or after our move when it ended the game (mate
             # is DTM 0, stalemate not won) or the opponent quit.
-            self._settle(self._won_dtm(board))
-
-    def _won_dtm(self, board: chess.Board) -> int | None:
-        """The DTM at ``board``, None when it is not won: drawn, or no longer
-        of the tablebase's material (a piece was taken)."""
-        try:
-            return self._dtm(board)
-        except PositionError:
-            return None
+            self._settle(self._dtm(board))
 
     def _settle(self, after: int | None) -> None:
         assert self._pending is not None  # a reply or an end follows our move

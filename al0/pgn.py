@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Iterable
 import chess
 import chess.pgn
 
-from al0.errors import AL0Error
-
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
 
@@ -28,6 +26,8 @@ class PgnGame:
     event: str
     white: str
     black: str
+    us: chess.Color
+    """The side the table plays: the distances to mate are its."""
 
 
 def today() -> str:
@@ -35,15 +35,12 @@ def today() -> str:
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y.%m.%d")
 
 
-def distance_note(board: chess.Board, table: Tablebase | None) -> str:
-    """``mate in N`` (or ``no forced mate``) at ``board`` by the tablebase;
-    '' when no tablebase knows the position (other material)."""
+def distance_note(board: chess.Board, table: Tablebase | None, us: chess.Color) -> str:
+    """``mate in N`` (or ``no forced mate``) for ``us`` at ``board`` by the
+    tablebase; '' when there is none."""
     if table is None:
         return ""
-    try:
-        dtm = table.dtm(board)
-    except AL0Error:  # material lost: the table does not cover the position
-        return ""
+    dtm = table.dtm(board, us)
     if dtm is None:
         return "no forced mate"
     return "mated" if dtm == 0 else f"mate in {dtm}"
@@ -64,7 +61,7 @@ def to_pgn(game: PgnGame, table: Tablebase | None, date: str | None = None) -> c
     node: chess.pgn.GameNode = pgn
     for move, comment in game.moves:
         board.push(move)
-        note = distance_note(board, table)
+        note = distance_note(board, table, game.us)
         node = node.add_variation(move, comment="; ".join(part for part in (comment, note) if part))
     return pgn
 

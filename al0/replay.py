@@ -113,5 +113,5 @@ def as_pgn(games: list[ReplayedGame], verifier: Verifier) -> list[PgnGame]:
     table = verifier.table
     white, black = players(table.us, f"al0 ({table.name})", verifier.spec.defender.name)
     return [PgnGame(chess.Board(game.record.fen), game.moves, game.result,
-                    game.record.ending, f"al0 verify {table.name}", white, black)
+                    game.record.ending, f"al0 verify {table.name}", white, black, table.us)
             for game in games]

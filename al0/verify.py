@@ -174,7 +174,9 @@ def play_one(planner: Planner, board: chess.Board,
     moves = 0
     end: GameEnd | None = None
     game = board.copy()
-    tally = AdviceTally(tablebase.dtm, optimal) if tablebase is not None and optimal is not None else None
+    us = planner.table.us
+    tally = (AdviceTally(lambda board: tablebase.dtm(board, us), optimal)
+             if tablebase is not None and optimal is not None else None)
     for event in play_game(planner, game, defender, max_moves, notation=False):
         if tally is not None:
             tally.observe(event, game)

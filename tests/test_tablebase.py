@@ -167,6 +167,23 @@ def test_dtm_counts_the_stronger_sides_moves(table) -> None:
     assert krk.dtm(chess.Board("4k3/5R2/3K4/8/8/8/8/8 b - - 0 1")) is None
 
 
+def test_a_table_answers_the_positions_its_captures_lead_to(table) -> None:
+    """A game of KQKR goes on as KQK once the rook is taken, or as KRK once
+    the queen is: the KQKR table answers those positions as their own tables
+    do, and ``dtm`` counts the moves of the side it is asked about."""
+    kqkr = table("KQKR")
+    rook_taken = chess.Board("8/8/8/3k4/8/8/4Q3/3K4 b - - 0 1")
+    assert kqkr.result(rook_taken) == table("KQK").result(rook_taken)
+    assert kqkr.dtm(rook_taken, chess.WHITE) == table("KQK").dtm(rook_taken) is not None
+    queen_taken = chess.Board("8/8/8/3k4/8/8/8/r2K4 w - - 0 1")
+    assert kqkr.result(queen_taken).winner == chess.BLACK
+    assert kqkr.dtm(queen_taken, chess.WHITE) is None
+    assert kqkr.dtm(queen_taken, chess.BLACK) == table("KRK").dtm(queen_taken)
+    assert kqkr.stronger(queen_taken) == chess.BLACK  # the rook's side now
+    assert kqkr.best_defence(rook_taken) == table("KQK").best_defence(rook_taken)
+    assert table("KRK").result(chess.Board("8/8/8/8/3k4/8/8/K7 w - - 0 1")) == tb.Result(None, None)
+
+
 def test_hand_checked_best_moves(table) -> None:
     krk = table("KRK")
     # Mate in 1 has exactly one mating move; Rh1+ would leave g8 free.
@@ -320,7 +337,6 @@ def test_positions_are_one_per_class_with_its_size(table, material: str, positio
         "8/8/8/8/8/1Rk5/8/K7 w - - 0 1",  # Black, not to move, in check
         "8/8/8/8/3k4/8/8/4K2R w K - 0 1",  # castling rights
         "8/8/8/8/3k4/8/4P3/4K2R w - - 0 1",  # a pawn
-        "8/8/8/8/3k4/8/8/K7 w - - 0 1",  # the rook taken: K vs K is another table's
     ],
 )
 def test_boards_that_do_not_fit_are_rejected_with_their_fen(table, fen: str) -> None:

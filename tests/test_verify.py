@@ -219,7 +219,7 @@ def test_a_dying_engine_keeps_the_results_so_far(tmp_path):
 def test_play_against_the_tablebase_shows_the_optimal_distance():
     result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", "tablebase", "--no-board"])
     assert result.exit_code == 0, result.output
-    assert "optimal mate in 1, now in 0" in result.output and "checkmate" in result.output
+    assert "optimal mate in 1, now mated" in result.output and "checkmate" in result.output
 
 
 def test_play_against_a_uci_engine():
@@ -314,6 +314,33 @@ def test_verify_samples_a_four_man_ending_for_either_side(tablebase_cache, table
         for example in examples:
             board = chess.Board(example["fen"])
             assert board.turn == us and board.pieces(chess.QUEEN, us)
+
+
+def test_games_go_on_after_we_take_their_piece(tablebase_cache):
+    """KQKR starts where we take the rook at once: the tablebase goes on
+    defending the KQK that follows, and the analysis measures the capture's
+    progress against the smaller table (one move off the mate, each)."""
+    epd = Path(__file__).parent / "positions" / "kqkr_forks.epd"
+    result = CliRunner().invoke(
+        cli, ["verify", str(FIXTURES / "kqkr_win_rook.yaml"), "--positions", str(epd),
+              "--analysis", "--json", "-"], env={"AL0_CACHE_DIR": str(tablebase_cache)})
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == data["total"] == 2 and not data["interrupted"]
+    fork = next(row for row in data["analysis"]["advice"] if row["advice"] == "fork")
+    assert (fork["moves"], fork["progress"], fork["lost"]) == (2, 2, 0)
+    squeeze = next(row for row in data["analysis"]["advice"] if row["advice"] == "squeeze")
+    assert squeeze["moves"] > 2  # the games went on as KQK
+
+
+def test_play_shows_the_distance_to_mate_after_a_capture(tablebase_cache):
+    result = CliRunner().invoke(
+        cli, ["play", str(FIXTURES / "kqkr_win_rook.yaml"), "--fen", "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1",
+              "--opponent", "tablebase", "--no-board", "--max-moves", "2"],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)})
+    assert result.exit_code == 0, result.output
+    assert "1. Qxe4    [win_rook / fork]  new plan  (optimal mate in 9, now mate in 8)" in result.output
+    assert "   ... Kc7" in result.output  # the tablebase's longest defence of the KQK
 
 
 def test_kqk_table_meets_its_expectations_against_every_defence_from_every_position():

@@ -14,7 +14,6 @@ from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, check_ou
                             position_for, reports_errors, write_output)
 from al0.cli.plan import plan_lines
 from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
-from al0.errors import PositionError
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
                        parse_move, prompt)
 from al0.loader import load_table
@@ -79,7 +78,7 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
     move in the comments."""
     white, black = players(table.us, f"al0 ({table.name})", opponent)
     game = PgnGame(start, tuple(moves), end.result, end.ending.value, f"al0 play {table.name}",
-                   white, black)
+                   white, black, table.us)
     write_output(path, pgn_text([game], load_tablebase(table.material)), "PGN")
 
 
@@ -167,13 +166,13 @@ def default_opponent(table: AdviceTable) -> DefenderSpec:
     return DefenderSpec("tablebase" if load_tablebase(table.material) is not None else "random")
 
 
-def optimal_mate(tablebase: Tablebase, board: chess.Board) -> int | None:
-    """The tablebase's distance to mate at ``board``; ``None`` once a capture
-    has left its material (another table's position)."""
-    try:
-        return tablebase.dtm(board)
-    except PositionError:
-        return None
+def optimal_mate(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> str:
+    """The tablebase's verdict at ``board`` for ``us``: ``mate in N``,
+    ``mated`` (they are), or ``no forced mate`` (drawn, or lost)."""
+    moves = tablebase.dtm(board, us)
+    if moves is None:
+        return "no forced mate"
+    return "mated" if moves == 0 else f"mate in {moves}"
 
 
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
@@ -188,15 +187,16 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
-    dtm_before = optimal_mate(tablebase, board) if tablebase is not None and board.turn == loaded.us else None
+    dtm_before = (optimal_mate(tablebase, board, loaded.us)
+                  if tablebase is not None and board.turn == loaded.us else None)
     for event in play_game(Planner(loaded, budget), board, defender, max_moves):
         if not isinstance(event, GameEnd):
             picture(board)
         if isinstance(event, OurMove):
             how = "new plan" if event.new_plan else "following the tree"
             if tablebase is not None:
-                dtm_after = optimal_mate(tablebase, board)
-                how += f"  (optimal mate in {dtm_before}, now in {dtm_after})"
+                dtm_after = optimal_mate(tablebase, board, loaded.us)
+                how += f"  (optimal {dtm_before}, now {dtm_after})"
             click.echo(f"{move_label(board)} {event.san:<7} "
                        f"[{event.plan.rule} / {event.plan.advice}]  {how}")
             if explain and event.new_plan:
@@ -212,7 +212,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
             click.echo(f"   ... {event.san}{note}")
             played.append((event.move, ""))
             if tablebase is not None and not board.is_game_over():
-                dtm_before = optimal_mate(tablebase, board)
+                dtm_before = optimal_mate(tablebase, board, loaded.us)
         else:
             click.echo(f"Game over: {event.detail} ({event.result})")
             if pgn_path:

@@ -181,7 +181,9 @@ class Tablebase:
         return self.material.name
 
     def _entry(self, board: chess.Board) -> int:
-        """The raw entry of ``board``, a position of this table's material.
+        """The raw entry of ``board``, a position of this table's material
+        or of one its captures lead to (a game of KQKR goes on as KQK once
+        the rook is taken).
 
         :raises PositionError: for other material, an invalid board or
             castling rights (no table knows castling).
@@ -189,8 +191,6 @@ class Tablebase:
         if board.pawns or chess.popcount(board.kings) != 2:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         table, side, index = self._locate(board)
-        if table is not self:  # a smaller table's material: only moves may lead there
-            raise PositionError(f"not a {self.name} position: {board.fen()}")
         if not board.is_valid():
             problems = ", ".join(flag.name.lower().replace("_", " ") for flag in chess.Status
                                  if flag and flag in board.status() and flag.name)
@@ -224,6 +224,23 @@ class Tablebase:
                 layouts.setdefault(tuple(sorted(men)), (table, first))
         return layouts
 
+    def _layout(self, board: chess.Board) -> tuple[Tablebase, chess.Color]:
+        """The table that knows the men of ``board`` and the colour of its
+        first side.
+
+        :raises PositionError: for material this table cannot answer for.
+        """
+        return self._layout_of(board, [(piece, colour) for piece in _MEN for colour in chess.COLORS
+                                       for _ in chess.scan_forward(board.pieces_mask(piece, colour))])
+
+    def _layout_of(self, board: chess.Board,
+                   men: list[tuple[chess.PieceType, chess.Color]]) -> tuple[Tablebase, chess.Color]:
+        """:meth:`_layout` of ``board`` given its men besides the kings."""
+        found = self._layouts.get(tuple(sorted(men)))
+        if found is None:
+            raise PositionError(f"not a {self.name} position: {board.fen()}")
+        return found
+
     def _locate(self, board: chess.Board) -> tuple[Tablebase, int, int]:
         """The table, row and index of a pawnless ``board`` with two kings:
         found by its men alone, through the one symmetry that takes the
@@ -234,10 +251,7 @@ class Tablebase:
         """
         others = [(piece, colour, square) for piece in _MEN for colour in chess.COLORS
                   for square in chess.scan_forward(board.pieces_mask(piece, colour))]
-        found = self._layouts.get(tuple(sorted((piece, colour) for piece, colour, _ in others)))
-        if found is None:
-            raise PositionError(f"not a {self.name} position: {board.fen()}")
-        table, first = found
+        table, first = self._layout_of(board, [(piece, colour) for piece, colour, _ in others])
         squares: list[int] = []
         for piece, side in zip(table.material.types, table.material.sides):
             colour = first if side == 0 else not first
@@ -256,7 +270,8 @@ class Tablebase:
     def result(self, board: chess.Board) -> Result:
         """Who mates ``board`` with best play, and in how many plies.
 
-        :raises PositionError: if ``board`` is not a legal position of this material.
+        :raises PositionError: if ``board`` is not a legal position of this
+            material (or of one its captures lead to).
         """
         value = self._entry(board)
         if value == DRAW:
@@ -264,21 +279,25 @@ class Tablebase:
         return Result(board.turn if value % 2 else not board.turn, value)
 
     def stronger(self, board: chess.Board) -> chess.Color:
-        """The colour of the stronger side (the first named) on ``board``;
-        White when both sides have the same pieces."""
-        pieces = tuple(piece for piece in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
-                       for _ in range(chess.popcount(board.pieces_mask(piece, chess.WHITE))))
-        return chess.WHITE if pieces == self.material.first else chess.BLACK
+        """The colour of the stronger side (the first named) of the material
+        on ``board``, this table's or the one a capture led to; White when
+        both sides have the same pieces.
 
-    def dtm(self, board: chess.Board) -> int | None:
-        """Moves of the stronger side to mate with best play (0: the weaker
-        side is mated), or ``None`` if it cannot force mate: a draw, or a
-        position the weaker side wins (see :meth:`result`).
+        :raises PositionError: for material this table cannot answer for.
+        """
+        return self._layout(board)[1]
+
+    def dtm(self, board: chess.Board, side: chess.Color | None = None) -> int | None:
+        """Moves of ``side`` to mate with best play (0: the other side is
+        mated), or ``None`` if it cannot force mate: a draw, or a position
+        the other side wins (see :meth:`result`). ``side`` defaults to the
+        stronger side; name it for a position a capture led to, where the
+        pieces on the board no longer say which side that was.
 
         :raises PositionError: if ``board`` is not a legal position of this material.
         """
         result = self.result(board)
-        return result.moves if result.winner == self.stronger(board) else None
+        return result.moves if result.winner == (self.stronger(board) if side is None else side) else None
 
     def _scored(self, board: chess.Board) -> list[tuple[tuple[int, int], chess.Move]]:
         """Every legal move with how good it is for the mover (higher is
