@@ -285,6 +285,21 @@ def test_json_to_standard_output_is_the_only_thing_there():
     assert "5 of 5 positions" in result.stderr
 
 
+@pytest.mark.parametrize("defender, phase", [("tablebase", "verifying"), ("worst", "planning")])
+def test_a_run_into_a_log_says_how_far_it_is(monkeypatch, defender, phase):
+    """Standard error is no terminal here (no progress bar): a line says how
+    far the run is, as often as PROGRESS_LINE_SECONDS allows (every time at 0)."""
+    monkeypatch.setattr("al0.cli.verify.PROGRESS_LINE_SECONDS", 0.0)
+    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5", "--defender", defender,
+                                      "--jobs", "2" if defender == "worst" else "1"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith(phase + ": ")]
+    assert lines, result.stderr
+    if phase == "verifying":
+        assert [line.split(",")[0] for line in lines] == [
+            f"verifying: {n} of 5 positions" for n in range(1, 6)]
+
+
 STALEMATES = str(FIXTURES.parent / "positions" / "krk_bratko_stalemates.epd")
 
 

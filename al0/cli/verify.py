@@ -6,7 +6,8 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Iterator
 
 import chess
@@ -216,7 +217,7 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
             raise CommandError(f"--scheduler needs Dask ({error}): "
                                f"pip install 'al0[cluster]'") from None
     if not sys.stderr.isatty():
-        return run(spec, verifier, boards, jobs, report, scheduler)
+        return run(spec, verifier, boards, jobs, report, scheduler, *progress_lines(len(boards)))
     with contextlib.ExitStack() as stack:
         bars: list[ProgressBar[int]] = []
         counted = False
@@ -236,3 +237,39 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
             bars[0].update(1)
 
         return run(spec, verifier, boards, jobs, report, scheduler, progress, planning)
+
+
+PROGRESS_LINE_SECONDS = 30.0
+"""How often a run whose standard error is not a terminal (a log, a pipe)
+says how far it is."""
+
+
+def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int], None]]:
+    """The ``progress`` and ``planning`` callbacks of :func:`al0.verify_run.run`
+    for a log: a line on standard error every :data:`PROGRESS_LINE_SECONDS`,
+    so that a long run in a pipe or under CI is seen to be moving."""
+    started = time.monotonic()
+    last = started
+    judged = 0
+
+    def due() -> bool:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < PROGRESS_LINE_SECONDS:
+            return False
+        last = now
+        return True
+
+    def progress() -> None:
+        nonlocal judged
+        judged += 1
+        if due():
+            click.echo(f"verifying: {judged} of {total} positions, "
+                       f"{time.monotonic() - started:.0f} s", err=True)
+
+    def planning(planned: int, known: int) -> None:
+        if due():
+            click.echo(f"planning: {planned} of the {known} positions found so far, "
+                       f"{time.monotonic() - started:.0f} s", err=True)
+
+    return progress, planning
