@@ -43,6 +43,24 @@ def canonical_material(material: str) -> str:
                    for part in (material[:second], material[second:]))
 
 
+def played_by(board: chess.Board, material: str, us: chess.Color) -> bool:
+    """A table of ``material`` plays ``board``: our men are the table's and
+    theirs the table's or fewer (a game of KQKR goes on as KQK once we take
+    the rook)."""
+    found = material_of(board, us)
+    second = found.index("K", 1)
+    wanted = canonical_material(material)
+    ours, theirs = found[:second], found[second:]
+    if ours != wanted[:wanted.index("K", 1)]:
+        return False
+    left = list(wanted[wanted.index("K", 1):])
+    for piece in theirs:
+        if piece not in left:
+            return False
+        left.remove(piece)
+    return True
+
+
 def parse_fen(fen: str) -> chess.Board:
     """A board from ``fen``; rejects unparsable and illegal positions.
 

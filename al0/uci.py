@@ -8,8 +8,9 @@ tested by calling it, and by python-chess's own UCI client through the CLI.
 Like the play loop (:mod:`al0.play`), the engine keeps the forcing tree of its
 plan between moves of one game: when the GUI's position is the one our last
 move left followed by a reply the tree covers, the next move comes from the
-subtree; any other position gets a new plan. Where the table cannot play —
-a position of other material, the other side to move, no plan — the engine
+subtree; any other position gets a new plan. The table plays its material
+and what our captures leave of it (KQKR goes on as KQK). Where the table
+cannot play — a position of other material, the other side to move, no plan — the engine
 says why in ``info string`` and still answers a legal move (the fallback):
 the tablebase's best move when the position is of the table's material and
 there is a tablebase for it, else the first legal move in UCI order.
@@ -26,7 +27,7 @@ from al0.errors import AL0Error
 from al0.model import AdviceTable
 from al0.play import descend
 from al0.plan import Plan, Planner
-from al0.positions import canonical_material, material_of
+from al0.positions import canonical_material, material_of, played_by
 from al0.search import position_key
 from al0.tree import ForcingTree, principal_line
 from al0.verify import load_tablebase
@@ -162,10 +163,9 @@ class UciEngine:
             return Choice((f"info string no valid position ({self.position_error})",), None)
         if not any(board.generate_legal_moves()):
             return Choice(("info string the game is over: no legal move",), None)
-        material = material_of(board, self.table.us)
-        if material != canonical_material(self.table.material):
-            return self._fallback(board, f"position is {material}, the table plays "
-                                         f"{canonical_material(self.table.material)}")
+        if not played_by(board, self.table.material, self.table.us):
+            return self._fallback(board, f"position is {material_of(board, self.table.us)}, "
+                                         f"the table plays {canonical_material(self.table.material)}")
         if board.turn != self.table.us:
             side = "White" if self.table.us == chess.WHITE else "Black"
             return self._fallback(board, f"the table plays {side}, not the side to move")
@@ -227,8 +227,8 @@ class UciEngine:
         return Choice((f"info string {why}: playing the {source}",), move)
 
     def _tablebase_for(self, board: chess.Board) -> Tablebase | None:
-        """The tablebase of the table's material when ``board`` is of it."""
-        if material_of(board, self.table.us) != canonical_material(self.table.material):
+        """The tablebase of the table's material when the table plays ``board``."""
+        if not played_by(board, self.table.material, self.table.us):
             return None
         if not self._tablebase_looked_up:
             # Only the fallback needs it: looked up (or built) the first time.

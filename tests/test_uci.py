@@ -201,6 +201,20 @@ def test_outside_the_table_a_legal_fallback_move(position, why, source):
         assert move == min(board.legal_moves, key=chess.Move.uci)
 
 
+def test_the_table_goes_on_after_we_take_their_piece():
+    """A KQKR table keeps playing once the queen has taken the rook (KQK): its
+    rules say what to do then, as in al0 play."""
+    engine = engine_for(str(ROOT / "tests" / "fixtures" / "kqkr_win_rook.yaml"))
+    engine.handle("position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1")
+    assert engine.handle("go")[1:] == ["info string rule win_rook advice fork (new plan)", "bestmove c2e4"]
+    engine.handle("position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1 moves c2e4 d6c7")
+    lines = engine.handle("go")
+    assert lines[1] == "info string rule lone_king advice squeeze (new plan)"
+    # Their piece back and ours gone: not the table's material.
+    engine.handle("position fen 8/8/3k4/8/4r3/8/8/3K4 w - - 0 1")
+    assert engine.handle("go")[0].startswith("info string position is KKR, the table plays KQKR")
+
+
 def test_no_plan_falls_back_to_the_tablebase():
     engine = engine_for(NO_PLAN)
     engine.handle(f"position fen {BOOK_FEN}")
