@@ -259,15 +259,25 @@ class _AreaRegion:
     king: PieceRef
 
     def __call__(self, node: Node) -> chess.Bitboard:
-        position = node.position
         square = self.king.square(node)
         if square is None:
             return 0
-        colour = self.king.colour(node)
-        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
-        barrier = (_side_attacks(position, not colour, occupied, kings=True)
-                   | _side(position, colour))
-        return _region(chess.BB_SQUARES[square], barrier)
+        return _region(chess.BB_SQUARES[square], _area_barrier(node, self.king, square))
+
+
+def _area_barrier(node: Node, king: PieceRef, square: chess.Square) -> chess.Bitboard:
+    """The squares ``area(king)`` never enters, the king standing on
+    ``square``: those the other side attacks (:func:`_area_attacks`) and
+    those its own side holds (the king's own square among them)."""
+    return _area_attacks(node, king, square) | _side(node.position, king.colour(node))
+
+
+def _area_attacks(node: Node, king: PieceRef, square: chess.Square) -> chess.Bitboard:
+    """The squares the other side attacks, lines seen through the king on
+    ``square`` (a square behind it along a checking line is attacked)."""
+    position = node.position
+    occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
+    return _side_attacks(position, not king.colour(node), occupied, kings=True)
 
 
 def _area_region(p: PieceRef) -> Callable[[Node], chess.Bitboard]:
@@ -277,6 +287,38 @@ def _area_region(p: PieceRef) -> Callable[[Node], chess.Bitboard]:
     def region(node: Node) -> chess.Bitboard:
         return node.fact(key)  # type: ignore[return-value]
     return region
+
+
+def least_area(p: PieceRef) -> Feature:
+    """The smallest ``area`` a king can leave itself with by one step of
+    its own: its ``area`` when it is not in check (a step inside the box
+    keeps the box); in check, the smallest of the boxes next to it that it
+    can step into (0 when it has none).
+
+    A check counts the king's attacked square in its ``area``, so the box
+    can shrink when the king steps out of it: into a pocket of a single
+    square, where every move of ours must free it again. ``least_area >= 2``
+    after our move says their reply cannot make that pocket."""
+    key = _AreaRegion(p)
+
+    def feature(node: Node) -> int:
+        square = p.square(node)
+        if square is None:
+            return 0
+        start = chess.BB_SQUARES[square]
+        attacked = _area_attacks(node, p, square)
+        if not attacked & start:
+            return chess.popcount(node.fact(key))  # type: ignore[arg-type]
+        barrier = attacked | _side(node.position, p.colour(node))
+        exits = _spread(start) & ~barrier
+        least = 0
+        while exits:
+            box = _region(exits & -exits, barrier)
+            size = chess.popcount(box)
+            least = size if not least else min(least, size)
+            exits &= ~box
+        return least
+    return feature
 
 
 def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
@@ -660,6 +702,7 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
     Entry("room", "feature", (KING,), room, optional=1, default="k"),
     Entry("area", "feature", (KING,), area, optional=1, default="k"),
+    Entry("least_area", "feature", (KING,), least_area, optional=1, default="k"),
     Entry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2,
           default="k"),
     Entry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2,

@@ -50,22 +50,55 @@ def test_threatened_takes_only_a_piece_of_the_material():
         Binder("KBBK").bind("threatened(N)", "predicate")
 
 
-def oracle_area(board: chess.Board, king: chess.Square) -> set[chess.Square]:
-    """The squares of the king's area, by a flood fill over python-chess's attacks."""
+def oracle_barrier(board: chess.Board, king: chess.Square) -> set[chess.Square]:
+    """The squares the king's area never enters: attacked by the other side
+    (seen through the king) or held by its own."""
     colour = board.color_at(king)
     assert colour is not None
     without_king = board.copy()
     without_king.remove_piece_at(king)
     attacked = {target for square in chess.SquareSet(without_king.occupied_co[not colour])
                 for target in without_king.attacks(square)}
-    barrier = attacked | set(chess.SquareSet(board.occupied_co[colour]))
-    region, frontier = {king}, [king]
+    return attacked | set(chess.SquareSet(board.occupied_co[colour]))
+
+
+def oracle_area(board: chess.Board, king: chess.Square,
+                start: chess.Square | None = None) -> set[chess.Square]:
+    """The squares of the king's area, by a flood fill over python-chess's
+    attacks (from ``start`` instead of the king's square when given)."""
+    barrier = oracle_barrier(board, king)
+    start = king if start is None else start
+    region, frontier = {start}, [start]
     while frontier:
         for step in chess.SquareSet(chess.BB_KING_ATTACKS[frontier.pop()]):
             if step not in region and step not in barrier:
                 region.add(step)
                 frontier.append(step)
     return region
+
+
+def oracle_least_area(board: chess.Board, king: chess.Square) -> int:
+    """The king's area if its square is not attacked; else the smallest area
+    it keeps after a step to a square outside the barrier (0 if none)."""
+    if not board.is_attacked_by(not board.color_at(king), king):
+        return len(oracle_area(board, king))
+    barrier = oracle_barrier(board, king)
+    steps = [step for step in chess.SquareSet(chess.BB_KING_ATTACKS[king]) if step not in barrier]
+    return min((len(oracle_area(board, king, step)) for step in steps), default=0)
+
+
+@pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK", "KRK"))
+def test_least_area_agrees_with_a_flood_fill_from_each_step_on_random_positions(material):
+    binder = Binder(material)
+    least = {name: binder.bind(f"least_area({name})", "feature") for name in ("K", "k")}
+    shrinks = 0
+    for board, us, node in random_nodes(f"least_area {material}", material, 300):
+        for name in ("K", "k"):
+            king = board.king(us if name == "K" else not us)
+            expected = oracle_least_area(board, king)
+            assert least[name](node) == expected, (board.fen(), us, name)
+            shrinks += expected < len(oracle_area(board, king))
+    assert shrinks  # some checked king can step into a smaller box
 
 
 def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
