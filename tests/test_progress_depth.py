@@ -1,0 +1,48 @@
+"""benchmarks/progress_depth.py: its numpy min-max over the tablebase's
+index gives, position by position, the depth at which al0's own forcing-tree
+search finds the same forced progress (tests/tables/krk_room_in_2.yaml)."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import chess
+
+from al0.loader import load_table
+from al0.plan import Planner
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import progress_depth  # noqa: E402
+
+
+def test_depths_agree_with_the_forcing_tree_search():
+    graph = progress_depth.Graph("KRK")
+    potential = graph.values(["room"])
+    found = graph.depths(potential, 2)
+    planner = Planner(load_table(str(ROOT / "tests" / "tables" / "krk_room_in_2.yaml")))
+    classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
+    seen = set()
+    for position in random.Random(3).sample(classes, 150):
+        board = position.board()
+        plan = planner.plan(board)
+        expected = {None: 0, "room_in_1": 1, "room_in_2": 2}[plan.advice]
+        assert found[graph.index(board)] == expected, board.fen()
+        seen.add(expected)
+    assert seen == {0, 1, 2}
+
+
+def test_a_lexicographic_potential_compares_its_terms_in_order():
+    # Rook a8, their king h6: room 49 (files b-h, ranks 1-7); the critical
+    # square is b7, 8 steps (files plus ranks) from our king d1 and 7 from
+    # d2. Rook a4 instead: room 28 (ranks 5-8), critical square b5, 10
+    # steps from our king h1. Room is compared first.
+    graph = progress_depth.Graph("KRK")
+    potential = graph.values(["room", "critical_mdist(K, R, k)"])
+    start = graph.index(chess.Board("R7/8/7k/8/8/8/8/3K4 w - - 0 1"))
+    closer = graph.index(chess.Board("R7/8/7k/8/8/8/3K4/8 w - - 0 1"))
+    smaller_room = graph.index(chess.Board("8/8/7k/8/R7/8/8/7K w - - 0 1"))
+    assert potential[closer] < potential[start]
+    assert potential[smaller_room] < potential[closer]
