@@ -8,6 +8,7 @@ import random
 import sys
 
 import chess
+import pytest
 
 from al0.loader import load_table
 from al0.plan import Planner
@@ -18,8 +19,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import progress_depth  # noqa: E402
 
 
-def test_depths_agree_with_the_forcing_tree_search():
-    graph = progress_depth.Graph("KRK")
+@pytest.fixture(scope="module")
+def graph() -> progress_depth.Graph:
+    """KRK's move graph, built once for the module's tests."""
+    return progress_depth.Graph("KRK")
+
+
+def test_depths_agree_with_the_forcing_tree_search(graph):
     potential = graph.values(["room"])
     found = graph.depths(potential, 2)
     planner = Planner(load_table(str(ROOT / "tests" / "tables" / "krk_room_in_2.yaml")))
@@ -34,12 +40,11 @@ def test_depths_agree_with_the_forcing_tree_search():
     assert seen == {0, 1, 2}
 
 
-def test_a_lexicographic_potential_compares_its_terms_in_order():
+def test_a_lexicographic_potential_compares_its_terms_in_order(graph):
     # Rook a8, their king h6: room 49 (files b-h, ranks 1-7); the critical
     # square is b7, 8 steps (files plus ranks) from our king d1 and 7 from
     # d2. Rook a4 instead: room 28 (ranks 5-8), critical square b5, 10
     # steps from our king h1. Room is compared first.
-    graph = progress_depth.Graph("KRK")
     potential = graph.values(["room", "critical_mdist(K, R, k)"])
     start = graph.index(chess.Board("R7/8/7k/8/8/8/8/3K4 w - - 0 1"))
     closer = graph.index(chess.Board("R7/8/7k/8/8/8/3K4/8 w - - 0 1"))
