@@ -1,6 +1,6 @@
 """benchmarks/progress_depth.py: its numpy min-max over the tablebase's
 index gives, position by position, the depth at which al0's own forcing-tree
-search finds the same forced progress (tests/tables/krk_room_in_2.yaml)."""
+search finds the same forced progress (tests/good_tables/krk_room_in_2.yaml)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def graph() -> progress_depth.Graph:
 def test_depths_agree_with_the_forcing_tree_search(graph):
     potential = graph.values(["room"])
     found = graph.depths(potential, 2)
-    planner = Planner(load_table(str(ROOT / "tests" / "tables" / "krk_room_in_2.yaml")))
+    planner = Planner(load_table(str(ROOT / "tests" / "good_tables" / "krk_room_in_2.yaml")))
     classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
     seen = set()
     for position in random.Random(3).sample(classes, 150):
