@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 from al0.library import Node  # noqa: E402
 from al0.position import Position  # noqa: E402
 from al0.tablebase import DRAW, ILLEGAL, load  # noqa: E402
-from al0.tablebase.geometry import BIT, Layout, attacked, occupancy  # noqa: E402
+from al0.tablebase.geometry import OFF, Layout, attacked, occupancy  # noqa: E402
 from al0.tablebase.retrograde import moves  # noqa: E402
 from al0.vocabulary import Binder  # noqa: E402
 
@@ -95,13 +95,12 @@ class Graph:
                 continue
             after = [square[selected] for square in squares]
             after[slot] = destination
-            after[taken] = np.full(len(selected), 64)
+            after[taken] = np.full(len(selected), OFF)  # the piece taken is off the board
             safe = ~attacked(types, [s for s in ours if s != taken], after, after[slot], occupancy(after))
             self.capture[theirs_from[selected[safe]]] = True
             count[theirs_from[selected[safe]]] += 1
         self.mated = values[1] == 0
-        self.stalemated = (count == 0) & ~self.mated
-        self.stalemated[~legal[1]] = False
+        self.stalemated = (count == 0) & ~self.mated & canonical & legal[1]
 
     def _moves(self, side: int, start: Array, legal: npt.NDArray[np.bool_]) -> list[tuple[Array, Array]]:
         """The quiet legal moves of ``side`` from the positions ``start``."""
