@@ -175,17 +175,19 @@ def test_kbnk_writes_the_published_goals_in_the_vocabulary():
 
 KBNK_COUNT = ((3, "corner_dist(k, B)"), (3, "edge_dist(k)"), (2, "centre_side_dist(K, k)"),
               (1, "mobility"), (1, "dist(N, k)"))
-"""kbnk.yaml's count, weight and term: what every one of its goals lowers."""
+"""kbnk.yaml's count, weight and term: the first term of its potential."""
 
 
-def test_kbnk_lowers_its_count_with_every_plan_until_mate():
+def test_kbnk_lowers_its_potential_with_every_plan_until_mate():
     # Their king h3, two steps from h1, the light bishop's corner (mate in
-    # 9 with best play; the table takes 16). Every new plan starts where
-    # the last one's forcing tree ended, after their reply, with the count
-    # lower than at that plan's start: it falls strictly from plan to plan.
+    # 9 with best play). Every new plan starts where the last one's forcing
+    # tree ended, after their reply, with the potential (the count, then
+    # area(k)) lower than at that plan's start: it falls strictly from plan
+    # to plan.
     fen = "8/8/7N/8/8/3K3k/8/3B4 w - - 0 1"
     binder = Binder("KBNK")
     terms = [(weight, binder.bind(term, "feature")) for weight, term in KBNK_COUNT]
+    area = binder.bind("area(k)", "feature")
     planner = Planner(load_table("kbnk"))
     board = chess.Board(fen)
     counts = []
@@ -194,7 +196,7 @@ def test_kbnk_lowers_its_count_with_every_plan_until_mate():
         if isinstance(event, OurMove):
             if event.new_plan:
                 node = Node(board, 0, chess.WHITE)
-                counts.append(sum(weight * term(node) for weight, term in terms))
+                counts.append((sum(weight * term(node) for weight, term in terms), area(node)))
             board.push(event.move)
         elif isinstance(event, TheirMove):
             board.push(event.move)
