@@ -7,19 +7,17 @@ king. Distance is king-move (Chebyshev) distance; Manhattan distance is
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import chess
 
 from al0.library import Library, Node
 from al0.position import MOVES, legal_moves
 
 
-class Squares(NamedTuple):
-    """Our king, our rook (None when it is gone), their king."""
-    w: chess.Square
-    r: chess.Square | None
-    b: chess.Square
+Squares = tuple[chess.Square, chess.Square | None, chess.Square]
+"""Our king, our rook (None when it is gone), their king: a plain tuple,
+which the predicates unpack (``w, r, b = ...``) in a few instructions,
+where each field of a NamedTuple is a Python-level lookup (they run
+several times at every search node)."""
 
 
 def squares(node: Node) -> Squares:
@@ -30,19 +28,16 @@ def squares(node: Node) -> Squares:
     find the squares there, and a call is most of what reading them costs."""
     found = node.facts.get(squares)
     if found is None:
-        position = node.position
-        ours, theirs = ((position.white, position.black) if node.us
-                        else (position.black, position.white))
-        rooks = position.rooks & ours
-        # tuple.__new__ skips NamedTuple's Python-level constructor: this runs at every node.
-        found = node.facts[squares] = _new(Squares, (
-            (position.kings & ours).bit_length() - 1,
+        white, black, kings, _, rooks, _, _, _ = node.position
+        ours, theirs = (white, black) if node.us else (black, white)
+        rooks &= ours
+        found = node.facts[squares] = (
+            (kings & ours).bit_length() - 1,
             (rooks & -rooks).bit_length() - 1 if rooks else None,
-            (position.kings & theirs).bit_length() - 1))
+            (kings & theirs).bit_length() - 1)
     return found
 
 
-_new = tuple.__new__
 _BB = chess.BB_SQUARES
 
 
@@ -70,53 +65,52 @@ w and b or on a rank strictly between their ranks (where the rook divides
 kings on w and b), tabulated once: rookdivides runs at most nodes."""
 
 
-def _on_edge(square: chess.Square) -> bool:
-    x, y = XY[square]
-    return x in (1, 8) or y in (1, 8)
+EDGE = tuple(chess.square_file(s) in (0, 7) or chess.square_rank(s) in (0, 7)
+             for s in chess.SQUARES)
+"""``EDGE[square]``: whether ``square`` is on an edge file or rank."""
 
 
 # ------------------------------------------------------------ predicates
 
 def their_king_edge(node: Node, root: Node) -> bool:
     """B stands on an edge file or rank."""
-    return _on_edge((node.facts.get(squares) or squares(node)).b)
+    return EDGE[(node.facts.get(squares) or squares(node))[2]]
 
 
 def our_king_edge(node: Node, root: Node) -> bool:
     """W stands on an edge file or rank."""
-    return _on_edge((node.facts.get(squares) or squares(node)).w)
+    return EDGE[(node.facts.get(squares) or squares(node))[0]]
 
 
 def kings_close(node: Node, root: Node) -> bool:
     """distance(W, B) < 4."""
-    s = node.facts.get(squares) or squares(node)
-    return DISTANCE[s.w][s.b] < 4
+    w, _, b = node.facts.get(squares) or squares(node)
+    return DISTANCE[w][b] < 4
 
 
 def rooklost(node: Node, root: Node) -> bool:
     """The rook is gone, or it is their move, B is next to R and W is not."""
-    s = node.facts.get(squares) or squares(node)
-    if s.r is None:
+    w, r, b = node.facts.get(squares) or squares(node)
+    if r is None:
         return True
-    return (node.position.turn != node.us and DISTANCE[s.b][s.r] == 1
-            and DISTANCE[s.w][s.r] > 1)
+    return node.position.turn != node.us and DISTANCE[b][r] == 1 and DISTANCE[w][r] > 1
 
 
 def rookexposed(node: Node, root: Node) -> bool:
     """d1 = distance(W, R), d2 = distance(B, R): us to move d1 > d2 + 1, them
     to move d1 > d2. (A lost rook counts as exposed.)"""
-    s = node.facts.get(squares) or squares(node)
-    if s.r is None:
+    w, r, b = node.facts.get(squares) or squares(node)
+    if r is None:
         return True
-    d1, d2 = DISTANCE[s.w][s.r], DISTANCE[s.b][s.r]
+    d1, d2 = DISTANCE[w][r], DISTANCE[b][r]
     return d1 > d2 + 1 if node.position.turn == node.us else d1 > d2
 
 
 def rookdivides(node: Node, root: Node) -> bool:
     """R's file lies strictly between the kings' files, or R's rank strictly
     between the kings' ranks."""
-    s = node.facts.get(squares) or squares(node)
-    return s.r is not None and DIVIDING[s.w][s.b] & _BB[s.r] != 0
+    w, r, b = node.facts.get(squares) or squares(node)
+    return r is not None and DIVIDING[w][b] & _BB[r] != 0
 
 
 def _rectangle(r: chess.Square, b: chess.Square) -> int:
@@ -136,13 +130,17 @@ most nodes of the advice that squeeze)."""
 def room(node: Node) -> int:
     """Squares of the rectangle the rook's lines leave B; 64 when B shares
     R's file or rank (or the rook is gone)."""
-    s = node.facts.get(squares) or squares(node)
-    return 64 if s.r is None else ROOM[s.r][s.b]
+    _, r, b = node.facts.get(squares) or squares(node)
+    return 64 if r is None else ROOM[r][b]
 
 
 def newroomsmaller(node: Node, root: Node) -> bool:
     """room(node) < room(root)."""
-    return room(node) < room(root)
+    # room() of both, inlined: this runs at every node of squeeze.
+    _, r, b = node.facts.get(squares) or squares(node)
+    _, root_r, root_b = root.facts.get(squares) or squares(root)
+    return ((64 if r is None else ROOM[r][b])
+            < (64 if root_r is None else ROOM[root_r][root_b]))
 
 
 def roomgt2(node: Node, root: Node) -> bool:
@@ -153,13 +151,13 @@ def roomgt2(node: Node, root: Node) -> bool:
 def critical_square(node: Node) -> tuple[int, int]:
     """The square diagonally next to R on B's side, as (x, y); it may lie off
     the board, which only matters as a target of Manhattan distance."""
-    s = squares(node)
-    (rx, ry), (bx, by) = XY[s.r], XY[s.b]  # type: ignore[index]
+    _, r, b = squares(node)
+    (rx, ry), (bx, by) = XY[r], XY[b]  # type: ignore[index]
     return (rx - 1 if bx < rx else rx + 1, ry - 1 if by < ry else ry + 1)
 
 
 def _w_to_csquare(node: Node) -> int:
-    wx, wy = XY[squares(node).w]
+    wx, wy = XY[squares(node)[0]]
     cx, cy = critical_square(node)
     return abs(wx - cx) + abs(wy - cy)
 
@@ -167,25 +165,26 @@ def _w_to_csquare(node: Node) -> int:
 def okapproachedcsquare(node: Node, root: Node) -> bool:
     """Manhattan distance from W to the critical square is smaller at the
     node than at the root (each measured in its own position)."""
-    if squares(node).r is None or squares(root).r is None:
+    if squares(node)[1] is None or squares(root)[1] is None:
         return False
     return _w_to_csquare(node) < _w_to_csquare(root)
 
 
 def lpatt(node: Node, root: Node) -> bool:
     """L-pattern: Manhattan(W, B) = 2 and Manhattan(R, B) = 3."""
-    s = node.facts.get(squares) or squares(node)
-    if s.r is None:
+    w, r, b = node.facts.get(squares) or squares(node)
+    if r is None:
         return False
-    return MANHATTAN[s.w][s.b] == 2 and MANHATTAN[s.r][s.b] == 3
+    return MANHATTAN[w][b] == 2 and MANHATTAN[r][b] == 3
 
 
 def okorndle(node: Node, root: Node) -> bool:
     """distance(W, R) at the node <= distance(W, R) at the root."""
-    s, t = squares(node), squares(root)
-    if s.r is None or t.r is None:
+    w, r, _ = squares(node)
+    root_w, root_r, _ = squares(root)
+    if r is None or root_r is None:
         return False
-    return DISTANCE[s.w][s.r] <= DISTANCE[t.w][t.r]
+    return DISTANCE[w][r] <= DISTANCE[root_w][root_r]
 
 
 # ------------------------------------------------------------ generators
@@ -230,16 +229,16 @@ def _king_steps(king: chess.Square, forbidden: chess.Bitboard) -> list[chess.Mov
 
 def kingdiagfirst(node: Node) -> list[chess.Move]:
     """Our king's moves, diagonal ones first, never next to B or onto R."""
-    s = squares(node)
-    forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
-    if s.r is not None:
-        forbidden |= chess.BB_SQUARES[s.r]
-    return _king_steps(s.w, forbidden)
+    w, r, b = squares(node)
+    forbidden = chess.BB_KING_ATTACKS[b] | chess.BB_SQUARES[b]
+    if r is not None:
+        forbidden |= chess.BB_SQUARES[r]
+    return _king_steps(w, forbidden)
 
 
 def rookmove(node: Node) -> list[chess.Move]:
     """The rook's moves along its file and rank, never through or onto a king."""
-    rook = squares(node).r
+    rook = squares(node)[1]
     if rook is None:
         return []
     occupied = node.position.white | node.position.black
@@ -253,14 +252,14 @@ def legal(node: Node) -> list[chess.Move]:
     """Every legal move, in the book's order: ours are the king's moves
     (diagonals first) then the rook's; theirs are their king's moves in the
     same order as ours."""
-    position, s = node.position, squares(node)
+    position, (w, r, b) = node.position, squares(node)
     ours = position.white if node.us else position.black
     occupied = position.white | position.black
     our_rooks = position.rooks & ours
     if occupied & ~(position.kings | our_rooks) or our_rooks.bit_count() > 1:
         # Not K(+R) v K: python-chess's rules decide, in the book's order where it can.
         allowed = set(legal_moves(position))
-        book = _king_steps(s.w if position.turn == node.us else s.b, 0)
+        book = _king_steps(w if position.turn == node.us else b, 0)
         ordered = [move for move in book if move in allowed]
         return ordered + sorted(allowed.difference(ordered), key=chess.Move.uci)
     if position.turn == node.us:
@@ -271,17 +270,17 @@ def legal(node: Node) -> list[chess.Move]:
     # with B gone from its square (it cannot hide behind itself); it may take
     # the rook when W does not guard it. (A test checks these are exactly
     # python-chess's legal moves, for both sides.)
-    guarded = chess.BB_KING_ATTACKS[s.w] | chess.BB_SQUARES[s.w]
-    if s.r is not None:
-        without_b = occupied & ~chess.BB_SQUARES[s.b]
-        guarded |= (chess.BB_RANK_ATTACKS[s.r][chess.BB_RANK_MASKS[s.r] & without_b]
-                    | chess.BB_FILE_ATTACKS[s.r][chess.BB_FILE_MASKS[s.r] & without_b])
-    return _king_steps(s.b, guarded)
+    guarded = chess.BB_KING_ATTACKS[w] | chess.BB_SQUARES[w]
+    if r is not None:
+        without_b = occupied & ~chess.BB_SQUARES[b]
+        guarded |= (chess.BB_RANK_ATTACKS[r][chess.BB_RANK_MASKS[r] & without_b]
+                    | chess.BB_FILE_ATTACKS[r][chess.BB_FILE_MASKS[r] & without_b])
+    return _king_steps(b, guarded)
 
 
 def checkmove(node: Node) -> list[chess.Move]:
     """Rook moves that land on B's file or rank (giving check)."""
-    b = squares(node).b
+    b = squares(node)[2]
     lines = chess.BB_FILES[chess.square_file(b)] | chess.BB_RANKS[chess.square_rank(b)]
     return [move for move in rookmove(node) if lines & chess.BB_SQUARES[move.to_square]]
 
