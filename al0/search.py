@@ -176,6 +176,11 @@ class ForcingTreeSearch:
         has a move): ``lo = never`` means the node fails at every bound."""
         self.deadline = 0.0
         self.memo: dict[SearchKey, _Entry] = {} if memo is None else memo
+        self.one_ply = memo is None and advice.horizon == 1
+        """Whether only the root has moves and the memo is this search's own:
+        then each of the root's children is met once (at bound 0, by
+        :meth:`_first_leaf`) and never again, so it is judged without a
+        memo entry (:meth:`_first_leaf_once`)."""
         self.node_memo = nodes
         self.legal_at: dict[tuple[bool, int], bool] = {}
         """:meth:`_legal_alone`'s answers so far."""
@@ -434,6 +439,8 @@ class ForcingTreeSearch:
             if len(trying) < len(children):
                 least = 0  # the others fail at bound 0: no leaf is out of check
         depth = key[1] + 1
+        if self.one_ply:
+            return self._first_leaf_once(key[0], trying, least, depth)
         for child in trying:
             child_key = child[1]
             if child_key is None:
@@ -448,6 +455,41 @@ class ForcingTreeSearch:
             child_lo = entry.lo
             if child_lo < 0:
                 child_lo = entry.lo = 0
+            if child_lo < least:
+                least = child_lo
+        return None, least
+
+    def _first_leaf_once(self, position: Position, children: list[list[Any]], least: int,
+                         depth: int) -> tuple[chess.Move | None, int]:
+        """:meth:`_first_leaf` in a one-ply search (:attr:`one_ply`): each
+        child is played and judged as :meth:`_visit` judges it, counted
+        as a node, but kept in no memo entry, as no search meets it again
+        (the memo's hashing and entries are a fair part of such a search,
+        which is most plans: squeeze, approach, keeproom)."""
+        advice, root, us, shared = self.advice, self.root, self.us, self.node_memo
+        holding, better, never = advice.holding, advice.better, self.never
+        for move, _, _, generator, legal in children:
+            child = apply(position, move) if legal else play_checked(position, move, generator)
+            self.nodes += 1
+            if self.nodes > self.limits.nodes:
+                raise self._spent(f"node budget of {self.limits.nodes}")
+            if advice.mate_alone:
+                if child.turn != us and is_checkmate(child):
+                    return move, 0
+                child_lo = 0
+            else:
+                if shared is None:
+                    node = Node(child, depth, us)
+                else:
+                    node = shared.get((child, depth))  # type: ignore[assignment]
+                    if node is None:
+                        node = shared[child, depth] = Node(child, depth, us)
+                if not holding(node, root):
+                    child_lo = never
+                elif better(node, root):
+                    return move, 0
+                else:
+                    child_lo = 0
             if child_lo < least:
                 least = child_lo
         return None, least
