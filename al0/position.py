@@ -527,12 +527,16 @@ def legal_moves(position: Position) -> list[chess.Move]:
     return found
 
 
-def legal_targets(position: Position) -> list[Bitboard]:
+def legal_targets(position: Position,
+                  froms: Iterable[chess.Square] | None = None) -> list[Bitboard]:
     """``[square]``: the target squares of the legal moves of the piece of
     the side to move on ``square`` (0 where it has none): the moves of
     :func:`legal_moves` as bitboards, without listing them. Telling whether
     a move is legal is then one lookup (the search marks a generator's
-    moves so, most of which are never played)."""
+    moves so, most of which are never played). With ``froms``, only the
+    pieces on those squares are looked at (the rest read 0): a generator's
+    moves mostly come from one or two pieces, and a king's targets cost a
+    map of the squares it may not step to."""
     white, black, kings, queens, rooks, bishops, knights, turn = position
     ours, theirs = (white, black) if turn else (black, white)
     occupancy = white | black
@@ -545,11 +549,10 @@ def legal_targets(position: Position) -> list[Bitboard]:
             king = king_bb.bit_length() - 1
             free = not (_KING[king] & kings | _KNIGHT[king] & knights) & theirs
     found = [0] * 64
-    pieces = ours
-    while pieces:
-        frm = pieces.bit_length() - 1
+    for frm in chess.scan_reversed(ours) if froms is None else froms:
         f = _BB[frm]
-        pieces ^= f
+        if not ours & f:
+            continue
         if kings & f:
             found[frm] = _KING[frm] & ~ours & ~_danger(position, theirs, f)
             continue

@@ -332,23 +332,22 @@ class ForcingTreeSearch:
         each marked known legal (to be played unchecked) when it is one of
         the node's legal moves: all of them when the generator gave exactly
         the node's legal moves (the very objects, as the standard ``legal``
-        does); else each by one lookup in the legal moves' targets
-        (:func:`~al0.position.legal_targets`, the shared ``Move`` of its
+        does); else each by one lookup in the legal moves' targets of the
+        generator's pieces (:func:`~al0.position.legal_targets`, the shared ``Move`` of its
         squares only: a move with a promotion or a drop is never legal
         here), which costs less than listing the legal moves or checking
         each move with :func:`~al0.position.play` when it is tried."""
         segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
         children: list[list[Any]] = []
         legal = node.known_legal_moves()
-        targets: list[int] | None = None
         for moves, name in segments:
             place = len(children)
             if legal is not None and len(moves) == len(legal) and all(map(is_, moves, legal)):
                 children += [[move, None, place + index, name, True]
                              for index, move in enumerate(moves)]
                 continue
-            if targets is None:
-                targets = legal_targets(node.position)
+            # The legal targets of the pieces this generator moves only.
+            targets = legal_targets(node.position, {move.from_square for move in moves})
             children += [[move, None, place + index, name,
                           targets[move.from_square] & _BB[move.to_square] != 0
                           and MOVES[move.from_square][move.to_square] is move]
