@@ -28,7 +28,7 @@ import chess
 
 from al0.bundled import LIBRARY_DIR
 from al0.errors import LibraryError
-from al0.position import (Position, apply, from_board, has_legal_move, is_check,
+from al0.position import (Position, apply, from_board, is_check, is_checkmate, is_stalemate,
                           legal_moves, to_board)
 
 
@@ -161,25 +161,27 @@ class Library:
 
 def mate(node: Node, root: Node) -> bool:
     """Them to move, in check, with no legal move."""
-    return node.position.turn != node.us and is_check(node.position) and _no_move(node)
+    if node.position.turn == node.us:
+        return False
+    known = node.known_legal_moves()
+    if known is None:
+        return is_checkmate(node.position)
+    return not known and is_check(node.position)
 
 
 def stalemate(node: Node, root: Node) -> bool:
     """Them to move, not in check, with no legal move."""
-    return (node.position.turn != node.us and not is_check(node.position)
-            and _no_move(node))
+    if node.position.turn == node.us:
+        return False
+    known = node.known_legal_moves()
+    if known is None:
+        return is_stalemate(node.position)
+    return not known and not is_check(node.position)
 
 
 def check(node: Node, root: Node) -> bool:
     """The side to move is in check."""
     return is_check(node.position)
-
-
-def _no_move(node: Node) -> bool:
-    """The side to move has no legal move (from the node's legal moves when
-    they are known, else stopping at the first legal move)."""
-    known = node.known_legal_moves()
-    return not known if known is not None else not has_legal_move(node.position)
 
 
 def themtomove(node: Node, root: Node) -> bool:

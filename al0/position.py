@@ -172,13 +172,27 @@ def _danger(position: Position, theirs: Bitboard, king_bb: Bitboard) -> Bitboard
     king (``king_bb``): where the king may not step. A piece the king would
     capture does not defend its own square, so taking it is safe exactly
     when the square is outside this map."""
-    occupancy = (position.white | position.black) & ~king_bb
+    white, black, kings, queens, rooks, bishops, knights, _ = position
+    occupancy = (white | black) & ~king_bb
     danger = 0
-    pieces = theirs
+    # Kind by kind (:func:`attacks` inlined: this runs for every king's
+    # moves, and whether the side to move has any).
+    pieces = theirs & (kings | knights)
     while pieces:
         square = pieces.bit_length() - 1
         pieces ^= _BB[square]
-        danger |= attacks(position, square, occupancy)
+        danger |= _KING[square] if kings >> square & 1 else _KNIGHT[square]
+    pieces = theirs & (rooks | queens)
+    while pieces:
+        square = pieces.bit_length() - 1
+        pieces ^= _BB[square]
+        danger |= (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
+                   | _FILE_ATT[square][_FILE_MASK[square] & occupancy])
+    pieces = theirs & (bishops | queens)
+    while pieces:
+        square = pieces.bit_length() - 1
+        pieces ^= _BB[square]
+        danger |= _DIAG_ATT[square][_DIAG_MASK[square] & occupancy]
     return danger
 
 
@@ -606,11 +620,31 @@ def has_legal_move(position: Position) -> bool:
     return False
 
 
+def _lone_king(position: Position) -> tuple[bool, bool] | None:
+    """For a side to move with its king alone: whether it is in check and
+    whether it has a legal move, both read off one map of the squares the
+    king may not step to (:func:`_danger`: its own square is on it exactly
+    when it is attacked, as the lines are seen through the king). None for
+    any other side."""
+    white, black, kings, _, _, _, _, turn = position
+    ours, theirs = (white, black) if turn else (black, white)
+    if ours != kings & ours or not ours:
+        return None
+    danger = _danger(position, theirs, ours)
+    return danger & ours != 0, _KING[ours.bit_length() - 1] & ~danger != 0
+
+
 def is_checkmate(position: Position) -> bool:
     """The side to move is in check and has no legal move."""
+    lone = _lone_king(position)
+    if lone is not None:
+        return lone[0] and not lone[1]
     return is_check(position) and not has_legal_move(position)
 
 
 def is_stalemate(position: Position) -> bool:
     """The side to move is not in check and has no legal move."""
+    lone = _lone_king(position)
+    if lone is not None:
+        return not lone[0] and not lone[1]
     return not is_check(position) and not has_legal_move(position)
