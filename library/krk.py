@@ -220,6 +220,12 @@ ROOK_ORDER = tuple(
               or chess.square_rank(to) == chess.square_rank(rook))),
               key=lambda to, rook=rook: _book_rook_order(rook, to)))  # type: ignore[misc]
     for rook in chess.SQUARES)
+ROOK_MOVES = tuple(tuple(move for _, move in order) for order in ROOK_ORDER)
+"""``ROOK_MOVES[rook]``: every move of a rook on an empty board, in the book's order."""
+ROOK_LINES = tuple((chess.BB_FILES[chess.square_file(rook)]
+                    | chess.BB_RANKS[chess.square_rank(rook)]) & ~chess.BB_SQUARES[rook]
+                   for rook in chess.SQUARES)
+"""``ROOK_LINES[rook]``: the squares of the rook's file and rank but its own."""
 
 
 def _king_steps(king: chess.Square, forbidden: chess.Bitboard) -> list[chess.Move]:
@@ -238,10 +244,15 @@ def kingdiagfirst(node: Node) -> list[chess.Move]:
 
 def rookmove(node: Node) -> list[chess.Move]:
     """The rook's moves along its file and rank, never through or onto a king."""
-    rook = squares(node)[1]
+    rook = (node.facts.get(squares) or squares(node))[1]
     if rook is None:
         return []
-    occupied = node.position.white | node.position.black
+    position = node.position
+    occupied = position.white | position.black
+    if not ROOK_LINES[rook] & occupied:
+        # Nothing on its file or rank (more than half the positions): every
+        # move, without filtering them.
+        return list(ROOK_MOVES[rook])
     targets = ((chess.BB_RANK_ATTACKS[rook][chess.BB_RANK_MASKS[rook] & occupied]
                 | chess.BB_FILE_ATTACKS[rook][chess.BB_FILE_MASKS[rook] & occupied])
                & ~occupied)
