@@ -22,6 +22,7 @@ from __future__ import annotations
 import dis
 import inspect
 import operator
+import sys
 import types
 from typing import Callable, Iterable, NoReturn
 
@@ -413,17 +414,23 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
     :raises PredicateError: (when called) naming the generator that raised
         or yielded something that is not a move.
     """
-    alternatives = tuple((alt.depths, [library.generators[g] for g in alt.generators],
-                          alt.generators) for alt in constraint.alternatives)
+    # Each alternative as its depths (``lo <= depth < hi``), its first
+    # generator with its name and the others with theirs: this runs at every
+    # node that is expanded, so nothing is looked up or sliced per call.
+    alternatives = tuple(
+        (alt.depths.lo, sys.maxsize if alt.depths.hi is None else alt.depths.hi,
+         library.generators[alt.generators[0]], alt.generators[0],
+         tuple((library.generators[name], name) for name in alt.generators[1:]))
+        for alt in constraint.alternatives)
 
     def allowed(node: Node) -> list[tuple[list[chess.Move], str]]:
         found: list[tuple[list[chess.Move], str]] = []
-        for depths, generators, names in alternatives:
-            if node.depth not in depths:
+        depth = node.depth
+        for lo, hi, first, name, others in alternatives:
+            if not lo <= depth < hi:
                 continue
-            name = names[0]
-            moves = _generate(generators[0], name, node)
-            for generator, other in zip(generators[1:], names[1:]):
+            moves = _generate(first, name, node)
+            for generator, other in others:
                 admitted = set(_generate(generator, other, node))
                 moves = [move for move in moves if move in admitted]
             if found:
@@ -468,14 +475,17 @@ def play_checked(position: Position, move: chess.Move, generator: str) -> Positi
 
 def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
               node: Node) -> list[chess.Move]:
-    """The moves ``generator`` yields at ``node``, as a list."""
+    """The moves ``generator`` yields at ``node``, as a list (the very list
+    it returns, when it returns one: the search never changes it)."""
     try:
-        moves = list(generator(node))
+        moves = generator(node)
+        if type(moves) is not list:
+            moves = list(moves)
     except KeyboardInterrupt:
         raise
     except BaseException as error:
         raise PredicateError(f"generator {name!r} {_what(error)} at {_fen(node)}") from error
-    if set(map(type, moves)) - _MOVE_TYPE:
+    if not _MOVE_TYPE.issuperset(map(type, moves)):
         _bad_move(name, next(move for move in moves if type(move) is not chess.Move),
                   node.position)
     return moves
