@@ -117,6 +117,21 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           mate_alone(advice.better_goal, advice.holding_goal, library))
 
 
+_new_object = object.__new__
+
+
+def _tree(height: int, branches: tuple[tuple[chess.Move, ForcingTree], ...]) -> ForcingTree:
+    """``ForcingTree(height, branches)``, made without the dataclass's
+    ``__init__``: a frozen dataclass sets each field through
+    ``object.__setattr__``, which costs more than the rest of making it
+    (the search makes a tree at every node it solves)."""
+    tree = _new_object(ForcingTree)
+    fields = tree.__dict__
+    fields["height"] = height
+    fields["branches"] = branches
+    return tree
+
+
 class _Entry:
     """What one search knows of one (position, depth).
 
@@ -380,13 +395,13 @@ class ForcingTreeSearch:
             if child_bound == 0:
                 found, least = self._first_leaf(key, children)
                 if found is not None:
-                    return ForcingTree(1, ((found, LEAF),)), lo
+                    return _tree(1, ((found, LEAF),)), lo
                 child_bound = least + 1
                 continue
             for child in children:
                 subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
-                    return ForcingTree(subtree.height + 1, ((child[0], subtree),)), lo
+                    return _tree(subtree.height + 1, ((child[0], subtree),)), lo
                 if child_lo < least:
                     least = child_lo
             child_bound = max(child_bound + 1, least + 1)
@@ -406,7 +421,7 @@ class ForcingTreeSearch:
         if self.advice.mate_alone:
             mate = mate_in_one(position)
             if mate is not None:
-                entry.tree = ForcingTree(1, ((mate, LEAF),))
+                entry.tree = _tree(1, ((mate, LEAF),))
                 return entry.tree, entry.lo
             entry.lo = max(entry.lo, 1)
             return None, entry.lo
@@ -417,7 +432,7 @@ class ForcingTreeSearch:
             if child is None:
                 child = self._visit(child_key)[0]
             if child.tree is LEAF:
-                entry.tree = ForcingTree(1, ((move, LEAF),))
+                entry.tree = _tree(1, ((move, LEAF),))
                 return entry.tree, entry.lo
             if child.lo < 0:
                 child.lo = 0
@@ -519,4 +534,4 @@ class ForcingTreeSearch:
         # The tree lists the replies in the generator's order, whatever order they were tried in.
         branches.sort(key=lambda branch: branch[0])
         height = 1 + max(subtree.height for _, _, subtree in branches)
-        return ForcingTree(height, tuple((move, subtree) for _, move, subtree in branches)), -1
+        return _tree(height, tuple((move, subtree) for _, move, subtree in branches)), -1
