@@ -96,6 +96,23 @@ class Node:
         return value
 
 
+def node_at(position: Position, depth: int, us: chess.Color) -> Node:
+    """``Node(position, depth, us)`` for a compact position, made without
+    the class call: calling a class runs its ``__init__`` through a slower
+    path than a function's (the search makes a node at every position it
+    meets)."""
+    node = _new_object(Node)
+    node.position = position
+    node.depth = depth
+    node.us = us
+    node.facts = {}
+    node._board = None
+    return node
+
+
+_new_object = object.__new__
+
+
 def _legal_moves(node: Node) -> list[chess.Move]:
     return legal_moves(node.position)
 

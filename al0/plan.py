@@ -10,7 +10,7 @@ from typing import Any
 import chess
 
 from al0.goals import compile_goal
-from al0.library import Node
+from al0.library import Node, node_at
 from al0.model import AdviceTable
 from al0.position import Position, from_board, to_board
 from al0.positions import material_counts
@@ -140,7 +140,7 @@ class Planner:
 
     def _search(self, position: Position, counters: tuple[int, int] | None) -> Plan:
         started = time.perf_counter()
-        root = Node(position, 0, self.table.us)
+        root = node_at(position, 0, self.table.us)
         nodes = 0
         memos = self.memos
         try:

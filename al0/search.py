@@ -28,7 +28,7 @@ import chess
 from al0.errors import SearchBudgetExceeded
 from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_alone,
                        mate_alone, needs_check, play_checked, reads_root)
-from al0.library import Library, Node
+from al0.library import Library, Node, node_at
 from al0.model import Advice, DepthRange
 from al0.position import (MOVES, Position, apply, checking_moves, is_checkmate, legal_checks,
                           legal_moves, legal_targets, mate_in_one)
@@ -218,10 +218,10 @@ class ForcingTreeSearch:
             return self.root
         shared = self.node_memo
         if shared is None:
-            return Node(key[0], key[1], self.us)
+            return node_at(key[0], key[1], self.us)
         node = shared.get(key)
         if node is None:
-            node = shared[key] = Node(key[0], key[1], self.us)
+            node = shared[key] = node_at(key[0], key[1], self.us)
         return node
 
     def _legal_alone(self, ours: bool, depth: int) -> bool:
@@ -256,11 +256,11 @@ class ForcingTreeSearch:
         if not depth:
             node = root
         elif shared is None:
-            node = Node(position, depth, self.us)
+            node = node_at(position, depth, self.us)
         else:
             found = shared.get(key)
             if found is None:
-                found = shared[key] = Node(position, depth, self.us)
+                found = shared[key] = node_at(position, depth, self.us)
             node = found
         if not advice.holding(node, root):
             entry = _Entry(self.never)
@@ -493,11 +493,11 @@ class ForcingTreeSearch:
                 child_lo = 0
             else:
                 if shared is None:
-                    node = Node(child, depth, us)
+                    node = node_at(child, depth, us)
                 else:
                     node = shared.get((child, depth))  # type: ignore[assignment]
                     if node is None:
-                        node = shared[child, depth] = Node(child, depth, us)
+                        node = shared[child, depth] = node_at(child, depth, us)
                 if not holding(node, root):
                     child_lo = never
                 elif better(node, root):
