@@ -193,9 +193,8 @@ class ForcingTreeSearch:
         self.memo: dict[SearchKey, _Entry] = {} if memo is None else memo
         self.one_ply = memo is None and advice.horizon == 1
         """Whether only the root has moves and the memo is this search's own:
-        then each of the root's children is met once (at bound 0, by
-        :meth:`_first_leaf`) and never again, so it is judged without a
-        memo entry (:meth:`_first_leaf_once`)."""
+        then each of the root's children is met once and never again, so
+        :meth:`_one_ply` tries them without records or memo entries."""
         self.node_memo = nodes
         self.legal_at: dict[tuple[bool, int], bool] = {}
         """:meth:`_legal_alone`'s answers so far."""
@@ -299,6 +298,8 @@ class ForcingTreeSearch:
         advice = self.advice
         if bound == 1:
             ours = key[0].turn == self.us
+            if self.one_ply and ours and not advice.leaf_in_check and entry.children is None:
+                return self._one_ply(key, entry, node)
             if (entry.children is None and advice.leaf_in_check and ours
                     and self._legal_alone(True, key[1])):
                 return self._mate_in_one(key, entry)
@@ -324,6 +325,70 @@ class ForcingTreeSearch:
         else:
             entry.tree = tree
         return tree, entry.lo
+
+    def _one_ply(self, key: SearchKey, entry: _Entry,
+                 node: Node | None) -> tuple[ForcingTree | None, int]:
+        """:meth:`_deepen` at the root of a one-ply search (:attr:`one_ply`)
+        whose leaves need no check: the allowed moves are tried in trying
+        order straight from the generators, and the first that reaches a
+        leaf gives the tree, as :meth:`_solve_ours` finds it at bound 0
+        (most plans are such a search: squeeze, approach, keeproom). No
+        child is met again, so none gets a record, a key or a memo entry,
+        and a move is checked legal only when tried, from the legal targets
+        of its piece (:meth:`_allowed`'s test; most moves are never tried).
+        Nodes and stored moves are counted as the full search counts them."""
+        position, depth = key
+        if self._legal_alone(True, depth):
+            moves = legal_moves(position) if node is None else node.legal_moves()
+            segments = [(moves, "legal")] if moves else []
+            known = True
+        else:
+            segments = self.advice.us_moves(self._node(key) if node is None else node)
+            known = False
+        for moves, _ in segments:
+            self.moves += len(moves)
+        if self.moves > self.limits.moves:
+            raise self._spent(f"memory limit of {self.limits.moves} stored moves")
+        if not segments:
+            # Not a leaf and no allowed move: no tree, at any bound.
+            entry.lo = self.never
+            return None, self.never
+        advice, root, us, shared = self.advice, self.root, self.us, self.node_memo
+        holding, better = advice.holding, advice.better
+        targets: dict[chess.Square, int] = {}
+        least = self.never
+        depth += 1
+        for moves, name in segments:
+            for move in moves:
+                if known:
+                    child = apply(position, move)
+                else:
+                    frm, to = move.from_square, move.to_square
+                    reach = targets.get(frm)
+                    if reach is None:
+                        reach = targets[frm] = legal_targets(position, (frm,))[frm]
+                    child = (apply(position, move) if reach & _BB[to] and MOVES[frm][to] is move
+                             else play_checked(position, move, name))
+                # :meth:`_visit`'s count and goals, without its memo entry.
+                self.nodes += 1
+                if self.nodes > self.limits.nodes:
+                    raise self._spent(f"node budget of {self.limits.nodes}")
+                if shared is None:
+                    child_node = node_at(child, depth, us)
+                else:
+                    found = shared.get((child, depth))
+                    if found is None:
+                        found = shared[child, depth] = node_at(child, depth, us)
+                    child_node = found
+                if not holding(child_node, root):
+                    continue  # fails at every bound
+                if better(child_node, root):
+                    entry.tree = _tree(1, ((move, LEAF),))
+                    return entry.tree, entry.lo
+                least = 0  # holds, no leaf: fails at bound 0 only
+        # As :meth:`_solve_ours` ends when no child is a leaf.
+        entry.lo = min(self.never, least + 1)
+        return None, entry.lo
 
     def _expand(self, key: SearchKey, node: Node | None) -> list[list[Any]]:
         """The children of ``key`` in trying order: the allowed moves, each
@@ -453,8 +518,6 @@ class ForcingTreeSearch:
             if len(trying) < len(children):
                 least = 0  # the others fail at bound 0: no leaf is out of check
         depth = key[1] + 1
-        if self.one_ply:
-            return self._first_leaf_once(key[0], trying, least, depth)
         for child in trying:
             child_key = child[1]
             if child_key is None:
@@ -469,41 +532,6 @@ class ForcingTreeSearch:
             child_lo = entry.lo
             if child_lo < 0:
                 child_lo = entry.lo = 0
-            if child_lo < least:
-                least = child_lo
-        return None, least
-
-    def _first_leaf_once(self, position: Position, children: list[list[Any]], least: int,
-                         depth: int) -> tuple[chess.Move | None, int]:
-        """:meth:`_first_leaf` in a one-ply search (:attr:`one_ply`): each
-        child is played and judged as :meth:`_visit` judges it, counted
-        as a node, but kept in no memo entry, as no search meets it again
-        (the memo's hashing and entries are a fair part of such a search,
-        which is most plans: squeeze, approach, keeproom)."""
-        advice, root, us, shared = self.advice, self.root, self.us, self.node_memo
-        holding, better, never = advice.holding, advice.better, self.never
-        for move, _, _, generator, legal in children:
-            child = apply(position, move) if legal else play_checked(position, move, generator)
-            self.nodes += 1
-            if self.nodes > self.limits.nodes:
-                raise self._spent(f"node budget of {self.limits.nodes}")
-            if advice.mate_alone:
-                if child.turn != us and is_checkmate(child):
-                    return move, 0
-                child_lo = 0
-            else:
-                if shared is None:
-                    node = node_at(child, depth, us)
-                else:
-                    node = shared.get((child, depth))  # type: ignore[assignment]
-                    if node is None:
-                        node = shared[child, depth] = node_at(child, depth, us)
-                if not holding(node, root):
-                    child_lo = never
-                elif better(node, root):
-                    return move, 0
-                else:
-                    child_lo = 0
             if child_lo < least:
                 least = child_lo
         return None, least
