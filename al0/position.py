@@ -570,7 +570,17 @@ def legal_targets(position: Position,
         if kings & f:
             found[frm] = _KING[frm] & ~ours & ~_danger(position, theirs, f)
             continue
-        targets = attacks(position, frm, occupancy) & ~ours
+        # :func:`attacks`, inlined on the fields at hand.
+        if knights & f:
+            targets = _KNIGHT[frm]
+        else:
+            targets = 0
+            if (rooks | queens) & f:
+                targets = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
+                           | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
+            if (bishops | queens) & f:
+                targets |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
+        targets &= ~ours
         if not free:
             # In check, or a line piece of theirs may pin: test each move.
             row = MOVES[frm]
