@@ -11,7 +11,7 @@ import chess
 
 from al0.goals import compile_goal
 from al0.library import Node, node_at
-from al0.model import AdviceTable
+from al0.model import AdviceTable, Const
 from al0.position import Position, from_board, to_board
 from al0.positions import material_counts
 from al0.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
@@ -99,8 +99,11 @@ class Planner:
     def __init__(self, table: AdviceTable, budget: int = DEFAULT_BUDGET, cache: bool = True):
         self.table = table
         self.budget = budget
-        self.rules = [(rule, compile_goal(rule.precondition, table.library))
+        self.rules = [(rule, None if rule.precondition == Const(True)
+                       else compile_goal(rule.precondition, table.library))
                       for rule in table.rules]
+        """Each rule with its compiled precondition, None for ``true`` (the
+        usual last rule: it holds without a call)."""
         self.advice: dict[str, CompiledAdvice] = {
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
         self.needed_material = material_counts(table.material)
@@ -145,7 +148,7 @@ class Planner:
         memos = self.memos
         try:
             for rule, precondition in self.rules:
-                if not precondition(root, root):
+                if precondition is not None and not precondition(root, root):
                     continue
                 tried: list[str] = []
                 for name in rule.advice:
@@ -165,7 +168,8 @@ class Planner:
             return _plan(position, None, None, (), None, nodes, time.perf_counter() - started,
                          counters)
         finally:
-            self._bound_shared()
+            if self.nodes is not None:
+                self._bound_shared()
 
     def _bound_shared(self) -> None:
         """Drop the shared nodes and memos once they hold more than
