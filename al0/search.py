@@ -148,11 +148,12 @@ class _Entry:
     """
 
     __slots__ = ("lo", "tree", "children")
-
-    def __init__(self, lo: int = -1, tree: ForcingTree | None = None):
-        self.lo = lo
-        self.tree = tree
-        self.children: list[list[Any]] | None = None
+    # No __init__: :meth:`ForcingTreeSearch._visit`, which makes one per
+    # node, sets the three fields itself (a Python-level __init__ costs more
+    # than the rest of its bookkeeping).
+    lo: int
+    tree: ForcingTree | None
+    children: list[list[Any]] | None
 
 
 class ForcingTreeSearch:
@@ -242,11 +243,13 @@ class ForcingTreeSearch:
             raise self._spent(f"node budget of {self.limits.nodes}")
         position, depth = key
         advice = self.advice
+        entry = _Entry()
+        entry.lo, entry.tree, entry.children = -1, None, None
         if advice.mate_alone and depth:
             # The holding-goal is true and mate the better-goal: a leaf is a
             # checkmate with them to move, read off the position.
-            entry = (_Entry(-1, LEAF) if position.turn != self.us and is_checkmate(position)
-                     else _Entry())
+            if position.turn != self.us and is_checkmate(position):
+                entry.tree = LEAF
             self.memo[key] = entry
             return entry, None
         # :meth:`_node`, inlined: this runs at every new node.
@@ -262,11 +265,10 @@ class ForcingTreeSearch:
                 found = shared[key] = node_at(position, depth, self.us)
             node = found
         if not advice.holding(node, root):
-            entry = _Entry(self.never)
+            entry.lo = self.never
         elif advice.better(node, root):
-            entry = _Entry(-1, LEAF)
-        else:
-            entry = _Entry()
+            entry.tree = LEAF
+        # Remembered once its goals are known (a goal that raises leaves no entry).
         self.memo[key] = entry
         return entry, node
 
