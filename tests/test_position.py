@@ -63,6 +63,11 @@ def test_compact_moves_checks_mates_equal_python_chess():
             for move in expected:
                 targets[move.from_square] |= chess.BB_SQUARES[move.to_square]
             assert legal_targets(position) == targets, board.fen()
+            # Asked for some squares (the search asks for a generator's
+            # pieces), those read the same and every other square 0.
+            some = {move.from_square for move in expected[::3]} | {rng.randrange(64)}
+            assert legal_targets(position, some) == [
+                targets[square] if square in some else 0 for square in chess.SQUARES], board.fen()
             checks = [move for move in expected if board.gives_check(move)]
             assert checking_moves(position, expected) == checks, board.fen()
             assert legal_checks(position) == checks, board.fen()

@@ -16,6 +16,7 @@ import chess
 import pytest
 
 from al0.goals import needs_check, reads_root
+from al0.errors import SearchBudgetExceeded
 from al0.library import Library, Node
 from al0.loader import load_table
 from al0.model import And, Compare, Feature, Not, Or, Pred, Sum
@@ -161,6 +162,42 @@ def test_deciding_mate_alone_from_positions_finds_the_same_trees(material, seed)
     plain = dataclasses.replace(advice, mate_alone=False, legal_depths=(),
                                 their_legal_depths=(), leaf_in_check=False)
     assert 0 < _trees_found_with_and_without(advice, plain, material, 40, seed) < 40
+
+
+@pytest.mark.parametrize("table_name, names", [
+    ("krk_bratko.yaml", ("squeeze", "approach", "keeproom")),
+    # Their squeeze and approach allow the standard legal moves alone.
+    ("kqk.yaml", ("squeeze", "approach", "squeeze_half")),
+])
+def test_a_one_ply_search_finds_and_counts_what_the_full_search_does(table_name, names):
+    # A one-ply search tries its root's moves without child records or memo
+    # entries; a horizon of 2 sends the same advice down the full search
+    # (their nodes have no move, so nothing more is met).
+    table = load_table(TABLES / table_name)
+    found = 0
+    for name in names:
+        advice = compile_advice(table.advice[name], table.library)
+        assert advice.horizon == 1
+        full = dataclasses.replace(advice, horizon=2)
+        for board in random_positions(table.material, 60, 13, table.us):
+            root = Node(from_board(board), 0, table.us)
+            one_ply, searched = ForcingTreeSearch(advice, root), ForcingTreeSearch(full, root)
+            assert one_ply.one_ply and not searched.one_ply
+            tree = one_ply.run()
+            assert tree == searched.run(), (name, board.fen())
+            assert (one_ply.nodes, one_ply.moves) == (searched.nodes, searched.moves)
+            found += tree is not None and not tree.is_leaf
+    assert found > 20  # trees with a move, and failures: the comparison means something
+
+
+def test_a_one_ply_search_spends_its_node_budget_as_the_full_search(bratko):
+    advice = compile_advice(bratko.advice["squeeze"], bratko.library)
+    root = Node(chess.Board("8/8/8/3k4/8/8/1R6/4K3 w - - 0 1"), 0, chess.WHITE)
+    search = ForcingTreeSearch(advice, root)
+    search.run()
+    with pytest.raises(SearchBudgetExceeded, match="budget of"):
+        ForcingTreeSearch(advice, root, search.nodes - 1).run()
+    assert ForcingTreeSearch(advice, root, search.nodes).run() is not None
 
 
 def test_a_plan_shows_the_board_with_its_move_counters(bratko):
