@@ -415,10 +415,10 @@ class ForcingTreeSearch:
         the node's legal moves: all of them when the generator gave exactly
         the node's legal moves (the very objects, as the standard ``legal``
         does); else each by one lookup in the legal moves' targets of the
-        generator's pieces (:func:`~al0.position.legal_targets`, the shared ``Move`` of its
-        squares only: a move with a promotion or a drop is never legal
-        here), which costs less than listing the legal moves or checking
-        each move with :func:`~al0.position.play` when it is tried."""
+        generator's pieces (:func:`~al0.position.legal_targets`, the shared
+        ``Move`` of its squares only: a move with a promotion or a drop is
+        never legal here), which costs less than listing the legal moves or
+        checking each move with :func:`~al0.position.play` when it is tried."""
         segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
         children: list[list[Any]] = []
         legal = node.known_legal_moves()
