@@ -634,8 +634,9 @@ def _lone_king(position: Position) -> tuple[bool, bool] | None:
     """For a side to move with its king alone: whether it is in check and
     whether it has a legal move, both read off one map of the squares the
     king may not step to (:func:`_danger`: its own square is on it exactly
-    when it is attacked, as the lines are seen through the king). None for
-    any other side."""
+    when it is attacked, as the lines are seen through the king), where
+    :func:`is_stalemate` would otherwise test both apart. None for any
+    other side."""
     white, black, kings, _, _, _, _, turn = position
     ours, theirs = (white, black) if turn else (black, white)
     if ours != kings & ours or not ours:
@@ -645,10 +646,8 @@ def _lone_king(position: Position) -> tuple[bool, bool] | None:
 
 
 def is_checkmate(position: Position) -> bool:
-    """The side to move is in check and has no legal move."""
-    lone = _lone_king(position)
-    if lone is not None:
-        return lone[0] and not lone[1]
+    """The side to move is in check and has no legal move. (Not in check,
+    most positions, is decided by :func:`is_check` alone.)"""
     return is_check(position) and not has_legal_move(position)
 
 
