@@ -372,6 +372,22 @@ def edgedist(node: Node) -> int:
     return min(x, 7 - x, y, 7 - y)
 
 
+def cutgap(node: Node) -> int:
+    """Lines between B and the nearest rook line that cuts it off from W
+    with room for W: the rook's file strictly between the kings' files
+    and at least three files from W (or the same with ranks). 1 when the
+    rook shuts B off right next to it, with our king three lines or more
+    behind the rook (free to walk out of a corner); 8 when no line does."""
+    s = squares(node)
+    if s.r is None:
+        return 8
+    gaps = [abs(along(s.b) - along(s.r))
+            for along in (chess.square_file, chess.square_rank)
+            if min(along(s.w), along(s.b)) < along(s.r) < max(along(s.w), along(s.b))
+            and abs(along(s.w) - along(s.r)) >= 3]
+    return min(gaps, default=8)
+
+
 def our_king_cornered(node: Node, root: Node) -> bool:
     """W in a corner: at most two steps from it along the lines (a1, a2,
     a3, b1, b2, c1 and their images)."""
@@ -394,5 +410,5 @@ def library() -> Library:
                     "rookbeyond": rookbeyond, "kingreach": kingreach, "kingnear": kingnear},
         features={"frontdist": frontdist, "reach": reach, "box": box, "span": span,
                   "length": length, "cornerdist": cornerdist,
-                  "edgedist": edgedist},
+                  "edgedist": edgedist, "cutgap": cutgap},
     )

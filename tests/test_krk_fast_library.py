@@ -194,3 +194,15 @@ def test_kingnear_walks_out_of_the_corner_towards_their_king():
     assert "c2d3" not in order
     assert set(order[:2]) == {"c2d2", "c2c3"} and set(order[2:4]) == {"c2d1", "c2b3"}
     assert order[4] == "c2c1"
+
+
+@pytest.mark.parametrize("fen, gap", [
+    ("8/8/8/4k3/1R6/8/8/K7 w - - 0 1", 1),      # W a1, R b4, B e5: rank 4 next to B, 3 from W
+    ("8/8/8/4k3/8/8/8/KR6 w - - 0 1", 8),       # R b1: the b-file cuts, but next to W
+    ("8/8/8/7k/8/8/8/K2R4 w - - 0 1", 4),       # R d1, B h5: the d-file, four files from B
+    ("8/8/4k3/8/1R6/8/8/K7 w - - 0 1", 2),      # B e6: rank 4 two ranks from it
+    ("R7/8/8/8/3k4/8/8/1K6 w - - 0 1", 8),      # R a8: neither line between the kings
+    ("2R5/8/8/8/3k4/8/8/1K6 w - - 0 1", 8),     # R c8: the c-file next to B, one from W
+])
+def test_cutgap_is_the_rook_cut_next_to_their_king_with_room_for_ours(fen, gap):
+    assert feature("cutgap", fen) == gap
