@@ -289,6 +289,17 @@ def test_krk_fast_cuts_their_king_off_before_walking_out_of_the_corner():
     assert data["moves_to_mate"]["max"] <= 23
 
 
+def test_krk_fast_keeps_their_king_on_the_edge_when_it_threatens_the_rook():
+    """Their king held on the edge attacks the rook, ours is in the corner:
+    krk_fast.yaml runs with the rook along its line and keeps theirs on the
+    edge: at most 16 moves against every defence (was 26, 25 and 25;
+    optimal 11)."""
+    edge = FIXTURES.parent / "positions" / "krk_corner_edge.epd"
+    data = worst_case_json("krk_fast.yaml", edge)
+    assert data["endings"] == {"mate": 3}
+    assert data["moves_to_mate"]["max"] <= 16
+
+
 def test_json_to_standard_output_is_the_only_thing_there():
     result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5", "--json", "-"])
     assert result.exit_code == 0
