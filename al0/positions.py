@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable
 
 import chess
@@ -47,18 +48,10 @@ def played_by(board: chess.Board, material: str, us: chess.Color) -> bool:
     """A table of ``material`` plays ``board``: our men are the table's and
     theirs the table's or fewer (a game of KQKR goes on as KQK once we take
     the rook)."""
-    found = material_of(board, us)
-    second = found.index("K", 1)
-    wanted = canonical_material(material)
-    ours, theirs = found[:second], found[second:]
-    if ours != wanted[:wanted.index("K", 1)]:
-        return False
-    left = list(wanted[wanted.index("K", 1):])
-    for piece in theirs:
-        if piece not in left:
-            return False
-        left.remove(piece)
-    return True
+    found, wanted = material_of(board, us), canonical_material(material)
+    split, wanted_split = found.index("K", 1), wanted.index("K", 1)
+    return (found[:split] == wanted[:wanted_split]
+            and Counter(found[split:]) <= Counter(wanted[wanted_split:]))
 
 
 def parse_fen(fen: str) -> chess.Board:

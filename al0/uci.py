@@ -12,7 +12,7 @@ subtree; any other position gets a new plan. The table plays its material
 and what our captures leave of it (KQKR goes on as KQK). Where the table
 cannot play — a position of other material, the other side to move, no plan — the engine
 says why in ``info string`` and still answers a legal move (the fallback):
-the tablebase's best move when the position is of the table's material and
+the tablebase's best move when the table plays the position's material and
 there is a tablebase for it, else the first legal move in UCI order.
 """
 

@@ -18,11 +18,10 @@ from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal
                        parse_move, prompt)
 from al0.loader import load_table
 from al0.model import AdviceTable
-from al0.pgn import PgnGame, pgn_text, players
+from al0.pgn import PgnGame, distance_note, pgn_text, players
 from al0.plan import Planner
 from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.render import write_board_svg
-from al0.tablebase import Tablebase
 from al0.verify import load_tablebase
 
 
@@ -166,15 +165,6 @@ def default_opponent(table: AdviceTable) -> DefenderSpec:
     return DefenderSpec("tablebase" if load_tablebase(table.material) is not None else "random")
 
 
-def optimal_mate(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> str:
-    """The tablebase's verdict at ``board`` for ``us``: ``mate in N``,
-    ``mated`` (they are), or ``no forced mate`` (drawn, or lost)."""
-    moves = tablebase.dtm(board, us)
-    if moves is None:
-        return "no forced mate"
-    return "mated" if moves == 0 else f"mate in {moves}"
-
-
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
              max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
              budget: int, tablebase: Any | None,
@@ -187,7 +177,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
-    dtm_before = (optimal_mate(tablebase, board, loaded.us)
+    dtm_before = (distance_note(board, tablebase, loaded.us)
                   if tablebase is not None and board.turn == loaded.us else None)
     for event in play_game(Planner(loaded, budget), board, defender, max_moves):
         if not isinstance(event, GameEnd):
@@ -195,7 +185,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
         if isinstance(event, OurMove):
             how = "new plan" if event.new_plan else "following the tree"
             if tablebase is not None:
-                dtm_after = optimal_mate(tablebase, board, loaded.us)
+                dtm_after = distance_note(board, tablebase, loaded.us)
                 how += f"  (optimal {dtm_before}, now {dtm_after})"
             click.echo(f"{move_label(board)} {event.san:<7} "
                        f"[{event.plan.rule} / {event.plan.advice}]  {how}")
@@ -212,7 +202,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
             click.echo(f"   ... {event.san}{note}")
             played.append((event.move, ""))
             if tablebase is not None and not board.is_game_over():
-                dtm_before = optimal_mate(tablebase, board, loaded.us)
+                dtm_before = distance_note(board, tablebase, loaded.us)
         else:
             click.echo(f"Game over: {event.detail} ({event.result})")
             if pgn_path:
