@@ -91,7 +91,10 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
                                       won=True)
         if spec == "all":
             return LazyBoards(classes)
-        chosen = random.Random(seed).sample(classes, min(int(count), len(classes)))
+        if int(count) > len(classes):
+            raise PositionError(f"{spec!r}: {table.material} has only {len(classes):,} won start "
+                                f"positions (one per symmetry class): use all")
+        chosen = random.Random(seed).sample(classes, int(count))
         return [position.board() for position in chosen]
     path = os.path.join(relative_to, spec) if relative_to is not None else spec
     return epd_positions(path, table)

@@ -50,6 +50,13 @@ def test_play_pgn_typo_fails_before_the_game(tmp_path):
                    missing, "cannot write PGN")
 
 
+def test_a_sample_larger_than_the_ending_is_refused():
+    # KRK has 21,959 won classes with White to move: a larger sample would
+    # silently be all of them.
+    one_line_error(run("verify", BOOK, "--positions", "sample:30000"),
+                   "'sample:30000'", "KRK has only 21,959 won start positions", "use all")
+
+
 def test_verify_json_through_a_symlink_keeps_the_link(tmp_path):
     real = tmp_path / "real.json"
     real.write_text("{}")
