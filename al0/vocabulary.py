@@ -477,6 +477,31 @@ def mobility(p: PieceRef) -> Feature:
     return feature
 
 
+def inward(p: PieceRef) -> Feature:
+    """The squares a king could step to (as for ``mobility``) that lie
+    farther from the edge than its own: 0 for a king held on its edge.
+
+    A king driven along the edge (bishop and knight's walk to the right
+    corner) must be kept there: ``inward(k) = 0`` says our pieces and king
+    close every way off it, whatever its steps along the edge."""
+    def feature(node: Node) -> int | None:
+        position = node.position
+        square = p.square(node)
+        if square is None:
+            return None
+        colour = p.colour(node)
+        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
+        attacked = _side_attacks(position, not colour, occupied, kings=True)
+        free = chess.BB_KING_ATTACKS[square] & ~_side(position, colour) & ~attacked
+        return chess.popcount(free & _FARTHER_FROM_EDGE[square])
+    return feature
+
+
+_FARTHER_FROM_EDGE = tuple(sum(chess.BB_SQUARES[t] for t in chess.SQUARES
+                               if _EDGE_DIST[t] > _EDGE_DIST[s]) for s in chess.SQUARES)
+"""For each square, the squares farther from the edge than it (for :func:`inward`)."""
+
+
 def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> Feature:
     """Manhattan distance from the first piece to the critical square: the
     square diagonally next to the second piece on the third's side (file and
@@ -710,6 +735,7 @@ VOCABULARY: tuple[Entry, ...] = (
     Entry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
     Entry("area_dist", "feature", (PIECE, KING), area_dist),
     Entry("mobility", "feature", (KING,), mobility, optional=1, default="k"),
+    Entry("inward", "feature", (KING,), inward, optional=1, default="k"),
     Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
     Entry("hanging", "feature", (), hanging),
     Entry("lost", "predicate", (PIECE,), lost),

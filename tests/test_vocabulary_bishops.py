@@ -163,3 +163,29 @@ def test_box_measures_take_a_king_where_they_measure_a_box(call):
     from al0.errors import TableSyntaxError
     with pytest.raises(TableSyntaxError):
         Binder("KBBK").bind(call, "feature")
+
+
+def edge_distance(square: chess.Square) -> int:
+    file, rank = chess.square_file(square), chess.square_rank(square)
+    return min(file, 7 - file, rank, 7 - rank)
+
+
+@pytest.mark.parametrize("material", ("KBNK", "KBBK", "KRK"))
+def test_inward_agrees_with_python_chess_on_random_positions(material):
+    # inward: the king's free steps (as mobility's oracle) farther from the edge.
+    binder = Binder(material)
+    inward = {name: binder.bind(f"inward({name})", "feature") for name in ("K", "k")}
+    seen = set()
+    for board, us, node in random_nodes(f"inward {material}", material, 300):
+        for name, feature in inward.items():
+            colour = us if name == "K" else not us
+            king = board.king(colour)
+            without_king = board.copy()
+            without_king.remove_piece_at(king)
+            expected = sum(1 for step in chess.SquareSet(chess.BB_KING_ATTACKS[king])
+                           if board.color_at(step) != colour
+                           and not without_king.is_attacked_by(not colour, step)
+                           and edge_distance(step) > edge_distance(king))
+            assert feature(node) == expected, (board.fen(), us, name)
+            seen.add(expected)
+    assert 0 in seen and len(seen) > 2
