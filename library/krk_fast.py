@@ -137,6 +137,33 @@ def rookbeyond(node: Node) -> Iterator[chess.Move]:
     return iter(sorted(_rook_moves(node), key=key))
 
 
+def _far_edges(w: chess.Square) -> chess.Bitboard:
+    """The edge lines five lines or more from W."""
+    x, y = chess.square_file(w), chess.square_rank(w)
+    lines = chess.BB_EMPTY
+    if x <= 2:
+        lines |= chess.BB_FILE_H
+    if x >= 5:
+        lines |= chess.BB_FILE_A
+    if y <= 2:
+        lines |= chess.BB_RANK_8
+    if y >= 5:
+        lines |= chess.BB_RANK_1
+    return lines
+
+
+def rookfar(node: Node) -> Iterator[chess.Move]:
+    """The rook's moves along its file and rank onto an edge line five
+    lines or more from W (none when it stands on one), leaving B the least
+    room first."""
+    s = squares(node)
+    far = _far_edges(s.w)
+    if s.r is None or chess.BB_SQUARES[s.r] & far:
+        return iter(())
+    return iter(sorted((move for move in _rook_moves(node) if chess.BB_SQUARES[move.to_square] & far),
+                       key=lambda move: _room(move.to_square, s.b)))
+
+
 def kingnear(node: Node) -> Iterator[chess.Move]:
     """Our king's moves (never next to B or onto R), nearest to B first,
     then farthest from the nearest corner: out of a corner, towards their
@@ -407,7 +434,7 @@ def library() -> Library:
         generators={**book.generators, "kingtoward": kingtoward,
                     "rooksqueeze": rooksqueeze, "squeezefirst": squeezefirst,
                     "kingtofront": kingtofront, "rookaside": rookaside,
-                    "rookbeyond": rookbeyond, "kingreach": kingreach, "kingnear": kingnear},
+                    "rookbeyond": rookbeyond, "rookfar": rookfar, "kingreach": kingreach, "kingnear": kingnear},
         features={"frontdist": frontdist, "reach": reach, "box": box, "span": span,
                   "length": length, "cornerdist": cornerdist,
                   "edgedist": edgedist, "cutgap": cutgap},
