@@ -163,6 +163,16 @@ def test_rookbeyond_waits_out_of_reach_beyond_their_king():
     assert sorted(order) == sorted(moves("rookmove", BOX))
 
 
+def test_rookfar_runs_to_the_edges_far_from_our_king_least_room_first():
+    # W a1, R f5, B e4: the far edges are the h-file and the eighth rank.
+    # Rh5 leaves B 7 x 4 = 28 squares of room, Rf8 5 x 7 = 35.
+    assert moves("rookfar", "8/8/8/5R2/4k3/8/8/K7 w - - 0 1") == ["f5h5", "f5f8"]
+    # W c1 (two files from the a-file), R f1, B d3: the same edges; Rf8
+    # leaves 5 x 7 = 35, Rh1 7 x 7 = 49. None from a far edge.
+    assert moves("rookfar", "8/8/8/8/8/3k4/8/2K2R2 w - - 0 1") == ["f1f8", "f1h1"]
+    assert moves("rookfar", "5R2/8/8/8/4k3/8/8/K7 w - - 0 1") == []
+
+
 def test_kingreach_steps_where_their_king_keeps_the_fewest_squares():
     # Kc1 and Kc2 take d1 and d2 from B (6 squares left); Kb2, Ka1, Ka2 none.
     order = moves("kingreach", BOX)
