@@ -34,11 +34,13 @@ per term for a four-man ending).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
 import time
 from pathlib import Path
+from typing import Callable, Iterator
 
 import chess
 import numpy as np
@@ -47,7 +49,10 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from al0.errors import AL0Error  # noqa: E402
+from al0.goals import compile_goal  # noqa: E402
 from al0.library import Node  # noqa: E402
+from al0.loader import parse_table  # noqa: E402
 from al0.position import Position  # noqa: E402
 from al0.tablebase import DRAW, ILLEGAL, load  # noqa: E402
 from al0.tablebase.geometry import OFF, Layout, attacked, occupancy  # noqa: E402
@@ -116,25 +121,56 @@ class Graph:
             found.append((start[selected[ok]], successor[ok]))
         return found
 
+    def nodes(self, indices: Array, side: int, depth: int = 0) -> Iterator[Node]:
+        """A search node at ``depth`` at each of the positions ``indices``
+        with ``side`` to move (0: ours, 1: theirs)."""
+        material = self.table.material
+        squares = [s.tolist() for s in self.layout.decode(indices)]
+        kinds = (chess.KING, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+        turn = chess.WHITE if side == 0 else chess.BLACK
+        for row in range(len(indices)):
+            white = black = 0
+            by_type = dict.fromkeys(kinds, 0)
+            for slot, (piece, owner) in enumerate(zip(material.types, material.sides)):
+                bit = 1 << squares[slot][row]
+                by_type[piece] |= bit
+                if owner == 0:
+                    white |= bit
+                else:
+                    black |= bit
+            yield Node(Position(white, black, *by_type.values(), turn), depth, chess.WHITE)
+
+    def holds(self, condition: str) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Where the goal expression ``condition`` (the vocabulary's, as a
+        table's holding-goal writes it) holds: at every position after our
+        move (them to move, depth 1) and after their reply (us to move,
+        depth 2), as two arrays over the index. It is read as a rule's
+        precondition of a one-rule table, so its names are checked as a
+        table's are."""
+        text = (f"name: hold\nmaterial: {self.table.name}\nrules:\n"
+                f"  - {{name: hold, if: {json.dumps(condition)}, then: [a]}}\n"
+                "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, "
+                "them-moves: nomove}}\n")
+        try:
+            table = parse_table(text, "--hold", Path("."))
+        except AL0Error as error:
+            raise SystemExit(f"--hold: {error}") from None
+        goal = compile_goal(table.rules[0].precondition, table.library)
+        after_ours = np.unique(np.concatenate([end for _, end in self.ours]))
+        found = []
+        for side, indices in ((1, after_ours), (0, self.roots)):  # at depths 1 and 2
+            where = np.zeros(self.layout.size, dtype=bool)
+            where[indices] = [goal(node, node) for node in self.nodes(indices, side, 2 - side)]
+            found.append(where)
+        return found[0], found[1]
+
     def values(self, terms: list[str]) -> Array:
         """The potential at every canonical position with us to move: the
         terms' values combined so that they compare lexicographically."""
-        material = self.table.material
         binder = Binder(self.table.name)
         bound = [[(weight, binder.bind(name, "feature")) for weight, name in _parse(term)] for term in terms]
-        squares = [s.tolist() for s in self.layout.decode(self.roots)]
-        masks = {(piece, side): 0 for piece, side in zip(material.types, material.sides)}
         columns = np.zeros((len(terms), len(self.roots)), dtype=np.int64)
-        for row in range(len(self.roots)):
-            for key in masks:
-                masks[key] = 0
-            for slot, (piece, side) in enumerate(zip(material.types, material.sides)):
-                masks[piece, side] |= 1 << squares[slot][row]
-            white = sum(m for (_, side), m in masks.items() if side == 0)
-            black = sum(m for (_, side), m in masks.items() if side == 1)
-            by_type = [sum(m for (piece, _), m in masks.items() if piece == t)
-                       for t in (chess.KING, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)]
-            node = Node(Position(white, black, *by_type, chess.WHITE), 0, chess.WHITE)
+        for row, node in enumerate(self.nodes(self.roots, 0)):
             for column, term in enumerate(bound):
                 total = 0
                 for weight, feature in term:
@@ -152,24 +188,32 @@ class Graph:
         return result
 
     def depths(self, potential: Array, depth: int, counted: npt.NDArray[np.bool_] | None = None,
-               replies: list[Array] | None = None) -> Array:
+               replies: list[Array] | None = None,
+               hold: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None) -> Array:
         """For every position with us to move, the least number of our
         moves (1 … ``depth``) in which we force a value below its own
         against every reply, 0 when we cannot. A position after their reply
         lowers the value only when it is in ``counted`` (all by default).
-        ``replies``, when given, receives per level (1 … depth) the value
-        each position with them to move guarantees us within that level.
-        A min-max of the least value met on the way: ours the least over our
-        moves, theirs the greatest over their replies."""
+        ``hold`` (from :meth:`holds`), when given, must hold at every
+        position on the way after our move and after their reply, as a
+        holding-goal must (a mate needs none). ``replies``, when given,
+        receives per level (1 … depth) the value each position with them to
+        move guarantees us within that level. A min-max of the least value
+        met on the way: ours the least over our moves, theirs the greatest
+        over their replies."""
         size = self.layout.size
         met = potential if counted is None else np.where(counted, potential, INF)
         best = np.full(size, INF)
         found = np.zeros(size, dtype=np.int64)
         for level in range(1, depth + 1):
             reached = np.minimum(met, best)
+            if hold is not None:  # after their reply
+                reached[~hold[1]] = INF
             reply = np.full(size, MATE)
             for start, end in self.theirs:
                 reply[start] = np.maximum(reply[start], reached[end])
+            if hold is not None:  # after our move
+                reply[~hold[0]] = INF
             reply[self.mated] = MATE
             reply[self.stalemated | self.capture] = INF
             if replies is not None:
@@ -193,16 +237,28 @@ class Graph:
             squares.append(np.array([square]))
         return int(self.layout.canonical(squares)[0])
 
-    def walk(self, potential: Array, depth: int, boards: list[chess.Board]) -> str:
-        """Plays each board as a table would that lowers the potential
-        within ``depth`` moves with the first move (python-chess's order)
-        that forces it, against the tablebase's defence, and sums up the
-        games: mates (moves played against the optimum), no plan, over 50
-        moves."""
-        replies: list[Array] = []
-        found = self.depths(potential, depth, replies=replies)
+    def walk(self, potential: Array, found: Array, replies: list[Array], boards: list[chess.Board],
+             counted: npt.NDArray[np.bool_] | None = None, closure: npt.NDArray[np.bool_] | None = None,
+             keeping: tuple[Array, list[Array]] | None = None, greedy: bool = False) -> tuple[str, list[str]]:
+        """Plays each board as a table would that lowers the potential with
+        the first move (python-chess's order) that forces it in the fewest
+        moves (``found`` and ``replies`` from :meth:`depths`), against the
+        tablebase's defence (a plan ends where the value falls at a position
+        of ``counted``, when given, as :meth:`depths` counted it), and sums
+        up the games: mates (moves played
+        against the optimum), no plan, over 50 moves. With ``closure``
+        (and ``keeping``: :meth:`depths` counting only the closure), each
+        plan that starts inside the closure and ends outside it is also
+        described: the position, the plan played, and the first move that
+        would have kept the progress inside. ``greedy`` takes, instead of
+        the first move that forces a fall, one that forces the lowest value
+        (a mate first), as a table whose advice tries the most significant
+        term's fall first would."""
+        # A plan is over when the value falls where the forcing trees count it.
+        met = potential if counted is None else np.where(counted, potential, INF)
         mates, played, optimal = 0, 0, 0
         stopped = {"no plan": 0, "over 50 moves": 0}
+        exits = []
         for board in boards:
             board = board.copy()
             start_dtm = self.table.dtm(board) or 0
@@ -214,8 +270,12 @@ class Graph:
                     end = "no plan"
                     break
                 target = potential[root]
+                before, plan = board.fen(), []
                 while True:
-                    move = next(m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target))
+                    forcing = [m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target)]
+                    move = min(forcing, key=lambda m: self._value(board, m, replies[level - 1])) \
+                        if greedy else forcing[0]
+                    plan.append(board.san(move))
                     board.push(move)
                     moves_played += 1
                     if board.is_checkmate():
@@ -224,10 +284,15 @@ class Graph:
                     if moves_played >= 50:
                         end = "over 50 moves"
                         break
-                    board.push(self.table.best_defence(board))
-                    if potential[self.index(board)] < target:
+                    reply = self.table.best_defence(board)
+                    plan.append(board.san(reply))
+                    board.push(reply)
+                    if met[self.index(board)] < target:
                         break
                     level -= 1
+                if closure is not None and keeping is not None and not end and closure[root] \
+                        and not closure[self.index(board)]:
+                    exits.append(self._exit(chess.Board(before), potential, plan, keeping))
             if end == "mate":
                 mates += 1
                 played += moves_played
@@ -237,7 +302,27 @@ class Graph:
         text = f"{mates} of {len(boards)} mated"
         if mates:
             text += f" in {played / mates:.1f} moves on average (optimal {optimal / mates:.1f})"
-        return text + "".join(f", {count} {kind}" for kind, count in stopped.items() if count)
+        return text + "".join(f", {count} {kind}" for kind, count in stopped.items() if count), exits
+
+    def _exit(self, board: chess.Board, potential: Array, plan: list[str],
+              keeping: tuple[Array, list[Array]]) -> str:
+        """One line on a plan that left the closure: the position, the plan
+        played and the first move that keeps the progress inside it."""
+        found, replies = keeping
+        level = int(found[self.index(board)])
+        target = potential[self.index(board)]
+        inside = next((m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target)), None) \
+            if level else None
+        return (f"{board.fen()}: played {' '.join(plan)}; keeps the closure: "
+                f"{board.san(inside) if inside else 'none'} (in {level})")
+
+    def _value(self, board: chess.Board, move: chess.Move, reply: Array) -> int:
+        """The value ``move`` forces (MATE for a mate)."""
+        board.push(move)
+        try:
+            return int(MATE) if board.is_checkmate() else int(reply[self.index(board)])
+        finally:
+            board.pop()
 
     def _forces(self, board: chess.Board, move: chess.Move, reply: Array, target: np.int64) -> bool:
         """Whether ``move`` mates or keeps the value forced below ``target``."""
@@ -272,33 +357,79 @@ def main() -> None:
     parser.add_argument("material")
     parser.add_argument("terms", nargs="+", help="the potential's terms, most significant first")
     parser.add_argument("--depth", type=int, default=3, help="our moves allowed (default 3)")
+    parser.add_argument("--hold", metavar="EXPR",
+                        help="a goal expression every position after our move and after their reply must satisfy")
     parser.add_argument("--closure", action="store_true", help="also the positions where progress lasts to mate")
     parser.add_argument("--walk", type=int, default=0, metavar="N",
                         help="also play N positions (as al0 verify's sample:N, seed 0) by the first progressing move")
+    parser.add_argument("--exits", type=int, default=0, metavar="N",
+                        help="with --closure and --walk: print the first N plans that left the closure")
+    parser.add_argument("--stuck", type=int, default=0, metavar="N",
+                        help="with --hold: print N positions where it holds and the value cannot fall holding it")
+    parser.add_argument("--greedy", action="store_true",
+                        help="walk by the move that forces the lowest value, not the first that forces a fall")
+    parser.add_argument("--memo", type=Path, metavar="DIR",
+                        help="keep each term's and condition's values in DIR, to reuse them in later runs")
     args = parser.parse_args()
     started = time.perf_counter()
     graph = Graph(args.material)
-    potential = graph.values(args.terms)
+    potential = graph.values(args.terms) if args.memo is None else _memo(
+        args.memo, [args.material, *args.terms], lambda: graph.values(args.terms))
+    hold = None
+    if args.hold:
+        hold = graph.holds(args.hold) if args.memo is None else tuple(_memo(
+            args.memo, [args.material, "hold", args.hold], lambda: np.stack(graph.holds(args.hold))))
     won = np.zeros(graph.layout.size, dtype=bool)
     won[graph.roots] = graph.won[graph.roots]
-    found = graph.depths(potential, args.depth)
-    print(f"{args.material}, potential ({'; '.join(args.terms)}), {int(won.sum()):,} won positions")
+    replies: list[Array] = []
+    found = graph.depths(potential, args.depth, replies=replies, hold=hold)
+    print(f"{args.material}, potential ({'; '.join(args.terms)}), {int(won.sum()):,} won positions"
+          + (f", holding {args.hold}" if args.hold else ""))
     print(f"falls within d moves: {histogram(found, won, args.depth)}")
+    if hold is not None:
+        held = won & hold[1]
+        print(f"from the {int(held.sum()):,} where the condition holds: {histogram(found, held, args.depth)}")
+        stuck = np.flatnonzero(held & (found == 0))
+        for index in random.Random(0).sample(list(stuck), min(args.stuck, len(stuck))):
+            print(f"  stuck: {next(iter(graph.nodes(np.array([index]), 0))).fen}")
+    closure, keeping = None, None
     if args.closure:
         counted = won.copy()
         while True:
-            found = graph.depths(potential, args.depth, counted)
-            kept = counted & (found > 0)
+            kept_replies: list[Array] = []
+            kept_found = graph.depths(potential, args.depth, counted, replies=kept_replies, hold=hold)
+            kept = counted & (kept_found > 0)
             if (kept == counted).all():
                 break
             counted = kept
+        closure, keeping = counted, (kept_found, kept_replies)
         share = 100 * counted.sum() / won.sum()
         print(f"progress kept up to mate: {int(counted.sum()):,} positions ({share:.1f} %)")
     if args.walk:
         classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
         boards = [c.board() for c in random.Random(0).sample(classes, args.walk)]
-        print(f"walk, first progressing move, tablebase defence: {graph.walk(potential, args.depth, boards)}")
+        text, exits = graph.walk(potential, found, replies, boards, None, closure, keeping, args.greedy)
+        print(f"walk, first progressing move, tablebase defence: {text}")
+        if closure is not None:
+            inside = sum(bool(closure[graph.index(board)]) for board in boards)
+            print(f"  {inside} of the {len(boards)} starts in the closure; {len(exits)} plans left it")
+            for line in exits[:args.exits]:
+                print(f"  left: {line}")
+            if keeping is not None:
+                text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy)
+                print(f"walk, first move keeping the closure: {text}")
     print(f"{time.perf_counter() - started:.0f} s")
+
+
+def _memo(directory: Path, key: list[str], compute: Callable[[], Array]) -> Array:
+    """``compute()``, kept in ``directory`` under a name made of ``key``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / (re.sub(r"[^\w.=<>+*-]+", "_", " ".join(key))[:200] + ".npy")
+    if path.exists():
+        return np.load(path)  # type: ignore[no-any-return]
+    value = compute()
+    np.save(path, value)
+    return value
 
 
 if __name__ == "__main__":

@@ -51,3 +51,27 @@ def test_a_lexicographic_potential_compares_its_terms_in_order(graph):
     smaller_room = graph.index(chess.Board("8/8/7k/8/R7/8/8/7K w - - 0 1"))
     assert potential[closer] < potential[start]
     assert potential[smaller_room] < potential[closer]
+
+
+def test_a_holding_condition_agrees_with_the_forcing_tree_search(graph):
+    # The same progress with a holding-goal: dist(K, k) <= 3 after every
+    # move on the way (the lab does not read it at the start position, the
+    # table says so by depth = 0).
+    potential = graph.values(["room"])
+    found = graph.depths(potential, 2, hold=graph.holds("dist(K, k) <= 3"))
+    planner = Planner(load_table(str(ROOT / "tests" / "good_tables" / "krk_room_in_2_held.yaml")))
+    classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
+    seen = set()
+    for position in random.Random(3).sample(classes, 150):
+        board = position.board()
+        plan = planner.plan(board)
+        expected = {None: 0, "room_in_1": 1, "room_in_2": 2}[plan.advice]
+        assert found[graph.index(board)] == expected, board.fen()
+        seen.add(expected)
+    assert seen == {0, 1, 2}
+    assert (found > 0).sum() < (graph.depths(potential, 2) > 0).sum()
+
+
+def test_a_holding_condition_with_an_unknown_name_is_an_error(graph):
+    with pytest.raises(SystemExit, match="--hold.*nonesuch"):
+        graph.holds("nonesuch(k) < 3")
