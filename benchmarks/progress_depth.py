@@ -164,21 +164,19 @@ class Graph:
             found.append(where)
         return found[0], found[1]
 
-    def values(self, terms: list[str]) -> Array:
+    def values(self, terms: list[str], memo: Path | None = None) -> Array:
         """The potential at every canonical position with us to move: the
-        terms' values combined so that they compare lexicographically."""
-        binder = Binder(self.table.name)
-        bound = [[(weight, binder.bind(name, "feature")) for weight, name in _parse(term)] for term in terms]
-        columns = np.zeros((len(terms), len(self.roots)), dtype=np.int64)
-        for row, node in enumerate(self.nodes(self.roots, 0)):
-            for column, term in enumerate(bound):
-                total = 0
-                for weight, feature in term:
-                    value = feature(node)
-                    if value is None:
-                        raise SystemExit(f"{terms[column]}: no value at {node.fen}")
-                    total += weight * value
-                columns[column, row] = total
+        terms' values combined so that they compare lexicographically (each
+        feature's values kept in ``memo``, a directory, when given, so a
+        new weighting of known features costs nothing to evaluate)."""
+        columns = []
+        for term in terms:
+            column = np.zeros(len(self.roots), dtype=np.int64)
+            for weight, name in _parse(term):
+                feature = self.feature(name) if memo is None else \
+                    _memo(memo, [self.table.name, name], lambda: self.feature(name))
+                column += weight * feature
+            columns.append(column)
         potential = np.zeros(len(self.roots), dtype=np.int64)
         for column in columns:
             low = column.min()
@@ -186,6 +184,20 @@ class Graph:
         result = np.full(self.layout.size, INF, dtype=np.int64)
         result[self.roots] = potential
         return result
+
+    def feature(self, name: str) -> Array:
+        """A feature's values at the canonical positions with us to move, in
+        the order of ``roots``."""
+        feature = Binder(self.table.name).bind(name, "feature")
+        if feature is None:
+            raise SystemExit(f"{name}: not a feature of the vocabulary")
+        column = np.zeros(len(self.roots), dtype=np.int64)
+        for row, node in enumerate(self.nodes(self.roots, 0)):
+            value = feature(node)
+            if value is None:
+                raise SystemExit(f"{name}: no value at {node.fen}")
+            column[row] = value
+        return column
 
     def depths(self, potential: Array, depth: int, counted: npt.NDArray[np.bool_] | None = None,
                replies: list[Array] | None = None,
@@ -373,8 +385,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     graph = Graph(args.material)
-    potential = graph.values(args.terms) if args.memo is None else _memo(
-        args.memo, [args.material, *args.terms], lambda: graph.values(args.terms))
+    potential = graph.values(args.terms, args.memo)
     hold = None
     if args.hold:
         hold = graph.holds(args.hold) if args.memo is None else tuple(_memo(
