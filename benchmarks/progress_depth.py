@@ -25,6 +25,25 @@ nothing changes. A table that takes the first progressing move it finds can
 still walk out of this set (into a position where the potential cannot fall):
 the set bounds what it can reach from above.
 
+``--hold EXPR`` is a holding-goal: a goal expression of the vocabulary (as
+a table writes it, ``ustomove``, ``themtomove`` and ``depth`` included)
+that every position on the way must satisfy, after our move (depth 1) and
+after their reply (depth 2), not the start (a table says so by ``depth = 0
+or …``); a mate needs none. It also prints how the potential falls from the
+positions where the condition holds (``--stuck N``: N of those where it
+cannot), as a table "lower P while holding H" works from every such
+position only when none is stuck.
+
+``--walk N`` plays N positions as a table would (``--greedy``: by the move
+that forces the lowest value, as advice trying the most significant term
+first would); with ``--closure`` it also counts the plans that left the
+closure (``--exits N`` prints them, with the move that keeps the progress
+inside) and walks by the closure-keeping moves, which a table could play if
+it knew the closure. ``--memo DIR`` keeps each feature's and condition's
+values, so a later run with a new weighting or order costs only the min-max:
+
+    python benchmarks/progress_depth.py KBNK "3*corner_dist(k, B) + 3*edge_dist(k) + 2*centre_side_dist(K, k) + mobility + dist(N, k)" "area(k)" --hold "not threatened(N) and not threatened(B)" --closure --walk 200 --greedy --exits 10 --memo /tmp/memo
+
 Only endings where their side has a lone king (KRK, KQK, KBBK, KBNK); the
 tablebase is built or read from the cache (``$AL0_CACHE_DIR``). Features are
 evaluated with the vocabulary itself, position by position (a minute or two

@@ -8,6 +8,7 @@ import random
 import sys
 
 import chess
+import numpy as np
 import pytest
 
 from al0.loader import load_table
@@ -75,3 +76,33 @@ def test_a_holding_condition_agrees_with_the_forcing_tree_search(graph):
 def test_a_holding_condition_with_an_unknown_name_is_an_error(graph):
     with pytest.raises(SystemExit, match="--hold.*nonesuch"):
         graph.holds("nonesuch(k) < 3")
+
+
+def test_the_closure_walk_mates_every_start_inside_the_closure(graph):
+    # KRK's room, then our king's steps to the critical square, within two
+    # moves: kept inside its closure (each fall lands where it can fall
+    # again) the value falls at every plan, so every start inside mates; the
+    # walk by the first move that forces a fall leaves the closure, and each
+    # such plan is described with a move that would have kept it.
+    potential = graph.values(["room", "critical_mdist(K, R, k)"])
+    won = np.zeros(graph.layout.size, dtype=bool)
+    won[graph.roots] = graph.won[graph.roots]
+    closure = won
+    while True:
+        replies: list = []
+        found = graph.depths(potential, 2, closure, replies=replies)
+        kept = closure & (found > 0)
+        if (kept == closure).all():
+            break
+        closure = kept
+    classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
+    boards = [c.board() for c in random.Random(0).sample(classes, 40)]
+    inside = [board for board in boards if closure[graph.index(board)]]
+    assert len(inside) > 30
+    text, _ = graph.walk(potential, found, replies, inside, closure)
+    assert text.startswith(f"{len(inside)} of {len(inside)} mated")
+    first_replies: list = []
+    first = graph.depths(potential, 2, replies=first_replies)
+    text, exits = graph.walk(potential, first, first_replies, boards, None, closure, (found, replies), greedy=True)
+    assert not text.startswith(f"{len(boards)} of")
+    assert exits and all("keeps the closure: " in line and "(in " in line for line in exits)
