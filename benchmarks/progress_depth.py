@@ -39,7 +39,10 @@ that forces the lowest value, as advice trying the most significant term
 first would); with ``--closure`` it also counts the plans that left the
 closure (``--exits N`` prints them, with the move that keeps the progress
 inside) and walks by the closure-keeping moves, which a table could play if
-it knew the closure. ``--memo DIR`` keeps each feature's and condition's
+it knew the closure. ``--drive TERM…`` (with ``--closure``) is a first
+phase: the positions from which a second potential can be kept falling
+until the game enters the closure (entering it counts as lower than every
+value of the drive). ``--memo DIR`` keeps each feature's and condition's
 values, so a later run with a new weighting or order costs only the min-max:
 
     python benchmarks/progress_depth.py KBNK "3*corner_dist(k, B) + 3*edge_dist(k) + 2*centre_side_dist(K, k) + mobility + dist(N, k)" "area(k)" --hold "not threatened(N) and not threatened(B)" --closure --walk 200 --greedy --exits 10 --memo /tmp/memo
@@ -391,6 +394,8 @@ def main() -> None:
     parser.add_argument("--hold", metavar="EXPR",
                         help="a goal expression every position after our move and after their reply must satisfy")
     parser.add_argument("--closure", action="store_true", help="also the positions where progress lasts to mate")
+    parser.add_argument("--drive", nargs="+", metavar="TERM",
+                        help="with --closure: a second potential whose falls lead into the closure (a first phase)")
     parser.add_argument("--walk", type=int, default=0, metavar="N",
                         help="also play N positions (as al0 verify's sample:N, seed 0) by the first progressing move")
     parser.add_argument("--exits", type=int, default=0, metavar="N",
@@ -435,6 +440,19 @@ def main() -> None:
         closure, keeping = counted, (kept_found, kept_replies)
         share = 100 * counted.sum() / won.sum()
         print(f"progress kept up to mate: {int(counted.sum()):,} positions ({share:.1f} %)")
+        if args.drive:
+            # The drive's value falls, or the game enters the closure
+            # (lower than every value of the drive), at every plan.
+            drive = np.where(closure, MATE, graph.values(args.drive, args.memo))
+            driven = won.copy()
+            while True:
+                kept = (driven & (graph.depths(drive, args.depth, driven | closure, hold=hold) > 0)) | closure
+                if (kept == driven).all():
+                    break
+                driven = kept
+            share = 100 * driven.sum() / won.sum()
+            print(f"driven into it by ({'; '.join(args.drive)}), progress kept: {int(driven.sum()):,} positions "
+                  f"({share:.1f} %)")
     if args.walk:
         classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
         boards = [c.board() for c in random.Random(0).sample(classes, args.walk)]
