@@ -465,16 +465,22 @@ def mobility(p: PieceRef) -> Feature:
     side, not attacked by the other (attacks seen through the king itself).
     With them to move, their lone king's number of legal moves."""
     def feature(node: Node) -> int | None:
-        position = node.position
         square = p.square(node)
         if square is None:
             return None
-        colour = p.colour(node)
-        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
-        attacked = _side_attacks(position, not colour, occupied, kings=True)
-        return chess.popcount(chess.BB_KING_ATTACKS[square] & ~_side(position, colour)
-                              & ~attacked)
+        return chess.popcount(_free_steps(node, p, square))
     return feature
+
+
+def _free_steps(node: Node, p: PieceRef, square: chess.Square) -> chess.Bitboard:
+    """The squares the king ``p`` on ``square`` could step to: not held by
+    its own side, not attacked by the other (attacks seen through the king
+    itself), as :func:`mobility` counts them and :func:`inward` filters them."""
+    position = node.position
+    colour = p.colour(node)
+    occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
+    attacked = _side_attacks(position, not colour, occupied, kings=True)
+    return chess.BB_KING_ATTACKS[square] & ~_side(position, colour) & ~attacked
 
 
 def inward(p: PieceRef) -> Feature:
@@ -485,15 +491,10 @@ def inward(p: PieceRef) -> Feature:
     corner) must be kept there: ``inward(k) = 0`` says our pieces and king
     close every way off it, whatever its steps along the edge."""
     def feature(node: Node) -> int | None:
-        position = node.position
         square = p.square(node)
         if square is None:
             return None
-        colour = p.colour(node)
-        occupied = (position.white | position.black) & ~chess.BB_SQUARES[square]
-        attacked = _side_attacks(position, not colour, occupied, kings=True)
-        free = chess.BB_KING_ATTACKS[square] & ~_side(position, colour) & ~attacked
-        return chess.popcount(free & _FARTHER_FROM_EDGE[square])
+        return chess.popcount(_free_steps(node, p, square) & _FARTHER_FROM_EDGE[square])
     return feature
 
 
