@@ -137,6 +137,11 @@ class Library:
     """The Python file the library was imported from; empty for the standard
     vocabulary alone (which runs no code of the table's)."""
     features: Mapping[str, Feature] = field(default_factory=dict)
+    symmetric: bool = False
+    """The library's vocabulary reads a position and its mirror images alike
+    (distances, edges, corners; no square or colour named): a table on it may
+    be planned in one orientation per symmetry class (:mod:`al0.symmetry`).
+    The standard vocabulary is; a Python library says so itself."""
 
     def with_standard(self) -> Library:
         """This library plus the standard vocabulary.
@@ -155,14 +160,14 @@ class Library:
                                f"standard predicate {clash[0]!r}")
         return Library(self.name, {**standard.predicates, **self.predicates},
                        {**standard.generators, **self.generators}, self.path,
-                       self.features)
+                       self.features, self.symmetric)
 
     def extended(self, predicates: Mapping[str, Predicate], generators: Mapping[str, Generator],
                  features: Mapping[str, Feature]) -> Library:
         """This library plus bound calls of the standard chess vocabulary."""
         return Library(self.name, {**self.predicates, **predicates},
                        {**self.generators, **generators}, self.path,
-                       {**self.features, **features})
+                       {**self.features, **features}, self.symmetric)
 
     def describe(self, name: str) -> str:
         """The first paragraph of a predicate's, generator's or feature's
@@ -256,7 +261,7 @@ def find_library(spec: str, table_dir: Path) -> Library:
     :raises LibraryError: when none of these is found or it is broken.
     """
     if spec == "standard":
-        return Library("standard").with_standard()
+        return Library("standard", symmetric=True).with_standard()
     path = resolve_library_path(spec, table_dir)
     if "/" in spec or spec.endswith(".py") or _is_file(path):
         return load_library(path)
@@ -290,7 +295,7 @@ def _load_entry_point(point: importlib.metadata.EntryPoint) -> Library:
     module = importlib.import_module(point.module)
     path = getattr(module, "__file__", None) or where
     return Library(library.name, library.predicates, library.generators, path,
-                   library.features).with_standard()
+                   library.features, library.symmetric).with_standard()
 
 
 def _run_library_code(make: Callable[[], object], where: str) -> Library:
@@ -339,4 +344,4 @@ def load_library(path: Path) -> Library:
 
     library = _run_library_code(make, str(path))
     return Library(library.name, library.predicates, library.generators, str(path),
-                   library.features).with_standard()
+                   library.features, library.symmetric).with_standard()

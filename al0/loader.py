@@ -29,7 +29,7 @@ from al0.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
 from al0.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
-              "rules", "advice", "expect"}
+              "symmetric", "rules", "advice", "expect"}
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description"}
@@ -272,7 +272,7 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         if side not in ("white", "black"):
             raise reader.error(value("side"), f"side must be white or black, not {side!r}")
         us = side == "white"
-    library = Library("standard").with_standard()
+    library = Library("standard", symmetric=True).with_standard()
     if "library" in top:
         library_node = value("library")
         try:
@@ -290,14 +290,36 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
 
     advice = _read_advice(reader, value("advice"), library)
     rules = _read_rules(reader, value("rules"), library, advice)
+    symmetric = _read_symmetric(reader, top, library)
     library = library.extended(reader.bound["predicate"], reader.bound["generator"],
                                reader.bound["feature"])
     return AdviceTable(
         name=name, material=material, us=us, rules=rules, advice=advice, library=library,
         path=path,
         description=reader.string(value("description"), "description") if "description" in top else "",
-        start_fen=start,
+        start_fen=start, symmetric=symmetric,
         expect=_read_expect_blocks(reader, value("expect")) if "expect" in top else ())
+
+
+def _read_symmetric(reader: _Reader, top: dict[str, tuple[yaml.Node, yaml.Node]],
+                    library: Library) -> bool:
+    """Whether the table is planned in one orientation per symmetry class:
+    as its ``symmetric`` key says, else when its library says its vocabulary
+    ignores the board's orientation and the table names no numbered piece
+    and no square colour. An author who reads ``B1`` and ``B2`` alike may
+    say ``symmetric: true``; a table naming ``light`` or ``dark`` may not.
+
+    :raises TableSyntaxError: ``symmetric: true`` with a square colour named.
+    """
+    assert reader.binder is not None  # every expression has been read
+    if "symmetric" not in top:
+        return library.symmetric and not reader.binder.colours and not reader.binder.numbered
+    node = top["symmetric"][1]
+    symmetric = reader.boolean(node, "symmetric")
+    if symmetric and reader.binder.colours:
+        raise reader.error(node, f"symmetric: true, but {reader.binder.colours[0]} names a "
+                           f"square colour, which a mirror image swaps")
+    return symmetric
 
 
 def _read_rules(reader: _Reader, node: yaml.Node, library: Library,

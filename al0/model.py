@@ -243,6 +243,9 @@ class AdviceTable:
     start_fen: str | None = None
     expect: tuple[Expectations, ...] = ()
     """The ``expect:`` blocks, each claims about one defender (or any)."""
+    symmetric: bool = False
+    """Plan every position in its symmetry class's canonical orientation
+    (:mod:`al0.symmetry`), so mirror images play as mirror images."""
 
     def predicates_used(self) -> list[str]:
         """Every predicate name the table uses, sorted."""

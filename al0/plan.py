@@ -9,13 +9,15 @@ from typing import Any
 
 import chess
 
+from al0.errors import AL0Error
 from al0.goals import compile_goal
 from al0.library import Node, node_at
 from al0.model import AdviceTable, Const
-from al0.position import Position, from_board, to_board
+from al0.position import Position, fen as position_fen, from_board, to_board
 from al0.positions import material_counts
 from al0.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
                         compile_advice)
+from al0.symmetry import INVERSE, canonical_symmetry, transform_position, transform_tree
 from al0.tree import ForcingTree
 
 DEFAULT_BUDGET = 1_000_000
@@ -134,12 +136,35 @@ class Planner:
             plan = self.cache.get(position)
             if plan is not None:
                 return plan
-        plan = self._search(position, None if board is None
-                            else (board.halfmove_clock, board.fullmove_number))
-        self.search_seconds.append(plan.seconds)
+        counters = None if board is None else (board.halfmove_clock, board.fullmove_number)
+        symmetry = canonical_symmetry(position, self.table.us) if self.table.symmetric else 0
+        if symmetry:
+            # Planned in the class's canonical orientation and mapped back,
+            # so that mirror images play as mirror images.
+            seen = self._canonical_plan(position, symmetry)
+            plan = _plan(position, seen.rule, seen.advice, seen.tried,
+                         None if seen.tree is None else transform_tree(seen.tree, INVERSE[symmetry]),
+                         seen.nodes, seen.seconds, counters)
+        else:
+            plan = self._search(position, counters)
+            self.search_seconds.append(plan.seconds)
         if self.cache is not None:
             self.cache[position] = plan
         return plan
+
+    def _canonical_plan(self, position: Position, symmetry: int) -> Plan:
+        """The plan of ``position`` under ``symmetry`` (its canonical
+        orientation). An error names ``position`` as the user gave it, not
+        its mirror image.
+
+        :raises AL0Error: as :meth:`plan_position`.
+        """
+        image = transform_position(position, symmetry)
+        try:
+            return self.plan_position(image)
+        except AL0Error as error:
+            message = str(error).replace(position_fen(image), position_fen(position))
+            raise type(error)(message) from None
 
     def _search(self, position: Position, counters: tuple[int, int] | None) -> Plan:
         started = time.perf_counter()

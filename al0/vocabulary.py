@@ -775,6 +775,11 @@ class Binder:
         self.material = material
         self.pieces = material_pieces(material)
         self._bound: dict[tuple[str, tuple[object, ...]], Any] = {}
+        self.colours: list[str] = []
+        """Calls bound with ``light`` or ``dark``: a mirror swaps them."""
+        self.numbered: list[str] = []
+        """Calls bound with a numbered piece (``B1``): numbered by square, so
+        a mirror may swap it with its twin."""
 
     def bind(self, text: str, kind: str) -> Any | None:
         """The function of call ``text`` as a ``kind``; None when the
@@ -797,6 +802,10 @@ class Binder:
             args = (entry.default,)
         resolved = tuple(self._argument(param, arg, entry)
                          for param, arg in zip(entry.params, args))
+        if any(isinstance(r, bool) for r in resolved):
+            self.colours.append(text)
+        if any(isinstance(r, PieceRef) and r.name[-1].isdigit() for r in resolved):
+            self.numbered.append(text)
         key = (name, tuple(getattr(r, "name", r) for r in resolved))
         if key not in self._bound:
             function = entry.build(*resolved)

@@ -310,4 +310,5 @@ def library() -> Library:
         },
         generators={"kingdiagfirst": kingdiagfirst, "rookmove": rookmove,
                     "checkmove": checkmove, "legal": legal},
+        symmetric=True,
     )

@@ -438,4 +438,5 @@ def library() -> Library:
         features={"frontdist": frontdist, "reach": reach, "box": box, "span": span,
                   "length": length, "cornerdist": cornerdist,
                   "edgedist": edgedist, "cutgap": cutgap},
+        symmetric=True,
     )

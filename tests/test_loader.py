@@ -148,6 +148,10 @@ CASES = [
     ("bad_comparison.yaml", TableSyntaxError, "10:20", "a comparison needs a feature"),
     ("unknown_feature.yaml", UnknownNameError, "10:18",
      "unknown feature 'rom' (did you mean 'room'?)"),
+    # Planning in one orientation per symmetry class.
+    ("bad_symmetric.yaml", TableSyntaxError, "4:12", "symmetric must be true or false"),
+    ("symmetric_colour.yaml", TableSyntaxError, "6:12",
+     "symmetric: true, but corner_dist(k, light) names a square colour"),
 ]
 
 

@@ -1,0 +1,109 @@
+"""The board's eight symmetries, and one orientation per symmetry class.
+
+A pawnless position without castling rights has the same future as its
+mirror images: flipped left to right, top to bottom, or in a diagonal. A
+table whose vocabulary ignores the board's orientation (distances, edges,
+corners, boxes) still breaks ties between equally good moves by the order in
+which its generators list them, which depends on the orientation: played as
+it is, such a table may mate from a position and repeat from its mirror
+image. Planning every position in one orientation of its class, the
+*canonical* one, and mapping the plan back makes mirror images play as
+mirror images, so judging one position per class judges them all.
+
+The canonical orientation is the one the tablebase uses for a class's
+representative (our king in the a1-d1-d4 triangle, then the least squares
+of the other men in the order K, Q, R, B, N, k, q, r, b, n): a start
+position ``verify`` takes from the tablebase is already canonical.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from al0.position import MOVES, Bitboard, Position
+from al0.tree import ForcingTree
+
+Symmetry = int
+"""One of the board's eight symmetries, by its bits: 1 flips the files
+(a <-> h), 2 flips the ranks (1 <-> 8), 4 then swaps files and ranks."""
+
+IDENTITY: Symmetry = 0
+
+
+def _image(symmetry: Symmetry, square: chess.Square) -> chess.Square:
+    x, y = chess.square_file(square), chess.square_rank(square)
+    x, y = (7 - x if symmetry & 1 else x), (7 - y if symmetry & 2 else y)
+    return chess.square(y, x) if symmetry & 4 else chess.square(x, y)
+
+
+SQUARE_MAPS = tuple(tuple(_image(g, s) for s in chess.SQUARES) for g in range(8))
+"""``SQUARE_MAPS[g][square]``: where symmetry ``g`` takes ``square``."""
+
+INVERSE = tuple(next(h for h in range(8) if all(SQUARE_MAPS[h][SQUARE_MAPS[g][s]] == s
+                                                for s in chess.SQUARES))
+                for g in range(8))
+"""``INVERSE[g]``: the symmetry that undoes ``g``."""
+
+_FIELDS = (3, 4, 5, 6)
+"""Position fields of the men other than kings, most valuable first:
+queens, rooks, bishops, knights."""
+
+
+def transform_bitboard(bitboard: Bitboard, symmetry: Symmetry) -> Bitboard:
+    """``bitboard`` under ``symmetry``."""
+    if symmetry & 1:
+        bitboard = chess.flip_horizontal(bitboard)
+    if symmetry & 2:
+        bitboard = chess.flip_vertical(bitboard)
+    if symmetry & 4:
+        bitboard = chess.flip_diagonal(bitboard)
+    return bitboard
+
+
+def transform_position(position: Position, symmetry: Symmetry) -> Position:
+    """``position`` under ``symmetry`` (the side to move is kept)."""
+    if symmetry == IDENTITY:
+        return position
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    return Position(transform_bitboard(white, symmetry), transform_bitboard(black, symmetry),
+                    transform_bitboard(kings, symmetry), transform_bitboard(queens, symmetry),
+                    transform_bitboard(rooks, symmetry), transform_bitboard(bishops, symmetry),
+                    transform_bitboard(knights, symmetry), turn)
+
+
+def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
+    """The symmetry that takes ``position`` to its class's canonical
+    orientation: the least squares of the men, ``us``'s king first, then
+    ``us``'s queens, rooks, bishops, knights, then theirs likewise (the
+    least symmetry when several give it: the position is then symmetric)."""
+    groups: list[list[chess.Square]] = []
+    for side in (us, not us):
+        colour = position.white if side else position.black
+        groups.append(list(chess.scan_forward(position.kings & colour)))
+        groups += [list(chess.scan_forward(position[field] & colour))
+                   for field in _FIELDS if position[field] & colour]
+
+    def key(symmetry: Symmetry) -> list[list[chess.Square]]:
+        squares = SQUARE_MAPS[symmetry]
+        return [sorted(squares[s] for s in group) for group in groups]
+
+    return min(range(8), key=key)
+
+
+def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
+    """``tree`` with every move under ``symmetry`` (shared subtrees stay
+    shared)."""
+    if symmetry == IDENTITY:
+        return tree
+    squares = SQUARE_MAPS[symmetry]
+    done: dict[int, ForcingTree] = {}
+
+    def walk(node: ForcingTree) -> ForcingTree:
+        found = done.get(id(node))
+        if found is None:
+            found = done[id(node)] = ForcingTree(node.height, tuple(
+                (MOVES[squares[move.from_square]][squares[move.to_square]], walk(child))
+                for move, child in node.branches))
+        return found
+
+    return walk(tree)

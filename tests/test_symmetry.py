@@ -1,0 +1,132 @@
+"""Planning in one orientation per symmetry class: the board's symmetries
+agree with python-chess's, the tablebase's start positions are canonical,
+mirror images get mirrored plans, and a symmetric table's worst case is the
+same from every orientation of a position (which is what lets ``verify``
+judge one position per class)."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from al0.defenders import DefenderSpec
+from al0.errors import SearchBudgetExceeded
+from al0.loader import load_table, parse_table
+from al0.plan import Planner
+from al0.position import from_board, to_board
+from al0.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmetry,
+                          transform_position, transform_tree)
+from al0.tree import principal_line
+from al0.verify import VerifySpec, Verifier, load_tablebase, start_positions
+from conftest import TABLES
+
+def oracle(board: chess.Board, symmetry: int) -> chess.Board:
+    """``board`` under ``symmetry`` by python-chess's Board.transform: files
+    flipped (bit 1), ranks flipped (bit 2), then files and ranks swapped (4)."""
+    if symmetry & 1:
+        board = board.transform(chess.flip_horizontal)
+    if symmetry & 2:
+        board = board.transform(chess.flip_vertical)
+    if symmetry & 4:
+        board = board.transform(chess.flip_diagonal)
+    return board
+
+
+def random_boards(material: str, count: int, seed: int) -> list[chess.Board]:
+    """Legal positions of ``material`` (White's men first), White to move."""
+    rng = random.Random(seed)
+    split = material.index("K", 1)
+    boards: list[chess.Board] = []
+    while len(boards) < count:
+        board = chess.Board(None)
+        squares = rng.sample(chess.SQUARES, len(material))
+        for index, (letter, square) in enumerate(zip(material, squares)):
+            board.set_piece_at(square, chess.Piece.from_symbol(
+                letter if index < split else letter.lower()))
+        if board.is_valid():
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("symmetry", range(8))
+def test_transforms_agree_with_python_chess(symmetry):
+    for board in random_boards("KBNK", 50, seed=symmetry):
+        image = transform_position(from_board(board), symmetry)
+        assert to_board(image).board_fen() == oracle(board, symmetry).board_fen()
+        assert transform_position(image, INVERSE[symmetry]) == from_board(board)
+    for square in chess.SQUARES:
+        assert SQUARE_MAPS[INVERSE[symmetry]][SQUARE_MAPS[symmetry][square]] == square
+
+
+@pytest.mark.parametrize("material", ["KRK", "KBNK", "KBBK"])
+def test_the_tablebases_start_positions_are_canonical(material):
+    table = parse_table(f"name: t\nmaterial: {material}\nrules: [{{name: r, if: true, then: [a]}}]\n"
+                        "advice: {a: {better-goal: mate, holding-goal: true, "
+                        "us-moves: {0: legal}, them-moves: {1: legal}}}\n", "t.yaml", TABLES)
+    boards = start_positions("sample:300", table, load_table_base(material), seed=1)
+    for board in boards:
+        assert canonical_symmetry(from_board(board), chess.WHITE) == IDENTITY, board.fen()
+
+
+def load_table_base(material: str):
+    tablebase = load_tablebase(material)
+    assert tablebase is not None
+    return tablebase
+
+
+def test_every_orientation_has_one_canonical_image():
+    for board in random_boards("KRK", 200, seed=7):
+        images = {transform_position(from_board(oracle(board, g)),
+                                     canonical_symmetry(from_board(oracle(board, g)), chess.WHITE))
+                  for g in range(8)}
+        assert len(images) == 1
+
+
+def test_mirror_images_get_mirrored_plans():
+    table = load_table(TABLES / "krk_fast.yaml")
+    assert table.symmetric
+    planner = Planner(table)
+    for board in random_boards("KRK", 40, seed=3):
+        position = from_board(board)
+        plan = planner.plan(board)
+        if plan.tree is None or any(transform_position(position, g) == position
+                                    for g in range(1, 8)):
+            continue  # no plan to mirror, or a position that is its own mirror
+        for symmetry in range(1, 8):
+            mirrored = planner.plan(oracle(board, symmetry))
+            assert (mirrored.rule, mirrored.advice) == (plan.rule, plan.advice)
+            assert principal_line(mirrored.tree) == principal_line(
+                transform_tree(plan.tree, symmetry))
+
+
+def test_a_symmetric_tables_worst_case_is_the_same_from_every_orientation():
+    verifier = Verifier(VerifySpec(str(TABLES / "krk_fast.yaml"), DefenderSpec("worst"),
+                                   replay_worst_lines=False))
+    for board in random_boards("KRK", 25, seed=11):
+        if verifier.optimal(board) is None:
+            continue
+        records = {(r.ending, r.moves) for r in
+                   (verifier.judge(0, oracle(board, g)) for g in range(8))}
+        assert len(records) == 1, board.fen()
+
+
+def test_which_bundled_tables_are_symmetric():
+    # krk_bratko.yaml keeps the book's program's ties, bound to the board as
+    # given (symmetric: false); a table naming B1 and B2 is symmetric only
+    # when its author says so.
+    assert not load_table(TABLES / "krk_bratko.yaml").symmetric
+    for name in ("krk", "krk_fast", "krk_std", "kqk", "kbnk", "kbbk"):
+        assert load_table(TABLES / f"{name}.yaml").symmetric, name
+    text = (TABLES / "kbbk.yaml").read_text().replace("symmetric: true\n", "")
+    assert not parse_table(text, str(TABLES / "kbbk.yaml"), TABLES).symmetric
+
+
+def test_a_plan_error_names_the_position_as_given():
+    table = load_table(TABLES / "krk_fast.yaml")
+    board = chess.Board("8/8/8/8/8/2k5/8/R3K3 w - - 0 1")  # not canonical: Ke1
+    assert canonical_symmetry(from_board(board), chess.WHITE) != IDENTITY
+    with pytest.raises(SearchBudgetExceeded) as caught:
+        Planner(table, budget=1).plan(board)
+    assert board.fen() in str(caught.value)
