@@ -47,6 +47,8 @@ def test_check_summarises_the_book_table():
     out = result.output
     assert "ok — table 'krk_bratko', KRK, plays White" in out
     assert "rules (2):" in out and "advice (6):" in out
+    assert "symmetric: no — played as the board is given" in out
+    assert "symmetric: yes" in run("check", str(BRATKO).replace("krk_bratko", "krk")).output
     assert "edge_rule: if their_king_edge and kings_close then mate_in_2, squeeze" in out
     assert "else_rule: if true then squeeze, approach" in out
     assert out.index("edge_rule:") < out.index("else_rule:")

@@ -332,6 +332,15 @@ def test_json_to_standard_output_is_the_only_thing_there():
     assert "5 of 5 positions" in result.stderr
 
 
+def test_a_table_played_as_given_is_said_to_cover_one_orientation():
+    # krk_bratko.yaml is symmetric: false (the book's board-order ties).
+    book = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5"])
+    assert "note: krk_bratko is played as the board is given" in book.output
+    corrected = CliRunner().invoke(cli, ["verify", BOOK.replace("krk_bratko", "krk"),
+                                         "--positions", "sample:5"])
+    assert corrected.exit_code == 0 and "note:" not in corrected.output
+
+
 @pytest.mark.parametrize("defender, phase", [("tablebase", "verifying"), ("worst", "planning")])
 def test_a_run_into_a_log_says_how_far_it_is(monkeypatch, defender, phase):
     """Standard error is no terminal here (no progress bar): a line says how

@@ -27,6 +27,11 @@ def check(table: str) -> None:
                    f"it and ran its code")
     else:
         click.echo("library: none — standard vocabulary only: this table runs no Python")
+    if loaded.symmetric:
+        click.echo("symmetric: yes — mirror images are played alike (one orientation per class)")
+    else:
+        click.echo("symmetric: no — played as the board is given; verify judges one "
+                   "orientation of each position")
     click.echo(f"rules ({len(loaded.rules)}):")
     for rule in loaded.rules:
         click.echo(f"  {rule.name}: if {rule.source} then {', '.join(rule.advice)}")

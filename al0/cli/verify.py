@@ -167,6 +167,10 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     to_stderr = json_path == "-"
     for line in summary_lines(report, data):
         click.echo(line, err=to_stderr)
+    if positions_spec.path is None and not verifier.table.symmetric:
+        click.echo(f"note: {verifier.table.name} is played as the board is given "
+                   f"(symmetric: false), and these are one orientation of each position: "
+                   f"a mirror image may be played differently", err=to_stderr)
     if show_analysis:
         for line in analysis_lines(data["analysis"]):
             click.echo(line, err=to_stderr)
