@@ -48,16 +48,23 @@ _FIELDS = (3, 4, 5, 6)
 """Position fields of the men other than kings, most valuable first:
 queens, rooks, bishops, knights."""
 
+_LEAST = tuple(tuple(g for g in range(8)
+                     if SQUARE_MAPS[g][square] == min(SQUARE_MAPS[h][square] for h in range(8)))
+               for square in chess.SQUARES)
+"""``_LEAST[square]``: the symmetries that take ``square`` to the least
+square of its orbit, in the a1-d1-d4 triangle (two when it lies on the
+a1-h8 diagonal or ``square`` is one of the diagonal's)."""
+
 
 def transform_bitboard(bitboard: Bitboard, symmetry: Symmetry) -> Bitboard:
     """``bitboard`` under ``symmetry``."""
-    if symmetry & 1:
-        bitboard = chess.flip_horizontal(bitboard)
-    if symmetry & 2:
-        bitboard = chess.flip_vertical(bitboard)
-    if symmetry & 4:
-        bitboard = chess.flip_diagonal(bitboard)
-    return bitboard
+    squares = SQUARE_MAPS[symmetry]
+    image = 0
+    while bitboard:
+        low = bitboard & -bitboard
+        image |= 1 << squares[low.bit_length() - 1]
+        bitboard ^= low
+    return image
 
 
 def transform_position(position: Position, symmetry: Symmetry) -> Position:
@@ -75,10 +82,14 @@ def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
     """The symmetry that takes ``position`` to its class's canonical
     orientation: the least squares of the men, ``us``'s king first, then
     ``us``'s queens, rooks, bishops, knights, then theirs likewise (the
-    least symmetry when several give it: the position is then symmetric)."""
+    least symmetry when several give it: the position is then symmetric).
+    Only the symmetries that take our king to its least square can."""
+    ours = position.white if us else position.black
+    candidates = _LEAST[(position.kings & ours).bit_length() - 1]
+    if len(candidates) == 1:
+        return candidates[0]
     groups: list[list[chess.Square]] = []
-    for side in (us, not us):
-        colour = position.white if side else position.black
+    for colour in (ours, (position.white | position.black) & ~ours):
         groups.append(list(chess.scan_forward(position.kings & colour)))
         groups += [list(chess.scan_forward(position[field] & colour))
                    for field in _FIELDS if position[field] & colour]
@@ -87,7 +98,7 @@ def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
         squares = SQUARE_MAPS[symmetry]
         return [sorted(squares[s] for s in group) for group in groups]
 
-    return min(range(8), key=key)
+    return min(candidates, key=key)
 
 
 def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
