@@ -500,7 +500,7 @@ def _read_mean(reader: _Reader, node: yaml.Node) -> float:
 
 
 def _read_verify_setting(reader: _Reader, node: yaml.Node, key: str) -> str:
-    """The ``positions`` (``all``, ``sample:N`` or an EPD file) or
+    """The ``positions`` (``all``, ``every``, ``sample:N`` or an EPD file) or
     ``defender`` the expectations were measured with."""
     text = reader.string(node, f"expect {key}")
     if key == "defender":

@@ -31,7 +31,7 @@ TOP_LEVEL_EXPECT = re.compile(r"^expect\s*:", re.M)
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("al0_positions", default=DEFAULT_POSITIONS,
                   help="al0: start positions for tables whose expect: block names none "
-                       "(all, sample:N or an EPD file relative to the table)")
+                       "(all, every, sample:N or an EPD file relative to the table)")
     parser.addini("al0_defender", default=DEFAULT_DEFENDER,
                   help="al0: defender for tables whose expect: block names none")
 

@@ -8,8 +8,10 @@ outcome and checks the table's declared expectations.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
+import itertools
 import os
 import random
 import signal
@@ -29,8 +31,9 @@ from al0.loader import load_table
 from al0.model import AdviceTable, Expectations
 from al0.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.plan import DEFAULT_BUDGET, Plan, Planner
-from al0.position import MOVES, Position, apply, from_board, legal_moves, play
+from al0.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
 from al0.positions import epd_positions
+from al0.symmetry import transform_position
 from al0.tree import LEAF, ForcingTree
 
 if TYPE_CHECKING:
@@ -72,16 +75,17 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
                     relative_to: str | None = None) -> Sequence[chess.Board]:
     """The start positions ``spec`` names: ``all`` (one position per
     symmetry class of the table's material, the table's side to move, won
-    for it by the tablebase), ``sample:N`` (N of those classes, drawn
+    for it by the tablebase), ``every`` (every such position: each class
+    with all its mirror images), ``sample:N`` (N of the classes, drawn
     uniformly and seeded) or an EPD file, read relative to the folder
     ``relative_to`` when given.
 
     :raises PositionError: for a bad spec, a material with no tablebase to
         list its positions, or a bad EPD file.
     """
-    if spec == "all" or spec.startswith("sample:"):
+    if spec in ("all", "every") or spec.startswith("sample:"):
         count = spec[len("sample:"):]
-        if spec != "all" and (not count.isdigit() or int(count) < 1):
+        if spec.startswith("sample:") and (not count.isdigit() or int(count) < 1):
             raise PositionError(f"{spec!r}: use sample:N with N >= 1")
         if tablebase is None:
             raise PositionError(f"no tablebase for {table.material}, so no list of all its "
@@ -91,6 +95,8 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
                                       won=True)
         if spec == "all":
             return LazyBoards(classes)
+        if spec == "every":
+            return EveryOrientation(classes)
         if int(count) > len(classes):
             raise PositionError(f"{spec!r}: {table.material} has only {len(classes):,} won start "
                                 f"positions (one per symmetry class): use all")
@@ -120,6 +126,45 @@ class LazyBoards(Sequence[chess.Board]):
         if isinstance(item, slice):
             return [self[i] for i in range(*item.indices(len(self)))]
         return self._classes[item].board()
+
+
+class EveryOrientation(Sequence[chess.Board]):
+    """Every position of an ending, made one at a time: each class's
+    distinct mirror images (its ``size`` of them), class after class."""
+
+    def __init__(self, classes: Sequence[PositionClass]):
+        self._classes = classes
+        self._ends = list(itertools.accumulate(position.size for position in classes))
+        """Where each class's images end in the sequence."""
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    @overload
+    def __getitem__(self, item: int) -> chess.Board: ...
+
+    @overload
+    def __getitem__(self, item: slice) -> list[chess.Board]: ...
+
+    def __getitem__(self, item: int | slice) -> chess.Board | list[chess.Board]:
+        if isinstance(item, slice):
+            return [self[i] for i in range(*item.indices(len(self)))]
+        if not -len(self) <= item < len(self):
+            raise IndexError(item)
+        item %= len(self)
+        index = bisect.bisect_right(self._ends, item)
+        offset = item - (self._ends[index - 1] if index else 0)
+        return mirror_images(self._classes[index].board())[offset]
+
+
+def mirror_images(board: chess.Board) -> list[chess.Board]:
+    """``board`` and its distinct mirror images, in the order of
+    :data:`al0.symmetry.SQUARE_MAPS` (``board`` first)."""
+    images: dict[str, chess.Board] = {}
+    for symmetry in range(8):
+        image = to_board(transform_position(from_board(board), symmetry))
+        images.setdefault(image.board_fen(), image)
+    return list(images.values())
 
 
 def position_fen(position: Position) -> str:

@@ -130,3 +130,26 @@ def test_a_plan_error_names_the_position_as_given():
     with pytest.raises(SearchBudgetExceeded) as caught:
         Planner(table, budget=1).plan(board)
     assert board.fen() in str(caught.value)
+
+
+@pytest.mark.parametrize("material, positions", [("KRK", 175_168), ("KBBK", None)])
+def test_every_lists_each_class_with_all_its_mirror_images(material, positions):
+    table = parse_table(f"name: t\nmaterial: {material}\nrules: [{{name: r, if: true, then: [a]}}]\n"
+                        "advice: {a: {better-goal: mate, holding-goal: true, "
+                        "us-moves: {0: legal}, them-moves: {1: legal}}}\n", "t.yaml", TABLES)
+    tablebase = load_table_base(material)
+    classes = start_positions("all", table, tablebase)
+    every = start_positions("every", table, tablebase)
+    if positions is not None:
+        assert len(every) == positions
+    # The first classes' images, in order, each class's board first.
+    index = 0
+    for number in range(40):
+        board = classes[number]
+        images = {oracle(board, g).board_fen() for g in range(8)}
+        listed = every[index:index + len(images)]
+        assert listed[0].board_fen() == board.board_fen()
+        assert {image.board_fen() for image in listed} == images
+        index += len(images)
+    assert every[-1].board_fen() in {oracle(classes[len(classes) - 1], g).board_fen()
+                                     for g in range(8)}

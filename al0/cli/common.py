@@ -138,8 +138,9 @@ class MaterialParam(click.ParamType[str]):
 
 @dataclasses.dataclass(frozen=True)
 class PositionsSpec:
-    """Which start positions ``--positions`` names: ``all`` (``count`` None),
-    ``sample:N`` (``count`` N) or an EPD file (``path``); ``text`` as given."""
+    """Which start positions ``--positions`` names: ``all`` or ``every``
+    (``count`` None), ``sample:N`` (``count`` N) or an EPD file (``path``);
+    ``text`` as given."""
     text: str
     count: int | None = None
     path: str | None = None
@@ -149,8 +150,8 @@ class PositionsSpec:
 
 
 class PositionsParam(click.ParamType[PositionsSpec]):
-    """``all``, ``sample:N`` (N >= 1) or ``FILE.epd`` on the command line,
-    parsed once into a :class:`PositionsSpec`."""
+    """``all``, ``every``, ``sample:N`` (N >= 1) or ``FILE.epd`` on the
+    command line, parsed once into a :class:`PositionsSpec`."""
 
     name = "positions"
 
@@ -159,7 +160,7 @@ class PositionsParam(click.ParamType[PositionsSpec]):
         if isinstance(value, PositionsSpec):
             return value
         text = str(value)
-        if text == "all":
+        if text in ("all", "every"):
             return PositionsSpec(text)
         if text.startswith("sample:"):
             count = text[len("sample:"):]

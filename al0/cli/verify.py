@@ -71,9 +71,11 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 @TABLE
 @click.option("--positions", "positions_spec", type=PositionsParam(), default="all",
               show_default=True,
-              metavar="all|sample:N|FILE.epd",
-              help="Every position (one per symmetry class, White to move, won), a "
-                   "seeded sample of them, or the positions of an EPD file.")
+              metavar="all|every|sample:N|FILE.epd",
+              help="Every position, one per symmetry class (White to move, won: a "
+                   "symmetric table plays its mirror images alike), every position "
+                   "with all its mirror images, a seeded sample of the classes, or the "
+                   "positions of an EPD file.")
 @click.option("--defender", type=DefenderParam(VERIFY_KINDS),
               default="tablebase", show_default=True,
               metavar="tablebase|random|uci:COMMAND|worst",
@@ -167,10 +169,12 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     to_stderr = json_path == "-"
     for line in summary_lines(report, data):
         click.echo(line, err=to_stderr)
-    if positions_spec.path is None and not verifier.table.symmetric:
+    if positions_spec.path is None and positions_spec.text != "every" \
+            and not verifier.table.symmetric:
         click.echo(f"note: {verifier.table.name} is played as the board is given "
                    f"(symmetric: false), and these are one orientation of each position: "
-                   f"a mirror image may be played differently", err=to_stderr)
+                   f"a mirror image may be played differently (--positions every judges "
+                   f"them all)", err=to_stderr)
     if show_analysis:
         for line in analysis_lines(data["analysis"]):
             click.echo(line, err=to_stderr)
