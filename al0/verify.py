@@ -125,30 +125,25 @@ class LazyBoards(Sequence[chess.Board]):
     def __getitem__(self, item: int | slice) -> chess.Board | list[chess.Board]:
         if isinstance(item, slice):
             return [self[i] for i in range(*item.indices(len(self)))]
+        return self._board(item)
+
+    def _board(self, item: int) -> chess.Board:
         return self._classes[item].board()
 
 
-class EveryOrientation(Sequence[chess.Board]):
+class EveryOrientation(LazyBoards):
     """Every position of an ending, made one at a time: each class's
     distinct mirror images (its ``size`` of them), class after class."""
 
     def __init__(self, classes: Sequence[PositionClass]):
-        self._classes = classes
+        super().__init__(classes)
         self._ends = list(itertools.accumulate(position.size for position in classes))
         """Where each class's images end in the sequence."""
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
 
-    @overload
-    def __getitem__(self, item: int) -> chess.Board: ...
-
-    @overload
-    def __getitem__(self, item: slice) -> list[chess.Board]: ...
-
-    def __getitem__(self, item: int | slice) -> chess.Board | list[chess.Board]:
-        if isinstance(item, slice):
-            return [self[i] for i in range(*item.indices(len(self)))]
+    def _board(self, item: int) -> chess.Board:
         if not -len(self) <= item < len(self):
             raise IndexError(item)
         item %= len(self)
