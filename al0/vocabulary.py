@@ -426,6 +426,74 @@ def corner_triangle(p: PieceRef, colour: Colour = None) -> Feature:
     return feature
 
 
+def diagonal_area(p: PieceRef, colour: Colour = None) -> Feature:
+    """8 times the farthest diagonal a king's ``area`` reaches from a corner
+    (files plus ranks from it), plus the squares of the area on that
+    diagonal, for the corner where this is least (with a second argument, a
+    corner of that colour, as for ``corner_dist``): Guid, Možina, Sadikov
+    and Bratko's *king_area* of KBNK.
+
+    Like ``corner_triangle`` it falls when the box is cut from the side away
+    from the corner; it also falls, by less, when a square of the box's
+    farthest diagonal is taken from it."""
+    region = _area_region(p)
+
+    def feature(node: Node) -> int | None:
+        box, corners = region(node), _corner_squares(node, colour)
+        if not box or corners is None:
+            return None
+        return min(_diagonal_measure(corner, box) for corner in corners)
+    return feature
+
+
+def _diagonal_measure(corner: chess.Square, box: chess.Bitboard) -> int:
+    """8 times the farthest diagonal of ``box`` from ``corner``, plus its
+    squares on that diagonal."""
+    beyond = _MDIST_BEYOND[corner]
+    far = _farthest(beyond, box)
+    return 8 * far + chess.popcount(box & beyond[far] & ~beyond[far + 1])
+
+
+def wrong_way(p: PieceRef, colour: PieceRef | bool) -> Feature:
+    """``diagonal_area`` from the corner of that colour nearest to a king,
+    of the part of its ``area`` that lies towards the nearest corner of the
+    other colour (as near to it as to the other corner of that colour, files
+    plus ranks): how far along the edge the king can still run the wrong
+    way. Guid, Možina, Sadikov and Bratko's *wrong_corner_way* of KBNK.
+    Where corners tie for nearest, the least of their measures.
+
+    0 when that part of the box is empty."""
+    region = _area_region(p)
+
+    def feature(node: Node) -> int | None:
+        box, square = region(node), p.square(node)
+        corners = _corner_squares(node, colour)
+        if not box or square is None or corners is None:
+            return None
+        wrong = tuple(corner for corner in _CORNERS[None] if corner not in corners)
+        values = []
+        for right in _nearest_corners(square, corners):
+            for towards in _nearest_corners(square, wrong):
+                other = wrong[0] if towards == wrong[1] else wrong[1]
+                part = box & _AS_NEAR[towards][other]
+                values.append(_diagonal_measure(right, part) if part else 0)
+        return min(values)
+    return feature
+
+
+def _nearest_corners(square: chess.Square, corners: tuple[chess.Square, ...]
+                     ) -> list[chess.Square]:
+    """The corners of ``corners`` nearest to ``square`` (king steps)."""
+    least = min(_DIST[square][corner] for corner in corners)
+    return [corner for corner in corners if _DIST[square][corner] == least]
+
+
+_AS_NEAR = {a: {b: sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _MDIST[a][s] <= _MDIST[b][s])
+                for b in _CORNERS[None]} for a in _CORNERS[None]}
+"""``_AS_NEAR[a][b]``: the squares at least as near to corner ``a`` as to
+corner ``b``, files plus ranks."""
+
+
 def triangle_corner_dist(a: PieceRef, p: PieceRef) -> Feature:
     """King steps from a piece to the corner of a king's
     ``corner_triangle`` (the nearest of them when two corners tie): where
@@ -733,6 +801,8 @@ VOCABULARY: tuple[Entry, ...] = (
           default="k"),
     Entry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2,
           default="k"),
+    Entry("diagonal_area", "feature", (KING, COLOUR), diagonal_area, optional=2, default="k"),
+    Entry("wrong_way", "feature", (KING, COLOUR), wrong_way),
     Entry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
     Entry("area_dist", "feature", (PIECE, KING), area_dist),
     Entry("mobility", "feature", (KING,), mobility, optional=1, default="k"),

@@ -189,3 +189,43 @@ def test_inward_agrees_with_python_chess_on_random_positions(material):
             assert feature(node) == expected, (board.fen(), us, name)
             seen.add(expected)
     assert 0 in seen and len(seen) > 2
+
+
+def oracle_diagonal_measure(region: set[chess.Square], corner: chess.Square) -> int:
+    """8 times the farthest files-plus-ranks of ``region`` from ``corner``,
+    plus the region's squares at that distance."""
+    spans = [chess.square_manhattan_distance(square, corner) for square in region]
+    return 8 * max(spans) + spans.count(max(spans))
+
+
+@pytest.mark.parametrize("material", ("KBNK", "KBBK", "KQK"))
+def test_diagonal_area_and_wrong_way_agree_with_a_flood_fill_on_random_positions(material):
+    binder = Binder(material)
+    light, dark = (chess.H1, chess.A8), (chess.A1, chess.H8)
+    diagonal = {shade: binder.bind(f"diagonal_area(k{shade})", "feature")
+                for shade in ("", ", light", ", dark")}
+    wrong = {shade: binder.bind(f"wrong_way(k, {shade})", "feature") for shade in ("light", "dark")}
+    seen = set()
+    for board, us, node in random_nodes(f"diagonal_area {material}", material, 150):
+        king = board.king(not us)
+        region = oracle_area(board, king)
+        for shade, corners in (("", light + dark), (", light", light), (", dark", dark)):
+            assert diagonal[shade](node) == min(oracle_diagonal_measure(region, corner)
+                                                for corner in corners), (board.fen(), shade)
+        for shade, rights, wrongs in (("light", light, dark), ("dark", dark, light)):
+            values = []
+            for right in nearest(king, rights):
+                for towards in nearest(king, wrongs):
+                    other = wrongs[0] if towards == wrongs[1] else wrongs[1]
+                    part = {square for square in region
+                            if chess.square_manhattan_distance(square, towards)
+                            <= chess.square_manhattan_distance(square, other)}
+                    values.append(oracle_diagonal_measure(part, right) if part else 0)
+            assert wrong[shade](node) == min(values), (board.fen(), shade)
+            seen.add(min(values))
+    assert len(seen) >= 3
+
+
+def nearest(square: chess.Square, corners: tuple[chess.Square, ...]) -> list[chess.Square]:
+    least = min(chess.square_distance(square, corner) for corner in corners)
+    return [corner for corner in corners if chess.square_distance(square, corner) == least]
