@@ -52,8 +52,8 @@ _LEAST = tuple(tuple(g for g in range(8)
                      if SQUARE_MAPS[g][square] == min(SQUARE_MAPS[h][square] for h in range(8)))
                for square in chess.SQUARES)
 """``_LEAST[square]``: the symmetries that take ``square`` to the least
-square of its orbit, in the a1-d1-d4 triangle (two when it lies on the
-a1-h8 diagonal or ``square`` is one of the diagonal's)."""
+square of its orbit, in the a1-d1-d4 triangle: one, or two for a square of
+a long diagonal (its image lies on a1-d4, which the a1-h8 reflection keeps)."""
 
 
 def transform_bitboard(bitboard: Bitboard, symmetry: Symmetry) -> Bitboard:
