@@ -14,13 +14,16 @@ import pytest
 from al0.defenders import DefenderSpec
 from al0.errors import SearchBudgetExceeded
 from al0.loader import load_table, parse_table
+from al0.model import AdviceTable
 from al0.plan import Planner
 from al0.position import from_board, to_board
 from al0.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmetry,
                           transform_position, transform_tree)
+from al0.tablebase import Tablebase
 from al0.tree import principal_line
 from al0.verify import VerifySpec, Verifier, load_tablebase, start_positions
 from conftest import TABLES
+
 
 def oracle(board: chess.Board, symmetry: int) -> chess.Board:
     """``board`` under ``symmetry`` by python-chess's Board.transform: files
@@ -50,6 +53,19 @@ def random_boards(material: str, count: int, seed: int) -> list[chess.Board]:
     return boards
 
 
+def mate_table(material: str) -> AdviceTable:
+    """A one-rule table of ``material`` (mate in one), for its positions."""
+    return parse_table(f"name: t\nmaterial: {material}\nrules: [{{name: r, if: true, then: [a]}}]\n"
+                       "advice: {a: {better-goal: mate, holding-goal: true, "
+                       "us-moves: {0: legal}, them-moves: {1: legal}}}\n", "t.yaml", TABLES)
+
+
+def tablebase_of(material: str) -> Tablebase:
+    tablebase = load_tablebase(material)
+    assert tablebase is not None
+    return tablebase
+
+
 @pytest.mark.parametrize("symmetry", range(8))
 def test_transforms_agree_with_python_chess(symmetry):
     for board in random_boards("KBNK", 50, seed=symmetry):
@@ -62,18 +78,10 @@ def test_transforms_agree_with_python_chess(symmetry):
 
 @pytest.mark.parametrize("material", ["KRK", "KBNK", "KBBK"])
 def test_the_tablebases_start_positions_are_canonical(material):
-    table = parse_table(f"name: t\nmaterial: {material}\nrules: [{{name: r, if: true, then: [a]}}]\n"
-                        "advice: {a: {better-goal: mate, holding-goal: true, "
-                        "us-moves: {0: legal}, them-moves: {1: legal}}}\n", "t.yaml", TABLES)
-    boards = start_positions("sample:300", table, load_table_base(material), seed=1)
+    table = mate_table(material)
+    boards = start_positions("sample:300", table, tablebase_of(material), seed=1)
     for board in boards:
         assert canonical_symmetry(from_board(board), chess.WHITE) == IDENTITY, board.fen()
-
-
-def load_table_base(material: str):
-    tablebase = load_tablebase(material)
-    assert tablebase is not None
-    return tablebase
 
 
 def test_every_orientation_has_one_canonical_image():
@@ -134,10 +142,8 @@ def test_a_plan_error_names_the_position_as_given():
 
 @pytest.mark.parametrize("material, positions", [("KRK", 175_168), ("KBBK", None)])
 def test_every_lists_each_class_with_all_its_mirror_images(material, positions):
-    table = parse_table(f"name: t\nmaterial: {material}\nrules: [{{name: r, if: true, then: [a]}}]\n"
-                        "advice: {a: {better-goal: mate, holding-goal: true, "
-                        "us-moves: {0: legal}, them-moves: {1: legal}}}\n", "t.yaml", TABLES)
-    tablebase = load_table_base(material)
+    table = mate_table(material)
+    tablebase = tablebase_of(material)
     classes = start_positions("all", table, tablebase)
     every = start_positions("every", table, tablebase)
     if positions is not None:
