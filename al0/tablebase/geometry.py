@@ -17,6 +17,7 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
+from al0.symmetry import SQUARE_MAPS
 from al0.tablebase.material import Material
 
 Squares = npt.NDArray[np.int64]
@@ -28,17 +29,9 @@ OFF = 64
 """The square beyond the edge: every table maps it to itself."""
 
 
-def _transform(g: int, square: int) -> int:
-    """Symmetry ``g`` (bits: flip files, flip ranks, swap files and ranks) of ``square``."""
-    if square == OFF:
-        return OFF
-    f, r = chess.square_file(square), chess.square_rank(square)
-    f, r = (7 - f if g & 1 else f), (7 - r if g & 2 else r)
-    return chess.square(r, f) if g & 4 else chess.square(f, r)
-
-
-SYMMETRIES = np.array([[_transform(g, s) for s in range(OFF + 1)] for g in range(8)], dtype=np.int64)
-"""``SYMMETRIES[g, square]``: the 8 symmetries of the board as square maps."""
+SYMMETRIES = np.array([list(SQUARE_MAPS[g]) + [OFF] for g in range(8)], dtype=np.int64)
+"""``SYMMETRIES[g, square]``: the 8 symmetries of the board as square maps
+(:data:`al0.symmetry.SQUARE_MAPS`, with OFF mapped to itself)."""
 _FLAT_SYMMETRIES = SYMMETRIES.ravel()
 """The same, indexed by ``g * 65 + square``: one flat lookup is cheaper than two."""
 DIAGONAL = 4
@@ -50,7 +43,7 @@ TRIANGLE_INDEX = np.full(OFF + 1, -1, dtype=np.int64)
 TRIANGLE_INDEX[TRIANGLE] = np.arange(len(TRIANGLE))
 TRIANGLE_SQUARES = np.array(TRIANGLE, dtype=np.int64)
 ONTO = np.array(
-    [next(g for g in range(8) if _transform(g, s) in TRIANGLE) for s in range(64)] + [0], dtype=np.int64
+    [next(g for g in range(8) if SQUARE_MAPS[g][s] in TRIANGLE) for s in range(64)] + [0], dtype=np.int64
 )
 """``ONTO[square]``: a symmetry that maps ``square`` into the triangle."""
 ON_DIAGONAL = np.array([chess.square_file(s) == chess.square_rank(s) for s in range(64)] + [False])
