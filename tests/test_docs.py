@@ -37,5 +37,7 @@ def test_the_tutorials_drafts_load_and_its_second_is_the_bundled_kqk_table(tmp_p
     (tmp_path / "first.yaml").write_text(first, encoding="utf-8")
     (tmp_path / "second.yaml").write_text(second, encoding="utf-8")
     assert load_table(tmp_path / "first.yaml").name == "my_kqk"
+    # The copy beside the tutorial is the draft it prints.
+    assert (ROOT / "docs" / "my_kqk.yaml").read_text(encoding="utf-8") == first
     draft, bundled = load_table(tmp_path / "second.yaml"), load_table(ROOT / "advice_tables" / "kqk.yaml")
     assert (draft.material, draft.rules, draft.advice) == (bundled.material, bundled.rules, bundled.advice)
