@@ -23,6 +23,7 @@ from al0.tablebase import Tablebase
 from al0.tree import principal_line
 from al0.verify import VerifySpec, Verifier, load_tablebase, start_positions
 from conftest import TABLES
+from test_vocabulary import random_position
 
 
 def oracle(board: chess.Board, symmetry: int) -> chess.Board:
@@ -38,19 +39,9 @@ def oracle(board: chess.Board, symmetry: int) -> chess.Board:
 
 
 def random_boards(material: str, count: int, seed: int) -> list[chess.Board]:
-    """Legal positions of ``material`` (White's men first), White to move."""
+    """Legal positions of the whole ``material`` (White's men first), White to move."""
     rng = random.Random(seed)
-    split = material.index("K", 1)
-    boards: list[chess.Board] = []
-    while len(boards) < count:
-        board = chess.Board(None)
-        squares = rng.sample(chess.SQUARES, len(material))
-        for index, (letter, square) in enumerate(zip(material, squares)):
-            board.set_piece_at(square, chess.Piece.from_symbol(
-                letter if index < split else letter.lower()))
-        if board.is_valid():
-            boards.append(board)
-    return boards
+    return [random_position(rng, material, drop=0.0, turn=chess.WHITE) for _ in range(count)]
 
 
 def mate_table(material: str) -> AdviceTable:

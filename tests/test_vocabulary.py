@@ -130,19 +130,21 @@ def test_language_reference_lists_the_vocabulary_from_its_docstrings():
 ORACLE_MATERIALS = ("KRK", "KQK", "KBNK", "KBBK", "KNNK", "KQKR", "KRKN", "KQKB", "KRKB")
 
 
-def random_position(rng: random.Random, material: str) -> chess.Board:
-    """A legal position of ``material`` (white ours), a non-king piece now
-    and then taken off so that the vocabulary meets missing pieces too."""
+def random_position(rng: random.Random, material: str, drop: float = 0.1,
+                    turn: chess.Color | None = None) -> chess.Board:
+    """A legal position of ``material`` (white ours), each non-king piece
+    taken off with chance ``drop`` so that the vocabulary meets missing
+    pieces too; ``turn`` to move, else either side."""
     split = material.index("K", 1)
     while True:
         men = [(letter, chess.WHITE) for letter in material[:split]]
         men += [(letter, chess.BLACK) for letter in material[split:]]
-        men = [m for m in men if m[0] == "K" or rng.random() > 0.1]
+        men = [m for m in men if m[0] == "K" or rng.random() > drop]
         board = chess.Board(None)
         for (letter, colour), square in zip(men, rng.sample(chess.SQUARES, len(men))):
             board.set_piece_at(square, chess.Piece.from_symbol(
                 letter if colour else letter.lower()))
-        board.turn = rng.choice(chess.COLORS)
+        board.turn = rng.choice(chess.COLORS) if turn is None else turn
         if board.is_valid():
             return board
 
