@@ -7,6 +7,13 @@ position. The CLI turns any ``AL0Error`` into a one-line message and exit code 2
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for annotations only: al0.position itself imports this module
+    import chess
+
+    from al0.position import Position
+
 
 class AL0Error(ValueError):
     """Base class of every error al0 reports to its user."""
@@ -30,7 +37,19 @@ class PositionError(AL0Error):
 
 
 class PredicateError(AL0Error):
-    """A predicate or generator raised while being evaluated."""
+    """A predicate or generator raised while being evaluated.
+
+    Besides the message it keeps what the message is made of: ``detail``
+    (what went wrong, ``{move}`` standing for the move it names, if any),
+    the compact ``position`` where it happened and that ``move``; so an
+    error met while planning a mirror image can be told again about the
+    position the user gave (:meth:`al0.plan.Planner.plan_position`).
+    """
+
+    def __init__(self, message: str, detail: str = "", position: Position | None = None,
+                 move: chess.Move | None = None):
+        super().__init__(message)
+        self.detail, self.position, self.move = detail, position, move
 
 
 class SearchBudgetExceeded(AL0Error):

@@ -176,7 +176,7 @@ def _blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
         if value is not True and value is not False:
             culprit, failure = name, _NotBool(value)
             break
-    return PredicateError(f"predicate {culprit!r} {_what(failure)} at {_fen(node)}")
+    return predicate_error(f"predicate {culprit!r} {_what(failure)}", node.position)
 
 
 def _what(failure: BaseException) -> str:
@@ -189,11 +189,16 @@ def _what(failure: BaseException) -> str:
     return f"raised {type(failure).__name__}: {failure}"
 
 
-def _fen(node: Node) -> str:
+def predicate_error(detail: str, position: Position, move: chess.Move | None = None
+                    ) -> PredicateError:
+    """The error for library code that failed at ``position``: ``detail``,
+    with ``{move}`` standing for ``move`` in UCI, then the position's FEN."""
     try:
-        return node.fen
+        where = fen(position)
     except Exception:  # a message must not fail for want of a FEN
-        return repr(node.position)
+        where = repr(position)
+    text = detail if move is None else detail.replace("{move}", move.uci())
+    return PredicateError(f"{text} at {where}", detail, position, move)
 
 
 def reads_root(goal: Goal, library: Library) -> bool:
@@ -484,7 +489,7 @@ def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
     except KeyboardInterrupt:
         raise
     except BaseException as error:
-        raise PredicateError(f"generator {name!r} {_what(error)} at {_fen(node)}") from error
+        raise predicate_error(f"generator {name!r} {_what(error)}", node.position) from error
     if not _MOVE_TYPE.issuperset(map(type, moves)):
         _bad_move(name, next(move for move in moves if type(move) is not chess.Move),
                   node.position)
@@ -497,7 +502,7 @@ _MOVE_TYPE = {chess.Move}
 def _bad_move(culprit: str, move: object, position: Position) -> NoReturn:
     """Raise the error for a generator output that is not a legal move."""
     if type(move) is not chess.Move:
-        what = f"{move!r} ({type(move).__name__}), not a chess.Move"
-    else:
-        what = f"{move.uci()}, not a legal move of the side to move"
-    raise PredicateError(f"generator {culprit!r} yielded {what}, at {fen(position)}")
+        raise predicate_error(f"generator {culprit!r} yielded {move!r} ({type(move).__name__}),"
+                              " not a chess.Move,", position)
+    raise predicate_error(f"generator {culprit!r} yielded {{move}}, not a legal move of the"
+                          " side to move,", position, move)

@@ -9,15 +9,16 @@ from typing import Any
 
 import chess
 
-from al0.errors import AL0Error
-from al0.goals import compile_goal
+from al0.errors import AL0Error, PredicateError
+from al0.goals import compile_goal, predicate_error
 from al0.library import Node, node_at
 from al0.model import AdviceTable, Const
 from al0.position import Position, fen as position_fen, from_board, to_board
 from al0.positions import material_counts
 from al0.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
                         compile_advice)
-from al0.symmetry import INVERSE, canonical_symmetry, transform_position, transform_tree
+from al0.symmetry import (INVERSE, canonical_symmetry, transform_move, transform_position,
+                          transform_tree)
 from al0.tree import ForcingTree
 
 DEFAULT_BUDGET = 1_000_000
@@ -155,7 +156,9 @@ class Planner:
     def _canonical_plan(self, position: Position, symmetry: int) -> Plan:
         """The plan of ``position`` under ``symmetry`` (its canonical
         orientation). An error names ``position`` as the user gave it, not
-        its mirror image.
+        its mirror image: library code that failed at a node of the search
+        is told about that node's own mirror image (and move), others name
+        the root.
 
         :raises AL0Error: as :meth:`plan_position`.
         """
@@ -163,6 +166,11 @@ class Planner:
         try:
             return self.plan_position(image)
         except AL0Error as error:
+            if isinstance(error, PredicateError) and error.position is not None:
+                back = INVERSE[symmetry]
+                raise predicate_error(error.detail, transform_position(error.position, back),
+                                      None if error.move is None
+                                      else transform_move(error.move, back)) from None
             message = str(error).replace(position_fen(image), position_fen(position))
             raise type(error)(message) from None
 

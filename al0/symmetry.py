@@ -101,6 +101,12 @@ def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
     return min(candidates, key=key)
 
 
+def transform_move(move: chess.Move, symmetry: Symmetry) -> chess.Move:
+    """``move`` under ``symmetry`` (any move: a library's illegal one too)."""
+    squares = SQUARE_MAPS[symmetry]
+    return chess.Move(squares[move.from_square], squares[move.to_square], move.promotion, move.drop)
+
+
 def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
     """``tree`` with every move under ``symmetry`` (shared subtrees stay
     shared)."""

@@ -12,7 +12,7 @@ import chess
 import pytest
 
 from al0.defenders import DefenderSpec
-from al0.errors import SearchBudgetExceeded
+from al0.errors import PredicateError, SearchBudgetExceeded
 from al0.loader import load_table, parse_table
 from al0.model import AdviceTable
 from al0.plan import Planner
@@ -129,6 +129,52 @@ def test_a_plan_error_names_the_position_as_given():
     with pytest.raises(SearchBudgetExceeded) as caught:
         Planner(table, budget=1).plan(board)
     assert board.fen() in str(caught.value)
+
+
+def broken_symmetric_planner(advice: str) -> Planner:
+    """A symmetric table on the broken library of tests/tables, with one
+    piece of advice (YAML flow mapping without braces)."""
+    text = ("name: t\nmaterial: KRK\nsymmetric: true\n"
+            "library: ../tests/tables/lib_broken_at_search.py\n"
+            "rules: [{name: r, if: true, then: [a]}]\n"
+            f"advice: {{a: {{{advice}}}}}\n")
+    return Planner(parse_table(text, "<test>", TABLES))
+
+
+def test_a_library_error_deep_in_the_search_names_the_node_as_the_user_sees_it():
+    # The predicate fails after our first move, in the canonical orientation;
+    # the message must name that node's mirror image: a successor of the board.
+    board = chess.Board("8/8/8/4K3/8/8/2k5/7R w - - 0 1")
+    assert canonical_symmetry(from_board(board), chess.WHITE) != IDENTITY
+    planner = broken_symmetric_planner(
+        "better-goal: themtomove and says_false_as_text, holding-goal: true,"
+        " us-moves: {0: legal}, them-moves: nomove")
+    with pytest.raises(PredicateError) as caught:
+        planner.plan(board)
+    named = str(caught.value).rsplit(" at ", 1)[1].split()[:2]  # placement and side to move
+    successors = []
+    for move in board.legal_moves:
+        board.push(move)
+        successors.append(board.fen().split()[:2])
+        board.pop()
+    assert named in successors, named
+
+
+def test_an_illegal_move_from_a_library_is_named_in_the_users_orientation():
+    # yields_illegal yields e6d5 in whatever orientation it is asked in: the
+    # message maps it back, so it names the mirror image of e6d5.
+    board = chess.Board("8/8/5K2/8/8/2R5/8/1k6 w - - 0 1")
+    symmetry = canonical_symmetry(from_board(board), chess.WHITE)
+    assert symmetry != IDENTITY
+    planner = broken_symmetric_planner(
+        "better-goal: themtomove, holding-goal: true,"
+        " us-moves: {0: yields_illegal}, them-moves: nomove")
+    with pytest.raises(PredicateError) as caught:
+        planner.plan(board)
+    back = SQUARE_MAPS[INVERSE[symmetry]]
+    expected = chess.Move(back[chess.E6], back[chess.D5]).uci()
+    assert f"yielded {expected}, not a legal move" in str(caught.value)
+    assert str(caught.value).endswith(f"at {board.fen()}")
 
 
 @pytest.mark.parametrize("material, positions", [("KRK", 175_168), ("KBBK", None)])
