@@ -132,8 +132,8 @@ def test_a_plan_error_names_the_position_as_given():
 
 
 def broken_symmetric_planner(advice: str) -> Planner:
-    """A symmetric table on the broken library of tests/tables, with one
-    piece of advice (YAML flow mapping without braces)."""
+    """A symmetric table on the broken library of tests/tables with one
+    piece of advice, ``advice`` being its keys as YAML flow-mapping items."""
     text = ("name: t\nmaterial: KRK\nsymmetric: true\n"
             "library: ../tests/tables/lib_broken_at_search.py\n"
             "rules: [{name: r, if: true, then: [a]}]\n"
