@@ -149,17 +149,13 @@ class EveryOrientation(LazyBoards):
         item %= len(self)
         index = bisect.bisect_right(self._ends, item)
         offset = item - (self._ends[index - 1] if index else 0)
-        return mirror_images(self._classes[index].board())[offset]
+        return to_board(mirror_images(from_board(self._classes[index].board()))[offset])
 
 
-def mirror_images(board: chess.Board) -> list[chess.Board]:
-    """``board`` and its distinct mirror images, in the order of
-    :data:`al0.symmetry.SQUARE_MAPS` (``board`` first)."""
-    images: dict[str, chess.Board] = {}
-    for symmetry in range(8):
-        image = to_board(transform_position(from_board(board), symmetry))
-        images.setdefault(image.board_fen(), image)
-    return list(images.values())
+def mirror_images(position: Position) -> list[Position]:
+    """``position`` and its distinct mirror images, in the order of
+    :data:`al0.symmetry.SQUARE_MAPS` (``position`` first)."""
+    return list(dict.fromkeys(transform_position(position, symmetry) for symmetry in range(8)))
 
 
 def position_fen(position: Position) -> str:
