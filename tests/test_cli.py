@@ -227,6 +227,14 @@ def test_play_missing_table(tmp_path):
     assert_user_error(run("play", missing, "--opponent", "random"), missing)
 
 
+def test_play_without_a_start_position_says_how_to_give_one(tmp_path):
+    table = tmp_path / "no_start.yaml"
+    text = (Path(__file__).resolve().parent.parent / "advice_tables" / "kqk.yaml").read_text()
+    table.write_text("\n".join(line for line in text.splitlines() if not line.startswith("start:")))
+    assert_user_error(run("play", str(table), "--opponent", "random"),
+                      "no start position", "--fen", "start:")
+
+
 def test_play_other_material():
     assert_user_error(run("play", BRATKO, "--fen", "8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1",
                           "--opponent", "random"), "material KQK")

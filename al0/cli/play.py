@@ -120,7 +120,8 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
     loaded = load_table(table)
     if fen is None:
         if loaded.start_fen is None:
-            raise click.UsageError(f"{table} has no start position: give one with --fen")
+            raise click.UsageError(f"{table} has no start position: give one with --fen, "
+                                   "or add a start: line (a FEN) to the table")
         fen = loaded.start_fen
     board = position_for(loaded, fen)
     pictures = board_pictures(svg_dir)
