@@ -8,6 +8,7 @@ from typing import Callable
 import chess
 
 from al0.errors import PositionError
+from al0.position import from_board
 from al0.model import AdviceTable
 
 PIECE_ORDER = "KQRBNP"
@@ -79,6 +80,13 @@ def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
                             f"but the table is for {canonical_material(material)}")
 
 
+def check_for_table(board: chess.Board, table: AdviceTable) -> None:
+    """:raises PositionError: when ``board`` is not of the table's material,
+    or has castling rights, which al0's search does not play."""
+    check_material(board, table.material, table.us)
+    from_board(board)
+
+
 def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     """The positions of an EPD file with their line numbers; blank lines and
     ``#`` comments are skipped. A line may also be a full FEN (with move
@@ -127,7 +135,7 @@ def epd_positions(path: str, table: AdviceTable,
     boards = []
     for number, board in read_epd(path):
         try:
-            check_material(board, table.material, table.us)
+            check_for_table(board, table)
             if board.turn != table.us:
                 raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
             if check is not None:

@@ -145,7 +145,8 @@ def test_plan_epd(tmp_path):
     ("8/8/8/8/3Kk3/8/8/R7 w - -", ["illegal position"]),            # kings adjacent
     ("8/8/4Q3/8/3K4/8/2k5/8 w - -", ["material KQK", "for KRK"]),   # other material
     ("8/8/4R3/8/3K4/8/2k5/8 b - -", ["not the table's side to move"]),
-], ids=["unparsable", "illegal", "material", "side-to-move"])
+    ("4k3/8/8/8/8/8/8/R3K3 w Q -", ["without castling rights"]),
+], ids=["unparsable", "illegal", "material", "side-to-move", "castling"])
 def test_plan_epd_bad_line(tmp_path, bad_line, fragments):
     epd = tmp_path / "bad.epd"
     epd.write_text(f"{BOOK_FEN}\n# a comment\n{bad_line}\n")
@@ -233,6 +234,11 @@ def test_play_without_a_start_position_says_how_to_give_one(tmp_path):
     table.write_text("\n".join(line for line in text.splitlines() if not line.startswith("start:")))
     assert_user_error(run("play", str(table), "--opponent", "random"),
                       "no start position", "--fen", "start:")
+
+
+def test_play_refuses_castling_rights_before_showing_a_board():
+    assert_user_error(run("play", BRATKO, "--fen", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+                          "--opponent", "random"), "without castling rights", "R3K3 w Q")
 
 
 def test_play_other_material():

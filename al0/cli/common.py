@@ -19,7 +19,7 @@ from al0.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
 from al0.model import AdviceTable
 from al0.plan import DEFAULT_BUDGET
-from al0.positions import check_material, parse_fen
+from al0.positions import check_for_table, parse_fen
 from al0.files import check_writable, write_atomically
 
 
@@ -212,7 +212,7 @@ BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BU
 def position_for(table: AdviceTable, fen: str) -> chess.Board:
     """The board of ``fen``, checked against the table's material."""
     board = parse_fen(fen)
-    check_material(board, table.material, table.us)
+    check_for_table(board, table)
     return board
 
 
