@@ -368,7 +368,8 @@ def _read_advice(reader: _Reader, node: yaml.Node, library: Library) -> dict[str
             goal_node = parts[key][1]
             goals[key] = reader.expression(goal_node, f"{what} {key}", parse_goal)
             _check_names(reader, goal_node, goals[key], library)
-        constraints = {key: _read_constraint(reader, parts[key][1], f"{what} {key}", library)
+        constraints = {key: _read_constraint(reader, parts[key][1], f"{what} {key}", library,
+                                             ours=key == "us-moves")
                        for key in ("us-moves", "them-moves")}
         source = {key: reader.scalar_text(parts[key][1], key)
                   for key in ("better-goal", "holding-goal")}
@@ -380,23 +381,24 @@ def _read_advice(reader: _Reader, node: yaml.Node, library: Library) -> dict[str
 
 
 def _read_constraint(reader: _Reader, node: yaml.Node, what: str,
-                     library: Library) -> MoveConstraint:
+                     library: Library, ours: bool) -> MoveConstraint:
     """A move constraint: the book's text form, or a mapping from depth guard
-    (``0``, ``< 3``, ``1..4``) to generators (``legal``, ``rookmove and checkmove``)."""
+    (``0``, ``< 3``, ``1..4``) to generators (``legal``, ``rookmove and checkmove``).
+    ``ours``: whether it gives our side's moves (us-moves) or theirs."""
     if isinstance(node, yaml.MappingNode):
         alternatives = []
         for key, (key_node, value_node) in reader.mapping(node, what, ()).items():
             depths = reader.expression(key_node, f"{what} depth guard", parse_depth_spec)
             generators = reader.expression(value_node, what, parse_generators)
             alternatives.append(Alternative(depths, generators))
-            _check_generators(reader, value_node, generators, library)
+            _check_generators(reader, value_node, generators, library, what, ours)
         if not alternatives:
             raise reader.error(node, f"{what} is empty (write nomove for no moves)")
         constraint = MoveConstraint(tuple(alternatives))
     else:
         constraint = reader.expression(node, what, parse_constraint)
         for alternative in constraint.alternatives:
-            _check_generators(reader, node, alternative.generators, library)
+            _check_generators(reader, node, alternative.generators, library, what, ours)
     if constraint.horizon() is None:
         raise reader.error(node, f"{what} allows moves at every depth, so a forcing tree "
                            f"could be endless: bound it, e.g. '< 3: legal'")
@@ -404,9 +406,26 @@ def _read_constraint(reader: _Reader, node: yaml.Node, what: str,
 
 
 def _check_generators(reader: _Reader, node: yaml.Node, names: Iterable[str],
-                      library: Library) -> None:
-    """Every name must be a move generator of the library or the vocabulary."""
+                      library: Library, what: str, ours: bool) -> None:
+    """Every name must be a move generator of the library or the vocabulary,
+    and the vocabulary's ``moves(p)`` must name a piece of the side whose
+    moves the constraint gives (else it never gives a move).
+
+    :raises TableSyntaxError: ``moves(k)`` in us-moves, ``moves(R)`` in them-moves.
+    """
     _check_vocabulary(reader, node, names, library, "generator")
+    assert reader.binder is not None  # set before any expression is read
+    for name in names:
+        family, args = split_call(name)
+        if family != "moves" or name in library.generators:
+            continue
+        piece = reader.binder.pieces[args[0]]
+        if piece.ours != ours:
+            text = reader.scalar_text(node, "") if isinstance(node, yaml.ScalarNode) else ""
+            whose, side = ("their", "our") if ours else ("our", "their")
+            raise reader.error(node, f"{what}: {name} moves {whose} piece {args[0]}, so it never "
+                               f"gives a move on {side} turn (ours are written in upper case, "
+                               f"theirs in lower case)", offset=_offset_of(text, name))
 
 
 def _check_names(reader: _Reader, node: yaml.Node, goal: Goal, library: Library) -> None:

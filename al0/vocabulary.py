@@ -728,7 +728,9 @@ def moves(p: PieceRef) -> Generator:
     """The piece's legal moves. A king's in the book's order: diagonal steps
     first, then along the rank, then along the file, each +1 (towards h, the
     8th rank) before -1; any other piece's by target square a1, b1, … h8
-    (promotions knight, bishop, rook, queen). None when it is not its side's move."""
+    (promotions knight, bishop, rook, queen). None when it is not its side's move,
+    so us-moves must name a piece of ours and them-moves one of theirs (checked
+    when the table loads)."""
     def generator(node: Node) -> list[chess.Move]:
         square = p.square(node)
         if square is None or node.position.turn != p.colour(node):
