@@ -210,7 +210,8 @@ BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BU
 
 
 def position_for(table: AdviceTable, fen: str) -> chess.Board:
-    """The board of ``fen``, checked against the table's material."""
+    """The board of ``fen``, checked against the table's material (and to
+    have no castling rights, which the search does not play)."""
     board = parse_fen(fen)
     check_for_table(board, table)
     return board
