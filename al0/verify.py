@@ -587,6 +587,9 @@ class Report:
                            f"longest mate {longest} moves, {over} games over the move limit "
                            f"(at most {expect.max_moves} expected, against the "
                            f"{self.defender} defender)"))
+        checks = [self._scoped(check, expect.positions,
+                               existential=check[0] == "mates-all" and expect.mates_all is False)
+                  for check in checks]
         if expect.mean_moves is not None:
             checks.append(self._check_mean(expect.mean_moves, expect.positions, mated))
         if self.interrupted:
@@ -594,6 +597,30 @@ class Report:
             return [(name, None, f"{measured}; the run was interrupted")
                     for name, _, measured in checks]
         return checks
+
+    def _scoped(self, check: tuple[str, bool | None, str], positions: str | None,
+                existential: bool) -> tuple[str, bool | None, str]:
+        """The verdict on a claim about ``positions`` (None: about any run)
+        from this run's. A claim that every game does something (at most N
+        failures, at most N moves) can only break as positions are added:
+        a run over every position (``all``, ``every``) against a claim
+        about a sample decides it only when it holds, a sample against a
+        claim about every position only when it fails. ``existential``
+        (``mates-all: false``: some game fails) is the other way round.
+        Other positions (another sample, an EPD file) decide nothing."""
+        name, holds, measured = check
+        run = self.positions
+        if positions is None or positions == run:
+            return check
+        wider = {"every": 2, "all": 1}
+        if positions not in wider and not positions.startswith("sample:"):
+            covers = within = False  # an EPD file: which positions it holds is not known here
+        else:
+            covers = wider.get(run, 0) > wider.get(positions, 0)
+            within = run.startswith("sample:") and positions in wider
+        if covers and holds != existential or within and holds == existential:
+            return check
+        return name, None, f"{measured}; the claim is about positions {positions}, not {run}"
 
     def _check_mean(self, limit: float, positions: str | None,
                     mated: list[int]) -> tuple[str, bool | None, str]:

@@ -166,6 +166,32 @@ def test_each_expect_block_is_checked_against_the_runs_it_is_about(tmp_path):
             and "the claim is about positions sample:8, not sample:4" in result.output)
 
 
+def test_claims_about_other_positions_are_decided_only_where_those_imply_them(tmp_path):
+    # kqk.yaml mates every position in at most 17 moves, in more than 3 on a
+    # sample of 20. A claim about a sample is not refuted by a run over every
+    # position (the failures may lie outside it), only confirmed; a claim
+    # about every position is refuted by a sample, never confirmed by one.
+    text = (TABLES / "kqk.yaml").read_text().split("\nexpect:")[0]
+    table = tmp_path / "kqk.yaml"
+
+    def verdicts(positions: str, *args: str) -> tuple[int, dict[str, str]]:
+        result = run(str(table), "--positions", positions, *args)
+        found = dict(line[len("expect "):].split(": ", 1) for line in result.output.splitlines()
+                     if line.startswith("expect "))
+        return result.exit_code, {name: verdict.split()[0] for name, verdict in found.items()}
+
+    table.write_text(text + "\nexpect:\n  positions: sample:20\n  no-plan: 0\n  max-moves: 3\n")
+    assert verdicts("sample:20") == (1, {"no-plan": "ok", "max-moves": "FAILED"})
+    assert verdicts("all", "--jobs", "2") == (0, {"no-plan": "ok", "max-moves": "undecided"})
+    assert verdicts("sample:21") == (0, {"no-plan": "undecided", "max-moves": "undecided"})
+    assert verdicts("sample:20", "--seed", "3") == (0, {"no-plan": "undecided",
+                                                        "max-moves": "undecided"})
+    table.write_text(text + "\nexpect:\n  positions: all\n  no-plan: 0\n  max-moves: 3\n")
+    assert verdicts("sample:20") == (1, {"no-plan": "undecided", "max-moves": "FAILED"})
+    table.write_text(text + "\nexpect:\n  positions: sample:20\n  mates-all: false\n")
+    assert verdicts("all", "--jobs", "2") == (1, {"mates-all": "FAILED"})
+
+
 def test_a_run_no_expect_block_is_about_says_so(tmp_path):
     table = write_table_with(tmp_path, "  - defender: random\n    mates-all: true\n")
     result = run(table, "--positions", "sample:3")

@@ -157,7 +157,10 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         boards = choose_positions(positions_spec, verifier, seed)
         if not boards:
             raise CommandError(f"{positions_spec.text}: no positions to verify")
-        report = Report(verifier.table.name, defender.name, positions_spec.text, len(boards))
+        # Another seed draws another sample: a claim about sample:N is not about it.
+        named = (positions_spec.text if positions_spec.count is None or seed == 0
+                 else f"{positions_spec.text} (seed {seed})")
+        report = Report(verifier.table.name, defender.name, named, len(boards))
         stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
