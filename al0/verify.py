@@ -603,9 +603,10 @@ class Report:
         """The verdict on a claim about ``positions`` (None: about any run)
         from this run's. A claim that every game does something (at most N
         failures, at most N moves) can only break as positions are added:
-        a run over every position (``all``, ``every``) against a claim
-        about a sample decides it only when it holds, a sample against a
-        claim about every position only when it fails. ``existential``
+        a run over more positions than the claim's (``all`` against a
+        sample, ``every`` against either) decides it only when it holds, a
+        run over part of them (a sample against ``all``, ``all`` against
+        ``every``) only when it fails. ``existential``
         (``mates-all: false``: some game fails) is the other way round.
         Other positions (another sample, an EPD file) decide nothing."""
         name, holds, measured = check
@@ -617,7 +618,8 @@ class Report:
             covers = within = False  # an EPD file: which positions it holds is not known here
         else:
             covers = wider.get(run, 0) > wider.get(positions, 0)
-            within = run.startswith("sample:") and positions in wider
+            within = ((run in wider or run.startswith("sample:"))
+                      and wider.get(positions, 0) > wider.get(run, 0))
         if covers and holds != existential or within and holds == existential:
             return check
         return name, None, f"{measured}; the claim is about positions {positions}, not {run}"
