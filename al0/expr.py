@@ -210,7 +210,11 @@ class _Reader:
         op = self.take()
         if op.text not in COMPARISONS:
             found = op.text or "end of expression"
-            raise self.fail(f"expected a comparison (=, <, <=, >, >=), found {found!r}", op)
+            at_root = [term for _, term in left.parts if isinstance(term, Feature) and term.at_root]
+            hint = (f" after root.{at_root[0].name} (root. reads a feature, to be compared, "
+                    f"e.g. root.dist(K, k) > 2; a predicate cannot be read at the root)"
+                    if len(left.parts) == 1 and at_root else "")
+            raise self.fail(f"expected a comparison (=, <, <=, >, >=), found {found!r}{hint}", op)
         right = self.sum()
         if all(isinstance(term, int) for _, term in left.parts + right.parts):
             raise self.fail("a comparison needs a feature (e.g. dist(K, k)), not only numbers", op)

@@ -95,3 +95,11 @@ def test_horizon_ignores_nomove_and_flags_unbounded():
     assert parse_constraint("depth < 5 and legal").horizon() == 5
     assert parse_constraint("(depth = 0) and legal then (depth = 2) and checkmove").horizon() == 3
     assert parse_constraint("legal").horizon() is None
+
+
+def test_a_predicate_read_at_the_root_is_explained():
+    with pytest.raises(ExpressionError, match=r"after root\.mate \(root\. reads a feature"):
+        parse_goal("a and root.mate")
+    with pytest.raises(ExpressionError) as info:  # a sum of features: no hint, still located
+        parse_goal("root.room + room")
+    assert "root. reads" not in str(info.value) and info.value.offset == 16
