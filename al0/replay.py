@@ -57,7 +57,8 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
     """The game of start position number ``index``, played again."""
     board = chess.Board(record.fen)
     defender: Opponent
-    if record.line:
+    if record.line or verifier.spec.defender.kind == "worst":
+        # The worst case's own line; empty when the game ended before their move.
         defender = _Line(board, record.line)
     else:
         defender = verifier.defender_for(index)

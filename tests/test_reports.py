@@ -172,6 +172,22 @@ def test_verify_pgn_of_the_worst_case_replays_its_lines(tmp_path):
         assert end.is_checkmate() if game.headers["Termination"] == "mate" else end.is_stalemate()
 
 
+def test_verify_pgn_of_the_worst_case_keeps_games_that_end_before_their_move(tmp_path):
+    # A table that only mates in one has no plan at most starts: the worst
+    # case then records no line, and the replay is the start position alone.
+    table = tmp_path / "mate_in_1.yaml"
+    table.write_text("name: mate_in_1\nmaterial: KRK\nrules:\n  - {name: r, if: true, then: [m]}\n"
+                     "advice:\n  m: {better-goal: mate, holding-goal: true, us-moves: {0: legal},"
+                     " them-moves: nomove}\n")
+    pgn = tmp_path / "worst.pgn"
+    result = run("verify", str(table), "--positions", "sample:6", "--defender", "worst",
+                 "--pgn", str(pgn))
+    assert result.exit_code == 0, result.output
+    games = read_games(pgn)
+    assert [g.headers["Termination"] for g in games] == ["no plan"] * 6
+    assert all(not list(g.mainline_moves()) for g in games)
+
+
 def test_verify_pgn_of_random_games_are_the_judged_games(tmp_path):
     """A random defender is seeded per position: the replay is the game judged."""
     pgn, report = tmp_path / "random.pgn", tmp_path / "random.json"
