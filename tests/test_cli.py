@@ -96,6 +96,11 @@ def test_plan_text():
     assert "Re3" in lines[3]
 
 
+def test_plan_json_flag_and_another_format_conflict():
+    assert_user_error(run("plan", BRATKO, "--fen", BOOK_FEN, "--format", "dot", "--json"),
+                      "--json is --format json", "--format dot")
+
+
 def test_plan_json_of_the_book_position():
     result = run("plan", BRATKO, "--fen", BOOK_FEN, "--json")
     assert result.exit_code == 0, result.output

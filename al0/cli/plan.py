@@ -56,6 +56,8 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json:
     passed over), failure, tree (each node with to_move and side), nodes
     and ms.
     """
+    if as_json and form not in ("text", "json"):
+        raise click.UsageError(f"--json is --format json: give one of --json and --format {form}")
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
     if epd:
