@@ -587,11 +587,15 @@ class Report:
                            f"longest mate {longest} moves, {over} games over the move limit "
                            f"(at most {expect.max_moves} expected, against the "
                            f"{self.defender} defender)"))
-        checks = [self._scoped(check, expect.positions,
-                               existential=check[0] == "mates-all" and expect.mates_all is False)
-                  for check in checks]
         if expect.mean_moves is not None:
-            checks.append(self._check_mean(expect.mean_moves, expect.positions, mated))
+            mean = statistics.fmean(mated) if mated else 0.0
+            checks.append(("mean-moves", mean <= expect.mean_moves,
+                           f"mean {mean:.2f} moves over {len(mated)} mated games (at most "
+                           f"{expect.mean_moves} expected, against the {self.defender} defender)"))
+        checks = [self._scoped(check, expect.positions,
+                               existential=None if check[0] == "mean-moves"
+                               else check[0] == "mates-all" and expect.mates_all is False)
+                  for check in checks]
         if self.interrupted:
             # Part of the positions says nothing of the whole run's claims.
             return [(name, None, f"{measured}; the run was interrupted")
@@ -599,7 +603,7 @@ class Report:
         return checks
 
     def _scoped(self, check: tuple[str, bool | None, str], positions: str | None,
-                existential: bool) -> tuple[str, bool | None, str]:
+                existential: bool | None) -> tuple[str, bool | None, str]:
         """The verdict on a claim about ``positions`` (None: about any run)
         from this run's. A claim that every game does something (at most N
         failures, at most N moves) can only break as positions are added:
@@ -608,14 +612,15 @@ class Report:
         run over part of them (a sample against ``all``, ``all`` against
         ``every``) only when it fails. ``existential``
         (``mates-all: false``: some game fails) is the other way round.
-        Other positions (another sample, an EPD file) decide nothing."""
+        None (a mean: a sample's can lie either side of the whole's) and
+        other positions (another sample, an EPD file) decide nothing."""
         name, holds, measured = check
         run = self.positions
         if positions is None or positions == run:
             return check
         wider = {"every": 2, "all": 1}
-        if positions not in wider and not positions.startswith("sample:"):
-            covers = within = False  # an EPD file: which positions it holds is not known here
+        if existential is None or positions not in wider and not positions.startswith("sample:"):
+            covers = within = False  # a mean, or an EPD file whose positions are not known here
         else:
             covers = wider.get(run, 0) > wider.get(positions, 0)
             within = ((run in wider or run.startswith("sample:"))
@@ -623,18 +628,6 @@ class Report:
         if covers and holds != existential or within and holds == existential:
             return check
         return name, None, f"{measured}; the claim is about positions {positions}, not {run}"
-
-    def _check_mean(self, limit: float, positions: str | None,
-                    mated: list[int]) -> tuple[str, bool | None, str]:
-        """A mean over other positions than the claim's says nothing of it
-        (a sample's mean can lie either side), so it is then undecided."""
-        mean = statistics.fmean(mated) if mated else 0.0
-        measured = (f"mean {mean:.2f} moves over {len(mated)} mated games "
-                    f"(at most {limit} expected, against the {self.defender} defender)")
-        if positions is not None and positions != self.positions:
-            return ("mean-moves", None,
-                    f"{measured}; the claim is about positions {positions}, not {self.positions}")
-        return "mean-moves", mean <= limit, measured
 
     def to_json(self, expectations: Sequence[Expectations] = (),
                 worst: int = WORST_KEPT) -> dict[str, Any]:
