@@ -39,7 +39,11 @@ that forces the lowest value, as advice trying the most significant term
 first would); with ``--closure`` it also counts the plans that left the
 closure (``--exits N`` prints them, with the move that keeps the progress
 inside) and walks by the closure-keeping moves, which a table could play if
-it knew the closure. ``--drive TERM…`` (with ``--closure``) is a first
+it knew the closure. ``--fastest`` walks instead by the move the
+tablebase rates best among those that keep the fall forced: about the best
+any table lowering this potential could do, so a potential whose games stay
+long even so is too slow for the 50-move rule whatever the table's advice.
+``--drive TERM…`` (with ``--closure``) is a first
 phase: the positions from which a second potential can be kept falling
 until the game enters the closure (entering it counts as lower than every
 value of the drive). ``--memo DIR`` keeps each feature's and condition's
@@ -273,7 +277,8 @@ class Graph:
 
     def walk(self, potential: Array, found: Array, replies: list[Array], boards: list[chess.Board],
              counted: npt.NDArray[np.bool_] | None = None, closure: npt.NDArray[np.bool_] | None = None,
-             keeping: tuple[Array, list[Array]] | None = None, greedy: bool = False) -> tuple[str, list[str]]:
+             keeping: tuple[Array, list[Array]] | None = None, greedy: bool = False,
+             fastest: bool = False) -> tuple[str, list[str]]:
         """Plays each board as a table would that lowers the potential with
         the first move (python-chess's order) that forces it in the fewest
         moves (``found`` and ``replies`` from :meth:`depths`), against the
@@ -287,7 +292,11 @@ class Graph:
         would have kept the progress inside. ``greedy`` takes, instead of
         the first move that forces a fall, one that forces the lowest value
         (a mate first), as a table whose advice tries the most significant
-        term's fall first would."""
+        term's fall first would. ``fastest`` gives each plan every move of
+        the depth and takes, of the moves that keep the fall forced, the one
+        the tablebase rates best: not a table's choice but about the best
+        any table lowering this potential could make, so games that stay
+        long under it show the potential itself is slow."""
         # A plan is over when the value falls where the forcing trees count it.
         met = potential if counted is None else np.where(counted, potential, INF)
         mates, played, optimal = 0, 0, 0
@@ -303,12 +312,18 @@ class Graph:
                 if level == 0:
                     end = "no plan"
                     break
+                if fastest:
+                    level = len(replies)
                 target = potential[root]
                 before, plan = board.fen(), []
                 while True:
                     forcing = [m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target)]
-                    move = min(forcing, key=lambda m: self._value(board, m, replies[level - 1])) \
-                        if greedy else forcing[0]
+                    if fastest:
+                        move = min(forcing, key=lambda m: self._rating(board, m))
+                    elif greedy:
+                        move = min(forcing, key=lambda m: self._value(board, m, replies[level - 1]))
+                    else:
+                        move = forcing[0]
                     plan.append(board.san(move))
                     board.push(move)
                     moves_played += 1
@@ -358,6 +373,14 @@ class Graph:
         finally:
             board.pop()
 
+    def _rating(self, board: chess.Board, move: chess.Move) -> int:
+        """The tablebase's distance to mate after ``move`` (-1 for a mate)."""
+        board.push(move)
+        try:
+            return -1 if board.is_checkmate() else int(self.table.dtm(board) or 0)
+        finally:
+            board.pop()
+
     def _forces(self, board: chess.Board, move: chess.Move, reply: Array, target: np.int64) -> bool:
         """Whether ``move`` mates or keeps the value forced below ``target``."""
         board.push(move)
@@ -404,6 +427,9 @@ def main() -> None:
                         help="with --hold: print N positions where it holds and the value cannot fall holding it")
     parser.add_argument("--greedy", action="store_true",
                         help="walk by the move that forces the lowest value, not the first that forces a fall")
+    parser.add_argument("--fastest", action="store_true",
+                        help="walk by the move the tablebase rates best among those that keep the fall forced "
+                             "(each plan given the whole depth): how fast the potential allows at best")
     parser.add_argument("--memo", type=Path, metavar="DIR",
                         help="keep each term's and condition's values in DIR, to reuse them in later runs")
     args = parser.parse_args()
@@ -456,16 +482,19 @@ def main() -> None:
     if args.walk:
         classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
         boards = [c.board() for c in random.Random(0).sample(classes, args.walk)]
-        text, exits = graph.walk(potential, found, replies, boards, None, closure, keeping, args.greedy)
-        print(f"walk, first progressing move, tablebase defence: {text}")
+        text, exits = graph.walk(potential, found, replies, boards, None, closure, keeping, args.greedy,
+                                 args.fastest)
+        how = "the tablebase's best" if args.fastest else "lowest value" if args.greedy else "first"
+        print(f"walk, {how} progressing move, tablebase defence: {text}")
         if closure is not None:
             inside = sum(bool(closure[graph.index(board)]) for board in boards)
             print(f"  {inside} of the {len(boards)} starts in the closure; {len(exits)} plans left it")
             for line in exits[:args.exits]:
                 print(f"  left: {line}")
             if keeping is not None:
-                text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy)
-                print(f"walk, first move keeping the closure: {text}")
+                text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy,
+                                     fastest=args.fastest)
+                print(f"walk, {how} move keeping the closure: {text}")
     print(f"{time.perf_counter() - started:.0f} s")
 
 

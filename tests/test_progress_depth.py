@@ -5,6 +5,7 @@ search finds the same forced progress (tests/good_tables/krk_room_in_2.yaml)."""
 from __future__ import annotations
 
 import random
+import re
 import sys
 
 import chess
@@ -76,12 +77,11 @@ def test_a_holding_condition_with_an_unknown_name_is_an_error(graph):
         graph.holds("nonesuch(k) < 3")
 
 
-def test_the_closure_walk_mates_every_start_inside_the_closure(graph):
-    # KRK's room, then our king's steps to the critical square, within two
-    # moves: kept inside its closure (each fall lands where it can fall
-    # again) the value falls at every plan, so every start inside mates; the
-    # walk by the first move that forces a fall leaves the closure, and each
-    # such plan is described with a move that would have kept it.
+def room_closure(graph):
+    """KRK's room, then our king's steps to the critical square, within two
+    moves: the potential, its closure (the won positions from which each
+    fall can land where it can fall again) and the depths and replies that
+    count only the closure."""
     potential = graph.values(["room", "critical_mdist(K, R, k)"])
     won = np.zeros(graph.layout.size, dtype=bool)
     won[graph.roots] = graph.won[graph.roots]
@@ -91,8 +91,17 @@ def test_the_closure_walk_mates_every_start_inside_the_closure(graph):
         found = graph.depths(potential, 2, closure, replies=replies)
         kept = closure & (found > 0)
         if (kept == closure).all():
-            break
+            return potential, closure, found, replies
         closure = kept
+
+
+def test_the_closure_walk_mates_every_start_inside_the_closure(graph):
+    # KRK's room, then our king's steps to the critical square, within two
+    # moves: kept inside its closure (each fall lands where it can fall
+    # again) the value falls at every plan, so every start inside mates; the
+    # walk by the first move that forces a fall leaves the closure, and each
+    # such plan is described with a move that would have kept it.
+    potential, closure, found, replies = room_closure(graph)
     classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
     boards = [c.board() for c in random.Random(0).sample(classes, 40)]
     inside = [board for board in boards if closure[graph.index(board)]]
@@ -104,3 +113,19 @@ def test_the_closure_walk_mates_every_start_inside_the_closure(graph):
     text, exits = graph.walk(potential, first, first_replies, boards, None, closure, (found, replies), greedy=True)
     assert not text.startswith(f"{len(boards)} of")
     assert exits and all("keeps the closure: " in line and "(in " in line for line in exits)
+
+
+def test_the_fastest_walk_keeps_the_progress_and_beats_the_first_move(graph):
+    # Among the moves that keep the fall forced, the one the tablebase rates
+    # best: still every start inside the closure mates, and in fewer moves
+    # than by the first such move, none of them under the optimum.
+    potential, closure, found, replies = room_closure(graph)
+    classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
+    inside = [b for b in (c.board() for c in random.Random(0).sample(classes, 40)) if closure[graph.index(b)]]
+    first, _ = graph.walk(potential, found, replies, inside, closure)
+    fastest, _ = graph.walk(potential, found, replies, inside, closure, fastest=True)
+    pattern = rf"{len(inside)} of {len(inside)} mated in ([\d.]+) moves on average \(optimal ([\d.]+)\)$"
+    first_mean, optimal = map(float, re.fullmatch(pattern, first).groups())
+    fastest_mean, fastest_optimal = map(float, re.fullmatch(pattern, fastest).groups())
+    assert fastest_optimal == optimal
+    assert optimal <= fastest_mean < first_mean
