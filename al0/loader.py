@@ -20,12 +20,13 @@ import yaml
 
 from al0.bundled import bundled_namesake, table_path
 from al0.defenders import VERIFY_KINDS, DefenderSpec
-from al0.errors import AL0Error, LibraryError, TableSyntaxError, UnknownNameError
+from al0.errors import AL0Error, LibraryError, PositionError, TableSyntaxError, UnknownNameError
 from al0.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
 from al0.library import Library, find_library
 from al0.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
                        Location, MoveConstraint, Rule, feature_names, predicate_names)
+from al0.positions import check_start
 from al0.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
@@ -287,6 +288,10 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
             chess.Board(start)
         except ValueError as error:
             raise reader.error(value("start"), f"start is not a valid FEN: {error}") from None
+        try:
+            check_start(start, material, us)
+        except PositionError as error:
+            raise reader.error(value("start"), f"start: {error}") from None
 
     advice = _read_advice(reader, value("advice"), library)
     rules = _read_rules(reader, value("rules"), library, advice)

@@ -87,6 +87,17 @@ def check_for_table(board: chess.Board, table: AdviceTable) -> None:
     from_board(board)
 
 
+def check_start(fen: str, material: str, us: chess.Color) -> None:
+    """A table's ``start:`` position is one it can play: legal, of its
+    material, without castling rights.
+
+    :raises PositionError: naming what is wrong with it.
+    """
+    board = parse_fen(fen)
+    check_material(board, material, us)
+    from_board(board)
+
+
 def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     """The positions of an EPD file with their line numbers; blank lines and
     ``#`` comments are skipped. A line may also be a full FEN (with move

@@ -124,6 +124,11 @@ CASES = [
     ("no_library_function.yaml", LibraryError, "4:10", "must define library()"),
     ("bad_material.yaml", TableSyntaxError, "3:11", "material must look like KRK"),
     ("bad_start.yaml", TableSyntaxError, "5:8", "start is not a valid FEN"),
+    # A start position the table cannot play is refused where it is written,
+    # not when `al0 play` first sets it up.
+    ("illegal_start.yaml", TableSyntaxError, "5:8", "start: illegal position '8/8/8/3k4/8/8/8/3QK3 w - - 0 1': opposite check"),
+    ("start_of_other_material.yaml", TableSyntaxError, "4:8", "has material KRK, but the table is for KQK"),
+    ("start_with_castling.yaml", TableSyntaxError, "5:8", "without castling rights"),
     # Inputs that once gave tracebacks (Python's own limits), now located errors.
     ("superscript_depth.yaml", TableSyntaxError, "12:17", "bad depth guard"),
     ("huge_depth.yaml", TableSyntaxError, "12:24", "number too large"),
