@@ -229,5 +229,9 @@ def most_wasteful_line(data: dict[str, Any] | None) -> str | None:
     if data is None or not data["advice"]:
         return None
     top = data["advice"][0]
-    return (f"most moves wasted: {_name(top)}, {top['wasted']} of its {top['moves']} moves "
-            f"({top['stalled']} made no progress)")
+    text = (f"most moves wasted: {_name(top)}, {top['wasted']} in its {top['moves']} moves "
+            f"({top['stalled']} made no progress")
+    if top["progress"] < 0:
+        # More wasted than played: the moves put the mate further away.
+        text += f"; together they put the mate {-top['progress']} moves further away"
+    return text + ")"

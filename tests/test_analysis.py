@@ -11,7 +11,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.analysis import AdviceUse, analysis, analysis_lines
+from al0.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
 from al0.cli import cli
 from al0.defenders import DefenderSpec, RandomDefender, TablebaseDefender
 from al0.play import Ending, OurMove, TheirMove, play_game
@@ -171,7 +171,7 @@ def test_without_analysis_the_summary_names_the_most_wasteful_advice():
     result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", str(STARTS), "--json", "-"])
     assert result.exit_code == 0
     top = json.loads(result.stdout)["analysis"]["advice"][0]
-    assert f"most moves wasted: {top['rule']}/{top['advice']}, {top['wasted']} of" in result.stderr
+    assert f"most moves wasted: {top['rule']}/{top['advice']}, {top['wasted']} in its" in result.stderr
 
 
 def test_tally_ignores_a_start_that_is_not_won(bratko):
@@ -192,3 +192,16 @@ def test_a_uci_defender_is_measured_too():
     rows = data["analysis"]["advice"]
     assert sum(row["moves"] for row in rows) == played
     assert sum(row["progress"] for row in rows) == round(data["optimal"]["mean"] * len(starts()))
+
+
+def test_the_summary_says_when_advice_put_the_mate_further_away():
+    # Advice whose moves let the distance to mate grow wastes more moves
+    # than it played: the line says so rather than "159 of its 95 moves".
+    row = {"rule": "all", "advice": "keep", "games": 20, "moves": 95, "progress": -64,
+           "stalled": 84, "lost": 0, "wasted": 159, "progress_per_move": -0.674}
+    line = most_wasteful_line({"advice": [row]})
+    assert line == ("most moves wasted: all/keep, 159 in its 95 moves (84 made no progress; "
+                    "together they put the mate 64 moves further away)")
+    row.update(progress=80, wasted=15, stalled=10)
+    assert most_wasteful_line({"advice": [row]}) == \
+        "most moves wasted: all/keep, 15 in its 95 moves (10 made no progress)"
