@@ -25,7 +25,8 @@ import re
 import threading
 import time
 import uuid
-from asyncio import CancelledError
+from asyncio import CancelledError as TaskCancelled
+from concurrent.futures import CancelledError as FutureCancelled
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Generator, Iterator
 
@@ -55,6 +56,12 @@ MIN_CHUNK, MAX_CHUNK = 10, 500
 """Bounds on a chunk: a position takes milliseconds, so fewer than ten would
 cost more in scheduling than in judging; more than 500 would make a lost
 chunk expensive to re-run and progress jumpy."""
+
+LOST_SCHEDULER = (FutureCancelled, TaskCancelled, OSError)
+"""What waiting on the cluster raises when the scheduler goes: the run's
+futures cancelled (Dask's kinds of that, ``FuturesCancelledError`` and the
+newer ``FutureCancelledError``, are both futures' ``CancelledError``), the
+client's own task cancelled, or the connection closed."""
 
 Chunk = list[tuple[int, str]]
 """Start positions as (number in the run, FEN), consecutive."""
@@ -243,7 +250,7 @@ def _wait(client: distributed.Client, address: str, waiting: set[ChunkFuture]
                                        return_when="FIRST_COMPLETED")
     except TimeoutError:
         return set()
-    except (distributed.client.FuturesCancelledError, CancelledError, OSError) as error:
+    except LOST_SCHEDULER as error:
         raise _lost_scheduler(address, error) from None
     return set(done)
 
@@ -257,7 +264,7 @@ def _check_workers_left(client: distributed.Client, address: str, since: float |
     """
     try:
         workers = len(client.ncores())
-    except (OSError, TimeoutError, CancelledError) as error:
+    except (*LOST_SCHEDULER, TimeoutError) as error:
         raise _lost_scheduler(address, error) from None
     if workers:
         return None
@@ -279,7 +286,7 @@ def _result(future: ChunkFuture, address: str, chunk: Chunk) -> ChunkResult:
         raise
     except distributed.KilledWorker as error:
         raise ClusterError(f"positions {_span(chunk)} were lost: {_describe(error)}") from None
-    except (distributed.client.FuturesCancelledError, CancelledError, OSError) as error:
+    except LOST_SCHEDULER as error:
         raise _lost_scheduler(address, error) from None
     except Exception as error:  # Dask's own: the task never ran on a worker
         raise ClusterError(f"positions {_span(chunk)} could not be judged on the "
