@@ -270,6 +270,10 @@ class WorstCase:
         """:func:`~al0.play.ending_at` (its value) of every position met:
         each is met again under many trees, and deciding it means generating
         moves."""
+        self.on_plan: Callable[[int], None] | None = None
+        """Told how many positions are planned each time a plan is made here:
+        one start's analysis may need thousands, and a run in one process
+        shows with it that it is moving."""
 
     def _ending(self, position: Position) -> str | None:
         try:
@@ -312,6 +316,8 @@ class WorstCase:
             raise self.unplannable[position]
         plan = self.planner.plan_position(position)
         step = self.plan_steps[position] = 0 if plan.tree is None else self._step(plan.tree)
+        if self.on_plan is not None:
+            self.on_plan(len(self.plan_steps))
         return step
 
     def learn(self, position: Position, step: int | AL0Error, plan: Plan | None = None) -> None:

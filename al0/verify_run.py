@@ -42,9 +42,10 @@ GRACE_SECONDS = 3.0
 position (a game or a plan: a fraction of a second, as a rule) before it
 kills them."""
 
-Planning = Callable[[int, int], None]
+Planning = Callable[[int, int | None], None]
 """Told, as the plans of a worst-case run come in, how many positions are
-planned and how many are known to need a plan so far."""
+planned and how many are known to need a plan so far (None in one process,
+where the analysis makes each plan as it needs it)."""
 
 
 def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
@@ -58,6 +59,8 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
         yield from _judge_worst(spec, verifier, boards, jobs, report, planning)
         return
     if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
+        if verifier.worst is not None:
+            verifier.worst.on_plan = lambda planned: planning(planned, None)
         for index, board in enumerate(boards):
             record = verifier.judge(index, board)
             report.add(record)

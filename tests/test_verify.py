@@ -381,19 +381,26 @@ def test_a_table_played_as_given_is_said_to_cover_one_orientation():
     assert corrected.exit_code == 0 and "note:" not in corrected.output
 
 
-@pytest.mark.parametrize("defender, phase", [("tablebase", "verifying"), ("worst", "planning")])
-def test_a_run_into_a_log_says_how_far_it_is(monkeypatch, defender, phase):
+@pytest.mark.parametrize("defender, jobs, phase", [
+    ("tablebase", "1", "verifying"), ("worst", "2", "planning"), ("worst", "1", "planning")])
+def test_a_run_into_a_log_says_how_far_it_is(monkeypatch, defender, jobs, phase):
     """Standard error is no terminal here (no progress bar): a line says how
-    far the run is, as often as PROGRESS_LINE_SECONDS allows (every time at 0)."""
+    far the run is, as often as PROGRESS_LINE_SECONDS allows (every time at 0).
+    A worst-case run in one process counts its plans as it makes them: one
+    start alone may need thousands."""
     monkeypatch.setattr("al0.cli.verify.PROGRESS_LINE_SECONDS", 0.0)
     result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5", "--defender", defender,
-                                      "--jobs", "2" if defender == "worst" else "1"])
+                                      "--jobs", jobs])
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stderr.splitlines() if line.startswith(phase + ": ")]
     assert lines, result.stderr
     if phase == "verifying":
         assert [line.split(",")[0] for line in lines] == [
             f"verifying: {n} of 5 positions" for n in range(1, 6)]
+    elif jobs == "1":
+        counts = [int(line.split()[1]) for line in lines]
+        assert lines[0].startswith("planning: 1 position planned so far, ")
+        assert counts == list(range(1, len(counts) + 1)) and len(counts) > 5
 
 
 STALEMATES = str(FIXTURES.parent / "positions" / "krk_bratko_stalemates.epd")

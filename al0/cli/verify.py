@@ -233,11 +233,12 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
         bars: list[ProgressBar[int]] = []
         counted = False
 
-        def planning(planned: int, known: int) -> None:
+        def planning(planned: int, known: int | None) -> None:
             nonlocal counted
+            if bars or known is None and planned % 100:
+                return  # the bar counts the starts; one process plans one at a time
             counted = True
-            click.echo(f"\rplanning: {planned} of the {known} positions found so far",
-                       err=True, nl=False)
+            click.echo(f"\rplanning: {_planned(planned, known)}", err=True, nl=False)
 
         def progress() -> None:
             if not bars:  # the first record: the plans, if counted, are all made
@@ -250,12 +251,20 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
         return run(spec, verifier, boards, jobs, report, scheduler, progress, planning)
 
 
+def _planned(planned: int, known: int | None) -> str:
+    """How far a worst-case run's plans are (``known``: the positions known
+    to need one so far, None when one process plans as it goes)."""
+    if known is None:
+        return f"{planned} position{'' if planned == 1 else 's'} planned so far"
+    return f"{planned} of the {known} positions found so far"
+
+
 PROGRESS_LINE_SECONDS = 30.0
 """How often a run whose standard error is not a terminal (a log, a pipe)
 says how far it is."""
 
 
-def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int], None]]:
+def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int | None], None]]:
     """The ``progress`` and ``planning`` callbacks of :func:`al0.verify_run.run`
     for a log: a line on standard error every :data:`PROGRESS_LINE_SECONDS`,
     so that a long run in a pipe or under CI is seen to be moving."""
@@ -278,9 +287,9 @@ def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int],
             click.echo(f"verifying: {judged} of {total} positions, "
                        f"{time.monotonic() - started:.0f} s", err=True)
 
-    def planning(planned: int, known: int) -> None:
+    def planning(planned: int, known: int | None) -> None:
         if due():
-            click.echo(f"planning: {planned} of the {known} positions found so far, "
+            click.echo(f"planning: {_planned(planned, known)}, "
                        f"{time.monotonic() - started:.0f} s", err=True)
 
     return progress, planning
