@@ -374,10 +374,14 @@ class Graph:
             board.pop()
 
     def _rating(self, board: chess.Board, move: chess.Move) -> int:
-        """The tablebase's distance to mate after ``move`` (-1 for a mate)."""
+        """The tablebase's distance to mate after ``move`` (-1 for a mate,
+        worst of all for a draw)."""
         board.push(move)
         try:
-            return -1 if board.is_checkmate() else int(self.table.dtm(board) or 0)
+            if board.is_checkmate():
+                return -1
+            distance = self.table.dtm(board)
+            return int(INF) if distance is None else int(distance)
         finally:
             board.pop()
 

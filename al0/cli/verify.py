@@ -236,7 +236,9 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
         def planning(planned: int, known: int | None) -> None:
             nonlocal counted
             if bars or known is None and planned % 100:
-                return  # the bar counts the starts; one process plans one at a time
+                # Once the bar is up it counts the starts; in one process
+                # (a call per plan) every hundredth plan is enough.
+                return
             counted = True
             click.echo(f"\rplanning: {_planned(planned, known)}", err=True, nl=False)
 
