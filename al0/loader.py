@@ -26,7 +26,7 @@ from al0.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth
 from al0.library import Library, find_library
 from al0.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
                        Location, MoveConstraint, Rule, feature_names, predicate_names)
-from al0.positions import check_start
+from al0.positions import check_legal, check_playable
 from al0.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
@@ -285,11 +285,12 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
     if "start" in top:
         start = reader.string(value("start"), "start")
         try:
-            chess.Board(start)
+            board = chess.Board(start)
         except ValueError as error:
             raise reader.error(value("start"), f"start is not a valid FEN: {error}") from None
         try:
-            check_start(start, material, us)
+            check_legal(board, start)
+            check_playable(board, material, us)
         except PositionError as error:
             raise reader.error(value("start"), f"start: {error}") from None
 

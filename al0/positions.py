@@ -64,12 +64,18 @@ def parse_fen(fen: str) -> chess.Board:
         board = chess.Board(fen)
     except ValueError as error:
         raise PositionError(f"bad FEN {fen!r}: {error}") from None
+    check_legal(board, fen)
+    return board
+
+
+def check_legal(board: chess.Board, fen: str) -> None:
+    """:raises PositionError: when ``board`` (read from ``fen``, which the
+    message names) is not a legal position."""
     status = board.status()
     if status != chess.STATUS_VALID:
         problems = [flag.name.lower().replace("_", " ") for flag in chess.Status
                     if flag and flag in status and flag.name]
         raise PositionError(f"illegal position {fen!r}: {', '.join(problems)}")
-    return board
 
 
 def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
@@ -83,17 +89,14 @@ def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
 def check_for_table(board: chess.Board, table: AdviceTable) -> None:
     """:raises PositionError: when ``board`` is not of the table's material,
     or has castling rights, which al0's search does not play."""
-    check_material(board, table.material, table.us)
-    from_board(board)
+    check_playable(board, table.material, table.us)
 
 
-def check_start(fen: str, material: str, us: chess.Color) -> None:
-    """A table's ``start:`` position is one it can play: legal, of its
-    material, without castling rights.
-
-    :raises PositionError: naming what is wrong with it.
-    """
-    board = parse_fen(fen)
+def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
+    """:raises PositionError: when ``board`` is not of ``material`` (``us``
+    holding our side), or has castling rights, which al0's search does not
+    play. The loader checks a table's ``start:`` with it before the table
+    exists."""
     check_material(board, material, us)
     from_board(board)
 
