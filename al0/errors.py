@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # for annotations only: al0.position itself imports this module
+if TYPE_CHECKING:  # for annotations only: al0.board.position itself imports this module
     import chess
 
-    from al0.position import Position
+    from al0.board.position import Position
 
 
 class AL0Error(ValueError):
@@ -43,7 +43,7 @@ class PredicateError(AL0Error):
     (what went wrong, ``{move}`` standing for the move it names, if any),
     the compact ``position`` where it happened and that ``move``; so an
     error met while planning a mirror image can be told again about the
-    position the user gave (:meth:`al0.plan.Planner.plan_position`).
+    position the user gave (:meth:`al0.engine.plan.Planner.plan_position`).
     """
 
     def __init__(self, message: str, detail: str = "", position: Position | None = None,

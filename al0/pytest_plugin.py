@@ -17,10 +17,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from al0.defenders import VERIFY_KINDS, DefenderSpec
+from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error
-from al0.loader import load_table
-from al0.verify import Report, Verifier, VerifySpec, start_positions
+from al0.lang.loader import load_table
+from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
 
 DEFAULT_POSITIONS = "sample:100"
 DEFAULT_DEFENDER = "tablebase"

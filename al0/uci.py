@@ -5,7 +5,7 @@ and returns the lines to send back; :func:`serve` feeds it a stream. Nothing
 here reads standard input or prints (``al0 uci`` does), so the engine is
 tested by calling it, and by python-chess's own UCI client through the CLI.
 
-Like the play loop (:mod:`al0.play`), the engine keeps the forcing tree of its
+Like the play loop (:mod:`al0.engine.play`), the engine keeps the forcing tree of its
 plan between moves of one game: when the GUI's position is the one our last
 move left followed by a reply the tree covers, the next move comes from the
 subtree; any other position gets a new plan. The table plays its material
@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import chess
 
 from al0.errors import AL0Error
-from al0.model import AdviceTable
-from al0.play import descend
-from al0.plan import Plan, Planner
-from al0.positions import canonical_material, material_of, played_by
-from al0.search import position_key
-from al0.tree import ForcingTree, principal_line
-from al0.verify import load_tablebase
+from al0.lang.model import AdviceTable
+from al0.engine.play import descend
+from al0.engine.plan import Plan, Planner
+from al0.board.fen import canonical_material, material_of, played_by
+from al0.engine.search import position_key
+from al0.engine.tree import ForcingTree, principal_line
+from al0.verify.verifier import load_tablebase
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase

@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from al0.loader import load_table  # noqa: E402
-from al0.plan import Planner  # noqa: E402
-from al0.sampling import random_positions  # noqa: E402
-from al0.verify import percentile  # noqa: E402
+from al0.lang.loader import load_table  # noqa: E402
+from al0.engine.plan import Planner  # noqa: E402
+from al0.board.sampling import random_positions  # noqa: E402
+from al0.verify.verifier import percentile  # noqa: E402
 
 
 def main() -> None:

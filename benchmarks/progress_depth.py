@@ -76,14 +76,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from al0.errors import AL0Error  # noqa: E402
-from al0.goals import compile_goal  # noqa: E402
-from al0.library import Node  # noqa: E402
-from al0.loader import parse_table  # noqa: E402
-from al0.position import Position  # noqa: E402
+from al0.lang.compile import compile_goal  # noqa: E402
+from al0.lang.library import Node  # noqa: E402
+from al0.lang.loader import parse_table  # noqa: E402
+from al0.board.position import Position  # noqa: E402
 from al0.tablebase import DRAW, ILLEGAL, load  # noqa: E402
 from al0.tablebase.geometry import OFF, Layout, attacked, occupancy  # noqa: E402
 from al0.tablebase.retrograde import moves  # noqa: E402
-from al0.vocabulary import Binder  # noqa: E402
+from al0.lang.vocabulary import Binder  # noqa: E402
 
 Array = npt.NDArray[np.int64]
 INF = np.int64(1 << 50)

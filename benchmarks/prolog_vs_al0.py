@@ -41,10 +41,10 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from al0.loader import load_table  # noqa: E402
-from al0.plan import Planner  # noqa: E402
-from al0.position import Position, from_board  # noqa: E402
-from al0.sampling import random_positions  # noqa: E402
+from al0.lang.loader import load_table  # noqa: E402
+from al0.engine.plan import Planner  # noqa: E402
+from al0.board.position import Position, from_board  # noqa: E402
+from al0.board.sampling import random_positions  # noqa: E402
 
 STATISTICS = ("median", "p95", "p99", "max")
 

@@ -3,7 +3,7 @@ stalemate, check, themtomove, ustomove; legal, nomove), for benchmark tables."""
 
 from __future__ import annotations
 
-from al0.library import Library
+from al0.lang.library import Library
 
 
 def library() -> Library:

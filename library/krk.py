@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import chess
 
-from al0.library import Library, Node
-from al0.position import MOVES, legal_moves
+from al0.lang.library import Library, Node
+from al0.board.position import MOVES, legal_moves
 
 
 Squares = tuple[chess.Square, chess.Square | None, chess.Square]

@@ -23,8 +23,8 @@ from typing import Iterator, NamedTuple
 
 import chess
 
-from al0.library import Library, Node, load_library, standard_library
-from al0.position import attacks, king_square, occupied, pieces
+from al0.lang.library import Library, Node, load_library, standard_library
+from al0.board.position import attacks, king_square, occupied, pieces
 
 
 class Squares(NamedTuple):

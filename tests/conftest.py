@@ -7,8 +7,8 @@ from pathlib import Path
 import chess
 import pytest
 
-from al0.loader import load_table
-from al0.model import AdviceTable
+from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable
 
 # pytester runs pytest inside the tests of the pytest plugin.
 pytest_plugins = ["pytester"]

@@ -11,13 +11,13 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
+from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
 from al0.cli import cli
-from al0.defenders import DefenderSpec, RandomDefender, TablebaseDefender
-from al0.play import Ending, OurMove, TheirMove, play_game
-from al0.plan import Planner
-from al0.positions import read_epd
-from al0.verify import GameRecord, Verifier, VerifySpec, judge_chunk, load_tablebase, play_one
+from al0.engine.defenders import DefenderSpec, RandomDefender, TablebaseDefender
+from al0.engine.play import Ending, OurMove, TheirMove, play_game
+from al0.engine.plan import Planner
+from al0.board.fen import read_epd
+from al0.verify.verifier import GameRecord, Verifier, VerifySpec, judge_chunk, load_tablebase, play_one
 from conftest import FIXTURES, ROOT, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
-from al0.defenders import TablebaseDefender
-from al0.library import Node
-from al0.loader import load_table
-from al0.plan import Planner
-from al0.play import GameEnd, OurMove, TheirMove, play_game
-from al0.vocabulary import Binder
+from al0.engine.defenders import TablebaseDefender
+from al0.lang.library import Node
+from al0.lang.loader import load_table
+from al0.engine.plan import Planner
+from al0.engine.play import GameEnd, OurMove, TheirMove, play_game
+from al0.lang.vocabulary import Binder
 from conftest import POSITIONS
 
 SAMPLES = {"kbbk": 2000, "kbnk": 2000}

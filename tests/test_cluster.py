@@ -15,11 +15,11 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
-from al0 import cluster
+from al0.verify import cluster
 from al0.cli import cli
-from al0.defenders import DefenderSpec
-from al0.cluster import ClusterError, chunk_size, judge_on_cluster
-from al0.verify import Report, VerifySpec
+from al0.engine.defenders import DefenderSpec
+from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
+from al0.verify.verifier import Report, VerifySpec
 from conftest import FIXTURES, ROOT, TABLES
 
 POSITIONS = str(ROOT / "tests" / "positions" / "krk_cluster.epd")

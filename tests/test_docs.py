@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from al0.loader import load_table
+from al0.lang.loader import load_table
 from conftest import ROOT
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from al0.expr import (ExpressionError, parse_constraint, parse_depth_spec,
+from al0.lang.expr import (ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
-from al0.model import (Alternative, And, Const, DepthRange, DepthTest, Not, Or,
+from al0.lang.model import (Alternative, And, Const, DepthRange, DepthTest, Not, Or,
                        Pred)
 
 a, b, c = Pred("a"), Pred("b"), Pred("c")

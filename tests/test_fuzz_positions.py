@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from al0.cli import cli
 from al0.errors import PositionError
-from al0.positions import parse_fen, read_epd
+from al0.board.fen import parse_fen, read_epd
 from conftest import TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")

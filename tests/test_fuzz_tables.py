@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from al0.errors import AL0Error
-from al0.expr import ExpressionError, parse_constraint, parse_goal
-from al0.loader import parse_table
+from al0.lang.expr import ExpressionError, parse_constraint, parse_goal
+from al0.lang.loader import parse_table
 from conftest import TABLES
 
 SOURCES = {path.name: path.read_text(encoding="utf-8")

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
-from al0.defenders import (MADE_KINDS, DefenderError, DefenderSpec, RandomDefender,
+from al0.engine.defenders import (MADE_KINDS, DefenderError, DefenderSpec, RandomDefender,
                            make_defender)
-from al0.verify import Verifier, VerifySpec
+from al0.verify.verifier import Verifier, VerifySpec
 from conftest import FIXTURES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -82,7 +82,7 @@ def test_check_reports_a_library_that_exits_on_import(monkeypatch, how, raised):
 
 def test_load_library_turns_base_exceptions_into_library_errors(monkeypatch):
     from al0.errors import LibraryError
-    from al0.library import load_library
+    from al0.lang.library import load_library
     monkeypatch.setenv("AL0_TEST_EXIT", "interrupt")
     with pytest.raises(LibraryError, match="exiting.py: library raised KeyboardInterrupt"):
         load_library(FIXTURES / "exiting.py")
@@ -97,7 +97,7 @@ def test_play_reports_a_predicate_that_exits(monkeypatch):
 
 
 @pytest.mark.parametrize("how, jobs, message, games", [
-    # sys.exit() in a predicate is the predicate's failure, located (al0/goals.py).
+    # sys.exit() in a predicate is the predicate's failure, located (al0/lang/compile.py).
     ("predicate", 1, "predicate 'doomed' called sys.exit(3) at ", (249, 249)),
     # Which chunks arrive before the pool breaks depends on the workers' timing.
     ("predicate", 2, "predicate 'doomed' called sys.exit(3) at ", (0, 499)),
@@ -247,7 +247,7 @@ def test_an_interrupted_run_leaves_its_expectations_undecided(tmp_path):
 
 @pytest.mark.parametrize("positions, workers", [("sample:5", None), ("sample:201", 2)])
 def test_jobs_are_capped_at_the_work_available(monkeypatch, positions, workers):
-    import al0.verify_run as verify_run
+    import al0.verify.run as verify_run
     made: list[int] = []
 
     class Recording(verify_run.ProcessPoolExecutor):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.library import Node, load_library
+from al0.lang.library import Node, load_library
 from conftest import ROOT
 from library import krk
 
@@ -199,7 +199,7 @@ def test_checkmove_lands_on_their_kings_lines():
 def test_legal_is_exactly_the_legal_moves_for_either_side(material):
     # KRK takes the fast path, KK (the rook lost) too; other material falls
     # back on python-chess.
-    from al0.sampling import random_positions
+    from al0.board.sampling import random_positions
     for board in random_positions(material, 300, seed=8):
         for turn in (chess.WHITE, chess.BLACK):
             board.turn = turn
@@ -211,7 +211,7 @@ def test_legal_is_exactly_the_legal_moves_for_either_side(material):
 
 
 def test_every_move_generated_is_legal():
-    from al0.sampling import random_positions
+    from al0.board.sampling import random_positions
     for board in random_positions("KRK", 100, seed=7):
         legal = set(board.legal_moves)
         here = Node(board, 0, chess.WHITE)

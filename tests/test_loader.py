@@ -10,8 +10,8 @@ import chess
 import pytest
 
 from al0.errors import LibraryError, TableSyntaxError, UnknownNameError
-from al0.loader import load_table, parse_table
-from al0.model import (Alternative, And, Const, DepthRange, MoveConstraint, Not,
+from al0.lang.loader import load_table, parse_table
+from al0.lang.model import (Alternative, And, Const, DepthRange, MoveConstraint, Not,
                        Or, Pred)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,8 +208,8 @@ def test_location_inside_multiline_goals(goal, where):
 
 def test_a_goal_of_a_thousand_operands_loads_and_evaluates(tmp_path):
     # Folded into nested closures it overflowed Python's stack at plan time.
-    from al0.goals import compile_goal
-    from al0.library import Node
+    from al0.lang.compile import compile_goal
+    from al0.lang.library import Node
     text = (BROKEN / "unknown_feature.yaml").read_text().replace(
         "rom < root.room", "true and " * 1200 + "room < 64")
     table = parse_table(text, "long.yaml", BROKEN)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from al0.cli import cli
 from conftest import ROOT
 
-SHIPPED = ("al0", "library", "advice_tables", "pyproject.toml", "README.md")
+SHIPPED = ("al0", "library", "advice_tables", "pyproject.toml", "setup.py", "README.md")
 
 
 def run(*command: str, cwd=None, env=None) -> str:
@@ -36,21 +36,23 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
     wheels = tmp_path / "wheels"
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
         "--quiet", "-w", str(wheels), str(source))
-    # --system-site-packages gives the venv chess, yaml and click without a
-    # download; the venv's own al0 comes first on its path.
-    venv = tmp_path / "venv"
-    run(sys.executable, "-m", "venv", "--system-site-packages", str(venv))
-    python = venv / "bin" / "python"
+    # Installed into a folder of its own, run by this very interpreter: the
+    # wheel's al0 comes first on the path and chess, yaml and click come from
+    # wherever this interpreter finds them, inside a virtual environment or
+    # not (a venv made with --system-site-packages from inside another venv
+    # would see the base interpreter's packages, not the outer venv's).
+    installed = tmp_path / "installed"
     wheel = next(wheels.glob("al0-*.whl"))
-    run(str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
-        "--force-reinstall", str(wheel))
+    run(sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+        "--target", str(installed), str(wheel))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(installed)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    where = run(str(python), "-c", "import al0.bundled as b; print(b.ROOT)",
+    where = run(sys.executable, "-c", "import al0.bundled as b; print(b.ROOT)",
                 cwd=elsewhere, env=env)
-    assert where.strip().startswith(str(venv)), where
-    al0 = str(venv / "bin" / "al0")
+    assert where.strip().startswith(str(installed)), where
+    al0 = str(installed / "bin" / "al0")
     listed = run(al0, "tables", cwd=elsewhere, env=env)
     for name in ("krk ", "krk_bratko", "krk_std", "kqk "):
         assert name in listed, listed
@@ -82,7 +84,7 @@ def test_an_installed_package_offers_a_library_by_entry_point(tmp_path, monkeypa
     # A package as pip would leave it: a module and its dist-info naming it
     # in the al0.libraries group.
     (tmp_path / "kqk_extra.py").write_text(
-        "from al0.library import Library\n"
+        "from al0.lang.library import Library\n"
         "def queen_far(node, root):\n"
         "    '''Their king is far from our queen.'''\n"
         "    return True\n"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.defenders import RandomDefender
-from al0.loader import parse_table
-from al0.play import Ending, GameEnd, OurMove, TheirMove, play_game
-from al0.plan import Planner
-from al0.sampling import random_positions
+from al0.engine.defenders import RandomDefender
+from al0.lang.loader import parse_table
+from al0.engine.play import Ending, GameEnd, OurMove, TheirMove, play_game
+from al0.engine.plan import Planner
+from al0.board.sampling import random_positions
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
@@ -174,7 +174,7 @@ def test_book_table_stalemates_where_keeproom_forgets_stalemate(bratko):
 
 
 def test_project_table_mates_where_the_book_stalemates():
-    from al0.loader import load_table
+    from al0.lang.loader import load_table
     events = play(Planner(load_table(TABLES / "krk.yaml")), BOOK_STALEMATE, RandomDefender(0))
     assert events[-1].ending == Ending.MATE
 

@@ -16,7 +16,7 @@ import chess
 import pytest
 
 from al0.errors import PositionError
-from al0.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
+from al0.board.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
                           is_checkmate, is_stalemate, legal_checks, legal_moves, legal_targets,
                           mate_in_one, play, successors, to_board)
 from conftest import mates

@@ -12,8 +12,8 @@ import chess
 import numpy as np
 import pytest
 
-from al0.loader import load_table
-from al0.plan import Planner
+from al0.lang.loader import load_table
+from al0.engine.plan import Planner
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))

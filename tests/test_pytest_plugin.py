@@ -16,7 +16,7 @@ import pytest
 import al0.tablebase  # noqa: F401
 from al0 import pytest_plugin
 from al0.errors import TableSyntaxError
-from al0.loader import load_table
+from al0.lang.loader import load_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "tests" / "plugin_tables"

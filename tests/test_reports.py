@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from al0 import tablebase
 from al0.cli import cli
-from al0.pgn import today
+from al0.report.pgn import today
 
 ROOT = Path(__file__).resolve().parent.parent
 KRK = str(ROOT / "advice_tables" / "krk.yaml")

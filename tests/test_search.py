@@ -12,12 +12,12 @@ import chess
 import pytest
 
 from al0.errors import SearchBudgetExceeded
-from al0.library import Node
-from al0.loader import parse_table
-from al0.model import AdviceTable
-from al0.sampling import random_positions
-from al0.search import CompiledAdvice, ForcingTreeSearch, compile_advice
-from al0.tree import ForcingTree, tree_lines
+from al0.lang.library import Node
+from al0.lang.loader import parse_table
+from al0.lang.model import AdviceTable
+from al0.board.sampling import random_positions
+from al0.engine.search import CompiledAdvice, ForcingTreeSearch, compile_advice
+from al0.engine.tree import ForcingTree, tree_lines
 from conftest import TABLES, mates
 
 

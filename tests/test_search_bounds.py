@@ -14,12 +14,12 @@ import chess
 import pytest
 
 from al0.errors import PredicateError, SearchBudgetExceeded
-from al0.goals import compile_goal
-from al0.library import Node, standard_library
-from al0.loader import parse_table
-from al0.model import And, Const, Goal, Not, Or, Pred
-from al0.plan import Planner
-from al0.search import ForcingTreeSearch, SearchLimits, compile_advice
+from al0.lang.compile import compile_goal
+from al0.lang.library import Node, standard_library
+from al0.lang.loader import parse_table
+from al0.lang.model import And, Const, Goal, Not, Or, Pred
+from al0.engine.plan import Planner
+from al0.engine.search import ForcingTreeSearch, SearchLimits, compile_advice
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"

@@ -15,15 +15,15 @@ from pathlib import Path
 import chess
 import pytest
 
-from al0.goals import needs_check, reads_root
+from al0.lang.compile import needs_check, reads_root
 from al0.errors import SearchBudgetExceeded
-from al0.library import Library, Node
-from al0.loader import load_table
-from al0.model import And, Compare, Feature, Not, Or, Pred, Sum
-from al0.plan import Planner
-from al0.position import from_board
-from al0.sampling import random_positions
-from al0.search import ForcingTreeSearch, compile_advice
+from al0.lang.library import Library, Node
+from al0.lang.loader import load_table
+from al0.lang.model import And, Compare, Feature, Not, Or, Pred, Sum
+from al0.engine.plan import Planner
+from al0.board.position import from_board
+from al0.board.sampling import random_positions
+from al0.engine.search import ForcingTreeSearch, compile_advice
 from conftest import TABLES
 
 TEST_TABLES = Path(__file__).resolve().parent / "good_tables"

@@ -11,17 +11,17 @@ import random
 import chess
 import pytest
 
-from al0.defenders import DefenderSpec
+from al0.engine.defenders import DefenderSpec
 from al0.errors import PredicateError, SearchBudgetExceeded
-from al0.loader import load_table, parse_table
-from al0.model import AdviceTable
-from al0.plan import Planner
-from al0.position import from_board, to_board
-from al0.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmetry,
+from al0.lang.loader import load_table, parse_table
+from al0.lang.model import AdviceTable
+from al0.engine.plan import Planner
+from al0.board.position import from_board, to_board
+from al0.board.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmetry,
                           transform_position, transform_tree)
 from al0.tablebase import Tablebase
-from al0.tree import principal_line
-from al0.verify import VerifySpec, Verifier, load_tablebase, start_positions
+from al0.engine.tree import principal_line
+from al0.verify.verifier import VerifySpec, Verifier, load_tablebase, start_positions
 from conftest import TABLES
 from test_vocabulary import random_position
 

@@ -12,11 +12,11 @@ import chess.engine
 import pytest
 
 from al0 import tablebase
-from al0.defenders import TablebaseDefender
-from al0.loader import load_table
-from al0.plan import Planner
-from al0.play import OurMove, TheirMove, play_game
-from al0.positions import read_epd
+from al0.engine.defenders import TablebaseDefender
+from al0.lang.loader import load_table
+from al0.engine.plan import Planner
+from al0.engine.play import OurMove, TheirMove, play_game
+from al0.board.fen import read_epd
 from al0.uci import UciEngine, parse_position
 
 ROOT = Path(__file__).resolve().parent.parent

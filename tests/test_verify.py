@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
-from al0.defenders import RandomDefender
-from al0.play import Ending, OurMove, play_game
-from al0.plan import Planner
-from al0.loader import load_table
-from al0.verify import WorstCase, load_tablebase, play_one, start_positions
+from al0.engine.defenders import RandomDefender
+from al0.engine.play import Ending, OurMove, play_game
+from al0.engine.plan import Planner
+from al0.lang.loader import load_table
+from al0.verify.verifier import WorstCase, load_tablebase, play_one, start_positions
 from conftest import FIXTURES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -88,7 +88,7 @@ def test_worst_case_finds_an_escape(tmp_path):
         "rules: [{name: r, if: true, then: [wait]}]\n"
         "advice: {wait: {better-goal: themtomove, holding-goal: not rooklost,"
         " us-moves: {0: kingdiagfirst}, them-moves: nomove}}\n")
-    from al0.loader import load_table
+    from al0.lang.loader import load_table
     record = WorstCase(Planner(load_table(table)), 50).analyse(
         chess.Board("8/8/8/8/3k4/8/8/R3K3 w - - 0 1"), None)
     assert record.ending in ("threefold repetition", "no plan", "material lost")

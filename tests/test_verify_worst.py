@@ -11,13 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
-from al0.loader import load_table
-from al0.plan import Planner
-from al0.position import from_board, to_board
-from al0.verify import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
+from al0.lang.loader import load_table
+from al0.engine.plan import Planner
+from al0.board.position import from_board, to_board
+from al0.verify.verifier import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
                         encode_tree, load_tablebase, plan_chunk, position_fen, start_positions)
-from al0.defenders import DefenderSpec
-from al0.verify_run import region
+from al0.engine.defenders import DefenderSpec
+from al0.verify.run import region
 from conftest import POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")

@@ -12,12 +12,12 @@ import chess
 import pytest
 
 from al0.errors import TableSyntaxError, UnknownNameError
-from al0.expr import parse_goal
-from al0.goals import compile_goal
-from al0.library import Node, load_library
-from al0.model import feature_names, predicate_names
-from al0.position import from_board
-from al0.vocabulary import Binder, reference_markdown
+from al0.lang.expr import parse_goal
+from al0.lang.compile import compile_goal
+from al0.lang.library import Node, load_library
+from al0.lang.model import feature_names, predicate_names
+from al0.board.position import from_board
+from al0.lang.vocabulary import Binder, reference_markdown
 from conftest import ROOT
 
 POSITIONS = Path(__file__).resolve().parent / "positions" / "vocabulary.epd"
@@ -25,7 +25,7 @@ POSITIONS = Path(__file__).resolve().parent / "positions" / "vocabulary.epd"
 
 def goal_for(source: str, material: str, base=None):
     """``source`` compiled against the vocabulary of ``material`` (and ``base``)."""
-    from al0.library import Library
+    from al0.lang.library import Library
     binder = Binder(material)
     goal = parse_goal(source)
     library = base or Library("standard").with_standard()
@@ -124,7 +124,7 @@ def test_language_reference_lists_the_vocabulary_from_its_docstrings():
     assert section, "docs/language.md lacks the vocabulary markers"
     assert section.group(1) == reference_markdown(), (
         "docs/language.md is out of date: paste the output of "
-        "python -c 'from al0.vocabulary import reference_markdown; print(reference_markdown())'")
+        "python -c 'from al0.lang.vocabulary import reference_markdown; print(reference_markdown())'")
 
 
 ORACLE_MATERIALS = ("KRK", "KQK", "KBNK", "KBBK", "KNNK", "KQKR", "KRKN", "KQKB", "KRKB")
@@ -215,7 +215,7 @@ def by_squares(moves) -> list[str]:
 
 @pytest.mark.parametrize("material", ORACLE_MATERIALS)
 def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
-    # The vocabulary reads the compact position (al0.position); python-chess
+    # The vocabulary reads the compact position (al0.board.position); python-chess
     # on the same position is the oracle for squares, attacks, king regions
     # and legal moves, for both sides to move and pieces missing.
     binder = Binder(material)

@@ -10,10 +10,10 @@ import time
 import click
 
 from al0.cli.common import BUDGET, TABLE, reports_errors
-from al0.loader import load_table
-from al0.plan import Planner
-from al0.sampling import random_positions
-from al0.verify import percentile
+from al0.lang.loader import load_table
+from al0.engine.plan import Planner
+from al0.board.sampling import random_positions
+from al0.verify.verifier import percentile
 
 
 @click.command()

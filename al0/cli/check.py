@@ -6,7 +6,7 @@ import chess
 import click
 
 from al0.cli.common import TABLE, reports_errors
-from al0.loader import load_table
+from al0.lang.loader import load_table
 
 
 @click.command()

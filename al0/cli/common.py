@@ -15,11 +15,11 @@ import click
 
 import chess
 
-from al0.defenders import DefenderError, DefenderKind, DefenderSpec
+from al0.engine.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
-from al0.model import AdviceTable
-from al0.plan import DEFAULT_BUDGET
-from al0.positions import check_for_table, parse_fen
+from al0.lang.model import AdviceTable
+from al0.engine.plan import DEFAULT_BUDGET
+from al0.board.fen import check_for_table, parse_fen
 from al0.files import check_writable, write_atomically
 
 

@@ -11,11 +11,11 @@ import click
 
 from al0.cli.common import BUDGET, TABLE, plannable, position_for, reports_errors
 from al0.errors import PositionError
-from al0.loader import load_table
-from al0.plan import Plan, Planner
-from al0.positions import epd_positions
-from al0.render import plan_dot, plan_json, plan_svg
-from al0.tree import tree_lines
+from al0.lang.loader import load_table
+from al0.engine.plan import Plan, Planner
+from al0.board.fen import epd_positions
+from al0.report.render import plan_dot, plan_json, plan_svg
+from al0.engine.tree import tree_lines
 
 
 def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:

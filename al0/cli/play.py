@@ -13,16 +13,16 @@ import click
 from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, check_output_path,
                             position_for, reports_errors, write_output)
 from al0.cli.plan import plan_lines
-from al0.defenders import DefenderSpec, TablebaseDefender, make_defender
+from al0.engine.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
                        parse_move, prompt)
-from al0.loader import load_table
-from al0.model import AdviceTable
-from al0.pgn import PgnGame, distance_note, pgn_text, players
-from al0.plan import Planner
-from al0.play import GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.render import write_board_svg
-from al0.verify import load_tablebase
+from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable
+from al0.report.pgn import PgnGame, distance_note, pgn_text, players
+from al0.engine.plan import Planner
+from al0.engine.play import GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.report.render import write_board_svg
+from al0.verify.verifier import load_tablebase
 
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:

@@ -7,8 +7,8 @@ import sys
 import click
 
 from al0.cli.common import BUDGET, TABLE, reports_errors
-from al0.loader import load_table
-from al0.plan import Planner
+from al0.lang.loader import load_table
+from al0.engine.plan import Planner
 from al0.uci import UciEngine, serve
 
 

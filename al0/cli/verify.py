@@ -13,24 +13,24 @@ from typing import TYPE_CHECKING, Any, Iterator
 import chess
 import click
 
-from al0.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
-from al0 import report_html
+from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
+from al0.report import html as report_html
 from al0.bundled import table_path
 from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, PositionsParam,
                             PositionsSpec, check_output_path, command_line, reports_errors, write_output)
-from al0.defenders import VERIFY_KINDS, DefenderSpec
-from al0.pgn import pgn_text
-from al0.positions import epd_positions
-from al0.replay import as_pgn, games_to_show, replay_all
-from al0.verify import Report, Verifier, VerifySpec, start_positions
-from al0.verify_run import run
+from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
+from al0.report.pgn import pgn_text
+from al0.board.fen import epd_positions
+from al0.report.replay import as_pgn, games_to_show, replay_all
+from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
+from al0.verify.run import run
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> Sequence[chess.Board]:
     """The start positions ``spec`` names (see
-    :func:`al0.verify.start_positions`), with the command line's errors."""
+    :func:`al0.verify.verifier.start_positions`), with the command line's errors."""
     table = verifier.table
     if spec.path is not None:
         return epd_positions(spec.path, table)
@@ -217,13 +217,13 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
 
 def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
                       jobs: int, report: Report, scheduler: str | None = None) -> str:
-    """Judge every board (see :func:`al0.verify_run.run`) with a progress
+    """Judge every board (see :func:`al0.verify.run.run`) with a progress
     bar on a terminal, after a line counting the plans while workers make
     them (``--defender worst --jobs N``). Returns why the run stopped early
     ('' when it did not); the report keeps all it got."""
     if scheduler:
         try:  # lazily: Dask takes half a second to import, and is an extra
-            import al0.cluster
+            import al0.verify.cluster
         except ModuleNotFoundError as error:
             raise CommandError(f"--scheduler needs Dask ({error}): "
                                f"pip install 'al0[cluster]'") from None
@@ -267,7 +267,7 @@ says how far it is."""
 
 
 def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int | None], None]]:
-    """The ``progress`` and ``planning`` callbacks of :func:`al0.verify_run.run`
+    """The ``progress`` and ``planning`` callbacks of :func:`al0.verify.run.run`
     for a log: a line on standard error every :data:`PROGRESS_LINE_SECONDS`,
     so that a long run in a pipe or under CI is seen to be moving."""
     started = time.monotonic()

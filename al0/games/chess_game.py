@@ -15,7 +15,7 @@ from functools import cached_property
 
 import chess
 
-from al0.positions import parse_fen
+from al0.board.fen import parse_fen
 from al0.games.base import Game, IllegalMoveError, Side
 from al0.games.search import Proof, format_proof, prove_win
 

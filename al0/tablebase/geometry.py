@@ -17,7 +17,7 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
-from al0.symmetry import SQUARE_MAPS
+from al0.board.symmetry import SQUARE_MAPS
 from al0.tablebase.material import Material
 
 Squares = npt.NDArray[np.int64]
@@ -31,7 +31,7 @@ OFF = 64
 
 SYMMETRIES = np.array([list(SQUARE_MAPS[g]) + [OFF] for g in range(8)], dtype=np.int64)
 """``SYMMETRIES[g, square]``: the 8 symmetries of the board as square maps
-(:data:`al0.symmetry.SQUARE_MAPS`, with OFF mapped to itself)."""
+(:data:`al0.board.symmetry.SQUARE_MAPS`, with OFF mapped to itself)."""
 _FLAT_SYMMETRIES = SYMMETRIES.ravel()
 """The same, indexed by ``g * 65 + square``: one flat lookup is cheaper than two."""
 DIAGONAL = 4

@@ -8,7 +8,7 @@ from typing import Any
 
 import chess
 
-from al0.library import Library, Node
+from al0.lang.library import Library, Node
 
 
 def says_false_as_text(node: Node, root: Node) -> Any:

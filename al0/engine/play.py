@@ -13,10 +13,10 @@ from typing import Callable, Iterator, Union
 
 import chess
 
-from al0.plan import Plan, Planner
-from al0.position import Position, from_board, has_legal_move, is_check, piece_counts
-from al0.positions import canonical_material, material_of
-from al0.tree import ForcingTree
+from al0.engine.plan import Plan, Planner
+from al0.board.position import Position, from_board, has_legal_move, is_check, piece_counts
+from al0.board.fen import canonical_material, material_of
+from al0.engine.tree import ForcingTree
 
 Opponent = Callable[[chess.Board], Union[chess.Move, None]]
 """Chooses their move at a board (their turn); None means they quit."""

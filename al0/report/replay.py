@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import chess
 
 from al0.errors import AL0Error
-from al0.pgn import PgnGame, players
-from al0.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.verify import EXAMPLES_KEPT, GameRecord, Report, Verifier
+from al0.report.pgn import PgnGame, players
+from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.verify.verifier import EXAMPLES_KEPT, GameRecord, Report, Verifier
 
 DRAWN = {Ending.STALEMATE.value, Ending.FIFTY_MOVES.value, Ending.REPETITION.value}
 

@@ -4,7 +4,7 @@
 
 The positions go out in chunks of consecutive start positions, each judged
 on a worker as a local worker process would: every worker process builds one
-:class:`~al0.verify.Verifier` per run (the table, its library and the
+:class:`~al0.verify.verifier.Verifier` per run (the table, its library and the
 tablebase, read from the worker's own cache or built there) and keeps it for
 all the chunks of the run it is given. Records come back in the order of
 the positions, so a report is the same whichever way the work ran.
@@ -34,8 +34,8 @@ import chess
 import distributed
 
 from al0.errors import AL0Error
-from al0.loader import load_table
-from al0.verify import ChunkResult, GameRecord, Report, Verifier, VerifySpec
+from al0.lang.loader import load_table
+from al0.verify.verifier import ChunkResult, GameRecord, Report, Verifier, VerifySpec
 
 CONNECT_SECONDS = 10.0
 """How long to try reaching the scheduler before reporting that it is not there."""
@@ -97,7 +97,7 @@ def judge_on_cluster(address: str, spec: VerifySpec, boards: Sequence[chess.Boar
                      ) -> Generator[GameRecord, None, None]:
     """Judge every board on the Dask cluster at ``address``: the records in
     the order of ``boards``, each added to ``report`` (with its plan times)
-    as it is yielded, like :func:`al0.verify_run.judge_all`.
+    as it is yielded, like :func:`al0.verify.run.judge_all`.
 
     The scheduler is reached and every worker checked here, before any work
     is sent; failures during the work are raised from the generator. Closing
@@ -172,7 +172,7 @@ def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
 
 def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResult:
     """A Dask task: the records of ``chunk`` and the search times of the
-    plans it made, judged as :func:`al0.verify.judge_chunk` does, its
+    plans it made, judged as :func:`al0.verify.verifier.judge_chunk` does, its
     failures named by the worker's address.
 
     :raises ClusterError: whatever judging raised, with the worker's address.

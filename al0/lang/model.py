@@ -2,7 +2,7 @@
 
 The loader builds these once; the search only ever reads them. Goal and move
 constraint expressions are stored both as their source text (for messages and
-summaries) and as a small AST (see :mod:`al0.expr`).
+summaries) and as a small AST (see :mod:`al0.lang.expr`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterator, Union
 import chess
 
 if TYPE_CHECKING:
-    from al0.library import Library
+    from al0.lang.library import Library
 
 # ---------------------------------------------------------------- goals
 
@@ -245,7 +245,7 @@ class AdviceTable:
     """The ``expect:`` blocks, each claims about one defender (or any)."""
     symmetric: bool = False
     """Plan every position in its symmetry class's canonical orientation
-    (:mod:`al0.symmetry`), so mirror images play as mirror images."""
+    (:mod:`al0.board.symmetry`), so mirror images play as mirror images."""
 
     def predicates_used(self) -> list[str]:
         """Every predicate name the table uses, sorted."""

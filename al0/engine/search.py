@@ -1,7 +1,7 @@
 """The forcing-tree builder: does a piece of advice hold from a position?
 
 The search is an AND/OR depth-first search over compact positions
-(:mod:`al0.position`) with a transposition table keyed by (position, depth)
+(:mod:`al0.board.position`) with a transposition table keyed by (position, depth)
 — the constraints depend on depth, and the comparative predicates on the
 root, which is fixed for one search. At our nodes it deepens the bound on the
 child's height step by step, so the first child found is one with the least
@@ -26,13 +26,13 @@ from typing import Any
 import chess
 
 from al0.errors import SearchBudgetExceeded
-from al0.goals import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_alone,
+from al0.lang.compile import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_alone,
                        mate_alone, needs_check, play_checked, reads_root)
-from al0.library import Library, Node, node_at
-from al0.model import Advice, DepthRange
-from al0.position import (MOVES, Position, apply, checking_moves, is_checkmate, legal_checks,
+from al0.lang.library import Library, Node, node_at
+from al0.lang.model import Advice, DepthRange
+from al0.board.position import (MOVES, Position, apply, checking_moves, is_checkmate, legal_checks,
                           legal_moves, legal_targets, mate_in_one)
-from al0.tree import LEAF, ForcingTree
+from al0.engine.tree import LEAF, ForcingTree
 
 PositionKey = tuple[object, ...]
 
@@ -78,13 +78,13 @@ class CompiledAdvice:
     horizon: int
     """No node deeper than this has an allowed move, so no tree is higher."""
     reads_root: bool = True
-    """Whether its goals may depend on the root (:func:`al0.goals.reads_root`).
+    """Whether its goals may depend on the root (:func:`al0.lang.compile.reads_root`).
     When they do not, a (position, depth) has the same outcome in every
     search for this advice, and searches from different roots may share a
     memo (:class:`ForcingTreeSearch`'s ``memo``)."""
     leaf_in_check: bool = False
     """Whether the better-goal holds only where the side to move is in check
-    (:func:`al0.goals.needs_check`): then a node not in check is no leaf, and
+    (:func:`al0.lang.compile.needs_check`): then a node not in check is no leaf, and
     where only a leaf would do, the search need not visit it."""
     legal_depths: tuple[DepthRange, ...] = ()
     """The depths at which our allowed moves are the standard ``legal``
@@ -93,7 +93,7 @@ class CompiledAdvice:
     """The same for their allowed moves."""
     mate_alone: bool = False
     """Whether the better-goal is exactly the standard ``mate`` and the
-    holding-goal ``true`` (:func:`al0.goals.mate_alone`): then the search
+    holding-goal ``true`` (:func:`al0.lang.compile.mate_alone`): then the search
     decides a node from its position alone, without a Node, and knows that
     a node with us to move holds and is no leaf."""
 
@@ -415,10 +415,10 @@ class ForcingTreeSearch:
         the node's legal moves: all of them when the generator gave exactly
         the node's legal moves (the very objects, as the standard ``legal``
         does); else each by one lookup in the legal moves' targets of the
-        generator's pieces (:func:`~al0.position.legal_targets`, the shared
+        generator's pieces (:func:`~al0.board.position.legal_targets`, the shared
         ``Move`` of its squares only: a move with a promotion or a drop is
         never legal here), which costs less than listing the legal moves or
-        checking each move with :func:`~al0.position.play` when it is tried."""
+        checking each move with :func:`~al0.board.position.play` when it is tried."""
         segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
         children: list[list[Any]] = []
         legal = node.known_legal_moves()
@@ -482,7 +482,7 @@ class ForcingTreeSearch:
         legal moves' order (the tree is the one the full search finds). The
         node stays unexpanded; it fails at bound 1 at most. For an advice of
         mate alone the children are decided, not visited (nor counted as
-        nodes): a leaf is a checkmate, which :func:`~al0.position.mate_in_one`
+        nodes): a leaf is a checkmate, which :func:`~al0.board.position.mate_in_one`
         finds from this position."""
         position, depth = key
         if self.advice.mate_alone:

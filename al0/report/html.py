@@ -19,8 +19,8 @@ from typing import Any, Iterable, Sequence
 import chess
 import chess.svg
 
-from al0.replay import ReplayedGame
-from al0.verify import GameRecord
+from al0.report.replay import ReplayedGame
+from al0.verify.verifier import GameRecord
 
 STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 2em; color: #222; max-width: 70em; }

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import chess
 
-from al0.position import MOVES, Bitboard, Position
-from al0.tree import ForcingTree
+from al0.board.position import MOVES, Bitboard, Position
+from al0.engine.tree import ForcingTree
 
 Symmetry = int
 """One of the board's eight symmetries, by its bits: 1 flips the files

@@ -109,7 +109,7 @@ def king_square(position: Position, color: chess.Color) -> chess.Square:
 
 
 def piece_counts(position: Position, color: chess.Color) -> tuple[int, ...]:
-    """Like :func:`al0.positions.piece_counts`: pawns, knights, bishops,
+    """Like :func:`al0.board.fen.piece_counts`: pawns, knights, bishops,
     rooks, queens and kings of ``color``."""
     side = position.white if color else position.black
     return (0, (position.knights & side).bit_count(), (position.bishops & side).bit_count(),

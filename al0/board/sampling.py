@@ -7,7 +7,7 @@ import random
 import chess
 
 from al0.errors import PositionError
-from al0.positions import canonical_material
+from al0.board.fen import canonical_material
 
 PIECE_TYPES = {symbol: chess.PIECE_SYMBOLS.index(symbol.lower()) for symbol in "KQRBNP"}
 

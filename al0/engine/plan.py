@@ -10,16 +10,16 @@ from typing import Any
 import chess
 
 from al0.errors import AL0Error, PredicateError
-from al0.goals import compile_goal, predicate_error
-from al0.library import Node, node_at
-from al0.model import AdviceTable, Const
-from al0.position import Position, fen as position_fen, from_board, to_board
-from al0.positions import material_counts
-from al0.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
+from al0.lang.compile import compile_goal, predicate_error
+from al0.lang.library import Node, node_at
+from al0.lang.model import AdviceTable, Const
+from al0.board.position import Position, fen as position_fen, from_board, to_board
+from al0.board.fen import material_counts
+from al0.engine.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
                         compile_advice)
-from al0.symmetry import (INVERSE, canonical_symmetry, transform_move, transform_position,
+from al0.board.symmetry import (INVERSE, canonical_symmetry, transform_move, transform_position,
                           transform_tree)
-from al0.tree import ForcingTree
+from al0.engine.tree import ForcingTree
 
 DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs
@@ -96,7 +96,7 @@ class Planner:
     work between its searches: the nodes they meet, with the facts
     predicates memoised on them, and for each advice whose goals do not read
     the root, the memo of its searches (see
-    :class:`~al0.search.ForcingTreeSearch`). Without ``cache`` every plan is
+    :class:`~al0.engine.search.ForcingTreeSearch`). Without ``cache`` every plan is
     searched from nothing."""
 
     def __init__(self, table: AdviceTable, budget: int = DEFAULT_BUDGET, cache: bool = True):
@@ -110,7 +110,7 @@ class Planner:
         self.advice: dict[str, CompiledAdvice] = {
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
         self.needed_material = material_counts(table.material)
-        """Our pieces the table needs (see :func:`al0.positions.piece_counts`)."""
+        """Our pieces the table needs (see :func:`al0.board.fen.piece_counts`)."""
         self.limits = SearchLimits(budget)
         self.cache: dict[Position, Plan] | None = {} if cache else None
         self.nodes: dict[SearchKey, Node] | None = {} if cache else None

@@ -1,4 +1,4 @@
-"""Reading goal and move-constraint expressions into the AST of :mod:`al0.model`.
+"""Reading goal and move-constraint expressions into the AST of :mod:`al0.lang.model`.
 
 Goals: predicate names with ``not`` > ``and`` > ``or`` (tightest first),
 parentheses, ``true``/``false``, depth tests (``depth < 3``) and comparisons
@@ -8,7 +8,7 @@ piece names (``divides(R)``); it is then named by its canonical text.
 
 Move constraints, the book's form: ``(depth = 0) and legal then (depth = 2)
 and checkmove``. Each ``then``-separated part is a conjunction of depth guards
-and generator names; it is normalised to one :class:`~al0.model.Alternative`
+and generator names; it is normalised to one :class:`~al0.lang.model.Alternative`
 (the intersection of its guards, its generators in order).
 
 Names are not resolved here (the loader does that against the library); every
@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from al0.errors import TableSyntaxError
-from al0.model import (And, Alternative, Compare, Const, DepthRange, DepthTest, Feature,
+from al0.lang.model import (And, Alternative, Compare, Const, DepthRange, DepthTest, Feature,
                        Goal, MoveConstraint, Not, Or, Pred, Sum)
 
 KEYWORDS = frozenset({"and", "or", "not", "then", "depth", "true", "false", "root"})

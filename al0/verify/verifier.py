@@ -1,6 +1,6 @@
 """Measuring an advice table over the positions of its endgame.
 
-Games are played with the real play loop (:func:`al0.play.play_game`) against
+Games are played with the real play loop (:func:`al0.engine.play.play_game`) against
 a defender; the exact worst case over every defence is computed on the game
 graph of that same loop (:class:`WorstCase`). A :class:`Report` gathers the
 outcome and checks the table's declared expectations.
@@ -23,18 +23,18 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TypeAlias, overload
 
 import chess
 
-from al0.analysis import WORST_KEPT, AdviceTally, AdviceUse, analysis
-from al0.defenders import (VERIFY_KINDS, Defender, DefenderError, DefenderSpec,
+from al0.verify.analysis import WORST_KEPT, AdviceTally, AdviceUse, analysis
+from al0.engine.defenders import (VERIFY_KINDS, Defender, DefenderError, DefenderSpec,
                            TablebaseDefender, make_defender)
 from al0.errors import AL0Error, PositionError
-from al0.loader import load_table
-from al0.model import AdviceTable, Expectations
-from al0.play import Ending, GameEnd, OurMove, ending_at, play_game
-from al0.plan import DEFAULT_BUDGET, Plan, Planner
-from al0.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
-from al0.positions import epd_positions
-from al0.symmetry import transform_position
-from al0.tree import LEAF, ForcingTree
+from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable, Expectations
+from al0.engine.play import Ending, GameEnd, OurMove, ending_at, play_game
+from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
+from al0.board.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
+from al0.board.fen import epd_positions
+from al0.board.symmetry import transform_position
+from al0.engine.tree import LEAF, ForcingTree
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -154,7 +154,7 @@ class EveryOrientation(LazyBoards):
 
 def mirror_images(position: Position) -> list[Position]:
     """``position`` and its distinct mirror images, in the order of
-    :data:`al0.symmetry.SQUARE_MAPS` (``position`` first)."""
+    :data:`al0.board.symmetry.SQUARE_MAPS` (``position`` first)."""
     return list(dict.fromkeys(transform_position(position, symmetry) for symmetry in range(8)))
 
 
@@ -191,7 +191,7 @@ class GameRecord:
     """How one start position fared."""
     fen: str
     ending: str
-    """An :class:`~al0.play.Ending` value (``mate``, ``stalemate``, …)."""
+    """An :class:`~al0.engine.play.Ending` value (``mate``, ``stalemate``, …)."""
     moves: int
     """Our moves played (to mate, or until the failure)."""
     optimal: int | None
@@ -200,7 +200,7 @@ class GameRecord:
     """For the worst case: the moves (UCI) of the line that ends so."""
     advice_uses: tuple[AdviceUse, ...] = ()
     """Moves and tablebase progress per piece of advice (see
-    :mod:`al0.analysis`); empty when there is no tablebase or the start is
+    :mod:`al0.verify.analysis`); empty when there is no tablebase or the start is
     not won."""
 
 
@@ -267,7 +267,7 @@ class WorstCase:
         """Positions whose plan failed in a worker (a spent budget): the error
         is raised where the analysis needs the plan, as it would be here."""
         self.endings: dict[Position, str | None] = {}
-        """:func:`~al0.play.ending_at` (its value) of every position met:
+        """:func:`~al0.engine.play.ending_at` (its value) of every position met:
         each is met again under many trees, and deciding it means generating
         moves."""
         self.on_plan: Callable[[int], None] | None = None
@@ -286,8 +286,8 @@ class WorstCase:
     def _step(self, tree: ForcingTree) -> int:
         """The step of ``tree`` (our turn, not a leaf), made on first sight.
         After a reply the play loop follows the subtree of the tree's first
-        branch for it (:meth:`~al0.tree.ForcingTree.child`), or plans anew
-        when there is none or it is a leaf (:func:`~al0.play.descend`)."""
+        branch for it (:meth:`~al0.engine.tree.ForcingTree.child`), or plans anew
+        when there is none or it is a leaf (:func:`~al0.engine.play.descend`)."""
         move, following = tree.branches[0]
         replies: dict[int, int] = {}
         for reply, subtree in following.branches:
@@ -818,7 +818,7 @@ class StopRequest:
 
 def stop_requested() -> bool:
     """Whether this process was asked to stop: its SIGINT handler is a
-    :class:`StopRequest` (a worker of :mod:`al0.verify_run`) that got one.
+    :class:`StopRequest` (a worker of :mod:`al0.verify.run`) that got one.
     The handler is the process's own state, so no global is needed."""
     handler = signal.getsignal(signal.SIGINT)
     return isinstance(handler, StopRequest) and handler.requested
@@ -827,7 +827,7 @@ def stop_requested() -> bool:
 # ------------------------------------------------ plans made in workers
 
 EncodedPlan = tuple[str | None, str | None, tuple[str, ...], tuple[int, ...] | None, int, float]
-"""A :class:`~al0.plan.Plan` without its position, compact to send between
+"""A :class:`~al0.engine.plan.Plan` without its position, compact to send between
 processes: rule, advice, advice tried, the tree (:func:`encode_tree`),
 nodes and seconds."""
 
@@ -879,8 +879,8 @@ def encode_tree(tree: ForcingTree) -> tuple[int, ...]:
 
 
 def decode_tree(code: Sequence[int]) -> ForcingTree:
-    """The tree of :func:`encode_tree`; leaves are :data:`~al0.tree.LEAF`
-    and moves the shared :data:`~al0.position.MOVES`, as a search makes them."""
+    """The tree of :func:`encode_tree`; leaves are :data:`~al0.engine.tree.LEAF`
+    and moves the shared :data:`~al0.board.position.MOVES`, as a search makes them."""
     at = 0
 
     def take() -> ForcingTree:

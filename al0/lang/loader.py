@@ -1,4 +1,4 @@
-"""Reading an advice table from YAML into a checked :class:`~al0.model.AdviceTable`.
+"""Reading an advice table from YAML into a checked :class:`~al0.lang.model.AdviceTable`.
 
 The only module that imports ``yaml``. It walks PyYAML's node graph rather
 than plain dicts, so every error can name ``file:line:col``; it rejects
@@ -19,15 +19,15 @@ import chess
 import yaml
 
 from al0.bundled import bundled_namesake, table_path
-from al0.defenders import VERIFY_KINDS, DefenderSpec
+from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
 from al0.errors import AL0Error, LibraryError, PositionError, TableSyntaxError, UnknownNameError
-from al0.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
+from al0.lang.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
-from al0.library import Library, find_library
-from al0.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
+from al0.lang.library import Library, find_library
+from al0.lang.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
                        Location, MoveConstraint, Rule, feature_names, predicate_names)
-from al0.positions import check_legal, check_playable
-from al0.vocabulary import ENTRIES, Binder, split_call
+from al0.board.fen import check_legal, check_playable
+from al0.lang.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
               "symmetric", "rules", "advice", "expect"}

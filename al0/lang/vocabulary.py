@@ -23,8 +23,8 @@ from typing import Any, Callable, Iterator, Union
 import chess
 
 from al0.errors import TableSyntaxError, UnknownNameError
-from al0.library import Node
-from al0.position import Bitboard, Position, attackers, attacks, is_check, king_square
+from al0.lang.library import Node
+from al0.board.position import Bitboard, Position, attackers, attacks, is_check, king_square
 
 Colour = Union[bool, "PieceRef", None]
 """A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
@@ -903,7 +903,7 @@ def reference_markdown() -> str:
     """The vocabulary section of ``docs/language.md``: every name of the
     standard library and of this vocabulary with its docstring's summary
     (a test keeps the document equal to this)."""
-    from al0.library import standard_library
+    from al0.lang.library import standard_library
     standard = standard_library()
     rows = ["| name | kind | meaning |", "|---|---|---|"]
     for name in standard.predicates:

@@ -8,8 +8,8 @@ from typing import Callable
 import chess
 
 from al0.errors import PositionError
-from al0.model import AdviceTable
-from al0.position import from_board
+from al0.lang.model import AdviceTable
+from al0.board.position import from_board
 
 PIECE_ORDER = "KQRBNP"
 

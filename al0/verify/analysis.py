@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequ
 
 import chess
 
-from al0.play import Ending, Event, GameEnd, OurMove, TheirMove
+from al0.engine.play import Ending, Event, GameEnd, OurMove, TheirMove
 
 WORST_KEPT = 10
 """Games with the largest excess kept in a report, by default."""
@@ -50,7 +50,7 @@ class AdviceUse(NamedTuple):
 
 
 class Game(Protocol):
-    """What the analysis reads of a game's record (:class:`al0.verify.GameRecord`)."""
+    """What the analysis reads of a game's record (:class:`al0.verify.verifier.GameRecord`)."""
     @property
     def fen(self) -> str: ...
     @property
@@ -70,7 +70,7 @@ def _wasted(use: AdviceUse) -> int:
 class AdviceTally:
     """Follows one game's events and tallies each advice's moves and progress.
 
-    Feed it every event of :func:`al0.play.play_game` with the board the
+    Feed it every event of :func:`al0.engine.play.play_game` with the board the
     loop plays on (the board after the event); :meth:`uses` gives the
     breakdown, in the order the advice was first used.
     """

@@ -29,13 +29,13 @@ from typing import Callable, Iterable, NoReturn
 import chess
 
 from al0.errors import PredicateError
-from al0.library import Library, Node
-from al0.library import check as standard_check
-from al0.library import legal as standard_legal
-from al0.library import mate as standard_mate
-from al0.model import (And, Compare, Const, DepthRange, DepthTest, Feature, Goal, MoveConstraint,
+from al0.lang.library import Library, Node
+from al0.lang.library import check as standard_check
+from al0.lang.library import legal as standard_legal
+from al0.lang.library import mate as standard_mate
+from al0.lang.model import (And, Compare, Const, DepthRange, DepthTest, Feature, Goal, MoveConstraint,
                        Not, Or, Pred, Sum, leaves, predicate_names)
-from al0.position import Position, fen, play
+from al0.board.position import Position, fen, play
 
 GoalFn = Callable[[Node, Node], bool]
 MovesFn = Callable[[Node], list[tuple[list[chess.Move], str]]]

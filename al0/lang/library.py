@@ -8,7 +8,7 @@ the order in which the search tries the moves; a feature is a function
 vocabulary every endgame needs (``mate``, ``stalemate``, ``check``,
 ``themtomove``, ``ustomove``, ``legal``, ``nomove``) lives here and is merged
 into every library; the piece-parameterised chess vocabulary (``dist(K, k)``,
-``moves(R)``) is :mod:`al0.vocabulary`, bound by the loader.
+``moves(R)``) is :mod:`al0.lang.vocabulary`, bound by the loader.
 
 A table names its library by file, by a bundled name (``krk``), or by the
 name of an installed package's entry point in the group ``al0.libraries``;
@@ -28,7 +28,7 @@ import chess
 
 from al0.bundled import LIBRARY_DIR
 from al0.errors import LibraryError
-from al0.position import (Position, apply, from_board, is_check, is_checkmate, is_stalemate,
+from al0.board.position import (Position, apply, from_board, is_check, is_checkmate, is_stalemate,
                           legal_moves, to_board)
 
 
@@ -37,7 +37,7 @@ class Node:
     side the table plays for.
 
     Predicates read ``node.position``, the compact immutable position of
-    :mod:`al0.position` (piece bitboards and side to move; see that module
+    :mod:`al0.board.position` (piece bitboards and side to move; see that module
     for the functions that read it): it is what the search walks over, and
     reading it is cheap. ``node.board`` is a python-chess ``Board`` at the
     same position, built on first use, for libraries that want python-chess's
@@ -140,7 +140,7 @@ class Library:
     symmetric: bool = False
     """The library's vocabulary reads a position and its mirror images alike
     (distances, edges, corners; no square or colour named): a table on it may
-    be planned in one orientation per symmetry class (:mod:`al0.symmetry`).
+    be planned in one orientation per symmetry class (:mod:`al0.board.symmetry`).
     The standard vocabulary is; a Python library says so itself."""
 
     def with_standard(self) -> Library:

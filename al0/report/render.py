@@ -13,11 +13,11 @@ from typing import Any, Iterator
 import chess
 import chess.svg
 
-from al0.goals import compile_goal
-from al0.library import Node
-from al0.model import AdviceTable
-from al0.plan import Plan
-from al0.tree import ForcingTree, principal_line
+from al0.lang.compile import compile_goal
+from al0.lang.library import Node
+from al0.lang.model import AdviceTable
+from al0.engine.plan import Plan
+from al0.engine.tree import ForcingTree, principal_line
 
 OUR_ARROW = "#15781b"
 """Green: our moves on the board picture."""

@@ -22,8 +22,8 @@ from typing import Any, Callable, Generator, TypeVar
 import chess
 
 from al0.errors import AL0Error
-from al0.position import Position
-from al0.verify import (ChunkResult, GameRecord, PlanChunkResult, Report, Start, StopRequest,
+from al0.board.position import Position
+from al0.verify.verifier import (ChunkResult, GameRecord, PlanChunkResult, Report, Start, StopRequest,
                         Verifier, VerifySpec, decode_plan, judge_chunk, plan_chunk)
 
 _Result = TypeVar("_Result")
@@ -106,7 +106,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
 
     First the workers make every plan the analysis needs (the positions to
     plan are the starts and, from each plan, where following it needs new
-    ones: :meth:`~al0.verify.WorstCase.replans`), each worker those of its
+    ones: :meth:`~al0.verify.verifier.WorstCase.replans`), each worker those of its
     :func:`region`, while this process reads the starts; then this process
     runs the analysis over those plans (sent as steps), start by start,
     exactly as with one job."""
@@ -206,7 +206,7 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
 
     ``tasks`` are the tasks sent (kept up to date by the caller). On an
     interruption or error the tasks not started are cancelled and every
-    worker is asked to stop (:class:`~al0.verify.StopRequest`): the tasks
+    worker is asked to stop (:class:`~al0.verify.verifier.StopRequest`): the tasks
     running, and those queued for a worker, answer at once with what they
     have. Workers that do not, within :data:`GRACE_SECONDS` (library code
     that never returns), are killed."""
@@ -309,7 +309,7 @@ def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], job
     """
     started = time.perf_counter()
     if scheduler:
-        from al0.cluster import judge_on_cluster  # lazily: Dask is slow to import, an extra
+        from al0.verify.cluster import judge_on_cluster  # lazily: Dask is slow to import, an extra
         records = judge_on_cluster(scheduler, spec, boards, report)
     else:
         records = judge_all(spec, verifier, boards, jobs, report, planning)
