@@ -10,7 +10,8 @@ import pytest
 from al0.lang.loader import load_table
 from conftest import ROOT
 
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
+             *sorted((ROOT / "research").rglob("*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)")
 
 
