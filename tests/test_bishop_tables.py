@@ -19,10 +19,13 @@ from al0.engine.play import GameEnd, OurMove, TheirMove, play_game
 from al0.lang.vocabulary import Binder
 from conftest import POSITIONS
 
-SAMPLES = {"kbbk": 2000, "kbnk": 2000}
+SAMPLES = {"kbbk": 2000}
 """The fixed samples (seed 0) the suite checks the claims on: the tables
 state their claims for these very samples, so every one of them is decided
-here (about 20 s of CPU for KBBK, 100 s for KBNK)."""
+here (about 20 s of CPU for KBBK). KBNK's block records how far a table in
+progress gets; confirming that it fails as often as it says took minutes of
+the suite and proved nothing a user relies on, so its sample is run by
+``pytest advice_tables`` (the plugin) and by hand, not here."""
 
 
 def play_out(table: str, fen: str) -> tuple[list[OurMove], GameEnd]:
@@ -44,8 +47,7 @@ def test_bishop_table_claims_hold_on_a_fixed_sample(table):
     assert f"{count} of {count} positions" in result.output
     assert "expect stalemates: ok" in result.output
     assert "expect material-lost: ok" in result.output
-    claims = ("mates-all", "no-plan", "max-moves", "mean-moves") if table == "kbbk" else ("no-plan",)
-    for claim in claims:
+    for claim in ("mates-all", "no-plan", "max-moves", "mean-moves"):
         assert f"expect {claim}: ok" in result.output
 
 

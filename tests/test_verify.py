@@ -20,7 +20,8 @@ from al0.engine.defenders import RandomDefender
 from al0.engine.play import Ending, OurMove, play_game
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
-from al0.verify.verifier import WorstCase, load_tablebase, play_one, start_positions
+from al0.verify.verifier import (WorstCase, load_tablebase, play_one, scoped_verdict,
+                                 start_positions)
 from conftest import FIXTURES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -166,30 +167,49 @@ def test_each_expect_block_is_checked_against_the_runs_it_is_about(tmp_path):
             and "the claim is about positions sample:8, not sample:4" in result.output)
 
 
-def test_claims_about_other_positions_are_decided_only_where_those_imply_them(tmp_path):
-    # kqk.yaml mates every position in at most 17 moves, in more than 3 on a
-    # sample of 20. A claim about a sample is not refuted by a run over every
-    # position (the failures may lie outside it), only confirmed; a claim
-    # about every position is refuted by a sample, never confirmed by one.
+@pytest.mark.parametrize("holds, claimed, run, existential, verdict", [
+    # A claim that every game does something ("at most N"): a run over more
+    # positions confirms it when it holds, never refutes it ...
+    (True, "sample:20", "all", False, True),
+    (False, "sample:20", "all", False, None),
+    (True, "all", "every", False, True),
+    (True, "sample:20", "every", False, True),
+    # ... a run over part of them refutes it when it fails, never confirms it.
+    (False, "all", "sample:20", False, False),
+    (True, "all", "sample:20", False, None),
+    (False, "every", "all", False, False),
+    # mates-all: false (some game fails) is the other way round.
+    (False, "sample:20", "all", True, False),
+    (True, "sample:20", "all", True, None),
+    (True, "all", "sample:20", True, True),
+    # Other positions decide nothing: another sample, another seed, a file.
+    (True, "sample:20", "sample:21", False, None),
+    (False, "sample:20", "sample:20 (seed 3)", False, None),
+    (True, "krk.epd", "all", False, None),
+    (True, "all", "krk.epd", False, None),
+    # A mean is decided only over its own positions.
+    (False, "sample:20", "all", None, None),
+    (True, "all", "all", None, True),
+    (False, "sample:20", "sample:20", None, False),
+])
+def test_a_claim_is_decided_only_where_the_runs_positions_imply_it(holds, claimed, run,
+                                                                     existential, verdict):
+    assert scoped_verdict(holds, claimed, run, existential) is verdict
+
+
+def test_claims_about_other_positions_say_which_positions_they_are_about(tmp_path):
+    # kqk.yaml mates every position in more than 3 moves on a sample of 20:
+    # a claim about every position is refuted there, one about another
+    # sample is undecided and says which positions it is about.
     text = (TABLES / "kqk.yaml").read_text().split("\nexpect:")[0]
     table = tmp_path / "kqk.yaml"
-
-    def verdicts(positions: str, *args: str) -> tuple[int, dict[str, str]]:
-        result = run(str(table), "--positions", positions, *args)
-        found = dict(line[len("expect "):].split(": ", 1) for line in result.output.splitlines()
-                     if line.startswith("expect "))
-        return result.exit_code, {name: verdict.split()[0] for name, verdict in found.items()}
-
-    table.write_text(text + "\nexpect:\n  positions: sample:20\n  no-plan: 0\n  max-moves: 3\n")
-    assert verdicts("sample:20") == (1, {"no-plan": "ok", "max-moves": "FAILED"})
-    assert verdicts("all", "--jobs", "2") == (0, {"no-plan": "ok", "max-moves": "undecided"})
-    assert verdicts("sample:21") == (0, {"no-plan": "undecided", "max-moves": "undecided"})
-    assert verdicts("sample:20", "--seed", "3") == (0, {"no-plan": "undecided",
-                                                        "max-moves": "undecided"})
-    table.write_text(text + "\nexpect:\n  positions: all\n  no-plan: 0\n  max-moves: 3\n")
-    assert verdicts("sample:20") == (1, {"no-plan": "undecided", "max-moves": "FAILED"})
-    table.write_text(text + "\nexpect:\n  positions: sample:20\n  mates-all: false\n")
-    assert verdicts("all", "--jobs", "2") == (1, {"mates-all": "FAILED"})
+    table.write_text(text + "\nexpect:\n  - {positions: all, no-plan: 0, max-moves: 3}\n"
+                            "  - {positions: sample:21, no-plan: 0}\n")
+    result = run(str(table), "--positions", "sample:20")
+    assert result.exit_code == 1, result.output
+    assert "expect max-moves: FAILED" in result.output
+    assert "expect no-plan: undecided" in result.output
+    assert "the claim is about positions sample:21, not sample:20" in result.output
 
 
 def test_a_run_no_expect_block_is_about_says_so(tmp_path):

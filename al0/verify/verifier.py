@@ -538,6 +538,35 @@ def percentile(ordered: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+_WIDER = {"every": 2, "all": 1}
+"""How many positions a run stands for: every orientation of every class,
+one orientation of every class; a sample or a file stands for fewer."""
+
+
+def scoped_verdict(holds: bool | None, claimed: str, run: str,
+                   existential: bool | None) -> bool | None:
+    """The verdict on a claim about positions ``claimed`` that held
+    (``holds``) over a run's positions ``run``, or None where the run cannot
+    decide it. A claim that every game does something (at most N failures,
+    at most N moves) can only break as positions are added: a run over more
+    positions than the claim's (``all`` against a sample, ``every`` against
+    either) decides it only when it holds, a run over part of them (a sample
+    against ``all``, ``all`` against ``every``) only when it fails.
+    ``existential`` (``mates-all: false``: some game fails) is the other way
+    round. None (a mean: a sample's can lie either side of the whole's) and
+    other positions (another sample, an EPD file) decide nothing."""
+    if claimed == run:
+        return holds
+    if existential is None or claimed not in _WIDER and not claimed.startswith("sample:"):
+        return None  # a mean, or an EPD file whose positions are not known here
+    covers = _WIDER.get(run, 0) > _WIDER.get(claimed, 0)
+    within = ((run in _WIDER or run.startswith("sample:"))
+              and _WIDER.get(claimed, 0) > _WIDER.get(run, 0))
+    if covers and holds != existential or within and holds == existential:
+        return holds
+    return None
+
+
 @dataclass
 class Report:
     """The outcome of a verify run, filled in game by game."""
@@ -610,30 +639,15 @@ class Report:
 
     def _scoped(self, check: tuple[str, bool | None, str], positions: str | None,
                 existential: bool | None) -> tuple[str, bool | None, str]:
-        """The verdict on a claim about ``positions`` (None: about any run)
-        from this run's. A claim that every game does something (at most N
-        failures, at most N moves) can only break as positions are added:
-        a run over more positions than the claim's (``all`` against a
-        sample, ``every`` against either) decides it only when it holds, a
-        run over part of them (a sample against ``all``, ``all`` against
-        ``every``) only when it fails. ``existential``
-        (``mates-all: false``: some game fails) is the other way round.
-        None (a mean: a sample's can lie either side of the whole's) and
-        other positions (another sample, an EPD file) decide nothing."""
+        """``check`` as this run can decide it: see :func:`scoped_verdict`."""
         name, holds, measured = check
-        run = self.positions
-        if positions is None or positions == run:
+        if positions is None or positions == self.positions:
             return check
-        wider = {"every": 2, "all": 1}
-        if existential is None or positions not in wider and not positions.startswith("sample:"):
-            covers = within = False  # a mean, or an EPD file whose positions are not known here
-        else:
-            covers = wider.get(run, 0) > wider.get(positions, 0)
-            within = ((run in wider or run.startswith("sample:"))
-                      and wider.get(positions, 0) > wider.get(run, 0))
-        if covers and holds != existential or within and holds == existential:
-            return check
-        return name, None, f"{measured}; the claim is about positions {positions}, not {run}"
+        verdict = scoped_verdict(holds, positions, self.positions, existential)
+        if verdict is None:
+            return name, None, (f"{measured}; the claim is about positions {positions}, "
+                                f"not {self.positions}")
+        return name, verdict, measured
 
     def to_json(self, expectations: Sequence[Expectations] = (),
                 worst: int = WORST_KEPT) -> dict[str, Any]:
