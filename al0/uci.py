@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import chess
+from chess.polyglot import zobrist_hash
 
 from al0.errors import AL0Error
 from al0.lang.model import AdviceTable
 from al0.engine.play import descend
 from al0.engine.plan import Plan, Planner
 from al0.board.fen import canonical_material, material_of, played_by
-from al0.engine.search import position_key
 from al0.engine.tree import ForcingTree, principal_line
 from al0.verify.verifier import load_tablebase
 
@@ -198,10 +198,10 @@ class UciEngine:
         followed, self.followed = self.followed, None
         if followed is None:
             return None, None, ""
-        key = position_key(board)
+        key = zobrist_hash(board)
         for reply, _ in followed.tree.branches:
             followed.after.push(reply)
-            reached = position_key(followed.after) == key
+            reached = zobrist_hash(followed.after) == key
             followed.after.pop()
             subtree = descend(followed.tree, reply)
             if reached and subtree is not None:

@@ -18,9 +18,9 @@ from al0.lang.model import AdviceTable
 from al0.engine.plan import Planner
 from al0.board.position import from_board, to_board
 from al0.board.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmetry,
-                          transform_position, transform_tree)
+                                transform_position)
 from al0.tablebase import Tablebase
-from al0.engine.tree import principal_line
+from al0.engine.tree import principal_line, transform_tree
 from al0.verify.verifier import VerifySpec, Verifier, load_tablebase, start_positions
 from conftest import TABLES
 from test_vocabulary import random_position

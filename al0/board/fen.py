@@ -8,7 +8,6 @@ from typing import Callable
 import chess
 
 from al0.errors import PositionError
-from al0.lang.model import AdviceTable
 from al0.board.position import from_board
 
 PIECE_ORDER = "KQRBNP"
@@ -86,12 +85,6 @@ def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
                             f"but the table is for {canonical_material(material)}")
 
 
-def check_for_table(board: chess.Board, table: AdviceTable) -> None:
-    """:raises PositionError: when ``board`` is not of the table's material,
-    or has castling rights, which al0's search does not play."""
-    check_playable(board, table.material, table.us)
-
-
 def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
     """:raises PositionError: when ``board`` is not of ``material`` (``us``
     holding our side), or has castling rights, which al0's search does not
@@ -139,18 +132,18 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     return positions
 
 
-def epd_positions(path: str, table: AdviceTable,
+def epd_positions(path: str, material: str, us: chess.Color,
                   check: Callable[[chess.Board], object] | None = None) -> list[chess.Board]:
-    """The positions of an EPD file, each of the table's material with the
-    table's side to move, and passing ``check`` if one is given.
+    """The positions of an EPD file, each of ``material`` with ``us`` (the
+    side a table plays) to move, and passing ``check`` if one is given.
 
     :raises PositionError: ``file:line: …`` for the first bad line.
     """
     boards = []
     for number, board in read_epd(path):
         try:
-            check_for_table(board, table)
-            if board.turn != table.us:
+            check_playable(board, material, us)
+            if board.turn != us:
                 raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
             if check is not None:
                 check(board)

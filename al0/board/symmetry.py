@@ -21,7 +21,6 @@ from __future__ import annotations
 import chess
 
 from al0.board.position import MOVES, Bitboard, Position
-from al0.engine.tree import ForcingTree
 
 Symmetry = int
 """One of the board's eight symmetries, by its bits: 1 flips the files
@@ -105,22 +104,3 @@ def transform_move(move: chess.Move, symmetry: Symmetry) -> chess.Move:
     """``move`` under ``symmetry`` (any move: a library's illegal one too)."""
     squares = SQUARE_MAPS[symmetry]
     return chess.Move(squares[move.from_square], squares[move.to_square], move.promotion, move.drop)
-
-
-def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
-    """``tree`` with every move under ``symmetry`` (shared subtrees stay
-    shared)."""
-    if symmetry == IDENTITY:
-        return tree
-    squares = SQUARE_MAPS[symmetry]
-    done: dict[int, ForcingTree] = {}
-
-    def walk(node: ForcingTree) -> ForcingTree:
-        found = done.get(id(node))
-        if found is None:
-            found = done[id(node)] = ForcingTree(node.height, tuple(
-                (MOVES[squares[move.from_square]][squares[move.to_square]], walk(child))
-                for move, child in node.branches))
-        return found
-
-    return walk(tree)

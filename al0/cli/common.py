@@ -19,7 +19,7 @@ from al0.engine.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
 from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
-from al0.board.fen import check_for_table, parse_fen
+from al0.board.fen import check_playable, parse_fen
 from al0.files import check_writable, write_atomically
 
 
@@ -213,7 +213,7 @@ def position_for(table: AdviceTable, fen: str) -> chess.Board:
     """The board of ``fen``, checked against the table's material (and to
     have no castling rights, which the search does not play)."""
     board = parse_fen(fen)
-    check_for_table(board, table)
+    check_playable(board, table.material, table.us)
     return board
 
 

@@ -61,7 +61,7 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json:
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
     if epd:
-        from_file = epd_positions(epd, loaded, check=lambda board: plannable(loaded, board))
+        from_file = epd_positions(epd, loaded.material, loaded.us, check=lambda board: plannable(loaded, board))
         if not from_file:
             raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
         boards += from_file

@@ -33,7 +33,7 @@ def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> Sequ
     :func:`al0.verify.verifier.start_positions`), with the command line's errors."""
     table = verifier.table
     if spec.path is not None:
-        return epd_positions(spec.path, table)
+        return epd_positions(spec.path, table.material, table.us)
     if verifier.tablebase is None:
         raise CommandError(f"no tablebase for {table.material}, so no list of all its "
                            f"positions: give --positions FILE.epd")

@@ -17,9 +17,8 @@ from al0.board.position import Position, fen as position_fen, from_board, to_boa
 from al0.board.fen import material_counts
 from al0.engine.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
                         compile_advice)
-from al0.board.symmetry import (INVERSE, canonical_symmetry, transform_move, transform_position,
-                          transform_tree)
-from al0.engine.tree import ForcingTree
+from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
+from al0.engine.tree import ForcingTree, transform_tree
 
 DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs

@@ -34,20 +34,7 @@ from al0.board.position import (MOVES, Position, apply, checking_moves, is_check
                           legal_moves, legal_targets, mate_in_one)
 from al0.engine.tree import LEAF, ForcingTree
 
-PositionKey = tuple[object, ...]
-
 _BB = chess.BB_SQUARES
-
-
-def position_key(board: chess.Board) -> PositionKey:
-    """Everything about a board's position that moves and predicates depend
-    on: piece placement, side to move, castling rights and en-passant square
-    (move counters and history are not part of a forcing tree). For boards
-    of any material; the search itself keys compact positions."""
-    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
-            board.kings, board.occupied_co[chess.WHITE], board.turn,
-            board.castling_rights, board.ep_square)
-
 
 SearchKey = tuple[Position, int]
 """A search node: its position and depth."""

@@ -11,6 +11,9 @@ from typing import Iterator
 
 import chess
 
+from al0.board.position import MOVES
+from al0.board.symmetry import IDENTITY, SQUARE_MAPS, Symmetry
+
 
 @dataclass(frozen=True)
 class ForcingTree:
@@ -59,3 +62,22 @@ def principal_line(tree: ForcingTree) -> list[chess.Move]:
         line.append(move)
         ours = not ours
     return line
+
+
+def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
+    """``tree`` with every move under ``symmetry`` (shared subtrees stay
+    shared)."""
+    if symmetry == IDENTITY:
+        return tree
+    squares = SQUARE_MAPS[symmetry]
+    done: dict[int, ForcingTree] = {}
+
+    def walk(node: ForcingTree) -> ForcingTree:
+        found = done.get(id(node))
+        if found is None:
+            found = done[id(node)] = ForcingTree(node.height, tuple(
+                (MOVES[squares[move.from_square]][squares[move.to_square]], walk(child))
+                for move, child in node.branches))
+        return found
+
+    return walk(tree)

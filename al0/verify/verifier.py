@@ -103,7 +103,7 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
         chosen = random.Random(seed).sample(classes, int(count))
         return [position.board() for position in chosen]
     path = os.path.join(relative_to, spec) if relative_to is not None else spec
-    return epd_positions(path, table)
+    return epd_positions(path, table.material, table.us)
 
 
 class LazyBoards(Sequence[chess.Board]):
