@@ -1,44 +1,225 @@
 """An advice table as a UCI engine: the protocol's state machine, line by line.
 
-:class:`UciEngine` answers one line of the Universal Chess Interface at a time
-and returns the lines to send back; :func:`serve` feeds it a stream. Nothing
-here reads standard input or prints (``al0 uci`` does), so the engine is
-tested by calling it, and by python-chess's own UCI client through the CLI.
+:class:`UciEngine` takes one line of the Universal Chess Interface at a time
+and sends its answers through the function it was given; :func:`serve`
+feeds it a stream. Nothing here reads standard input or prints (``al0 uci``
+does), so the engine is tested by calling it, and by python-chess's own UCI
+client through the CLI.
 
-Like the play loop (:mod:`al0.engine.play`), the engine keeps the forcing tree of its
-plan between moves of one game: when the GUI's position is the one our last
-move left followed by a reply the tree covers, the next move comes from the
-subtree; any other position gets a new plan. The table plays its material
-and what our captures leave of it (KQKR goes on as KQK). Where the table
-cannot play — a position of other material, the other side to move, no plan — the engine
-says why in ``info string`` and still answers a legal move (the fallback):
-the tablebase's best move when the table plays the position's material and
-there is a tablebase for it, else the first legal move in UCI order.
+Each ``go`` thinks in a worker thread (:class:`Search`), so the line reader
+stays free: ``isready`` is answered at once, and ``stop`` (or the move's
+clock) answers at once with the best move known so far, while the worker,
+told through a stop flag that both searches look at, winds down.
+
+Which table plays: the one given (``al0 uci TABLE``, ``setoption name Table
+value …``), else the bundled table of the side to move's material (``krk``
+for KRK). Like the play loop (:mod:`al0.engine.play`), the engine keeps the
+forcing tree of its plan between moves of one game. The table plays its material
+and what our captures leave of it (KQKR goes on as KQK); in its material but
+with the other side to move, or with no plan, the tablebase's move is
+played. Any other position gets a short alpha-beta search
+(:mod:`al0.games.chess_search`). Every move comes with a ``score``: the
+tablebase's distance to mate where the material has one, else the forcing
+tree's bound when its leaves are mates, else the material; an ``info
+string`` says which.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import chess
 from chess.polyglot import zobrist_hash
 
-from al0.errors import AL0Error
-from al0.lang.model import AdviceTable
-from al0.engine.play import descend
-from al0.engine.plan import Plan, Planner
+from al0 import __version__
 from al0.board.fen import canonical_material, material_of, played_by
+from al0.bundled import TABLES_DIR
+from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
+from al0.engine.play import descend
+from al0.engine.search import SearchLimits
 from al0.engine.tree import ForcingTree, principal_line
+from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
+from al0.games.chess_search import ShortSearch, material_balance, mate_in_moves
+from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable
 from al0.verify.verifier import load_tablebase
 
 if TYPE_CHECKING:
+    from al0.games.chess_game import ChessState
+    from al0.games.search import Proof
     from al0.tablebase import Tablebase
 
+Send = Callable[[str], None]
 
 MAX_BUDGET = 1_000_000_000
 """The largest node budget the Budget option takes: far beyond any table's need."""
 
+SHORT_DEPTH = 3
+"""Plies of the short search when ``go`` sets no limit: a fraction of a
+second in Python (e.g. 659 positions from the start position)."""
+MAX_DEPTH = 64
+"""Plies the short search deepens to at most while the clock allows."""
+MOVES_TO_GO = 20
+"""The moves a clock without ``movestogo`` is shared among."""
+MARGIN = 0.05
+"""Seconds kept back from each move's time for the pipe and the GUI."""
+AUTO = "auto"
+"""The Table option's value for the bundled table of the position's material."""
+
+
+def one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+# ------------------------------------------------------------------ go
+
+@dataclass(frozen=True)
+class Go:
+    """What one ``go`` asks for."""
+    seconds: float | None = None
+    """The time to think: ``movetime``, or a share of our clock."""
+    nodes: int | None = None
+    """Most positions one search may visit."""
+    depth: int | None = None
+    """Plies of the short search."""
+    mate: int | None = None
+    """Look for a mate in this many moves first."""
+    held: bool = False
+    """``infinite`` or ``ponder``: the move waits for ``stop`` or ``ponderhit``."""
+
+
+_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
+
+
+def parse_go(args: list[str], turn: chess.Color) -> tuple[Go, list[str]]:
+    """The ``go`` of these arguments for ``turn`` to move, and an ``info
+    string`` for each part ignored (a value that is no whole number, an
+    unknown word, ``searchmoves``)."""
+    numbers: dict[str, int] = {}
+    held = False
+    notes: list[str] = []
+    at = 0
+    while at < len(args):
+        word = args[at]
+        at += 1
+        if word in _NUMBERS:
+            value = args[at] if at < len(args) else ""
+            at += 1
+            try:
+                numbers[word] = int(value)
+            except ValueError:
+                notes.append(f"info string ignored go {word} {value!r}: not a whole number")
+        elif word in ("infinite", "ponder"):
+            held = True
+        elif word == "searchmoves":
+            while at < len(args) and args[at] not in _NUMBERS + ("infinite", "ponder"):
+                at += 1
+            notes.append("info string ignored searchmoves: every move is searched")
+        else:
+            notes.append(f"info string ignored go {word!r}")
+    for name in ("depth", "nodes", "mate", "movetime"):
+        if numbers.get(name, 1) < 1:
+            notes.append(f"info string ignored go {name} {numbers.pop(name)}: use 1 or more")
+    seconds = None
+    if "movetime" in numbers:
+        seconds = numbers["movetime"] / 1000
+    else:
+        left, increment = ("wtime", "winc") if turn == chess.WHITE else ("btime", "binc")
+        if left in numbers:
+            seconds = clock_share(numbers[left], numbers.get(increment, 0),
+                                  numbers.get("movestogo", MOVES_TO_GO))
+    if seconds is not None:
+        seconds = max(0.01, seconds - MARGIN)
+    return Go(seconds, numbers.get("nodes"), numbers.get("depth"), numbers.get("mate"),
+              held), notes
+
+
+def clock_share(left_ms: int, increment_ms: int, moves_to_go: int) -> float:
+    """Seconds for this move: the clock shared among the moves to go, plus
+    half the increment, never more than half of what is left."""
+    left, increment = max(left_ms, 0) / 1000, max(increment_ms, 0) / 1000
+    return min(left / max(moves_to_go, 1) + increment / 2, left / 2)
+
+
+# -------------------------------------------------------------- search
+
+class Search:
+    """One ``go``: the worker's stop flag and the best move known so far.
+
+    The ``bestmove`` goes out exactly once: from the worker when it is done,
+    or at once on ``stop``, ``quit`` or the clock, whichever comes first;
+    after it the worker's ``info`` lines are dropped. A ``held`` search
+    (``infinite``, ``ponder``) keeps its move until ``stop`` or ``ponderhit``.
+    """
+
+    def __init__(self, send: Send, held: bool, best: chess.Move | None):
+        self.stop = threading.Event()
+        """Set to end the worker's search early; the searches look at it."""
+        self.best = best
+        self.held = held
+        self.done = False
+        self.answered = False
+        self._send = send
+        self._lock = threading.Lock()
+        self.worker: threading.Thread | None = None
+        self.clock: threading.Timer | None = None
+
+    def say(self, line: str) -> None:
+        """An ``info`` line from the worker, unless the move has gone out."""
+        with self._lock:
+            if not self.answered:
+                self._send(line)
+
+    def improve(self, move: chess.Move) -> None:
+        """A better move is known: the one ``stop`` will answer."""
+        with self._lock:
+            self.best = move
+
+    def finish(self, move: chess.Move | None) -> None:
+        """The worker is done (``move`` None: it keeps the best known)."""
+        with self._lock:
+            if move is not None:
+                self.best = move
+            self.done = True
+            if not self.held:
+                self._answer()
+
+    def expire(self) -> None:
+        """The move's time is up: answer now, unless held."""
+        self.stop.set()
+        with self._lock:
+            if not self.held:
+                self._answer()
+
+    def halt(self) -> None:
+        """``stop`` or ``quit``: answer now."""
+        self.stop.set()
+        with self._lock:
+            self.held = False
+            self._answer()
+
+    def ponderhit(self) -> None:
+        """The GUI played the move we pondered on: the search is ours now."""
+        with self._lock:
+            self.held = False
+            if self.done:
+                self._answer()
+
+    def wait(self) -> None:
+        """Until the worker has ended."""
+        if self.worker is not None:
+            self.worker.join()
+
+    def _answer(self) -> None:
+        if not self.answered:
+            self.answered = True
+            self._send(f"bestmove {self.best.uci() if self.best else '(none)'}")
+
+
+# ------------------------------------------------------------- engine
 
 @dataclass(frozen=True)
 class Followed:
@@ -49,147 +230,232 @@ class Followed:
     plan: Plan
 
 
-@dataclass(frozen=True)
-class Choice:
-    """The answer to ``go``: the ``info`` lines and the move (None: no legal move)."""
-    info: tuple[str, ...]
-    move: chess.Move | None
-
-
 class UciEngine:
-    """The UCI state of one engine process: the position the GUI set, the
-    forcing tree being followed, a ``bestmove`` held back while the GUI
-    lets it think without limit (``go infinite``, ``go ponder``)."""
+    """The UCI state of one engine process: the table (given, or
+    :data:`AUTO`), the position the GUI set, the forcing tree being followed,
+    the current :class:`Search`.
 
-    def __init__(self, table: AdviceTable, planner: Planner):
-        self.table = table
-        self.planner = planner
+    ``send`` is called with each line to send, from the reader's thread or a
+    worker's, never from two at once.
+    """
+
+    def __init__(self, send: Send, table: AdviceTable | None = None,
+                 budget: int = DEFAULT_BUDGET, table_spec: str = AUTO):
+        lock = threading.Lock()
+
+        def locked_send(line: str) -> None:
+            with lock:
+                send(line)
+
+        self._send = locked_send
+        self.budget = budget
+        self.table_spec = table_spec
+        self.fixed: Planner | None = None if table is None else Planner(table, budget)
+        """The planner of the table given, None to take the bundled one of
+        each position's material."""
+        self._auto: dict[str, Planner | None] = {}
+        """The bundled table's planner by material (None: no such table)."""
+        self._tablebases: dict[str, Tablebase | None] = {}
         self.board: chess.Board | None = chess.Board()
         self.position_error = ""
         """Why the last ``position`` command was refused ('' when it was not)."""
         self.followed: Followed | None = None
-        self.held: str | None = None
+        self.search: Search | None = None
         self.finished = False
         """True after ``quit``: the caller stops reading."""
-        self._tablebase: Tablebase | None = None
-        self._tablebase_looked_up = False
 
     # ------------------------------------------------------------ protocol
 
-    def handle(self, line: str) -> list[str]:
-        """The lines to send back for one line from the GUI.
+    def handle(self, line: str) -> None:
+        """Answer one line from the GUI.
 
         Unknown leading words are skipped, as the protocol asks; a line with
         no known command at all is answered by an ``info string`` only.
         """
         words = line.split()
-        handlers: dict[str, Callable[[list[str]], list[str]]] = {
-            "uci": self._uci, "isready": lambda _: ["readyok"],
+        handlers: dict[str, Callable[[list[str]], None]] = {
+            "uci": self._uci, "isready": lambda _: self._send("readyok"),
             "ucinewgame": self._new_game, "position": self._position, "go": self._go,
-            "stop": self._release, "ponderhit": self._release, "quit": self._quit,
+            "stop": self._stop, "ponderhit": self._ponderhit, "quit": self._quit,
             "setoption": self._set_option,
             # Accepted and ignored: we have no debug output and need no registration.
-            "debug": lambda _: [], "register": lambda _: [],
+            "debug": lambda _: None, "register": lambda _: None,
         }
         for at, word in enumerate(words):
             if word in handlers:
-                return handlers[word](words[at + 1:])
-        return [f"info string ignored unknown command {line.strip()!r}"] if words else []
+                handlers[word](words[at + 1:])
+                return
+        if words:
+            self._send(f"info string ignored unknown command {line.strip()!r}")
 
-    def _uci(self, _: list[str]) -> list[str]:
-        return [f"id name al0 {self.table.name}", "id author al0",
-                f"option name Budget type spin default {self.planner.budget} min 1 "
-                f"max {MAX_BUDGET}", "uciok"]
+    def close(self) -> None:
+        """The input has ended: a search still thinking ends and answers."""
+        self._settle()
 
-    def _set_option(self, args: list[str]) -> list[str]:
-        """``setoption name Budget value N``: the node budget of one search.
-        Other options are ignored, as the protocol asks."""
-        text = " ".join(args)
-        name, _, value = text.partition(" value ")
-        if name.removeprefix("name ").strip().lower() != "budget":
-            return []
-        value = value.strip()
-        if not value.isdigit() or not 1 <= int(value) <= MAX_BUDGET:
-            return [f"info string ignored Budget {value!r}: use 1..{MAX_BUDGET}"]
-        self.planner = Planner(self.table, int(value))
+    def _uci(self, _: list[str]) -> None:
+        for line in (f"id name al0 {__version__}", "id author al0",
+                     f"option name Budget type spin default {self.budget} min 1 max {MAX_BUDGET}",
+                     f"option name Table type string default {self.table_spec}", "uciok"):
+            self._send(line)
+
+    def _set_option(self, args: list[str]) -> None:
+        """``setoption name Budget value N`` (the node budget of one
+        search), ``setoption name Table value T`` (a table file or bundled
+        name, or ``auto``). Other options are ignored, as the protocol asks."""
+        self._settle()
+        name, _, value = " ".join(args).partition(" value ")
+        name, value = name.removeprefix("name ").strip().lower(), value.strip()
+        if name == "budget":
+            if not value.isdigit() or not 1 <= int(value) <= MAX_BUDGET:
+                self._send(f"info string ignored Budget {value!r}: use 1..{MAX_BUDGET}")
+                return
+            self.budget = int(value)
+            if self.fixed is not None:
+                self.fixed = Planner(self.fixed.table, self.budget)
+            self._auto.clear()
+        elif name == "table":
+            if value in ("", AUTO):
+                self.fixed, self.table_spec = None, AUTO
+            else:
+                try:
+                    self.fixed = Planner(load_table(value), self.budget)
+                except AL0Error as error:
+                    self._send(f"info string ignored Table {value!r}: {one_line(error)}")
+                    return
+                self.table_spec = value
+        else:
+            return
         self.followed = None  # its plan came from the old planner
-        return []
 
-    def _new_game(self, _: list[str]) -> list[str]:
+    def _new_game(self, _: list[str]) -> None:
+        self._settle()
         self.followed = None
-        return []
 
-    def _quit(self, _: list[str]) -> list[str]:
+    def _quit(self, _: list[str]) -> None:
+        if self.search is not None:
+            self.search.halt()
         self.finished = True
-        return []
 
-    def _release(self, _: list[str]) -> list[str]:
-        """``stop`` or ``ponderhit``: send the move held back, if any."""
-        held, self.held = self.held, None
-        return [held] if held else []
+    def _stop(self, _: list[str]) -> None:
+        if self.search is not None:
+            self.search.halt()
 
-    def _position(self, args: list[str]) -> list[str]:
+    def _ponderhit(self, _: list[str]) -> None:
+        if self.search is not None:
+            self.search.ponderhit()
+
+    def _settle(self) -> None:
+        """Let the last search end before the state it reads changes: a held
+        one is stopped (its move goes out), another is waited for (a GUI
+        sends nothing but ``isready``, ``stop`` and ``ponderhit`` while we
+        think; a script piping its commands may)."""
+        search, self.search = self.search, None
+        if search is None:
+            return
+        if search.held:
+            search.halt()
+        search.wait()
+
+    def _position(self, args: list[str]) -> None:
         """``position startpos|fen FEN [moves M…]``. A bad FEN or an illegal
         move refuses the whole command: ``go`` then answers no move."""
+        self._settle()
         try:
             self.board = parse_position(args)
             self.position_error = ""
-            return []
         except ValueError as error:
             self.board = None
             self.position_error = str(error)
-            return [f"info string position refused: {error}"]
+            self._send(f"info string position refused: {error}")
 
-    def _go(self, args: list[str]) -> list[str]:
-        """Search (any time control is accepted: a plan takes milliseconds,
-        bounded by the node budget). Under ``infinite`` or ``ponder`` the
-        move waits for ``stop``/``ponderhit``."""
-        choice = self.choose()
-        best = f"bestmove {choice.move.uci() if choice.move else '(none)'}"
-        if "infinite" in args or "ponder" in args:
-            self.held = best
-            return list(choice.info)
-        self.held = None
-        return [*choice.info, best]
-
-    # ------------------------------------------------------------- playing
-
-    def choose(self) -> Choice:
-        """Our move at the current position, from the followed tree or a new
-        plan, with the ``info`` lines that explain it; the fallback where the
-        table cannot play."""
+    def _go(self, args: list[str]) -> None:
+        """Start thinking in a worker; the ``bestmove`` comes from it, or
+        from ``stop`` or the clock."""
+        self._settle()
         board = self.board
-        if board is None:
-            return Choice((f"info string no valid position ({self.position_error})",), None)
-        if not any(board.generate_legal_moves()):
-            return Choice(("info string the game is over: no legal move",), None)
-        if not played_by(board, self.table.material, self.table.us):
-            return self._fallback(board, f"position is {material_of(board, self.table.us)}, "
-                                         f"the table plays {canonical_material(self.table.material)}")
-        if board.turn != self.table.us:
-            side = "White" if self.table.us == chess.WHITE else "Black"
-            return self._fallback(board, f"the table plays {side}, not the side to move")
+        go, notes = parse_go(args, board.turn if board is not None else chess.WHITE)
+        for note in notes:
+            self._send(note)
+        if board is None or not any(board.generate_legal_moves()):
+            why = ("the game is over: no legal move" if board is not None
+                   else f"no valid position ({self.position_error})")
+            self._send(f"info string {why}")
+            self._send("bestmove (none)")
+            return
+        # Until the worker knows better: a legal move, the first in UCI order.
+        search = Search(self._send, go.held, min(board.legal_moves, key=chess.Move.uci))
+        search.worker = threading.Thread(target=self._think, args=(search, board.copy(), go),
+                                         name="al0-search", daemon=True)
+        if go.seconds is not None:
+            search.clock = threading.Timer(go.seconds, search.expire)
+            search.clock.daemon = True
+            search.clock.start()
+        self.search = search
+        search.worker.start()
+
+    # ------------------------------------------------------------- thinking
+
+    def _think(self, search: Search, board: chess.Board, go: Go) -> None:
+        """The worker: choose a move and hand it to ``search``."""
+        move = None
+        try:
+            move = self._choose(search, board, go)
+        except Exception as error:  # the GUI waits for a bestmove whatever happens
+            search.say(f"info string the search failed: {one_line(error)}")
+        finally:
+            if search.clock is not None:
+                search.clock.cancel()
+            search.finish(move)
+
+    def _choose(self, search: Search, board: chess.Board, go: Go) -> chess.Move | None:
+        """Our move at ``board``, its ``info`` lines said: a mate the mate
+        search finds (``go mate N``), else the table's, else the short search's."""
+        if go.mate is not None:
+            move = self._mate_search(search, board, go.mate, go.nodes)
+            if move is not None:
+                return move
+        planner = self._planner_for(board)
+        if planner is None:
+            self.followed = None
+            outside = ("no bundled table plays this position" if self.fixed is None else
+                       f"not a {canonical_material(self.fixed.table.material)} position")
+            return self._short_search(search, board, go, outside)
+        table = planner.table
+        # No tablebase knows castling rights (a rook and king on their squares).
+        tablebase = None if board.castling_rights else self._tablebase_for(table.material)
+        if tablebase is not None:
+            search.improve(tablebase_move(tablebase, board))
+        if board.turn != table.us:
+            side = "White" if table.us == chess.WHITE else "Black"
+            return self._fallback(search, board, go, tablebase,
+                                  f"the table plays {side}, not the side to move")
         tree, plan, how = self._tree_at(board)
         if tree is None:
+            limits = SearchLimits(min(self.budget, go.nodes or self.budget), stop=search.stop)
             try:
-                plan = self.planner.plan(board)
-            except AL0Error as error:  # a spent budget, a library that raised
-                return self._fallback(board, " ".join(str(error).split()))
+                plan = planner.plan(board, limits)
+            except AL0Error as error:  # a spent budget, a stop, a library that raised
+                return self._fallback(search, board, go, tablebase, one_line(error))
             if plan.tree is None:
-                return self._fallback(board, f"no plan: {plan.describe_failure()}")
+                return self._fallback(search, board, go, tablebase,
+                                      f"no plan: {plan.describe_failure()}")
             tree, how = plan.tree, "new plan"
         assert plan is not None  # set with the tree, by _tree_at or the planner
         move = tree.branches[0][0]
+        search.improve(move)
         after = board.copy()
         after.push(move)
         subtree = descend(tree, move)
         self.followed = Followed(after, subtree, plan) if subtree is not None else None
+        score, source = table_score(board, tree, tablebase)
         pv = " ".join(m.uci() for m in principal_line(tree))
         # Following the tree searches nothing: no nodes, no time.
         searched = how == "new plan"
         nodes, ms = (plan.nodes, round(plan.seconds * 1000)) if searched else (0, 0)
-        return Choice((f"info depth {tree.height} nodes {nodes} time {ms} pv {pv}",
-                       f"info string rule {plan.rule} advice {plan.advice} ({how})"), move)
+        search.say(f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}")
+        search.say(f"info string rule {plan.rule} advice {plan.advice} ({how}); "
+                   f"score from {source}")
+        return move
 
     def _tree_at(self, board: chess.Board) -> tuple[ForcingTree | None, Plan | None, str]:
         """The subtree to follow at ``board``: when it is the position our last
@@ -208,34 +474,139 @@ class UciEngine:
                 return subtree, followed.plan, "following the tree"
         return None, None, ""
 
-    def _fallback(self, board: chess.Board, why: str) -> Choice:
+    def _fallback(self, search: Search, board: chess.Board, go: Go,
+                  tablebase: Tablebase | None, why: str) -> chess.Move | None:
+        """Where the table cannot play its own material: the tablebase's
+        move, else the short search's."""
         self.followed = None
-        move, source = None, "first legal move"
-        table = self._tablebase_for(board)
-        if table is not None:
-            try:
-                if board.turn == self.table.us:
-                    best = table.best_moves(board)
-                    move = best[0] if best else None
-                else:
-                    move = table.best_defence(board)
-                source = "tablebase move"
-            except AL0Error:
-                move = None
-        if move is None:
-            move, source = min(board.legal_moves, key=chess.Move.uci), "first legal move"
-        return Choice((f"info string {why}: playing the {source}",), move)
+        if tablebase is None:
+            return self._short_search(search, board, go, why)
+        move = tablebase_move(tablebase, board)
+        score = tablebase_score(tablebase, board)
+        search.say(f"info depth 1 score {score} pv {move.uci()}")
+        search.say(f"info string {why}: playing the tablebase move")
+        return move
 
-    def _tablebase_for(self, board: chess.Board) -> Tablebase | None:
-        """The tablebase of the table's material when the table plays ``board``."""
-        if not played_by(board, self.table.material, self.table.us):
+    def _short_search(self, search: Search, board: chess.Board, go: Go,
+                      why: str) -> chess.Move | None:
+        """The short search's move, each depth's line said as it is found."""
+        search.say(f"info string {why}: playing a short search")
+        limited = go.held or go.seconds is not None or go.nodes is not None
+        depth = go.depth or (MAX_DEPTH if limited else SHORT_DEPTH)
+        searcher = ShortSearch(board, go.nodes, search.stop)
+        started = time.perf_counter()
+        move = None
+        try:
+            for line in searcher.deepen(depth):
+                score = f"mate {line.mate}" if line.mate is not None else f"cp {line.centipawns}"
+                ms = round((time.perf_counter() - started) * 1000)
+                search.say(f"info depth {line.depth} score {score} nodes {line.nodes} "
+                           f"time {ms} pv {' '.join(m.uci() for m in line.pv)}")
+                if line.pv:
+                    move = line.pv[0]
+                    search.improve(move)
+        except SearchBudgetExceeded as error:
+            search.say(f"info string short search ended: {one_line(error)}")
+        return move
+
+    def _mate_search(self, search: Search, board: chess.Board, moves: int,
+                     nodes: int | None) -> chess.Move | None:
+        """``go mate N``: the first move of a mate in ``moves``, if one is found."""
+        searcher = ShortSearch(board, nodes, search.stop)
+        try:
+            proof = searcher.prove_mate(moves)
+        except SearchBudgetExceeded as error:
+            search.say(f"info string no mate in {moves} found: {one_line(error)}")
             return None
-        if not self._tablebase_looked_up:
-            # Only the fallback needs it: looked up (or built) the first time.
-            self._tablebase_looked_up = True
-            self._tablebase = load_tablebase(self.table.material)
-        return self._tablebase
+        if proof is None:
+            search.say(f"info string there is no mate in {moves}")
+            return None
+        self.followed = None
+        pv = " ".join(move.uci() for move in proof_line(proof))
+        search.say(f"info depth {2 * proof.moves - 1} score mate {proof.moves} "
+                   f"nodes {searcher.game.nodes} pv {pv}")
+        search.say(f"info string mate in {proof.moves} found by the mate search")
+        return proof.branches[0][0]
 
+    def _planner_for(self, board: chess.Board) -> Planner | None:
+        """The planner of the table that plays ``board``'s material: the one
+        given, else the bundled table named by the side to move's material."""
+        if self.fixed is not None:
+            table = self.fixed.table
+            return self.fixed if played_by(board, table.material, table.us) else None
+        material = material_of(board, board.turn)
+        if material not in self._auto:
+            self._auto[material] = None
+            path = TABLES_DIR / f"{material.lower()}.yaml"
+            if path.is_file():
+                table = load_table(path)
+                if table.us == board.turn and played_by(board, table.material, table.us):
+                    self._auto[material] = Planner(table, self.budget)
+        return self._auto[material]
+
+    def _tablebase_for(self, material: str) -> Tablebase | None:
+        """The tablebase of a table's ``material`` (loaded, or built, once)."""
+        if material not in self._tablebases:
+            self._tablebases[material] = load_tablebase(material)
+        return self._tablebases[material]
+
+
+# ------------------------------------------------------------- scores
+
+def tablebase_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
+    """The tablebase's move: the quickest mate when the side to move wins,
+    else its longest resistance (or a draw)."""
+    best = tablebase.best_moves(board)
+    return best[0] if best else tablebase.best_defence(board)
+
+
+def tablebase_score(tablebase: Tablebase, board: chess.Board) -> str:
+    """UCI's ``score`` of ``board`` for the side to move, from the tablebase."""
+    result = tablebase.result(board)
+    if result.winner is None or result.plies is None:
+        return "cp 0"
+    return f"mate {mate_in_moves(result.plies, result.winner, board.turn)}"
+
+
+def table_score(board: chess.Board, tree: ForcingTree,
+                tablebase: Tablebase | None) -> tuple[str, str]:
+    """The ``score`` of our move from ``board`` with ``tree``, and where it
+    comes from: the tablebase, else the tree's height when every leaf is a
+    mate (it bounds the plies to mate), else the material."""
+    if tablebase is not None:
+        try:
+            return tablebase_score(tablebase, board), "the tablebase"
+        except PositionError:  # material the tablebase does not cover
+            pass
+    if leaves_mate(board.copy(stack=False), tree):
+        return f"mate {(tree.height + 1) // 2}", "the forcing tree's bound"
+    return f"cp {material_balance(board, board.turn)}", "the material"
+
+
+def leaves_mate(board: chess.Board, tree: ForcingTree) -> bool:
+    """Whether every leaf of ``tree`` from ``board`` is a checkmate."""
+    if tree.is_leaf:
+        return board.is_checkmate()
+    for move, subtree in tree.branches:
+        board.push(move)
+        try:
+            if not leaves_mate(board, subtree):
+                return False
+        finally:
+            board.pop()
+    return True
+
+
+def proof_line(proof: Proof[ChessState, chess.Move]) -> list[chess.Move]:
+    """A mate proof's worst-case line: at their nodes the reply that delays mate longest."""
+    line: list[chess.Move] = []
+    while proof.branches:
+        move, proof = max(proof.branches, key=lambda branch: branch[1].moves)
+        line.append(move)
+    return line
+
+
+# ------------------------------------------------------------ protocol
 
 def parse_position(args: list[str]) -> chess.Board:
     """The board of a ``position`` command's arguments.
@@ -270,10 +641,11 @@ def parse_position(args: list[str]) -> chess.Board:
     return board
 
 
-def serve(engine: UciEngine, lines: Iterable[str], write: Callable[[str], None]) -> None:
-    """Answer every line until ``quit`` or the end of the input."""
+def serve(engine: UciEngine, lines: Iterable[str]) -> None:
+    """Answer every line until ``quit``, or the end of the input (where a
+    search still thinking is let finish, or stopped if held)."""
     for line in lines:
-        for answer in engine.handle(line):
-            write(answer)
+        engine.handle(line)
         if engine.finished:
             return
+    engine.close()

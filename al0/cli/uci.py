@@ -6,10 +6,9 @@ import sys
 
 import click
 
-from al0.cli.common import BUDGET, TABLE, reports_errors
+from al0.cli.common import BUDGET, reports_errors
 from al0.lang.loader import load_table
-from al0.engine.plan import Planner
-from al0.uci import UciEngine, serve
+from al0.uci import AUTO, UciEngine, serve
 
 
 def _send(line: str) -> None:
@@ -19,20 +18,27 @@ def _send(line: str) -> None:
 
 
 @click.command()
-@TABLE
+@click.argument("table", required=False, type=click.Path(dir_okay=False))
 @BUDGET
 @reports_errors
-def uci(table: str, budget: int) -> None:
+def uci(table: str | None, budget: int) -> None:
     """Speak the Universal Chess Interface on standard input and output, so a
     chess GUI or match runner can use TABLE as an engine.
 
-    Each move's rule and advice go out as `info string`, with the forcing
-    tree's worst-case line as `pv`. Where the table cannot play (other
-    material, the other side to move, no plan) the engine says why in `info
-    string` and plays the tablebase's best move (when there is a tablebase
-    for the table's material and the position is of it) or else the first
-    legal move in UCI order.
+    Without TABLE (as a GUI starts an engine: one program, no arguments) each
+    position is played by the bundled table of the side to move's material,
+    if there is one (`krk` for KRK); the option `Table` names one
+    (`setoption name Table value krk`, or `auto`).
+
+    Each move comes with `info ... score mate N` (from the tablebase, else
+    the forcing tree's bound; an `info string` says which), its rule and
+    advice as `info string` and the tree's worst-case line as `pv`. Where the
+    table cannot play its material (the other side to move, no plan) the
+    tablebase's move is played; any other position gets a short alpha-beta
+    search, with cached tablebases at its leaves. `isready` and `stop` are
+    answered at once while it thinks; `go` honours movetime, wtime/btime,
+    winc/binc, movestogo, nodes, depth, mate and infinite.
     """
-    loaded = load_table(table)  # a bad table fails here, before the protocol starts
-    engine = UciEngine(loaded, Planner(loaded, budget))
-    serve(engine, iter(sys.stdin.readline, ""), _send)
+    loaded = load_table(table) if table else None  # a bad table fails here, before the protocol
+    engine = UciEngine(_send, loaded, budget, table or AUTO)
+    serve(engine, iter(sys.stdin.readline, ""))

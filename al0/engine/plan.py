@@ -121,17 +121,20 @@ class Planner:
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
 
-    def plan(self, board: chess.Board) -> Plan:
-        """The plan at ``board`` (our move).
+    def plan(self, board: chess.Board, limits: SearchLimits | None = None) -> Plan:
+        """The plan at ``board`` (our move); ``limits`` bound each search
+        instead of the planner's budget (a UCI ``go nodes``, a stop flag).
 
         :raises SearchBudgetExceeded: when one search reaches a limit.
         :raises PositionError: when the board has pawns or castling rights.
         """
-        return self.plan_position(from_board(board), board)
+        return self.plan_position(from_board(board), board, limits)
 
-    def plan_position(self, position: Position, board: chess.Board | None = None) -> Plan:
+    def plan_position(self, position: Position, board: chess.Board | None = None,
+                      limits: SearchLimits | None = None) -> Plan:
         """The plan at ``position`` (our move); ``board``, when given, is
-        the same position with its move counters, kept for display."""
+        the same position with its move counters, kept for display;
+        ``limits`` as in :meth:`plan`."""
         if self.cache is not None:
             plan = self.cache.get(position)
             if plan is not None:
@@ -141,18 +144,19 @@ class Planner:
         if symmetry:
             # Planned in the class's canonical orientation and mapped back,
             # so that mirror images play as mirror images.
-            seen = self._canonical_plan(position, symmetry)
+            seen = self._canonical_plan(position, symmetry, limits)
             plan = _plan(position, seen.rule, seen.advice, seen.tried,
                          None if seen.tree is None else transform_tree(seen.tree, INVERSE[symmetry]),
                          seen.nodes, seen.seconds, counters)
         else:
-            plan = self._search(position, counters)
+            plan = self._search(position, counters, limits or self.limits)
             self.search_seconds.append(plan.seconds)
         if self.cache is not None:
             self.cache[position] = plan
         return plan
 
-    def _canonical_plan(self, position: Position, symmetry: int) -> Plan:
+    def _canonical_plan(self, position: Position, symmetry: int,
+                        limits: SearchLimits | None) -> Plan:
         """The plan of ``position`` under ``symmetry`` (its canonical
         orientation). An error names ``position`` as the user gave it, not
         its mirror image: library code that failed at a node of the search
@@ -163,7 +167,7 @@ class Planner:
         """
         image = transform_position(position, symmetry)
         try:
-            return self.plan_position(image)
+            return self.plan_position(image, limits=limits)
         except AL0Error as error:
             if isinstance(error, PredicateError) and error.position is not None:
                 back = INVERSE[symmetry]
@@ -173,7 +177,8 @@ class Planner:
             message = str(error).replace(position_fen(image), position_fen(position))
             raise type(error)(message) from None
 
-    def _search(self, position: Position, counters: tuple[int, int] | None) -> Plan:
+    def _search(self, position: Position, counters: tuple[int, int] | None,
+                limits: SearchLimits) -> Plan:
         started = time.perf_counter()
         root = node_at(position, 0, self.table.us)
         nodes = 0
@@ -184,7 +189,7 @@ class Planner:
                     continue
                 tried: list[str] = []
                 for name in rule.advice:
-                    search = ForcingTreeSearch(self.advice[name], root, self.limits,
+                    search = ForcingTreeSearch(self.advice[name], root, limits,
                                                None if memos is None else memos.get(name),
                                                self.nodes)
                     tree = search.run()

@@ -18,6 +18,7 @@ never change its result.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from operator import is_
@@ -52,6 +53,9 @@ class SearchLimits:
     150 bytes each with their positions: the default bounds it near 500 MB."""
     seconds: float = 120.0
     """Wall-clock seconds (checked every few thousand steps)."""
+    stop: threading.Event | None = None
+    """Set from another thread (a UCI ``stop``, a move's clock) to end the
+    search at its next look at the clock."""
 
 
 @dataclass(frozen=True)
@@ -282,8 +286,12 @@ class ForcingTreeSearch:
         """:meth:`_solve` at a node the memo cannot answer for ``bound`` > 0:
         search its children (``node`` is its Node when at hand)."""
         self.steps += 1
-        if not self.steps & 4095 and time.monotonic() > self.deadline:
-            raise self._spent(f"time limit of {self.limits.seconds:g} s")
+        if not self.steps & 4095:
+            if time.monotonic() > self.deadline:
+                raise self._spent(f"time limit of {self.limits.seconds:g} s")
+            if self.limits.stop is not None and self.limits.stop.is_set():
+                raise SearchBudgetExceeded(f"advice {self.advice.name!r}: stopped searching "
+                                           f"from {self.root.fen}")
         advice = self.advice
         if bound == 1:
             ours = key[0].turn == self.us
