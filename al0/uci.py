@@ -303,8 +303,9 @@ class UciEngine:
         search), ``setoption name Table value T`` (a table file or bundled
         name, or ``auto``). Other options are ignored, as the protocol asks."""
         self._settle()
-        name, _, value = " ".join(args).partition(" value ")
-        name, value = name.removeprefix("name ").strip().lower(), value.strip()
+        at = args.index("value") if "value" in args else len(args)
+        named = args[1:at] if args[:1] == ["name"] else args[:at]
+        name, value = " ".join(named).lower(), " ".join(args[at + 1:])
         if name == "budget":
             if not value.isdigit() or not 1 <= int(value) <= MAX_BUDGET:
                 self._send(f"info string ignored Budget {value!r}: use 1..{MAX_BUDGET}")

@@ -384,7 +384,8 @@ def test_the_table_option_picks_a_table_or_the_positions_own():
     assert gui.ask("setoption name Table value nonesuch.yaml")[0].startswith(
         "info string ignored Table 'nonesuch.yaml': ")
     assert gui.engine.table_spec == "krk"
-    gui.ask("setoption name Table value auto")
+    gui.ask("setoption name Table value")  # empty, as some GUIs send it: auto
+    assert gui.engine.table_spec == "auto"
     assert " advice " in gui.ask("go")[1]
     gui.ask("position startpos")
     assert gui.ask("go depth 1")[0] == ("info string no bundled table plays this position: "
