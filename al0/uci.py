@@ -173,10 +173,15 @@ class Search:
             if not self.answered:
                 self._send(line)
 
-    def improve(self, move: chess.Move) -> None:
-        """A better move is known: the one ``stop`` will answer."""
+    def improve(self, move: chess.Move, *lines: str) -> None:
+        """A better move is known, the one ``stop`` will answer, with the
+        ``info`` lines about it: sent together, so a ``bestmove`` never
+        goes out between a line and its move."""
         with self._lock:
             self.best = move
+            if not self.answered:
+                for line in lines:
+                    self._send(line)
 
     def finish(self, move: chess.Move | None) -> None:
         """The worker is done (``move`` None: it keeps the best known)."""
@@ -443,7 +448,6 @@ class UciEngine:
             tree, how = plan.tree, "new plan"
         assert plan is not None  # set with the tree, by _tree_at or the planner
         move = tree.branches[0][0]
-        search.improve(move)
         after = board.copy()
         after.push(move)
         subtree = descend(tree, move)
@@ -453,9 +457,9 @@ class UciEngine:
         # Following the tree searches nothing: no nodes, no time.
         searched = how == "new plan"
         nodes, ms = (plan.nodes, round(plan.seconds * 1000)) if searched else (0, 0)
-        search.say(f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}")
-        search.say(f"info string rule {plan.rule} advice {plan.advice} ({how}); "
-                   f"score from {source}")
+        search.improve(move, f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}",
+                       f"info string rule {plan.rule} advice {plan.advice} ({how}); "
+                       f"score from {source}")
         return move
 
     def _tree_at(self, board: chess.Board) -> tuple[ForcingTree | None, Plan | None, str]:
@@ -484,8 +488,8 @@ class UciEngine:
             return self._short_search(search, board, go, why)
         move = tablebase_move(tablebase, board)
         score = tablebase_score(tablebase, board)
-        search.say(f"info depth 1 score {score} pv {move.uci()}")
-        search.say(f"info string {why}: playing the tablebase move")
+        search.improve(move, f"info depth 1 score {score} pv {move.uci()}",
+                       f"info string {why}: playing the tablebase move")
         return move
 
     def _short_search(self, search: Search, board: chess.Board, go: Go,
@@ -501,11 +505,11 @@ class UciEngine:
             for line in searcher.deepen(depth):
                 score = f"mate {line.mate}" if line.mate is not None else f"cp {line.centipawns}"
                 ms = round((time.perf_counter() - started) * 1000)
-                search.say(f"info depth {line.depth} score {score} nodes {line.nodes} "
-                           f"time {ms} pv {' '.join(m.uci() for m in line.pv)}")
+                pv = " ".join(m.uci() for m in playable(board, line.pv))
                 if line.pv:
                     move = line.pv[0]
-                    search.improve(move)
+                    search.improve(move, f"info depth {line.depth} score {score} "
+                                         f"nodes {line.nodes} time {ms} pv {pv}")
         except SearchBudgetExceeded as error:
             search.say(f"info string short search ended: {one_line(error)}")
         return move
@@ -523,11 +527,12 @@ class UciEngine:
             search.say(f"info string there is no mate in {moves}")
             return None
         self.followed = None
-        pv = " ".join(move.uci() for move in proof_line(proof))
-        search.say(f"info depth {2 * proof.moves - 1} score mate {proof.moves} "
-                   f"nodes {searcher.game.nodes} pv {pv}")
-        search.say(f"info string mate in {proof.moves} found by the mate search")
-        return proof.branches[0][0]
+        move = proof.branches[0][0]
+        pv = " ".join(m.uci() for m in proof_line(proof))
+        search.improve(move, f"info depth {2 * proof.moves - 1} score mate {proof.moves} "
+                             f"nodes {searcher.game.nodes} pv {pv}",
+                       f"info string mate in {proof.moves} found by the mate search")
+        return move
 
     def _planner_for(self, board: chess.Board) -> Planner | None:
         """The planner of the table that plays ``board``'s material: the one
@@ -596,6 +601,20 @@ def leaves_mate(board: chess.Board, tree: ForcingTree) -> bool:
         finally:
             board.pop()
     return True
+
+
+def playable(board: chess.Board, line: tuple[chess.Move, ...]) -> list[chess.Move]:
+    """``line`` from ``board`` (with its game's moves) up to a draw the
+    game's history makes (a threefold repetition, the fifty-move rule),
+    which the short search, blind to history, plays through."""
+    board = board.copy()
+    played = []
+    for move in line:
+        played.append(move)
+        board.push(move)
+        if board.is_repetition(3) or board.is_fifty_moves():
+            break
+    return played
 
 
 def proof_line(proof: Proof[ChessState, chess.Move]) -> list[chess.Move]:

@@ -22,7 +22,8 @@ from al0.engine.plan import Planner
 from al0.engine.play import OurMove, TheirMove, play_game
 from al0.board.fen import read_epd
 from al0.engine.search import SearchLimits
-from al0.uci import MARGIN, Go, UciEngine, parse_go, parse_position, serve, table_score
+from al0.uci import (MARGIN, Go, UciEngine, parse_go, parse_position, playable, serve,
+                     table_score)
 
 ROOT = Path(__file__).resolve().parent.parent
 KRK = str(ROOT / "advice_tables" / "krk.yaml")
@@ -457,6 +458,14 @@ def test_without_a_tablebase_the_score_is_the_trees_bound_or_the_material():
 
 
 # ------------------------------------------------------------ short search
+
+def test_a_line_is_cut_where_the_games_history_makes_it_a_draw():
+    """The short search knows no history: the line it reports stops at the
+    threefold repetition the game's moves make (fastchess warns otherwise)."""
+    board = parse_position("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1".split())
+    line = tuple(chess.Move.from_uci(m) for m in ("f6g8", "g1f3", "g8f6"))
+    assert playable(board, line) == list(line[:1])
+    assert playable(chess.Board(), line[1:]) == list(line[1:])
 
 def test_short_search_mates_in_one_outside_any_table():
     lines = list(ShortSearch(chess.Board(KRRK_MATE_IN_ONE)).deepen(3))
