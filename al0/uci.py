@@ -457,7 +457,8 @@ class UciEngine:
         # Following the tree searches nothing: no nodes, no time.
         searched = how == "new plan"
         nodes, ms = (plan.nodes, round(plan.seconds * 1000)) if searched else (0, 0)
-        search.improve(move, f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}",
+        search.improve(move,
+                       f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}",
                        f"info string rule {plan.rule} advice {plan.advice} ({how}); "
                        f"score from {source}")
         return move
