@@ -220,8 +220,8 @@ class Search:
 
     def _answer(self) -> None:
         if not self.answered:
-            self.answered = True
             self._send(f"bestmove {self.best.uci() if self.best else '(none)'}")
+            self.answered = True
 
 
 # ------------------------------------------------------------- engine

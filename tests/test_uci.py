@@ -319,6 +319,22 @@ def test_stop_answers_the_best_move_known_before_the_search_ends():
     assert gui.sent[-1].startswith("bestmove")  # the worker said nothing after it
 
 
+def test_the_clock_answers_for_a_search_that_would_go_on():
+    """``go movetime``: when the time is up the move goes out, the deep
+    table's search still running (it is then told to stop)."""
+    gui = Gui(DEEP)
+    gui.engine.handle(f"position fen {BOOK_FEN}")
+    gui.engine.handle("go movetime 300")
+    search = gui.engine.search
+    assert search is not None
+    deadline = time.monotonic() + 30  # a guard against a hang, not a measure
+    while not search.answered and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gui.sent[-1].startswith("bestmove ") and not search.done
+    search.wait()
+    assert search.stop.is_set()
+
+
 @pytest.mark.parametrize("position, why", [
     ("startpos", "not a KRK position: playing a short search"),
     ("fen 8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "not a KRK position: playing a short search"),
