@@ -76,8 +76,8 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
     and, when the material has a tablebase, the distance to mate after each
     move in the comments."""
     white, black = players(table.us, f"al0 ({table.name})", opponent)
-    game = PgnGame(start, tuple(moves), end.result, end.ending.value, f"al0 play {table.name}",
-                   white, black, table.us)
+    game = PgnGame(start, tuple(moves), end.result, end.ending, f"al0 play {table.name}",
+                   white, black, table.us, end.detail)
     write_output(path, pgn_text([game], load_tablebase(table.material)), "PGN")
 
 

@@ -34,6 +34,9 @@ class ReplayedGame:
     result: str
     note: str = ""
     """Why the replay stopped short of the recorded ending, if it did."""
+    end: GameEnd | None = None
+    """How the replay ended, when it reached the recorded ending (its
+    words, and for ``no plan`` the plan that failed)."""
 
     def san_line(self) -> str:
         """The moves in numbered SAN: ``1. Re3 Kc1 2. Kd3 …``."""
@@ -75,7 +78,7 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
     except AL0Error as error:  # an engine that died on the second run
         return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
     if end is not None and end.ending.value == record.ending:
-        return ReplayedGame(record, tuple(moves), end.result)
+        return ReplayedGame(record, tuple(moves), end.result, end=end)
     # The worst case's line stops where it escapes (a repetition, the move limit).
     result = "1/2-1/2" if record.ending in DRAWN else "*"
     return ReplayedGame(record, tuple(moves), result)
@@ -109,10 +112,11 @@ def replay_all(verifier: Verifier, boards: Sequence[chess.Board], records: list[
 
 
 def as_pgn(games: list[ReplayedGame], verifier: Verifier) -> list[PgnGame]:
-    """The replayed games as PGN games, each ending named in its
-    Termination header."""
+    """The replayed games as PGN games, each ending named in its headers
+    and, in words, after its last move."""
     table = verifier.table
     white, black = players(table.us, f"al0 ({table.name})", verifier.spec.defender.name)
     return [PgnGame(chess.Board(game.record.fen), game.moves, game.result,
-                    game.record.ending, f"al0 verify {table.name}", white, black, table.us)
+                    Ending(game.record.ending), f"al0 verify {table.name}", white, black,
+                    table.us, game.end.detail if game.end is not None else game.note)
             for game in games]
