@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from al0 import tablebase
 from al0.cli import cli
 from al0.engine.play import Ending
+from al0.report.html import shown_note
 from al0.report.pgn import PgnGame, pgn_text, today
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,6 +167,78 @@ def test_html_shows_the_expectations(tmp_path):
     for name in ("mates-all ok", "stalemates ok", "max-moves ok"):
         assert name in checks
     assert "None: every game was mated." in page.sections["failures"]
+
+
+def mirror_images(fen: str) -> list[str]:
+    """``fen`` and its seven mirror images (as EPD lines)."""
+    board = chess.Board(fen)
+    images = []
+    for diagonal in (False, True):
+        turned = board.transform(chess.flip_diagonal) if diagonal else board
+        for flips in ((), (chess.flip_vertical,), (chess.flip_horizontal,),
+                      (chess.flip_vertical, chess.flip_horizontal)):
+            image = turned
+            for flip in flips:
+                image = image.transform(flip)
+            images.append(image.epd())
+    return images
+
+
+def test_html_shows_one_example_per_symmetry_class(tmp_path):
+    """Eight mirror images of one stalemate, then five other stalemates:
+    the examples are five positions of five classes, and the page says how
+    many of the games it shows."""
+    stalemates = [line for line in (ROOT / "tests" / "positions" / "krk_bratko_stalemates.epd")
+                  .read_text().splitlines() if line and not line.startswith("#")]
+    epd = tmp_path / "mirrors.epd"
+    epd.write_text("\n".join(mirror_images(stalemates[0] + " 0 1") + stalemates[1:6]) + "\n")
+    html, report = tmp_path / "r.html", tmp_path / "r.json"
+    result = run("verify", BRATKO, "--positions", str(epd), "--html", str(html),
+                 "--json", str(report))
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    assert data["endings"] == {"stalemate": 13}
+    shown = [example["fen"] for example in data["failure_examples"]["stalemate"]]
+    assert shown == [line + " 0 1" for line in stalemates[:5]]
+    page = Page()
+    page.feed(html.read_text())
+    failures = " ".join(page.sections["failures"].split())
+    assert "stalemate: 13 games 5 of 13 shown, each of a different symmetry class." in failures
+    assert all(fen in failures for fen in shown)
+    assert "nothing to chart" in page.sections["chart"] and "Across" not in page.sections["chart"]
+
+
+@pytest.mark.parametrize("shown, count, note", [
+    (5, 88, "5 of 88 shown, each of a different symmetry class."),
+    (2, 9, "2 of 9 shown: the other 7 are mirror images of these."),
+    (1, 4, "1 of 4 shown: the other 3 are mirror images of this one."),
+])
+def test_the_page_says_how_many_failures_it_shows(shown, count, note):
+    assert shown_note(shown, count) == note
+
+
+def test_html_says_why_there_was_no_plan(tmp_path):
+    names = ["mate_in_one_move", "mate_at_once"]
+    table = tmp_path / "mates_only.yaml"
+    table.write_text("name: mates_only\nmaterial: KRK\nrules:\n"
+                     f"  - {{name: mate_or_nothing, if: true, then: [{', '.join(names)}]}}\n"
+                     "advice:\n" + "".join(
+                         f"  {name}: {{better-goal: mate, holding-goal: true, "
+                         "us-moves: {0: legal}, them-moves: nomove}\n" for name in names))
+    epd = tmp_path / "one.epd"
+    epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n")
+    html = tmp_path / "r.html"
+    result = run("verify", str(table), "--positions", str(epd), "--html", str(html))
+    assert result.exit_code == 0, result.output
+    page = Page()
+    page.feed(html.read_text())
+    failures = " ".join(page.sections["failures"].split())
+    assert "no plan: 1 game " in failures and "shown" not in failures
+    assert ("rule mate_or_nothing applies, and each piece of advice it tried was passed over: "
+            "mate_in_one_move : no forcing tree within its move constraints "
+            "mate_at_once : no forcing tree within its move constraints") in failures
+    chart = " ".join(page.sections["chart"].split())
+    assert chart == "No mated game with a known optimal distance: nothing to chart."
 
 
 # ----------------------------------------------------------------- PGN
