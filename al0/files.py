@@ -31,7 +31,10 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     ``0666`` less the umask as ``open()`` would give it. A symlink is
     followed, so its target is replaced and the link stays. Anything else
     that exists (``/dev/null``, a FIFO, a terminal) is written through:
-    replacing it would turn a device into a regular file. The temporary file is removed if anything fails.
+    replacing it would turn a device into a regular file. The temporary file
+    is removed if anything fails. The file is synced to disk before the
+    rename and its folder after it, so a crash leaves the old file or the
+    whole new one there too.
 
     :raises OSError: when the folder or the file cannot be written.
     """
@@ -50,10 +53,34 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
             stream.write(data)
             if existing is not None:
                 os.fchmod(stream.fileno(), stat.S_IMODE(existing.st_mode))
+            # On disk before the rename: else a crash just after it can
+            # leave the new name on an empty or partial file.
+            stream.flush()
+            os.fsync(stream.fileno())
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)
         raise
+    _sync_folder(target.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename in ``folder`` durable, where the system can: POSIX
+    syncs a folder through a descriptor opened on it; Windows cannot open
+    one, and some file systems refuse to sync one (the rename is done
+    either way, so that is no error)."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:

@@ -56,3 +56,22 @@ def test_check_writable_finds_a_typo_before_anything_is_written(tmp_path):
         check_writable(tmp_path)
     check_writable(tmp_path / "report.json")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_file_is_synced_before_the_rename_and_its_folder_after(tmp_path, monkeypatch):
+    calls: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        calls.append("sync folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "sync file")
+        real_fsync(fd)
+
+    def replace(source, target) -> None:
+        calls.append("rename")
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    write_atomically(tmp_path / "report.json", b"{}")
+    assert calls == ["sync file", "rename", "sync folder"]
+    assert (tmp_path / "report.json").read_bytes() == b"{}"

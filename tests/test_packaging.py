@@ -5,16 +5,21 @@ bundled tables by name from a directory that is not the repository."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from al0.cli import cli
 from conftest import ROOT
 
-SHIPPED = ("al0", "library", "advice_tables", "pyproject.toml", "setup.py", "README.md")
+SHIPPED = ("al0", "library", "advice_tables", "docs", "research", "pyproject.toml", "setup.py",
+           "README.md", "LICENSE", "MANIFEST.in")
 
 
 def run(*command: str, cwd=None, env=None) -> str:
@@ -23,8 +28,8 @@ def run(*command: str, cwd=None, env=None) -> str:
     return done.stdout
 
 
-def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
-    # Build from a copy, so the checkout gets no build/ directory.
+def copy_source(tmp_path: Path) -> Path:
+    """What a build reads, copied, so the checkout gets no build/ directory."""
     source = tmp_path / "source"
     source.mkdir()
     for name in SHIPPED:
@@ -33,9 +38,20 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
                             ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(ROOT / name, source / name)
+    return source
+
+
+def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
+    source = copy_source(tmp_path)
     wheels = tmp_path / "wheels"
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
         "--quiet", "-w", str(wheels), str(source))
+    with zipfile.ZipFile(next(wheels.glob("al0-*.whl"))) as built:
+        names = built.namelist()
+        metadata = built.read("al0-0.1.0.dist-info/METADATA").decode()
+    assert any(name.endswith("/LICENSE") and ".dist-info/" in name for name in names)
+    for field in ("License: MIT\n", "Author: the al0 authors\n", "Requires-Dist: platformdirs"):
+        assert field in metadata, field
     # Installed into a folder of its own, run by this very interpreter: the
     # wheel's al0 comes first on the path and chess, yaml and click come from
     # wherever this interpreter finds them, inside a virtual environment or
@@ -60,6 +76,23 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
         played = run(al0, "play", table, "--opponent", "random", "--no-board",
                      cwd=elsewhere, env=env)
         assert "Game over: checkmate" in played, played
+
+
+def test_the_sdist_holds_every_file_the_readme_links_to(tmp_path):
+    """A package index shows README.md without the repository around it;
+    its links are relative, so the source distribution carries their files."""
+    source = copy_source(tmp_path)
+    out = tmp_path / "dist"
+    run(sys.executable, "-c", f"import setuptools.build_meta as b; b.build_sdist({str(out)!r})",
+        cwd=source)
+    with tarfile.open(next(out.glob("al0-*.tar.gz"))) as built:
+        names = {name.split("/", 1)[1] for name in built.getnames() if "/" in name}
+    assert "LICENSE" in names
+    for document in ("README.md", *(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))):
+        text = (ROOT / document).read_text()
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            linked = os.path.normpath(os.path.join(os.path.dirname(document), target))
+            assert linked in names, f"{document} links to {target}, not in the sdist"
 
 
 def test_tables_lists_bundled_tables_with_material_and_trust():

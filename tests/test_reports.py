@@ -11,13 +11,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import chess
+import chess.engine
 import chess.pgn
 import pytest
 from click.testing import CliRunner
 
 from al0 import tablebase
 from al0.cli import cli
-from al0.report.pgn import today
+from al0.engine.play import Ending
+from al0.report.html import shown_note
+from al0.report.pgn import PgnGame, pgn_text, today
 
 ROOT = Path(__file__).resolve().parent.parent
 KRK = str(ROOT / "advice_tables" / "krk.yaml")
@@ -69,12 +72,40 @@ class Page(HTMLParser):
 
 
 def read_games(path: Path) -> list[chess.pgn.Game]:
-    stream = io.StringIO(path.read_text())
+    """The games of a PGN file as python-chess reads them, after checking
+    what chess tools expect: no reading errors, movetext within 80 columns,
+    a standard Termination and al0's own ending in its own header."""
+    text = path.read_text()
+    movetext = [line for line in text.splitlines() if not line.startswith("[")]
+    assert max(map(len, movetext)) <= 80
+    stream = io.StringIO(text)
     games = []
     while (game := chess.pgn.read_game(stream)) is not None:
         assert not game.errors
+        assert game.headers["Termination"] == STANDARD_TERMINATION[game.headers["Al0Ending"]]
         games.append(game)
     return games
+
+
+STANDARD_TERMINATION = {"mate": "normal", "stalemate": "normal", "threefold repetition": "normal",
+                        "50-move rule": "normal", "no plan": "unterminated",
+                        "move limit": "unterminated", "opponent quit": "abandoned"}
+
+
+def check_distances(game: chess.pgn.Game, table) -> None:
+    """Each move's comment holds the tablebase's distance to mate after it
+    as an ``[%eval #N]`` that python-chess reads as a mate score (none at
+    mate), or says there is no forced mate."""
+    for node in game.mainline():
+        board = node.board()
+        dtm = table.dtm(board, chess.WHITE)
+        score = node.eval()
+        if dtm is None:
+            assert score is None and "no forced mate" in node.comment
+        elif dtm == 0:
+            assert score is None and board.is_checkmate()
+        else:
+            assert score is not None and score.white() == chess.engine.Mate(dtm)
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +169,78 @@ def test_html_shows_the_expectations(tmp_path):
     assert "None: every game was mated." in page.sections["failures"]
 
 
+def mirror_images(fen: str) -> list[str]:
+    """``fen`` and its seven mirror images (as EPD lines)."""
+    board = chess.Board(fen)
+    images = []
+    for diagonal in (False, True):
+        turned = board.transform(chess.flip_diagonal) if diagonal else board
+        for flips in ((), (chess.flip_vertical,), (chess.flip_horizontal,),
+                      (chess.flip_vertical, chess.flip_horizontal)):
+            image = turned
+            for flip in flips:
+                image = image.transform(flip)
+            images.append(image.epd())
+    return images
+
+
+def test_html_shows_one_example_per_symmetry_class(tmp_path):
+    """Eight mirror images of one stalemate, then five other stalemates:
+    the examples are five positions of five classes, and the page says how
+    many of the games it shows."""
+    stalemates = [line for line in (ROOT / "tests" / "positions" / "krk_bratko_stalemates.epd")
+                  .read_text().splitlines() if line and not line.startswith("#")]
+    epd = tmp_path / "mirrors.epd"
+    epd.write_text("\n".join(mirror_images(stalemates[0] + " 0 1") + stalemates[1:6]) + "\n")
+    html, report = tmp_path / "r.html", tmp_path / "r.json"
+    result = run("verify", BRATKO, "--positions", str(epd), "--html", str(html),
+                 "--json", str(report))
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    assert data["endings"] == {"stalemate": 13}
+    shown = [example["fen"] for example in data["failure_examples"]["stalemate"]]
+    assert shown == [line + " 0 1" for line in stalemates[:5]]
+    page = Page()
+    page.feed(html.read_text())
+    failures = " ".join(page.sections["failures"].split())
+    assert "stalemate: 13 games 5 of 13 shown, each of a different symmetry class." in failures
+    assert all(fen in failures for fen in shown)
+    assert "nothing to chart" in page.sections["chart"] and "Across" not in page.sections["chart"]
+
+
+@pytest.mark.parametrize("shown, count, note", [
+    (5, 88, "5 of 88 shown, each of a different symmetry class."),
+    (2, 9, "2 of 9 shown: the other 7 are mirror images of these."),
+    (1, 4, "1 of 4 shown: the other 3 are mirror images of this one."),
+])
+def test_the_page_says_how_many_failures_it_shows(shown, count, note):
+    assert shown_note(shown, count) == note
+
+
+def test_html_says_why_there_was_no_plan(tmp_path):
+    names = ["mate_in_one_move", "mate_at_once"]
+    table = tmp_path / "mates_only.yaml"
+    table.write_text("name: mates_only\nmaterial: KRK\nrules:\n"
+                     f"  - {{name: mate_or_nothing, if: true, then: [{', '.join(names)}]}}\n"
+                     "advice:\n" + "".join(
+                         f"  {name}: {{better-goal: mate, holding-goal: true, "
+                         "us-moves: {0: legal}, them-moves: nomove}\n" for name in names))
+    epd = tmp_path / "one.epd"
+    epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n")
+    html = tmp_path / "r.html"
+    result = run("verify", str(table), "--positions", str(epd), "--html", str(html))
+    assert result.exit_code == 0, result.output
+    page = Page()
+    page.feed(html.read_text())
+    failures = " ".join(page.sections["failures"].split())
+    assert "no plan: 1 game " in failures and "shown" not in failures
+    assert ("rule mate_or_nothing applies, and each piece of advice it tried was passed over: "
+            "mate_in_one_move : no forcing tree within its move constraints "
+            "mate_at_once : no forcing tree within its move constraints") in failures
+    chart = " ".join(page.sections["chart"].split())
+    assert chart == "No mated game with a known optimal distance: nothing to chart."
+
+
 # ----------------------------------------------------------------- PGN
 
 def test_verify_pgn_holds_every_failure_and_the_longest_mate(book_reports):
@@ -148,17 +251,17 @@ def test_verify_pgn_holds_every_failure_and_the_longest_mate(book_reports):
         assert game.headers["Date"] == today()
         assert game.headers["White"] == "al0 (krk_bratko)" and game.headers["Black"] == "tablebase"
         end = game.end().board()
-        if game.headers["Termination"] == "stalemate":
+        if game.headers["Al0Ending"] == "stalemate":
             assert game.headers["FEN"] in STALEMATES
             assert end.is_stalemate() and game.headers["Result"] == "1/2-1/2"
+            assert game.end().comment.endswith("stalemate: a draw")
         else:
-            assert game.headers["Termination"] == "mate"
+            assert game.headers["Al0Ending"] == "mate"
             assert end.is_checkmate() and game.headers["Result"] == "1-0"
-        for node in game.mainline():
-            dtm = table.dtm(node.board())
-            note = "no forced mate" if dtm is None else "mated" if dtm == 0 else f"mate in {dtm}"
-            assert node.comment.endswith(note)
-    assert [g.headers["Termination"] for g in games].count("stalemate") == 3
+        check_distances(game, table)
+        ours = [node for node in game.mainline() if node.turn() == chess.BLACK]
+        assert all(re.match(r"\w+_rule: \w+", node.comment) for node in ours)
+    assert [g.headers["Al0Ending"] for g in games].count("stalemate") == 3
 
 
 def test_verify_pgn_of_the_worst_case_replays_its_lines(tmp_path):
@@ -166,10 +269,10 @@ def test_verify_pgn_of_the_worst_case_replays_its_lines(tmp_path):
     result = run("verify", BRATKO, "--positions", MIXED, "--defender", "worst", "--pgn", str(pgn))
     assert result.exit_code == 0, result.output
     games = read_games(pgn)
-    assert sorted(g.headers["Termination"] for g in games) == ["mate"] + ["stalemate"] * 3
+    assert sorted(g.headers["Al0Ending"] for g in games) == ["mate"] + ["stalemate"] * 3
     for game in games:
         end = game.end().board()
-        assert end.is_checkmate() if game.headers["Termination"] == "mate" else end.is_stalemate()
+        assert end.is_checkmate() if game.headers["Al0Ending"] == "mate" else end.is_stalemate()
 
 
 def test_verify_pgn_of_the_worst_case_keeps_games_that_end_before_their_move(tmp_path):
@@ -184,8 +287,11 @@ def test_verify_pgn_of_the_worst_case_keeps_games_that_end_before_their_move(tmp
                  "--pgn", str(pgn))
     assert result.exit_code == 0, result.output
     games = read_games(pgn)
-    assert [g.headers["Termination"] for g in games] == ["no plan"] * 6
+    assert [g.headers["Al0Ending"] for g in games] == ["no plan"] * 6
+    assert all(g.headers["Termination"] == "unterminated" for g in games)
     assert all(not list(g.mainline_moves()) for g in games)
+    # The game's comment says why, for a game that ends before its first move.
+    assert all(g.comment.startswith("no plan: rule r: no advice gives a move") for g in games)
 
 
 def test_verify_pgn_of_random_games_are_the_judged_games(tmp_path):
@@ -196,7 +302,7 @@ def test_verify_pgn_of_random_games_are_the_judged_games(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text())
     games = read_games(pgn)
-    mated = [g for g in games if g.headers["Termination"] == "mate"]
+    mated = [g for g in games if g.headers["Al0Ending"] == "mate"]
     assert len(mated) == 1 and mated[0].end().board().is_checkmate()
     assert (len(list(mated[0].mainline_moves())) + 1) // 2 == data["moves_to_mate"]["max"]
     assert len(games) == 1 + sum(n for kind, n in data["endings"].items() if kind != "mate")
@@ -217,10 +323,37 @@ def test_play_pgn_has_the_distance_to_mate_and_a_date(tmp_path):
     (game,) = read_games(pgn)
     assert re.fullmatch(r"\d{4}\.\d\d\.\d\d", game.headers["Date"])
     assert game.headers["Date"] == today()
-    table = tablebase.load("KRK")
-    for node in game.mainline():
-        assert node.comment.endswith(f"mate in {table.dtm(node.board())}") or \
-            node.comment.endswith("mated")
+    assert (game.headers["Termination"], game.headers["Al0Ending"]) == ("normal", "mate")
+    check_distances(game, tablebase.load("KRK"))
+    assert game.end().comment.endswith("checkmate: they are mated")
+
+
+def test_play_pgn_of_a_game_al0_stops(tmp_path):
+    """A game stopped without a result is ``unterminated``, with al0's reason
+    in its own header and after the last move."""
+    pgn = tmp_path / "game.pgn"
+    result = run("play", BRATKO, "--opponent", "tablebase", "--max-moves", "3", "--no-board",
+                 "--pgn", str(pgn))
+    assert result.exit_code == 0, result.output
+    (game,) = read_games(pgn)
+    assert (game.headers["Result"], game.headers["Termination"]) == ("*", "unterminated")
+    assert game.headers["Al0Ending"] == "move limit"
+    assert game.end().comment.startswith("stopped after 3 moves")   # after their move
+    assert len(list(game.mainline_moves())) == 6
+    check_distances(game, tablebase.load("KRK"))
+
+
+def test_pgn_breaks_a_comment_longer_than_a_line_between_words(tmp_path):
+    words = " ".join(f"advice_{n}" for n in range(30))
+    start = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")
+    game = PgnGame(start, ((chess.Move.from_uci("e6e3"), "r: a"),), "*", Ending.NO_PLAN,
+                   "e", "w", "b", chess.WHITE, f"no plan: tried {words}")
+    path = tmp_path / "long.pgn"
+    path.write_text(pgn_text([game], tablebase.load("KRK")))
+    (read,) = read_games(path)
+    node = read.end()
+    assert node.eval() == chess.engine.PovScore(chess.engine.Mate(9), chess.WHITE)
+    assert " ".join(node.comment.split()) == f"r: a; no plan: tried {words} [%eval #9]"
 
 
 def test_verify_pgn_against_a_uci_engine(tmp_path):
@@ -233,5 +366,5 @@ def test_verify_pgn_against_a_uci_engine(tmp_path):
     assert games and all(g.headers["Black"] == engine for g in games)
     for game in games:
         end = game.end().board()
-        if game.headers["Termination"] == "mate":
+        if game.headers["Al0Ending"] == "mate":
             assert end.is_checkmate()

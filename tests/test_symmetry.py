@@ -18,7 +18,7 @@ from al0.lang.model import AdviceTable
 from al0.engine.plan import Planner
 from al0.board.position import from_board, to_board
 from al0.board.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmetry,
-                                transform_position)
+                                class_key, transform_position)
 from al0.tablebase import Tablebase
 from al0.engine.tree import principal_line, transform_tree
 from al0.verify.verifier import VerifySpec, Verifier, load_tablebase, start_positions
@@ -196,3 +196,17 @@ def test_every_lists_each_class_with_all_its_mirror_images(material, positions):
         index += len(images)
     assert every[-1].board_fen() in {oracle(classes[len(classes) - 1], g).board_fen()
                                      for g in range(8)}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_class_key_is_shared_by_mirror_images_only(seed):
+    """Every mirror image of a position has its key; a position of another
+    class (the same men, one moved) does not."""
+    rng = random.Random(seed)
+    board = random_position(rng, "KQRK") if seed % 2 else random_position(rng, "KBNK")
+    key = class_key(from_board(board))
+    assert {class_key(from_board(oracle(board, g))) for g in range(8)} == {key}
+    images = {oracle(board, g).board_fen() for g in range(8)}
+    other = next(b for b in (random_position(rng, "KQRK" if seed % 2 else "KBNK")
+                             for _ in range(100)) if b.board_fen() not in images)
+    assert class_key(from_board(other)) != key

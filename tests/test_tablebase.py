@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import chess
 import numpy as np
+import platformdirs
 import pytest
 from click.testing import CliRunner
 
@@ -424,13 +426,19 @@ def test_cache_of_another_material_is_not_trusted(tmp_path: Path) -> None:
 
 
 def test_cache_directory_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("AL0_CACHE_DIR", raising=False)
-    assert tb.default_cache_dir() == tmp_path / "xdg" / "al0"
+    assert tb.default_cache_dir() == Path(platformdirs.user_cache_dir("al0", appauthor=False))
     monkeypatch.setenv("AL0_CACHE_DIR", str(tmp_path / "own"))
     tb.load("KNK")
     assert (tmp_path / "own" / "KNK.dtm").is_file()
-    monkeypatch.delenv("AL0_CACHE_DIR")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's cache folders")
+def test_cache_directory_on_linux_is_where_it_always_was(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AL0_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert tb.default_cache_dir() == tmp_path / "xdg" / "al0"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert tb.default_cache_dir() == tmp_path / "home" / ".cache" / "al0"

@@ -100,6 +100,14 @@ def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
     return min(candidates, key=key)
 
 
+def class_key(position: Position) -> Position:
+    """One position for ``position``'s whole symmetry class: equal for a
+    position and each of its mirror images, different across classes. The
+    canonical orientation with White's king first (any fixed side gives a
+    key; :func:`canonical_symmetry` takes the table's)."""
+    return transform_position(position, canonical_symmetry(position, chess.WHITE))
+
+
 def transform_move(move: chess.Move, symmetry: Symmetry) -> chess.Move:
     """``move`` under ``symmetry`` (any move: a library's illegal one too)."""
     squares = SQUARE_MAPS[symmetry]

@@ -41,8 +41,8 @@ def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
 @click.option("--format", "form", type=click.Choice(["text", "json", "dot", "svg"]),
               default="text", show_default=True,
               help="The tree as indented SAN, JSON (one object a line), Graphviz DOT "
-                   "(one digraph a position) or SVG (one position: the board with the "
-                   "planned line as arrows).")
+                   "(one digraph a position) or SVG (one position: the board, and the "
+                   "planned line as a strip of boards, one per ply).")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @BUDGET
 @reports_errors

@@ -21,7 +21,7 @@ from al0.lang.model import AdviceTable
 from al0.report.pgn import PgnGame, distance_note, pgn_text, players
 from al0.engine.plan import Planner
 from al0.engine.play import GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.report.render import write_board_svg
+from al0.report.render import clear_board_svgs, write_board_svg
 from al0.verify.verifier import load_tablebase
 
 
@@ -76,8 +76,8 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
     and, when the material has a tablebase, the distance to mate after each
     move in the comments."""
     white, black = players(table.us, f"al0 ({table.name})", opponent)
-    game = PgnGame(start, tuple(moves), end.result, end.ending.value, f"al0 play {table.name}",
-                   white, black, table.us)
+    game = PgnGame(start, tuple(moves), end.result, end.ending, f"al0 play {table.name}",
+                   white, black, table.us, end.detail)
     write_output(path, pgn_text([game], load_tablebase(table.material)), "PGN")
 
 
@@ -103,7 +103,8 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
 @click.option("--board/--no-board", "show_board", default=True, show_default=True,
               help="Show the board after each of our moves.")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False),
-              help="Write the board after each move as DIR/ply-NNN.svg (000: the start).")
+              help="Write the board after each move, captioned with the move and advice, as "
+                   "DIR/ply-NNN.svg (000: the start), removing an earlier game's ply-NNN.svg.")
 @BUDGET
 @reports_errors
 def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, engine_time: float,
@@ -141,20 +142,32 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
         made.close()
 
 
-def board_pictures(svg_dir: str | None) -> Callable[[chess.Board], None]:
+Picture = Callable[[chess.Board, list[str]], None]
+"""Shows a board with its caption lines (``--svg DIR``)."""
+
+
+def board_pictures(svg_dir: str | None) -> Picture:
     """What ``--svg DIR`` does with each board: write it as SVG into DIR
-    (made if missing), or nothing without the option."""
+    (made if missing, and cleared of the boards of an earlier game, its
+    other files left alone), or nothing without the option."""
     if svg_dir is None:
-        return lambda board: None
+        return lambda board, caption: None
     directory = Path(svg_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise CommandError(f"{svg_dir}: cannot make the folder: {error.strerror}") from None
+    try:
+        removed = clear_board_svgs(directory)
+    except OSError as error:
+        raise CommandError(f"{svg_dir}: cannot remove an earlier game's boards: "
+                           f"{error.strerror}") from None
+    if removed:
+        click.echo(f"{svg_dir}: removed the {removed} boards of an earlier game (ply-NNN.svg)")
 
-    def write(board: chess.Board) -> None:
+    def write(board: chess.Board, caption: list[str]) -> None:
         try:
-            write_board_svg(directory, board)
+            write_board_svg(directory, board, caption)
         except OSError as error:
             raise CommandError(f"{svg_dir}: cannot write: {error.strerror}") from None
     return write
@@ -169,21 +182,22 @@ def default_opponent(table: AdviceTable) -> DefenderSpec:
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
              max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
              budget: int, tablebase: Any | None,
-             picture: Callable[[chess.Board], None] = lambda board: None) -> None:
+             picture: Picture = lambda board, caption: None) -> None:
     """Play the game and print it; ``tablebase``, when given, shows the
     optimal distance to mate before and after each of our moves; ``picture``
-    is shown every board, the start's included."""
+    is shown every board, the start's included, captioned with the move
+    just played and, for ours, its rule and advice."""
     start = board.copy()
-    picture(board)
+    picture(board, [f"start: {board.fen()}"])
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
     dtm_before = (distance_note(board, tablebase, loaded.us)
                   if tablebase is not None and board.turn == loaded.us else None)
     for event in play_game(Planner(loaded, budget), board, defender, max_moves):
-        if not isinstance(event, GameEnd):
-            picture(board)
         if isinstance(event, OurMove):
+            picture(board, [f"{move_label(board)} {event.san}",
+                            f"{event.plan.rule} / {event.plan.advice}"])
             how = "new plan" if event.new_plan else "following the tree"
             if tablebase is not None:
                 dtm_after = distance_note(board, tablebase, loaded.us)
@@ -199,6 +213,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
                 click.echo(board_text(board))
             played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
         elif isinstance(event, TheirMove):
+            picture(board, [f"{move_label(board)} {event.san}"])
             note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
             click.echo(f"   ... {event.san}{note}")
             played.append((event.move, ""))

@@ -89,8 +89,9 @@ def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -
     Distances are moves of the side that mates, with best play by both sides
     (a draw when neither can force mate). A table is built on first use (up
     to a minute for four men, with the smaller tables its captures lead to)
-    and cached under $AL0_CACHE_DIR, else $XDG_CACHE_HOME/al0, else
-    ~/.cache/al0.
+    and cached under $AL0_CACHE_DIR, else the platform's cache folder
+    ($XDG_CACHE_HOME/al0 or ~/.cache/al0 on Linux, ~/Library/Caches/al0 on
+    macOS, %LOCALAPPDATA%\\al0\\Cache on Windows).
     """
     if show_stats and fen is not None:
         raise click.UsageError("give either --stats or --fen, not both")

@@ -20,7 +20,7 @@ import chess
 import chess.svg
 
 from al0.report.replay import ReplayedGame
-from al0.verify.verifier import GameRecord
+from al0.verify.verifier import EXAMPLES_KEPT, GameRecord
 
 STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 2em; color: #222; max-width: 70em; }
@@ -74,14 +74,15 @@ def summary_rows(data: dict[str, Any]) -> list[tuple[str, object]]:
     return rows
 
 
-def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) -> str:
+def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) -> str | None:
     """An SVG heat map of mated games: the optimal distance to mate across,
     our moves to mate up; each cell's shade grows with its count (log scale),
-    and the diagonal is optimal play."""
+    and the diagonal is optimal play. None when no mated game has a known
+    optimal distance."""
     pairs = Counter((r.optimal, r.moves) for r in records
                     if r.ending == "mate" and r.optimal is not None)
     if not pairs:
-        return "<p>No mated game with a known optimal distance: nothing to chart.</p>"
+        return None
     max_x = max(x for x, _ in pairs) + 1
     max_y = max(y for _, y in pairs) + 1
     left, bottom, top, right = 48, 40, 12, 12
@@ -99,7 +100,7 @@ def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) ->
                      f'y="{height - bottom - (y + 1) * cell_h:.1f}" '
                      f'width="{cell_w:.1f}" height="{cell_h:.1f}" fill="#1f5fa8" '
                      f'fill-opacity="{shade:.2f}"><title>optimal {x}, played {y}: '
-                     f'{count} games</title></rect>')
+                     f'{counted(count, "game")}</title></rect>')
     diagonal = min(max_x, max_y)
     parts.append(f'<line x1="{left}" y1="{height - bottom}" x2="{left + diagonal * cell_w:.1f}" '
                  f'y2="{height - bottom - diagonal * cell_h:.1f}" stroke="#b00020" '
@@ -121,8 +122,33 @@ def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) ->
     return "".join(parts)
 
 
-def moves_word(count: int) -> str:
-    return f"{count} move" + ("" if count == 1 else "s")
+def counted(count: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def shown_note(shown: int, count: int) -> str:
+    """What the examples of a kind of failure are, when they are not all
+    its games: one game per symmetry class, up to :data:`EXAMPLES_KEPT`."""
+    if shown < EXAMPLES_KEPT:
+        return (f"{shown} of {count} shown: the other {count - shown} are mirror images "
+                f"of {'this one' if shown == 1 else 'these'}.")
+    return f"{shown} of {count} shown, each of a different symmetry class."
+
+
+def no_plan_reasons(game: ReplayedGame) -> str:
+    """Why the game's last position had no plan: the rule that applied (or
+    that none did), and each piece of advice it tried with why it was
+    passed over."""
+    plan = game.end.plan if game.end is not None else None
+    if plan is None:
+        return ""
+    if plan.rule is None:
+        return "<p>No plan at the last position: no rule's precondition holds there.</p>"
+    items = "".join(f"<li><b>{esc(advice)}</b>: {esc(why)}</li>"
+                    for advice, why in game.passed_over)
+    return (f"<p>No plan at the last position: rule <b>{esc(plan.rule)}</b> applies, "
+            f"and each piece of advice it tried was passed over:</p><ul>{items}</ul>")
 
 
 def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
@@ -145,6 +171,8 @@ def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
         text.append("<p>(no moves)</p>")
     if game is not None and game.note:
         text.append(f"<p>replay stopped: {esc(game.note)}</p>")
+    if game is not None:
+        text.append(no_plan_reasons(game))
     text.append("</div>")
     return f'<div class="game">{picture}{"".join(text)}</div>'
 
@@ -177,25 +205,33 @@ def render(data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[
         parts.append("<p>The table declares no expectations (no <code>expect:</code> block).</p>")
     parts.append("</div>")
     parts.append('<h2>Moves to mate against the optimal distance</h2><div id="chart">')
-    parts.append(chart(records))
-    parts.append("<p>Across: the tablebase's fewest moves to mate; up: the moves al0 took. "
-                 "Each cell counts the mated games of that optimal distance and that "
-                 "length; darker is more. The dashed line is optimal play.</p></div>")
+    drawn = chart(records)
+    if drawn is None:
+        parts.append("<p>No mated game with a known optimal distance: nothing to chart.</p>")
+    else:
+        parts.append(drawn)
+        parts.append("<p>Across: the tablebase's fewest moves to mate; up: the moves al0 took. "
+                     "Each cell counts the mated games of that optimal distance and that "
+                     "length; darker is more. The dashed line is optimal play.</p>")
+    parts.append("</div>")
     parts.append('<h2>Failures</h2><div id="failures">')
     if not data["failure_examples"]:
         parts.append("<p>None: every game was mated.</p>")
     for kind, examples in data["failure_examples"].items():
-        parts.append(f'<h3>{esc(kind)}: {data["endings"][kind]} games</h3>')
+        count = data["endings"][kind]
+        parts.append(f'<h3>{esc(kind)}: {counted(count, "game")}</h3>')
+        if len(examples) < count:
+            parts.append(f"<p>{shown_note(len(examples), count)}</p>")
         for example in examples:
             parts.append(game_block(by_fen.get(example["fen"]), example["fen"],
-                                    f"{kind} after {moves_word(example['moves'])}"))
+                                    f"{kind} after {counted(example['moves'], 'move')}"))
     parts.append("</div>")
     mated = [g for g in games if g.record.ending == "mate"]
     if mated:
         longest = mated[-1]
         parts.append('<h2>Example: the longest mate</h2><div id="example">')
         parts.append(game_block(longest, longest.record.fen,
-                                f"mate in {moves_word(longest.record.moves)} (optimal "
+                                f"mate in {counted(longest.record.moves, 'move')} (optimal "
                                 f"{longest.record.optimal})"))
         parts.append("</div>")
     # "</" would end the script element early; JSON allows "<\/" for it.

@@ -1,17 +1,37 @@
-"""Games as PGN: the advice behind each of our moves and, when a tablebase
-knows it, the distance to mate after every move, as move comments."""
+"""Games as PGN as chess tools read it: standard headers, movetext wrapped
+at 80 columns, the advice behind each of our moves as its comment and, when
+a tablebase knows it, the distance to mate after every move as an
+``[%eval #N]`` command (lichess, SCID and ChessBase draw the evaluation
+graph from it).
+
+The ``Termination`` header takes the PGN standard's values (``normal``,
+``unterminated``, ``abandoned``); how al0 saw the game end (stalemate, no
+plan, repetition, …) goes in the ``Al0Ending`` header and, in words, in the
+comment after the last move.
+"""
 
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 import chess
+import chess.engine
 import chess.pgn
+
+from al0.engine.play import Ending
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
+
+COLUMNS = 80
+"""The longest movetext line: the PGN standard's export format keeps lines
+under 80 columns, and python-chess's exporter wraps at a given width."""
+
+ENDING_TAG = "Al0Ending"
+"""The header naming the game's end as al0 saw it (an :class:`Ending` value)."""
 
 
 @dataclass(frozen=True)
@@ -22,12 +42,27 @@ class PgnGame:
     moves: tuple[tuple[chess.Move, str], ...]
     result: str
     """``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
-    termination: str
+    ending: Ending
     event: str
     white: str
     black: str
     us: chess.Color
     """The side the table plays: the distances to mate are its."""
+    detail: str = ""
+    """The ending in words (``no plan: no rule's precondition holds``),
+    written after the last move; '' for none."""
+
+
+def termination(ending: Ending, result: str) -> str:
+    """The PGN standard's ``Termination`` for a game that ended so: a game
+    with a result ended by the rules (``normal``: mate, stalemate, a draw
+    by repetition, the 50-move rule or too little material); one the
+    opponent left is ``abandoned``; one stopped without a result (no plan,
+    the move limit, a piece lost with mating material left) is
+    ``unterminated``."""
+    if ending is Ending.QUIT:
+        return "abandoned"
+    return "unterminated" if result == "*" else "normal"
 
 
 def today() -> str:
@@ -46,9 +81,23 @@ def distance_note(board: chess.Board, table: Tablebase | None, us: chess.Color) 
     return "mated" if dtm == 0 else f"mate in {dtm}"
 
 
+def _verdict(board: chess.Board, table: Tablebase | None,
+             us: chess.Color) -> tuple[str, chess.engine.PovScore | None]:
+    """The tablebase's verdict on ``board`` for ``us``: the score ``mate in
+    N`` when ``us`` mates in N, the words ``no forced mate`` when it cannot;
+    nothing at mate (the board says it) or without a tablebase."""
+    dtm = table.dtm(board, us) if table is not None else None
+    if table is not None and dtm is None:
+        return "no forced mate", None
+    if dtm:
+        return "", chess.engine.PovScore(chess.engine.Mate(dtm), us)
+    return "", None
+
+
 def to_pgn(game: PgnGame, table: Tablebase | None, date: str | None = None) -> chess.pgn.Game:
-    """``game`` as python-chess's PGN game, each comment followed by the
-    tablebase's distance to mate after the move when it is known."""
+    """``game`` as python-chess's PGN game: each move's comment, then the
+    tablebase's verdict after it (see :func:`_verdict`), and the ending in
+    words after the last move (before the moves, for a game without any)."""
     pgn = chess.pgn.Game()
     pgn.setup(game.start)
     pgn.headers["Event"] = game.event
@@ -56,22 +105,48 @@ def to_pgn(game: PgnGame, table: Tablebase | None, date: str | None = None) -> c
     pgn.headers["White"] = game.white
     pgn.headers["Black"] = game.black
     pgn.headers["Result"] = game.result
-    pgn.headers["Termination"] = game.termination
+    pgn.headers["Termination"] = termination(game.ending, game.result)
+    pgn.headers[ENDING_TAG] = game.ending.value
     board = game.start.copy()
     node: chess.pgn.GameNode = pgn
-    for move, comment in game.moves:
+    for number, (move, comment) in enumerate(game.moves, 1):
         board.push(move)
-        note = distance_note(board, table, game.us)
-        node = node.add_variation(move, comment="; ".join(part for part in (comment, note) if part))
+        words, score = _verdict(board, table, game.us)
+        last = game.detail if number == len(game.moves) else ""
+        node = node.add_variation(move, comment="; ".join(p for p in (comment, words, last) if p))
+        # python-chess writes the score as [%eval #N], N positive when White mates.
+        node.set_eval(score)
+    if not game.moves:
+        pgn.comment = game.detail
     return pgn
 
 
+class _Exporter(chess.pgn.StringExporter):
+    """python-chess's exporter, which wraps movetext at ``columns`` between
+    tokens, where a comment longer than a line is broken between its words
+    (an ``[%eval …]`` command kept whole): python-chess writes a comment as
+    one token, which would overflow the line."""
+
+    def visit_comment(self, comment: str) -> None:
+        text = comment.replace("}", "").strip()
+        if self.columns is None or len(f"{{ {text} }}") <= self.columns:
+            super().visit_comment(comment)
+        elif self.comments and (self.variations or not self.variation_depth):
+            for token in ["{", *re.findall(r"\[%[^\]]*\]|\S+", text), "}"]:
+                self.write_token(token + " ")
+            self.force_movenumber = True
+
+
 def pgn_text(games: Iterable[PgnGame], table: Tablebase | None, date: str | None = None) -> str:
-    """Every game as PGN, a blank line between games."""
-    return "".join(str(to_pgn(game, table, date)) + "\n\n" for game in games)
+    """Every game as PGN, movetext wrapped at :data:`COLUMNS`, a blank line
+    between games."""
+    texts = []
+    for game in games:
+        exporter = _Exporter(columns=COLUMNS)
+        texts.append(to_pgn(game, table, date).accept(exporter) + "\n\n")
+    return "".join(texts)
 
 
 def players(us: chess.Color, ours: str, theirs: str) -> tuple[str, str]:
     """(White, Black) for the table's side ``us``."""
     return (ours, theirs) if us == chess.WHITE else (theirs, ours)
-

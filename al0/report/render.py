@@ -7,6 +7,8 @@ These functions return text; the CLI decides where it goes.
 from __future__ import annotations
 
 import html
+import re
+import textwrap
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -117,33 +119,93 @@ def plan_dot(plan: Plan, table: AdviceTable) -> str:
 
 # ----------------------------------------------------------------- SVG
 
+STRIP_BOARD = 160
+"""Width of each small board in a plan's line."""
+STRIP_COLUMNS = 4
+"""Small boards per row of a plan's line."""
+GAP = 12
+"""Space between boards, and around the caption."""
+LINE_HEIGHT = 18
+"""Caption lines are 13 px text, 18 px apart."""
+CHAR_WIDTH = 7.5
+"""A generous mean width of a 13 px Helvetica character, to wrap captions
+before they run off the picture (SVG text does not wrap)."""
+
+BOARD_FILE = re.compile(r"ply-\d{3,}\.svg")
+"""The names ``play --svg`` gives its boards (and the only files it removes)."""
+
+
+def wrap(lines: list[str], width: float) -> list[str]:
+    """``lines`` broken between words so each fits ``width`` pixels."""
+    columns = max(10, int((width - 8) / CHAR_WIDTH))
+    return [part for line in lines for part in textwrap.wrap(line, columns) or [""]]
+
+
+def _text(x: float, y: float, text: str, color: str = "#222") -> str:
+    return (f'<text x="{x}" y="{y}" font-family="Helvetica, Arial" font-size="13" '
+            f'fill="{color}">{html.escape(text)}</text>')
+
+
+def _place(svg: str, x: float, y: float) -> str:
+    """``svg`` (a picture of its own) drawn with its top left at (x, y)."""
+    return f'<g transform="translate({x},{y})">{svg}</g>'
+
+
+def _sheet(width: float, height: float, parts: list[str]) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">'
+            f'<rect width="100%" height="100%" fill="white"/>{"".join(parts)}</svg>\n')
+
+
+def ply_label(board: chess.Board, move: chess.Move) -> str:
+    """``move`` (to be played on ``board``) numbered as in a game score:
+    ``7. Qb7`` for White, ``7... Ka8`` for Black."""
+    dots = "." if board.turn == chess.WHITE else "..."
+    return f"{board.fullmove_number}{dots} {board.san(move)}"
+
+
 def plan_svg(plan: Plan, size: int = 400) -> str:
-    """The root board drawn by python-chess with the tree's worst-case line
-    as arrows (ours green, theirs red), and the rule, advice and line as a
-    caption beneath."""
+    """The root board drawn by python-chess with our first move as an arrow,
+    the rule, advice and worst-case line as a caption, and the line as a
+    strip of small boards, one per ply, each captioned with its numbered
+    move (ours green, theirs red) and its last move and any check marked.
+    Without a plan: the board and why there is none."""
     board = plan.board.copy()
-    arrows = []
-    sans = []
-    if plan.tree is not None:
-        for ply, move in enumerate(principal_line(plan.tree)):
-            color = OUR_ARROW if ply % 2 == 0 else THEIR_ARROW
-            arrows.append(chess.svg.Arrow(move.from_square, move.to_square, color=color))
-            sans.append(board.san(move))
-            board.push(move)
-    caption = ([f"{plan.rule} / {plan.advice} — tree of depth {plan.tree.height}",
-                "line: " + " ".join(sans)] if plan.tree is not None
-               else [f"no plan: {plan.describe_failure()}"])
-    drawn = chess.svg.board(plan.board, arrows=arrows, size=size)
-    return with_caption(drawn, size, caption)
+    if plan.tree is None:
+        caption = wrap([f"no plan: {plan.describe_failure()}"], size)
+        return with_caption(chess.svg.board(board, size=size), size, caption)
+    line = principal_line(plan.tree)
+    strip_width = min(len(line), STRIP_COLUMNS) * (STRIP_BOARD + GAP) - GAP
+    width = max(size, strip_width)
+    first = chess.svg.Arrow(line[0].from_square, line[0].to_square, color=OUR_ARROW)
+    parts = [_place(chess.svg.board(board, arrows=[first], size=size), 0, 0)]
+    caption = wrap([f"{plan.rule} / {plan.advice}: a forcing tree of depth {plan.tree.height}; "
+                    f"its worst-case line of {len(line)} plies:", board.variation_san(line)],
+                   width)
+    y = size + GAP
+    for text in caption:
+        y += LINE_HEIGHT
+        parts.append(_text(4, y, text))
+    y += GAP
+    for ply, move in enumerate(line):
+        label = ply_label(board, move)
+        board.push(move)
+        row, column = divmod(ply, STRIP_COLUMNS)
+        x = column * (STRIP_BOARD + GAP)
+        top = y + row * (STRIP_BOARD + LINE_HEIGHT + GAP)
+        parts.append(_place(board_svg(board, STRIP_BOARD), x, top))
+        parts.append(_text(x + 2, top + STRIP_BOARD + LINE_HEIGHT - 4, label,
+                           OUR_ARROW if ply % 2 == 0 else THEIR_ARROW))
+    rows = -(-len(line) // STRIP_COLUMNS)
+    return _sheet(width, y + rows * (STRIP_BOARD + LINE_HEIGHT + GAP), parts)
 
 
 def with_caption(svg: str, size: int, lines: list[str]) -> str:
-    """``svg`` (square, ``size`` wide) with text lines beneath, as one SVG."""
-    height = size + 8 + 18 * len(lines)
-    texts = "".join(f'<text x="4" y="{size + 18 * (i + 1)}" font-family="Helvetica, Arial" '
-                    f'font-size="13">{html.escape(line)}</text>' for i, line in enumerate(lines))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
-            f'viewBox="0 0 {size} {height}">{svg}{texts}</svg>\n')
+    """``svg`` (square, ``size`` wide) with text lines beneath, as one SVG;
+    the caller wraps the lines (see :func:`wrap`)."""
+    height = size + GAP + LINE_HEIGHT * len(lines)
+    texts = [_text(4, size + LINE_HEIGHT * (i + 1), line) for i, line in enumerate(lines)]
+    return _sheet(size, height, [svg, *texts])
 
 
 def board_svg(board: chess.Board, size: int = 360) -> str:
@@ -153,12 +215,28 @@ def board_svg(board: chess.Board, size: int = 360) -> str:
     return chess.svg.board(board, lastmove=lastmove, check=check, size=size)
 
 
-def write_board_svg(directory: Path, board: chess.Board) -> Path:
-    """Write ``board`` to ``directory/ply-NNN.svg`` (NNN: half-moves played,
-    000 the start), so the files sort in the order of the game.
+def clear_board_svgs(directory: Path) -> int:
+    """Remove the boards an earlier ``play --svg`` wrote into ``directory``
+    (``ply-NNN.svg``, nothing else), so a shorter game's folder holds no
+    plies of a longer one; how many were removed.
+
+    :raises OSError: when one cannot be removed.
+    """
+    earlier = [path for path in directory.iterdir() if BOARD_FILE.fullmatch(path.name)]
+    for path in earlier:
+        path.unlink()
+    return len(earlier)
+
+
+def write_board_svg(directory: Path, board: chess.Board, caption: list[str], size: int = 360
+                    ) -> Path:
+    """Write ``board`` with ``caption`` beneath (wrapped) to
+    ``directory/ply-NNN.svg`` (NNN: half-moves played, 000 the start), so
+    the files sort in the order of the game.
 
     :raises OSError: when the file cannot be written.
     """
     path = directory / f"ply-{len(board.move_stack):03d}.svg"
-    path.write_text(board_svg(board) + "\n", encoding="utf-8")
+    path.write_text(with_caption(board_svg(board, size), size, wrap(caption, size)),
+                    encoding="utf-8")
     return path

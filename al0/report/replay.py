@@ -11,16 +11,16 @@ necessarily the judged ones.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import chess
 
 from al0.errors import AL0Error
-from al0.report.pgn import PgnGame, players
 from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.verify.verifier import EXAMPLES_KEPT, GameRecord, Report, Verifier
+from al0.report.pgn import PgnGame, players
+from al0.report.render import why_passed_over
+from al0.verify.verifier import GameRecord, Report, Verifier
 
 DRAWN = {Ending.STALEMATE.value, Ending.FIFTY_MOVES.value, Ending.REPETITION.value}
 
@@ -34,6 +34,12 @@ class ReplayedGame:
     result: str
     note: str = ""
     """Why the replay stopped short of the recorded ending, if it did."""
+    end: GameEnd | None = None
+    """How the replay ended, when it reached the recorded ending (its
+    words, and for ``no plan`` the plan that failed)."""
+    passed_over: tuple[tuple[str, str], ...] = ()
+    """For a game that ended with no plan: each piece of advice tried, with
+    why it was passed over."""
 
     def san_line(self) -> str:
         """The moves in numbered SAN: ``1. Re3 Kc1 2. Kd3 …``."""
@@ -75,7 +81,10 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
     except AL0Error as error:  # an engine that died on the second run
         return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
     if end is not None and end.ending.value == record.ending:
-        return ReplayedGame(record, tuple(moves), end.result)
+        passed_over = (tuple((why["advice"], why["why"])
+                             for why in why_passed_over(end.plan, verifier.table))
+                       if end.plan is not None else ())
+        return ReplayedGame(record, tuple(moves), end.result, end=end, passed_over=passed_over)
     # The worst case's line stops where it escapes (a repetition, the move limit).
     result = "1/2-1/2" if record.ending in DRAWN else "*"
     return ReplayedGame(record, tuple(moves), result)
@@ -86,12 +95,8 @@ def games_to_show(report: Report, every_failure: bool) -> list[GameRecord]:
     ``every_failure``, the examples the JSON report keeps of each kind), then
     the longest mate as the example of a won game (none when nothing was
     mated)."""
-    games: list[GameRecord] = []
-    kept: Counter[str] = Counter()
-    for record in report.failures:
-        if every_failure or kept[record.ending] < EXAMPLES_KEPT:
-            games.append(record)
-            kept[record.ending] += 1
+    games = (list(report.failures) if every_failure
+             else [record for kept in report.failure_examples().values() for record in kept])
     mated = [r for r in report.records if r.ending == Ending.MATE.value]
     if mated:
         games.append(max(mated, key=lambda r: (r.moves, r.fen)))
@@ -109,10 +114,11 @@ def replay_all(verifier: Verifier, boards: Sequence[chess.Board], records: list[
 
 
 def as_pgn(games: list[ReplayedGame], verifier: Verifier) -> list[PgnGame]:
-    """The replayed games as PGN games, each ending named in its
-    Termination header."""
+    """The replayed games as PGN games, each ending named in its headers
+    and, in words, after its last move."""
     table = verifier.table
     white, black = players(table.us, f"al0 ({table.name})", verifier.spec.defender.name)
     return [PgnGame(chess.Board(game.record.fen), game.moves, game.result,
-                    game.record.ending, f"al0 verify {table.name}", white, black, table.us)
+                    Ending(game.record.ending), f"al0 verify {table.name}", white, black,
+                    table.us, game.end.detail if game.end is not None else game.note)
             for game in games]

@@ -35,6 +35,7 @@ from typing import TypedDict, overload
 import chess
 import numpy as np
 import numpy.typing as npt
+import platformdirs
 
 from al0.errors import PositionError
 from al0.files import write_atomically
@@ -423,13 +424,14 @@ class Tablebase:
 
 
 def default_cache_dir() -> Path:
-    """Where tables are cached: ``$AL0_CACHE_DIR``, else ``$XDG_CACHE_HOME/al0``,
-    else ``~/.cache/al0``."""
+    """Where tables are cached: ``$AL0_CACHE_DIR``, else the platform's cache
+    folder for al0 as platformdirs knows it: ``$XDG_CACHE_HOME/al0`` or
+    ``~/.cache/al0`` on Linux, ``~/Library/Caches/al0`` on macOS,
+    ``%LOCALAPPDATA%\\al0\\Cache`` on Windows."""
     explicit = os.environ.get("AL0_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "al0"
+    return Path(platformdirs.user_cache_dir("al0", appauthor=False))
 
 
 def cache_path(material: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:

@@ -33,7 +33,7 @@ from al0.engine.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.board.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
 from al0.board.fen import epd_positions
-from al0.board.symmetry import transform_position
+from al0.board.symmetry import class_key, transform_position
 from al0.engine.tree import LEAF, ForcingTree
 
 if TYPE_CHECKING:
@@ -590,6 +590,23 @@ class Report:
     def failures(self) -> list[GameRecord]:
         return [r for r in self.records if r.ending != Ending.MATE.value]
 
+    def failure_examples(self) -> dict[str, list[GameRecord]]:
+        """Up to :data:`EXAMPLES_KEPT` failures of each kind, in the order
+        played, each of a symmetry class of its own: mirror images of one
+        position (a symmetric table plays them alike) would show one
+        failure several times."""
+        examples: dict[str, list[GameRecord]] = {}
+        classes: set[tuple[str, Position]] = set()
+        for record in self.failures:
+            kept = examples.setdefault(record.ending, [])
+            if len(kept) == EXAMPLES_KEPT:
+                continue
+            key = (record.ending, class_key(from_board(chess.Board(record.fen))))
+            if key not in classes:
+                classes.add(key)
+                kept.append(record)
+        return examples
+
     def applies(self, expect: Expectations) -> bool:
         """Whether a block's claims are about this run's defender: a block
         naming no defender is about any, and one about the worst defence
@@ -657,11 +674,8 @@ class Report:
         mated = [r for r in self.records if r.ending == Ending.MATE.value]
         known = [r for r in mated if r.optimal is not None]
         times = sorted(self.plan_seconds)
-        examples: dict[str, list[dict[str, Any]]] = {}
-        for record in self.failures:
-            kept = examples.setdefault(record.ending, [])
-            if len(kept) < EXAMPLES_KEPT:
-                kept.append({"fen": record.fen, "moves": record.moves, "line": list(record.line)})
+        examples = {kind: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
+                    for kind, kept in self.failure_examples().items()}
         data: dict[str, Any] = {
             "table": self.table, "defender": self.defender, "positions": self.positions,
             "games": len(self.records), "total": self.total, "interrupted": self.interrupted,
