@@ -205,6 +205,15 @@ def test_usage_errors_are_one_line(args, message):
     one_line_error(run(*args), message)
 
 
+def test_bare_al0_prints_the_help():
+    # click 8.4+ raises NoArgsIsHelpError, a usage error that needs its
+    # context to print: the one-line usage errors once dropped it (a traceback).
+    result = run()
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert result.output.startswith("Usage: ") and "Commands:" in result.output
+    assert "verify" in result.output and "Traceback" not in result.output
+
+
 def test_a_cache_warning_is_one_line_without_python_source(tmp_path, monkeypatch):
     blocker = tmp_path / "a file"
     blocker.write_text("")

@@ -31,9 +31,16 @@ class CommandError(click.ClickException):
 @contextlib.contextmanager
 def _one_line_usage() -> Iterator[None]:
     """A usage error without click's usage block and help hint: the error
-    alone, one line, exit code 2 (the usage is one ``--help`` away)."""
+    alone, one line, exit code 2 (the usage is one ``--help`` away).
+
+    A group given no command (bare ``al0``) is click's ``NoArgsIsHelpError``,
+    a usage error whose message is the help: it keeps its context, which it
+    needs to print (click's convention: the help on stderr, exit code 2).
+    """
     try:
         yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
     except click.UsageError as error:
         error.ctx = None  # what makes click print the usage and the hint
         raise
