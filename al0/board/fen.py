@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections import Counter
+from pathlib import Path
 from typing import Callable
 
 import chess
@@ -92,6 +95,34 @@ def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
     exists."""
     check_material(board, material, us)
     from_board(board)
+
+
+def file_in_folder(name: str, folder: str | os.PathLike[str]) -> Path:
+    """The file ``name`` in ``folder``, for a file that a file names (a
+    table's ``expect: positions:``, an ini option): it may read a regular
+    file in its own folder or below it, and nothing else, so that a table
+    from a stranger cannot have al0 read (and echo, in an error about a bad
+    line) ``/etc/shadow``, ``../../.ssh/id_rsa`` or a link to either, nor
+    block on a FIFO or a device. A missing file passes: reading it says so.
+
+    :raises PositionError: naming ``name`` alone, never the file's content.
+    """
+    base = Path(folder).resolve()
+    try:
+        path = (base / name).resolve()  # symbolic links followed: a link out is out
+    except (OSError, ValueError):  # a NUL byte, a loop of links
+        raise PositionError(f"positions file {name!r}: not a file name") from None
+    if os.path.isabs(name) or not path.is_relative_to(base):
+        raise PositionError(f"positions file {name!r}: a table reads positions only from "
+                            f"files in its own folder (a relative path such as "
+                            f"positions.epd), or use all, every or sample:N")
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return path
+    if not stat.S_ISREG(mode):
+        raise PositionError(f"positions file {name!r}: not a regular file")
+    return path
 
 
 def read_epd(path: str) -> list[tuple[int, chess.Board]]:

@@ -19,14 +19,14 @@ import chess
 import yaml
 
 from al0.bundled import bundled_namesake, table_path
-from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
+from al0.engine.defenders import DefenderSpec
 from al0.errors import AL0Error, LibraryError, PositionError, TableSyntaxError, UnknownNameError
 from al0.lang.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
 from al0.lang.library import Library, find_library
 from al0.lang.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
                        Location, MoveConstraint, Rule, feature_names, predicate_names)
-from al0.board.fen import check_legal, check_playable
+from al0.board.fen import check_legal, check_playable, file_in_folder
 from al0.lang.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
@@ -72,8 +72,10 @@ class _Loader(yaml.SafeLoader):
 class _Reader:
     """Turns YAML nodes of one file into model values, raising located errors."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, folder: Path):
         self.path = path
+        self.folder = folder
+        """The table's folder, the only one whose files it may name."""
         self.binder: Binder | None = None
         """Binds the standard vocabulary's calls; set once the material is read."""
         self.bound: dict[str, dict[str, Any]] = {"predicate": {}, "generator": {},
@@ -246,7 +248,7 @@ def load_table(path: str | Path) -> AdviceTable:
 
 def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
     """Like :func:`load_table`, from the YAML ``text`` of file ``path``."""
-    reader = _Reader(path)
+    reader = _Reader(path, table_dir)
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
@@ -525,14 +527,18 @@ def _read_mean(reader: _Reader, node: yaml.Node) -> float:
 
 
 def _read_verify_setting(reader: _Reader, node: yaml.Node, key: str) -> str:
-    """The ``positions`` (``all``, ``every``, ``sample:N`` or an EPD file) or
-    ``defender`` the expectations were measured with."""
+    """The ``positions`` (``all``, ``every``, ``sample:N`` or an EPD file in
+    the table's folder) or ``defender`` (built in: a table starts no
+    program) the expectations were measured with."""
     text = reader.string(node, f"expect {key}")
-    if key == "defender":
-        try:
-            DefenderSpec.parse(text, VERIFY_KINDS)
-        except AL0Error as error:
-            raise reader.error(node, str(error)) from None
-    elif text.startswith("sample:") and not (text[7:].isdigit() and int(text[7:]) >= 1):
+    if key == "positions" and text.startswith("sample:") \
+            and not (text[7:].isdigit() and int(text[7:]) >= 1):
         raise reader.error(node, f"expect positions {text!r}: use sample:N with N >= 1")
+    try:
+        if key == "defender":
+            DefenderSpec.from_file(text)
+        elif text not in ("all", "every") and not text.startswith("sample:"):
+            file_in_folder(text, reader.folder)
+    except AL0Error as error:
+        raise reader.error(node, str(error)) from None
     return text
