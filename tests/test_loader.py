@@ -147,6 +147,9 @@ CASES = [
     ("merge_self.yaml", TableSyntaxError, "9:14", "merges a mapping into itself"),
     ("merge_unknown_key.yaml", TableSyntaxError, "16:18",
      "unknown key 'depth' in advice 'mate_in_2'"),
+    ("merge_bomb.yaml", TableSyntaxError, "20:17",
+     "bad YAML: the table expands to more than 100,000 YAML nodes (aliases and '<<' merge "
+     "keys repeat what they name)"),
     # The standard vocabulary, bound to the material when the table loads.
     ("unknown_piece.yaml", UnknownNameError, "10:36", "KRK has no piece 'Q'"),
     ("bad_arguments.yaml", TableSyntaxError, "10:39", "takes 1 argument, not 2"),
@@ -223,6 +226,24 @@ def test_a_positions_file_escaping_the_folder_or_not_a_file_is_refused(tmp_path,
     assert str(caught.value).startswith(f"{folder / 'claims.yaml'}:16:14: positions file "
                                         f"'link.epd': {message}")
     assert "root:" not in str(caught.value)  # no line of the file it points to
+
+
+@pytest.mark.parametrize("double", ["{<<: [*a, *a]}", "[*a, *a]", "{x: *a, y: *a}"])
+def test_aliases_that_double_at_each_level_are_refused_at_the_bound(double):
+    # Reading expands every alias: 60 levels would be 2**60 nodes.
+    lines = ["name: doubling", "material: KRK", "a0: &a0 {x: 1}"]
+    lines += [f"a{i}: &a{i} " + double.replace("*a", f"*a{i - 1}") for i in range(1, 61)]
+    with pytest.raises(TableSyntaxError, match=r"^doubling.yaml:\d+:\d+: bad YAML: the table "
+                                               r"expands to more than 100,000 YAML nodes"):
+        parse_table("\n".join(lines + ["<<: *a60"]), "doubling.yaml", Path("."))
+
+
+def test_the_bundled_tables_are_far_below_the_bound():
+    from al0.loader import MAX_YAML_NODES, _Loader
+    for path in (ROOT / "advice_tables").glob("*.yaml"):
+        loader = _Loader(path.read_text())
+        loader.get_single_node()
+        assert 0 < loader.expanded < MAX_YAML_NODES // 100, path
 
 
 def test_missing_table_file(tmp_path):

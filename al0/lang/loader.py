@@ -45,28 +45,64 @@ entries into another (``<<: *common``), so advice can share settings."""
 MAX_YAML_DEPTH = 50
 """Most levels of nested YAML collections in a table (a real one has five):
 PyYAML composes recursively and would otherwise overflow Python's stack."""
+MAX_YAML_NODES = 100_000
+"""Most YAML nodes a table may hold with every alias counted as the nodes it
+repeats (a real table has at most a few thousand): aliases and ``<<`` merge
+keys share a node, but reading the table expands them, so 800 bytes of
+``<<: [*a, *a]`` on 39 levels would take 2**39 steps."""
 
 
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, refusing collections nested deeper than
-    :data:`MAX_YAML_DEPTH` with an error at the offending one."""
+    :data:`MAX_YAML_DEPTH` and documents that expand to more than
+    :data:`MAX_YAML_NODES` nodes, with an error at the offending node or
+    alias."""
 
     def __init__(self, stream: str):
         super().__init__(stream)
         self.nesting = 0
+        self.expanded = 0
+        """Nodes composed so far, each alias counted as the nodes it repeats."""
+        self.sizes: dict[int, int] = {}
+        """The expanded size of each anchored node, by id: what an alias to it adds."""
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event: yaml.Event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, yaml.AliasEvent):
+            node = super().compose_node(parent, index)
+            # An alias to a node still being composed (itself recursive) counts once.
+            self._count(self.sizes.get(id(node), 1), event)
+            return node
+        before = self.expanded
+        self._count(1, event)
         if self.check_event(yaml.CollectionStartEvent):
             if self.nesting >= MAX_YAML_DEPTH:
-                raise yaml.composer.ComposerError(
-                    None, None, f"collections nested more than {MAX_YAML_DEPTH} deep",
-                    self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+                raise _composer_error(f"collections nested more than {MAX_YAML_DEPTH} deep",
+                                      event)
             self.nesting += 1
             try:
-                return super().compose_node(parent, index)
+                node = super().compose_node(parent, index)
             finally:
                 self.nesting -= 1
-        return super().compose_node(parent, index)
+        else:
+            node = super().compose_node(parent, index)
+        if getattr(event, "anchor", None) is not None and node is not None:
+            self.sizes[id(node)] = self.expanded - before
+        return node
+
+    def _count(self, nodes: int, event: yaml.Event) -> None:
+        """Add ``nodes`` met at ``event``, refusing the document past the bound."""
+        self.expanded += nodes
+        if self.expanded > MAX_YAML_NODES:
+            raise _composer_error(f"the table expands to more than {MAX_YAML_NODES:,} YAML "
+                                  f"nodes (aliases and '<<' merge keys repeat what they name)",
+                                  event)
+
+
+def _composer_error(problem: str, event: yaml.Event) -> yaml.composer.ComposerError:
+    """PyYAML's error for a document it cannot compose, at ``event``."""
+    mark: yaml.Mark = event.start_mark  # type: ignore[assignment]
+    return yaml.composer.ComposerError(None, None, problem, mark)
 
 
 class _Reader:
