@@ -25,6 +25,7 @@ import chess
 from chess.polyglot import zobrist_hash
 
 from al0.errors import AL0Error
+from al0.integers import IntegerError, parse_int
 from al0.lang.model import AdviceTable
 from al0.engine.play import descend
 from al0.engine.plan import Plan, Planner
@@ -108,10 +109,11 @@ class UciEngine:
         name, _, value = text.partition(" value ")
         if name.removeprefix("name ").strip().lower() != "budget":
             return []
-        value = value.strip()
-        if not value.isdigit() or not 1 <= int(value) <= MAX_BUDGET:
-            return [f"info string ignored Budget {value!r}: use 1..{MAX_BUDGET}"]
-        self.planner = Planner(self.table, int(value))
+        try:
+            budget = parse_int(value, "Budget", minimum=1, maximum=MAX_BUDGET)
+        except IntegerError as error:
+            return [f"info string ignored setoption: {error}"]
+        self.planner = Planner(self.table, budget)
         self.followed = None  # its plan came from the old planner
         return []
 

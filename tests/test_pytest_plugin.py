@@ -121,7 +121,7 @@ def test_a_bad_sample_is_a_table_error(tmp_path):
     table.write_text((TABLES / "bad_defender.yaml").read_text()
                      .replace("defender: grandmaster", "positions: sample:0"))
     with pytest.raises(TableSyntaxError, match=r"bad_sample.yaml:17:\d+: expect positions "
-                                               r"'sample:0': use sample:N with N >= 1"):
+                                               r"'sample:0': N must be a whole number >= 1, not 0"):
         load_table(table)
 
 

@@ -249,8 +249,8 @@ def parsed_report(name: str) -> tuple[dict, object]:
     and its page as an HTML5 parser reads it, as a browser would."""
     import html5lib  # the test extra's; html.parser is not HTML5's script states
 
-    from al0.report_html import render
-    from al0.verify import Report
+    from al0.report.html import render
+    from al0.verify.verifier import Report
     data = Report(name, "tablebase", f"sample:3 {name}", 3).to_json()
     page = render(data, [], [], f"al0 verify '{name}.yaml'")
     return data, html5lib.parse(page, namespaceHTMLElements=False)

@@ -17,7 +17,7 @@ from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.engine.play import OurMove, TheirMove, play_game
 from al0.board.fen import read_epd
-from al0.uci import UciEngine, parse_position
+from al0.uci import UciEngine, parse_position, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 KRK = str(ROOT / "advice_tables" / "krk.yaml")
@@ -128,8 +128,27 @@ def test_budget_option_bounds_the_search():
                         f"{BOOK_FEN}: playing the tablebase move")
     assert chess.Move.from_uci(bestmove(lines)) in chess.Board(BOOK_FEN).legal_moves
     assert engine.handle("setoption name Budget value 0") == [
-        "info string ignored Budget '0': use 1..1000000000"]
+        "info string ignored setoption: Budget must be a whole number from 1 to 1000000000, "
+        "not 0"]
     assert engine.planner.budget == 3
+
+
+@pytest.mark.parametrize("value, why", [
+    ("\u00b2", "must be a whole number from 1 to 1000000000, not '\u00b2'"),  # isdigit() said yes
+    ("\u0663", "must be a whole number from 1 to 1000000000, not '\u0663'"),  # int() said 3
+    ("9" * 5000, "is too large (at most 18 digits)"),  # over Python's int() limit
+    ("1_000", "not '1_000'"), ("-5", "not '-5'"), ("0x10", "not '0x10'"),
+])
+def test_a_bad_budget_is_ignored_and_the_engine_goes_on(value, why):
+    # A GUI sends what its user typed: the engine must answer, never die.
+    engine = engine_for(KRK)
+    answers: list[str] = []
+    serve(engine, [f"setoption name Budget value {value}", f"position fen {BOOK_FEN}", "go",
+                   "quit"], answers.append)
+    assert answers[0].startswith("info string ignored setoption: Budget ") and why in answers[0]
+    assert len(answers[0]) < 200
+    assert engine.planner.budget == 1_000_000
+    assert answers[-1].startswith("bestmove ")
 
 
 def test_keeps_the_tree_while_the_gui_stays_in_it():

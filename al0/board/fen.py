@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections import Counter
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Callable
 import chess
 
 from al0.errors import PositionError
+from al0.integers import IntegerError, parse_int, shown
 from al0.board.position import from_board
 
 PIECE_ORDER = "KQRBNP"
@@ -97,6 +99,19 @@ def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
     from_board(board)
 
 
+def sample_size(spec: str) -> int | None:
+    """N of a positions spec ``sample:N``; None for any other spec.
+
+    :raises PositionError: when N is not a whole number >= 1.
+    """
+    if not spec.startswith("sample:"):
+        return None
+    try:
+        return parse_int(spec[len("sample:"):], "N", minimum=1)
+    except IntegerError as error:
+        raise PositionError(f"{shown(spec)}: {error}") from None
+
+
 def file_in_folder(name: str, folder: str | os.PathLike[str]) -> Path:
     """The file ``name`` in ``folder``, for a file that a file names (a
     table's ``expect: positions:``, an ini option): it may read a regular
@@ -148,7 +163,7 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
             continue
         fields = text.split()
         try:
-            if len(fields) == 6 and fields[4].isdigit() and fields[5].isdigit():
+            if len(fields) == 6 and all(re.fullmatch("[0-9]+", field) for field in fields[4:]):
                 # EPD proper has no move counters: from_epd would read them as
                 # (bad) opcodes.
                 board = chess.Board(text)

@@ -17,9 +17,10 @@ import chess
 
 from al0.engine.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
+from al0.integers import IntegerError, parse_int
 from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
-from al0.board.fen import check_playable, parse_fen
+from al0.board.fen import check_playable, parse_fen, sample_size
 from al0.files import check_writable, write_atomically
 
 
@@ -127,6 +128,32 @@ class DefenderParam(click.ParamType[DefenderSpec]):
             self.fail(str(error), param, ctx)
 
 
+class WholeNumber(click.ParamType[int]):
+    """A whole number on the command line, read by the one parser of
+    numbers (:func:`al0.integers.parse_int`): ASCII digits only (click's
+    ``int`` takes ``٣`` and ``1_000``), at most 18 of them, from
+    ``minimum`` to ``maximum`` (None: unbounded)."""
+
+    name = "integer"
+
+    def __init__(self, minimum: int | None = 0, maximum: int | None = None):
+        self.minimum, self.maximum = minimum, maximum
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int):  # a default
+            return value
+        try:
+            return parse_int(str(value), "it", self.minimum, self.maximum)
+        except IntegerError as error:
+            self.fail(str(error), param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        low = "" if self.minimum is None else f"{self.minimum}<="
+        high = "" if self.maximum is None else f"<={self.maximum}"
+        return f"INTEGER {low}x{high}" if low or high else "INTEGER"
+
+
 class MaterialParam(click.ParamType[str]):
     """A pawnless material of at most four men (``KRK``, ``kbnk``, ``KNKR``),
     checked once and given as its canonical name (``KRKN``: the stronger side
@@ -169,11 +196,12 @@ class PositionsParam(click.ParamType[PositionsSpec]):
         text = str(value)
         if text in ("all", "every"):
             return PositionsSpec(text)
-        if text.startswith("sample:"):
-            count = text[len("sample:"):]
-            if not count.isdigit() or int(count) < 1:
-                self.fail(f"{text!r}: use sample:N with N >= 1", param, ctx)
-            return PositionsSpec(text, count=int(count))
+        try:
+            count = sample_size(text)
+        except PositionError as error:
+            self.fail(str(error), param, ctx)
+        if count is not None:
+            return PositionsSpec(text, count=count)
         return PositionsSpec(text, path=text)
 
 
@@ -211,7 +239,7 @@ def cli() -> None:
 
 
 TABLE = click.argument("table", type=click.Path(dir_okay=False))
-BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+BUDGET = click.option("--budget", type=WholeNumber(minimum=1), default=DEFAULT_BUDGET,
                       show_default=True, metavar="NODES",
                       help="Most nodes one forcing-tree search may evaluate.")
 

@@ -21,12 +21,13 @@ import yaml
 from al0.bundled import bundled_namesake, table_path
 from al0.engine.defenders import DefenderSpec
 from al0.errors import AL0Error, LibraryError, PositionError, TableSyntaxError, UnknownNameError
-from al0.lang.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
-                      parse_generators, parse_goal)
+from al0.lang.expr import (ExpressionError, parse_constraint, parse_depth_spec, parse_generators,
+                      parse_goal)
+from al0.integers import IntegerError, parse_int
 from al0.lang.library import Library, find_library
 from al0.lang.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
                        Location, MoveConstraint, Rule, feature_names, predicate_names)
-from al0.board.fen import check_legal, check_playable, file_in_folder
+from al0.board.fen import check_legal, check_playable, file_in_folder, sample_size
 from al0.lang.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
@@ -198,12 +199,10 @@ class _Reader:
         return text
 
     def integer(self, node: yaml.Node, what: str) -> int:
-        text = self.scalar_text(node, what)
-        if not re.fullmatch(r"[0-9]+", text.strip()):  # ASCII digits: int() refuses "²"
-            raise self.error(node, f"{what} must be a whole number >= 0, not {text!r}")
-        if len(text.strip()) > MAX_DIGITS:
-            raise self.error(node, f"{what} is too large (at most {MAX_DIGITS} digits)")
-        return int(text)
+        try:
+            return parse_int(self.scalar_text(node, what), what)
+        except IntegerError as error:
+            raise self.error(node, str(error)) from None
 
     def boolean(self, node: yaml.Node, what: str) -> bool:
         text = self.scalar_text(node, what).strip().lower()
@@ -567,14 +566,12 @@ def _read_verify_setting(reader: _Reader, node: yaml.Node, key: str) -> str:
     the table's folder) or ``defender`` (built in: a table starts no
     program) the expectations were measured with."""
     text = reader.string(node, f"expect {key}")
-    if key == "positions" and text.startswith("sample:") \
-            and not (text[7:].isdigit() and int(text[7:]) >= 1):
-        raise reader.error(node, f"expect positions {text!r}: use sample:N with N >= 1")
     try:
         if key == "defender":
             DefenderSpec.from_file(text)
-        elif text not in ("all", "every") and not text.startswith("sample:"):
+        elif text not in ("all", "every") and sample_size(text) is None:
             file_in_folder(text, reader.folder)
     except AL0Error as error:
-        raise reader.error(node, str(error)) from None
+        raise reader.error(node, f"expect {key} {error}" if text.startswith("sample:")
+                           else str(error)) from None
     return text

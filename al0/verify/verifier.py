@@ -32,7 +32,7 @@ from al0.lang.model import AdviceTable, Expectations
 from al0.engine.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.board.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
-from al0.board.fen import epd_positions, file_in_folder
+from al0.board.fen import epd_positions, file_in_folder, sample_size
 from al0.board.symmetry import transform_position
 from al0.engine.tree import LEAF, ForcingTree
 
@@ -84,10 +84,8 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
     :raises PositionError: for a bad spec, a material with no tablebase to
         list its positions, or a bad EPD file.
     """
-    if spec in ("all", "every") or spec.startswith("sample:"):
-        count = spec[len("sample:"):]
-        if spec.startswith("sample:") and (not count.isdigit() or int(count) < 1):
-            raise PositionError(f"{spec!r}: use sample:N with N >= 1")
+    count = sample_size(spec)
+    if spec in ("all", "every") or count is not None:
         if tablebase is None:
             raise PositionError(f"no tablebase for {table.material}, so no list of all its "
                                 f"positions: give an EPD file")
@@ -98,10 +96,11 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
             return LazyBoards(classes)
         if spec == "every":
             return EveryOrientation(classes)
-        if int(count) > len(classes):
+        assert count is not None  # the other specs are all and every
+        if count > len(classes):
             raise PositionError(f"{spec!r}: {table.material} has only {len(classes):,} won start "
                                 f"positions (one per symmetry class): use all")
-        chosen = random.Random(seed).sample(classes, int(count))
+        chosen = random.Random(seed).sample(classes, count)
         return [position.board() for position in chosen]
     path = str(file_in_folder(spec, relative_to)) if relative_to is not None else spec
     return epd_positions(path, table.material, table.us)
