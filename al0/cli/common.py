@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import re
 import shlex
 import warnings
 from typing import Any, Callable, Iterator, TextIO
@@ -17,7 +18,7 @@ import chess
 
 from al0.engine.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
-from al0.integers import IntegerError, parse_int
+from al0.integers import IntegerError, parse_int, shown
 from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
 from al0.board.fen import check_playable, parse_fen, sample_size
@@ -152,6 +153,46 @@ class WholeNumber(click.ParamType[int]):
         low = "" if self.minimum is None else f"{self.minimum}<="
         high = "" if self.maximum is None else f"<={self.maximum}"
         return f"INTEGER {low}x{high}" if low or high else "INTEGER"
+
+
+class Decimal(click.ParamType[float]):
+    """A decimal number on the command line (``0.05``, ``-2``, ``.5``),
+    finite and from ``minimum`` to ``maximum``: click's ``float`` takes
+    ``inf``, ``nan`` and ``1e999``, which a UCI engine's clock turned into an
+    asyncio traceback and a run that never ends."""
+
+    name = "number"
+    TEXT = re.compile(r"-?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+    """ASCII digits, at most nine each side of the point: no exponent, no
+    ``inf`` or ``nan``, nothing ``float()`` reads beyond what a person writes."""
+
+    def __init__(self, minimum: float, maximum: float, unit: str = ""):
+        self.minimum, self.maximum, self.unit = minimum, maximum, unit
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, (int, float)):  # a default
+            return float(value)
+        text = str(value).strip(" \t\r\n")
+        if not self.TEXT.fullmatch(text):
+            self.fail(f"it must be a decimal number such as 0.05, not {shown(str(value))}",
+                      param, ctx)
+        number = float(text)
+        if not self.minimum <= number <= self.maximum:
+            self.fail(f"it must be from {self.minimum:g} to {self.maximum:g}{self.unit}, "
+                      f"not {text}", param, ctx)
+        return number
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return f"{self.minimum:g}..{self.maximum:g}"
+
+
+MAX_ENGINE_SECONDS = 3600.0
+"""The longest a UCI engine may think per move: an hour, far beyond any
+use, and a bound on how long a run can wait for one move."""
+
+ENGINE_SECONDS = Decimal(0.001, MAX_ENGINE_SECONDS, " s")
+"""The type of every option that gives an engine's seconds per move."""
 
 
 class MaterialParam(click.ParamType[str]):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import click
 
-from al0.cli.common import WholeNumber, reports_errors
+from al0.cli.common import Decimal, WholeNumber, reports_errors
 from al0.games.base import Player, Side, play
 from al0.games.chess_game import mate_in, mate_lines
 from al0.games.players import HumanPlayer
@@ -86,8 +86,8 @@ def _reader() -> Callable[[str], str]:
 @click.option("--games", type=WholeNumber(minimum=1), default=None, help="Play a match of N games between computer players, colours alternating.")
 @click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True, help="Seed of the players' tie-breaks.")
 @click.option("--perft", "perft_depth", type=WholeNumber(minimum=0, maximum=20), default=None, help="Only print the number of move sequences of depth D from the start.")
-@click.option("--edge-value", type=float, default=NoviceWeights.edge, show_default=True, help="Novice value of a flipped edge disc.")
-@click.option("--inner-value", type=float, default=NoviceWeights.inner, show_default=True, help="Novice value of a flipped inner disc.")
+@click.option("--edge-value", type=Decimal(-1000, 1000), default=NoviceWeights.edge, show_default=True, help="Novice value of a flipped edge disc.")
+@click.option("--inner-value", type=Decimal(-1000, 1000), default=NoviceWeights.inner, show_default=True, help="Novice value of a flipped inner disc.")
 @reports_errors
 def reversi(
     black: str,

@@ -16,7 +16,7 @@ import click
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0.report import html as report_html
 from al0.bundled import table_path
-from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, PositionsParam,
+from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam, PositionsParam,
                             PositionsSpec, WholeNumber, check_output_path, command_line,
                             reports_errors, write_output)
 from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
@@ -86,7 +86,7 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               help="Our moves before a game counts as failed (the 50-move rule).")
 @click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True,
               help="Seed of the random defender and of sample:N.")
-@click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.05,
+@click.option("--engine-time", type=ENGINE_SECONDS, default=0.05,
               show_default=True, help="Seconds per move for a UCI defender.")
 @click.option("--jobs", type=WholeNumber(minimum=1), default=1, show_default=True,
               help="Worker processes.")
