@@ -7,10 +7,15 @@ does not hold. The block may say which positions and defender the claims are
 about (``positions: sample:500``, ``defender: worst``); otherwise the ini
 options ``al0_positions`` (default ``sample:100``, a fixed seeded sample) and
 ``al0_defender`` (default ``tablebase``) apply.
+
+Files (a table, an ini file) name built-in defenders only: a UCI engine,
+which is a program to start, comes only from the person running pytest, as
+``--al0-defender uci:COMMAND`` or the environment variable ``AL0_DEFENDER``.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -24,6 +29,11 @@ from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
 
 DEFAULT_POSITIONS = "sample:100"
 DEFAULT_DEFENDER = "tablebase"
+DEFENDER_VARIABLE = "AL0_DEFENDER"
+"""The environment variable that gives the defender (an engine too), as
+``--al0-defender`` does: for a CI job, where options are less handy."""
+RUNNERS_DEFENDER = pytest.StashKey[DefenderSpec]()
+"""The defender of blocks that name none, as the session was configured."""
 TOP_LEVEL_EXPECT = re.compile(r"^expect\s*:", re.M)
 """An ``expect:`` key at the start of a line: a table's top level."""
 
@@ -33,7 +43,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                   help="al0: start positions for tables whose expect: block names none "
                        "(all, every, sample:N or an EPD file relative to the table)")
     parser.addini("al0_defender", default=DEFAULT_DEFENDER,
-                  help="al0: defender for tables whose expect: block names none")
+                  help="al0: defender for tables whose expect: block names none "
+                       "(tablebase, random or worst: a file names no engine)")
+    parser.getgroup("al0").addoption(
+        "--al0-defender", metavar="DEFENDER",
+        help=f"defender for tables whose expect: block names none: tablebase, random, "
+             f"worst or uci:COMMAND (a UCI engine, which only this option and the "
+             f"environment variable {DEFENDER_VARIABLE} can give); default: the ini "
+             f"option al0_defender")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Read the defender of blocks that name none, once: the command line's,
+    else the environment's (either may be an engine), else the ini file's
+    (built in only, as in a table).
+
+    :raises pytest.UsageError: for a bad spec, saying where it came from.
+    """
+    given = [(config.getoption("al0_defender", None), "--al0-defender"),
+             (os.environ.get(DEFENDER_VARIABLE), DEFENDER_VARIABLE)]
+    try:
+        for text, where in given:
+            if text:
+                config.stash[RUNNERS_DEFENDER] = DefenderSpec.parse(text, VERIFY_KINDS)
+                return
+        where = "the ini option al0_defender"
+        config.stash[RUNNERS_DEFENDER] = DefenderSpec.from_file(config.getini("al0_defender"))
+    except AL0Error as error:
+        raise pytest.UsageError(f"al0: {where}: {error}") from None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -86,8 +123,8 @@ class TableItem(pytest.Item):
             table = load_table(path)
             expect = table.expect[self.block]
             positions = expect.positions or self.config.getini("al0_positions")
-            defender = DefenderSpec.parse(expect.defender
-                                          or self.config.getini("al0_defender"), VERIFY_KINDS)
+            defender = (DefenderSpec.from_file(expect.defender) if expect.defender
+                        else self.config.stash[RUNNERS_DEFENDER])
             verifier = Verifier(VerifySpec(str(path), defender))
             boards = start_positions(positions, table, verifier.tablebase,
                                      relative_to=str(path.parent))

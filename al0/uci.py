@@ -42,6 +42,7 @@ from al0.engine.play import descend
 from al0.engine.search import SearchLimits
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
+from al0.integers import IntegerError, parse_int
 from al0.games.chess_search import ShortSearch, material_balance, mate_in_moves
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
@@ -312,10 +313,11 @@ class UciEngine:
         named = args[1:at] if args[:1] == ["name"] else args[:at]
         name, value = " ".join(named).lower(), " ".join(args[at + 1:])
         if name == "budget":
-            if not value.isdigit() or not 1 <= int(value) <= MAX_BUDGET:
-                self._send(f"info string ignored Budget {value!r}: use 1..{MAX_BUDGET}")
+            try:
+                self.budget = parse_int(value, "Budget", minimum=1, maximum=MAX_BUDGET)
+            except IntegerError as error:
+                self._send(f"info string ignored setoption: {error}")
                 return
-            self.budget = int(value)
             if self.fixed is not None:
                 self.fixed = Planner(self.fixed.table, self.budget)
             self._auto.clear()

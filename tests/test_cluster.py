@@ -5,9 +5,12 @@ with a clear message and the partial report."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import socket
+import threading
+from collections.abc import Iterator
 
 import chess
 import dask
@@ -201,11 +204,48 @@ def test_bad_scheduler_options_are_one_line_errors(args, message):
     assert result.exit_code == 2 and message in result.output, result.output
 
 
-def test_no_scheduler_at_the_address_is_an_error(monkeypatch):
-    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1.0)
+def test_no_scheduler_at_the_address_is_an_error():
     address = f"tcp://127.0.0.1:{free_port()}"
     with pytest.raises(ClusterError, match=f"no Dask scheduler at {address}"):
-        cluster.connect(address)
+        cluster.connect(address, connect_seconds=1.0)
+
+
+@contextlib.contextmanager
+def impostor(answer: bytes) -> Iterator[str]:
+    """The address of a TCP server on 127.0.0.1 that accepts every
+    connection and sends ``answer`` (nothing: it stays silent), not a
+    scheduler."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):  # closed at the end
+            while True:
+                connection, _ = server.accept()
+                accepted.append(connection)
+                connection.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+        for connection in accepted:
+            connection.close()
+
+
+@pytest.mark.parametrize("answer, message", [
+    (b"", "accepted the connection but gave no Dask handshake within 0.5 s: is it a Dask "
+          "scheduler?"),  # once a hang of minutes
+    (b"HTTP/1.1 200 OK\r\n\r\n" * 10, "is not a Dask scheduler: it answered the handshake "
+                                       "with something else"),  # once a traceback after 21 s
+], ids=["silent", "junk"])
+def test_a_program_that_is_not_a_scheduler_is_named_so(answer, message):
+    with impostor(answer) as address:
+        with pytest.raises(ClusterError) as caught:
+            cluster.connect(address, connect_seconds=0.5)
+    assert str(caught.value).startswith(f"{address} {message}"), caught.value
 
 
 @pytest.mark.parametrize("positions, workers, size", [

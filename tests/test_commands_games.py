@@ -103,7 +103,7 @@ def test_match_prints_a_line_per_game_and_a_score_table() -> None:
     [
         (["--games", "2"], "Error: no human can play here"),
         (["--black", "wizard", "--games", "2"], "Error: unknown player 'wizard'"),
-        (["--black", "alphabeta:99"], "Error: alphabeta needs a depth from 1 to 8"),
+        (["--black", "alphabeta:99"], "Error: 'alphabeta:99': the depth of alphabeta:D must be a whole number from 1 to 8"),
     ],
 )
 def test_reversi_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -4,10 +4,14 @@ a hang or a silently wrong result) and must stay a clean one-line error."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 
+import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from al0.cli import cli
 from al0.engine.defenders import (MADE_KINDS, DefenderError, DefenderSpec, RandomDefender,
@@ -205,6 +209,15 @@ def test_usage_errors_are_one_line(args, message):
     one_line_error(run(*args), message)
 
 
+def test_bare_al0_prints_the_help():
+    # click 8.4+ raises NoArgsIsHelpError, a usage error that needs its
+    # context to print: the one-line usage errors once dropped it (a traceback).
+    result = run()
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert result.output.startswith("Usage: ") and "Commands:" in result.output
+    assert "verify" in result.output and "Traceback" not in result.output
+
+
 def test_a_cache_warning_is_one_line_without_python_source(tmp_path, monkeypatch):
     blocker = tmp_path / "a file"
     blocker.write_text("")
@@ -267,3 +280,28 @@ def test_a_line_that_is_not_utf8_on_standard_input_is_re_prompted():
     assert result.exception is None
     assert "that line is not utf-8 text" in result.output
     assert "   ... Kb2\n" in result.output
+
+
+# ------------------------------------------------- issue 25, item 6: seconds
+
+@pytest.mark.parametrize("command", [["verify", BOOK, "--defender", f"uci:{FAKE_ENGINE}"],
+                                     ["play", BOOK, "--opponent", f"uci:{FAKE_ENGINE}"]])
+@pytest.mark.parametrize("seconds, why", [
+    ("inf", "a decimal number such as 0.05, not 'inf'"), ("nan", "not 'nan'"),
+    ("1e999", "not '1e999'"), ("-1", "from 0.001 to 3600 s, not -1"), ("0", "not 0"),
+    ("99999999", "from 0.001 to 3600 s"), ("\u0661", "not '\u0661'"),
+])
+def test_engine_time_is_finite_and_bounded(command, seconds, why):
+    # inf once reached the engine's clock: an asyncio traceback, and no exit.
+    one_line_error(run(*command, "--engine-time", seconds), "'--engine-time'", why)
+
+
+@given(st.text(max_size=25))
+def test_a_number_of_seconds_is_a_bounded_decimal_or_a_usage_error(text):
+    from al0.cli.common import ENGINE_SECONDS, MAX_ENGINE_SECONDS
+    try:
+        seconds = ENGINE_SECONDS.convert(text, None, None)
+    except click.BadParameter as error:
+        assert len(error.format_message()) < 300
+    else:
+        assert math.isfinite(seconds) and 0.001 <= seconds <= MAX_ENGINE_SECONDS

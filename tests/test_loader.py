@@ -3,6 +3,7 @@ kind of error, each raising its exact class at its ``file:line:col``."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -146,6 +147,9 @@ CASES = [
     ("merge_self.yaml", TableSyntaxError, "9:14", "merges a mapping into itself"),
     ("merge_unknown_key.yaml", TableSyntaxError, "16:18",
      "unknown key 'depth' in advice 'mate_in_2'"),
+    ("merge_bomb.yaml", TableSyntaxError, "20:17",
+     "bad YAML: the table expands to more than 100,000 YAML nodes (aliases and '<<' merge "
+     "keys repeat what they name)"),
     # The standard vocabulary, bound to the material when the table loads.
     ("unknown_piece.yaml", UnknownNameError, "10:36", "KRK has no piece 'Q'"),
     ("bad_arguments.yaml", TableSyntaxError, "10:39", "takes 1 argument, not 2"),
@@ -157,6 +161,15 @@ CASES = [
     ("bad_comparison.yaml", TableSyntaxError, "10:20", "a comparison needs a feature"),
     ("unknown_feature.yaml", UnknownNameError, "10:18",
      "unknown feature 'rom' (did you mean 'room'?)"),
+    # A table starts no program and reads no file outside its folder.
+    ("engine_defender.yaml", TableSyntaxError, "16:14",
+     "a UCI engine's command comes only from whoever runs al0, never from a file: "
+     "give it as al0 verify TABLE --defender uci:COMMAND, or pytest --al0-defender"),
+    ("positions_outside.yaml", TableSyntaxError, "16:14",
+     "positions file '../positions/krk_corner.epd': a table reads positions only from "
+     "files in its own folder"),
+    ("positions_absolute.yaml", TableSyntaxError, "16:14",
+     "positions file '/etc/passwd': a table reads positions only from files in its own folder"),
     # Planning in one orientation per symmetry class.
     ("bad_symmetric.yaml", TableSyntaxError, "4:12", "symmetric must be true or false"),
     ("symmetric_colour.yaml", TableSyntaxError, "6:12",
@@ -178,6 +191,59 @@ def test_broken_table(name, kind, where, fragment):
 
 def test_every_broken_table_has_a_case():
     assert {path.name for path in BROKEN.glob("*.yaml")} == {case[0] for case in CASES}
+
+
+def _table_reading(tmp_path: Path, positions: str) -> Path:
+    """A copy of a library-free table whose claims are about ``positions``."""
+    table = tmp_path / "claims.yaml"
+    table.write_text((BROKEN / "positions_absolute.yaml").read_text()
+                     .replace("/etc/passwd", positions))
+    return table
+
+
+@pytest.mark.parametrize("positions", ["some.epd", "sub/some.epd", "sub/../some.epd",
+                                       "not/yet/written.epd"])
+def test_a_table_may_name_positions_files_in_its_folder(tmp_path, positions):
+    (tmp_path / "sub").mkdir()
+    for name in ("some.epd", "sub/some.epd"):
+        (tmp_path / name).write_text("8/8/8/8/8/8/1R6/k1K5 w - -\n")
+    assert load_table(_table_reading(tmp_path, positions)).expect[0].positions == positions
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda link: link.symlink_to("/etc/passwd"), "a table reads positions only from files "
+                                                 "in its own folder"),
+    (lambda link: link.symlink_to(link.parent.parent), "a table reads positions only"),
+    (lambda link: os.mkfifo(link), "not a regular file"),  # reading it would block
+    (lambda link: link.mkdir(), "not a regular file"),
+])
+def test_a_positions_file_escaping_the_folder_or_not_a_file_is_refused(tmp_path, make, message):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    make(folder / "link.epd")
+    with pytest.raises(TableSyntaxError) as caught:
+        load_table(_table_reading(folder, "link.epd"))
+    assert str(caught.value).startswith(f"{folder / 'claims.yaml'}:16:14: positions file "
+                                        f"'link.epd': {message}")
+    assert "root:" not in str(caught.value)  # no line of the file it points to
+
+
+@pytest.mark.parametrize("double", ["{<<: [*a, *a]}", "[*a, *a]", "{x: *a, y: *a}"])
+def test_aliases_that_double_at_each_level_are_refused_at_the_bound(double):
+    # Reading expands every alias: 60 levels would be 2**60 nodes.
+    lines = ["name: doubling", "material: KRK", "a0: &a0 {x: 1}"]
+    lines += [f"a{i}: &a{i} " + double.replace("*a", f"*a{i - 1}") for i in range(1, 61)]
+    with pytest.raises(TableSyntaxError, match=r"^doubling.yaml:\d+:\d+: bad YAML: the table "
+                                               r"expands to more than 100,000 YAML nodes"):
+        parse_table("\n".join(lines + ["<<: *a60"]), "doubling.yaml", Path("."))
+
+
+def test_the_bundled_tables_are_far_below_the_bound():
+    from al0.lang.loader import MAX_YAML_NODES, _Loader
+    for path in (ROOT / "advice_tables").glob("*.yaml"):
+        loader = _Loader(path.read_text())
+        loader.get_single_node()
+        assert 0 < loader.expanded < MAX_YAML_NODES // 100, path
 
 
 def test_missing_table_file(tmp_path):

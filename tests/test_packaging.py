@@ -105,12 +105,18 @@ def test_tables_lists_bundled_tables_with_material_and_trust():
     assert "KQK" in lines["kqk"] and "no Python" in lines["kqk"]
 
 
-def test_check_says_which_python_a_table_runs():
+def test_check_says_what_a_table_runs_and_reads():
     std = CliRunner().invoke(cli, ["check", "krk_std"])
-    assert std.exit_code == 0 and "this table runs no Python" in std.output
-    book = CliRunner().invoke(cli, ["check", str(ROOT / "advice_tables" / "krk.yaml")])
+    assert std.exit_code == 0
+    assert "this table runs no Python and starts no program" in std.output
+    assert "reads:" not in std.output
+    book = CliRunner().invoke(cli, ["check", str(ROOT / "tests" / "plugin_tables" /
+                                                 "krk_holds.yaml")])
     assert book.exit_code == 0
-    assert f"library: {ROOT / 'library' / 'krk.py'} — Python" in book.output
+    assert (f"library: {ROOT / 'library' / 'krk.py'} — Python: loading the table imported it "
+            f"and ran its code, which can do anything you can; the table starts no program"
+            in book.output)
+    assert "reads: krk_some.epd — the start positions of its expect: claims" in book.output
 
 
 def test_an_installed_package_offers_a_library_by_entry_point(tmp_path, monkeypatch):

@@ -5,6 +5,7 @@ plain ``pytest``. Each test runs pytest on a copy of tables from
 from __future__ import annotations
 
 import shutil
+import sys
 import tomllib
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from al0.lang.loader import load_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "tests" / "plugin_tables"
+FAKE_ENGINE = f"{sys.executable} {ROOT / 'tests' / 'fixtures' / 'fake_uci.py'}"
 
 
 def copy(pytester: pytest.Pytester, *names: str) -> None:
@@ -119,5 +121,66 @@ def test_a_bad_sample_is_a_table_error(tmp_path):
     table.write_text((TABLES / "bad_defender.yaml").read_text()
                      .replace("defender: grandmaster", "positions: sample:0"))
     with pytest.raises(TableSyntaxError, match=r"bad_sample.yaml:17:\d+: expect positions "
-                                               r"'sample:0': use sample:N with N >= 1"):
+                                               r"'sample:0': N must be a whole number >= 1, not 0"):
         load_table(table)
+
+
+# ------------------------------------------------------ what a file can start
+
+def with_claims(pytester: pytest.Pytester, *lines: str) -> None:
+    """krk_holds.yaml in pytester's folder, its claims replaced by ``lines``."""
+    copy(pytester, "krk_holds.yaml", "krk_some.epd")
+    table = pytester.path / "krk_holds.yaml"
+    rules = table.read_text().split("\nexpect:\n")[0]
+    table.write_text(rules + "\nexpect:\n" + "".join(f"  {line}\n" for line in lines))
+
+
+def test_a_table_naming_an_engine_starts_nothing_under_plain_pytest(pytester):
+    marker = pytester.path / "started"
+    with_claims(pytester, "mates-all: true", f"defender: \"uci:touch '{marker}'\"")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*krk_holds.yaml:59:14: defender *uci:touch*: a UCI engine's "
+                                 "command comes only from whoever runs al0, never from a "
+                                 "file: give it as * pytest --al0-defender uci:COMMAND *"])
+    assert not marker.exists()
+
+
+def test_an_ini_file_naming_an_engine_is_a_usage_error(pytester):
+    marker = pytester.path / "started"
+    with_claims(pytester, "mates-all: true")
+    pytester.makeini(f"[pytest]\nal0_defender = uci:touch {marker}\n")
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*al0: the ini option al0_defender: defender 'uci:touch *': "
+                                 "a UCI engine's command comes only from whoever runs al0*"])
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_the_person_running_pytest_gives_the_engine(pytester, monkeypatch, how):
+    engine = f"uci:{FAKE_ENGINE}"
+    with_claims(pytester, "positions: krk_some.epd", "max-moves: 1")
+    if how == "environment":
+        monkeypatch.setenv(pytest_plugin.DEFENDER_VARIABLE, engine)
+    result = run(pytester, *(["--al0-defender", engine] if how == "option" else []))
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*over 4 positions (krk_some.epd) against the "
+                                 f"uci:*fake_uci.py defender"])
+
+
+def test_a_bad_defender_option_is_a_usage_error(pytester):
+    with_claims(pytester, "mates-all: true")
+    result = run(pytester, "--al0-defender", "grandmaster")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*al0: --al0-defender: unknown defender 'grandmaster'*"])
+
+
+def test_an_ini_positions_file_outside_the_tables_folder_is_refused(pytester):
+    with_claims(pytester, "mates-all: true")
+    pytester.makeini("[pytest]\nal0_positions = /etc/passwd\n")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["positions file '/etc/passwd': a table reads positions only "
+                                 "from files in its own folder*"])
+    assert "root:" not in result.stdout.str()

@@ -15,6 +15,8 @@ import chess.engine
 import chess.pgn
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from al0 import tablebase
 from al0.cli import cli
@@ -368,3 +370,40 @@ def test_verify_pgn_against_a_uci_engine(tmp_path):
         end = game.end().board()
         if game.headers["Al0Ending"] == "mate":
             assert end.is_checkmate()
+
+
+# A table's name is anyone's: none may break the page around the embedded JSON.
+HOSTILE_NAMES = ["<!--<script>", "</script>", "</SCRIPT >x", "<!--<script></script>-->",
+                 "<script>alert(1)</script>", "]]>&amp;<", "\u2028\u2029", "a\\u003cb"]
+
+
+def parsed_report(name: str) -> tuple[dict, object]:
+    """The report of a run of table ``name`` (no games: the page's frame)
+    and its page as an HTML5 parser reads it, as a browser would."""
+    import html5lib  # the test extra's; html.parser is not HTML5's script states
+
+    from al0.report.html import render
+    from al0.verify.verifier import Report
+    data = Report(name, "tablebase", f"sample:3 {name}", 3).to_json()
+    page = render(data, [], [], f"al0 verify '{name}.yaml'")
+    return data, html5lib.parse(page, namespaceHTMLElements=False)
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_the_embedded_json_survives_any_table_name(name):
+    data, document = parsed_report(name)
+    scripts = document.findall(".//script")
+    assert [script.get("id") for script in scripts] == ["al0-report"]
+    assert json.loads(scripts[0].text) == data
+    # The page goes on after the script, and shows the name as text.
+    assert document.find(".//title").text == f"al0 verify: {name} against tablebase"
+    assert [element.tag for element in document.find("body")][-1] == "script"
+
+
+@given(st.text(max_size=30))
+@settings(max_examples=60, deadline=None)
+def test_the_embedded_json_survives_arbitrary_names(name):
+    data, document = parsed_report(name)
+    script = document.find(".//script[@id='al0-report']")
+    # Control characters, which an HTML parser changes, are JSON escapes in the page.
+    assert json.loads(script.text) == data

@@ -234,7 +234,8 @@ def test_budget_option_bounds_the_search():
                         f"{BOOK_FEN}: playing the tablebase move")
     assert chess.Move.from_uci(bestmove(lines)) in chess.Board(BOOK_FEN).legal_moves
     assert gui.ask("setoption name Budget value 0") == [
-        "info string ignored Budget '0': use 1..1000000000"]
+        "info string ignored setoption: Budget must be a whole number from 1 to 1000000000, "
+        "not 0"]
     assert gui.engine.budget == 3
 
 
@@ -244,6 +245,23 @@ def test_go_nodes_bounds_the_plan_as_the_budget_does():
     lines = gui.ask("go nodes 3")
     assert "node budget of 3 spent" in lines[1]
     assert gui.ask("go nodes 100")[1].startswith("info string rule else_rule advice squeeze")
+
+
+@pytest.mark.parametrize("value, why", [
+    ("\u00b2", "must be a whole number from 1 to 1000000000, not '\u00b2'"),  # isdigit() said yes
+    ("\u0663", "must be a whole number from 1 to 1000000000, not '\u0663'"),  # int() said 3
+    ("9" * 5000, "is too large (at most 18 digits)"),  # over Python's int() limit
+    ("1_000", "not '1_000'"), ("-5", "not '-5'"), ("0x10", "not '0x10'"),
+])
+def test_a_bad_budget_is_ignored_and_the_engine_goes_on(value, why):
+    # A GUI sends what its user typed: the engine must answer, never die.
+    gui = Gui()
+    answers = gui.ask(f"setoption name Budget value {value}")
+    assert answers[0].startswith("info string ignored setoption: Budget ") and why in answers[0]
+    assert len(answers[0]) < 200
+    assert gui.engine.budget == 1_000_000
+    gui.ask(f"position fen {BOOK_FEN}")
+    assert gui.ask("go")[-1].startswith("bestmove ")
 
 
 def test_keeps_the_tree_while_the_gui_stays_in_it():

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from collections import Counter
+from pathlib import Path
 from typing import Callable
 
 import chess
 
 from al0.errors import PositionError
+from al0.integers import IntegerError, parse_int, shown
 from al0.board.position import from_board
 
 PIECE_ORDER = "KQRBNP"
@@ -94,6 +99,47 @@ def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
     from_board(board)
 
 
+def sample_size(spec: str) -> int | None:
+    """N of a positions spec ``sample:N``; None for any other spec.
+
+    :raises PositionError: when N is not a whole number >= 1.
+    """
+    if not spec.startswith("sample:"):
+        return None
+    try:
+        return parse_int(spec[len("sample:"):], "N", minimum=1)
+    except IntegerError as error:
+        raise PositionError(f"{shown(spec)}: {error}") from None
+
+
+def file_in_folder(name: str, folder: str | os.PathLike[str]) -> Path:
+    """The file ``name`` in ``folder``, for a file that a file names (a
+    table's ``expect: positions:``, an ini option): it may read a regular
+    file in its own folder or below it, and nothing else, so that a table
+    from a stranger cannot have al0 read (and echo, in an error about a bad
+    line) ``/etc/shadow``, ``../../.ssh/id_rsa`` or a link to either, nor
+    block on a FIFO or a device. A missing file passes: reading it says so.
+
+    :raises PositionError: naming ``name`` alone, never the file's content.
+    """
+    base = Path(folder).resolve()
+    try:
+        path = (base / name).resolve()  # symbolic links followed: a link out is out
+    except (OSError, ValueError):  # a NUL byte, a loop of links
+        raise PositionError(f"positions file {name!r}: not a file name") from None
+    if os.path.isabs(name) or not path.is_relative_to(base):
+        raise PositionError(f"positions file {name!r}: a table reads positions only from "
+                            f"files in its own folder (a relative path such as "
+                            f"positions.epd), or use all, every or sample:N")
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return path
+    if not stat.S_ISREG(mode):
+        raise PositionError(f"positions file {name!r}: not a regular file")
+    return path
+
+
 def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     """The positions of an EPD file with their line numbers; blank lines and
     ``#`` comments are skipped. A line may also be a full FEN (with move
@@ -117,7 +163,7 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
             continue
         fields = text.split()
         try:
-            if len(fields) == 6 and fields[4].isdigit() and fields[5].isdigit():
+            if len(fields) == 6 and all(re.fullmatch("[0-9]+", field) for field in fields[4:]):
                 # EPD proper has no move counters: from_epd would read them as
                 # (bad) opcodes.
                 board = chess.Board(text)

@@ -9,7 +9,7 @@ import time
 
 import click
 
-from al0.cli.common import BUDGET, TABLE, reports_errors
+from al0.cli.common import BUDGET, TABLE, WholeNumber, reports_errors
 from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.board.sampling import random_positions
@@ -18,10 +18,10 @@ from al0.verify.verifier import percentile
 
 @click.command()
 @TABLE
-@click.option("--count", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--count", type=WholeNumber(minimum=1), default=200, show_default=True,
               help="How many seeded random positions to plan for.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the positions.")
-@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--seed", type=WholeNumber(minimum=None), default=1, show_default=True, help="Seed of the positions.")
+@click.option("--repeat", type=WholeNumber(minimum=1), default=3, show_default=True,
               help="Plan every position this many times; each position's best time counts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @BUDGET

@@ -22,11 +22,20 @@ def check(table: str) -> None:
     click.echo(f"{table}: ok — table {loaded.name!r}, {loaded.material}, plays {side}")
     if loaded.description:
         click.echo(f"  {loaded.description}")
+    # What the table can make al0 run or read: the whole list (docs/trust.md).
     if loaded.library.path:
         click.echo(f"library: {loaded.library.path} — Python: loading the table imported "
-                   f"it and ran its code")
+                   f"it and ran its code, which can do anything you can; the table "
+                   f"starts no program")
     else:
-        click.echo("library: none — standard vocabulary only: this table runs no Python")
+        click.echo("library: none — standard vocabulary only: this table runs no Python "
+                   "and starts no program")
+    files = sorted({e.positions for e in loaded.expect if e.positions
+                    and e.positions not in ("all", "every")
+                    and not e.positions.startswith("sample:")})
+    if files:
+        click.echo(f"reads: {', '.join(files)} — the start positions of its expect: "
+                   f"claims (a table may name files in its own folder only)")
     if loaded.symmetric:
         click.echo("symmetric: yes — mirror images are played alike (one orientation per class)")
     else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import re
 import shlex
 import warnings
 from typing import Any, Callable, Iterator, TextIO
@@ -17,9 +18,10 @@ import chess
 
 from al0.engine.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
+from al0.integers import IntegerError, parse_int, shown
 from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
-from al0.board.fen import check_playable, parse_fen
+from al0.board.fen import check_playable, parse_fen, sample_size
 from al0.files import check_writable, write_atomically
 
 
@@ -31,9 +33,16 @@ class CommandError(click.ClickException):
 @contextlib.contextmanager
 def _one_line_usage() -> Iterator[None]:
     """A usage error without click's usage block and help hint: the error
-    alone, one line, exit code 2 (the usage is one ``--help`` away)."""
+    alone, one line, exit code 2 (the usage is one ``--help`` away).
+
+    A group given no command (bare ``al0``) is click's ``NoArgsIsHelpError``,
+    a usage error whose message is the help: it keeps its context, which it
+    needs to print (click's convention: the help on stderr, exit code 2).
+    """
     try:
         yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
     except click.UsageError as error:
         error.ctx = None  # what makes click print the usage and the hint
         raise
@@ -120,6 +129,72 @@ class DefenderParam(click.ParamType[DefenderSpec]):
             self.fail(str(error), param, ctx)
 
 
+class WholeNumber(click.ParamType[int]):
+    """A whole number on the command line, read by the one parser of
+    numbers (:func:`al0.integers.parse_int`): ASCII digits only (click's
+    ``int`` takes ``٣`` and ``1_000``), at most 18 of them, from
+    ``minimum`` to ``maximum`` (None: unbounded)."""
+
+    name = "integer"
+
+    def __init__(self, minimum: int | None = 0, maximum: int | None = None):
+        self.minimum, self.maximum = minimum, maximum
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int):  # a default
+            return value
+        try:
+            return parse_int(str(value), "it", self.minimum, self.maximum)
+        except IntegerError as error:
+            self.fail(str(error), param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        low = "" if self.minimum is None else f"{self.minimum}<="
+        high = "" if self.maximum is None else f"<={self.maximum}"
+        return f"INTEGER {low}x{high}" if low or high else "INTEGER"
+
+
+class Decimal(click.ParamType[float]):
+    """A decimal number on the command line (``0.05``, ``-2``, ``.5``),
+    finite and from ``minimum`` to ``maximum``: click's ``float`` takes
+    ``inf``, ``nan`` and ``1e999``, which a UCI engine's clock turned into an
+    asyncio traceback and a run that never ends."""
+
+    name = "number"
+    TEXT = re.compile(r"-?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+    """ASCII digits, at most nine each side of the point: no exponent, no
+    ``inf`` or ``nan``, nothing ``float()`` reads beyond what a person writes."""
+
+    def __init__(self, minimum: float, maximum: float, unit: str = ""):
+        self.minimum, self.maximum, self.unit = minimum, maximum, unit
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, (int, float)):  # a default
+            return float(value)
+        text = str(value).strip(" \t\r\n")
+        if not self.TEXT.fullmatch(text):
+            self.fail(f"it must be a decimal number such as 0.05, not {shown(str(value))}",
+                      param, ctx)
+        number = float(text)
+        if not self.minimum <= number <= self.maximum:
+            self.fail(f"it must be from {self.minimum:g} to {self.maximum:g}{self.unit}, "
+                      f"not {text}", param, ctx)
+        return number
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return f"{self.minimum:g}..{self.maximum:g}"
+
+
+MAX_ENGINE_SECONDS = 3600.0
+"""The longest a UCI engine may think per move: an hour, far beyond any
+use, and a bound on how long a run can wait for one move."""
+
+ENGINE_SECONDS = Decimal(0.001, MAX_ENGINE_SECONDS, " s")
+"""The type of every option that gives an engine's seconds per move."""
+
+
 class MaterialParam(click.ParamType[str]):
     """A pawnless material of at most four men (``KRK``, ``kbnk``, ``KNKR``),
     checked once and given as its canonical name (``KRKN``: the stronger side
@@ -162,11 +237,12 @@ class PositionsParam(click.ParamType[PositionsSpec]):
         text = str(value)
         if text in ("all", "every"):
             return PositionsSpec(text)
-        if text.startswith("sample:"):
-            count = text[len("sample:"):]
-            if not count.isdigit() or int(count) < 1:
-                self.fail(f"{text!r}: use sample:N with N >= 1", param, ctx)
-            return PositionsSpec(text, count=int(count))
+        try:
+            count = sample_size(text)
+        except PositionError as error:
+            self.fail(str(error), param, ctx)
+        if count is not None:
+            return PositionsSpec(text, count=count)
         return PositionsSpec(text, path=text)
 
 
@@ -204,7 +280,7 @@ def cli() -> None:
 
 
 TABLE = click.argument("table", type=click.Path(dir_okay=False))
-BUDGET = click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+BUDGET = click.option("--budget", type=WholeNumber(minimum=1), default=DEFAULT_BUDGET,
                       show_default=True, metavar="NODES",
                       help="Most nodes one forcing-tree search may evaluate.")
 

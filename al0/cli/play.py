@@ -10,8 +10,8 @@ from typing import Any, Callable
 import chess
 import click
 
-from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, check_output_path,
-                            position_for, reports_errors, write_output)
+from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam, WholeNumber,
+                            check_output_path, position_for, reports_errors, write_output)
 from al0.cli.plan import plan_lines
 from al0.engine.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
@@ -91,10 +91,10 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
                    "of our moves), or a UCI engine. Default: the tablebase when the "
                    "material has one, else random: you watch. Play yourself with "
                    "--opponent human.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opponent.")
-@click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.1, show_default=True,
+@click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True, help="Seed of the random opponent.")
+@click.option("--engine-time", type=ENGINE_SECONDS, default=0.1, show_default=True,
               help="Seconds per move for a UCI opponent.")
-@click.option("--max-moves", type=click.IntRange(min=1), default=None,
+@click.option("--max-moves", type=WholeNumber(minimum=1), default=None,
               help="Stop after this many of our moves.")
 @click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
               help="Write the game as PGN, with the advice as move comments.")

@@ -16,8 +16,9 @@ import click
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0.report import html as report_html
 from al0.bundled import table_path
-from al0.cli.common import (BUDGET, TABLE, CommandError, DefenderParam, PositionsParam,
-                            PositionsSpec, check_output_path, command_line, reports_errors, write_output)
+from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam, PositionsParam,
+                            PositionsSpec, WholeNumber, check_output_path, command_line,
+                            reports_errors, write_output)
 from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
 from al0.report.pgn import pgn_text
 from al0.board.fen import epd_positions
@@ -81,13 +82,13 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               metavar="tablebase|random|uci:COMMAND|worst",
               help="Who defends: longest resistance by the tablebase, a seeded random "
                    "mover, a UCI engine, or the exact worst case over every defence.")
-@click.option("--max-moves", type=click.IntRange(min=1), default=50, show_default=True,
+@click.option("--max-moves", type=WholeNumber(minimum=1), default=50, show_default=True,
               help="Our moves before a game counts as failed (the 50-move rule).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True,
               help="Seed of the random defender and of sample:N.")
-@click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.05,
+@click.option("--engine-time", type=ENGINE_SECONDS, default=0.05,
               show_default=True, help="Seconds per move for a UCI defender.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--jobs", type=WholeNumber(minimum=1), default=1, show_default=True,
               help="Worker processes.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",
               help="Judge the positions on the Dask cluster of this scheduler instead "
@@ -109,7 +110,7 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
                    "optimum, each with the advice that wasted most. Needs a tablebase; "
                    "with --defender worst it replays every worst line, so it is only "
                    "computed when asked for.")
-@click.option("--worst", type=click.IntRange(min=0), default=WORST_KEPT, show_default=True,
+@click.option("--worst", type=WholeNumber(minimum=0), default=WORST_KEPT, show_default=True,
               metavar="N", help="Games of largest excess listed by --analysis and in the JSON.")
 @BUDGET
 @reports_errors

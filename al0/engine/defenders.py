@@ -28,7 +28,18 @@ defence) and ``human`` (a person at the keyboard) are handled by the command
 that allows them."""
 
 VERIFY_KINDS: tuple[DefenderKind, ...] = ("tablebase", "random", "uci", "worst")
-"""The kinds ``al0 verify`` (and a table's ``expect:`` block) can judge with."""
+"""The kinds ``al0 verify`` can judge with."""
+
+TABLE_KINDS: tuple[DefenderKind, ...] = ("tablebase", "random", "worst")
+"""The kinds a file may name (a table's ``expect:`` block, the pytest
+plugin's ini option): those built into al0. A file never makes al0 start a
+program: an engine's command comes only from whoever runs al0."""
+
+ENGINE_FROM_THE_RUNNER = ("a UCI engine's command comes only from whoever runs al0, never "
+                          "from a file: give it as al0 verify TABLE --defender uci:COMMAND, "
+                          "or pytest --al0-defender uci:COMMAND (or AL0_DEFENDER=uci:COMMAND "
+                          "in the environment)")
+"""Why a file cannot name a ``uci:`` defender, and where an engine is given instead."""
 
 ENGINE_GRACE_SECONDS = 3.0
 """How long a UCI engine may stay silent past its due: to answer ``uci``
@@ -82,6 +93,18 @@ class DefenderSpec:
                 return cls(kind)
         choices = ", ".join(kind if kind != "uci" else "uci:COMMAND" for kind in allowed)
         raise DefenderError(f"unknown defender {text!r}: use {choices}")
+
+    @classmethod
+    def from_file(cls, text: str) -> DefenderSpec:
+        """The spec a file names (a table, an ini file): one of
+        :data:`TABLE_KINDS`, so that no file starts a program.
+
+        :raises DefenderError: for an unknown kind, and for an engine
+            (``uci:…``), saying how to give one instead.
+        """
+        if text.startswith("uci:"):
+            raise DefenderError(f"defender {text!r}: {ENGINE_FROM_THE_RUNNER}")
+        return cls.parse(text, TABLE_KINDS)
 
 
 class RandomDefender:

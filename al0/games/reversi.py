@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from al0.errors import PositionError
+from al0.integers import IntegerError, parse_int, shown
 from al0.games.base import Game, IllegalMoveError, Player, PlayerSpecError, ScoredGame, Side, play
 from al0.games.players import (
     AlphaBetaPlayer,
@@ -433,9 +434,10 @@ def make_player(
         return ProfessionalPlayer(w, rng)
     if kind in ("minimax", "alphabeta"):
         depth_text, _, evaluation = rest.partition(":")
-        if not depth_text.isdigit() or not 1 <= int(depth_text) <= MAX_DEPTH:
-            raise PlayerSpecError(f"{kind} needs a depth from 1 to {MAX_DEPTH}, like {kind}:3: {spec!r}")
-        depth = int(depth_text)
+        try:
+            depth = parse_int(depth_text, f"the depth of {kind}:D", minimum=1, maximum=MAX_DEPTH)
+        except IntegerError as error:
+            raise PlayerSpecError(f"{shown(spec)}: {error}, like {kind}:3") from None
         search = MinimaxPlayer if kind == "minimax" else AlphaBetaPlayer
         name = f"{kind}:{depth}" + (f":{evaluation}" if evaluation else "")
         if evaluation in ("", "novice"):

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from al0.errors import TableSyntaxError
+from al0.integers import MAX_DIGITS
 from al0.lang.model import (And, Alternative, Compare, Const, DepthRange, DepthTest, Feature,
                        Goal, MoveConstraint, Not, Or, Pred, Sum)
 
@@ -32,11 +33,6 @@ MAX_NESTING = 40
 """Most parentheses and ``not``s one expression may nest. Real tables nest a
 few levels; the bound keeps reading and evaluation (both recursive) far from
 Python's recursion limit, so a pathological table is a located error."""
-
-MAX_DIGITS = 18
-"""Most digits of a number in an expression: far more than any depth or
-feature value needs (search bounds beyond 2**30 must still load), and far
-below the 4,300 digits over which Python refuses to convert an integer."""
 
 # ASCII digits only: ``\d`` and ``str.isdigit`` also accept digits (``²``,
 # ``٣``) that are not what a table's author means by a number.

@@ -19,14 +19,15 @@ import chess
 import yaml
 
 from al0.bundled import bundled_namesake, table_path
-from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
+from al0.engine.defenders import DefenderSpec
 from al0.errors import AL0Error, LibraryError, PositionError, TableSyntaxError, UnknownNameError
-from al0.lang.expr import (MAX_DIGITS, ExpressionError, parse_constraint, parse_depth_spec,
-                      parse_generators, parse_goal)
+from al0.lang.expr import (ExpressionError, parse_constraint, parse_depth_spec, parse_generators,
+                      parse_goal)
+from al0.integers import IntegerError, parse_int
 from al0.lang.library import Library, find_library
 from al0.lang.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
                        Location, MoveConstraint, Rule, feature_names, predicate_names)
-from al0.board.fen import check_legal, check_playable
+from al0.board.fen import check_legal, check_playable, file_in_folder, sample_size
 from al0.lang.vocabulary import ENTRIES, Binder, split_call
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
@@ -45,35 +46,73 @@ entries into another (``<<: *common``), so advice can share settings."""
 MAX_YAML_DEPTH = 50
 """Most levels of nested YAML collections in a table (a real one has five):
 PyYAML composes recursively and would otherwise overflow Python's stack."""
+MAX_YAML_NODES = 100_000
+"""Most YAML nodes a table may hold with every alias counted as the nodes it
+repeats (a real table has at most a few thousand): aliases and ``<<`` merge
+keys share a node, but reading the table expands them, so 800 bytes of
+``<<: [*a, *a]`` on 39 levels would take 2**39 steps."""
 
 
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, refusing collections nested deeper than
-    :data:`MAX_YAML_DEPTH` with an error at the offending one."""
+    :data:`MAX_YAML_DEPTH` and documents that expand to more than
+    :data:`MAX_YAML_NODES` nodes, with an error at the offending node or
+    alias."""
 
     def __init__(self, stream: str):
         super().__init__(stream)
         self.nesting = 0
+        self.expanded = 0
+        """Nodes composed so far, each alias counted as the nodes it repeats."""
+        self.sizes: dict[int, int] = {}
+        """The expanded size of each anchored node, by id: what an alias to it adds."""
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event: yaml.Event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, yaml.AliasEvent):
+            node = super().compose_node(parent, index)
+            # An alias to a node still being composed (itself recursive) counts once.
+            self._count(self.sizes.get(id(node), 1), event)
+            return node
+        before = self.expanded
+        self._count(1, event)
         if self.check_event(yaml.CollectionStartEvent):
             if self.nesting >= MAX_YAML_DEPTH:
-                raise yaml.composer.ComposerError(
-                    None, None, f"collections nested more than {MAX_YAML_DEPTH} deep",
-                    self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+                raise _composer_error(f"collections nested more than {MAX_YAML_DEPTH} deep",
+                                      event)
             self.nesting += 1
             try:
-                return super().compose_node(parent, index)
+                node = super().compose_node(parent, index)
             finally:
                 self.nesting -= 1
-        return super().compose_node(parent, index)
+        else:
+            node = super().compose_node(parent, index)
+        if getattr(event, "anchor", None) is not None and node is not None:
+            self.sizes[id(node)] = self.expanded - before
+        return node
+
+    def _count(self, nodes: int, event: yaml.Event) -> None:
+        """Add ``nodes`` met at ``event``, refusing the document past the bound."""
+        self.expanded += nodes
+        if self.expanded > MAX_YAML_NODES:
+            raise _composer_error(f"the table expands to more than {MAX_YAML_NODES:,} YAML "
+                                  f"nodes (aliases and '<<' merge keys repeat what they name)",
+                                  event)
+
+
+def _composer_error(problem: str, event: yaml.Event) -> yaml.composer.ComposerError:
+    """PyYAML's error for a document it cannot compose, at ``event``."""
+    mark: yaml.Mark = event.start_mark  # type: ignore[assignment]
+    return yaml.composer.ComposerError(None, None, problem, mark)
 
 
 class _Reader:
     """Turns YAML nodes of one file into model values, raising located errors."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, folder: Path):
         self.path = path
+        self.folder = folder
+        """The table's folder, the only one whose files it may name."""
         self.binder: Binder | None = None
         """Binds the standard vocabulary's calls; set once the material is read."""
         self.bound: dict[str, dict[str, Any]] = {"predicate": {}, "generator": {},
@@ -160,12 +199,10 @@ class _Reader:
         return text
 
     def integer(self, node: yaml.Node, what: str) -> int:
-        text = self.scalar_text(node, what)
-        if not re.fullmatch(r"[0-9]+", text.strip()):  # ASCII digits: int() refuses "²"
-            raise self.error(node, f"{what} must be a whole number >= 0, not {text!r}")
-        if len(text.strip()) > MAX_DIGITS:
-            raise self.error(node, f"{what} is too large (at most {MAX_DIGITS} digits)")
-        return int(text)
+        try:
+            return parse_int(self.scalar_text(node, what), what)
+        except IntegerError as error:
+            raise self.error(node, str(error)) from None
 
     def boolean(self, node: yaml.Node, what: str) -> bool:
         text = self.scalar_text(node, what).strip().lower()
@@ -246,7 +283,7 @@ def load_table(path: str | Path) -> AdviceTable:
 
 def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
     """Like :func:`load_table`, from the YAML ``text`` of file ``path``."""
-    reader = _Reader(path)
+    reader = _Reader(path, table_dir)
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
@@ -525,14 +562,16 @@ def _read_mean(reader: _Reader, node: yaml.Node) -> float:
 
 
 def _read_verify_setting(reader: _Reader, node: yaml.Node, key: str) -> str:
-    """The ``positions`` (``all``, ``every``, ``sample:N`` or an EPD file) or
-    ``defender`` the expectations were measured with."""
+    """The ``positions`` (``all``, ``every``, ``sample:N`` or an EPD file in
+    the table's folder) or ``defender`` (built in: a table starts no
+    program) the expectations were measured with."""
     text = reader.string(node, f"expect {key}")
-    if key == "defender":
-        try:
-            DefenderSpec.parse(text, VERIFY_KINDS)
-        except AL0Error as error:
-            raise reader.error(node, str(error)) from None
-    elif text.startswith("sample:") and not (text[7:].isdigit() and int(text[7:]) >= 1):
-        raise reader.error(node, f"expect positions {text!r}: use sample:N with N >= 1")
+    try:
+        if key == "defender":
+            DefenderSpec.from_file(text)
+        elif text not in ("all", "every") and sample_size(text) is None:
+            file_in_folder(text, reader.folder)
+    except AL0Error as error:
+        raise reader.error(node, f"expect {key} {error}" if text.startswith("sample:")
+                           else str(error)) from None
     return text

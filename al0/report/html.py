@@ -41,6 +41,26 @@ def esc(value: object) -> str:
     return html.escape(str(value))
 
 
+SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                  "\u2028": "\\u2028", "\u2029": "\\u2029"}
+"""What JSON embedded in a ``<script>`` element must not hold as is. An
+HTML5 parser ends the element at ``</script`` (in any case), and after
+``<!--<script`` it skips the real end tag (the script data escaped states),
+so a string holding ``<`` can end the JSON early or swallow the page; ``>``,
+``&`` and the two line separators (line ends in older JavaScript) are
+escaped too, to be safe. Each is written as JSON's ``\\uXXXX`` escape, which
+a JSON parser reads back as the character."""
+
+
+def script_json(data: object) -> str:
+    """``data`` as JSON that an HTML parser passes whole to a ``<script>``
+    element's text, whatever its strings hold (a table's name is anyone's)."""
+    text = json.dumps(data, indent=1)
+    for character, escaped in SCRIPT_ESCAPES.items():
+        text = text.replace(character, escaped)
+    return text
+
+
 def _table(rows: Iterable[tuple[str, object]], head: tuple[str, str] | None = None) -> str:
     out = ["<table>"]
     if head:
@@ -234,8 +254,6 @@ def render(data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[
                                 f"mate in {counted(longest.record.moves, 'move')} (optimal "
                                 f"{longest.record.optimal})"))
         parts.append("</div>")
-    # "</" would end the script element early; JSON allows "<\/" for it.
-    embedded = json.dumps(data, indent=1).replace("</", "<\\/")
-    parts.append(f'<script type="application/json" id="al0-report">{embedded}</script>')
+    parts.append(f'<script type="application/json" id="al0-report">{script_json(data)}</script>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

@@ -17,11 +17,13 @@ which ends the run with the partial report, as a dead engine does locally.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
 import math
 import re
+import socket
 import threading
 import time
 import uuid
@@ -38,7 +40,9 @@ from al0.lang.loader import load_table
 from al0.verify.verifier import ChunkResult, GameRecord, Report, Verifier, VerifySpec
 
 CONNECT_SECONDS = 10.0
-"""How long to try reaching the scheduler before reporting that it is not there."""
+"""How long each step of reaching the scheduler may take (the TCP connection,
+Dask's handshake, the client's registration) before the run reports which
+one failed."""
 
 NO_WORKER_SECONDS = 60.0
 """How long a run waits with no worker at all on the scheduler (to start, or
@@ -93,7 +97,8 @@ def chunk_size(positions: int, workers: int) -> int:
 
 
 def judge_on_cluster(address: str, spec: VerifySpec, boards: Sequence[chess.Board], report: Report,
-                     no_worker_seconds: float = NO_WORKER_SECONDS
+                     no_worker_seconds: float = NO_WORKER_SECONDS,
+                     connect_seconds: float = CONNECT_SECONDS
                      ) -> Generator[GameRecord, None, None]:
     """Judge every board on the Dask cluster at ``address``: the records in
     the order of ``boards``, each added to ``report`` (with its plan times)
@@ -107,7 +112,7 @@ def judge_on_cluster(address: str, spec: VerifySpec, boards: Sequence[chess.Boar
     :raises ClusterError: no scheduler at ``address``, no worker, or a worker
         that cannot import al0 or load the table.
     """
-    client = connect(address, no_worker_seconds)
+    client = connect(address, no_worker_seconds, connect_seconds)
     try:
         check_workers(client, spec)
         workers = len(client.ncores())
@@ -118,20 +123,28 @@ def judge_on_cluster(address: str, spec: VerifySpec, boards: Sequence[chess.Boar
                    no_worker_seconds)
 
 
-def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS) -> distributed.Client:
-    """A client of the scheduler at ``address`` with at least one worker.
+def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS,
+            connect_seconds: float = CONNECT_SECONDS) -> distributed.Client:
+    """A client of the scheduler at ``address`` with at least one worker,
+    each step of reaching it bounded by ``connect_seconds``.
 
-    :raises ClusterError: a malformed address, no scheduler there, no worker.
+    :raises ClusterError: a malformed address, no scheduler there (nothing
+        listening, or a program that is silent or speaks something else), no
+        worker.
     """
     if not ADDRESS.fullmatch(address):
         raise ClusterError(f"{address!r}: give the scheduler as tcp://HOST:PORT")
+    _reach(address, connect_seconds)
     try:
         with _quiet_dask():
-            client = distributed.Client(address, timeout=CONNECT_SECONDS,
+            client = distributed.Client(address, timeout=connect_seconds,
                                         set_as_default=False)
     except (OSError, TimeoutError) as error:
         raise ClusterError(f"no Dask scheduler at {address} "
                            f"({_describe(error)}): start one with `dask scheduler`") from None
+    except Exception as error:  # what Dask raises on a bad answer: a MemoryError, a KeyError
+        raise ClusterError(f"{address} is not a Dask scheduler: it answered the client "
+                           f"with something else ({_describe(error)})") from None
     try:
         client.wait_for_workers(1, timeout=no_worker_seconds)
     except TimeoutError:
@@ -140,6 +153,40 @@ def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS) -> distr
                            f"{no_worker_seconds:g} s: start some with "
                            f"`dask worker {address}`") from None
     return client
+
+
+def _reach(address: str, seconds: float) -> None:
+    """Open a TCP connection to ``address``, then exchange Dask's handshake
+    with what answers, each within ``seconds``: Dask's client waits for the
+    handshake without a bound (a program that accepts and stays silent held
+    verify for ever) and reads a junk answer as a frame of any length (a
+    MemoryError, then 20 s closing the half-made client).
+
+    :raises ClusterError: naming the step that failed.
+    """
+    host, port = address[len("tcp://"):].rsplit(":", 1)
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as error:
+        raise ClusterError(f"no Dask scheduler at {address} ({_describe(error)}): start one "
+                           f"with `dask scheduler`") from None
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(distributed.comm.core.connect(address, timeout=seconds),
+                                      seconds)
+        await comm.close()
+
+    try:
+        with _quiet_dask():
+            asyncio.run(handshake())
+    except TimeoutError:
+        raise ClusterError(f"{address} accepted the connection but gave no Dask handshake "
+                           f"within {seconds:g} s: is it a Dask scheduler?") from None
+    except Exception as error:
+        # Dask's message on junk is about the frame it misread (an
+        # allocation of exabytes): the kind of error is enough.
+        raise ClusterError(f"{address} is not a Dask scheduler: it answered the handshake "
+                           f"with something else ({type(error).__name__})") from None
 
 
 def check_workers(client: distributed.Client, spec: VerifySpec) -> None:

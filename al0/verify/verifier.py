@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TypeAlias, overload
 import chess
 
 from al0.verify.analysis import WORST_KEPT, AdviceTally, AdviceUse, analysis
-from al0.engine.defenders import (VERIFY_KINDS, Defender, DefenderError, DefenderSpec,
-                           TablebaseDefender, make_defender)
+from al0.engine.defenders import (Defender, DefenderError, DefenderSpec, TablebaseDefender,
+                                  make_defender)
 from al0.errors import AL0Error, PositionError
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable, Expectations
 from al0.engine.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.board.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
-from al0.board.fen import epd_positions
+from al0.board.fen import epd_positions, file_in_folder, sample_size
 from al0.board.symmetry import class_key, transform_position
 from al0.engine.tree import LEAF, ForcingTree
 
@@ -77,16 +77,15 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
     symmetry class of the table's material, the table's side to move, won
     for it by the tablebase), ``every`` (every such position: each class
     with all its mirror images), ``sample:N`` (N of the classes, drawn
-    uniformly and seeded) or an EPD file, read relative to the folder
-    ``relative_to`` when given.
+    uniformly and seeded) or an EPD file; with ``relative_to`` (a spec a
+    file gave: a table's ``expect:`` block, an ini option) one in that
+    folder only (see :func:`al0.positions.file_in_folder`).
 
     :raises PositionError: for a bad spec, a material with no tablebase to
         list its positions, or a bad EPD file.
     """
-    if spec in ("all", "every") or spec.startswith("sample:"):
-        count = spec[len("sample:"):]
-        if spec.startswith("sample:") and (not count.isdigit() or int(count) < 1):
-            raise PositionError(f"{spec!r}: use sample:N with N >= 1")
+    count = sample_size(spec)
+    if spec in ("all", "every") or count is not None:
         if tablebase is None:
             raise PositionError(f"no tablebase for {table.material}, so no list of all its "
                                 f"positions: give an EPD file")
@@ -97,12 +96,13 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
             return LazyBoards(classes)
         if spec == "every":
             return EveryOrientation(classes)
-        if int(count) > len(classes):
+        assert count is not None  # the other specs are all and every
+        if count > len(classes):
             raise PositionError(f"{spec!r}: {table.material} has only {len(classes):,} won start "
                                 f"positions (one per symmetry class): use all")
-        chosen = random.Random(seed).sample(classes, int(count))
+        chosen = random.Random(seed).sample(classes, count)
         return [position.board() for position in chosen]
-    path = os.path.join(relative_to, spec) if relative_to is not None else spec
+    path = str(file_in_folder(spec, relative_to)) if relative_to is not None else spec
     return epd_positions(path, table.material, table.us)
 
 
@@ -613,7 +613,7 @@ class Report:
         bounds every single defence too."""
         if expect.defender is None or expect.defender == "worst":
             return True
-        return DefenderSpec.parse(expect.defender, VERIFY_KINDS).name == self.defender
+        return DefenderSpec.from_file(expect.defender).name == self.defender
 
     def check(self, expect: Expectations) -> list[tuple[str, bool | None, str]]:
         """Each declared expectation as (name, holds, what was measured);
