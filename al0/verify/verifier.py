@@ -33,6 +33,7 @@ from al0.engine.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.board.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
 from al0.board.fen import epd_positions
+from al0.board.sampling import check_sample_size
 from al0.board.symmetry import transform_position
 from al0.engine.tree import LEAF, ForcingTree
 
@@ -97,9 +98,9 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
             return LazyBoards(classes)
         if spec == "every":
             return EveryOrientation(classes)
-        if int(count) > len(classes):
-            raise PositionError(f"{spec!r}: {table.material} has only {len(classes):,} won start "
-                                f"positions (one per symmetry class): use all")
+        check_sample_size(repr(spec), int(count), len(classes),
+                          f"won {table.material} start positions (one per symmetry class)",
+                          "use all")
         chosen = random.Random(seed).sample(classes, int(count))
         return [position.board() for position in chosen]
     path = os.path.join(relative_to, spec) if relative_to is not None else spec
