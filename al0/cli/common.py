@@ -19,7 +19,7 @@ from al0.engine.defenders import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
 from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
-from al0.board.fen import check_playable, parse_fen
+from al0.board.fen import check_not_over, check_playable, parse_fen
 from al0.files import check_writable, write_atomically
 
 
@@ -224,10 +224,9 @@ def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
     EPD file fails at once rather than after the others' output.
 
     :raises PositionError: when it is not the table's side to move or the
-        game is already over.
+        game is over (:func:`~al0.board.fen.check_not_over`).
     """
     if board.turn != table.us:
         raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
-    if board.is_game_over():
-        raise PositionError(f"{board.fen()!r}: the game is already over")
+    check_not_over(board)
     return board
