@@ -23,7 +23,7 @@ from al0.report.pgn import pgn_text
 from al0.board.fen import epd_positions
 from al0.report.replay import as_pgn, games_to_show, replay_all
 from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
-from al0.verify.run import run
+from al0.verify.run import run, usable_cpus, useful_jobs
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -88,7 +88,8 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 @click.option("--engine-time", type=click.FloatRange(min=0.001), default=0.05,
               show_default=True, help="Seconds per move for a UCI defender.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes.")
+              help="Worker processes: at most 2 per CPU, and one per chunk of 200 "
+                   "positions (a note says when fewer are started).")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",
               help="Judge the positions on the Dask cluster of this scheduler instead "
                    "of locally (not with --defender worst).")
@@ -161,6 +162,11 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         named = (positions_spec.text if positions_spec.count is None or seed == 0
                  else f"{positions_spec.text} (seed {seed})")
         report = Report(verifier.table.name, defender.name, named, len(boards))
+        if jobs > 1:
+            asked = jobs
+            jobs, why = useful_jobs(jobs, len(boards), defender.kind == "worst", usable_cpus())
+            if why:
+                click.echo(f"note: --jobs {asked} lowered to {jobs}: {why}", err=True)
         stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))

@@ -37,6 +37,10 @@ PLAN_CHUNK = 250
 """Positions a worker plans per task with ``--defender worst``: a plan takes
 a fraction of a millisecond, so a task takes about a tenth of a second."""
 
+JOBS_PER_CPU = 2
+"""Worker processes per CPU at most: more only take turns on the same
+cores, each holding its own table, planner and tablebase (tens of MB)."""
+
 GRACE_SECONDS = 3.0
 """How long an interrupted run waits for its workers to stop at their next
 position (a game or a plan: a fraction of a second, as a rule) before it
@@ -46,6 +50,41 @@ Planning = Callable[[int, int | None], None]
 """Told, as the plans of a worst-case run come in, how many positions are
 planned and how many are known to need a plan so far (None in one process,
 where the analysis makes each plan as it needs it)."""
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, not the machine's count)."""
+    count = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if count is not None:
+        return int(count() or 1)
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def useful_jobs(jobs: int, positions: int, worst: bool, cpus: int) -> tuple[int, str]:
+    """How many of ``jobs`` worker processes are worth starting for
+    ``positions`` start positions on ``cpus`` CPUs, and why fewer ('' when
+    not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the worst
+    case shares out its plans, no more than the chunks of :data:`CHUNK`
+    positions (one chunk is judged in this process)."""
+    useful, why = jobs, ""
+    if not worst:
+        chunks = -(-positions // CHUNK)
+        if chunks < useful:
+            useful = 1 if chunks == 1 else chunks
+            why = (f"{_count(positions, 'position')} make{'s' if positions == 1 else ''} "
+                   f"{_count(chunks, 'chunk')} "
+                   f"of at most {CHUNK}")
+    if JOBS_PER_CPU * cpus < useful:
+        useful = JOBS_PER_CPU * cpus
+        why = f"{_count(cpus, 'CPU')}, at most {JOBS_PER_CPU} workers each"
+    return useful, why
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
