@@ -553,4 +553,4 @@ def test_ctrl_c_while_the_commands_load_is_one_line():
                  "import al0.cli\n")
     done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, text=True,
                           timeout=120)
-    assert (done.returncode, done.stdout, done.stderr) == (1, "", "\nAborted!\n")
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "\nAborted!\n")

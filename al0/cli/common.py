@@ -8,7 +8,10 @@ import contextlib
 import dataclasses
 import functools
 import shlex
+import signal
+import threading
 import warnings
+from types import FrameType
 from typing import Any, Callable, Iterator, TextIO
 
 import click
@@ -46,9 +49,56 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
     click.echo(f"warning: {message}", err=True)
 
 
+TERMINATING = (signal.SIGTERM, signal.SIGHUP)
+"""What ``timeout``, CI cancellation, systemd and a dropped ssh session
+send: a request to stop, taken as Ctrl-C is."""
+
+
+class Terminated(KeyboardInterrupt):
+    """A signal of :data:`TERMINATING`, raised where Ctrl-C raises
+    ``KeyboardInterrupt`` so that a command stops the same way (``verify``
+    writes what it has); ``signal_number`` says which."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(signal.Signals(signal_number).name)
+        self.signal_number = signal_number
+
+
+def _terminate(signal_number: int, frame: FrameType | None) -> None:
+    raise Terminated(signal_number)
+
+
+@contextlib.contextmanager
+def terminating_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated`
+    (a ``KeyboardInterrupt``); the handlers before are put back after. Only
+    the main thread may set handlers: elsewhere (a test runner's thread)
+    the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _terminate) for number in TERMINATING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def exit_interrupted(interrupt: KeyboardInterrupt) -> click.exceptions.Exit:
+    """The exit of a command stopped by ``interrupt``, after one line on
+    stderr: 128 + the signal's number, as a shell reports a process that a
+    signal ended (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    number = interrupt.signal_number if isinstance(interrupt, Terminated) else signal.SIGINT
+    name = "" if number == signal.SIGINT else f" ({signal.Signals(number).name})"
+    click.echo(f"\nAborted{name}!", err=True)
+    return click.exceptions.Exit(128 + number)
+
+
 class Al0Group(click.Group):
     """The ``al0`` group: every usage error is one line, every warning is
-    one line, for every subcommand."""
+    one line, and SIGTERM and SIGHUP stop a command as Ctrl-C does, with
+    exit code 128 + the signal's number, for every subcommand."""
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
@@ -56,10 +106,13 @@ class Al0Group(click.Group):
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with _one_line_usage(), warnings.catch_warnings():
+        with _one_line_usage(), warnings.catch_warnings(), terminating_as_interrupt():
             # catch_warnings restores the usual display when the command ends.
             warnings.showwarning = _warning_line
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt as interrupt:
+                raise exit_interrupted(interrupt) from None
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -199,7 +252,9 @@ def cli() -> None:
     Exit codes (every command):
       0  done: the command ran and every expectation held
       1  an expectation failed (verify: the table's expect: block)
-      2  bad input or an error: a one-line message on stderr
+      2  bad input or an error: a one-line message on stderr; verify
+         stopped early (Ctrl-C, SIGTERM, SIGHUP) after writing its report
+      128+N  stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
     """
 
 

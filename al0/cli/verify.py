@@ -130,8 +130,9 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     shows the distance to mate before and after each move.
 
     Exits 1 when an expectation of the table's `expect:` block fails, 0 when
-    all hold. An interrupted run (Ctrl-C, a dead engine) still reports and
-    writes what it has.
+    all hold. An interrupted run (Ctrl-C, SIGTERM, SIGHUP, a dead engine)
+    still reports and writes what it has, its expectations undecided, and
+    exits 2.
 
     \b
     Examples:
@@ -174,6 +175,19 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     finally:
         verifier.close()
     data = report.to_json(verifier.table.expect, worst)
+    # The files before any line is printed: after a SIGHUP (a dropped ssh
+    # session) there may be no terminal left to print on.
+    if json_path and json_path != "-":
+        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report")
+    if html_path:
+        write_output(html_path, report_html.render(data, report.records, games,
+                                                   command_line(click.get_current_context())),
+                     "the HTML report")
+    if pgn_path:
+        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN")
+    if failures_path:
+        write_output(failures_path, "".join(
+            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
     # With --json -, standard output carries the JSON alone: the summary goes to stderr.
     to_stderr = json_path == "-"
     for line in summary_lines(report, data):
@@ -192,17 +206,6 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
                    err=to_stderr)
     if json_path == "-":
         click.echo(json.dumps(data))
-    elif json_path:
-        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report")
-    if html_path:
-        write_output(html_path, report_html.render(data, report.records, games,
-                                                   command_line(click.get_current_context())),
-                     "the HTML report")
-    if pgn_path:
-        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN")
-    if failures_path:
-        write_output(failures_path, "".join(
-            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
     checks = data.get("expectations", [])
     verdicts = {True: "ok", False: "FAILED", None: "undecided"}
     for check in checks:

@@ -273,7 +273,11 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
                     os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
             for executor in executors:
                 executor.shutdown(wait=False, cancel_futures=True)
-            wait(list(tasks), timeout=GRACE_SECONDS)
+            # Cancelled here, not later by the executor's thread, and left
+            # out: a task cancelled before it started is never "done" to
+            # wait(), which then waited the whole grace on every stop.
+            running = [task for task in tasks if not task.cancel()]
+            wait(running, timeout=GRACE_SECONDS)
             if not all(task.done() for task in tasks):
                 for process in processes:
                     process.terminate()
@@ -286,14 +290,20 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
                     thread.join()
 
 
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+"""What asks a run to stop: Ctrl-C, and what ``timeout``, CI cancellation,
+systemd or a dropped ssh session send, often to every process of the group,
+the workers included."""
+
+
 def _submit(executor: ProcessPoolExecutor, task: Callable[..., _Result],
             *args: Any) -> Future[_Result]:
-    """``executor.submit``, with Ctrl-C held back until it returns. The
-    first submit forks the workers, and a Ctrl-C that arrives during a fork
-    is raised in Python's at-fork hooks, which swallow it: the run went on,
-    its workers never answered, and it waited forever. Held back, it arrives
-    just after, as at any other moment."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """``executor.submit``, with Ctrl-C (and the other :data:`STOP_SIGNALS`)
+    held back until it returns. The first submit forks the workers, and a
+    Ctrl-C that arrives during a fork is raised in Python's at-fork hooks,
+    which swallow it: the run went on, its workers never answered, and it
+    waited forever. Held back, it arrives just after, as at any other moment."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         return executor.submit(task, *args)
     finally:
@@ -326,11 +336,14 @@ def _chunk_result(future: Future[_Result]) -> _Result:
 
 def _start_worker() -> None:
     """A worker takes Ctrl-C (from the terminal, or sent by the main process
-    when it stops) as a request to stop at its next position. SIGINT is let
-    through only now: the worker was forked while :func:`_submit` held it
-    back, and a process inherits that."""
-    signal.signal(signal.SIGINT, StopRequest())
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    when it stops), SIGTERM and SIGHUP (sent to the whole group) as a
+    request to stop at its next position: killed by one, it could die while
+    it sends an answer. They are let through only now: the worker was forked
+    while :func:`_submit` held them back, and a process inherits that."""
+    request = StopRequest()
+    for number in STOP_SIGNALS:
+        signal.signal(number, request)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], jobs: int,

@@ -818,11 +818,11 @@ def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> ChunkResult:
 
 
 class StopRequest:
-    """The Ctrl-C (SIGINT) handler of a worker process: it only notes the
-    request, and the chunk the worker is on stops before its next position
-    and answers with what it has. A worker stopped any other way (killed)
-    may be stopped while it sends an answer, and the main process would
-    wait forever for the rest of it."""
+    """The handler of a worker process for Ctrl-C (SIGINT), SIGTERM and
+    SIGHUP: it only notes the request, and the chunk the worker is on stops
+    before its next position and answers with what it has. A worker stopped
+    any other way (killed) may be stopped while it sends an answer, and the
+    main process would wait forever for the rest of it."""
 
     def __init__(self) -> None:
         self.requested = False
