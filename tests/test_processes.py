@@ -3,6 +3,7 @@ death of their parent never leaves them running or the report unwritten."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -144,3 +145,71 @@ def test_a_signal_to_the_whole_group_gives_the_partial_report(tmp_path, number):
     assert err.endswith("interrupted\n") and "expect mates-all: undecided" in printed, err
     data = json.loads(out.read_text())
     assert data["interrupted"] and data["games"] < data["total"] == 5000
+
+
+# ------------------------------------------------------------ a dead parent
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+@pytest.mark.parametrize("defender", ["tablebase", "worst"])
+def test_workers_end_when_verify_is_killed(tmp_path, defender):
+    # SIGKILL leaves verify no way to stop its workers: they were re-parented
+    # and idled for minutes holding its pipes, and a reader of those waited.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "al0", "verify", "krk", "--jobs", "2", "--defender", defender,
+         "--positions", "sample:5000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        while process.poll() is None and len(workers := forks_of(process.pid)) < 2:
+            time.sleep(0.05)
+        process.kill()
+        process.communicate(timeout=30)  # the pipes close: no worker holds them
+    finally:
+        process.kill()
+    deadline = time.monotonic() + 10
+    while any(running(worker) for worker in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [worker for worker in workers if running(worker)]
+    for worker in left:  # a failing test leaves no process behind
+        os.kill(worker, signal.SIGKILL)
+    assert len(workers) == 2 and not left
+
+
+PARENT = """
+import os, sys, time
+import al0.verify.parent_watch as watch
+if sys.argv[1] == "poll":
+    watch._kill_on_parent_death = lambda: False  # as where the kernel cannot be asked
+if os.fork() == 0:
+    watch.exit_with_parent(os.getppid())
+    print(os.getpid(), flush=True)
+    time.sleep(120)
+    os._exit(0)
+time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("how", ["kernel", "poll"])
+def test_a_watched_worker_ends_with_its_parent(how):
+    process = subprocess.Popen([sys.executable, "-c", PARENT, how], stdout=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        worker = int(process.stdout.readline())
+        assert running(worker)
+        process.kill()
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while running(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(worker)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # all gone, as they should be
+            os.killpg(process.pid, signal.SIGKILL)
+        process.stdout.close()

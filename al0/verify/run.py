@@ -23,6 +23,7 @@ import chess
 
 from al0.errors import AL0Error
 from al0.board.position import Position
+from al0.verify.parent_watch import exit_with_parent
 from al0.verify.verifier import (ChunkResult, GameRecord, PlanChunkResult, Report, Start, StopRequest,
                         Verifier, VerifySpec, decode_plan, judge_chunk, plan_chunk)
 
@@ -250,7 +251,8 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
     have. Workers that do not, within :data:`GRACE_SECONDS` (library code
     that never returns), are killed."""
     executors = [ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
-                                     initializer=_start_worker) for _ in range(pools)]
+                                     initializer=_start_worker, initargs=(os.getpid(),))
+                 for _ in range(pools)]
     finished = False
     try:
         yield executors
@@ -334,12 +336,16 @@ def _chunk_result(future: Future[_Result]) -> _Result:
                           f"{type(error).__name__}{detail}") from None
 
 
-def _start_worker() -> None:
-    """A worker takes Ctrl-C (from the terminal, or sent by the main process
-    when it stops), SIGTERM and SIGHUP (sent to the whole group) as a
-    request to stop at its next position: killed by one, it could die while
-    it sends an answer. They are let through only now: the worker was forked
-    while :func:`_submit` held them back, and a process inherits that."""
+def _start_worker(creator: int) -> None:
+    """A worker ends with the process that started it (``creator``), however
+    that dies (:func:`~al0.verify.parent_watch.exit_with_parent`).
+
+    It takes Ctrl-C (from the terminal, or sent by the main process when it
+    stops), SIGTERM and SIGHUP (sent to the whole group) as a request to
+    stop at its next position: killed by one, it could die while it sends
+    an answer. They are let through only now: the worker was forked while
+    :func:`_submit` held them back, and a process inherits that."""
+    exit_with_parent(creator)
     request = StopRequest()
     for number in STOP_SIGNALS:
         signal.signal(number, request)
