@@ -102,3 +102,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         raise FileNotFoundError(2, "No such file or directory", str(folder))
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PermissionError(13, "Permission denied", str(folder))
+
+
+def same_file(path: str | os.PathLike[str], other: str | os.PathLike[str]) -> bool:
+    """Whether writing ``path`` would replace the regular file ``other`` is
+    (or will be): the same file by device and inode when both exist (links,
+    ``./`` and ``..`` spellings included), else the same path once links
+    are resolved. A device or FIFO is written through, never replaced, so
+    two names for ``/dev/null`` are not one file here."""
+    try:
+        return os.path.samefile(path, other) and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(path) == os.path.realpath(other)

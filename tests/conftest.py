@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
+from typing import Callable
 
 import chess
 import pytest
@@ -44,3 +47,42 @@ def bratko() -> AdviceTable:
 def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One tablebase cache for the session, so each table is built once."""
     return tmp_path_factory.mktemp("tablebase-cache")
+
+
+def forks_of(pid: int) -> list[int]:
+    """The child processes of ``pid`` forked from it (the same command line:
+    verify's pool workers), read from /proc (Linux)."""
+    def command(process: int) -> bytes:
+        try:
+            with open(f"/proc/{process}/cmdline", "rb") as line:
+                return line.read()
+        except OSError:  # it has just ended
+            return b""
+    children: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listed:
+            children += [int(child) for child in listed.read().split()]
+    return [child for child in children if command(child) == command(pid)]
+
+
+@pytest.fixture
+def stop_at_first_progress(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """``stop(number)`` makes an in-process ``al0 verify`` send signal
+    ``number`` to itself and its workers (as ``timeout`` or systemd do to
+    the whole group) the first time it reports progress or plans: a run
+    stopped midway, at a moment that does not depend on the machine's speed."""
+    import al0.cli.verify
+
+    def stop(number: int) -> None:
+        sent: list[int] = []
+
+        def send() -> None:
+            if not sent:
+                sent.append(number)
+                for worker in forks_of(os.getpid()):
+                    os.kill(worker, number)
+                os.kill(os.getpid(), number)
+
+        monkeypatch.setattr(al0.cli.verify, "progress_lines",
+                            lambda total: (send, lambda planned, known: send()))
+    return stop

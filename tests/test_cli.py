@@ -151,7 +151,10 @@ def test_plan_epd(tmp_path):
     ("8/8/4Q3/8/3K4/8/2k5/8 w - -", ["material KQK", "for KRK"]),   # other material
     ("8/8/4R3/8/3K4/8/2k5/8 b - -", ["not the table's side to move"]),
     ("4k3/8/8/8/8/8/8/R3K3 w Q -", ["without castling rights"]),
-], ids=["unparsable", "illegal", "material", "side-to-move", "castling"])
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 100 80", ["50-move rule has already ended the game"]),
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 98 80", ["50-move rule ends the game before any mate"]),
+], ids=["unparsable", "illegal", "material", "side-to-move", "castling", "clock-100",
+        "clock-98"])
 def test_plan_epd_bad_line(tmp_path, bad_line, fragments):
     epd = tmp_path / "bad.epd"
     epd.write_text(f"{BOOK_FEN}\n# a comment\n{bad_line}\n")

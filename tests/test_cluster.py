@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import signal
 import socket
 import threading
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
-from al0.verify import cluster
+from al0.verify.verifier import cluster
 from al0.cli import cli
 from al0.engine.defenders import DefenderSpec
 from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
@@ -170,6 +171,22 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
     # The first chunk (ten positions) whole, and any chunk back before it.
     assert report.records[0] == first and 10 <= len(report.records) <= len(boards)
     assert [r.fen for r in report.records[:10]] == [b.fen() for b in boards[:10]]
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at_first_progress,
+                                                   number):
+    # What Ctrl-C gives (test_processes has the local runs): the report
+    # written, the expectations undecided, exit 2, the work cancelled.
+    stop_at_first_progress(number)
+    out = tmp_path / "report.json"
+    result = run(table_in(tmp_path, "krk.yaml"), "--positions", POSITIONS, "--scheduler", scheduler,
+                 "--json", str(out))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1].endswith(": interrupted"), result.output
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and 0 < data["games"] < data["total"]
+    assert data["expectations"] and all(check["holds"] is None for check in data["expectations"])
 
 
 def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own_scheduler):

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from al0.cli import cli
 from al0.errors import PositionError
-from al0.board.fen import parse_fen, read_epd
+from al0.board.fen import check_not_over, parse_fen, read_epd
 from conftest import TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -132,3 +132,24 @@ def test_plan_epd_succeeds_or_exits_2_with_one_line(scratch, lines):
     path = scratch / "plan.epd"
     path.write_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
     one_clean_line(CliRunner().invoke(cli, ["plan", BOOK, "--budget", "2000", "--epd", str(path)]))
+
+
+@pytest.mark.parametrize("fen, refused", [
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 0 1", None),
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 96 80", None),                  # a mate may be four plies away
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 97 80", "before any mate"),      # none within three plies
+    ("2k5/8/2K5/8/8/8/8/7R w - - 99 80", None),                  # Rh8# on the last ply
+    ("8/8/3k4/8/4r3/8/2Q5/3K4 w - - 99 80", None),               # Qxe4 resets the clock
+    ("2k5/8/2K5/8/8/8/8/7R w - - 100 80", "has already ended"),   # mate too late
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 150 80", "has already ended"),   # the 75-move rule too
+    ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "already over"),           # stalemate
+    ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", "already over"),           # mate
+])
+def test_a_position_the_game_has_ended_at_is_refused(fen, refused):
+    board = chess.Board(fen)
+    if refused is None:
+        check_not_over(board)
+    else:
+        with pytest.raises(PositionError, match=refused):
+            check_not_over(board)
+    assert board.fen() == fen  # the search leaves the board as it was

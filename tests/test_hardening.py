@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from al0.cli import cli
 from al0.engine.defenders import (MADE_KINDS, DefenderError, DefenderSpec, RandomDefender,
                            make_defender)
+from al0.board.sampling import placement_count
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import FIXTURES, TABLES
 
@@ -58,7 +59,21 @@ def test_a_sample_larger_than_the_ending_is_refused():
     # KRK has 21,959 won classes with White to move: a larger sample would
     # silently be all of them.
     one_line_error(run("verify", BOOK, "--positions", "sample:30000"),
-                   "'sample:30000'", "KRK has only 21,959 won start positions", "use all")
+                   "'sample:30000'", "there are only 21,959 won KRK start positions", "use all")
+
+
+def test_a_bench_count_larger_than_the_ending_is_refused():
+    # KRK has 175,168 positions with White to move: 200,000 distinct ones
+    # were looked for, for hours.
+    one_line_error(run("bench", "krk", "--count", "200000"),
+                   "--count 200000", "there are only 175,168 KRK positions with KR to move")
+
+
+@pytest.mark.parametrize("material, placements", [
+    ("KK", 64 * 63), ("KRK", 64 * 63 * 62), ("KBBK", 64 * 63 * 62 * 61 // 2),
+    ("KBKB", 64 * 63 * 62 * 61), ("KNNK", 64 * 63 * 62 * 61 // 2)])
+def test_placement_count_bounds_the_sampler(material, placements):
+    assert placement_count(material) == placements
 
 
 def test_verify_json_through_a_symlink_keeps_the_link(tmp_path):

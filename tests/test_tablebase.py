@@ -16,8 +16,12 @@ independently.
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 import sys
+import threading
+import warnings
 from pathlib import Path
 
 import chess
@@ -450,6 +454,32 @@ def test_unwritable_cache_warns_and_still_answers(tmp_path: Path) -> None:
     with pytest.warns(RuntimeWarning, match="cannot cache"):
         knk = tb.load("KNK", blocker / "cache")
     assert (knk.values == tb.load("KNK", tmp_path).values).all()
+
+
+@pytest.mark.parametrize("make", [os.mkfifo, os.mkdir], ids=["fifo", "folder"])
+def test_a_cache_path_that_is_not_a_file_is_rebuilt_and_left_alone(tmp_path: Path, make) -> None:
+    # A FIFO there blocked the read (and the write) for ever: only a regular
+    # file is read, and what is not one is not written through or replaced.
+    good = tb.load("KNK", tmp_path / "good")
+    path = tb.cache_path("KNK", tmp_path / "odd")
+    path.parent.mkdir()
+    make(path)
+    loaded: list[tb.Tablebase] = []
+    caught: list[list[warnings.WarningMessage]] = []
+
+    def load() -> None:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            loaded.append(tb.load("KNK", tmp_path / "odd"))
+        caught.append(seen)
+
+    worker = threading.Thread(target=load, daemon=True)  # a hang fails, not blocks, the suite
+    worker.start()
+    worker.join(timeout=60)
+    assert loaded and (loaded[0].values == good.values).all()
+    assert [str(w.message) for w in caught[0]] == [
+        f"cannot cache tablebase at {path}: not a regular file, left as it is"]
+    assert not stat.S_ISREG(os.stat(path).st_mode)
 
 
 # CLI

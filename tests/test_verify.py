@@ -250,6 +250,18 @@ def test_bad_epd_lines_and_other_material(tmp_path):
     assert result.exit_code == 2 and f"{epd}:1:" in result.output and "KQK" in result.output
 
 
+@pytest.mark.parametrize("clock, message", [
+    (100, "the 50-move rule has already ended the game (half-move clock 100)"),
+    (150, "the 50-move rule has already ended the game (half-move clock 150)"),
+    (97, "the 50-move rule ends the game before any mate is possible (half-move clock 97)")])
+def test_a_start_the_50_move_rule_has_ended_is_refused_with_its_line(tmp_path, clock, message):
+    # It was played and counted as a 50-move failure against mates-all.
+    epd = tmp_path / "p.epd"
+    epd.write_text(f"8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R3K3 w - - {clock} 80\n")
+    result = run(BOOK, "--positions", str(epd))
+    assert result.exit_code == 2 and f"{epd}:2: " in result.output and message in result.output
+
+
 def test_a_dying_engine_keeps_the_results_so_far(tmp_path):
     epd = tmp_path / "p.epd"
     epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R1K5 w - -\n")
@@ -541,4 +553,4 @@ def test_ctrl_c_while_the_commands_load_is_one_line():
                  "import al0.cli\n")
     done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, text=True,
                           timeout=120)
-    assert (done.returncode, done.stdout, done.stderr) == (1, "", "\nAborted!\n")
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "\nAborted!\n")

@@ -17,6 +17,16 @@ from al0.board.position import from_board
 
 PIECE_ORDER = "KQRBNP"
 
+FIFTY_MOVE_PLIES = 100
+"""The half-move clock at which the 50-move rule draws the game: al0's play
+loop ends it there, as an arbiter would on the claim."""
+
+LAST_PLIES_SEARCHED = 3
+"""How close to the 50-move rule a start is searched for a mate (or a
+capture or pawn move, which resets the clock) in the half-moves left: a
+few plies cost milliseconds, and with more left a mate is possible from
+nearly every position, while the search would cost more than the game."""
+
 
 def material_of(board: chess.Board, us: chess.Color) -> str:
     """The material as a signature, ours first: ``KRK`` for White K+R vs K."""
@@ -140,6 +150,42 @@ def file_in_folder(name: str, folder: str | os.PathLike[str]) -> Path:
     return path
 
 
+def check_not_over(board: chess.Board) -> None:
+    """:raises PositionError: when the game at ``board`` is over (mate,
+    stalemate, bare kings, the 50-move rule), or its half-move clock ends it
+    before any mate is possible: playing it would count the clock against
+    the table."""
+    outcome = board.outcome()
+    # The 75-move rule is an outcome too: the 50-move rule's message says more.
+    if outcome is not None and outcome.termination != chess.Termination.SEVENTYFIVE_MOVES:
+        raise PositionError(f"{board.fen()!r}: the game is already over")
+    clock = board.halfmove_clock
+    if clock >= FIFTY_MOVE_PLIES:
+        raise PositionError(f"{board.fen()!r}: the 50-move rule has already ended the game "
+                            f"(half-move clock {clock})")
+    left = FIFTY_MOVE_PLIES - clock
+    if left <= LAST_PLIES_SEARCHED and not _mate_or_reset_within(board, left):
+        raise PositionError(f"{board.fen()!r}: the 50-move rule ends the game before any "
+                            f"mate is possible (half-move clock {clock})")
+
+
+def _mate_or_reset_within(board: chess.Board, plies: int) -> bool:
+    """Some line of at most ``plies`` half-moves, by either side, mates or
+    resets the half-move clock; ``board`` is left as it was."""
+    if plies <= 0:
+        return False
+    for move in board.legal_moves:
+        if board.is_zeroing(move):
+            return True
+        board.push(move)
+        try:
+            if board.is_checkmate() or _mate_or_reset_within(board, plies - 1):
+                return True
+        finally:
+            board.pop()
+    return False
+
+
 def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     """The positions of an EPD file with their line numbers; blank lines and
     ``#`` comments are skipped. A line may also be a full FEN (with move
@@ -181,7 +227,8 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
 def epd_positions(path: str, material: str, us: chess.Color,
                   check: Callable[[chess.Board], object] | None = None) -> list[chess.Board]:
     """The positions of an EPD file, each of ``material`` with ``us`` (the
-    side a table plays) to move, and passing ``check`` if one is given.
+    side a table plays) to move and a game not over (:func:`check_not_over`),
+    and passing ``check`` if one is given.
 
     :raises PositionError: ``file:line: …`` for the first bad line.
     """
@@ -191,6 +238,7 @@ def epd_positions(path: str, material: str, us: chess.Color,
             check_playable(board, material, us)
             if board.turn != us:
                 raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
+            check_not_over(board)
             if check is not None:
                 check(board)
         except PositionError as error:

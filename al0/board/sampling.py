@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 
 import chess
 
@@ -28,7 +30,12 @@ def random_positions(material: str, count: int, seed: int = 0,
     found: dict[str, chess.Board] = {}
     # Enough tries for any real material (most random placements are legal);
     # a material with fewer positions than asked for must not loop forever.
-    for _ in range(1000 * count + 10_000):
+    # After placements × (ln placements + 20) tries every placement has been
+    # drawn but with a chance below e^-20, so asking for more than there are
+    # gives up then, not after 1000 × count tries (hours for KRK).
+    placements = placement_count(material)
+    tries = min(1000 * count + 10_000, math.ceil(placements * (math.log(placements) + 20)))
+    for _ in range(tries):
         if len(found) >= count:
             break
         board = chess.Board(None)
@@ -45,3 +52,25 @@ def random_positions(material: str, count: int, seed: int = 0,
     if len(found) < count:
         raise PositionError(f"found only {len(found)} of {count} random {material} positions")
     return list(found.values())
+
+
+def placement_count(material: str) -> int:
+    """In how many ways the men of ``material`` can stand on distinct
+    squares (men of one kind and colour are interchangeable)."""
+    second = material.index("K", 1)
+    alike = Counter(material[:second]) + Counter(symbol.lower() for symbol in material[second:])
+    return math.perm(64, len(material)) // math.prod(math.factorial(n) for n in alike.values())
+
+
+def check_sample_size(asked: str, count: int, available: int, population: str,
+                      instead: str = "") -> None:
+    """Refuse to draw ``count`` positions from only ``available``: a sample
+    larger than its population is all of it at best, and a sampler of
+    distinct positions would look for the rest for hours.
+
+    :raises PositionError: naming what was ``asked`` (``'sample:N'``,
+        ``--count N``), the ``population`` and what to do ``instead``.
+    """
+    if count > available:
+        raise PositionError(f"{asked}: there are only {available:,} {population}"
+                            + (f": {instead}" if instead else ""))

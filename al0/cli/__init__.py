@@ -11,9 +11,10 @@ try:
     from al0.cli.common import cli
 except KeyboardInterrupt:
     # Ctrl-C while the commands load (half a second; seconds on a busy
-    # machine): the one line click gives one that comes later, no traceback.
+    # machine): the line and exit code a command gives (130: 128 + SIGINT),
+    # no traceback.
     sys.stderr.write("\nAborted!\n")
-    raise SystemExit(1) from None
+    raise SystemExit(130) from None
 
 __all__ = ["cli"]
 

@@ -11,9 +11,27 @@ import click
 
 from al0.cli.common import BUDGET, TABLE, WholeNumber, reports_errors
 from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable
 from al0.engine.plan import Planner
-from al0.board.sampling import random_positions
-from al0.verify.verifier import percentile
+from al0.board.sampling import check_sample_size, random_positions
+from al0.verify.verifier import load_tablebase, percentile
+
+
+def check_count(table: AdviceTable, count: int) -> None:
+    """Refuse a ``--count`` larger than the table's ending (its legal
+    positions with our side to move, counted by the tablebase; a material
+    without one is left to the sampler's own bound): the sampler would look
+    for hours for positions that do not exist."""
+    tablebase = load_tablebase(table.material)
+    if tablebase is None:
+        return
+    from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
+    stats = tablebase.stats()
+    ours_stronger = stronger_colour(table.material, table.us) == table.us
+    legal = stats["stronger" if ours_stronger else "weaker"]["legal"]
+    side = table.material[:table.material.index("K", 1)]
+    check_sample_size(f"--count {count}", count, legal,
+                      f"{table.material} positions with {side} to move")
 
 
 @click.command()
@@ -35,6 +53,7 @@ def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget:
     rest of the machine, and the peak memory of the process.
     """
     loaded = load_table(table)
+    check_count(loaded, count)
     planner = Planner(loaded, budget, cache=False)
     boards = random_positions(loaded.material, count, seed, loaded.us)
     started = time.perf_counter()

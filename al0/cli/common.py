@@ -7,9 +7,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import os
 import re
 import shlex
+import signal
+import threading
 import warnings
+from types import FrameType
 from typing import Any, Callable, Iterator, TextIO
 
 import click
@@ -21,8 +25,8 @@ from al0.errors import AL0Error, PositionError
 from al0.integers import IntegerError, parse_int, shown
 from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
-from al0.board.fen import check_playable, parse_fen, sample_size
-from al0.files import check_writable, write_atomically
+from al0.board.fen import check_not_over, check_playable, parse_fen, sample_size
+from al0.files import check_writable, same_file, write_atomically
 
 
 class CommandError(click.ClickException):
@@ -55,9 +59,56 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
     click.echo(f"warning: {message}", err=True)
 
 
+TERMINATING = (signal.SIGTERM, signal.SIGHUP)
+"""What ``timeout``, CI cancellation, systemd and a dropped ssh session
+send: a request to stop, taken as Ctrl-C is."""
+
+
+class Terminated(KeyboardInterrupt):
+    """A signal of :data:`TERMINATING`, raised where Ctrl-C raises
+    ``KeyboardInterrupt`` so that a command stops the same way (``verify``
+    writes what it has); ``signal_number`` says which."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(signal.Signals(signal_number).name)
+        self.signal_number = signal_number
+
+
+def _terminate(signal_number: int, frame: FrameType | None) -> None:
+    raise Terminated(signal_number)
+
+
+@contextlib.contextmanager
+def terminating_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated`
+    (a ``KeyboardInterrupt``); the handlers before are put back after. Only
+    the main thread may set handlers: elsewhere (a test runner's thread)
+    the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _terminate) for number in TERMINATING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def exit_interrupted(interrupt: KeyboardInterrupt) -> click.exceptions.Exit:
+    """The exit of a command stopped by ``interrupt``, after one line on
+    stderr: 128 + the signal's number, as a shell reports a process that a
+    signal ended (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    number = interrupt.signal_number if isinstance(interrupt, Terminated) else signal.SIGINT
+    name = "" if number == signal.SIGINT else f" ({signal.Signals(number).name})"
+    click.echo(f"\nAborted{name}!", err=True)
+    return click.exceptions.Exit(128 + number)
+
+
 class Al0Group(click.Group):
     """The ``al0`` group: every usage error is one line, every warning is
-    one line, for every subcommand."""
+    one line, and SIGTERM and SIGHUP stop a command as Ctrl-C does, with
+    exit code 128 + the signal's number, for every subcommand."""
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
@@ -65,10 +116,13 @@ class Al0Group(click.Group):
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with _one_line_usage(), warnings.catch_warnings():
+        with _one_line_usage(), warnings.catch_warnings(), terminating_as_interrupt():
             # catch_warnings restores the usual display when the command ends.
             warnings.showwarning = _warning_line
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt as interrupt:
+                raise exit_interrupted(interrupt) from None
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -91,19 +145,73 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def check_output_path(path: str | None, what: str) -> None:
-    """Fail at once when an output file given on the command line cannot be
-    written, so that a typo does not lose a long run (``-`` is stdout)."""
-    if path is None or path == "-":
-        return
-    try:
-        check_writable(path)
-    except OSError as error:
-        raise CommandError(f"{path}: cannot write {what}: {error.strerror}") from None
+STDOUT = "-"
+"""The output path that means standard output."""
+
+
+class OutputPath(click.ParamType[str]):
+    """A file an option writes, checked when the command line is read, so
+    that a typo does not lose a long run: a folder (or a name ending in
+    ``/``) and a file that cannot be written are refused; ``-`` means
+    standard output where the command can write there (``stdout``) and is
+    refused where it cannot. See :func:`check_no_overwrite` for the checks
+    between paths."""
+
+    name = "file"
+
+    def __init__(self, what: str, stdout: bool):
+        self.what = what
+        self.stdout = stdout
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        path = str(value)
+        if path == STDOUT:
+            if not self.stdout:
+                self.fail(f"{self.what} cannot go to standard output (-) here: give a file",
+                          param, ctx)
+            return path
+        if path.endswith("/") or os.path.isdir(path):
+            self.fail(f"{path!r} is a folder: give a file for {self.what}", param, ctx)
+        try:
+            check_writable(path)
+        except OSError as error:
+            self.fail(f"{path}: cannot write {self.what}: {error.strerror}", param, ctx)
+        return path
+
+
+def check_no_overwrite(inputs: dict[str, str | None], outputs: dict[str, str | None]) -> None:
+    """Refuse, before any work, an output that would overwrite an input or
+    another output (the same file under any name: :func:`~al0.files.same_file`),
+    and more than one output on standard output. The keys name each path in
+    the message (``TABLE``, ``--json``); None is a path not given.
+
+    :raises click.UsageError: naming both options and the path.
+    """
+    given = {name: path for name, path in outputs.items() if path is not None}
+    to_stdout = [name for name, path in given.items() if path == STDOUT]
+    if len(to_stdout) > 1:
+        raise click.UsageError(f"{' and '.join(to_stdout)} "
+                               f"{'both' if len(to_stdout) == 2 else 'all'} write to standard "
+                               f"output (-): give a file to all but one")
+    seen = [(name, path) for name, path in inputs.items() if path is not None]
+    for name, path in given.items():
+        if path == STDOUT:
+            continue
+        for other, earlier in seen:
+            if same_file(path, earlier):
+                same = "" if path == earlier else f" ({earlier})"
+                raise click.UsageError(f"{name} {path} would overwrite {other}{same}: "
+                                       f"give another file")
+        seen.append((name, path))
 
 
 def write_output(path: str, text: str, what: str) -> None:
-    """Write an output file atomically, or fail with a one-line error."""
+    """Write an output atomically (standard output for ``-``), or fail with
+    a one-line error."""
+    if path == STDOUT:
+        click.echo(text, nl=False)
+        return
     try:
         write_atomically(path, text.encode("utf-8"))
     except OSError as error:
@@ -275,7 +383,9 @@ def cli() -> None:
     Exit codes (every command):
       0  done: the command ran and every expectation held
       1  an expectation failed (verify: the table's expect: block)
-      2  bad input or an error: a one-line message on stderr
+      2  bad input or an error: a one-line message on stderr; verify
+         stopped early (Ctrl-C, SIGTERM, SIGHUP) after writing its report
+      128+N  stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
     """
 
 
@@ -300,10 +410,9 @@ def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
     EPD file fails at once rather than after the others' output.
 
     :raises PositionError: when it is not the table's side to move or the
-        game is already over.
+        game is over (:func:`~al0.board.fen.check_not_over`).
     """
     if board.turn != table.us:
         raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
-    if board.is_game_over():
-        raise PositionError(f"{board.fen()!r}: the game is already over")
+    check_not_over(board)
     return board

@@ -10,8 +10,9 @@ from typing import Any, Callable
 import chess
 import click
 
-from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam, WholeNumber,
-                            check_output_path, position_for, reports_errors, write_output)
+from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam, OutputPath,
+                            WholeNumber, check_no_overwrite, position_for,
+                            reports_errors, write_output)
 from al0.cli.plan import plan_lines
 from al0.engine.defenders import DefenderSpec, TablebaseDefender, make_defender
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
@@ -96,8 +97,9 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
               help="Seconds per move for a UCI opponent.")
 @click.option("--max-moves", type=WholeNumber(minimum=1), default=None,
               help="Stop after this many of our moves.")
-@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
-              help="Write the game as PGN, with the advice as move comments.")
+@click.option("--pgn", "pgn_path", type=OutputPath("PGN", stdout=False),
+              help="Write the game as PGN, with the advice as move comments (to a file: "
+                   "standard output shows the game).")
 @click.option("--explain", is_flag=True,
               help="Show, for each new plan, the advice tried and the forcing tree.")
 @click.option("--board/--no-board", "show_board", default=True, show_default=True,
@@ -117,8 +119,10 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
     case when only one move reads so) or UCI (c2b2); 'moves' lists the
     legal moves, 'quit' stops.
     """
-    check_output_path(pgn_path, "PGN")
+    check_no_overwrite({"TABLE": table}, {"--pgn": pgn_path, "--svg": svg_dir})
     loaded = load_table(table)
+    check_no_overwrite({"the table's library": loaded.library.path or None},
+                       {"--pgn": pgn_path, "--svg": svg_dir})
     if fen is None:
         if loaded.start_fen is None:
             raise click.UsageError(f"{table} has no start position: give one with --fen, "

@@ -16,15 +16,16 @@ import click
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0.report import html as report_html
 from al0.bundled import table_path
-from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam, PositionsParam,
-                            PositionsSpec, WholeNumber, check_output_path, command_line,
+from al0.cli.common import (BUDGET, ENGINE_SECONDS, STDOUT, TABLE, CommandError, DefenderParam,
+                            OutputPath, PositionsParam, PositionsSpec, WholeNumber,
+                            check_no_overwrite, command_line,
                             reports_errors, write_output)
 from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
 from al0.report.pgn import pgn_text
 from al0.board.fen import epd_positions
 from al0.report.replay import as_pgn, games_to_show, replay_all
 from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
-from al0.verify.run import run
+from al0.verify.run import run, usable_cpus, useful_jobs
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -89,20 +90,23 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 @click.option("--engine-time", type=ENGINE_SECONDS, default=0.05,
               show_default=True, help="Seconds per move for a UCI defender.")
 @click.option("--jobs", type=WholeNumber(minimum=1), default=1, show_default=True,
-              help="Worker processes.")
+              help="Worker processes: at most 2 per CPU, and one per chunk of 200 "
+                   "positions (a note says when fewer are started).")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",
               help="Judge the positions on the Dask cluster of this scheduler instead "
                    "of locally (not with --defender worst).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False),
-              help="Write the full report as JSON to this file (- for standard output).")
-@click.option("--failures", "failures_path", type=click.Path(dir_okay=False),
+@click.option("--json", "json_path", type=OutputPath("the JSON report", stdout=True),
+              help="Write the full report as JSON to this file (- for standard output: "
+                   "the summary then goes to standard error, as for each option here).")
+@click.option("--failures", "failures_path", type=OutputPath("failures", stdout=True),
               help="Write the failing positions to this EPD file, with the kind as c0.")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+@click.option("--html", "html_path", type=OutputPath("the HTML report", stdout=True),
               help="Write the report as one self-contained HTML page: summary, chart, "
                    "failures with boards and game lines.")
-@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
+@click.option("--pgn", "pgn_path", type=OutputPath("PGN", stdout=True),
               help="Write every failed game and the longest mate as PGN, with the advice "
-                   "and the distance to mate as comments.")
+                   "and the distance to mate as comments. One output at most may be -; "
+                   "none may be the table, its library, --positions or another output.")
 @click.option("--analysis", "show_analysis", is_flag=True,
               help="Show where the moves go: for each rule/advice, the moves it chose, the "
                    "tablebase distance to mate they took off (with the replies), the moves "
@@ -130,8 +134,9 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     shows the distance to mate before and after each move.
 
     Exits 1 when an expectation of the table's `expect:` block fails, 0 when
-    all hold. An interrupted run (Ctrl-C, a dead engine) still reports and
-    writes what it has.
+    all hold. An interrupted run (Ctrl-C, SIGTERM, SIGHUP, a dead engine)
+    still reports and writes what it has, its expectations undecided, and
+    exits 2.
 
     \b
     Examples:
@@ -141,10 +146,6 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     """
     if defender.kind == "uci" and jobs > 1:
         raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
-    check_output_path(json_path, "the JSON report")
-    check_output_path(failures_path, "failures")
-    check_output_path(html_path, "the HTML report")
-    check_output_path(pgn_path, "PGN")
     if scheduler and defender.kind == "worst":
         raise click.UsageError("--defender worst explores one game graph shared by every "
                                "position, so it runs locally: drop --scheduler")
@@ -153,8 +154,13 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     # A bundled table's name (krk) is resolved here: workers get a path.
     spec = VerifySpec(os.path.abspath(table_path(table)), defender, max_moves, seed, budget, engine_time,
                       replay_worst_lines=show_analysis)
+    outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path,
+               "--pgn": pgn_path}
+    inputs = {"TABLE": spec.table_path, "--positions": positions_spec.path}
+    check_no_overwrite(inputs, outputs)
     verifier = Verifier(spec)
     try:
+        check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
         boards = choose_positions(positions_spec, verifier, seed)
         if not boards:
             raise CommandError(f"{positions_spec.text}: no positions to verify")
@@ -162,6 +168,11 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         named = (positions_spec.text if positions_spec.count is None or seed == 0
                  else f"{positions_spec.text} (seed {seed})")
         report = Report(verifier.table.name, defender.name, named, len(boards))
+        if jobs > 1:
+            asked = jobs
+            jobs, why = useful_jobs(jobs, len(boards), defender.kind == "worst", usable_cpus())
+            if why:
+                click.echo(f"note: --jobs {asked} lowered to {jobs}: {why}", err=True)
         stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
@@ -169,8 +180,22 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     finally:
         verifier.close()
     data = report.to_json(verifier.table.expect, worst)
-    # With --json -, standard output carries the JSON alone: the summary goes to stderr.
-    to_stderr = json_path == "-"
+    # The files before any line is printed: after a SIGHUP (a dropped ssh
+    # session) there may be no terminal left to print on.
+    if json_path and json_path != STDOUT:
+        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report")
+    if html_path:
+        write_output(html_path, report_html.render(data, report.records, games,
+                                                   command_line(click.get_current_context())),
+                     "the HTML report")
+    if pgn_path:
+        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN")
+    if failures_path:
+        write_output(failures_path, "".join(
+            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
+    # With an output on standard output (-), it carries that alone: the
+    # summary goes to stderr.
+    to_stderr = STDOUT in outputs.values()
     for line in summary_lines(report, data):
         click.echo(line, err=to_stderr)
     if positions_spec.path is None and positions_spec.text != "every" \
@@ -185,19 +210,8 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     elif (wasteful := most_wasteful_line(data["analysis"])) is not None:
         click.echo(f"{wasteful} (--analysis for every advice and the worst games)",
                    err=to_stderr)
-    if json_path == "-":
+    if json_path == STDOUT:
         click.echo(json.dumps(data))
-    elif json_path:
-        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report")
-    if html_path:
-        write_output(html_path, report_html.render(data, report.records, games,
-                                                   command_line(click.get_current_context())),
-                     "the HTML report")
-    if pgn_path:
-        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN")
-    if failures_path:
-        write_output(failures_path, "".join(
-            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
     checks = data.get("expectations", [])
     verdicts = {True: "ok", False: "FAILED", None: "undecided"}
     for check in checks:

@@ -15,7 +15,7 @@ import chess
 
 from al0.engine.plan import Plan, Planner
 from al0.board.position import Position, from_board, has_legal_move, is_check, piece_counts
-from al0.board.fen import canonical_material, material_of
+from al0.board.fen import FIFTY_MOVE_PLIES, canonical_material, material_of
 from al0.engine.tree import ForcingTree
 
 Opponent = Callable[[chess.Board], Union[chess.Move, None]]
@@ -105,7 +105,7 @@ def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     end = position_ending(board, planner)
     if end is not None:
         return end
-    if board.halfmove_clock >= 100:
+    if board.halfmove_clock >= FIFTY_MOVE_PLIES:
         return GameEnd(Ending.FIFTY_MOVES, "1/2-1/2",
                        "50 moves without capture or pawn move: a draw")
     if board.is_repetition(3):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import stat
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -451,16 +452,37 @@ def _header(name: str, payload: bytes) -> bytes:
 
 def _read_cache(path: Path, material: Material) -> Values | None:
     """The table cached at ``path``, or ``None`` if it is missing, of another
-    version or material, truncated or corrupt: a cache is never trusted blindly."""
+    version or material, truncated or corrupt: a cache is never trusted blindly.
+
+    Only a regular file is read: a FIFO or a device there would block the
+    read or never end it. The open does not wait for a FIFO's writer
+    (``O_NONBLOCK``), and the file opened is the one looked at."""
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            data = stream.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     header, newline, payload = data.partition(b"\n")
     size = Layout(material).size
     if not newline or len(payload) != 2 * size or header + newline != _header(material.name, payload):
         return None
     return np.frombuffer(payload, dtype=np.uint8).reshape(2, size)
+
+
+def _not_a_file(path: Path) -> bool:
+    """Something other than a regular file (or a link to one) is at ``path``."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return False
 
 
 def load(material: str, cache_dir: str | os.PathLike[str] | None = None,
@@ -500,6 +522,10 @@ def _load(parsed: Material, cache_dir: str | os.PathLike[str] | None, progress: 
         values.setflags(write=False)  # shared by every probe: nobody may change it
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            if _not_a_file(path):
+                # Writing would go through it (a FIFO blocks with no reader),
+                # replacing it would change what it is: it is not al0's.
+                raise OSError("not a regular file, left as it is")
             payload = values.tobytes()
             write_atomically(path, _header(parsed.name, payload) + payload)
         except OSError as error:

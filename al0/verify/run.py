@@ -23,6 +23,7 @@ import chess
 
 from al0.errors import AL0Error
 from al0.board.position import Position
+from al0.verify.parent_watch import exit_with_parent
 from al0.verify.verifier import (ChunkResult, GameRecord, PlanChunkResult, Report, Start, StopRequest,
                         Verifier, VerifySpec, decode_plan, judge_chunk, plan_chunk)
 
@@ -37,6 +38,10 @@ PLAN_CHUNK = 250
 """Positions a worker plans per task with ``--defender worst``: a plan takes
 a fraction of a millisecond, so a task takes about a tenth of a second."""
 
+JOBS_PER_CPU = 2
+"""Worker processes per CPU at most: more only take turns on the same
+cores, each holding its own table, planner and tablebase (tens of MB)."""
+
 GRACE_SECONDS = 3.0
 """How long an interrupted run waits for its workers to stop at their next
 position (a game or a plan: a fraction of a second, as a rule) before it
@@ -46,6 +51,41 @@ Planning = Callable[[int, int | None], None]
 """Told, as the plans of a worst-case run come in, how many positions are
 planned and how many are known to need a plan so far (None in one process,
 where the analysis makes each plan as it needs it)."""
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, not the machine's count)."""
+    count = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if count is not None:
+        return int(count() or 1)
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def useful_jobs(jobs: int, positions: int, worst: bool, cpus: int) -> tuple[int, str]:
+    """How many of ``jobs`` worker processes are worth starting for
+    ``positions`` start positions on ``cpus`` CPUs, and why fewer ('' when
+    not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the worst
+    case shares out its plans, no more than the chunks of :data:`CHUNK`
+    positions (one chunk is judged in this process)."""
+    useful, why = jobs, ""
+    if not worst:
+        chunks = -(-positions // CHUNK)
+        if chunks < useful:
+            useful = 1 if chunks == 1 else chunks
+            why = (f"{_count(positions, 'position')} make{'s' if positions == 1 else ''} "
+                   f"{_count(chunks, 'chunk')} "
+                   f"of at most {CHUNK}")
+    if JOBS_PER_CPU * cpus < useful:
+        useful = JOBS_PER_CPU * cpus
+        why = f"{_count(cpus, 'CPU')}, at most {JOBS_PER_CPU} workers each"
+    return useful, why
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
@@ -211,7 +251,8 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
     have. Workers that do not, within :data:`GRACE_SECONDS` (library code
     that never returns), are killed."""
     executors = [ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
-                                     initializer=_start_worker) for _ in range(pools)]
+                                     initializer=_start_worker, initargs=(os.getpid(),))
+                 for _ in range(pools)]
     finished = False
     try:
         yield executors
@@ -234,7 +275,11 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
                     os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
             for executor in executors:
                 executor.shutdown(wait=False, cancel_futures=True)
-            wait(list(tasks), timeout=GRACE_SECONDS)
+            # Cancelled here, not later by the executor's thread, and left
+            # out: a task cancelled before it started is never "done" to
+            # wait(), which then waited the whole grace on every stop.
+            running = [task for task in tasks if not task.cancel()]
+            wait(running, timeout=GRACE_SECONDS)
             if not all(task.done() for task in tasks):
                 for process in processes:
                     process.terminate()
@@ -247,14 +292,20 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
                     thread.join()
 
 
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+"""What asks a run to stop: Ctrl-C, and what ``timeout``, CI cancellation,
+systemd or a dropped ssh session send, often to every process of the group,
+the workers included."""
+
+
 def _submit(executor: ProcessPoolExecutor, task: Callable[..., _Result],
             *args: Any) -> Future[_Result]:
-    """``executor.submit``, with Ctrl-C held back until it returns. The
-    first submit forks the workers, and a Ctrl-C that arrives during a fork
-    is raised in Python's at-fork hooks, which swallow it: the run went on,
-    its workers never answered, and it waited forever. Held back, it arrives
-    just after, as at any other moment."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """``executor.submit``, with Ctrl-C (and the other :data:`STOP_SIGNALS`)
+    held back until it returns. The first submit forks the workers, and a
+    Ctrl-C that arrives during a fork is raised in Python's at-fork hooks,
+    which swallow it: the run went on, its workers never answered, and it
+    waited forever. Held back, it arrives just after, as at any other moment."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         return executor.submit(task, *args)
     finally:
@@ -285,13 +336,20 @@ def _chunk_result(future: Future[_Result]) -> _Result:
                           f"{type(error).__name__}{detail}") from None
 
 
-def _start_worker() -> None:
-    """A worker takes Ctrl-C (from the terminal, or sent by the main process
-    when it stops) as a request to stop at its next position. SIGINT is let
-    through only now: the worker was forked while :func:`_submit` held it
-    back, and a process inherits that."""
-    signal.signal(signal.SIGINT, StopRequest())
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+def _start_worker(creator: int) -> None:
+    """A worker ends with the process that started it (``creator``), however
+    that dies (:func:`~al0.verify.parent_watch.exit_with_parent`).
+
+    It takes Ctrl-C (from the terminal, or sent by the main process when it
+    stops), SIGTERM and SIGHUP (sent to the whole group) as a request to
+    stop at its next position: killed by one, it could die while it sends
+    an answer. They are let through only now: the worker was forked while
+    :func:`_submit` held them back, and a process inherits that."""
+    exit_with_parent(creator)
+    request = StopRequest()
+    for number in STOP_SIGNALS:
+        signal.signal(number, request)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], jobs: int,

@@ -33,6 +33,7 @@ from al0.engine.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.board.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
 from al0.board.fen import epd_positions, file_in_folder, sample_size
+from al0.board.sampling import check_sample_size
 from al0.board.symmetry import class_key, transform_position
 from al0.engine.tree import LEAF, ForcingTree
 
@@ -79,7 +80,7 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
     with all its mirror images), ``sample:N`` (N of the classes, drawn
     uniformly and seeded) or an EPD file; with ``relative_to`` (a spec a
     file gave: a table's ``expect:`` block, an ini option) one in that
-    folder only (see :func:`al0.positions.file_in_folder`).
+    folder only (see :func:`al0.board.fen.file_in_folder`).
 
     :raises PositionError: for a bad spec, a material with no tablebase to
         list its positions, or a bad EPD file.
@@ -97,9 +98,9 @@ def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, 
         if spec == "every":
             return EveryOrientation(classes)
         assert count is not None  # the other specs are all and every
-        if count > len(classes):
-            raise PositionError(f"{spec!r}: {table.material} has only {len(classes):,} won start "
-                                f"positions (one per symmetry class): use all")
+        check_sample_size(repr(spec), count, len(classes),
+                          f"won {table.material} start positions (one per symmetry class)",
+                          "use all")
         chosen = random.Random(seed).sample(classes, count)
         return [position.board() for position in chosen]
     path = str(file_in_folder(spec, relative_to)) if relative_to is not None else spec
@@ -831,11 +832,11 @@ def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> ChunkResult:
 
 
 class StopRequest:
-    """The Ctrl-C (SIGINT) handler of a worker process: it only notes the
-    request, and the chunk the worker is on stops before its next position
-    and answers with what it has. A worker stopped any other way (killed)
-    may be stopped while it sends an answer, and the main process would
-    wait forever for the rest of it."""
+    """The handler of a worker process for Ctrl-C (SIGINT), SIGTERM and
+    SIGHUP: it only notes the request, and the chunk the worker is on stops
+    before its next position and answers with what it has. A worker stopped
+    any other way (killed) may be stopped while it sends an answer, and the
+    main process would wait forever for the rest of it."""
 
     def __init__(self) -> None:
         self.requested = False

@@ -1,0 +1,215 @@
+"""verify's worker processes: how many are started, and that a signal or the
+death of their parent never leaves them running or the report unwritten."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import chess
+import pytest
+from click.testing import CliRunner
+
+import al0.cli.verify
+import al0.verify.run as verify_run
+from al0.cli import cli
+from al0.verify.run import CHUNK, JOBS_PER_CPU, useful_jobs
+from conftest import TABLES, forks_of
+
+BOOK = str(TABLES / "krk_bratko.yaml")
+
+
+# ------------------------------------------------------------ --jobs
+
+@pytest.mark.parametrize("jobs, positions, worst, cpus, useful, why", [
+    (2, 5000, False, 2, 2, ""),
+    (4, 5000, False, 2, 4, ""),
+    (100_000, 5000, False, 2, 2 * JOBS_PER_CPU, "2 CPUs, at most 2 workers each"),
+    (100_000, 5000, False, 1, JOBS_PER_CPU, "1 CPU, at most 2 workers each"),
+    (8, CHUNK, False, 16, 1, f"{CHUNK} positions make 1 chunk of at most {CHUNK}"),
+    (8, 1, False, 16, 1, f"1 position makes 1 chunk of at most {CHUNK}"),
+    (8, 2 * CHUNK + 1, False, 16, 3, f"{2 * CHUNK + 1} positions make 3 chunks of at most {CHUNK}"),
+    (8, 2 * CHUNK + 1, False, 1, 2, "1 CPU, at most 2 workers each"),
+    # The worst case shares out plans, not starts: even one start has thousands.
+    (4, 1, True, 2, 4, ""),
+    (100_000, 1, True, 3, 3 * JOBS_PER_CPU, "3 CPUs, at most 2 workers each"),
+])
+def test_useful_jobs(jobs, positions, worst, cpus, useful, why):
+    assert useful_jobs(jobs, positions, worst, cpus) == (useful, why)
+
+
+def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch):
+    # --jobs 100000 started 100 workers of ~67 MB each on 2 cores.
+    made: list[int] = []
+
+    class Recording(verify_run.ProcessPoolExecutor):
+        def __init__(self, max_workers: int, **kwargs):
+            made.append(max_workers)
+            super().__init__(max_workers, **kwargs)
+
+    monkeypatch.setattr(verify_run, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(verify_run, "CHUNK", 10)  # 4 chunks of few positions: a fast run
+    monkeypatch.setattr(al0.cli.verify, "usable_cpus", lambda: 1)
+    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:31", "--jobs",
+                                      "100000", "--defender", "random"])
+    assert result.exit_code == 0, result.output
+    assert "note: --jobs 100000 lowered to 2: 1 CPU, at most 2 workers each\n" in result.stderr
+    assert made == [2]
+
+
+# ------------------------------------------------------------ signals
+
+MODES = {
+    "jobs-1": ("--positions", "sample:5"),
+    "jobs-2": ("--positions", "sample:40", "--jobs", "2"),  # 4 chunks of 10
+    "worst-jobs-1": ("--positions", "sample:3", "--defender", "worst"),
+    "worst-jobs-2": ("--positions", "sample:3", "--defender", "worst", "--jobs", "2"),
+}
+
+
+def assert_partial_report(result, out) -> dict:
+    """What Ctrl-C gives verify: exit 2 after a one-line reason, the JSON
+    report written and marked interrupted, every expectation undecided."""
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("Error: stopped after ") and last.endswith(": interrupted"), last
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["games"] < data["total"]
+    assert data["expectations"] and all(check["holds"] is None
+                                        for check in data["expectations"])
+    assert "expect mates-all: undecided" in result.output
+    return data
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_sigterm_and_sighup_give_the_partial_report(tmp_path, monkeypatch, stop_at_first_progress,
+                                                   mode, number):
+    # They ended verify without a report (and left its workers running).
+    monkeypatch.setattr(verify_run, "CHUNK", 10)
+    stop_at_first_progress(number)
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGHUP)}
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(cli, ["verify", "krk", *MODES[mode], "--json", str(out)])
+    assert_partial_report(result, out)
+    # The handlers are the caller's again, and no worker is left.
+    assert {number: signal.getsignal(number) for number in handlers} == handlers
+    assert forks_of(os.getpid()) == []
+
+
+@pytest.mark.parametrize("number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143),
+                                          (signal.SIGHUP, 129)])
+def test_a_signal_stops_play_with_its_exit_code(monkeypatch, number, code):
+    # Ctrl-C gave click's exit 1, SIGTERM and SIGHUP no line at all.
+    import al0.cli.play
+    shown: list[str] = []
+
+    def board_text(board: chess.Board) -> str:
+        shown.append(board.fen())
+        if len(shown) == 2:  # after our first move
+            os.kill(os.getpid(), number)
+        return ""
+
+    monkeypatch.setattr(al0.cli.play, "board_text", board_text)
+    result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", "random"])
+    assert result.exit_code == code, result.output
+    name = "" if number == signal.SIGINT else f" ({signal.Signals(number).name})"
+    assert result.stderr.endswith(f"\nAborted{name}!\n") and "Traceback" not in result.output
+    assert len(shown) == 2
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_a_signal_to_the_whole_group_gives_the_partial_report(tmp_path, number):
+    # As `timeout`, systemd or a dropped ssh session send it: to verify and
+    # its workers at once. A worker killed by it made verify report "a worker
+    # process died" at best.
+    out = tmp_path / "report.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "al0", "verify", "krk", "--jobs", "2", "--positions",
+         "sample:5000", "--json", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        while process.poll() is None and len(forks_of(process.pid)) < 2:
+            time.sleep(0.05)
+        os.killpg(process.pid, number)
+        printed, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 2 and "Traceback" not in err, err
+    assert err.endswith("interrupted\n") and "expect mates-all: undecided" in printed, err
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["games"] < data["total"] == 5000
+
+
+# ------------------------------------------------------------ a dead parent
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+@pytest.mark.parametrize("defender", ["tablebase", "worst"])
+def test_workers_end_when_verify_is_killed(tmp_path, defender):
+    # SIGKILL leaves verify no way to stop its workers: they were re-parented
+    # and idled for minutes holding its pipes, and a reader of those waited.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "al0", "verify", "krk", "--jobs", "2", "--defender", defender,
+         "--positions", "sample:5000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        while process.poll() is None and len(workers := forks_of(process.pid)) < 2:
+            time.sleep(0.05)
+        process.kill()
+        process.communicate(timeout=30)  # the pipes close: no worker holds them
+    finally:
+        process.kill()
+    deadline = time.monotonic() + 10
+    while any(running(worker) for worker in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [worker for worker in workers if running(worker)]
+    for worker in left:  # a failing test leaves no process behind
+        os.kill(worker, signal.SIGKILL)
+    assert len(workers) == 2 and not left
+
+
+PARENT = """
+import os, sys, time
+import al0.verify.parent_watch as watch
+if sys.argv[1] == "poll":
+    watch._kill_on_parent_death = lambda: False  # as where the kernel cannot be asked
+if os.fork() == 0:
+    watch.exit_with_parent(os.getppid())
+    print(os.getpid(), flush=True)
+    time.sleep(120)
+    os._exit(0)
+time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("how", ["kernel", "poll"])
+def test_a_watched_worker_ends_with_its_parent(how):
+    process = subprocess.Popen([sys.executable, "-c", PARENT, how], stdout=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        worker = int(process.stdout.readline())
+        assert running(worker)
+        process.kill()
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while running(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(worker)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # all gone, as they should be
+            os.killpg(process.pid, signal.SIGKILL)
+        process.stdout.close()
