@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
+from al0.lang.specs import DefenderSpec, VERIFY_KINDS
 from al0.errors import AL0Error
 from al0.lang.loader import load_table
 from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
 from al0.cli import cli
-from al0.engine.defenders import DefenderSpec, RandomDefender, TablebaseDefender
+from al0.engine.defenders import RandomDefender, TablebaseDefender
+from al0.lang.specs import DefenderSpec
 from al0.engine.play import Ending, OurMove, TheirMove, play_game
 from al0.engine.plan import Planner
 from al0.board.fen import read_epd

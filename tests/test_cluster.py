@@ -21,7 +21,7 @@ from distributed import LocalCluster
 
 from al0.verify.verifier import cluster
 from al0.cli import cli
-from al0.engine.defenders import DefenderSpec
+from al0.lang.specs import DefenderSpec
 from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
 from al0.verify.verifier import Report, VerifySpec
 from conftest import FIXTURES, ROOT, TABLES

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from al0.cli import cli
-from al0.engine.defenders import (MADE_KINDS, DefenderError, DefenderSpec, RandomDefender,
-                           make_defender)
+from al0.engine.defenders import RandomDefender, make_defender
+from al0.lang.specs import DefenderError, DefenderSpec, MADE_KINDS
 from al0.board.sampling import placement_count
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import FIXTURES, TABLES

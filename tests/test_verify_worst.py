@@ -16,7 +16,7 @@ from al0.engine.plan import Planner
 from al0.board.position import from_board, to_board
 from al0.verify.verifier import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
                         encode_tree, load_tablebase, plan_chunk, position_fen, start_positions)
-from al0.engine.defenders import DefenderSpec
+from al0.lang.specs import DefenderSpec
 from al0.verify.run import region
 from conftest import POSITIONS, TABLES
 

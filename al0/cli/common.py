@@ -20,7 +20,7 @@ import click
 
 import chess
 
-from al0.engine.defenders import DefenderError, DefenderKind, DefenderSpec
+from al0.lang.specs import DefenderError, DefenderKind, DefenderSpec
 from al0.errors import AL0Error, PositionError
 from al0.integers import IntegerError, parse_int, shown
 from al0.lang.model import AdviceTable

@@ -14,7 +14,8 @@ from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, Defende
                             WholeNumber, check_no_overwrite, position_for,
                             reports_errors, write_output)
 from al0.cli.plan import plan_lines
-from al0.engine.defenders import DefenderSpec, TablebaseDefender, make_defender
+from al0.engine.defenders import TablebaseDefender, make_defender
+from al0.lang.specs import DefenderSpec
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
                        parse_move, prompt)
 from al0.lang.loader import load_table

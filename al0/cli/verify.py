@@ -20,7 +20,7 @@ from al0.cli.common import (BUDGET, ENGINE_SECONDS, STDOUT, TABLE, CommandError,
                             OutputPath, PositionsParam, PositionsSpec, WholeNumber,
                             check_no_overwrite, command_line,
                             reports_errors, write_output)
-from al0.engine.defenders import VERIFY_KINDS, DefenderSpec
+from al0.lang.specs import DefenderSpec, VERIFY_KINDS
 from al0.report.pgn import pgn_text
 from al0.board.fen import epd_positions
 from al0.report.replay import as_pgn, games_to_show, replay_all

@@ -1,110 +1,28 @@
 """Computer defenders: the side al0 plays against.
 
 A defender is a callable ``board -> move`` (their turn) with a ``close()``.
-A spec from the command line (``random``, ``tablebase``, ``uci:COMMAND``, and
-where a command allows them ``worst`` or ``human``) is parsed once into a
-:class:`DefenderSpec` by :meth:`DefenderSpec.parse`, so an unknown one is an
-error wherever it is given; :func:`make_defender` is the one factory that
-turns a spec into a defender.
+A spec (``random``, ``tablebase``, ``uci:COMMAND``; see
+:mod:`al0.lang.specs`) is parsed once where it is given;
+:func:`make_defender` is the one factory that turns a spec into a
+defender.
 """
 
 from __future__ import annotations
 
 import random
 import shlex
-from dataclasses import dataclass
-from typing import Literal
 
 import chess
 import chess.engine
 
-from al0.errors import AL0Error, PositionError
-
-DefenderKind = Literal["random", "tablebase", "uci", "worst", "human"]
-
-MADE_KINDS: tuple[DefenderKind, ...] = ("random", "tablebase", "uci")
-"""The kinds :func:`make_defender` makes; ``worst`` (an analysis over every
-defence) and ``human`` (a person at the keyboard) are handled by the command
-that allows them."""
-
-VERIFY_KINDS: tuple[DefenderKind, ...] = ("tablebase", "random", "uci", "worst")
-"""The kinds ``al0 verify`` can judge with."""
-
-TABLE_KINDS: tuple[DefenderKind, ...] = ("tablebase", "random", "worst")
-"""The kinds a file may name (a table's ``expect:`` block, the pytest
-plugin's ini option): those built into al0. A file never makes al0 start a
-program: an engine's command comes only from whoever runs al0."""
-
-ENGINE_FROM_THE_RUNNER = ("a UCI engine's command comes only from whoever runs al0, never "
-                          "from a file: give it as al0 verify TABLE --defender uci:COMMAND, "
-                          "or pytest --al0-defender uci:COMMAND (or AL0_DEFENDER=uci:COMMAND "
-                          "in the environment)")
-"""Why a file cannot name a ``uci:`` defender, and where an engine is given instead."""
+from al0.errors import PositionError
+from al0.lang.specs import MADE_KINDS, DefenderError, DefenderSpec
 
 ENGINE_GRACE_SECONDS = 3.0
 """How long a UCI engine may stay silent past its due: to answer ``uci``
 with ``uciok`` at start (a real engine takes milliseconds; a program that is
 not one, such as ``cat``, never does), beyond its thinking time for each
 move, and to stop at ``quit``. Past it the engine counts as hung."""
-
-
-class DefenderError(AL0Error):
-    """A defender spec is unknown, or a defender cannot be made or has
-    failed (e.g. its engine died or stopped answering)."""
-
-
-@dataclass(frozen=True)
-class DefenderSpec:
-    """A parsed defender spec: its kind and, for ``uci``, the engine's
-    command line split into words."""
-    kind: DefenderKind
-    command: tuple[str, ...] = ()
-    """The engine's program and arguments (``uci`` only)."""
-
-    @property
-    def name(self) -> str:
-        """The spec as the user writes it: ``random``, ``uci:stockfish -l``."""
-        if self.kind == "uci":
-            return "uci:" + shlex.join(self.command)
-        return self.kind
-
-    def __str__(self) -> str:
-        """The spec as written, so a report's reproduce line reads
-        ``--defender worst``, not the dataclass."""
-        return self.name
-
-    @classmethod
-    def parse(cls, text: str, allowed: tuple[DefenderKind, ...] = MADE_KINDS) -> DefenderSpec:
-        """The spec ``text`` names, of one of the ``allowed`` kinds.
-
-        :raises DefenderError: naming the bad value and the choices, or why
-            a ``uci:`` command cannot be split into words (an unclosed quote).
-        """
-        if text.startswith("uci:") and "uci" in allowed:
-            try:
-                command = tuple(shlex.split(text[4:]))
-            except ValueError as error:
-                raise DefenderError(f"bad engine command {text[4:]!r}: {error}") from None
-            if not command:
-                raise DefenderError(f"{text!r}: give the engine's command after uci:")
-            return cls("uci", command)
-        for kind in allowed:
-            if kind != "uci" and text == kind:
-                return cls(kind)
-        choices = ", ".join(kind if kind != "uci" else "uci:COMMAND" for kind in allowed)
-        raise DefenderError(f"unknown defender {text!r}: use {choices}")
-
-    @classmethod
-    def from_file(cls, text: str) -> DefenderSpec:
-        """The spec a file names (a table, an ini file): one of
-        :data:`TABLE_KINDS`, so that no file starts a program.
-
-        :raises DefenderError: for an unknown kind, and for an engine
-            (``uci:…``), saying how to give one instead.
-        """
-        if text.startswith("uci:"):
-            raise DefenderError(f"defender {text!r}: {ENGINE_FROM_THE_RUNNER}")
-        return cls.parse(text, TABLE_KINDS)
 
 
 class RandomDefender:

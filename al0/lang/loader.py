@@ -19,7 +19,7 @@ import chess
 import yaml
 
 from al0.bundled import bundled_namesake, table_path
-from al0.engine.defenders import DefenderSpec
+from al0.lang.specs import DefenderSpec
 from al0.errors import AL0Error, LibraryError, PositionError, TableSyntaxError, UnknownNameError
 from al0.lang.expr import (ExpressionError, parse_constraint, parse_depth_spec, parse_generators,
                       parse_goal)

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TypeAlias, overload
 import chess
 
 from al0.verify.analysis import WORST_KEPT, AdviceTally, AdviceUse, analysis
-from al0.engine.defenders import (Defender, DefenderError, DefenderSpec, TablebaseDefender,
-                                  make_defender)
+from al0.engine.defenders import Defender, TablebaseDefender, make_defender
+from al0.lang.specs import DefenderError, DefenderSpec
 from al0.errors import AL0Error, PositionError
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable, Expectations
