@@ -88,12 +88,30 @@ def board_text(board: chess.Board) -> str:
     """The board with coordinates, then the last move and the side to move."""
     rows = [f"{8 - i} {row}" for i, row in enumerate(str(board).splitlines())]
     rows.append("  a b c d e f g h")
+    rows.append(status_text(board))
+    return "\n".join(rows)
+
+
+def unicode_board_text(board: chess.Board, orientation: chess.Color = chess.WHITE) -> str:
+    """The board in chess symbols (python-chess's ``unicode()``), seen from
+    ``orientation``'s side, with coordinates, then the last move and the
+    side to move."""
+    ranks = "87654321" if orientation == chess.WHITE else "12345678"
+    files = "a b c d e f g h" if orientation == chess.WHITE else "h g f e d c b a"
+    drawn = board.unicode(empty_square="·", orientation=orientation).splitlines()
+    rows = [f"{rank} {row}" for rank, row in zip(ranks, drawn)]
+    rows.append(f"  {files}")
+    rows.append(status_text(board))
+    return "\n".join(rows)
+
+
+def status_text(board: chess.Board) -> str:
+    """The last move (when there is one) and the side to move, with check."""
     last = last_move_text(board)
     status = f"{side_name(board.turn)} to move"
     if board.is_check():
         status += " (in check)"
-    rows.append(f"last move: {last}; {status}" if last else status)
-    return "\n".join(rows)
+    return f"last move: {last}; {status}" if last else status
 
 
 def prompt(board: chess.Board) -> str:

@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import signal
+import sys
 import threading
 import warnings
 from types import FrameType
@@ -204,6 +205,29 @@ def check_no_overwrite(inputs: dict[str, str | None], outputs: dict[str, str | N
                 raise click.UsageError(f"{name} {path} would overwrite {other}{same}: "
                                        f"give another file")
         seen.append((name, path))
+
+
+def typed_line(question: str) -> str | None:
+    """Ask ``question`` and return the line a person types on standard
+    input, stripped; None at the end of input. A line that is not text in
+    standard input's encoding is refused with a note and asked again (it
+    is read as bytes and decoded here: a strict text stream would raise)."""
+    stdin = sys.stdin
+    raw = getattr(stdin, "buffer", None)
+    encoding = getattr(stdin, "encoding", None) or "utf-8"
+    while True:
+        click.echo(question, nl=False)
+        line = raw.readline() if raw is not None else stdin.readline()
+        if not line:
+            click.echo()
+            return None
+        if isinstance(line, bytes):
+            try:
+                line = line.decode(encoding)
+            except UnicodeDecodeError:
+                click.echo(f"that line is not {encoding} text: type a move such as Kb2")
+                continue
+        return str(line).strip()
 
 
 def write_output(path: str, text: str, what: str) -> None:

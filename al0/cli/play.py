@@ -3,16 +3,15 @@ opponent, a person at the keyboard included."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import chess
 import click
 
-from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam, OutputPath,
-                            WholeNumber, check_no_overwrite, position_for,
-                            reports_errors, write_output)
+from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam,
+                            OutputPath, WholeNumber, check_no_overwrite, position_for,
+                            reports_errors, typed_line, write_output)
 from al0.cli.plan import plan_lines
 from al0.engine.defenders import TablebaseDefender, make_defender
 from al0.lang.specs import DefenderSpec
@@ -28,30 +27,15 @@ from al0.verify.verifier import load_tablebase
 
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
-    """Reads their moves from standard input (see :func:`al0.human.parse_move`);
-    None on ``quit`` or end of input. Lists the legal moves on request and
-    re-prompts on an illegal, ambiguous or unparsable move, and on a line
-    that is not text in standard input's encoding (read as bytes and decoded
-    here: a strict text stream would raise instead)."""
-    stdin = sys.stdin
-    raw = getattr(stdin, "buffer", None)
-    encoding = getattr(stdin, "encoding", None) or "utf-8"
+    """Reads their moves from standard input (see :func:`al0.human.parse_move`
+    and :func:`al0.cli.common.typed_line`); None on ``quit`` or end of
+    input. Lists the legal moves on request and re-prompts on an illegal,
+    ambiguous or unparsable move."""
 
     def choose(board: chess.Board) -> chess.Move | None:
         while True:
-            click.echo(prompt(board), nl=False)
-            line = raw.readline() if raw is not None else stdin.readline()
-            if not line:
-                click.echo()
-                return None
-            if isinstance(line, bytes):
-                try:
-                    line = line.decode(encoding)
-                except UnicodeDecodeError:
-                    click.echo(f"that line is not {encoding} text: type a move such as Kb2")
-                    continue
-            text = line.strip()
-            if text.lower() in QUIT_WORDS:
+            text = typed_line(prompt(board))
+            if text is None or text.lower() in QUIT_WORDS:
                 return None
             if text.lower() in LIST_WORDS:
                 click.echo(f"legal moves: {', '.join(legal_sans(board))}")
@@ -118,7 +102,8 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
     Every move of ours names the rule and piece of advice it comes from.
     With --opponent human you type their moves in SAN (Kb2, or kb2 in any
     case when only one move reads so) or UCI (c2b2); 'moves' lists the
-    legal moves, 'quit' stops.
+    legal moves, 'quit' stops. To play the table's side yourself, with its
+    advice on request, use `al0 practice`.
     """
     check_no_overwrite({"TABLE": table}, {"--pgn": pgn_path, "--svg": svg_dir})
     loaded = load_table(table)
