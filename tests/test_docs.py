@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from click.testing import CliRunner
 
+from al0.cli import cli
 from al0.lang.loader import load_table
 from conftest import ROOT
 
@@ -42,3 +44,18 @@ def test_the_tutorials_drafts_load_and_its_second_is_the_bundled_kqk_table(tmp_p
     assert (ROOT / "docs" / "my_kqk.yaml").read_text(encoding="utf-8") == first
     draft, bundled = load_table(tmp_path / "second.yaml"), load_table(ROOT / "advice_tables" / "kqk.yaml")
     assert (draft.material, draft.rules, draft.advice) == (bundled.material, bundled.rules, bundled.advice)
+
+
+def test_the_tutorials_typo_is_reported_as_it_shows(tmp_path, monkeypatch):
+    """docs/authoring.md shows the error for `dist(K, q)` written for the
+    first `dist(K, k)` of its first draft: al0 check prints that line."""
+    text = AUTHORING.read_text(encoding="utf-8")
+    shown = re.search(r"^Error: my_kqk\.yaml:.*$", text, re.M)
+    assert shown is not None
+    first = YAML_BLOCK.findall(text)[0]
+    (tmp_path / "my_kqk.yaml").write_text(first.replace("dist(K, k)", "dist(K, q)", 1),
+                                          encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "my_kqk.yaml"])
+    assert result.exit_code == 2
+    assert result.output.strip() == shown.group(0)
