@@ -554,9 +554,12 @@ class UciEngine:
         return self._auto[material]
 
     def _tablebase_for(self, material: str) -> Tablebase | None:
-        """The tablebase of a table's ``material`` (loaded, or built, once)."""
+        """The tablebase of a table's ``material`` (loaded, or built, once:
+        a build's progress goes to the GUI as ``info string``, which would
+        otherwise wait in silence, 5 to 40 s for a four-man ending)."""
         if material not in self._tablebases:
-            self._tablebases[material] = load_tablebase(material)
+            self._tablebases[material] = load_tablebase(
+                material, progress=lambda message: self._send(f"info string {message}"))
         return self._tablebases[material]
 
 

@@ -2,60 +2,98 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any, Iterator
+
 import chess
 import click
 
 from al0.cli.common import TABLE, reports_errors
 from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable
+
+
+def summary(table: AdviceTable) -> dict[str, Any]:
+    """What ``al0 check`` says of a valid table, as JSON-ready data."""
+    library = table.library
+
+    def described(names: list[str]) -> dict[str, str]:
+        return {name: library.describe(name) for name in names}
+
+    return {
+        "name": table.name,
+        "material": table.material,
+        "plays": chess.COLOR_NAMES[table.us],
+        "description": table.description,
+        "library": str(library.path) if library.path else None,
+        "reads": sorted({e.positions for e in table.expect if e.positions
+                         and e.positions not in ("all", "every")
+                         and not e.positions.startswith("sample:")}),
+        "symmetric": table.symmetric,
+        "rules": [{"name": rule.name, "if": rule.source, "then": list(rule.advice)}
+                  for rule in table.rules],
+        "advice": {advice.name: {key: " ".join(text.split())
+                                 for key, text in advice.source.items()}
+                   for advice in table.advice.values()},
+        "predicates": described(table.predicates_used()),
+        "features": described(table.features_used()),
+        "generators": described(table.generators_used()),
+    }
+
+
+def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
+    """The summary as text for a person."""
+    yield (f"{path}: ok — table {data['name']!r}, {data['material']}, "
+           f"plays {data['plays'].title()}")
+    if data["description"]:
+        yield f"  {data['description']}"
+    # What the table can make al0 run or read: the whole list (docs/trust.md).
+    if data["library"]:
+        yield (f"library: {data['library']} — Python: loading the table imported it and "
+               f"ran its code, which can do anything you can; the table starts no program")
+    else:
+        yield ("library: none — standard vocabulary only: this table runs no Python and "
+               "starts no program")
+    if data["reads"]:
+        yield (f"reads: {', '.join(data['reads'])} — the start positions of its expect: "
+               f"claims (a table may name files in its own folder only)")
+    if data["symmetric"]:
+        yield "symmetric: yes — mirror images are played alike (one orientation per class)"
+    else:
+        yield ("symmetric: no — played as the board is given; verify judges one "
+               "orientation of each position")
+    yield f"rules ({len(data['rules'])}):"
+    for rule in data["rules"]:
+        yield f"  {rule['name']}: if {rule['if']} then {', '.join(rule['then'])}"
+    yield f"advice ({len(data['advice'])}):"
+    for name, parts in data["advice"].items():
+        yield f"  {name}:"
+        for key, text in parts.items():
+            yield f"    {key}: {text}"
+    for key, title in (("predicates", "predicates used"), ("features", "features compared"),
+                       ("generators", "move generators used")):
+        if data[key] or key != "features":
+            yield f"{title}:"
+        for name, meaning in data[key].items():
+            yield f"  {name}: {meaning}"
 
 
 @click.command()
 @TABLE
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as one JSON object: name, material, plays, "
+                   "description, library (its file, or null), reads (the files its expect: "
+                   "claims read), symmetric, rules, advice, and the predicates, features "
+                   "and generators used with their meaning.")
 @reports_errors
-def check(table: str) -> None:
+def check(table: str, as_json: bool) -> None:
     """Validate TABLE and summarise it: rules, advice, vocabulary.
 
     Exits 2 with FILE:LINE:COL: MESSAGE when the table is not valid.
     """
-    loaded = load_table(table)
-    side = "White" if loaded.us == chess.WHITE else "Black"
-    click.echo(f"{table}: ok — table {loaded.name!r}, {loaded.material}, plays {side}")
-    if loaded.description:
-        click.echo(f"  {loaded.description}")
-    # What the table can make al0 run or read: the whole list (docs/trust.md).
-    if loaded.library.path:
-        click.echo(f"library: {loaded.library.path} — Python: loading the table imported "
-                   f"it and ran its code, which can do anything you can; the table "
-                   f"starts no program")
-    else:
-        click.echo("library: none — standard vocabulary only: this table runs no Python "
-                   "and starts no program")
-    files = sorted({e.positions for e in loaded.expect if e.positions
-                    and e.positions not in ("all", "every")
-                    and not e.positions.startswith("sample:")})
-    if files:
-        click.echo(f"reads: {', '.join(files)} — the start positions of its expect: "
-                   f"claims (a table may name files in its own folder only)")
-    if loaded.symmetric:
-        click.echo("symmetric: yes — mirror images are played alike (one orientation per class)")
-    else:
-        click.echo("symmetric: no — played as the board is given; verify judges one "
-                   "orientation of each position")
-    click.echo(f"rules ({len(loaded.rules)}):")
-    for rule in loaded.rules:
-        click.echo(f"  {rule.name}: if {rule.source} then {', '.join(rule.advice)}")
-    click.echo(f"advice ({len(loaded.advice)}):")
-    for advice in loaded.advice.values():
-        click.echo(f"  {advice.name}:")
-        for key, text in advice.source.items():
-            click.echo(f"    {key}: {' '.join(text.split())}")
-    click.echo("predicates used:")
-    for name in loaded.predicates_used():
-        click.echo(f"  {name}: {loaded.library.describe(name)}")
-    if loaded.features_used():
-        click.echo("features compared:")
-        for name in loaded.features_used():
-            click.echo(f"  {name}: {loaded.library.describe(name)}")
-    click.echo("move generators used:")
-    for name in loaded.generators_used():
-        click.echo(f"  {name}: {loaded.library.describe(name)}")
+    data = summary(load_table(table))
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    for line in summary_lines(table, data):
+        click.echo(line)

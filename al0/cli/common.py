@@ -230,6 +230,33 @@ def typed_line(question: str) -> str | None:
         return str(line).strip()
 
 
+def build_progress() -> Callable[[str], None] | None:
+    """Where a tablebase build tells how it goes: standard error on a
+    terminal (as ``al0 tablebase`` shows it), nowhere in a pipe or a log."""
+    if not sys.stderr.isatty():
+        return None
+    return lambda message: click.echo(message, err=True)
+
+
+def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
+    """Build the tablebase of ``material`` now, telling ``say`` how it goes,
+    when there is one for it and it is not cached yet: a command that uses
+    it would otherwise build it in silence (5 to 40 s for a four-man ending,
+    once). Nothing without ``say``: the command builds it as before."""
+    from al0 import tablebase  # lazily: numpy
+    if say is None:
+        return
+    try:
+        path = tablebase.cache_path(material)
+    except PositionError:  # no tablebase for this material
+        return
+    if path.exists():
+        return
+    say(f"building the {tablebase.parse_material(material).name} tablebase, once: "
+        f"it is kept in {path.parent}")
+    tablebase.load(material, progress=say)
+
+
 def write_output(path: str, text: str, what: str) -> None:
     """Write an output atomically (standard output for ``-``), or fail with
     a one-line error."""
@@ -399,9 +426,13 @@ def cli() -> None:
 
     An advice table (YAML) lists rules, pieces of advice, goals and move
     constraints; al0 builds forcing trees from it and plays, explains and
-    checks the strategy. Start with:
+    checks the strategy. TABLE is a bundled table's name (al0 tables lists
+    them) or a YAML file. Start with:
 
-        al0 play advice_tables/krk.yaml
+    \b
+      al0 play krk              watch the KRK table mate the tablebase's defence
+      al0 practice krk          play it yourself, with the table's hints
+      al0 check kqk             what a table says, rule by rule
 
     \b
     Exit codes (every command):

@@ -10,8 +10,9 @@ import chess
 import click
 
 from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam,
-                            OutputPath, WholeNumber, check_no_overwrite, position_for,
-                            reports_errors, typed_line, write_output)
+                            OutputPath, WholeNumber, build_progress, check_no_overwrite,
+                            position_for, prepare_tablebase, reports_errors, typed_line,
+                            write_output)
 from al0.cli.plan import plan_lines
 from al0.engine.defenders import TablebaseDefender, make_defender
 from al0.lang.specs import DefenderSpec
@@ -88,7 +89,7 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
 @click.option("--explain", is_flag=True,
               help="Show, for each new plan, the advice tried and the forcing tree.")
 @click.option("--board/--no-board", "show_board", default=True, show_default=True,
-              help="Show the board after each of our moves.")
+              help="Show the board at the start and after each of our moves.")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False),
               help="Write the board after each move, captioned with the move and advice, as "
                    "DIR/ply-NNN.svg (000: the start), removing an earlier game's ply-NNN.svg.")
@@ -109,6 +110,7 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
     loaded = load_table(table)
     check_no_overwrite({"the table's library": loaded.library.path or None},
                        {"--pgn": pgn_path, "--svg": svg_dir})
+    prepare_tablebase(loaded.material, build_progress())
     if fen is None:
         if loaded.start_fen is None:
             raise click.UsageError(f"{table} has no start position: give one with --fen, "
@@ -180,7 +182,8 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     start = board.copy()
     picture(board, [f"start: {board.fen()}"])
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
-    click.echo(board_text(board))
+    if show_board:
+        click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
     dtm_before = (distance_note(board, tablebase, loaded.us)
                   if tablebase is not None and board.turn == loaded.us else None)

@@ -8,7 +8,8 @@ from typing import Iterator
 import chess
 import click
 
-from al0.cli.common import BUDGET, TABLE, CommandError, position_for, reports_errors, typed_line
+from al0.cli.common import (BUDGET, TABLE, CommandError, build_progress, position_for,
+                            prepare_tablebase, reports_errors, typed_line)
 from al0.cli.plan import plan_lines
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
                        side_name, unicode_board_text)
@@ -118,6 +119,7 @@ def practice(table: str, fen: str | None, flipped: bool, budget: int) -> None:
                                    "or add a start: line (a FEN) to the table")
         fen = loaded.start_fen
     board = position_for(loaded, fen)
+    prepare_tablebase(loaded.material, build_progress())
     tablebase = load_tablebase(loaded.material)
     if tablebase is None:
         raise CommandError(f"practice needs a tablebase, and there is none for "

@@ -18,14 +18,16 @@ from al0.report import html as report_html
 from al0.bundled import table_path
 from al0.cli.common import (BUDGET, ENGINE_SECONDS, STDOUT, TABLE, CommandError, DefenderParam,
                             OutputPath, PositionsParam, PositionsSpec, WholeNumber,
-                            check_no_overwrite, command_line,
-                            reports_errors, write_output)
+                            build_progress, check_no_overwrite, command_line,
+                            prepare_tablebase, reports_errors, write_output)
 from al0.lang.specs import DefenderSpec, VERIFY_KINDS
-from al0.report.pgn import pgn_text
 from al0.board.fen import epd_positions
+from al0.engine.plan import Planner
+from al0.lang.loader import load_table
+from al0.report.pgn import pgn_text
 from al0.report.replay import as_pgn, games_to_show, replay_all
-from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
-from al0.verify.run import run, usable_cpus, useful_jobs
+from al0.verify.run import CHUNK, run, usable_cpus, useful_jobs
+from al0.verify.verifier import Report, Verifier, VerifySpec, play_one, start_positions
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -40,6 +42,64 @@ def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> Sequ
         raise CommandError(f"no tablebase for {table.material}, so no list of all its "
                            f"positions: give --positions FILE.epd")
     return start_positions(spec.text, table, verifier.tablebase, seed)
+
+
+def default_jobs(defender: DefenderSpec, scheduler: str | None, positions: int,
+                 cpus: int) -> int:
+    """``--jobs`` when it is not given: one worker per usable CPU (no more
+    than :func:`~al0.verify.run.useful_jobs` finds worth starting), but one
+    process for a UCI defender (one engine per run), on a cluster (its
+    workers do the work) and for a run of one chunk (:data:`CHUNK`), where
+    starting workers costs more than they save."""
+    if defender.kind == "uci" or scheduler or positions <= CHUNK:
+        return 1
+    return useful_jobs(cpus, positions, defender.kind == "worst", cpus)[0]
+
+
+LARGE_RUN = 100_000
+"""Positions from which a run over every position first says how long it
+will take and how to sample (KBNK has 1.35 million; KQK 18,081)."""
+
+PILOT_GAMES = 20
+"""The seeded sample of games timed for that estimate: a second or two."""
+
+
+def large_run_note(verifier: Verifier, count: int, jobs: int, seed: int) -> str:
+    """What a run over ``count`` positions is in for: how long, roughly, at
+    the pace of :data:`PILOT_GAMES` sample games played first (with a
+    planner of their own, so the run's plans and figures are its own), and
+    how to sample instead. A UCI engine or the worst-case analysis is not
+    timed: the pilot would cost too long, or tell too little."""
+    sample = "--positions sample:1000 judges a seeded sample of 1,000"
+    kind = verifier.spec.defender.kind
+    if kind in ("uci", "worst"):
+        return f"note: {count:,} positions to judge: this may take hours; {sample}"
+    planner = Planner(verifier.table, verifier.spec.budget)
+    pilot = start_positions(f"sample:{PILOT_GAMES}", verifier.table, verifier.tablebase, seed)
+    started = time.process_time()
+    for index, board in enumerate(pilot):
+        play_one(planner, board, verifier.defender_for(index), verifier.spec.max_moves,
+                 verifier.optimal(board), verifier.tablebase)
+    per_game = (time.process_time() - started) / len(pilot)
+    processes = f"{jobs} process{'' if jobs == 1 else 'es'}"
+    return (f"note: {count:,} positions to judge: roughly {duration(per_game * count / jobs)} "
+            f"with {processes}, at the pace of {len(pilot)} sample games; {sample} in about "
+            f"{duration(per_game * 1000)}")
+
+
+def duration(seconds: float) -> str:
+    """A rough duration for a person: ``40 s``, ``12 min``, ``3.5 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def san_line(fen: str, line: Sequence[str]) -> str:
+    """A game's moves (UCI, as the JSON report keeps them) in numbered SAN,
+    as the HTML report and the PGN show them: ``1. Qg5 Kd1 2. Qf5 …``."""
+    return chess.Board(fen).variation_san([chess.Move.from_uci(move) for move in line])
 
 
 def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
@@ -60,7 +120,7 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
     for kind, examples in data["failure_examples"].items():
         yield f"{kind}: {data['endings'][kind]} — e.g."
         for example in examples:
-            line = " ".join(example["line"])
+            line = san_line(example["fen"], example["line"])
             yield f"  {example['fen']}" + (f"  line: {line}" if line else "")
     if data["plan_ms"]:
         ms = data["plan_ms"]
@@ -89,9 +149,12 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
               help="Seed of the random defender and of sample:N.")
 @click.option("--engine-time", type=ENGINE_SECONDS, default=0.05,
               show_default=True, help="Seconds per move for a UCI defender.")
-@click.option("--jobs", type=WholeNumber(minimum=1), default=1, show_default=True,
+@click.option("--jobs", type=WholeNumber(minimum=1), default=None,
               help="Worker processes: at most 2 per CPU, and one per chunk of 200 "
-                   "positions (a note says when fewer are started).")
+                   "positions (a note says when fewer are started). Default: one per CPU "
+                   "this process may use; one with a UCI defender or --scheduler, or for "
+                   f"at most {CHUNK} positions (starting workers would cost more than "
+                   "they save).")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",
               help="Judge the positions on the Dask cluster of this scheduler instead "
                    "of locally (not with --defender worst).")
@@ -119,7 +182,8 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
 @BUDGET
 @reports_errors
 def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, max_moves: int,
-           seed: int, engine_time: float, jobs: int, scheduler: str | None, json_path: str | None,
+           seed: int, engine_time: float, jobs: int | None, scheduler: str | None,
+           json_path: str | None,
            failures_path: str | None, html_path: str | None, pgn_path: str | None,
            show_analysis: bool, worst: int, budget: int) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
@@ -140,16 +204,16 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
 
     \b
     Examples:
-      al0 verify advice_tables/krk.yaml --positions sample:500
-      al0 verify advice_tables/krk_bratko.yaml --defender worst --jobs 2 --json report.json
-      al0 verify advice_tables/krk.yaml --positions sample:2000 --analysis --worst 5
+      al0 verify krk --positions sample:500
+      al0 verify krk_bratko --defender worst --json report.json
+      al0 verify krk --positions sample:2000 --analysis --worst 5
     """
-    if defender.kind == "uci" and jobs > 1:
+    if defender.kind == "uci" and jobs is not None and jobs > 1:
         raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
     if scheduler and defender.kind == "worst":
         raise click.UsageError("--defender worst explores one game graph shared by every "
                                "position, so it runs locally: drop --scheduler")
-    if scheduler and (defender.kind == "uci" or jobs > 1):
+    if scheduler and (defender.kind == "uci" or jobs is not None and jobs > 1):
         raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
     # A bundled table's name (krk) is resolved here: workers get a path.
     spec = VerifySpec(os.path.abspath(table_path(table)), defender, max_moves, seed, budget, engine_time,
@@ -158,6 +222,9 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
                "--pgn": pgn_path}
     inputs = {"TABLE": spec.table_path, "--positions": positions_spec.path}
     check_no_overwrite(inputs, outputs)
+    say = build_progress()
+    if say is not None:  # the table is loaded twice, on a terminal only: a few ms
+        prepare_tablebase(load_table(spec.table_path).material, say)
     verifier = Verifier(spec)
     try:
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
@@ -168,11 +235,16 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         named = (positions_spec.text if positions_spec.count is None or seed == 0
                  else f"{positions_spec.text} (seed {seed})")
         report = Report(verifier.table.name, defender.name, named, len(boards))
-        if jobs > 1:
+        if jobs is None:
+            jobs = default_jobs(defender, scheduler, len(boards), usable_cpus())
+        elif jobs > 1:
             asked = jobs
             jobs, why = useful_jobs(jobs, len(boards), defender.kind == "worst", usable_cpus())
             if why:
                 click.echo(f"note: --jobs {asked} lowered to {jobs}: {why}", err=True)
+        if positions_spec.count is None and positions_spec.path is None \
+                and len(boards) >= LARGE_RUN:
+            click.echo(large_run_note(verifier, len(boards), jobs, seed), err=True)
         stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))

@@ -718,11 +718,13 @@ class VerifySpec:
     analysis itself, so a run that shows no analysis leaves it out."""
 
 
-def load_tablebase(material: str) -> Tablebase | None:
-    """The tablebase of ``material``, or None when there is none for it."""
+def load_tablebase(material: str, progress: Callable[[str], None] | None = None
+                   ) -> Tablebase | None:
+    """The tablebase of ``material``, or None when there is none for it;
+    ``progress`` hears how a build goes, when the table must be built."""
     from al0 import tablebase  # lazily: it may build a table (seconds)
     try:
-        return tablebase.load(material)
+        return tablebase.load(material, progress=progress)
     except PositionError:
         return None
 
