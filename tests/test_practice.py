@@ -61,7 +61,8 @@ def test_a_game_that_takes_every_hint_mates_as_al0_does_with_undo_flip_and_bad_i
     assert "nothing to undo" in out
     assert "1. Kc4  Kd2" in out                      # played, then taken back
     # The optimal first move would take one off; the table's first move does not.
-    assert "1. Re3  Kd2        mate in 8 → mate in 9: that move did not bring the mate nearer" in out
+    assert ("1. Re3  Kd2        mate in 8 → mate in 9: that move did not bring the mate "
+            "nearer") in out
     assert out.count("1. Re3  Kd2") == 1 and out.count("nothing to undo") == 1
     assert out.splitlines()[-1] == "You mated in 10 moves; the fastest mate from the start " \
                                    "takes 8 (tablebase): 2 over."
