@@ -76,8 +76,8 @@ def test_a_number_read_is_within_its_bounds(text, low, high):
 
 @pytest.mark.parametrize("spec, expected", [
     ("all", None), ("every", None), ("krk.epd", None), ("sample:5", 5),
-    ("sample:\u00b2", "'sample:\u00b2': N must be a whole number >= 1, not '\u00b2'"),
-    ("sample:0", "'sample:0': N must be a whole number >= 1, not 0"),
+    ("sample:\u00b2", "'sample:\u00b2': N in sample:N must be a whole number >= 1, not '\u00b2'"),
+    ("sample:0", "'sample:0': N in sample:N must be a whole number >= 1, not 0"),
     ("sample:" + HUGE, "N is too large (at most 18 digits)"),
 ])
 def test_sample_size(spec, expected):
@@ -94,7 +94,7 @@ def test_a_tables_sample_of_unicode_digits_is_a_located_error(tmp_path):
     table.write_text((ROOT / "tests" / "tables" / "positions_absolute.yaml").read_text()
                      .replace("/etc/passwd", "sample:\u00b2"))
     with pytest.raises(TableSyntaxError, match=r"t.yaml:16:14: expect positions 'sample:\u00b2': "
-                                               r"N must be a whole number >= 1"):
+                                               r"N in sample:N must be a whole number >= 1"):
         load_table(table)
 
 
@@ -110,7 +110,8 @@ def test_a_reversi_players_depth_is_read_by_the_one_parser(spec):
     ["plan", BOOK, "--budget", "\u0663"], ["plan", BOOK, "--budget", "1_000"],
     ["plan", BOOK, "--budget", HUGE], ["verify", BOOK, "--seed", "\u00b2"],
     ["verify", BOOK, "--max-moves", "-1"], ["verify", BOOK, "--jobs", "\uff12"],
-    ["verify", BOOK, "--positions", "sample:\u00b2"], ["verify", BOOK, "--positions", f"sample:{HUGE}"],
+    ["verify", BOOK, "--positions", "sample:\u00b2"],
+    ["verify", BOOK, "--positions", f"sample:{HUGE}"],
     ["bench", BOOK, "--count", "\u00b2"], ["reversi", "--black", "alphabeta:\u00b2"],
     ["solve", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--moves", "11"],
 ])

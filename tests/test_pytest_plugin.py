@@ -120,8 +120,9 @@ def test_a_bad_sample_is_a_table_error(tmp_path):
     table = tmp_path / "bad_sample.yaml"
     table.write_text((TABLES / "bad_defender.yaml").read_text()
                      .replace("defender: grandmaster", "positions: sample:0"))
-    with pytest.raises(TableSyntaxError, match=r"bad_sample.yaml:17:\d+: expect positions "
-                                               r"'sample:0': N must be a whole number >= 1, not 0"):
+    with pytest.raises(TableSyntaxError,
+                       match=r"bad_sample.yaml:17:\d+: expect positions 'sample:0': "
+                             r"N in sample:N must be a whole number >= 1, not 0"):
         load_table(table)
 
 

@@ -117,7 +117,7 @@ def sample_size(spec: str) -> int | None:
     if not spec.startswith("sample:"):
         return None
     try:
-        return parse_int(spec[len("sample:"):], "N", minimum=1)
+        return parse_int(spec[len("sample:"):], "N in sample:N", minimum=1)
     except IntegerError as error:
         raise PositionError(f"{shown(spec)}: {error}") from None
 
