@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from al0.cli import cli
 from al0.lang.loader import load_table
 from al0.engine.plan import Planner
-from al0.board.position import from_board, to_board
+from al0.board.position import from_board
 from al0.verify.verifier import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
                         encode_tree, load_tablebase, plan_chunk, position_fen, start_positions)
 from al0.lang.specs import DefenderSpec

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import chess
 
-from al0.board.position import MOVES, Bitboard, Position
+from al0.board.position import Bitboard, Position
 
 Symmetry = int
 """One of the board's eight symmetries, by its bits: 1 flips the files

@@ -16,7 +16,7 @@ import chess
 import chess.engine
 
 from al0.errors import PositionError
-from al0.lang.specs import MADE_KINDS, DefenderError, DefenderSpec
+from al0.lang.specs import DefenderError, DefenderSpec
 
 ENGINE_GRACE_SECONDS = 3.0
 """How long a UCI engine may stay silent past its due: to answer ``uci``

@@ -1,28 +1,5 @@
-"""An advice table as a UCI engine: the protocol's state machine, line by line.
-
-:class:`UciEngine` takes one line of the Universal Chess Interface at a time
-and sends its answers through the function it was given; :func:`serve`
-feeds it a stream. Nothing here reads standard input or prints (``al0 uci``
-does), so the engine is tested by calling it, and by python-chess's own UCI
-client through the CLI.
-
-Each ``go`` thinks in a worker thread (:class:`Search`), so the line reader
-stays free: ``isready`` is answered at once, and ``stop`` (or the move's
-clock) answers at once with the best move known so far, while the worker,
-told through a stop flag that both searches look at, winds down.
-
-Which table plays: the one given (``al0 uci TABLE``, ``setoption name Table
-value …``), else the bundled table of the side to move's material (``krk``
-for KRK). Like the play loop (:mod:`al0.engine.play`), the engine keeps the
-forcing tree of its plan between moves of one game. The table plays its material
-and what our captures leave of it (KQKR goes on as KQK); in its material but
-with the other side to move, or with no plan, the tablebase's move is
-played. Any other position gets a short alpha-beta search
-(:mod:`al0.games.chess_search`). Every move comes with a ``score``: the
-tablebase's distance to mate where the material has one, else the forcing
-tree's bound when its leaves are mates, else the material; an ``info
-string`` says which.
-"""
+"""The UCI state machine, one line of the protocol at a time
+(:class:`UciEngine`), and :func:`serve` to feed it a stream."""
 
 from __future__ import annotations
 
@@ -41,19 +18,17 @@ from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.engine.play import descend
 from al0.engine.search import SearchLimits
 from al0.engine.tree import ForcingTree, principal_line
-from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
+from al0.errors import AL0Error, SearchBudgetExceeded
 from al0.integers import IntegerError, parse_int
-from al0.games.chess_search import ShortSearch, material_balance, mate_in_moves
+from al0.games.chess_search import ShortSearch
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
+from al0.uci.go import Go, Search, Send, parse_go
+from al0.uci.scores import playable, proof_line, table_score, tablebase_move, tablebase_score
 from al0.verify.verifier import load_tablebase
 
 if TYPE_CHECKING:
-    from al0.games.chess_game import ChessState
-    from al0.games.search import Proof
     from al0.tablebase import Tablebase
-
-Send = Callable[[str], None]
 
 MAX_BUDGET = 1_000_000_000
 """The largest node budget the Budget option takes: far beyond any table's need."""
@@ -63,10 +38,6 @@ SHORT_DEPTH = 3
 second in Python (e.g. 659 positions from the start position)."""
 MAX_DEPTH = 64
 """Plies the short search deepens to at most while the clock allows."""
-MOVES_TO_GO = 20
-"""The moves a clock without ``movestogo`` is shared among."""
-MARGIN = 0.05
-"""Seconds kept back from each move's time for the pipe and the GUI."""
 AUTO = "auto"
 """The Table option's value for the bundled table of the position's material."""
 
@@ -74,158 +45,6 @@ AUTO = "auto"
 def one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
-
-# ------------------------------------------------------------------ go
-
-@dataclass(frozen=True)
-class Go:
-    """What one ``go`` asks for."""
-    seconds: float | None = None
-    """The time to think: ``movetime``, or a share of our clock."""
-    nodes: int | None = None
-    """Most positions one search may visit."""
-    depth: int | None = None
-    """Plies of the short search."""
-    mate: int | None = None
-    """Look for a mate in this many moves first."""
-    held: bool = False
-    """``infinite`` or ``ponder``: the move waits for ``stop`` or ``ponderhit``."""
-
-
-_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
-
-
-def parse_go(args: list[str], turn: chess.Color) -> tuple[Go, list[str]]:
-    """The ``go`` of these arguments for ``turn`` to move, and an ``info
-    string`` for each part ignored (a value that is no whole number, an
-    unknown word, ``searchmoves``)."""
-    numbers: dict[str, int] = {}
-    held = False
-    notes: list[str] = []
-    at = 0
-    while at < len(args):
-        word = args[at]
-        at += 1
-        if word in _NUMBERS:
-            value = args[at] if at < len(args) else ""
-            at += 1
-            try:
-                numbers[word] = int(value)
-            except ValueError:
-                notes.append(f"info string ignored go {word} {value!r}: not a whole number")
-        elif word in ("infinite", "ponder"):
-            held = True
-        elif word == "searchmoves":
-            while at < len(args) and args[at] not in _NUMBERS + ("infinite", "ponder"):
-                at += 1
-            notes.append("info string ignored searchmoves: every move is searched")
-        else:
-            notes.append(f"info string ignored go {word!r}")
-    for name in ("depth", "nodes", "mate", "movetime"):
-        if numbers.get(name, 1) < 1:
-            notes.append(f"info string ignored go {name} {numbers.pop(name)}: use 1 or more")
-    seconds = None
-    if "movetime" in numbers:
-        seconds = numbers["movetime"] / 1000
-    else:
-        left, increment = ("wtime", "winc") if turn == chess.WHITE else ("btime", "binc")
-        if left in numbers:
-            seconds = clock_share(numbers[left], numbers.get(increment, 0),
-                                  numbers.get("movestogo", MOVES_TO_GO))
-    if seconds is not None:
-        seconds = max(0.01, seconds - MARGIN)
-    return Go(seconds, numbers.get("nodes"), numbers.get("depth"), numbers.get("mate"),
-              held), notes
-
-
-def clock_share(left_ms: int, increment_ms: int, moves_to_go: int) -> float:
-    """Seconds for this move: the clock shared among the moves to go, plus
-    half the increment, never more than half of what is left."""
-    left, increment = max(left_ms, 0) / 1000, max(increment_ms, 0) / 1000
-    return min(left / max(moves_to_go, 1) + increment / 2, left / 2)
-
-
-# -------------------------------------------------------------- search
-
-class Search:
-    """One ``go``: the worker's stop flag and the best move known so far.
-
-    The ``bestmove`` goes out exactly once: from the worker when it is done,
-    or at once on ``stop``, ``quit`` or the clock, whichever comes first;
-    after it the worker's ``info`` lines are dropped. A ``held`` search
-    (``infinite``, ``ponder``) keeps its move until ``stop`` or ``ponderhit``.
-    """
-
-    def __init__(self, send: Send, held: bool, best: chess.Move | None):
-        self.stop = threading.Event()
-        """Set to end the worker's search early; the searches look at it."""
-        self.best = best
-        self.held = held
-        self.done = False
-        self.answered = False
-        self._send = send
-        self._lock = threading.Lock()
-        self.worker: threading.Thread | None = None
-        self.clock: threading.Timer | None = None
-
-    def say(self, line: str) -> None:
-        """An ``info`` line from the worker, unless the move has gone out."""
-        with self._lock:
-            if not self.answered:
-                self._send(line)
-
-    def improve(self, move: chess.Move, *lines: str) -> None:
-        """A better move is known, the one ``stop`` will answer, with the
-        ``info`` lines about it: sent together, so a ``bestmove`` never
-        goes out between a line and its move."""
-        with self._lock:
-            self.best = move
-            if not self.answered:
-                for line in lines:
-                    self._send(line)
-
-    def finish(self, move: chess.Move | None) -> None:
-        """The worker is done (``move`` None: it keeps the best known)."""
-        with self._lock:
-            if move is not None:
-                self.best = move
-            self.done = True
-            if not self.held:
-                self._answer()
-
-    def expire(self) -> None:
-        """The move's time is up: answer now, unless held."""
-        self.stop.set()
-        with self._lock:
-            if not self.held:
-                self._answer()
-
-    def halt(self) -> None:
-        """``stop`` or ``quit``: answer now."""
-        self.stop.set()
-        with self._lock:
-            self.held = False
-            self._answer()
-
-    def ponderhit(self) -> None:
-        """The GUI played the move we pondered on: the search is ours now."""
-        with self._lock:
-            self.held = False
-            if self.done:
-                self._answer()
-
-    def wait(self) -> None:
-        """Until the worker has ended."""
-        if self.worker is not None:
-            self.worker.join()
-
-    def _answer(self) -> None:
-        if not self.answered:
-            self._send(f"bestmove {self.best.uci() if self.best else '(none)'}")
-            self.answered = True
-
-
-# ------------------------------------------------------------- engine
 
 @dataclass(frozen=True)
 class Followed:
@@ -562,77 +381,6 @@ class UciEngine:
                 material, progress=lambda message: self._send(f"info string {message}"))
         return self._tablebases[material]
 
-
-# ------------------------------------------------------------- scores
-
-def tablebase_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
-    """The tablebase's move: the quickest mate when the side to move wins,
-    else its longest resistance (or a draw)."""
-    best = tablebase.best_moves(board)
-    return best[0] if best else tablebase.best_defence(board)
-
-
-def tablebase_score(tablebase: Tablebase, board: chess.Board) -> str:
-    """UCI's ``score`` of ``board`` for the side to move, from the tablebase."""
-    result = tablebase.result(board)
-    if result.winner is None or result.plies is None:
-        return "cp 0"
-    return f"mate {mate_in_moves(result.plies, result.winner, board.turn)}"
-
-
-def table_score(board: chess.Board, tree: ForcingTree,
-                tablebase: Tablebase | None) -> tuple[str, str]:
-    """The ``score`` of our move from ``board`` with ``tree``, and where it
-    comes from: the tablebase, else the tree's height when every leaf is a
-    mate (it bounds the plies to mate), else the material."""
-    if tablebase is not None:
-        try:
-            return tablebase_score(tablebase, board), "the tablebase"
-        except PositionError:  # material the tablebase does not cover
-            pass
-    if leaves_mate(board.copy(stack=False), tree):
-        return f"mate {(tree.height + 1) // 2}", "the forcing tree's bound"
-    return f"cp {material_balance(board, board.turn)}", "the material"
-
-
-def leaves_mate(board: chess.Board, tree: ForcingTree) -> bool:
-    """Whether every leaf of ``tree`` from ``board`` is a checkmate."""
-    if tree.is_leaf:
-        return board.is_checkmate()
-    for move, subtree in tree.branches:
-        board.push(move)
-        try:
-            if not leaves_mate(board, subtree):
-                return False
-        finally:
-            board.pop()
-    return True
-
-
-def playable(board: chess.Board, line: tuple[chess.Move, ...]) -> list[chess.Move]:
-    """``line`` from ``board`` (with its game's moves) up to a draw the
-    game's history makes (a threefold repetition, the fifty-move rule),
-    which the short search, blind to history, plays through."""
-    board = board.copy()
-    played = []
-    for move in line:
-        played.append(move)
-        board.push(move)
-        if board.is_repetition(3) or board.is_fifty_moves():
-            break
-    return played
-
-
-def proof_line(proof: Proof[ChessState, chess.Move]) -> list[chess.Move]:
-    """A mate proof's worst-case line: at their nodes the reply that delays mate longest."""
-    line: list[chess.Move] = []
-    while proof.branches:
-        move, proof = max(proof.branches, key=lambda branch: branch[1].moves)
-        line.append(move)
-    return line
-
-
-# ------------------------------------------------------------ protocol
 
 def parse_position(args: list[str]) -> chess.Board:
     """The board of a ``position`` command's arguments.

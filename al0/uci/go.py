@@ -1,0 +1,166 @@
+"""One ``go``: its limits as the GUI gives them (:func:`parse_go`), the
+share of the clock a move may take, and the search's state between the
+worker thread that thinks and the line reader that may stop it
+(:class:`Search`)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import chess
+
+Send = Callable[[str], None]
+"""Where a line to the GUI goes."""
+
+MOVES_TO_GO = 20
+"""The moves a clock without ``movestogo`` is shared among."""
+MARGIN = 0.05
+"""Seconds kept back from each move's time for the pipe and the GUI."""
+
+
+@dataclass(frozen=True)
+class Go:
+    """What one ``go`` asks for."""
+    seconds: float | None = None
+    """The time to think: ``movetime``, or a share of our clock."""
+    nodes: int | None = None
+    """Most positions one search may visit."""
+    depth: int | None = None
+    """Plies of the short search."""
+    mate: int | None = None
+    """Look for a mate in this many moves first."""
+    held: bool = False
+    """``infinite`` or ``ponder``: the move waits for ``stop`` or ``ponderhit``."""
+
+
+_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
+
+
+def parse_go(args: list[str], turn: chess.Color) -> tuple[Go, list[str]]:
+    """The ``go`` of these arguments for ``turn`` to move, and an ``info
+    string`` for each part ignored (a value that is no whole number, an
+    unknown word, ``searchmoves``)."""
+    numbers: dict[str, int] = {}
+    held = False
+    notes: list[str] = []
+    at = 0
+    while at < len(args):
+        word = args[at]
+        at += 1
+        if word in _NUMBERS:
+            value = args[at] if at < len(args) else ""
+            at += 1
+            try:
+                numbers[word] = int(value)
+            except ValueError:
+                notes.append(f"info string ignored go {word} {value!r}: not a whole number")
+        elif word in ("infinite", "ponder"):
+            held = True
+        elif word == "searchmoves":
+            while at < len(args) and args[at] not in _NUMBERS + ("infinite", "ponder"):
+                at += 1
+            notes.append("info string ignored searchmoves: every move is searched")
+        else:
+            notes.append(f"info string ignored go {word!r}")
+    for name in ("depth", "nodes", "mate", "movetime"):
+        if numbers.get(name, 1) < 1:
+            notes.append(f"info string ignored go {name} {numbers.pop(name)}: use 1 or more")
+    seconds = None
+    if "movetime" in numbers:
+        seconds = numbers["movetime"] / 1000
+    else:
+        left, increment = ("wtime", "winc") if turn == chess.WHITE else ("btime", "binc")
+        if left in numbers:
+            seconds = clock_share(numbers[left], numbers.get(increment, 0),
+                                  numbers.get("movestogo", MOVES_TO_GO))
+    if seconds is not None:
+        seconds = max(0.01, seconds - MARGIN)
+    return Go(seconds, numbers.get("nodes"), numbers.get("depth"), numbers.get("mate"),
+              held), notes
+
+
+def clock_share(left_ms: int, increment_ms: int, moves_to_go: int) -> float:
+    """Seconds for this move: the clock shared among the moves to go, plus
+    half the increment, never more than half of what is left."""
+    left, increment = max(left_ms, 0) / 1000, max(increment_ms, 0) / 1000
+    return min(left / max(moves_to_go, 1) + increment / 2, left / 2)
+
+
+class Search:
+    """One ``go``: the worker's stop flag and the best move known so far.
+
+    The ``bestmove`` goes out exactly once: from the worker when it is done,
+    or at once on ``stop``, ``quit`` or the clock, whichever comes first;
+    after it the worker's ``info`` lines are dropped. A ``held`` search
+    (``infinite``, ``ponder``) keeps its move until ``stop`` or ``ponderhit``.
+    """
+
+    def __init__(self, send: Send, held: bool, best: chess.Move | None):
+        self.stop = threading.Event()
+        """Set to end the worker's search early; the searches look at it."""
+        self.best = best
+        self.held = held
+        self.done = False
+        self.answered = False
+        self._send = send
+        self._lock = threading.Lock()
+        self.worker: threading.Thread | None = None
+        self.clock: threading.Timer | None = None
+
+    def say(self, line: str) -> None:
+        """An ``info`` line from the worker, unless the move has gone out."""
+        with self._lock:
+            if not self.answered:
+                self._send(line)
+
+    def improve(self, move: chess.Move, *lines: str) -> None:
+        """A better move is known, the one ``stop`` will answer, with the
+        ``info`` lines about it: sent together, so a ``bestmove`` never
+        goes out between a line and its move."""
+        with self._lock:
+            self.best = move
+            if not self.answered:
+                for line in lines:
+                    self._send(line)
+
+    def finish(self, move: chess.Move | None) -> None:
+        """The worker is done (``move`` None: it keeps the best known)."""
+        with self._lock:
+            if move is not None:
+                self.best = move
+            self.done = True
+            if not self.held:
+                self._answer()
+
+    def expire(self) -> None:
+        """The move's time is up: answer now, unless held."""
+        self.stop.set()
+        with self._lock:
+            if not self.held:
+                self._answer()
+
+    def halt(self) -> None:
+        """``stop`` or ``quit``: answer now."""
+        self.stop.set()
+        with self._lock:
+            self.held = False
+            self._answer()
+
+    def ponderhit(self) -> None:
+        """The GUI played the move we pondered on: the search is ours now."""
+        with self._lock:
+            self.held = False
+            if self.done:
+                self._answer()
+
+    def wait(self) -> None:
+        """Until the worker has ended."""
+        if self.worker is not None:
+            self.worker.join()
+
+    def _answer(self) -> None:
+        if not self.answered:
+            self._send(f"bestmove {self.best.uci() if self.best else '(none)'}")
+            self.answered = True

@@ -1,0 +1,85 @@
+"""What the engine reports of a move: its UCI ``score`` (the tablebase's
+distance to mate, the forcing tree's bound, or the material) and the line
+it sends as ``pv``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import chess
+
+from al0.engine.tree import ForcingTree
+from al0.errors import PositionError
+from al0.games.chess_search import material_balance, mate_in_moves
+
+if TYPE_CHECKING:
+    from al0.games.chess_game import ChessState
+    from al0.games.search import Proof
+    from al0.tablebase import Tablebase
+
+
+def tablebase_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
+    """The tablebase's move: the quickest mate when the side to move wins,
+    else its longest resistance (or a draw)."""
+    best = tablebase.best_moves(board)
+    return best[0] if best else tablebase.best_defence(board)
+
+
+def tablebase_score(tablebase: Tablebase, board: chess.Board) -> str:
+    """UCI's ``score`` of ``board`` for the side to move, from the tablebase."""
+    result = tablebase.result(board)
+    if result.winner is None or result.plies is None:
+        return "cp 0"
+    return f"mate {mate_in_moves(result.plies, result.winner, board.turn)}"
+
+
+def table_score(board: chess.Board, tree: ForcingTree,
+                tablebase: Tablebase | None) -> tuple[str, str]:
+    """The ``score`` of our move from ``board`` with ``tree``, and where it
+    comes from: the tablebase, else the tree's height when every leaf is a
+    mate (it bounds the plies to mate), else the material."""
+    if tablebase is not None:
+        try:
+            return tablebase_score(tablebase, board), "the tablebase"
+        except PositionError:  # material the tablebase does not cover
+            pass
+    if leaves_mate(board.copy(stack=False), tree):
+        return f"mate {(tree.height + 1) // 2}", "the forcing tree's bound"
+    return f"cp {material_balance(board, board.turn)}", "the material"
+
+
+def leaves_mate(board: chess.Board, tree: ForcingTree) -> bool:
+    """Whether every leaf of ``tree`` from ``board`` is a checkmate."""
+    if tree.is_leaf:
+        return board.is_checkmate()
+    for move, subtree in tree.branches:
+        board.push(move)
+        try:
+            if not leaves_mate(board, subtree):
+                return False
+        finally:
+            board.pop()
+    return True
+
+
+def playable(board: chess.Board, line: tuple[chess.Move, ...]) -> list[chess.Move]:
+    """``line`` from ``board`` (with its game's moves) up to a draw the
+    game's history makes (a threefold repetition, the fifty-move rule),
+    which the short search, blind to history, plays through."""
+    board = board.copy()
+    played = []
+    for move in line:
+        played.append(move)
+        board.push(move)
+        if board.is_repetition(3) or board.is_fifty_moves():
+            break
+    return played
+
+
+def proof_line(proof: Proof[ChessState, chess.Move]) -> list[chess.Move]:
+    """A mate proof's worst-case line: at their nodes the reply that delays mate longest."""
+    line: list[chess.Move] = []
+    while proof.branches:
+        move, proof = max(proof.branches, key=lambda branch: branch[1].moves)
+        line.append(move)
+    return line
