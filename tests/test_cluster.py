@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
-from al0.verify.verifier import cluster
+from al0.verify import cluster
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec
 from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
