@@ -302,46 +302,77 @@ def _compile(goal: Goal, library: Library) -> GoalFn:
 
 
 def _compile_compare(goal: Compare, library: Library) -> GoalFn:
-    """``left OP right``; false when either side has no value (a piece gone)."""
+    """``left OP right``; false when any feature in it has no value (a piece gone).
+
+    The two sides become one weighted sum compared with 0, ``left - right OP
+    0``, in which each distinct feature read at the node is called once
+    whatever its multiple and however often it is written (``corner_dist(k,
+    B)`` three times is one call, times 3), and the features read at the
+    root, with the numbers, make one constant computed once per root (kept
+    among the root node's facts): a node's comparison costs the calls of its
+    distinct node features and nothing more."""
     compare = _COMPARE[goal.op]
-    left, right = _compile_sum(goal.left, library), _compile_sum(goal.right, library)
+    at_node, at_root, constant = _weights(goal, library)
+    weighted = tuple(at_node.items())
+    if not at_root:
+        def evaluate(node: Node, root: Node) -> bool:
+            total = constant
+            for feature, times in weighted:
+                value = feature(node)
+                if value is None:
+                    return False
+                total += times * value
+            return compare(total, 0)
+        return evaluate
+    at_root_weighted = tuple(at_root.items())
 
-    def evaluate(node: Node, root: Node) -> bool:
-        a = left(node, root)
-        if a is None:
+    def root_total(root: Node) -> tuple[int, ...]:
+        """The root's part of the sum, in a tuple (empty: a feature has no value)."""
+        total = constant
+        for feature, times in at_root_weighted:
+            value = feature(root)
+            if value is None:
+                return ()
+            total += times * value
+        return (total,)
+
+    def evaluate_with_root(node: Node, root: Node) -> bool:
+        known = root.facts.get(root_total)
+        if known is None:
+            known = root.fact(root_total)
+        if not known:
             return False
-        b = right(node, root)
-        return b is not None and compare(a, b)
-    return evaluate
+        total: int = known[0]  # type: ignore[index]
+        for feature, times in weighted:
+            value = feature(node)
+            if value is None:
+                return False
+            total += times * value
+        return compare(total, 0)
+    return evaluate_with_root
 
 
-ValueFn = Callable[[Node, Node], "int | None"]
+Weights = dict[Callable[[Node], "int | None"], int]
 
 
-def _compile_sum(total: Sum, library: Library) -> ValueFn:
-    """The value of ``total`` at (node, root); None if a feature has none."""
-    terms = [(sign, _compile_term(term, library)) for sign, term in total.parts]
-    if len(terms) == 1 and terms[0][0] == 1:
-        return terms[0][1]
-
-    def value(node: Node, root: Node) -> int | None:
-        result = 0
-        for sign, term in terms:
-            part = term(node, root)
-            if part is None:
-                return None
-            result += sign * part
-        return result
-    return value
-
-
-def _compile_term(term: Feature | int, library: Library) -> ValueFn:
-    if isinstance(term, int):
-        return lambda node, root: term
-    feature = library.features[term.name]
-    if term.at_root:
-        return lambda node, root: feature(root)
-    return lambda node, root: feature(node)
+def _weights(goal: Compare, library: Library) -> tuple[Weights, Weights, int]:
+    """``left - right`` of ``goal`` as the multiple of each distinct feature
+    function at the node and at the root, and the sum of its numbers. Names
+    bound to one function (``room`` and ``room(k)``) are one feature. A
+    feature whose multiples cancel keeps its place (weight 0): it still
+    makes the comparison false where it has no value."""
+    at_node: Weights = {}
+    at_root: Weights = {}
+    constant = 0
+    for side, sign in ((goal.left, 1), (goal.right, -1)):
+        for coefficient, term in side.parts:
+            if isinstance(term, int):
+                constant += sign * coefficient * term
+                continue
+            weights = at_root if term.at_root else at_node
+            feature = library.features[term.name]
+            weights[feature] = weights.get(feature, 0) + sign * coefficient
+    return at_node, at_root, constant
 
 
 def _flattened(goal: And | Or) -> list[Goal]:

@@ -3,7 +3,7 @@
 Goals: predicate names with ``not`` > ``and`` > ``or`` (tightest first),
 parentheses, ``true``/``false``, depth tests (``depth < 3``) and comparisons
 of numeric features (``dist(K, k) <= 2``, ``room < root.room``, ``dist(K, R)
-> dist(k, R) + 1``). A predicate, feature or generator may take arguments,
+> dist(k, R) + 1``, ``3 * corner_dist(k, B) + edge_dist(k)``). A predicate, feature or generator may take arguments,
 piece names (``divides(R)``); it is then named by its canonical text.
 
 Move constraints, the book's form: ``(depth = 0) and legal then (depth = 2)
@@ -37,7 +37,7 @@ Python's recursion limit, so a pathological table is a located error."""
 # ASCII digits only: ``\d`` and ``str.isdigit`` also accept digits (``²``,
 # ``٣``) that are not what a table's author means by a number.
 _TOKEN = re.compile(r"\s*(?:(?P<int>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-                    r"|(?P<op><=|>=|==|[()<>=,.+-]))")
+                    r"|(?P<op><=|>=|==|[()<>=,.+*-]))")
 
 
 class ExpressionError(TableSyntaxError):
@@ -175,7 +175,7 @@ class _Reader:
             return self.depth_test()
         if token.kind == "name" and token.text not in KEYWORDS:
             name = self.call(token)
-            if self.peek.kind == "op" and self.peek.text in COMPARISONS + ("+", "-"):
+            if self.peek.kind == "op" and self.peek.text in COMPARISONS + ("+", "-", "*"):
                 return self.comparison(self.sum(Feature(name)))
             return Pred(name)
         found = token.text or "end of expression"
@@ -200,8 +200,9 @@ class _Reader:
         self.expect(")")
         return f"{name.text}({', '.join(args)})"
 
-    # comparison := sum OP sum ; sum := ['-'] term (('+' | '-') term)* ;
-    # term := INT | ['root' '.'] NAME ['(' NAME (',' NAME)* ')']
+    # comparison := sum OP sum ; sum := ['-'] product (('+' | '-') product)* ;
+    # product := INT '*' feature | term ; term := INT | feature ;
+    # feature := ['root' '.'] NAME ['(' NAME (',' NAME)* ')']
     def comparison(self, left: Sum) -> Compare:
         op = self.take()
         if op.text not in COMPARISONS:
@@ -221,11 +222,29 @@ class _Reader:
         if first is not None:
             parts.append((1, first))
         else:
-            parts.append((-1 if self.accept("-") else 1, self.term()))
+            sign = -1 if self.accept("-") else 1
+            coefficient, term = self.product()
+            parts.append((sign * coefficient, term))
         while self.peek.kind == "op" and self.peek.text in ("+", "-"):
             sign = 1 if self.take().text == "+" else -1
-            parts.append((sign, self.term()))
+            coefficient, term = self.product()
+            parts.append((sign * coefficient, term))
+        if self.peek.kind == "op" and self.peek.text == "*":
+            raise self.fail("a number multiplies a feature from the left (e.g. 3 * dist(K, k))")
         return Sum(tuple(parts))
+
+    def product(self) -> tuple[int, Feature | int]:
+        """A term, or a whole number times a feature (``3 * dist(K, k)``),
+        as (coefficient, term)."""
+        term = self.term()
+        if isinstance(term, int) and self.peek.kind == "op" and self.peek.text == "*":
+            self.take()
+            feature = self.term()
+            if isinstance(feature, int):
+                raise self.fail("expected a feature after '*' (a number multiplies a feature, "
+                                "e.g. 3 * dist(K, k))", self.tokens[self.index - 1])
+            return term, feature
+        return 1, term
 
     def term(self) -> Feature | int:
         token = self.take()

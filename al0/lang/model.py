@@ -66,15 +66,18 @@ class Feature:
 
 @dataclass(frozen=True)
 class Sum:
-    """Features and whole numbers added or subtracted, left to right:
-    ``dist(k, R) + 1``. Each part is (sign, term), sign +1 or -1."""
+    """Features and whole numbers added or subtracted, left to right, a
+    feature perhaps times a whole number: ``3 * corner_dist(k) + dist(k, R) + 1``.
+    Each part is (coefficient, term): the term's sign, times its multiple
+    when it is written ``3 * feature`` (a number's coefficient is its sign)."""
     parts: tuple[tuple[int, Feature | int], ...]
 
     def __str__(self) -> str:
         text = ""
-        for sign, term in self.parts:
-            text += (" - " if sign < 0 else " + ") if text else ("-" if sign < 0 else "")
-            text += str(term)
+        for coefficient, term in self.parts:
+            text += (" - " if coefficient < 0 else " + ") if text else (
+                "-" if coefficient < 0 else "")
+            text += str(term) if abs(coefficient) == 1 else f"{abs(coefficient)} * {term}"
         return text
 
 

@@ -46,10 +46,11 @@ class PieceRef:
         field = _FIELD[self.piece_type]
         if field is None:
             return None
-        mask = position[field] & (position.white if (node.us if self.ours else not node.us)
-                                  else position.black)
-        for _ in range(self.index):
-            mask &= mask - 1
+        # Its side's pieces are White's exactly when ``ours`` equals ``node.us``.
+        mask = position[field] & position[0 if node.us == self.ours else 1]
+        if self.index:
+            for _ in range(self.index):
+                mask &= mask - 1
         return (mask & -mask).bit_length() - 1 if mask else None
 
     def colour(self, node: Node) -> chess.Color:
@@ -199,11 +200,26 @@ def corner_dist(a: PieceRef, colour: Colour = None) -> Feature:
     """King steps from a piece to the nearest corner; with a second argument
     (``light``, ``dark``, or a piece: the colour of its square, e.g. a
     bishop's), to the nearest corner of that colour."""
+    if isinstance(colour, PieceRef):
+        shade = colour
+
+        def by_shade(node: Node) -> int | None:
+            x, y = a.square(node), shade.square(node)
+            return None if x is None or y is None else _CORNER_DIST_BY_SHADE[y][x]
+        return by_shade
+    distances = _CORNER_DIST[colour]
+
     def feature(node: Node) -> int | None:
         x = a.square(node)
-        corners = _corner_squares(node, colour)
-        return None if x is None or corners is None else min(_DIST[x][c] for c in corners)
+        return None if x is None else distances[x]
     return feature
+
+
+_CORNER_DIST = {colour: tuple(min(_DIST[x][c] for c in corners) for x in chess.SQUARES)
+                for colour, corners in _CORNERS.items()}
+"""King steps from each square to the nearest corner (of a colour, or any)."""
+_CORNER_DIST_BY_SHADE = tuple(_CORNER_DIST[_square_colour(s)] for s in chess.SQUARES)
+"""The same for the corners of the colour of each square (a piece's)."""
 
 
 def _corner_squares(node: Node, colour: Colour) -> tuple[chess.Square, ...] | None:

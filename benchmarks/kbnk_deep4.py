@@ -1,0 +1,111 @@
+"""Deep advice, side by side: the seven-ply KBNK progress table of issue 27
+planned on its 18 positions, by this checkout and by others.
+
+    python benchmarks/kbnk_deep4.py [--repo PATH ...] [--runs 3]
+                                    [--table FILE] [--epd FILE]
+
+Each checkout (this one first, then every ``--repo``, e.g. a worktree of an
+older commit) plans every position of the EPD file in a Python process of
+its own that imports ``al0`` from that checkout (``PYTHONPATH``), a fresh
+planner per position (no work shared between positions), and reports per
+position the CPU time of the plan alone (``time.process_time``, the table
+already loaded), whether advice was found and the nodes searched. Runs
+alternate the checkouts' order, so drifting load on a shared machine hits
+them alike; the figures are each position's median over ``--runs``. The
+summary gives the total CPU per checkout, its ratio to this checkout's, and
+every position whose outcome (advice found or not) differs.
+
+This is a benchmark, not a test: its figures go in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+
+# Run in the checkout's own process: the modules moved between layouts
+# (al0.loader -> al0.lang.loader, al0.plan -> al0.engine.plan), so try both.
+DRIVER = """
+import json, sys, time
+import chess
+try:
+    from al0.lang.loader import load_table
+except ImportError:
+    from al0.loader import load_table
+try:
+    from al0.engine.plan import Planner
+except ImportError:
+    from al0.plan import Planner
+table = load_table(sys.argv[1])
+for line in open(sys.argv[2]):
+    if not line.strip():
+        continue
+    board = chess.Board.from_epd(line)[0]
+    planner = Planner(table)
+    started = time.process_time()
+    plan = planner.plan(board)
+    cpu = time.process_time() - started
+    print(json.dumps({"fen": board.epd(), "advice": plan.advice, "nodes": plan.nodes,
+                      "cpu": cpu}), flush=True)
+"""
+
+
+def run(repo: Path, table: Path, epd: Path) -> list[dict[str, object]]:
+    """One pass of ``repo``'s planner over ``epd``: a row per position."""
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    out = subprocess.run([sys.executable, "-c", DRIVER, str(table), str(epd)], env=env,
+                         cwd=repo, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repo", type=Path, action="append", default=[],
+                        help="another checkout to run side by side (repeatable)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--table", type=Path, default=HERE / "kbnk_deep4.yaml")
+    parser.add_argument("--epd", type=Path, default=HERE / "kbnk_deep4.epd")
+    args = parser.parse_args()
+
+    repos = [ROOT] + [repo.resolve() for repo in args.repo]
+    table, epd = args.table.resolve(), args.epd.resolve()
+    print(f"{table.name} on {epd.name}; {args.runs} runs; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    passes: dict[Path, list[list[dict[str, object]]]] = {repo: [] for repo in repos}
+    for index in range(args.runs):
+        order = repos if index % 2 == 0 else repos[::-1]
+        for repo in order:
+            passes[repo].append(run(repo, table, epd))
+
+    rows = {repo: [dict(first, cpu=statistics.median(float(p[i]["cpu"])  # type: ignore[arg-type]
+                                                     for p in runs))
+                   for i, first in enumerate(runs[0])]
+            for repo, runs in passes.items()}
+    names = [str(repo) for repo in repos]
+    print("position | " + " | ".join(f"{name}: advice, nodes, CPU s" for name in names))
+    for i, row in enumerate(rows[ROOT]):
+        cells = [f"{r[i]['advice'] or '-'}, {r[i]['nodes']}, {float(r[i]['cpu']):.3f}"  # type: ignore[arg-type]
+                 for r in rows.values()]
+        print(f"{row['fen']} | " + " | ".join(cells))
+    mine = sum(float(row["cpu"]) for row in rows[ROOT])  # type: ignore[arg-type]
+    for repo, found in rows.items():
+        total = sum(float(row["cpu"]) for row in found)  # type: ignore[arg-type]
+        nodes = sum(int(row["nodes"]) for row in found)  # type: ignore[call-overload]
+        advised = sum(row["advice"] is not None for row in found)
+        differ = [row["fen"] for row, own in zip(found, rows[ROOT])
+                  if (row["advice"] is None) != (own["advice"] is None)]
+        print(f"{repo}: total CPU {total:.3f} s ({total / mine:.2f}x this checkout's), "
+              f"{nodes} nodes, advice found at {advised} of {len(found)}; "
+              f"outcome differs at {len(differ)}{': ' + ', '.join(map(str, differ)) if differ else ''}")
+
+
+if __name__ == "__main__":
+    main()
