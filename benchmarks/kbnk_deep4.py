@@ -31,18 +31,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 
-# Run in the checkout's own process: the modules moved between layouts
-# (al0.loader -> al0.lang.loader, al0.plan -> al0.engine.plan), so try both.
+# Run in the checkout's own process. The modules moved between layouts
+# (al0.loader -> al0.lang.loader, al0.plan -> al0.engine.plan): the layout is
+# read off the checkout's files, since an editable install of another
+# checkout may offer the modules this one lacks.
 DRIVER = """
-import json, sys, time
+import json, os, sys, time
+import al0
 import chess
-try:
+if os.path.isdir(os.path.join(os.path.dirname(al0.__file__), "lang")):
     from al0.lang.loader import load_table
-except ImportError:
-    from al0.loader import load_table
-try:
     from al0.engine.plan import Planner
-except ImportError:
+else:
+    from al0.loader import load_table
     from al0.plan import Planner
 table = load_table(sys.argv[1])
 for line in open(sys.argv[2]):

@@ -22,13 +22,14 @@ import threading
 import time
 from dataclasses import dataclass
 from operator import is_
-from typing import Any
+from typing import Any, Callable
 
 import chess
 
 from al0.errors import SearchBudgetExceeded
-from al0.lang.compile import (GoalFn, MovesFn, compile_constraint, compile_goal, legal_alone,
-                       mate_alone, needs_check, play_checked, reads_root)
+from al0.lang.compile import (GoalFn, MovesFn, compile_constraint, compile_goal, leaf_side,
+                              legal_alone, mate_alone, needs_check, play_checked,
+                              position_only, reads_root, root_features)
 from al0.lang.library import Library, Node, node_at
 from al0.lang.model import Advice, DepthRange
 from al0.board.position import (MOVES, Position, apply, checking_moves, is_checkmate, legal_checks,
@@ -39,6 +40,16 @@ _BB = chess.BB_SQUARES
 
 SearchKey = tuple[Position, int]
 """A search node: its position and depth."""
+
+FAILS, HOLDS, LEAF_HERE = 0, 1, 2
+"""What a node's goals say: it fails the holding-goal, holds it and is no
+leaf, or is a leaf (kept per position in a search's ``values``)."""
+
+
+def root_key(advice: CompiledAdvice, root: Node) -> tuple[int | None, ...]:
+    """The values at ``root`` of the features ``advice`` reads there: searches
+    from roots with equal keys may share ``values``."""
+    return tuple(feature(root) for feature in advice.root_features)
 
 
 @dataclass(frozen=True)
@@ -77,11 +88,23 @@ class CompiledAdvice:
     """Whether the better-goal holds only where the side to move is in check
     (:func:`al0.lang.compile.needs_check`): then a node not in check is no leaf, and
     where only a leaf would do, the search need not visit it."""
+    leaf_ours: bool | None = None
+    """Whether a leaf has us to move (True), them (False), or either (None)
+    (:func:`al0.goals.leaf_side`): where the children of a node have the
+    other side to move, none is a leaf, and the search need not visit them
+    to learn it."""
     legal_depths: tuple[DepthRange, ...] = ()
     """The depths at which our allowed moves are the standard ``legal``
     generator's alone: there the search knows them without asking it."""
     their_legal_depths: tuple[DepthRange, ...] = ()
     """The same for their allowed moves."""
+    position_only: bool = False
+    """Whether both goals are :func:`al0.goals.position_only`: then what a
+    node's goals say (fails the holding-goal, holds, is a leaf) depends on
+    its position and the values of :attr:`root_features` at the root, and
+    searches keep it per position (:class:`ForcingTreeSearch`'s ``values``)."""
+    root_features: tuple[Callable[[Node], int | None], ...] = ()
+    """The features its goals read at the root (:func:`al0.goals.root_features`)."""
     mate_alone: bool = False
     """Whether the better-goal is exactly the standard ``mate`` and the
     holding-goal ``true`` (:func:`al0.lang.compile.mate_alone`): then the search
@@ -103,8 +126,13 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           reads_root(advice.better_goal, library)
                           or reads_root(advice.holding_goal, library),
                           needs_check(advice.better_goal, library),
+                          leaf_side(advice.better_goal, library),
                           legal_alone(advice.us_moves, library),
                           legal_alone(advice.them_moves, library),
+                          position_only(advice.better_goal, library)
+                          and position_only(advice.holding_goal, library),
+                          root_features(advice.better_goal, library)
+                          + root_features(advice.holding_goal, library),
                           mate_alone(advice.better_goal, advice.holding_goal, library))
 
 
@@ -167,7 +195,8 @@ class ForcingTreeSearch:
     def __init__(self, advice: CompiledAdvice, root: Node,
                  limits: SearchLimits | int = SearchLimits(),
                  memo: dict[SearchKey, _Entry] | None = None,
-                 nodes: dict[SearchKey, Node] | None = None):
+                 nodes: dict[SearchKey, Node] | None = None,
+                 values: dict[Position, int] | None = None):
         if memo is not None and advice.reads_root:
             raise ValueError(f"advice {advice.name!r} reads the root: its searches "
                              f"cannot share a memo")
@@ -188,6 +217,14 @@ class ForcingTreeSearch:
         then each of the root's children is met once and never again, so
         :meth:`_one_ply` tries them without records or memo entries."""
         self.node_memo = nodes
+        self.values: dict[Position, int] | None = (
+            None if not advice.position_only else {} if values is None else values)
+        """What the goals say at each position met (:data:`FAILS`, :data:`HOLDS`
+        or :data:`LEAF_HERE`), for advice whose goals are position-only; ``values``
+        may be shared by searches whose roots give :attr:`~CompiledAdvice.root_features`
+        the same values (:func:`root_key`)."""
+        self.history: dict[tuple[int, chess.Move], int] = {}
+        """The reply that last refuted a node of theirs, by depth."""
         self.legal_at: dict[tuple[bool, int], bool] = {}
         """:meth:`_legal_alone`'s answers so far."""
 
@@ -243,6 +280,16 @@ class ForcingTreeSearch:
                 entry.tree = LEAF
             self.memo[key] = entry
             return entry, None
+        values = self.values
+        if values is not None:
+            said = values.get(position)
+            if said is not None:
+                if said == FAILS:
+                    entry.lo = self.never
+                elif said == LEAF_HERE:
+                    entry.tree = LEAF
+                self.memo[key] = entry
+                return entry, None
         # :meth:`_node`, inlined: this runs at every new node.
         root = self.root
         shared = self.node_memo
@@ -257,8 +304,14 @@ class ForcingTreeSearch:
             node = found
         if not advice.holding(node, root):
             entry.lo = self.never
+            said = FAILS
         elif advice.better(node, root):
             entry.tree = LEAF
+            said = LEAF_HERE
+        else:
+            said = HOLDS
+        if values is not None:
+            values[position] = said
         # Remembered once its goals are known (a goal that raises leaves no entry).
         self.memo[key] = entry
         return entry, node
@@ -309,6 +362,8 @@ class ForcingTreeSearch:
                 return None, 1
         if entry.children is None:
             entry.children = self._expand(key, node)
+            if key[0].turn != self.us:
+                self._killer_first(key[1], entry.children)
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
@@ -507,6 +562,10 @@ class ForcingTreeSearch:
         ``lo`` of the children (they all fail at every bound up to it). This
         is :meth:`_child` at bound 0, inlined: at our nodes every child is
         tried so before any is searched deeper."""
+        if self.advice.leaf_ours is not None and self.advice.leaf_ours == (key[0].turn == self.us):
+            # The children have the other side to move than a leaf: each
+            # fails at bound 0, and is visited only when searched deeper.
+            return None, 0
         memo = self.memo
         least = self.never
         trying = children
@@ -545,13 +604,26 @@ class ForcingTreeSearch:
         return [child for child in children
                 if child[1] is not None or not child[4] or id(child[0]) in checking]
 
+    def _killer_first(self, depth: int, children: list[list[Any]]) -> None:
+        """Put first among a their node's new ``children`` the reply that
+        last refuted a node of theirs at ``depth``, if it is one of them:
+        the same reply (their king stepping out of the net the same way)
+        often refutes its neighbours too. The order in which replies are
+        tried never changes what is found (every reply must be met, and
+        the tree lists them in the generator's order), only how soon a
+        refutation ends the node's search."""
+        history = self.history
+        children.sort(key=lambda child: -history.get((depth, child[0]), 0))
+
     def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:
         branches = []
         for index, child in enumerate(children):
             subtree, child_lo = self._child(key, child, bound - 1)
             if subtree is None:
-                # Try this refutation first next time: it is the likeliest to refute again.
+                # Try this refutation first next time here, and first at
+                # new nodes of theirs at this depth (:meth:`_killer_first`).
+                self.history[key[1], child[0]] = self.history.get((key[1], child[0]), 0) + 1
                 children.insert(0, children.pop(index))
                 # It refutes every bound up to its lo + 1.
                 return None, min(self.never, max(bound, child_lo + 1))

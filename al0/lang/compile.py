@@ -33,6 +33,9 @@ from al0.lang.library import Library, Node
 from al0.lang.library import check as standard_check
 from al0.lang.library import legal as standard_legal
 from al0.lang.library import mate as standard_mate
+from al0.lang.library import stalemate as standard_stalemate
+from al0.lang.library import themtomove as standard_themtomove
+from al0.lang.library import ustomove as standard_ustomove
 from al0.lang.model import (And, Compare, Const, DepthRange, DepthTest, Feature, Goal, MoveConstraint,
                        Not, Or, Pred, Sum, leaves, predicate_names)
 from al0.board.position import Position, fen, play
@@ -221,6 +224,38 @@ def reads_root(goal: Goal, library: Library) -> bool:
     return False
 
 
+def position_only(goal: Goal, library: Library) -> bool:
+    """Whether ``goal``'s value at a node depends on the node's position
+    alone, given the values of the features it reads at the root: it names
+    no depth and only the library's :attr:`~al0.library.Library.positional`
+    predicates and features. The search may then keep its value per
+    position (and per those root values) instead of evaluating it again."""
+    for leaf in leaves(goal):
+        if isinstance(leaf, DepthTest):
+            return False
+        if isinstance(leaf, Pred) and leaf.name not in library.positional:
+            return False
+        if isinstance(leaf, Compare) and any(
+                isinstance(term, Feature) and term.name not in library.positional
+                for side in (leaf.left, leaf.right) for _, term in side.parts):
+            return False
+    return True
+
+
+def root_features(goal: Goal, library: Library) -> tuple[Callable[[Node], int | None], ...]:
+    """The distinct feature functions ``goal`` reads at the root, in order:
+    with :func:`position_only`, the goal's value at a position is fixed by
+    their values at the root."""
+    found: dict[Callable[[Node], int | None], None] = {}
+    for leaf in leaves(goal):
+        if isinstance(leaf, Compare):
+            for side in (leaf.left, leaf.right):
+                for _, term in side.parts:
+                    if isinstance(term, Feature) and term.at_root:
+                        found[library.features[term.name]] = None
+    return tuple(found)
+
+
 def needs_check(goal: Goal, library: Library) -> bool:
     """Whether ``goal`` can hold only where the side to move is in check:
     it is the standard ``mate`` or ``check``, a conjunction with such an
@@ -237,6 +272,30 @@ def needs_check(goal: Goal, library: Library) -> bool:
 
 _IN_CHECK = (standard_mate, standard_check)
 """The standard predicates that hold only with the side to move in check."""
+
+
+def leaf_side(goal: Goal, library: Library) -> bool | None:
+    """Whether ``goal`` can hold only where we are to move (True), only
+    where they are (False), or may hold either way (None): it is the
+    standard ``ustomove`` (True), ``themtomove``, ``mate`` or ``stalemate``
+    (False), a conjunction with such an operand, or a disjunction of goals
+    alike. The search need not visit a node to learn it is no leaf where
+    the other side is to move."""
+    if isinstance(goal, Pred):
+        function = library.predicates.get(goal.name)
+        if function is standard_ustomove:
+            return True
+        return False if function in _THEM_TO_MOVE else None
+    if isinstance(goal, (And, Or)):
+        sides = {leaf_side(operand, library) for operand in goal.operands}
+        if isinstance(goal, And):
+            sides.discard(None)
+        return sides.pop() if len(sides) == 1 else None
+    return None
+
+
+_THEM_TO_MOVE = (standard_themtomove, standard_mate, standard_stalemate)
+"""The standard predicates that hold only with them to move."""
 
 
 def mate_alone(better: Goal, holding: Goal, library: Library) -> bool:

@@ -142,6 +142,12 @@ class Library:
     (distances, edges, corners; no square or colour named): a table on it may
     be planned in one orientation per symmetry class (:mod:`al0.board.symmetry`).
     The standard vocabulary is; a Python library says so itself."""
+    positional: frozenset[str] = frozenset()
+    """The predicates and features known to read nothing but the node's
+    position and side (and the root's, for a feature read at the root): the
+    standard predicates and the bound vocabulary. A goal made of these alone
+    has one value per position (:func:`al0.goals.position_only`), which the
+    search may keep; a table's own Python is not assumed to be so."""
 
     def with_standard(self) -> Library:
         """This library plus the standard vocabulary.
@@ -160,14 +166,16 @@ class Library:
                                f"standard predicate {clash[0]!r}")
         return Library(self.name, {**standard.predicates, **self.predicates},
                        {**standard.generators, **self.generators}, self.path,
-                       self.features, self.symmetric)
+                       self.features, self.symmetric,
+                       self.positional | frozenset(standard.predicates))
 
     def extended(self, predicates: Mapping[str, Predicate], generators: Mapping[str, Generator],
                  features: Mapping[str, Feature]) -> Library:
         """This library plus bound calls of the standard chess vocabulary."""
         return Library(self.name, {**self.predicates, **predicates},
                        {**self.generators, **generators}, self.path,
-                       {**self.features, **features}, self.symmetric)
+                       {**self.features, **features}, self.symmetric,
+                       self.positional | frozenset(predicates) | frozenset(features))
 
     def describe(self, name: str) -> str:
         """The first paragraph of a predicate's, generator's or feature's
