@@ -223,8 +223,14 @@ class ForcingTreeSearch:
         or :data:`LEAF_HERE`), for advice whose goals are position-only; ``values``
         may be shared by searches whose roots give :attr:`~CompiledAdvice.root_features`
         the same values (:func:`root_key`)."""
-        self.history: dict[tuple[int, chess.Move], int] = {}
-        """The reply that last refuted a node of theirs, by depth."""
+        self.odd_ours = None if advice.leaf_ours is None else int(not advice.leaf_ours)
+        """With leaves of one side to move only (:attr:`CompiledAdvice.leaf_ours`),
+        every path from a node to a leaf has the same parity, so every tree
+        from our nodes has a height of this parity (0 even, 1 odd), from
+        theirs the other; else None."""
+        self.history: dict[int, dict[int, int]] = {}
+        """By depth, how often each reply (from-square * 64 + to-square)
+        refuted a node of theirs (:meth:`_refuters_first`)."""
         self.legal_at: dict[tuple[bool, int], bool] = {}
         """:meth:`_legal_alone`'s answers so far."""
 
@@ -332,6 +338,18 @@ class ForcingTreeSearch:
             # Not a leaf, and no room for a move: fail without generating moves.
             entry.lo = 0
             return None, 0
+        if self.odd_ours is not None and (bound ^ self.odd_ours ^ (key[0].turn != self.us)) & 1:
+            # Every tree from here has a height of the other parity than
+            # ``bound`` (:attr:`odd_ours`): a tree within it is one within
+            # bound - 1, and where there is none, none within bound either.
+            bound -= 1
+            if entry.lo < bound:
+                tree, lo = (self._deepen(key, entry, node, bound) if bound
+                            else (None, 0))
+                if tree is not None:
+                    return tree, lo
+            entry.lo = max(entry.lo, bound + 1)
+            return None, entry.lo
         return self._deepen(key, entry, node, bound)
 
     def _deepen(self, key: SearchKey, entry: _Entry, node: Node | None,
@@ -363,7 +381,7 @@ class ForcingTreeSearch:
         if entry.children is None:
             entry.children = self._expand(key, node)
             if key[0].turn != self.us:
-                self._killer_first(key[1], entry.children)
+                self._refuters_first(key[1], entry.children)
         if not entry.children:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
@@ -604,16 +622,18 @@ class ForcingTreeSearch:
         return [child for child in children
                 if child[1] is not None or not child[4] or id(child[0]) in checking]
 
-    def _killer_first(self, depth: int, children: list[list[Any]]) -> None:
-        """Put first among a their node's new ``children`` the reply that
-        last refuted a node of theirs at ``depth``, if it is one of them:
-        the same reply (their king stepping out of the net the same way)
-        often refutes its neighbours too. The order in which replies are
+    def _refuters_first(self, depth: int, children: list[list[Any]]) -> None:
+        """Order a their node's new ``children`` by how often each reply
+        refuted a node of theirs at ``depth`` so far, most first (ties in
+        the generator's order): the same reply (their king stepping out of
+        the net the same way) often refutes its neighbours too. The order in which replies are
         tried never changes what is found (every reply must be met, and
         the tree lists them in the generator's order), only how soon a
         refutation ends the node's search."""
-        history = self.history
-        children.sort(key=lambda child: -history.get((depth, child[0]), 0))
+        history = self.history.get(depth)
+        if history and len(children) > 1:
+            children.sort(key=lambda child: -history.get(child[0].from_square << 6
+                                                         | child[0].to_square, 0))
 
     def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:
@@ -621,9 +641,11 @@ class ForcingTreeSearch:
         for index, child in enumerate(children):
             subtree, child_lo = self._child(key, child, bound - 1)
             if subtree is None:
-                # Try this refutation first next time here, and first at
-                # new nodes of theirs at this depth (:meth:`_killer_first`).
-                self.history[key[1], child[0]] = self.history.get((key[1], child[0]), 0) + 1
+                # Try this refutation first next time here, and count it for
+                # new nodes of theirs at this depth (:meth:`_refuters_first`).
+                history = self.history.setdefault(key[1], {})
+                move = child[0].from_square << 6 | child[0].to_square
+                history[move] = history.get(move, 0) + 1
                 children.insert(0, children.pop(index))
                 # It refutes every bound up to its lo + 1.
                 return None, min(self.never, max(bound, child_lo + 1))

@@ -45,8 +45,8 @@ MovesFn = Callable[[Node], list[tuple[list[chess.Move], str]]]
 """The allowed moves at a node, in trying order, in lists each with the name
 of the generator it comes from (to blame it if a move turns out illegal)."""
 
-_COMPARE = {"=": operator.eq, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "=": operator.eq, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 class _NotBool(Exception):
