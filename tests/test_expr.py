@@ -6,8 +6,8 @@ import pytest
 
 from al0.lang.expr import (ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
-from al0.lang.model import (Alternative, And, Const, DepthRange, DepthTest, Not, Or,
-                       Pred)
+from al0.lang.model import (Alternative, And, Compare, Const, DepthRange, DepthTest, Feature,
+                            Not, Or, Pred, Sum)
 
 a, b, c = Pred("a"), Pred("b"), Pred("c")
 
@@ -103,3 +103,44 @@ def test_a_predicate_read_at_the_root_is_explained():
     with pytest.raises(ExpressionError) as info:  # a sum of features: no hint, still located
         parse_goal("root.room + room")
     assert "root. reads" not in str(info.value) and info.value.offset == 16
+
+
+f, g, root_f = Feature("f"), Feature("g(K, k)"), Feature("f", at_root=True)
+
+
+@pytest.mark.parametrize("source, left, right", [
+    ("f < 2", ((1, f),), ((1, 2),)),
+    ("3 * f < 2", ((3, f),), ((1, 2),)),
+    ("3*f<2", ((3, f),), ((1, 2),)),
+    ("-3 * f + g(K, k) < 2 * root.f", ((-3, f), (1, g)), ((2, root_f),)),
+    ("f - 2 * g(K, k) + 1 >= 0", ((1, f), (-2, g), (1, 1)), ((1, 0),)),
+    ("0 * f = 0", ((0, f),), ((1, 0),)),              # still false where f has no value
+    ("2 < 3 * f", ((1, 2),), ((3, f),)),
+])
+def test_sums_with_multiples(source, left, right):
+    assert parse_goal(source) == Compare(parse_goal(source).op, Sum(left), Sum(right))
+
+
+@pytest.mark.parametrize("source, text", [
+    ("3 * f + g(K, k) < 2 * root.f", "3 * f + g(K, k) < 2 * root.f"),
+    ("-3 * f - 1 * g(K, k) < 0", "-3 * f - g(K, k) < 0"),
+])
+def test_sums_print_as_read(source, text):
+    goal = parse_goal(source)
+    assert f"{goal.left} {goal.op} {goal.right}" == text
+
+
+@pytest.mark.parametrize("source, offset, message", [
+    ("3 * 4 < f", 4, "expected a feature after '*'"),
+    ("f * 3 < 2", 2, "multiplies a feature from the left"),
+    ("f + g * 3 < 2", 6, "multiplies a feature from the left"),
+    ("3 * f * 2 < 1", 6, "multiplies a feature from the left"),
+    ("3 * < f", 4, "expected a number or a feature"),
+    ("3 * not f", 4, "expected a number or a feature"),
+    ("f < 2 * 3", 8, "expected a feature after '*'"),
+    ("a * b", 2, "multiplies a feature from the left"),   # predicates are not multiplied
+])
+def test_multiple_errors_carry_offset(source, offset, message):
+    with pytest.raises(ExpressionError, match=message) as info:
+        parse_goal(source)
+    assert info.value.offset == offset

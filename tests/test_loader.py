@@ -118,6 +118,8 @@ CASES = [
     ("bad_depth_char.yaml", TableSyntaxError, "13:20", "bad depth guard"),
     ("bad_goal.yaml", TableSyntaxError, "12:52",
      "expected ')', found 'end of expression'"),
+    ("bad_multiple.yaml", TableSyntaxError, "10:29",
+     "a number multiplies a feature from the left"),
     ("unbounded_moves.yaml", TableSyntaxError, "13:15", "allows moves at every depth"),
     ("missing_library.yaml", LibraryError, "4:10", "predicate library not found"),
     ("raising_library.yaml", LibraryError, "4:10",

@@ -91,6 +91,26 @@ def test_the_book_krk_predicates_are_one_line_of_the_vocabulary(name):
             node.fen(), root.fen())
 
 
+@pytest.mark.parametrize("multiple, written_out", [
+    ("3 * dist(k, R) - 2 * edge_dist(k) < root.dist(K, k) + 1",
+     "dist(k, R) + dist(k, R) + dist(k, R) - edge_dist(k) - edge_dist(k)"
+     " < root.dist(K, k) + 1"),
+    ("2 * mobility <= 3 * root.room - root.room - root.room",
+     "mobility + mobility <= root.room"),
+    ("0 * dist(K, R) + room < root.room", "room < root.room + dist(K, R) - dist(K, R)"),
+    ("-2 * dist(K, k) > -2 * root.dist(K, k)", "dist(K, k) < root.dist(K, k)"),
+])
+def test_a_multiple_is_its_sum_written_out(multiple, written_out):
+    # On positions with the rook present or taken (every comparison with a
+    # feature of the rook then false, multiplied or not, even by 0).
+    ours, theirs = goal_for(multiple, "KRK"), goal_for(written_out, "KRK")
+    rng = random.Random(multiple)
+    for _ in range(300):
+        node, root = random_krk(rng, rook=rng.random() > 0.2), random_krk(rng)
+        pair = (Node(node, 1, chess.WHITE), Node(root, 0, chess.WHITE))
+        assert ours(*pair) == theirs(*pair), (node.fen(), root.fen())
+
+
 @pytest.mark.parametrize("text, kind, material, error", [
     ("dist(K, q)", "feature", "KRK", UnknownNameError),
     ("dist(K)", "feature", "KRK", TableSyntaxError),
