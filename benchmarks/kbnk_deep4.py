@@ -12,8 +12,11 @@ position the CPU time of the plan alone (``time.process_time``, the table
 already loaded), whether advice was found and the nodes searched. Runs
 alternate the checkouts' order, so drifting load on a shared machine hits
 them alike; the figures are each position's median over ``--runs``. The
-summary gives the total CPU per checkout, its ratio to this checkout's, and
-every position whose outcome (advice found or not) differs.
+summary gives per checkout the total CPU, its ratio to this checkout's, the
+median and p95 CPU per plan, and every position whose outcome (advice found
+or not) differs; rows per position are printed for up to 50 positions. Any
+table and positions may be given: ``--table advice_tables/krk_bratko.yaml
+--epd benchmarks/krk_seed2026.epd`` compares KRK plans side by side.
 
 This is a benchmark, not a test: its figures go in docs/performance.md.
 """
@@ -26,6 +29,7 @@ import os
 import statistics
 import subprocess
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,12 +63,26 @@ for line in open(sys.argv[2]):
 """
 
 
-def run(repo: Path, table: Path, epd: Path) -> list[dict[str, object]]:
+@dataclass(frozen=True)
+class Row:
+    """One position planned by one checkout: median CPU over the runs."""
+    fen: str
+    advice: str | None
+    nodes: int
+    cpu: float
+
+
+def run(repo: Path, table: Path, epd: Path) -> list[Row]:
     """One pass of ``repo``'s planner over ``epd``: a row per position."""
     env = {**os.environ, "PYTHONPATH": str(repo)}
     out = subprocess.run([sys.executable, "-c", DRIVER, str(table), str(epd)], env=env,
                          cwd=repo, capture_output=True, text=True, check=True)
-    return [json.loads(line) for line in out.stdout.splitlines()]
+    return [Row(**json.loads(line)) for line in out.stdout.splitlines()]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def main() -> None:
@@ -80,32 +98,30 @@ def main() -> None:
     table, epd = args.table.resolve(), args.epd.resolve()
     print(f"{table.name} on {epd.name}; {args.runs} runs; "
           f"load average {os.getloadavg()[0]:.2f}")
-    passes: dict[Path, list[list[dict[str, object]]]] = {repo: [] for repo in repos}
+    passes: dict[Path, list[list[Row]]] = {repo: [] for repo in repos}
     for index in range(args.runs):
         order = repos if index % 2 == 0 else repos[::-1]
         for repo in order:
             passes[repo].append(run(repo, table, epd))
-
-    rows = {repo: [dict(first, cpu=statistics.median(float(p[i]["cpu"])  # type: ignore[arg-type]
-                                                     for p in runs))
+    rows = {repo: [replace(first, cpu=statistics.median(p[i].cpu for p in runs))
                    for i, first in enumerate(runs[0])]
             for repo, runs in passes.items()}
-    names = [str(repo) for repo in repos]
-    print("position | " + " | ".join(f"{name}: advice, nodes, CPU s" for name in names))
-    for i, row in enumerate(rows[ROOT]):
-        cells = [f"{r[i]['advice'] or '-'}, {r[i]['nodes']}, {float(r[i]['cpu']):.3f}"  # type: ignore[arg-type]
-                 for r in rows.values()]
-        print(f"{row['fen']} | " + " | ".join(cells))
-    mine = sum(float(row["cpu"]) for row in rows[ROOT])  # type: ignore[arg-type]
+    if len(rows[ROOT]) <= 50:
+        print("position | " + " | ".join(f"{repo}: advice, nodes, CPU s" for repo in repos))
+        for i, row in enumerate(rows[ROOT]):
+            print(f"{row.fen} | " + " | ".join(
+                f"{r[i].advice or '-'}, {r[i].nodes}, {r[i].cpu:.3f}" for r in rows.values()))
+    mine = sum(row.cpu for row in rows[ROOT])
     for repo, found in rows.items():
-        total = sum(float(row["cpu"]) for row in found)  # type: ignore[arg-type]
-        nodes = sum(int(row["nodes"]) for row in found)  # type: ignore[call-overload]
-        advised = sum(row["advice"] is not None for row in found)
-        differ = [row["fen"] for row, own in zip(found, rows[ROOT])
-                  if (row["advice"] is None) != (own["advice"] is None)]
+        total = sum(row.cpu for row in found)
+        ms = [row.cpu * 1000 for row in found]
+        differ = [row.fen for row, own in zip(found, rows[ROOT])
+                  if (row.advice is None) != (own.advice is None)]
         print(f"{repo}: total CPU {total:.3f} s ({total / mine:.2f}x this checkout's), "
-              f"{nodes} nodes, advice found at {advised} of {len(found)}; "
-              f"outcome differs at {len(differ)}{': ' + ', '.join(map(str, differ)) if differ else ''}")
+              f"per plan median {statistics.median(ms):.2f} ms, p95 {percentile(ms, 0.95):.2f} ms; "
+              f"{sum(row.nodes for row in found)} nodes; advice found at "
+              f"{sum(row.advice is not None for row in found)} of {len(found)}; "
+              f"outcome differs at {len(differ)}{': ' + ', '.join(differ) if differ else ''}")
 
 
 if __name__ == "__main__":
