@@ -90,7 +90,7 @@ class CompiledAdvice:
     where only a leaf would do, the search need not visit it."""
     leaf_ours: bool | None = None
     """Whether a leaf has us to move (True), them (False), or either (None)
-    (:func:`al0.goals.leaf_side`): where the children of a node have the
+    (:func:`al0.lang.compile.leaf_side`): where the children of a node have the
     other side to move, none is a leaf, and the search need not visit them
     to learn it."""
     legal_depths: tuple[DepthRange, ...] = ()
@@ -99,12 +99,12 @@ class CompiledAdvice:
     their_legal_depths: tuple[DepthRange, ...] = ()
     """The same for their allowed moves."""
     position_only: bool = False
-    """Whether both goals are :func:`al0.goals.position_only`: then what a
+    """Whether both goals are :func:`al0.lang.compile.position_only`: then what a
     node's goals say (fails the holding-goal, holds, is a leaf) depends on
     its position and the values of :attr:`root_features` at the root, and
     searches keep it per position (:class:`ForcingTreeSearch`'s ``values``)."""
     root_features: tuple[Callable[[Node], int | None], ...] = ()
-    """The features its goals read at the root (:func:`al0.goals.root_features`)."""
+    """The features its goals read at the root (:func:`al0.lang.compile.root_features`)."""
     mate_alone: bool = False
     """Whether the better-goal is exactly the standard ``mate`` and the
     holding-goal ``true`` (:func:`al0.lang.compile.mate_alone`): then the search

@@ -227,7 +227,7 @@ def reads_root(goal: Goal, library: Library) -> bool:
 def position_only(goal: Goal, library: Library) -> bool:
     """Whether ``goal``'s value at a node depends on the node's position
     alone, given the values of the features it reads at the root: it names
-    no depth and only the library's :attr:`~al0.library.Library.positional`
+    no depth and only the library's :attr:`~al0.lang.library.Library.positional`
     predicates and features. The search may then keep its value per
     position (and per those root values) instead of evaluating it again."""
     for leaf in leaves(goal):
