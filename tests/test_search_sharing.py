@@ -3,8 +3,11 @@
 A planner shares nodes and, for advice whose goals do not read the root, its
 searches' memos; an advice whose better-goal needs check skips the moves
 that give none where only a leaf would do; one of mate alone (holding-goal
-true) decides its nodes from their positions. Each is checked here against
-the search without it, on real positions.
+true) decides its nodes from their positions; one whose leaves have one side
+to move visits no child of the other at bound 0 and searches bounds of one
+parity; one of position-only goals keeps their outcome per position, and
+its searches from roots whose features read alike share a memo. Each is
+checked here against the search without it, on real positions.
 """
 
 from __future__ import annotations
@@ -15,11 +18,11 @@ from pathlib import Path
 import chess
 import pytest
 
-from al0.lang.compile import needs_check, reads_root
+from al0.lang.compile import leaf_side, needs_check, position_only, reads_root
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import Library, Node
 from al0.lang.loader import load_table
-from al0.lang.model import And, Compare, Feature, Not, Or, Pred, Sum
+from al0.lang.model import And, Compare, Const, DepthTest, Feature, Not, Or, Pred, Sum
 from al0.engine.plan import Planner
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
@@ -111,6 +114,62 @@ def test_which_goals_need_check(bratko):
     assert not needs_check(Or((Pred("mate"), Pred("stalemate"))), library)
     assert not needs_check(Not(Pred("mate")), library)
     assert not needs_check(Pred("rookdivides"), library)
+
+
+ROOM_SHRANK = Compare("<", Sum(((1, Feature("room")),)), Sum(((1, Feature("room", at_root=True)),)))
+
+
+@pytest.mark.parametrize("goal, side", [
+    (Pred("ustomove"), True),
+    (Pred("themtomove"), False),
+    (Pred("mate"), False),
+    (Pred("stalemate"), False),
+    (Pred("check"), None),
+    (And((Pred("ustomove"), ROOM_SHRANK)), True),
+    (And((ROOM_SHRANK, Pred("mate"))), False),
+    (And((Pred("ustomove"), Pred("themtomove"))), None),    # never holds: no side claimed
+    (Or((Pred("mate"), Pred("stalemate"))), False),
+    (Or((Pred("ustomove"), Pred("themtomove"))), None),
+    (Or((Pred("ustomove"), ROOM_SHRANK)), None),
+    (Not(Pred("ustomove")), None),
+    (ROOM_SHRANK, None),
+])
+def test_which_goals_hold_with_one_side_to_move(goal, side):
+    library = load_table(TABLES / "krk_std.yaml").library
+    assert leaf_side(goal, library) is side
+
+
+@pytest.mark.parametrize("table_name, goal, alone", [
+    ("krk_std.yaml", ROOM_SHRANK, True),                    # root read through features only
+    ("krk_std.yaml", And((Pred("mate"), Pred("lost(R)"))), True),
+    ("krk_std.yaml", Or((Const(True), DepthTest("<", 2))), False),  # names the depth
+    ("krk_bratko.yaml", Pred("rooklost"), False),           # a table's own Python
+    ("krk_bratko.yaml", Pred("mate"), True),
+])
+def test_which_goals_have_one_value_per_position(table_name, goal, alone):
+    assert position_only(goal, load_table(TABLES / table_name).library) is alone
+
+
+def test_one_side_leaves_and_values_per_position_find_the_same_trees():
+    # Leaves with us to move only: no visit of children that cannot be
+    # leaves, bounds of one parity; goal outcomes kept per position.
+    table = load_table(TEST_TABLES / "kbnk_progress_in_2.yaml")
+    advice = compile_advice(table.advice["progress_in_2"], table.library)
+    assert advice.leaf_ours is True and advice.position_only
+    plain = dataclasses.replace(advice, leaf_ours=None, position_only=False)
+    found = _trees_found_with_and_without(advice, plain, "KBNK", 40, 3)
+    assert 0 < found < 40
+
+
+def test_searches_from_roots_alike_share_a_memo_and_plan_as_fresh_ones():
+    table = load_table(TEST_TABLES / "kbnk_progress_in_2.yaml")
+    sharing = Planner(table)
+    for board in random_positions(table.material, 40, 11, table.us):
+        fresh = Planner(table, cache=False).plan(board)
+        assert plan_outline(sharing.plan(board)) == plan_outline(fresh), board.fen()
+    # Memos and goal values kept by the root's feature values.
+    assert sharing.memos and all(key[1] for key in sharing.memos)
+    assert sharing.values.keys() == sharing.memos.keys()
 
 
 def _trees_found_with_and_without(advice, plain, material, count, seed):

@@ -15,8 +15,8 @@ from al0.lang.library import Node, node_at
 from al0.lang.model import AdviceTable, Const
 from al0.board.position import Position, fen as position_fen, from_board, to_board
 from al0.board.fen import material_counts
-from al0.engine.search import (CompiledAdvice, ForcingTreeSearch, SearchKey, SearchLimits,
-                        compile_advice)
+from al0.engine.search import (CompiledAdvice, ForcingTreeSearch, RootKey, SearchKey,
+                               SearchLimits, compile_advice, root_key)
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.tree import ForcingTree, transform_tree
 
@@ -93,8 +93,9 @@ class Planner:
     ``cache``, remembers the plan of every position it has planned (a plan
     depends on the position only, never on the game's history) and shares
     work between its searches: the nodes they meet, with the facts
-    predicates memoised on them, and for each advice whose goals do not read
-    the root, the memo of its searches (see
+    predicates memoised on them, the goal values of position-only advice,
+    and for each advice whose goals do not read the root (or read only
+    features' values there), the memo of its searches from roots alike (see
     :class:`~al0.engine.search.ForcingTreeSearch`). Without ``cache`` every plan is
     searched from nothing."""
 
@@ -114,10 +115,14 @@ class Planner:
         self.cache: dict[Position, Plan] | None = {} if cache else None
         self.nodes: dict[SearchKey, Node] | None = {} if cache else None
         """Search nodes shared by every search (with ``cache``)."""
-        self.memos: dict[str, dict[SearchKey, Any]] | None = (
-            {name: {} for name, advice in self.advice.items() if not advice.reads_root}
-            if cache else None)
-        """The shared search memo of each advice that does not read the root."""
+        self.memos: dict[tuple[str, RootKey], dict[SearchKey, Any]] | None = (
+            {} if cache else None)
+        """The shared search memo of each advice that does not read the root,
+        or reads only the values of features there (position-only goals):
+        by advice and those values (:func:`~al0.engine.search.root_key`)."""
+        self.values: dict[tuple[str, RootKey], dict[Position, int]] = {}
+        """What the goals of each position-only advice say at each position
+        met, by advice and root key (kept across searches with ``cache``)."""
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
 
@@ -189,9 +194,16 @@ class Planner:
                     continue
                 tried: list[str] = []
                 for name in rule.advice:
-                    search = ForcingTreeSearch(self.advice[name], root, limits,
-                                               None if memos is None else memos.get(name),
-                                               self.nodes)
+                    advice = self.advice[name]
+                    memo = values = None
+                    if memos is not None and (advice.position_only or not advice.reads_root):
+                        # Searches whose goals read the same values at their
+                        # roots find the same facts at every (position, depth).
+                        key = (name, root_key(advice, root))
+                        memo = memos.setdefault(key, {})
+                        if advice.position_only:
+                            values = self.values.setdefault(key, {})
+                    search = ForcingTreeSearch(advice, root, limits, memo, self.nodes, values)
                     tree = search.run()
                     nodes += search.nodes
                     # A better-goal that already holds at the root is satisfied
@@ -209,11 +221,13 @@ class Planner:
                 self._bound_shared()
 
     def _bound_shared(self) -> None:
-        """Drop the shared nodes and memos once they hold more than
+        """Drop the shared nodes, memos and goal values once they hold more than
         :data:`SHARED_NODES` between them."""
         if self.nodes is None or self.memos is None:
             return
-        if len(self.nodes) + sum(len(memo) for memo in self.memos.values()) > SHARED_NODES:
+        held = (len(self.nodes) + sum(len(memo) for memo in self.memos.values())
+                + sum(len(values) for values in self.values.values()))
+        if held > SHARED_NODES:
             self.nodes.clear()
-            for memo in self.memos.values():
-                memo.clear()
+            self.memos.clear()
+            self.values.clear()

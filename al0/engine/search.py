@@ -46,9 +46,14 @@ FAILS, HOLDS, LEAF_HERE = 0, 1, 2
 leaf, or is a leaf (kept per position in a search's ``values``)."""
 
 
-def root_key(advice: CompiledAdvice, root: Node) -> tuple[int | None, ...]:
-    """The values at ``root`` of the features ``advice`` reads there: searches
-    from roots with equal keys may share ``values``."""
+RootKey = tuple["int | None", ...]
+
+
+def root_key(advice: CompiledAdvice, root: Node) -> RootKey:
+    """The values at ``root`` of the features ``advice`` reads there: for
+    advice whose goals are position-only, searches from roots with equal
+    keys find the same facts everywhere, and may share ``values`` and
+    ``memo`` (empty for advice that reads nothing at the root)."""
     return tuple(feature(root) for feature in advice.root_features)
 
 
@@ -187,9 +192,11 @@ class ForcingTreeSearch:
     those of least height, at theirs every reply's such tree. So searches
     for an advice whose goals do not read the root
     (``advice.reads_root`` false) may pass the same ``memo`` and reuse each
-    other's work; ``nodes`` may likewise be shared by every search of one
-    planner (a node's facts depend on its position and depth only). The
-    limits count what this search adds.
+    other's work, and so may searches for a position-only advice from
+    roots with the same :func:`root_key` (with the same ``values``);
+    ``nodes`` may likewise be shared by every search of one planner (a
+    node's facts depend on its position and depth only). The limits count
+    what this search adds.
     """
 
     def __init__(self, advice: CompiledAdvice, root: Node,
@@ -197,7 +204,7 @@ class ForcingTreeSearch:
                  memo: dict[SearchKey, _Entry] | None = None,
                  nodes: dict[SearchKey, Node] | None = None,
                  values: dict[Position, int] | None = None):
-        if memo is not None and advice.reads_root:
+        if memo is not None and advice.reads_root and not advice.position_only:
             raise ValueError(f"advice {advice.name!r} reads the root: its searches "
                              f"cannot share a memo")
         self.advice = advice
