@@ -25,9 +25,10 @@ DEFAULT_BUDGET = 1_000_000
 far fewer (a few thousand at most), so reaching it signals a runaway table."""
 
 SHARED_NODES = 200_000
-"""How many search nodes (with their facts) and entries of shared search
-memos a caching planner keeps between plans, about 100 MB; past it they are
-dropped, which costs time, never a different plan."""
+"""How many search nodes a caching planner's searches may visit before the
+nodes (with their facts), memo entries and goal outcomes they kept are
+dropped (a visit keeps at most one of each; about 100 MB): dropping them
+costs time, never a different plan."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,8 @@ class Planner:
         """The shared search memo of each advice that does not read the root,
         or reads only the values of features there (position-only goals):
         by advice and those values (:func:`~al0.engine.search.root_key`)."""
+        self.visited = 0
+        """Nodes visited since the shared structures were last dropped."""
         self.values: dict[tuple[str, RootKey], dict[Position, int]] = {}
         """What the goals of each position-only advice say at each position
         met, by advice and root key (kept across searches with ``cache``)."""
@@ -196,9 +199,12 @@ class Planner:
                 for name in rule.advice:
                     advice = self.advice[name]
                     memo = values = None
-                    if memos is not None and (advice.position_only or not advice.reads_root):
+                    if (memos is not None and advice.horizon > 1
+                            and (advice.position_only or not advice.reads_root)):
                         # Searches whose goals read the same values at their
                         # roots find the same facts at every (position, depth).
+                        # (A one-ply search keeps no memo: it meets each
+                        # child once, see ForcingTreeSearch.one_ply.)
                         key = (name, root_key(advice, root))
                         memo = memos.setdefault(key, {})
                         if advice.position_only:
@@ -206,6 +212,7 @@ class Planner:
                     search = ForcingTreeSearch(advice, root, limits, memo, self.nodes, values)
                     tree = search.run()
                     nodes += search.nodes
+                    self.visited += search.nodes
                     # A better-goal that already holds at the root is satisfied
                     # with no move to play: it cannot guide play, so pass it over.
                     if tree is not None and not tree.is_leaf:
@@ -221,13 +228,13 @@ class Planner:
                 self._bound_shared()
 
     def _bound_shared(self) -> None:
-        """Drop the shared nodes, memos and goal values once they hold more than
-        :data:`SHARED_NODES` between them."""
-        if self.nodes is None or self.memos is None:
+        """Drop the shared nodes, memos and goal outcomes once the searches
+        have visited more than :data:`SHARED_NODES` nodes since they were
+        last dropped (counted, not measured: a planner may keep thousands
+        of small memos, one per root key)."""
+        if self.nodes is None or self.memos is None or self.visited <= SHARED_NODES:
             return
-        held = (len(self.nodes) + sum(len(memo) for memo in self.memos.values())
-                + sum(len(values) for values in self.values.values()))
-        if held > SHARED_NODES:
-            self.nodes.clear()
-            self.memos.clear()
-            self.values.clear()
+        self.nodes.clear()
+        self.memos.clear()
+        self.values.clear()
+        self.visited = 0

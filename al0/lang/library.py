@@ -28,7 +28,7 @@ import chess
 
 from al0.bundled import LIBRARY_DIR
 from al0.errors import LibraryError
-from al0.board.position import (Position, apply, from_board, is_check, is_checkmate,
+from al0.board.position import (Position, apply, from_board, is_check, is_checkmate, is_stalemate,
                           legal_moves, to_board)
 
 
@@ -203,9 +203,10 @@ def stalemate(node: Node, root: Node) -> bool:
     """Them to move, not in check, with no legal move."""
     if node.position.turn == node.us:
         return False
-    # Their legal moves, kept on the node: a search that finds it no
-    # stalemate goes on to try them.
-    return not node.legal_moves() and not is_check(node.position)
+    known = node.known_legal_moves()
+    if known is None:
+        return is_stalemate(node.position)
+    return not known and not is_check(node.position)
 
 
 def check(node: Node, root: Node) -> bool:
