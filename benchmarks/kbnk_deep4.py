@@ -73,10 +73,16 @@ class Row:
 
 
 def run(repo: Path, table: Path, epd: Path) -> list[Row]:
-    """One pass of ``repo``'s planner over ``epd``: a row per position."""
+    """One pass of ``repo``'s planner over ``epd``: a row per position. A
+    table of this checkout is read from ``repo``'s copy where it has one
+    (its Python library imports that checkout's modules)."""
+    if table.is_relative_to(ROOT) and (repo / table.relative_to(ROOT)).is_file():
+        table = repo / table.relative_to(ROOT)
     env = {**os.environ, "PYTHONPATH": str(repo)}
     out = subprocess.run([sys.executable, "-c", DRIVER, str(table), str(epd)], env=env,
-                         cwd=repo, capture_output=True, text=True, check=True)
+                         cwd=repo, capture_output=True, text=True)
+    if out.returncode:
+        sys.exit(f"{repo} failed:\n{out.stderr}")
     return [Row(**json.loads(line)) for line in out.stdout.splitlines()]
 
 
