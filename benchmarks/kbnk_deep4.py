@@ -124,7 +124,8 @@ def main() -> None:
         differ = [row.fen for row, own in zip(found, rows[ROOT])
                   if (row.advice is None) != (own.advice is None)]
         print(f"{repo}: total CPU {total:.3f} s ({total / mine:.2f}x this checkout's), "
-              f"per plan median {statistics.median(ms):.2f} ms, p95 {percentile(ms, 0.95):.2f} ms; "
+              f"per plan median {statistics.median(ms):.2f} ms, "
+              f"p95 {percentile(ms, 0.95):.2f} ms; "
               f"{sum(row.nodes for row in found)} nodes; advice found at "
               f"{sum(row.advice is not None for row in found)} of {len(found)}; "
               f"outcome differs at {len(differ)}{': ' + ', '.join(differ) if differ else ''}")

@@ -633,10 +633,10 @@ class ForcingTreeSearch:
         """Order a their node's new ``children`` by how often each reply
         refuted a node of theirs at ``depth`` so far, most first (ties in
         the generator's order): the same reply (their king stepping out of
-        the net the same way) often refutes its neighbours too. The order in which replies are
-        tried never changes what is found (every reply must be met, and
-        the tree lists them in the generator's order), only how soon a
-        refutation ends the node's search."""
+        the net the same way) often refutes its neighbours too. The order
+        in which replies are tried never changes what is found (every reply
+        must be met, and the tree lists them in the generator's order), only
+        how soon a refutation ends the node's search."""
         history = self.history.get(depth)
         if history and len(children) > 1:
             children.sort(key=lambda child: -history.get(child[0].from_square << 6

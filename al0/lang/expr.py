@@ -2,9 +2,10 @@
 
 Goals: predicate names with ``not`` > ``and`` > ``or`` (tightest first),
 parentheses, ``true``/``false``, depth tests (``depth < 3``) and comparisons
-of numeric features (``dist(K, k) <= 2``, ``room < root.room``, ``dist(K, R)
-> dist(k, R) + 1``, ``3 * corner_dist(k, B) + edge_dist(k)``). A predicate, feature or generator may take arguments,
-piece names (``divides(R)``); it is then named by its canonical text.
+of numeric features (``dist(K, k) <= 2``, ``room < root.room``, ``dist(K, R) >
+dist(k, R) + 1``, ``3 * corner_dist(k, B) + edge_dist(k)``). A predicate,
+feature or generator may take arguments, piece names (``divides(R)``); it is
+then named by its canonical text.
 
 Move constraints, the book's form: ``(depth = 0) and legal then (depth = 2)
 and checkmove``. Each ``then``-separated part is a conjunction of depth guards
