@@ -83,7 +83,7 @@ from al0.board.position import Position  # noqa: E402
 from al0.tablebase import DRAW, ILLEGAL, load  # noqa: E402
 from al0.tablebase.geometry import OFF, Layout, attacked, occupancy  # noqa: E402
 from al0.tablebase.retrograde import moves  # noqa: E402
-from al0.lang.vocabulary import Binder  # noqa: E402
+from al0.lang.vocabulary.binding import Binder  # noqa: E402
 
 Array = npt.NDArray[np.int64]
 INF = np.int64(1 << 50)

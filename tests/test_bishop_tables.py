@@ -16,7 +16,7 @@ from al0.lang.library import Node
 from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.engine.play import GameEnd, OurMove, TheirMove, play_game
-from al0.lang.vocabulary import Binder
+from al0.lang.vocabulary.binding import Binder
 from conftest import POSITIONS
 
 SAMPLES = {"kbbk": 2000}

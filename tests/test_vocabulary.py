@@ -17,7 +17,8 @@ from al0.lang.compile import compile_goal
 from al0.lang.library import Node, load_library
 from al0.lang.model import feature_names, predicate_names
 from al0.board.position import from_board
-from al0.lang.vocabulary import Binder, reference_markdown
+from al0.lang.vocabulary.binding import Binder
+from al0.lang.vocabulary.registry import reference_markdown
 from conftest import ROOT
 
 POSITIONS = Path(__file__).resolve().parent / "positions" / "vocabulary.epd"
@@ -144,7 +145,7 @@ def test_language_reference_lists_the_vocabulary_from_its_docstrings():
     assert section, "docs/language.md lacks the vocabulary markers"
     assert section.group(1) == reference_markdown(), (
         "docs/language.md is out of date: paste the output of "
-        "python -c 'from al0.lang.vocabulary import reference_markdown; print(reference_markdown())'")
+        "python -c 'from al0.lang.vocabulary.registry import reference_markdown; print(reference_markdown())'")
 
 
 ORACLE_MATERIALS = ("KRK", "KQK", "KBNK", "KBBK", "KNNK", "KQKR", "KRKN", "KQKB", "KRKB")

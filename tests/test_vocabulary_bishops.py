@@ -7,7 +7,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.lang.vocabulary import Binder
+from al0.lang.vocabulary.binding import Binder
 from test_vocabulary import random_nodes
 
 

@@ -28,7 +28,8 @@ from al0.lang.library import Library, find_library
 from al0.lang.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
                        Location, MoveConstraint, Rule, feature_names, predicate_names)
 from al0.board.fen import check_legal, check_playable, file_in_folder, sample_size
-from al0.lang.vocabulary import ENTRIES, Binder, split_call
+from al0.lang.vocabulary.binding import Binder, split_call
+from al0.lang.vocabulary.registry import ENTRIES
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
               "symmetric", "rules", "advice", "expect"}

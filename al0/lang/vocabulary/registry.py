@@ -1,0 +1,103 @@
+"""The registry of the vocabulary: every family with its name, kind and
+parameters, and the reference text ``docs/language.md`` lists them by."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from al0.lang.vocabulary.boxes import (area, area_corner_dist, area_dist, inward, least_area,
+                                      mobility, room)
+from al0.lang.vocabulary.corners import (corner_triangle, diagonal_area, triangle_corner_dist,
+                                        wrong_way)
+from al0.lang.vocabulary.distances import (centre_side_dist, corner_dist, critical_mdist, dist,
+                                          edge_dist, mdist)
+from al0.lang.vocabulary.generators import captures, checks, moves
+from al0.lang.vocabulary.placement import corner, divides, edge, opposition
+from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
+
+
+PIECE, KING, COLOUR = "piece", "king", "colour"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One family of the vocabulary: its name, kind, parameters and builder."""
+    name: str
+    kind: str
+    """``feature``, ``predicate`` or ``generator``."""
+    params: tuple[str, ...]
+    """The kind of each parameter: ``piece``, ``king`` (a piece that must be
+    a king) or ``colour``."""
+    build: Callable[..., Any]
+    optional: int = 0
+    """How many trailing parameters may be left out."""
+    default: str | None = None
+    """The piece a feature with no argument measures (``room``: their king)."""
+
+    @property
+    def signature(self) -> str:
+        """``dist(piece, piece)``, optional parameters in brackets."""
+        required = len(self.params) - self.optional
+        words = list(self.params[:required]) + [f"[{p}]" for p in self.params[required:]]
+        return f"{self.name}({', '.join(words)})" if words else self.name
+
+    @property
+    def summary(self) -> str:
+        """The first paragraph of the builder's docstring, on one line."""
+        doc = (self.build.__doc__ or "").strip()
+        return " ".join(doc.split("\n\n")[0].split())
+
+
+VOCABULARY: tuple[Entry, ...] = (
+    Entry("dist", "feature", (PIECE, PIECE), dist),
+    Entry("mdist", "feature", (PIECE, PIECE), mdist),
+    Entry("edge_dist", "feature", (PIECE,), edge_dist),
+    Entry("centre_side_dist", "feature", (PIECE, PIECE), centre_side_dist),
+    Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
+    Entry("room", "feature", (KING,), room, optional=1, default="k"),
+    Entry("area", "feature", (KING,), area, optional=1, default="k"),
+    Entry("least_area", "feature", (KING,), least_area, optional=1, default="k"),
+    Entry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2,
+          default="k"),
+    Entry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2,
+          default="k"),
+    Entry("diagonal_area", "feature", (KING, COLOUR), diagonal_area, optional=2, default="k"),
+    Entry("wrong_way", "feature", (KING, COLOUR), wrong_way),
+    Entry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
+    Entry("area_dist", "feature", (PIECE, KING), area_dist),
+    Entry("mobility", "feature", (KING,), mobility, optional=1, default="k"),
+    Entry("inward", "feature", (KING,), inward, optional=1, default="k"),
+    Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
+    Entry("hanging", "feature", (), hanging),
+    Entry("lost", "predicate", (PIECE,), lost),
+    Entry("attacked", "predicate", (PIECE,), attacked),
+    Entry("en_prise", "predicate", (PIECE,), en_prise),
+    Entry("threatened", "predicate", (PIECE,), threatened),
+    Entry("divides", "predicate", (PIECE,), divides),
+    Entry("opposition", "predicate", (), opposition),
+    Entry("edge", "predicate", (PIECE,), edge),
+    Entry("corner", "predicate", (PIECE, COLOUR), corner, optional=1),
+    Entry("moves", "generator", (PIECE,), moves),
+    Entry("checks", "generator", (), checks),
+    Entry("captures", "generator", (), captures),
+)
+"""Every family, in the order the reference lists them."""
+
+ENTRIES = {entry.name: entry for entry in VOCABULARY}
+
+
+def reference_markdown() -> str:
+    """The vocabulary section of ``docs/language.md``: every name of the
+    standard library and of this vocabulary with its docstring's summary
+    (a test keeps the document equal to this)."""
+    from al0.lang.library import standard_library
+    standard = standard_library()
+    rows = ["| name | kind | meaning |", "|---|---|---|"]
+    for name in standard.predicates:
+        rows.append(f"| `{name}` | predicate | {standard.describe(name)} |")
+    for name in standard.generators:
+        rows.append(f"| `{name}` | generator | {standard.describe(name)} |")
+    for entry in VOCABULARY:
+        rows.append(f"| `{entry.signature}` | {entry.kind} | {entry.summary} |")
+    return "\n".join(rows)

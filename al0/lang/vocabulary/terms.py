@@ -1,0 +1,67 @@
+"""The terms of the vocabulary: the named pieces and square colours its
+entries take, and the features, predicates and generators they return."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Union
+
+import chess
+
+from al0.lang.library import Node
+
+
+Colour = Union[bool, "PieceRef", None]
+"""A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
+colour of a piece's square, or None (any colour)."""
+
+
+@dataclass(frozen=True)
+class PieceRef:
+    """A named piece of a material: whose, which kind, which of its kind."""
+    name: str
+    ours: bool
+    piece_type: chess.PieceType
+    index: int
+    """Its place among the pieces of its side and kind, by square a1 … h8."""
+
+    def square(self, node: Node) -> chess.Square | None:
+        """Where the piece stands at ``node``; None when it is gone."""
+        position = node.position
+        field = _FIELD[self.piece_type]
+        if field is None:
+            return None
+        # Its side's pieces are White's exactly when ``ours`` equals ``node.us``.
+        mask = position[field] & position[0 if node.us == self.ours else 1]
+        if self.index:
+            for _ in range(self.index):
+                mask &= mask - 1
+        return (mask & -mask).bit_length() - 1 if mask else None
+
+    def colour(self, node: Node) -> chess.Color:
+        """The side the piece plays for at ``node``."""
+        return node.us if self.ours else not node.us
+
+
+_FIELD = (None, None, 6, 5, 4, 3, 2)
+"""The field of :class:`Position` that holds each piece type (none: pawns)."""
+
+
+def material_pieces(material: str) -> dict[str, PieceRef]:
+    """The piece names of a material such as ``KRK`` or ``KBBK``."""
+    split = material.index("K", 1)
+    names: dict[str, PieceRef] = {}
+    for ours, letters in ((True, material[:split]), (False, material[split:])):
+        for letter in dict.fromkeys(letters):
+            count = letters.count(letter)
+            piece_type = chess.PIECE_SYMBOLS.index(letter.lower())
+            name = letter if ours else letter.lower()
+            for index in range(count):
+                full = name if count == 1 else f"{name}{index + 1}"
+                names[full] = PieceRef(full, ours, piece_type, index)
+    return names
+
+
+Feature = Callable[[Node], Union[int, None]]
+Predicate = Callable[[Node, Node], bool]
+Generator = Callable[[Node], list[chess.Move]]
