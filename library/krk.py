@@ -10,7 +10,8 @@ from __future__ import annotations
 import chess
 
 from al0.lang.library import Library, Node
-from al0.board.position import MOVES, legal_moves
+from al0.board.moves import legal_moves
+from al0.board.position import MOVES
 
 
 Squares = tuple[chess.Square, chess.Square | None, chess.Square]

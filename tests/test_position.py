@@ -16,9 +16,10 @@ import chess
 import pytest
 
 from al0.errors import PositionError
-from al0.board.position import (MOVES, Position, checking_moves, from_board, gives_check, is_check,
-                          is_checkmate, is_stalemate, legal_checks, legal_moves, legal_targets,
-                          mate_in_one, play, successors, to_board)
+from al0.board.checks import (checking_moves, gives_check, is_checkmate, is_stalemate,
+                              legal_checks, mate_in_one)
+from al0.board.moves import legal_moves, legal_targets, play, successors
+from al0.board.position import MOVES, Position, from_board, is_check, to_board
 from conftest import mates
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)

@@ -14,7 +14,8 @@ from typing import Callable, Iterator, Union
 import chess
 
 from al0.engine.plan import Plan, Planner
-from al0.board.position import Position, from_board, has_legal_move, is_check, piece_counts
+from al0.board.moves import has_legal_move
+from al0.board.position import Position, from_board, is_check, piece_counts
 from al0.board.fen import FIFTY_MOVE_PLIES, canonical_material, material_of
 from al0.engine.tree import ForcingTree
 

@@ -32,8 +32,9 @@ from al0.lang.compile import (GoalFn, MovesFn, compile_constraint, compile_goal,
                               position_only, reads_root, root_features)
 from al0.lang.library import Library, Node, node_at
 from al0.lang.model import Advice, DepthRange
-from al0.board.position import (MOVES, Position, apply, checking_moves, is_checkmate, legal_checks,
-                          legal_moves, legal_targets, mate_in_one)
+from al0.board.checks import checking_moves, is_checkmate, legal_checks, mate_in_one
+from al0.board.moves import apply, legal_moves, legal_targets
+from al0.board.position import MOVES, Position
 from al0.engine.tree import LEAF, ForcingTree
 
 _BB = chess.BB_SQUARES
@@ -490,10 +491,10 @@ class ForcingTreeSearch:
         the node's legal moves: all of them when the generator gave exactly
         the node's legal moves (the very objects, as the standard ``legal``
         does); else each by one lookup in the legal moves' targets of the
-        generator's pieces (:func:`~al0.board.position.legal_targets`, the shared
+        generator's pieces (:func:`~al0.board.moves.legal_targets`, the shared
         ``Move`` of its squares only: a move with a promotion or a drop is
         never legal here), which costs less than listing the legal moves or
-        checking each move with :func:`~al0.board.position.play` when it is tried."""
+        checking each move with :func:`~al0.board.moves.play` when it is tried."""
         segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
         children: list[list[Any]] = []
         legal = node.known_legal_moves()
@@ -557,7 +558,7 @@ class ForcingTreeSearch:
         legal moves' order (the tree is the one the full search finds). The
         node stays unexpanded; it fails at bound 1 at most. For an advice of
         mate alone the children are decided, not visited (nor counted as
-        nodes): a leaf is a checkmate, which :func:`~al0.board.position.mate_in_one`
+        nodes): a leaf is a checkmate, which :func:`~al0.board.checks.mate_in_one`
         finds from this position."""
         position, depth = key
         if self.advice.mate_alone:

@@ -38,7 +38,8 @@ from al0.lang.library import themtomove as standard_themtomove
 from al0.lang.library import ustomove as standard_ustomove
 from al0.lang.model import (And, Compare, Const, DepthRange, DepthTest, Feature, Goal, MoveConstraint,
                        Not, Or, Pred, Sum, leaves, predicate_names)
-from al0.board.position import Position, fen, play
+from al0.board.moves import play
+from al0.board.position import Position, fen
 
 GoalFn = Callable[[Node, Node], bool]
 MovesFn = Callable[[Node], list[tuple[list[chess.Move], str]]]

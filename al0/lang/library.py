@@ -28,8 +28,9 @@ import chess
 
 from al0.bundled import LIBRARY_DIR
 from al0.errors import LibraryError
-from al0.board.position import (Position, apply, from_board, is_check, is_checkmate, is_stalemate,
-                          legal_moves, to_board)
+from al0.board.checks import is_checkmate, is_stalemate
+from al0.board.moves import apply, legal_moves
+from al0.board.position import Position, from_board, is_check, to_board
 
 
 class Node:

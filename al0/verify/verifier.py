@@ -31,7 +31,8 @@ from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable, Expectations
 from al0.engine.play import Ending, GameEnd, OurMove, ending_at, play_game
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
-from al0.board.position import MOVES, Position, apply, from_board, legal_moves, play, to_board
+from al0.board.moves import apply, legal_moves, play
+from al0.board.position import MOVES, Position, from_board, to_board
 from al0.board.fen import epd_positions, file_in_folder, sample_size
 from al0.board.sampling import check_sample_size
 from al0.board.symmetry import class_key, transform_position
