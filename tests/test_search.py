@@ -16,7 +16,8 @@ from al0.lang.library import Node
 from al0.lang.loader import parse_table
 from al0.lang.model import AdviceTable
 from al0.board.sampling import random_positions
-from al0.engine.search import CompiledAdvice, ForcingTreeSearch, compile_advice
+from al0.engine.compiled import CompiledAdvice, compile_advice
+from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, tree_lines
 from conftest import TABLES, mates
 

@@ -19,7 +19,9 @@ from al0.lang.library import Node, standard_library
 from al0.lang.loader import parse_table
 from al0.lang.model import And, Const, Goal, Not, Or, Pred
 from al0.engine.plan import Planner
-from al0.engine.search import ForcingTreeSearch, SearchLimits, compile_advice
+from al0.engine.compiled import compile_advice
+from al0.engine.limits import SearchLimits
+from al0.engine.search import ForcingTreeSearch
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"

@@ -26,7 +26,8 @@ from al0.lang.model import And, Compare, Const, DepthTest, Feature, Not, Or, Pre
 from al0.engine.plan import Planner
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
-from al0.engine.search import ForcingTreeSearch, compile_advice
+from al0.engine.compiled import compile_advice
+from al0.engine.search import ForcingTreeSearch
 from conftest import TABLES
 
 TEST_TABLES = Path(__file__).resolve().parent / "good_tables"

@@ -21,7 +21,7 @@ from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.engine.play import OurMove, TheirMove, play_game
 from al0.board.fen import read_epd
-from al0.engine.search import SearchLimits
+from al0.engine.limits import SearchLimits
 from al0.uci import UciEngine, parse_position, serve
 from al0.uci.go import MARGIN, Go, parse_go
 from al0.uci.scores import playable, table_score

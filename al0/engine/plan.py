@@ -15,8 +15,10 @@ from al0.lang.library import Node, node_at
 from al0.lang.model import AdviceTable, Const
 from al0.board.position import Position, fen as position_fen, from_board, to_board
 from al0.board.fen import material_counts
-from al0.engine.search import (CompiledAdvice, ForcingTreeSearch, RootKey, SearchKey,
-                               SearchLimits, compile_advice, root_key)
+from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
+from al0.engine.limits import SearchLimits
+from al0.engine.memo import SearchKey
+from al0.engine.search import ForcingTreeSearch
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.tree import ForcingTree, transform_tree
 
@@ -120,7 +122,7 @@ class Planner:
             {} if cache else None)
         """The shared search memo of each advice that does not read the root,
         or reads only the values of features there (position-only goals):
-        by advice and those values (:func:`~al0.engine.search.root_key`)."""
+        by advice and those values (:func:`~al0.engine.compiled.root_key`)."""
         self.visited = 0
         """Nodes visited since the shared structures were last dropped."""
         self.values: dict[tuple[str, RootKey], dict[Position, int]] = {}

@@ -11,174 +11,32 @@ refute. Each (position, depth) has its goals evaluated and its moves
 generated once per search.
 
 Every search is bounded in nodes, stored moves (memory) and wall-clock time
-(:class:`SearchLimits`); reaching a bound raises
+(:class:`~al0.engine.limits.SearchLimits`); reaching a bound raises
 :class:`~al0.errors.SearchBudgetExceeded`, so a bound can stop a search but
-never change its result.
+never change its result. The advice it searches for comes compiled
+(:mod:`al0.engine.compiled`).
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from dataclasses import dataclass
 from operator import is_
-from typing import Any, Callable
+from typing import Any
 
 import chess
 
-from al0.errors import SearchBudgetExceeded
-from al0.lang.compile import (GoalFn, MovesFn, compile_constraint, compile_goal, leaf_side,
-                              legal_alone, mate_alone, needs_check, play_checked,
-                              position_only, reads_root, root_features)
-from al0.lang.library import Library, Node, node_at
-from al0.lang.model import Advice, DepthRange
 from al0.board.checks import checking_moves, is_checkmate, legal_checks, mate_in_one
 from al0.board.moves import apply, legal_moves, legal_targets
 from al0.board.position import MOVES, Position
+from al0.engine.compiled import CompiledAdvice
+from al0.engine.limits import SearchLimits
+from al0.engine.memo import FAILS, HOLDS, LEAF_HERE, Entry, SearchKey, make_tree
 from al0.engine.tree import LEAF, ForcingTree
+from al0.errors import SearchBudgetExceeded
+from al0.lang.compile import play_checked
+from al0.lang.library import Node, node_at
 
 _BB = chess.BB_SQUARES
-
-SearchKey = tuple[Position, int]
-"""A search node: its position and depth."""
-
-FAILS, HOLDS, LEAF_HERE = 0, 1, 2
-"""What a node's goals say: it fails the holding-goal, holds it and is no
-leaf, or is a leaf (kept per position in a search's ``values``)."""
-
-
-RootKey = tuple["int | None", ...]
-
-
-def root_key(advice: CompiledAdvice, root: Node) -> RootKey:
-    """The values at ``root`` of the features ``advice`` reads there: for
-    advice whose goals are position-only, searches from roots with equal
-    keys find the same facts everywhere, and may share ``values`` and
-    ``memo`` (empty for advice that reads nothing at the root)."""
-    return tuple(feature(root) for feature in advice.root_features)
-
-
-@dataclass(frozen=True)
-class SearchLimits:
-    """How much one forcing-tree search may spend before it gives up with
-    :class:`~al0.errors.SearchBudgetExceeded`. The book's KRK table needs a
-    few thousand nodes at most; the bounds are there to stop runaway tables."""
-    nodes: int = 1_000_000
-    """Nodes whose goals are evaluated."""
-    moves: int = 3_000_000
-    """Moves stored in the memo. They are most of a search's memory, about
-    150 bytes each with their positions: the default bounds it near 500 MB."""
-    seconds: float = 120.0
-    """Wall-clock seconds (checked every few thousand steps)."""
-    stop: threading.Event | None = None
-    """Set from another thread (a UCI ``stop``, a move's clock) to end the
-    search at its next look at the clock."""
-
-
-@dataclass(frozen=True)
-class CompiledAdvice:
-    """A piece of advice with its goals and constraints bound to a library."""
-    name: str
-    better: GoalFn
-    holding: GoalFn
-    us_moves: MovesFn
-    them_moves: MovesFn
-    horizon: int
-    """No node deeper than this has an allowed move, so no tree is higher."""
-    reads_root: bool = True
-    """Whether its goals may depend on the root (:func:`al0.lang.compile.reads_root`).
-    When they do not, a (position, depth) has the same outcome in every
-    search for this advice, and searches from different roots may share a
-    memo (:class:`ForcingTreeSearch`'s ``memo``)."""
-    leaf_in_check: bool = False
-    """Whether the better-goal holds only where the side to move is in check
-    (:func:`al0.lang.compile.needs_check`): then a node not in check is no leaf, and
-    where only a leaf would do, the search need not visit it."""
-    leaf_ours: bool | None = None
-    """Whether a leaf has us to move (True), them (False), or either (None)
-    (:func:`al0.lang.compile.leaf_side`): where the children of a node have the
-    other side to move, none is a leaf, and the search need not visit them
-    to learn it."""
-    legal_depths: tuple[DepthRange, ...] = ()
-    """The depths at which our allowed moves are the standard ``legal``
-    generator's alone: there the search knows them without asking it."""
-    their_legal_depths: tuple[DepthRange, ...] = ()
-    """The same for their allowed moves."""
-    position_only: bool = False
-    """Whether both goals are :func:`al0.lang.compile.position_only`: then what a
-    node's goals say (fails the holding-goal, holds, is a leaf) depends on
-    its position and the values of :attr:`root_features` at the root, and
-    searches keep it per position (:class:`ForcingTreeSearch`'s ``values``)."""
-    root_features: tuple[Callable[[Node], int | None], ...] = ()
-    """The features its goals read at the root (:func:`al0.lang.compile.root_features`)."""
-    mate_alone: bool = False
-    """Whether the better-goal is exactly the standard ``mate`` and the
-    holding-goal ``true`` (:func:`al0.lang.compile.mate_alone`): then the search
-    decides a node from its position alone, without a Node, and knows that
-    a node with us to move holds and is no leaf."""
-
-
-def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
-    """Bind ``advice`` to ``library``; its names were checked at load time."""
-    horizons = [advice.us_moves.horizon(), advice.them_moves.horizon()]
-    bounded = [h for h in horizons if h is not None]
-    if len(bounded) < 2:
-        raise ValueError(f"advice {advice.name!r} has an unbounded move constraint")
-    return CompiledAdvice(advice.name, compile_goal(advice.better_goal, library),
-                          compile_goal(advice.holding_goal, library),
-                          compile_constraint(advice.us_moves, library),
-                          compile_constraint(advice.them_moves, library),
-                          max(bounded),
-                          reads_root(advice.better_goal, library)
-                          or reads_root(advice.holding_goal, library),
-                          needs_check(advice.better_goal, library),
-                          leaf_side(advice.better_goal, library),
-                          legal_alone(advice.us_moves, library),
-                          legal_alone(advice.them_moves, library),
-                          position_only(advice.better_goal, library)
-                          and position_only(advice.holding_goal, library),
-                          root_features(advice.better_goal, library)
-                          + root_features(advice.holding_goal, library),
-                          mate_alone(advice.better_goal, advice.holding_goal, library))
-
-
-_new_object = object.__new__
-
-
-def _tree(height: int, branches: tuple[tuple[chess.Move, ForcingTree], ...]) -> ForcingTree:
-    """``ForcingTree(height, branches)``, made without the dataclass's
-    ``__init__``: a frozen dataclass sets each field through
-    ``object.__setattr__``, which costs more than the rest of making it
-    (the search makes a tree at every node it solves)."""
-    tree = _new_object(ForcingTree)
-    fields = tree.__dict__
-    fields["height"] = height
-    fields["branches"] = branches
-    return tree
-
-
-class _Entry:
-    """What one search knows of one (position, depth).
-
-    ``lo``: the node fails at every bound <= lo (-1: nothing known yet; the
-    search's ``never``: at every bound).
-    ``tree``: the best forcing tree found so far, if any.
-    ``children``: [move, child key (None until played), place in the
-    generator's order, generator name, whether the move is known legal], in
-    trying order, once expanded.
-
-    Every fact an entry holds is true of its (position, depth) whatever the
-    search that found it, and the tree it holds is the one any search finds
-    (see :class:`ForcingTreeSearch`): this is what lets searches share entries.
-    """
-
-    __slots__ = ("lo", "tree", "children")
-    # No __init__: :meth:`ForcingTreeSearch._visit`, which makes one per
-    # node, sets the three fields itself (a Python-level __init__ costs more
-    # than the rest of its bookkeeping).
-    lo: int
-    tree: ForcingTree | None
-    children: list[list[Any]] | None
 
 
 class ForcingTreeSearch:
@@ -194,7 +52,7 @@ class ForcingTreeSearch:
     for an advice whose goals do not read the root
     (``advice.reads_root`` false) may pass the same ``memo`` and reuse each
     other's work, and so may searches for a position-only advice from
-    roots with the same :func:`root_key` (with the same ``values``);
+    roots with the same :func:`~al0.engine.compiled.root_key` (with the same ``values``);
     ``nodes`` may likewise be shared by every search of one planner (a
     node's facts depend on its position and depth only). The limits count
     what this search adds.
@@ -202,7 +60,7 @@ class ForcingTreeSearch:
 
     def __init__(self, advice: CompiledAdvice, root: Node,
                  limits: SearchLimits | int = SearchLimits(),
-                 memo: dict[SearchKey, _Entry] | None = None,
+                 memo: dict[SearchKey, Entry] | None = None,
                  nodes: dict[SearchKey, Node] | None = None,
                  values: dict[Position, int] | None = None):
         if memo is not None and advice.reads_root and not advice.position_only:
@@ -219,7 +77,7 @@ class ForcingTreeSearch:
         """A bound above any tree's height (no node deeper than the horizon
         has a move): ``lo = never`` means the node fails at every bound."""
         self.deadline = 0.0
-        self.memo: dict[SearchKey, _Entry] = {} if memo is None else memo
+        self.memo: dict[SearchKey, Entry] = {} if memo is None else memo
         self.one_ply = memo is None and advice.horizon == 1
         """Whether only the root has moves and the memo is this search's own:
         then each of the root's children is met once and never again, so
@@ -230,7 +88,7 @@ class ForcingTreeSearch:
         """What the goals say at each position met (:data:`FAILS`, :data:`HOLDS`
         or :data:`LEAF_HERE`), for advice whose goals are position-only; ``values``
         may be shared by searches whose roots give :attr:`~CompiledAdvice.root_features`
-        the same values (:func:`root_key`)."""
+        the same values (:func:`~al0.engine.compiled.root_key`)."""
         self.odd_ours = None if advice.leaf_ours is None else int(not advice.leaf_ours)
         """With leaves of one side to move only (:attr:`CompiledAdvice.leaf_ours`),
         every path from a node to a leaf has the same parity, so every tree
@@ -277,7 +135,7 @@ class ForcingTreeSearch:
             known = self.legal_at[ours, depth] = any(depth in r for r in ranges)
         return known
 
-    def _visit(self, key: SearchKey) -> tuple[_Entry, Node | None]:
+    def _visit(self, key: SearchKey) -> tuple[Entry, Node | None]:
         """Evaluate the goals at a new node; also return the node, whose
         facts its expansion may reuse (None when the goals did without it)."""
         self.nodes += 1
@@ -285,7 +143,7 @@ class ForcingTreeSearch:
             raise self._spent(f"node budget of {self.limits.nodes}")
         position, depth = key
         advice = self.advice
-        entry = _Entry()
+        entry = Entry()
         entry.lo, entry.tree, entry.children = -1, None, None
         if advice.mate_alone and depth:
             # The holding-goal is true and mate the better-goal: a leaf is a
@@ -360,7 +218,7 @@ class ForcingTreeSearch:
             return None, entry.lo
         return self._deepen(key, entry, node, bound)
 
-    def _deepen(self, key: SearchKey, entry: _Entry, node: Node | None,
+    def _deepen(self, key: SearchKey, entry: Entry, node: Node | None,
                 bound: int) -> tuple[ForcingTree | None, int]:
         """:meth:`_solve` at a node the memo cannot answer for ``bound`` > 0:
         search its children (``node`` is its Node when at hand)."""
@@ -404,7 +262,7 @@ class ForcingTreeSearch:
             entry.tree = tree
         return tree, entry.lo
 
-    def _one_ply(self, key: SearchKey, entry: _Entry,
+    def _one_ply(self, key: SearchKey, entry: Entry,
                  node: Node | None) -> tuple[ForcingTree | None, int]:
         """:meth:`_deepen` at the root of a one-ply search (:attr:`one_ply`)
         whose leaves need no check: the allowed moves are tried in trying
@@ -461,7 +319,7 @@ class ForcingTreeSearch:
                 if not holding(child_node, root):
                     continue  # fails at every bound
                 if better(child_node, root):
-                    entry.tree = _tree(1, ((move, LEAF),))
+                    entry.tree = make_tree(1, ((move, LEAF),))
                     return entry.tree, entry.lo
                 least = 0  # holds, no leaf: fails at bound 0 only
         # As :meth:`_solve_ours` ends when no child is a leaf.
@@ -538,20 +396,20 @@ class ForcingTreeSearch:
             if child_bound == 0:
                 found, least = self._first_leaf(key, children)
                 if found is not None:
-                    return _tree(1, ((found, LEAF),)), lo
+                    return make_tree(1, ((found, LEAF),)), lo
                 child_bound = least + 1
                 continue
             for child in children:
                 subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
-                    return _tree(subtree.height + 1, ((child[0], subtree),)), lo
+                    return make_tree(subtree.height + 1, ((child[0], subtree),)), lo
                 if child_lo < least:
                     least = child_lo
             child_bound = max(child_bound + 1, least + 1)
         # Every child fails at every bound <= least: we fail up to least + 1.
         return None, min(self.never, max(bound, least + 1))
 
-    def _mate_in_one(self, key: SearchKey, entry: _Entry) -> tuple[ForcingTree | None, int]:
+    def _mate_in_one(self, key: SearchKey, entry: Entry) -> tuple[ForcingTree | None, int]:
         """:meth:`_deepen` at bound 1 at our node whose allowed moves are the
         legal ones, for an advice whose leaves are in check: only a checking
         move can reach a leaf, so only those are listed and tried, in the
@@ -564,7 +422,7 @@ class ForcingTreeSearch:
         if self.advice.mate_alone:
             mate = mate_in_one(position)
             if mate is not None:
-                entry.tree = _tree(1, ((mate, LEAF),))
+                entry.tree = make_tree(1, ((mate, LEAF),))
                 return entry.tree, entry.lo
             entry.lo = max(entry.lo, 1)
             return None, entry.lo
@@ -575,7 +433,7 @@ class ForcingTreeSearch:
             if child is None:
                 child = self._visit(child_key)[0]
             if child.tree is LEAF:
-                entry.tree = _tree(1, ((move, LEAF),))
+                entry.tree = make_tree(1, ((move, LEAF),))
                 return entry.tree, entry.lo
             if child.lo < 0:
                 child.lo = 0
@@ -661,4 +519,4 @@ class ForcingTreeSearch:
         # The tree lists the replies in the generator's order, whatever order they were tried in.
         branches.sort(key=lambda branch: branch[0])
         height = 1 + max(subtree.height for _, _, subtree in branches)
-        return _tree(height, tuple((move, subtree) for _, move, subtree in branches)), -1
+        return make_tree(height, tuple((move, subtree) for _, move, subtree in branches)), -1

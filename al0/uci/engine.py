@@ -16,7 +16,7 @@ from al0.board.fen import canonical_material, material_of, played_by
 from al0.bundled import TABLES_DIR
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.engine.play import descend
-from al0.engine.search import SearchLimits
+from al0.engine.limits import SearchLimits
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import AL0Error, SearchBudgetExceeded
 from al0.integers import IntegerError, parse_int

@@ -1,0 +1,29 @@
+"""How much one forcing-tree search may spend.
+
+Split from :mod:`al0.engine.search` so that callers that only bound a search
+(the planner, the UCI engine) import the bounds alone: reaching one raises
+:class:`~al0.errors.SearchBudgetExceeded`, which stops a search but never
+changes its result.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """How much one forcing-tree search may spend before it gives up with
+    :class:`~al0.errors.SearchBudgetExceeded`. The book's KRK table needs a
+    few thousand nodes at most; the bounds are there to stop runaway tables."""
+    nodes: int = 1_000_000
+    """Nodes whose goals are evaluated."""
+    moves: int = 3_000_000
+    """Moves stored in the memo. They are most of a search's memory, about
+    150 bytes each with their positions: the default bounds it near 500 MB."""
+    seconds: float = 120.0
+    """Wall-clock seconds (checked every few thousand steps)."""
+    stop: threading.Event | None = None
+    """Set from another thread (a UCI ``stop``, a move's clock) to end the
+    search at its next look at the clock."""
