@@ -291,7 +291,7 @@ class Graph:
     def walk(self, potential: Array, found: Array, replies: list[Array], boards: list[chess.Board],
              counted: npt.NDArray[np.bool_] | None = None, closure: npt.NDArray[np.bool_] | None = None,
              keeping: tuple[Array, list[Array]] | None = None, greedy: bool = False,
-             fastest: bool = False, target: npt.NDArray[np.bool_] | None = None) -> tuple[str, list[str]]:
+             fastest: bool = False, next_phase: npt.NDArray[np.bool_] | None = None) -> tuple[str, list[str]]:
         """Plays each board as a table would that lowers the potential with
         the first move (python-chess's order) that forces it in the fewest
         moves (``found`` and ``replies`` from :meth:`depths`), against the
@@ -310,7 +310,7 @@ class Graph:
         the tablebase rates best: not a table's choice but about the best
         any table lowering this potential could make, so games that stay
         long under it show the potential itself is slow. A game that
-        reaches ``target`` (a next phase) ends there, counted apart."""
+        reaches ``next_phase`` (the target) ends there, counted apart."""
         # A plan is over when the value falls where the forcing trees count it.
         met = potential if counted is None else np.where(counted, potential, INF)
         mates, played, optimal = 0, 0, 0
@@ -323,7 +323,7 @@ class Graph:
             moves_played, end = 0, ""
             while not end:
                 root = self.index(board)
-                if target is not None and target[root]:
+                if next_phase is not None and next_phase[root]:
                     end = "target"
                     break
                 level = int(found[root])
@@ -552,7 +552,7 @@ def main() -> None:
                 print(f"  left: {line}")
             if keeping is not None:
                 text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy,
-                                     fastest=args.fastest, target=target)
+                                     fastest=args.fastest, next_phase=target)
                 print(f"walk, {how} move keeping the closure: {text}")
     print(f"{time.perf_counter() - started:.0f} s")
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from al0.errors import TableSyntaxError
 from al0.lang.model import And, Compare, Feature, Goal, Not, Or, Pred, Sum
-from al0.lang.vocabulary import split_call
+from al0.lang.vocabulary.binding import split_call
 
 
 class DefinitionError(TableSyntaxError):

@@ -36,7 +36,7 @@ TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
               "symmetric", "define", "rules", "advice", "expect"}
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then"}
-ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description"}
+ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
 EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
                "material-lost": "max_material_lost", "no-plan": "max_no_plan",
                "max-moves": "max_moves", "mean-moves": "mean_moves", "positions": "positions",
@@ -506,9 +506,20 @@ def _read_advice(reader: _Reader, node: yaml.Node, library: Library,
         source = {key: reader.scalar_text(parts[key][1], key)
                   for key in ("better-goal", "holding-goal")}
         source.update({key: str(constraints[key]) for key in ("us-moves", "them-moves")})
+        minimise = None
+        if "minimise" in parts:
+            minimise_node = parts["minimise"][1]
+            minimise = _expand(reader, minimise_node, definitions.expand_sum,
+                               reader.expression(minimise_node, f"{what} minimise", parse_sum))
+            features = [term.name for _, term in minimise.parts if isinstance(term, Feature)]
+            if not features:
+                raise reader.error(minimise_node, f"{what} minimise: a number to minimise needs "
+                                                  f"a feature (e.g. dist(K, k))")
+            _check_vocabulary(reader, minimise_node, features, library, "feature")
+            source["minimise"] = reader.scalar_text(minimise_node, "minimise")
         pieces[name] = Advice(name, goals["better-goal"], goals["holding-goal"],
                               constraints["us-moves"], constraints["them-moves"],
-                              source, reader.where(key_node))
+                              source, reader.where(key_node), minimise)
     return pieces
 
 
