@@ -291,7 +291,9 @@ class Graph:
     def walk(self, potential: Array, found: Array, replies: list[Array], boards: list[chess.Board],
              counted: npt.NDArray[np.bool_] | None = None, closure: npt.NDArray[np.bool_] | None = None,
              keeping: tuple[Array, list[Array]] | None = None, greedy: bool = False,
-             fastest: bool = False, next_phase: npt.NDArray[np.bool_] | None = None) -> tuple[str, list[str]]:
+             fastest: bool = False, next_phase: npt.NDArray[np.bool_] | None = None,
+             drive: tuple[npt.NDArray[np.bool_], tuple[Array, Array, list[Array], Array]] | None = None
+             ) -> tuple[str, list[str]]:
         """Plays each board as a table would that lowers the potential with
         the first move (python-chess's order) that forces it in the fewest
         moves (``found`` and ``replies`` from :meth:`depths`), against the
@@ -310,12 +312,17 @@ class Graph:
         the tablebase rates best: not a table's choice but about the best
         any table lowering this potential could make, so games that stay
         long under it show the potential itself is slow. A game that
-        reaches ``next_phase`` (the target) ends there, counted apart."""
+        reaches ``next_phase`` (the target) ends there, counted apart.
+        ``drive`` (where the phase above holds; the drive's potential, depths,
+        replies and the values where its plans end) is a first phase: a plan from a position outside it
+        lowers the drive's potential instead. A game whose position comes a
+        third time ends there (a threefold repetition, as in al0's games)."""
         # A plan is over when the value falls where the forcing trees count it.
         met = potential if counted is None else np.where(counted, potential, INF)
         mates, played, optimal = 0, 0, 0
         reached, reached_moves = 0, 0
-        stopped = {"no plan": 0, "over 50 moves": 0}
+        stopped = {"no plan": 0, "over 50 moves": 0, "threefold repetition": 0}
+        phase = (potential, found, replies, met)
         exits = []
         for board in boards:
             board = board.copy()
@@ -326,20 +333,24 @@ class Graph:
                 if next_phase is not None and next_phase[root]:
                     end = "target"
                     break
-                level = int(found[root])
+                if drive is not None:  # the drive until the phase above holds
+                    phase = (potential, found, replies, met) if drive[0][root] else drive[1]
+                values, depths, level_replies, reached_at = phase
+                level = int(depths[root])
                 if level == 0:
                     end = "no plan"
                     break
                 if fastest:
-                    level = len(replies)
-                target = potential[root]
+                    level = len(level_replies)
+                target = values[root]
                 before, plan = board.fen(), []
                 while True:
-                    forcing = [m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target)]
+                    forcing = [m for m in board.legal_moves
+                               if self._forces(board, m, level_replies[level - 1], target)]
                     if fastest:
                         move = min(forcing, key=lambda m: self._rating(board, m))
                     elif greedy:
-                        move = min(forcing, key=lambda m: self._value(board, m, replies[level - 1]))
+                        move = min(forcing, key=lambda m: self._value(board, m, level_replies[level - 1]))
                     else:
                         move = forcing[0]
                     plan.append(board.san(move))
@@ -354,7 +365,10 @@ class Graph:
                     reply = self.table.best_defence(board)
                     plan.append(board.san(reply))
                     board.push(reply)
-                    if met[self.index(board)] < target:
+                    if board.is_repetition(3):
+                        end = "threefold repetition"
+                        break
+                    if reached_at[self.index(board)] < target:
                         break
                     level -= 1
                 if closure is not None and keeping is not None and not end and closure[root] \
@@ -456,6 +470,8 @@ def main() -> None:
     parser.add_argument("--closure", action="store_true", help="also the positions where progress lasts to mate")
     parser.add_argument("--drive", nargs="+", metavar="TERM",
                         help="with --closure: a second potential whose falls lead into the closure (a first phase)")
+    parser.add_argument("--drive-depth", type=int, metavar="D",
+                        help="with --drive: our moves allowed to the drive (default --depth)")
     parser.add_argument("--walk", type=int, default=0, metavar="N",
                         help="also play N positions (as al0 verify's sample:N, seed 0) by the first progressing move")
     parser.add_argument("--exits", type=int, default=0, metavar="N",
@@ -504,7 +520,7 @@ def main() -> None:
         stuck = np.flatnonzero(held & (found == 0))
         for index in random.Random(0).sample(list(stuck), min(args.stuck, len(stuck))):
             print(f"  stuck: {next(iter(graph.nodes(np.array([index]), 0))).fen}")
-    closure, keeping = None, None
+    closure, keeping, phases = None, None, None
     if args.closure:
         counted = won.copy()
         while True:
@@ -527,13 +543,18 @@ def main() -> None:
             drive = np.where(closure, MATE, graph.values(args.drive, args.memo))
             driven = won.copy()  # measured over every won position, the drive's own phase
             while True:
-                kept = (driven & (graph.depths(drive, args.depth, driven | closure, hold=hold) > 0)) | closure
+                kept = (driven & (graph.depths(drive, args.drive_depth or args.depth, driven | closure,
+                                               hold=hold) > 0)) | closure
                 if (kept == driven).all():
                     break
                 driven = kept
             share = 100 * driven.sum() / won.sum()
-            print(f"driven into it by ({'; '.join(args.drive)}), progress kept: {int(driven.sum()):,} positions "
-                  f"({share:.1f} %)")
+            print(f"driven into it by ({'; '.join(args.drive)}) within {args.drive_depth or args.depth} moves, "
+                  f"progress kept: {int(driven.sum()):,} positions ({share:.1f} %)")
+            drive_replies: list[Array] = []
+            drive_found = graph.depths(drive, args.drive_depth or args.depth, driven | closure,
+                                       replies=drive_replies, hold=hold)
+            phases = (closure, (drive, drive_found, drive_replies, np.where(driven | closure, drive, INF)))
     if args.walk:
         if args.pre:  # the phase's own positions, seeded
             chosen = random.Random(0).sample(list(np.flatnonzero(measured)), args.walk)
@@ -554,6 +575,10 @@ def main() -> None:
                 text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy,
                                      fastest=args.fastest, next_phase=target)
                 print(f"walk, {how} move keeping the closure: {text}")
+            if phases is not None and keeping is not None:
+                text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy,
+                                     fastest=args.fastest, next_phase=target, drive=phases)
+                print(f"walk in two phases, the drive until the closure, {how} move keeping each: {text}")
     print(f"{time.perf_counter() - started:.0f} s")
 
 
