@@ -311,7 +311,8 @@ class Graph:
         the depth and takes, of the moves that keep the fall forced, the one
         the tablebase rates best: not a table's choice but about the best
         any table lowering this potential could make, so games that stay
-        long under it show the potential itself is slow. A game that
+        long under it show the potential itself is slow; with ``greedy``
+        too, of the moves forcing the lowest value, the tablebase's best. A game that
         reaches ``next_phase`` (the target) ends there, counted apart.
         ``drive`` (where the phase above holds; the drive's potential, depths,
         replies and the values where its plans end) is a first phase: a plan from a position outside it
@@ -321,7 +322,8 @@ class Graph:
         met = potential if counted is None else np.where(counted, potential, INF)
         mates, played, optimal = 0, 0, 0
         reached, reached_moves = 0, 0
-        stopped = {"no plan": 0, "over 50 moves": 0, "threefold repetition": 0}
+        stopped = {"no plan": 0, "over 50 moves": 0, "threefold repetition": 0,
+                   "threefold repetition in a drive plan": 0}
         phase = (potential, found, replies, met)
         exits = []
         for board in boards:
@@ -347,7 +349,10 @@ class Graph:
                 while True:
                     forcing = [m for m in board.legal_moves
                                if self._forces(board, m, level_replies[level - 1], target)]
-                    if fastest:
+                    if fastest and greedy:  # the lowest value, then the tablebase's best
+                        move = min(forcing, key=lambda m: (self._value(board, m, level_replies[level - 1]),
+                                                           self._rating(board, m)))
+                    elif fastest:
                         move = min(forcing, key=lambda m: self._rating(board, m))
                     elif greedy:
                         move = min(forcing, key=lambda m: self._value(board, m, level_replies[level - 1]))
@@ -366,7 +371,8 @@ class Graph:
                     plan.append(board.san(reply))
                     board.push(reply)
                     if board.is_repetition(3):
-                        end = "threefold repetition"
+                        in_drive = drive is not None and not drive[0][root]
+                        end = "threefold repetition" + (" in a drive plan" if in_drive else "")
                         break
                     if reached_at[self.index(board)] < target:
                         break
@@ -472,6 +478,9 @@ def main() -> None:
                         help="with --closure: a second potential whose falls lead into the closure (a first phase)")
     parser.add_argument("--drive-depth", type=int, metavar="D",
                         help="with --drive: our moves allowed to the drive (default --depth)")
+    parser.add_argument("--switch", metavar="EXPR",
+                        help="with --drive and --walk: play the second phase where EXPR holds (as a table's rule "
+                             "would), not where the closure does")
     parser.add_argument("--walk", type=int, default=0, metavar="N",
                         help="also play N positions (as al0 verify's sample:N, seed 0) by the first progressing move")
     parser.add_argument("--exits", type=int, default=0, metavar="N",
@@ -555,6 +564,12 @@ def main() -> None:
             drive_found = graph.depths(drive, args.drive_depth or args.depth, driven | closure,
                                        replies=drive_replies, hold=hold)
             phases = (closure, (drive, drive_found, drive_replies, np.where(driven | closure, drive, INF)))
+            if args.switch:  # as a table plays: a rule's condition, no closure known
+                second = won & condition(args.switch, "--switch")
+                drive = np.where(second, MATE, graph.values(args.drive, args.memo))
+                drive_replies = []
+                drive_found = graph.depths(drive, args.drive_depth or args.depth, replies=drive_replies, hold=hold)
+                phases = (second, (drive, drive_found, drive_replies, drive))
     if args.walk:
         if args.pre:  # the phase's own positions, seeded
             chosen = random.Random(0).sample(list(np.flatnonzero(measured)), args.walk)
@@ -564,7 +579,8 @@ def main() -> None:
             boards = [c.board() for c in random.Random(0).sample(classes, args.walk)]
         text, exits = graph.walk(potential, found, replies, boards, None, closure, keeping, args.greedy,
                                  args.fastest, target)
-        how = "the tablebase's best" if args.fastest else "lowest value" if args.greedy else "first"
+        how = ("lowest value, then the tablebase's best," if args.fastest and args.greedy
+               else "the tablebase's best" if args.fastest else "lowest value" if args.greedy else "first")
         print(f"walk, {how} progressing move, tablebase defence: {text}")
         if closure is not None:
             inside = sum(bool(closure[graph.index(board)]) for board in boards)
@@ -576,9 +592,12 @@ def main() -> None:
                                      fastest=args.fastest, next_phase=target)
                 print(f"walk, {how} move keeping the closure: {text}")
             if phases is not None and keeping is not None:
-                text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy,
-                                     fastest=args.fastest, next_phase=target, drive=phases)
-                print(f"walk in two phases, the drive until the closure, {how} move keeping each: {text}")
+                text, _ = graph.walk(potential, *(keeping if not args.switch else (found, replies)), boards,
+                                     closure, greedy=args.greedy, fastest=args.fastest, next_phase=target,
+                                     drive=phases)
+                until = f"where {args.switch} holds, {how} progressing move" if args.switch \
+                    else f"until the closure, {how} move keeping each"
+                print(f"walk in two phases, the drive {until}: {text}")
     print(f"{time.perf_counter() - started:.0f} s")
 
 
