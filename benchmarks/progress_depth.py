@@ -592,9 +592,9 @@ def main() -> None:
                                      fastest=args.fastest, next_phase=target)
                 print(f"walk, {how} move keeping the closure: {text}")
             if phases is not None and keeping is not None:
-                text, _ = graph.walk(potential, *(keeping if not args.switch else (found, replies)), boards,
-                                     closure, greedy=args.greedy, fastest=args.fastest, next_phase=target,
-                                     drive=phases)
+                own = (*keeping, boards, closure) if not args.switch else (found, replies, boards, None)
+                text, _ = graph.walk(potential, *own, greedy=args.greedy, fastest=args.fastest,
+                                     next_phase=target, drive=phases)
                 until = f"where {args.switch} holds, {how} progressing move" if args.switch \
                     else f"until the closure, {how} move keeping each"
                 print(f"walk in two phases, the drive {until}: {text}")
