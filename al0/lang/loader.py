@@ -386,9 +386,9 @@ def _read_definitions(reader: _Reader, node: yaml.Node, library: Library) -> Def
         if not NAME.fullmatch(name) or name in KEYWORDS:
             raise reader.error(key_node, f"define: {name!r} is not a name to define (letters, "
                                          f"digits and _, not a keyword such as 'root')")
+        entry = ENTRIES.get(name)
         for kind, own in (("predicate", library.predicates), ("feature", library.features),
                           ("generator", library.generators)):
-            entry = ENTRIES.get(name)
             if name in own or (entry is not None and entry.kind == kind):
                 raise reader.error(key_node, f"define: {name!r} would hide the {KIND_WORDS[kind]} "
                                              f"of that name")
