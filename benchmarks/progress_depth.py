@@ -322,7 +322,7 @@ class Graph:
         met = potential if counted is None else np.where(counted, potential, INF)
         mates, played, optimal = 0, 0, 0
         reached, reached_moves = 0, 0
-        stopped = {"no plan": 0, "over 50 moves": 0, "threefold repetition": 0,
+        stopped = {"no plan": 0, "no plan in the drive": 0, "over 50 moves": 0, "threefold repetition": 0,
                    "threefold repetition in a drive plan": 0}
         phase = (potential, found, replies, met)
         exits = []
@@ -340,7 +340,7 @@ class Graph:
                 values, depths, level_replies, reached_at = phase
                 level = int(depths[root])
                 if level == 0:
-                    end = "no plan"
+                    end = "no plan in the drive" if drive is not None and not drive[0][root] else "no plan"
                     break
                 if fastest:
                     level = len(level_replies)
