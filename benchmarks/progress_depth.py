@@ -166,22 +166,34 @@ class Graph:
                     black |= bit
             yield Node(Position(white, black, *by_type.values(), turn), depth, chess.WHITE)
 
-    def holds(self, condition: str) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-        """Where the goal expression ``condition`` (the vocabulary's, as a
-        table's holding-goal writes it) holds: at every position after our
-        move (them to move, depth 1) and after their reply (us to move,
-        depth 2), as two arrays over the index. It is read as a rule's
-        precondition of a one-rule table, so its names are checked as a
-        table's are."""
+    def _goal(self, condition: str, what: str) -> Callable[[Node, Node], bool]:
+        """The goal expression ``condition``, read as a rule's precondition
+        of a one-rule table, so its names are checked as a table's are."""
         text = (f"name: hold\nmaterial: {self.table.name}\nrules:\n"
                 f"  - {{name: hold, if: {json.dumps(condition)}, then: [a]}}\n"
                 "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, "
                 "them-moves: nomove}}\n")
         try:
-            table = parse_table(text, "--hold", Path("."))
+            table = parse_table(text, what, Path("."))
         except AL0Error as error:
-            raise SystemExit(f"--hold: {error}") from None
-        goal = compile_goal(table.rules[0].precondition, table.library)
+            raise SystemExit(f"{what}: {error}") from None
+        return compile_goal(table.rules[0].precondition, table.library)
+
+    def where(self, condition: str, what: str = "--pre") -> npt.NDArray[np.bool_]:
+        """Where the goal expression ``condition`` holds at the positions
+        with us to move (a phase's precondition, a target, a potential's
+        ``[EXPR]`` term), over the index; false elsewhere."""
+        goal = self._goal(condition, what)
+        where = np.zeros(self.layout.size, dtype=bool)
+        where[self.roots] = [goal(node, node) for node in self.nodes(self.roots, 0)]
+        return where
+
+    def holds(self, condition: str) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Where the goal expression ``condition`` (the vocabulary's, as a
+        table's holding-goal writes it) holds: at every position after our
+        move (them to move, depth 1) and after their reply (us to move,
+        depth 2), as two arrays over the index."""
+        goal = self._goal(condition, "--hold")
         after_ours = np.unique(np.concatenate([end for _, end in self.ours]))
         found = []
         for side, indices in ((1, after_ours), (0, self.roots)):  # at depths 1 and 2
@@ -199,8 +211,9 @@ class Graph:
         for term in terms:
             column = np.zeros(len(self.roots), dtype=np.int64)
             for weight, name in _parse(term):
-                feature = self.feature(name) if memo is None else \
-                    _memo(memo, [self.table.name, name], lambda: self.feature(name))
+                compute = (lambda: self.where(name[1:-1], name)[self.roots].astype(np.int64)) \
+                    if name.startswith("[") else (lambda: self.feature(name))
+                feature = compute() if memo is None else _memo(memo, [self.table.name, name], compute)
                 column += weight * feature
             columns.append(column)
         potential = np.zeros(len(self.roots), dtype=np.int64)
@@ -278,7 +291,9 @@ class Graph:
     def walk(self, potential: Array, found: Array, replies: list[Array], boards: list[chess.Board],
              counted: npt.NDArray[np.bool_] | None = None, closure: npt.NDArray[np.bool_] | None = None,
              keeping: tuple[Array, list[Array]] | None = None, greedy: bool = False,
-             fastest: bool = False) -> tuple[str, list[str]]:
+             fastest: bool = False, next_phase: npt.NDArray[np.bool_] | None = None,
+             drive: tuple[npt.NDArray[np.bool_], tuple[Array, Array, list[Array], Array]] | None = None
+             ) -> tuple[str, list[str]]:
         """Plays each board as a table would that lowers the potential with
         the first move (python-chess's order) that forces it in the fewest
         moves (``found`` and ``replies`` from :meth:`depths`), against the
@@ -296,11 +311,20 @@ class Graph:
         the depth and takes, of the moves that keep the fall forced, the one
         the tablebase rates best: not a table's choice but about the best
         any table lowering this potential could make, so games that stay
-        long under it show the potential itself is slow."""
+        long under it show the potential itself is slow; with ``greedy``
+        too, of the moves forcing the lowest value, the tablebase's best. A game that
+        reaches ``next_phase`` (the target) ends there, counted apart.
+        ``drive`` (where the phase above holds; the drive's potential, depths,
+        replies and the values where its plans end) is a first phase: a plan from a position outside it
+        lowers the drive's potential instead. A game whose position comes a
+        third time ends there (a threefold repetition, as in al0's games)."""
         # A plan is over when the value falls where the forcing trees count it.
         met = potential if counted is None else np.where(counted, potential, INF)
         mates, played, optimal = 0, 0, 0
-        stopped = {"no plan": 0, "over 50 moves": 0}
+        reached, reached_moves = 0, 0
+        stopped = {"no plan": 0, "no plan in the drive": 0, "over 50 moves": 0, "threefold repetition": 0,
+                   "threefold repetition in a drive plan": 0}
+        phase = (potential, found, replies, met)
         exits = []
         for board in boards:
             board = board.copy()
@@ -308,20 +332,30 @@ class Graph:
             moves_played, end = 0, ""
             while not end:
                 root = self.index(board)
-                level = int(found[root])
+                if next_phase is not None and next_phase[root]:
+                    end = "target"
+                    break
+                if drive is not None:  # the drive until the phase above holds
+                    phase = (potential, found, replies, met) if drive[0][root] else drive[1]
+                values, depths, level_replies, reached_at = phase
+                level = int(depths[root])
                 if level == 0:
-                    end = "no plan"
+                    end = "no plan in the drive" if drive is not None and not drive[0][root] else "no plan"
                     break
                 if fastest:
-                    level = len(replies)
-                target = potential[root]
+                    level = len(level_replies)
+                target = values[root]
                 before, plan = board.fen(), []
                 while True:
-                    forcing = [m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target)]
-                    if fastest:
+                    forcing = [m for m in board.legal_moves
+                               if self._forces(board, m, level_replies[level - 1], target)]
+                    if fastest and greedy:  # the lowest value, then the tablebase's best
+                        move = min(forcing, key=lambda m: (self._value(board, m, level_replies[level - 1]),
+                                                           self._rating(board, m)))
+                    elif fastest:
                         move = min(forcing, key=lambda m: self._rating(board, m))
                     elif greedy:
-                        move = min(forcing, key=lambda m: self._value(board, m, replies[level - 1]))
+                        move = min(forcing, key=lambda m: self._value(board, m, level_replies[level - 1]))
                     else:
                         move = forcing[0]
                     plan.append(board.san(move))
@@ -336,7 +370,11 @@ class Graph:
                     reply = self.table.best_defence(board)
                     plan.append(board.san(reply))
                     board.push(reply)
-                    if met[self.index(board)] < target:
+                    if board.is_repetition(3):
+                        in_drive = drive is not None and not drive[0][root]
+                        end = "threefold repetition" + (" in a drive plan" if in_drive else "")
+                        break
+                    if reached_at[self.index(board)] < target:
                         break
                     level -= 1
                 if closure is not None and keeping is not None and not end and closure[root] \
@@ -346,11 +384,16 @@ class Graph:
                 mates += 1
                 played += moves_played
                 optimal += start_dtm
+            elif end == "target":
+                reached += 1
+                reached_moves += moves_played
             else:
                 stopped[end] += 1
         text = f"{mates} of {len(boards)} mated"
         if mates:
             text += f" in {played / mates:.1f} moves on average (optimal {optimal / mates:.1f})"
+        if reached:
+            text += f", {reached} reached the target in {reached_moves / reached:.1f} moves on average"
         return text + "".join(f", {count} {kind}" for kind, count in stopped.items() if count), exits
 
     def _exit(self, board: chess.Board, potential: Array, plan: list[str],
@@ -395,13 +438,19 @@ class Graph:
 
 
 def _parse(term: str) -> list[tuple[int, str]]:
-    """``"3*corner_dist(k, B) + edge_dist(k)"`` as [(3, "corner_dist(k, B)"), (1, "edge_dist(k)")]."""
-    parts = []
-    for part in re.split(r"\+(?![^(]*\))", term):
-        match = re.fullmatch(r"\s*(?:(\d+)\s*\*\s*)?(.+?)\s*", part)
-        if match is None:
-            raise SystemExit(f"not a weighted feature: {part!r} in {term!r}")
-        parts.append((int(match.group(1) or 1), match.group(2)))
+    """``"3*corner_dist(k, B) + edge_dist(k)"`` as [(3, "corner_dist(k, B)"), (1, "edge_dist(k)")];
+    ``[EXPR]`` is a goal expression counted as 1 where it holds, 0 elsewhere
+    (``"[not edge(k)] + area(k)"``), its ``+`` signs its own."""
+    parts, nesting, start = [], 0, 0
+    for at, char in enumerate(term + "+"):
+        nesting += (char in "([") - (char in ")]")
+        if char == "+" and nesting == 0:
+            part = term[start:at]
+            match = re.fullmatch(r"\s*(?:(\d+)\s*\*\s*)?(.+?)\s*", part)
+            if match is None:
+                raise SystemExit(f"not a weighted feature: {part!r} in {term!r}")
+            parts.append((int(match.group(1) or 1), match.group(2)))
+            start = at + 1
     return parts
 
 
@@ -418,11 +467,20 @@ def main() -> None:
     parser.add_argument("material")
     parser.add_argument("terms", nargs="+", help="the potential's terms, most significant first")
     parser.add_argument("--depth", type=int, default=3, help="our moves allowed (default 3)")
+    parser.add_argument("--pre", metavar="EXPR",
+                        help="a phase's precondition: measure over the won positions where it holds (us to move)")
+    parser.add_argument("--target", metavar="EXPR",
+                        help="a next phase: positions where it holds (us to move) count as lower than every value")
     parser.add_argument("--hold", metavar="EXPR",
                         help="a goal expression every position after our move and after their reply must satisfy")
     parser.add_argument("--closure", action="store_true", help="also the positions where progress lasts to mate")
     parser.add_argument("--drive", nargs="+", metavar="TERM",
                         help="with --closure: a second potential whose falls lead into the closure (a first phase)")
+    parser.add_argument("--drive-depth", type=int, metavar="D",
+                        help="with --drive: our moves allowed to the drive (default --depth)")
+    parser.add_argument("--switch", metavar="EXPR",
+                        help="with --drive and --walk: play the second phase where EXPR holds (as a table's rule "
+                             "would), not where the closure does")
     parser.add_argument("--walk", type=int, default=0, metavar="N",
                         help="also play N positions (as al0 verify's sample:N, seed 0) by the first progressing move")
     parser.add_argument("--exits", type=int, default=0, metavar="N",
@@ -446,49 +504,83 @@ def main() -> None:
             args.memo, [args.material, "hold", args.hold], lambda: np.stack(graph.holds(args.hold))))
     won = np.zeros(graph.layout.size, dtype=bool)
     won[graph.roots] = graph.won[graph.roots]
+
+    def condition(text: str, what: str) -> npt.NDArray[np.bool_]:
+        if args.memo is None:
+            return graph.where(text, what)
+        return _memo(args.memo, [args.material, "where", text], lambda: graph.where(text, what))
+
+    target = None
+    if args.target:
+        target = won & condition(args.target, "--target")
+        potential = np.where(target, MATE, potential)
+    measured = won & condition(args.pre, "--pre") if args.pre else won
     replies: list[Array] = []
     found = graph.depths(potential, args.depth, replies=replies, hold=hold)
     print(f"{args.material}, potential ({'; '.join(args.terms)}), {int(won.sum()):,} won positions"
-          + (f", holding {args.hold}" if args.hold else ""))
-    print(f"falls within d moves: {histogram(found, won, args.depth)}")
+          + (f", holding {args.hold}" if args.hold else "")
+          + (f", {int(target.sum()):,} in the target ({args.target})" if target is not None else ""))
+    if args.pre:
+        print(f"the phase ({args.pre}): {int(measured.sum()):,} won positions")
+    print(f"falls within d moves: {histogram(found, measured, args.depth)}")
     if hold is not None:
-        held = won & hold[1]
+        held = measured & hold[1]
         print(f"from the {int(held.sum()):,} where the condition holds: {histogram(found, held, args.depth)}")
         stuck = np.flatnonzero(held & (found == 0))
         for index in random.Random(0).sample(list(stuck), min(args.stuck, len(stuck))):
             print(f"  stuck: {next(iter(graph.nodes(np.array([index]), 0))).fen}")
-    closure, keeping = None, None
+    closure, keeping, phases = None, None, None
     if args.closure:
         counted = won.copy()
         while True:
             kept_replies: list[Array] = []
             kept_found = graph.depths(potential, args.depth, counted, replies=kept_replies, hold=hold)
             kept = counted & (kept_found > 0)
+            if target is not None:  # the next phase's positions need no fall
+                kept |= target
             if (kept == counted).all():
                 break
             counted = kept
         closure, keeping = counted, (kept_found, kept_replies)
-        share = 100 * counted.sum() / won.sum()
-        print(f"progress kept up to mate: {int(counted.sum()):,} positions ({share:.1f} %)")
+        inside = int((counted & measured).sum())
+        share = 100 * inside / measured.sum()
+        print(f"progress kept up to {'the target or ' if target is not None else ''}mate: "
+              f"{inside:,} positions ({share:.1f} %)")
         if args.drive:
             # The drive's value falls, or the game enters the closure
             # (lower than every value of the drive), at every plan.
             drive = np.where(closure, MATE, graph.values(args.drive, args.memo))
-            driven = won.copy()
+            driven = won.copy()  # measured over every won position, the drive's own phase
             while True:
-                kept = (driven & (graph.depths(drive, args.depth, driven | closure, hold=hold) > 0)) | closure
+                kept = (driven & (graph.depths(drive, args.drive_depth or args.depth, driven | closure,
+                                               hold=hold) > 0)) | closure
                 if (kept == driven).all():
                     break
                 driven = kept
             share = 100 * driven.sum() / won.sum()
-            print(f"driven into it by ({'; '.join(args.drive)}), progress kept: {int(driven.sum()):,} positions "
-                  f"({share:.1f} %)")
+            print(f"driven into it by ({'; '.join(args.drive)}) within {args.drive_depth or args.depth} moves, "
+                  f"progress kept: {int(driven.sum()):,} positions ({share:.1f} %)")
+            drive_replies: list[Array] = []
+            drive_found = graph.depths(drive, args.drive_depth or args.depth, driven | closure,
+                                       replies=drive_replies, hold=hold)
+            phases = (closure, (drive, drive_found, drive_replies, np.where(driven | closure, drive, INF)))
+            if args.switch:  # as a table plays: a rule's condition, no closure known
+                second = won & condition(args.switch, "--switch")
+                drive = np.where(second, MATE, graph.values(args.drive, args.memo))
+                drive_replies = []
+                drive_found = graph.depths(drive, args.drive_depth or args.depth, replies=drive_replies, hold=hold)
+                phases = (second, (drive, drive_found, drive_replies, drive))
     if args.walk:
-        classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
-        boards = [c.board() for c in random.Random(0).sample(classes, args.walk)]
+        if args.pre:  # the phase's own positions, seeded
+            chosen = random.Random(0).sample(list(np.flatnonzero(measured)), args.walk)
+            boards = [chess.Board(node.fen) for node in graph.nodes(np.array(chosen), 0)]
+        else:  # al0 verify's sample:N
+            classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
+            boards = [c.board() for c in random.Random(0).sample(classes, args.walk)]
         text, exits = graph.walk(potential, found, replies, boards, None, closure, keeping, args.greedy,
-                                 args.fastest)
-        how = "the tablebase's best" if args.fastest else "lowest value" if args.greedy else "first"
+                                 args.fastest, target)
+        how = ("lowest value, then the tablebase's best," if args.fastest and args.greedy
+               else "the tablebase's best" if args.fastest else "lowest value" if args.greedy else "first")
         print(f"walk, {how} progressing move, tablebase defence: {text}")
         if closure is not None:
             inside = sum(bool(closure[graph.index(board)]) for board in boards)
@@ -497,8 +589,15 @@ def main() -> None:
                 print(f"  left: {line}")
             if keeping is not None:
                 text, _ = graph.walk(potential, *keeping, boards, closure, greedy=args.greedy,
-                                     fastest=args.fastest)
+                                     fastest=args.fastest, next_phase=target)
                 print(f"walk, {how} move keeping the closure: {text}")
+            if phases is not None and keeping is not None:
+                own = (*keeping, boards, closure) if not args.switch else (found, replies, boards, None)
+                text, _ = graph.walk(potential, *own, greedy=args.greedy, fastest=args.fastest,
+                                     next_phase=target, drive=phases)
+                until = f"where {args.switch} holds, {how} progressing move" if args.switch \
+                    else f"until the closure, {how} move keeping each"
+                print(f"walk in two phases, the drive {until}: {text}")
     print(f"{time.perf_counter() - started:.0f} s")
 
 

@@ -129,3 +129,28 @@ def test_the_fastest_walk_keeps_the_progress_and_beats_the_first_move(graph):
     fastest_mean, fastest_optimal = map(float, re.fullmatch(pattern, fastest).groups())
     assert fastest_optimal == optimal
     assert optimal <= fastest_mean < first_mean
+
+
+def test_a_condition_term_leads_a_lexicographic_potential(graph):
+    # [EXPR] counts 1 where the condition holds at the position (us to
+    # move), 0 elsewhere: kings two steps apart outrank any room.
+    potential = graph.values(["[dist(K, k) <= 2]", "room"])
+    near = graph.index(chess.Board("8/8/8/8/8/2k5/8/R1K5 w - - 0 1"))
+    far = graph.index(chess.Board("R7/8/7k/8/8/8/8/3K4 w - - 0 1"))
+    where = graph.where("dist(K, k) <= 2")
+    assert where[near] and not where[far]
+    assert potential[far] < potential[near]
+
+
+def test_a_target_is_a_fall_of_every_value(graph):
+    # With the target counted below every value (as --target does), a
+    # position one move from it (kings two steps apart) falls in one move
+    # where room alone would not.
+    room = graph.values(["room"])
+    target = graph.where("dist(K, k) <= 2")
+    found = graph.depths(room, 1)
+    with_target = graph.depths(np.where(target, progress_depth.MATE, room), 1)
+    outside = np.zeros(graph.layout.size, dtype=bool)
+    outside[graph.roots] = ~target[graph.roots]
+    assert ((with_target > 0) >= (found > 0))[outside].all()
+    assert (with_target > 0)[outside].sum() > (found > 0)[outside].sum()

@@ -4,16 +4,16 @@ its pieces of advice in order, the first satisfiable one gives the tree."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import chess
 
 from al0.errors import AL0Error, PredicateError
-from al0.lang.compile import compile_goal, predicate_error
+from al0.lang.compile import ValueFn, compile_goal, compile_value, predicate_error
 from al0.lang.library import Node, node_at
-from al0.lang.model import AdviceTable, Const
-from al0.board.position import Position, fen as position_fen, from_board, to_board
+from al0.lang.model import AdviceTable, And, Compare, Const, Sum
+from al0.board.position import Position, apply, fen as position_fen, from_board, to_board
 from al0.board.fen import material_counts
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.limits import SearchLimits
@@ -112,6 +112,10 @@ class Planner:
         usual last rule: it holds without a call)."""
         self.advice: dict[str, CompiledAdvice] = {
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
+        self.minimise: dict[str, ValueFn] = {
+            name: compile_value(advice.minimise, table.library)
+            for name, advice in table.advice.items() if advice.minimise is not None}
+        """The value each ``minimise:`` advice lowers over its trees' worst leaves."""
         self.needed_material = material_counts(table.material)
         """Our pieces the table needs (see :func:`al0.board.fen.piece_counts`)."""
         self.limits = SearchLimits(budget)
@@ -215,6 +219,9 @@ class Planner:
                     tree = search.run()
                     nodes += search.nodes
                     self.visited += search.nodes
+                    if tree is not None and not tree.is_leaf and name in self.minimise:
+                        tree, more = self._minimised(name, root, tree, limits)
+                        nodes += more
                     # A better-goal that already holds at the root is satisfied
                     # with no move to play: it cannot guide play, so pass it over.
                     if tree is not None and not tree.is_leaf:
@@ -228,6 +235,50 @@ class Planner:
         finally:
             if self.nodes is not None:
                 self._bound_shared()
+
+    def _minimised(self, name: str, root: Node, tree: ForcingTree,
+                   limits: SearchLimits) -> tuple[ForcingTree, int]:
+        """Of the trees of advice ``name`` at ``root``, one whose worst leaf
+        has the least value of its ``minimise:`` sum, starting from ``tree``,
+        and the nodes searched for it. Branch and bound by tightening: search
+        again with the better-goal also asking every leaf to be below the
+        best tree's worst leaf, until no tree is; each search is the
+        ordinary one (least depth first, so ties keep the shallowest tree),
+        and the bound falls each time, so the loop ends."""
+        advice = self.table.advice[name]
+        assert advice.minimise is not None  # name is in self.minimise
+        nodes = 0
+        while True:
+            worst = self._worst_leaf(name, root, tree)
+            if worst is None:  # a leaf without a value: no bound to tighten to
+                return tree, nodes
+            below = Compare("<", advice.minimise, Sum(((1, worst),)))
+            tighter = compile_advice(replace(advice, better_goal=And((advice.better_goal, below))),
+                                     self.table.library)
+            search = ForcingTreeSearch(tighter, root, limits, None, self.nodes)
+            found = search.run()
+            nodes += search.nodes
+            self.visited += search.nodes
+            if found is None or found.is_leaf:
+                return tree, nodes
+            tree = found
+
+    def _worst_leaf(self, name: str, root: Node, tree: ForcingTree) -> int | None:
+        """The greatest value of advice ``name``'s ``minimise:`` sum at the
+        leaves of ``tree`` from ``root`` (None when a leaf has no value)."""
+        value = self.minimise[name]
+        worst: int | None = None
+        pending = [(root.position, 0, tree)]
+        while pending:
+            position, depth, subtree = pending.pop()
+            if subtree.is_leaf:
+                leaf = value(node_at(position, depth, self.table.us), root)
+                if leaf is None:
+                    return None
+                worst = leaf if worst is None else max(worst, leaf)
+            for move, child in subtree.branches:
+                pending.append((apply(position, move), depth + 1, child))
+        return worst
 
     def _bound_shared(self) -> None:
         """Drop the shared nodes, memos and goal outcomes once the searches

@@ -435,6 +435,26 @@ def _weights(goal: Compare, library: Library) -> tuple[Weights, Weights, int]:
     return at_node, at_root, constant
 
 
+ValueFn = Callable[[Node, Node], "int | None"]
+
+
+def compile_value(total: Sum, library: Library) -> ValueFn:
+    """The value of a sum of features at (node, root), None where a feature
+    has none: what ``minimise:`` compares between trees."""
+    parts = [(coefficient, term if isinstance(term, int) else library.features[term.name],
+              isinstance(term, Feature) and term.at_root) for coefficient, term in total.parts]
+
+    def value(node: Node, root: Node) -> int | None:
+        result = 0
+        for coefficient, term, at_root in parts:
+            part = term if isinstance(term, int) else term(root if at_root else node)
+            if part is None:
+                return None
+            result += coefficient * part
+        return result
+    return value
+
+
 def _flattened(goal: And | Or) -> list[Goal]:
     """The operands of ``goal`` with nested connectives of its kind
     flattened into it, in order."""

@@ -386,3 +386,15 @@ def parse_generators(source: str) -> tuple[str, ...]:
             break
     reader.finish()
     return tuple(names)
+
+
+def parse_sum(source: str) -> Sum:
+    """Read a sum of features and whole numbers (``3 + dist(K, k) - edge_dist(k)``),
+    the right-hand side of a numeric ``define:``.
+
+    :raises ExpressionError: with the offset of the first bad token.
+    """
+    reader = _Reader(source)
+    total = reader.sum()
+    reader.finish()
+    return total

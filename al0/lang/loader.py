@@ -21,26 +21,28 @@ import yaml
 from al0.bundled import bundled_namesake, table_path
 from al0.lang.specs import DefenderSpec
 from al0.errors import AL0Error, LibraryError, PositionError, TableSyntaxError, UnknownNameError
-from al0.lang.expr import (ExpressionError, parse_constraint, parse_depth_spec, parse_generators,
-                      parse_goal)
+from al0.lang.definitions import DefinitionError, Definitions
+from al0.lang.expr import (KEYWORDS, ExpressionError, parse_constraint, parse_depth_spec,
+                           parse_generators, parse_goal, parse_sum)
 from al0.integers import IntegerError, parse_int
 from al0.lang.library import Library, find_library
-from al0.lang.model import (AdviceTable, Advice, Alternative, Expectations, Goal,
-                       Location, MoveConstraint, Rule, feature_names, predicate_names)
+from al0.lang.model import (AdviceTable, Advice, Alternative, Expectations, Feature, Goal,
+                            Location, MoveConstraint, Rule, Sum, feature_names, predicate_names)
 from al0.board.fen import check_legal, check_playable, file_in_folder, sample_size
 from al0.lang.vocabulary.binding import Binder, split_call
 from al0.lang.vocabulary.registry import ENTRIES
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
-              "symmetric", "rules", "advice", "expect"}
+              "symmetric", "define", "rules", "advice", "expect"}
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then"}
-ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description"}
+ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
 EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
                "material-lost": "max_material_lost", "no-plan": "max_no_plan",
                "max-moves": "max_moves", "mean-moves": "mean_moves", "positions": "positions",
                "defender": "defender"}
 MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MERGE_TAG = "tag:yaml.org,2002:merge"
 """The tag of YAML's merge key ``<<``, which copies an anchored mapping's
 entries into another (``<<: *common``), so advice can share settings."""
@@ -332,8 +334,10 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         except PositionError as error:
             raise reader.error(value("start"), f"start: {error}") from None
 
-    advice = _read_advice(reader, value("advice"), library)
-    rules = _read_rules(reader, value("rules"), library, advice)
+    definitions = _read_definitions(reader, value("define"), library) if "define" in top \
+        else Definitions()
+    advice = _read_advice(reader, value("advice"), library, definitions)
+    rules = _read_rules(reader, value("rules"), library, advice, definitions)
     symmetric = _read_symmetric(reader, top, library)
     library = library.extended(reader.bound["predicate"], reader.bound["generator"],
                                reader.bound["feature"])
@@ -366,8 +370,89 @@ def _read_symmetric(reader: _Reader, top: dict[str, tuple[yaml.Node, yaml.Node]]
     return symmetric
 
 
+def _read_definitions(reader: _Reader, node: yaml.Node, library: Library) -> Definitions:
+    """The ``define:`` mapping, in order: each name a goal (used as a
+    predicate) or a sum of features (used as a feature, ``root.`` too),
+    expanded over the names defined before it and checked at its own place.
+    A single name is a goal when it names a predicate, else a sum.
+
+    :raises TableSyntaxError: a name that is not one, is a keyword or would
+        hide a name of the vocabulary or the library; a sum of numbers only.
+    :raises UnknownNameError: a name neither defined before nor known.
+    """
+    definitions = Definitions()
+    entries = reader.mapping(node, "define", ())
+    for index, (name, (key_node, value_node)) in enumerate(entries.items()):
+        if not NAME.fullmatch(name) or name in KEYWORDS:
+            raise reader.error(key_node, f"define: {name!r} is not a name to define (letters, "
+                                         f"digits and _, not a keyword such as 'root')")
+        entry = ENTRIES.get(name)
+        for kind, own in (("predicate", library.predicates), ("feature", library.features),
+                          ("generator", library.generators)):
+            if name in own or (entry is not None and entry.kind == kind):
+                raise reader.error(key_node, f"define: {name!r} would hide the {KIND_WORDS[kind]} "
+                                             f"of that name")
+        what = f"define {name!r}"
+        text = reader.scalar_text(value_node, what)
+        try:
+            total: Sum | None = parse_sum(text)
+        except ExpressionError:
+            total = None
+        used = {term.name for _, term in total.parts if isinstance(term, Feature)} if total else \
+            set(_goal_names(reader.expression(value_node, what, parse_goal)))
+        later = next((used_name for used_name in used
+                      if split_call(used_name)[0] in list(entries)[index:]), None)
+        if later is not None:
+            text_offset = _offset_of(text, later)
+            raise reader.error(value_node, f"{what} uses {later!r}, which is not defined above it "
+                                           f"(define a name before its first use)", offset=text_offset)
+        if total is not None and not _names_a_predicate(total, library, definitions):
+            if not any(isinstance(term, Feature) for _, term in total.parts):
+                raise reader.error(value_node, f"{what}: a defined number needs a feature "
+                                               f"(e.g. dist(K, k)), not only numbers")
+            total = _expand(reader, value_node, definitions.expand_sum, total)
+            _check_vocabulary(reader, value_node, [term.name for _, term in total.parts
+                                                   if isinstance(term, Feature)], library, "feature")
+            definitions.sums[name] = total
+        else:
+            goal = _expand(reader, value_node, definitions.expand,
+                           reader.expression(value_node, what, parse_goal))
+            _check_names(reader, value_node, goal, library)
+            definitions.goals[name] = goal
+    return definitions
+
+
+def _goal_names(goal: Goal) -> Iterable[str]:
+    """The predicate and feature names a goal uses."""
+    yield from predicate_names(goal)
+    yield from feature_names(goal)
+
+
+def _names_a_predicate(total: Sum, library: Library, definitions: Definitions) -> bool:
+    """Whether a definition read as a sum is one bare name of a predicate
+    (of the library, the vocabulary or an earlier definition): a goal."""
+    if len(total.parts) != 1 or not isinstance(total.parts[0][1], Feature):
+        return False
+    term = total.parts[0][1]
+    if term.at_root or total.parts[0][0] != 1:
+        return False
+    entry = ENTRIES.get(split_call(term.name)[0])
+    return (term.name in library.predicates or term.name in definitions.goals
+            or (entry is not None and entry.kind == "predicate"))
+
+
+def _expand(reader: _Reader, node: yaml.Node, expand: Any, value: Any) -> Any:
+    """``expand(value)`` (a goal or sum over the table's definitions), a
+    misused defined name reported at its place in ``node``."""
+    try:
+        return expand(value)
+    except DefinitionError as error:
+        text = reader.scalar_text(node, "") if isinstance(node, yaml.ScalarNode) else ""
+        raise reader.error(node, error.reason, offset=_offset_of(text, error.name)) from None
+
+
 def _read_rules(reader: _Reader, node: yaml.Node, library: Library,
-                advice: dict[str, Advice]) -> tuple[Rule, ...]:
+                advice: dict[str, Advice], definitions: Definitions) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     names: set[str] = set()
     items = reader.sequence(node, "rules")
@@ -381,7 +466,8 @@ def _read_rules(reader: _Reader, node: yaml.Node, library: Library,
             raise reader.error(name_node, f"duplicate rule name {name!r}")
         names.add(name)
         if_node = entries["if"][1]
-        precondition = reader.expression(if_node, f"rule {name!r} precondition", parse_goal)
+        precondition = _expand(reader, if_node, definitions.expand,
+                               reader.expression(if_node, f"rule {name!r} precondition", parse_goal))
         _check_names(reader, if_node, precondition, library)
         advice_names = []
         then_node = entries["then"][1]
@@ -398,7 +484,8 @@ def _read_rules(reader: _Reader, node: yaml.Node, library: Library,
     return tuple(rules)
 
 
-def _read_advice(reader: _Reader, node: yaml.Node, library: Library) -> dict[str, Advice]:
+def _read_advice(reader: _Reader, node: yaml.Node, library: Library,
+                 definitions: Definitions) -> dict[str, Advice]:
     pieces: dict[str, Advice] = {}
     entries = reader.mapping(node, "advice", ())
     if not entries:
@@ -410,7 +497,8 @@ def _read_advice(reader: _Reader, node: yaml.Node, library: Library) -> dict[str
         goals = {}
         for key in ("better-goal", "holding-goal"):
             goal_node = parts[key][1]
-            goals[key] = reader.expression(goal_node, f"{what} {key}", parse_goal)
+            goals[key] = _expand(reader, goal_node, definitions.expand,
+                                 reader.expression(goal_node, f"{what} {key}", parse_goal))
             _check_names(reader, goal_node, goals[key], library)
         constraints = {key: _read_constraint(reader, parts[key][1], f"{what} {key}", library,
                                              ours=key == "us-moves")
@@ -418,9 +506,20 @@ def _read_advice(reader: _Reader, node: yaml.Node, library: Library) -> dict[str
         source = {key: reader.scalar_text(parts[key][1], key)
                   for key in ("better-goal", "holding-goal")}
         source.update({key: str(constraints[key]) for key in ("us-moves", "them-moves")})
+        minimise = None
+        if "minimise" in parts:
+            minimise_node = parts["minimise"][1]
+            minimise = _expand(reader, minimise_node, definitions.expand_sum,
+                               reader.expression(minimise_node, f"{what} minimise", parse_sum))
+            features = [term.name for _, term in minimise.parts if isinstance(term, Feature)]
+            if not features:
+                raise reader.error(minimise_node, f"{what} minimise: a number to minimise needs "
+                                                  f"a feature (e.g. dist(K, k))")
+            _check_vocabulary(reader, minimise_node, features, library, "feature")
+            source["minimise"] = reader.scalar_text(minimise_node, "minimise")
         pieces[name] = Advice(name, goals["better-goal"], goals["holding-goal"],
                               constraints["us-moves"], constraints["them-moves"],
-                              source, reader.where(key_node))
+                              source, reader.where(key_node), minimise)
     return pieces
 
 
