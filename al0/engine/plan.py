@@ -13,7 +13,8 @@ from al0.errors import AL0Error, PredicateError
 from al0.lang.compile import ValueFn, compile_goal, compile_value, predicate_error
 from al0.lang.library import Node, node_at
 from al0.lang.model import AdviceTable, And, Compare, Const, Sum
-from al0.board.position import Position, apply, fen as position_fen, from_board, to_board
+from al0.board.moves import apply
+from al0.board.position import Position, fen as position_fen, from_board, to_board
 from al0.board.fen import material_counts
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.limits import SearchLimits
