@@ -241,7 +241,7 @@ def test_aliases_that_double_at_each_level_are_refused_at_the_bound(double):
 
 
 def test_the_bundled_tables_are_far_below_the_bound():
-    from al0.lang.loader import MAX_YAML_NODES, _Loader
+    from al0.lang.yaml_reader import MAX_YAML_NODES, _Loader
     for path in (ROOT / "advice_tables").glob("*.yaml"):
         loader = _Loader(path.read_text())
         loader.get_single_node()

@@ -1,0 +1,71 @@
+"""Reading a table's ``expect:`` block: the claims ``al0 verify`` checks.
+
+Split from :mod:`al0.lang.loader`: these keys describe a verification run
+(how many games may end in stalemate, which positions and defender the
+figures were measured with), not the advice.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from al0.errors import AL0Error
+from al0.lang.model import Expectations
+from al0.lang.specs import DefenderSpec
+from al0.lang.yaml_reader import Reader, SequenceNode, YamlNode
+from al0.board.fen import file_in_folder, sample_size
+
+EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
+               "material-lost": "max_material_lost", "no-plan": "max_no_plan",
+               "max-moves": "max_moves", "mean-moves": "mean_moves", "positions": "positions",
+               "defender": "defender"}
+
+
+def read_expect_blocks(reader: Reader, node: YamlNode) -> tuple[Expectations, ...]:
+    """One ``expect:`` block, or a list of them (claims about different
+    defenders or positions)."""
+    if isinstance(node, SequenceNode):
+        blocks = reader.sequence(node, "expect")
+        if not blocks:
+            raise reader.error(node, "expect is an empty list: give at least one block")
+        return tuple(_read_expect(reader, block) for block in blocks)
+    return (_read_expect(reader, node),)
+
+
+def _read_expect(reader: Reader, node: YamlNode) -> Expectations:
+    fields: dict[str, Any] = {}
+    for key, (_, value_node) in reader.mapping(node, "expect", EXPECT_KEYS).items():
+        if key == "mates-all":
+            fields[EXPECT_KEYS[key]] = reader.boolean(value_node, f"expect {key}")
+        elif key == "mean-moves":
+            fields[EXPECT_KEYS[key]] = _read_mean(reader, value_node)
+        elif key in ("positions", "defender"):
+            fields[EXPECT_KEYS[key]] = _read_verify_setting(reader, value_node, key)
+        else:
+            fields[EXPECT_KEYS[key]] = reader.integer(value_node, f"expect {key}")
+    return Expectations(**fields)
+
+
+def _read_mean(reader: Reader, node: YamlNode) -> float:
+    text = reader.scalar_text(node, "expect mean-moves").strip()
+    if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,9})?", text):
+        raise reader.error(node, f"expect mean-moves must be a number >= 0 such as 13.0, "
+                                 f"not {text!r}")
+    return float(text)
+
+
+def _read_verify_setting(reader: Reader, node: YamlNode, key: str) -> str:
+    """The ``positions`` (``all``, ``every``, ``sample:N`` or an EPD file in
+    the table's folder) or ``defender`` (built in: a table starts no
+    program) the expectations were measured with."""
+    text = reader.string(node, f"expect {key}")
+    try:
+        if key == "defender":
+            DefenderSpec.from_file(text)
+        elif text not in ("all", "every") and sample_size(text) is None:
+            file_in_folder(text, reader.folder)
+    except AL0Error as error:
+        raise reader.error(node, f"expect {key} {error}" if text.startswith("sample:")
+                           else str(error)) from None
+    return text
