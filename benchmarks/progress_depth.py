@@ -76,7 +76,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from al0.errors import AL0Error  # noqa: E402
-from al0.lang.compile import compile_goal  # noqa: E402
+from al0.lang.compile_goals import compile_goal  # noqa: E402
 from al0.lang.library import Node  # noqa: E402
 from al0.lang.loader import parse_table  # noqa: E402
 from al0.board.position import Position  # noqa: E402

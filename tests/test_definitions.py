@@ -10,7 +10,7 @@ import chess
 import pytest
 
 from al0.errors import TableSyntaxError, UnknownNameError
-from al0.lang.compile import compile_goal
+from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node
 from al0.lang.loader import parse_table
 from al0.lang.model import And, Compare, Feature, Not, Or, Pred, Sum

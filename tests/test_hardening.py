@@ -116,7 +116,7 @@ def test_play_reports_a_predicate_that_exits(monkeypatch):
 
 
 @pytest.mark.parametrize("how, jobs, message, games", [
-    # sys.exit() in a predicate is the predicate's failure, located (al0/lang/compile.py).
+    # sys.exit() in a predicate is the predicate's failure, located (al0/lang/failures.py).
     ("predicate", 1, "predicate 'doomed' called sys.exit(3) at ", (249, 249)),
     # Which chunks arrive before the pool breaks depends on the workers' timing.
     ("predicate", 2, "predicate 'doomed' called sys.exit(3) at ", (0, 499)),

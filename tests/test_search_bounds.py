@@ -14,7 +14,7 @@ import chess
 import pytest
 
 from al0.errors import PredicateError, SearchBudgetExceeded
-from al0.lang.compile import compile_goal
+from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node, standard_library
 from al0.lang.loader import parse_table
 from al0.lang.model import And, Const, Goal, Not, Or, Pred

@@ -18,7 +18,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from al0.lang.compile import leaf_side, needs_check, position_only, reads_root
+from al0.lang.infer import leaf_side, needs_check, position_only, reads_root
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import Library, Node
 from al0.lang.loader import load_table

@@ -13,7 +13,7 @@ import pytest
 
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.expr import parse_goal
-from al0.lang.compile import compile_goal
+from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node, load_library
 from al0.lang.model import feature_names, predicate_names
 from al0.board.position import from_board

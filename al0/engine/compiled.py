@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from al0.lang.compile import (GoalFn, MovesFn, compile_constraint, compile_goal, leaf_side,
-                              legal_alone, mate_alone, needs_check, position_only, reads_root,
-                              root_features)
+from al0.lang.compile_goals import GoalFn, compile_goal
+from al0.lang.compile_moves import MovesFn, compile_constraint
+from al0.lang.infer import (leaf_side, legal_alone, mate_alone, needs_check, position_only,
+                            reads_root, root_features)
 from al0.lang.library import Library, Node
 from al0.lang.model import Advice, DepthRange
 
@@ -41,17 +42,17 @@ class CompiledAdvice:
     horizon: int
     """No node deeper than this has an allowed move, so no tree is higher."""
     reads_root: bool = True
-    """Whether its goals may depend on the root (:func:`al0.lang.compile.reads_root`).
+    """Whether its goals may depend on the root (:func:`al0.lang.infer.reads_root`).
     When they do not, a (position, depth) has the same outcome in every
     search for this advice, and searches from different roots may share a
     memo (:class:`~al0.engine.search.ForcingTreeSearch`'s ``memo``)."""
     leaf_in_check: bool = False
     """Whether the better-goal holds only where the side to move is in check
-    (:func:`al0.lang.compile.needs_check`): then a node not in check is no leaf, and
+    (:func:`al0.lang.infer.needs_check`): then a node not in check is no leaf, and
     where only a leaf would do, the search need not visit it."""
     leaf_ours: bool | None = None
     """Whether a leaf has us to move (True), them (False), or either (None)
-    (:func:`al0.lang.compile.leaf_side`): where the children of a node have the
+    (:func:`al0.lang.infer.leaf_side`): where the children of a node have the
     other side to move, none is a leaf, and the search need not visit them
     to learn it."""
     legal_depths: tuple[DepthRange, ...] = ()
@@ -60,15 +61,15 @@ class CompiledAdvice:
     their_legal_depths: tuple[DepthRange, ...] = ()
     """The same for their allowed moves."""
     position_only: bool = False
-    """Whether both goals are :func:`al0.lang.compile.position_only`: then what a
+    """Whether both goals are :func:`al0.lang.infer.position_only`: then what a
     node's goals say (fails the holding-goal, holds, is a leaf) depends on
     its position and the values of :attr:`root_features` at the root, and
     searches keep it per position (:class:`~al0.engine.search.ForcingTreeSearch`'s ``values``)."""
     root_features: tuple[Callable[[Node], int | None], ...] = ()
-    """The features its goals read at the root (:func:`al0.lang.compile.root_features`)."""
+    """The features its goals read at the root (:func:`al0.lang.infer.root_features`)."""
     mate_alone: bool = False
     """Whether the better-goal is exactly the standard ``mate`` and the
-    holding-goal ``true`` (:func:`al0.lang.compile.mate_alone`): then the search
+    holding-goal ``true`` (:func:`al0.lang.infer.mate_alone`): then the search
     decides a node from its position alone, without a Node, and knows that
     a node with us to move holds and is no leaf."""
 

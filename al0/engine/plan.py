@@ -10,7 +10,8 @@ from typing import Any
 import chess
 
 from al0.errors import AL0Error, PredicateError
-from al0.lang.compile import ValueFn, compile_goal, compile_value, predicate_error
+from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
+from al0.lang.failures import predicate_error
 from al0.lang.library import Node, node_at
 from al0.lang.model import AdviceTable, And, Compare, Const, Sum
 from al0.board.moves import apply

@@ -147,7 +147,7 @@ class Library:
     """The predicates and features known to read nothing but the node's
     position and side (and the root's, for a feature read at the root): the
     standard predicates and the bound vocabulary. A goal made of these alone
-    has one value per position (:func:`al0.lang.compile.position_only`), which the
+    has one value per position (:func:`al0.lang.infer.position_only`), which the
     search may keep; a table's own Python is not assumed to be so."""
 
     def with_standard(self) -> Library:

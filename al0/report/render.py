@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import chess
 import chess.svg
 
-from al0.lang.compile import compile_goal
+from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node
 from al0.lang.model import AdviceTable
 from al0.engine.plan import Plan
