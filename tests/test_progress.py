@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 
 import chess
 import numpy as np
@@ -14,11 +13,8 @@ import pytest
 
 from al0.lang.loader import load_table
 from al0.engine.plan import Planner
+from al0.progress import analysis as progress_depth
 from conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import progress_depth  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -63,7 +63,6 @@ import argparse
 import json
 import random
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Callable, Iterator
@@ -72,18 +71,15 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from al0.errors import AL0Error  # noqa: E402
-from al0.lang.compile_goals import compile_goal  # noqa: E402
-from al0.lang.library import Node  # noqa: E402
-from al0.lang.loader import parse_table  # noqa: E402
-from al0.board.position import Position  # noqa: E402
-from al0.tablebase import DRAW, ILLEGAL, load  # noqa: E402
-from al0.tablebase.geometry import OFF, Layout, attacked, occupancy  # noqa: E402
-from al0.tablebase.retrograde import moves  # noqa: E402
-from al0.lang.vocabulary.binding import Binder  # noqa: E402
+from al0.errors import AL0Error
+from al0.lang.compile_goals import compile_goal
+from al0.lang.library import Node
+from al0.lang.loader import parse_table
+from al0.board.position import Position
+from al0.tablebase import DRAW, ILLEGAL, load
+from al0.tablebase.geometry import OFF, Layout, attacked, occupancy
+from al0.tablebase.retrograde import moves
+from al0.lang.vocabulary.binding import Binder
 
 Array = npt.NDArray[np.int64]
 INF = np.int64(1 << 50)
