@@ -7,8 +7,8 @@ types and the error handling; each other module is one command.
 import sys
 
 try:
-    from al0.cli import (bench, check, games, plan, play, practice, tablebase, tables, uci,
-                         verify)
+    from al0.cli import (bench, check, games, plan, play, practice, progress, tablebase, tables,
+                         uci, verify)
     from al0.cli.common import cli
 except KeyboardInterrupt:
     # Ctrl-C while the commands load (half a second; seconds on a busy
@@ -24,6 +24,7 @@ cli.add_command(plan.plan)
 cli.add_command(play.play)
 cli.add_command(practice.practice)
 cli.add_command(bench.bench)
+cli.add_command(progress.progress)
 cli.add_command(tablebase.tablebase)
 cli.add_command(tables.tables)
 cli.add_command(verify.verify)

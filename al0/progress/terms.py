@@ -1,0 +1,184 @@
+"""A potential's values and a condition's truth at every position of an
+ending, computed with the vocabulary itself, position by position.
+
+A potential is a lexicographic tuple of terms, the first most significant;
+a term is a sum of vocabulary features with whole weights
+(``3*corner_dist(k, B) + edge_dist(k)``), or of conditions ``[EXPR]``,
+counted 1 where the goal expression holds and 0 elsewhere. A condition is a
+goal expression as a table writes it, read and checked by the table loader
+(so its names and errors are a table's). Values can be kept in a memo
+directory, so a later run that weights or orders known features anew costs
+only the min-max.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import chess
+import numpy as np
+import numpy.typing as npt
+
+from al0.errors import AL0Error, TableSyntaxError
+from al0.lang.compile_goals import compile_goal
+from al0.lang.library import Node, node_at
+from al0.lang.loader import parse_table
+from al0.lang.vocabulary.binding import Binder
+from al0.tablebase.graph import Indices, Mask, MoveGraph
+
+Values = npt.NDArray[np.int64]
+INF = np.int64(1 << 50)
+"""The value of a failed line (stalemate, a piece lost, or no progress)."""
+MATE = np.int64(-1)
+"""The value of a mate: lower than every potential."""
+
+_RULE_PREFIX = "  - {name: hold, if: "
+_EXPRESSION_COLUMN = len(_RULE_PREFIX) + 2
+"""The column (from 1) of a condition's first character in the one-rule
+table it is read from: after the prefix and the opening quote."""
+
+
+def parse_term(term: str) -> list[tuple[int, str, int]]:
+    """``"3*corner_dist(k, B) + edge_dist(k)"`` as ``[(3, "corner_dist(k, B)",
+    0), (1, "edge_dist(k)", 22)]``: weight, feature and the offset of its
+    part in ``term``. ``[EXPR]`` is a condition, its ``+`` signs its own.
+
+    :raises TableSyntaxError: a part that is not ``[N*]feature``.
+    """
+    parts, nesting, start = [], 0, 0
+    for at, char in enumerate(term + "+"):
+        nesting += (char in "([") - (char in ")]")
+        if char == "+" and nesting == 0:
+            part = term[start:at]
+            match = re.fullmatch(r"(\s*)(?:(\d+)\s*\*\s*)?([A-Za-z_\[].*?)\s*", part)
+            if match is None:
+                column = start + len(part) - len(part.lstrip()) + 1
+                raise TableSyntaxError(f"{column}: expected [N*]feature, found {part.strip()!r}")
+            parts.append((int(match.group(2) or 1), match.group(3), start + len(match.group(1))))
+            start = at + 1
+    return parts
+
+
+class Terms:
+    """Evaluates features and conditions over ``graph``'s ending, keeping
+    each column in ``memo`` (a directory) when given."""
+
+    def __init__(self, graph: MoveGraph, memo: Path | None = None):
+        self.graph = graph
+        self.memo = memo
+        self.binder = Binder(graph.table.name)
+
+    def nodes(self, indices: Indices, side: int, depth: int = 0) -> Iterator[Node]:
+        """A search node at ``depth`` at each of ``indices``, ``side`` to move."""
+        for position in self.graph.positions(indices, side):
+            yield node_at(position, depth, chess.WHITE)
+
+    def _goal(self, condition: str, what: str) -> Callable[[Node, Node], bool]:
+        """The goal expression ``condition``, read as the precondition of a
+        one-rule table, so its names are checked as a table's are; an error
+        names ``what`` and the column in ``condition``."""
+        text = (f"name: hold\nmaterial: {self.graph.table.name}\nrules:\n"
+                f"{_RULE_PREFIX}{json.dumps(condition)}, then: [a]}}\n"
+                "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, "
+                "them-moves: nomove}}\n")
+        try:
+            table = parse_table(text, what, Path("."))
+        except AL0Error as error:
+            found = re.fullmatch(rf"{re.escape(what)}:\d+:(\d+): (?:rule 'hold' precondition: )?(.*)",
+                                 str(error), re.DOTALL)
+            if found is None:
+                raise TableSyntaxError(f"{what} {condition!r}: {error}") from None
+            column = max(1, int(found.group(1)) - _EXPRESSION_COLUMN + 1)
+            raise TableSyntaxError(f"{what} {condition!r}:{column}: {found.group(2)}") from None
+        return compile_goal(table.rules[0].precondition, table.library)
+
+    def _kept(self, key: list[str], compute: Callable[[], npt.NDArray[np.generic]]) -> npt.NDArray[np.generic]:
+        """``compute()``, kept in the memo directory under a name made of ``key``."""
+        if self.memo is None:
+            return compute()
+        self.memo.mkdir(parents=True, exist_ok=True)
+        path = self.memo / (re.sub(r"[^\w.=<>+*-]+", "_", " ".join([self.graph.table.name, *key]))[:200] + ".npy")
+        if path.exists():
+            return np.asarray(np.load(path))
+        value = compute()
+        np.save(path, value)
+        return value
+
+    def where(self, condition: str, what: str = "--pre") -> Mask:
+        """Where the goal expression ``condition`` holds at the positions
+        with us to move (a phase's precondition, a target, an ``[EXPR]``
+        term), over the index; false elsewhere."""
+        def compute() -> Mask:
+            goal = self._goal(condition, what)
+            where = np.zeros(self.graph.size, dtype=bool)
+            where[self.graph.roots] = [goal(node, node) for node in self.nodes(self.graph.roots, 0)]
+            return where
+        return self._kept(["where", condition], compute).astype(bool)
+
+    def holds(self, condition: str) -> tuple[Mask, Mask]:
+        """Where the goal expression ``condition`` (as a table's holding-goal
+        writes it) holds: after our move (them to move, depth 1) and after
+        their reply (us to move, depth 2), as two arrays over the index."""
+        def compute() -> Mask:
+            goal = self._goal(condition, "--hold")
+            after_ours = np.unique(np.concatenate([end for _, end in self.graph.ours]))
+            found = []
+            for side, indices in ((1, after_ours), (0, self.graph.roots)):  # at depths 1 and 2
+                where = np.zeros(self.graph.size, dtype=bool)
+                where[indices] = [goal(node, node) for node in self.nodes(indices, side, 2 - side)]
+                found.append(where)
+            return np.stack(found)
+        both = self._kept(["hold", condition], compute).astype(bool)
+        return both[0], both[1]
+
+    def feature(self, name: str, what: str = "term") -> Values:
+        """A feature's values at the positions with us to move, in the order
+        of ``graph.roots``."""
+        try:
+            feature = self.binder.bind(name, "feature")
+        except AL0Error as error:
+            raise TableSyntaxError(f"{what}: {error}") from None
+        if feature is None:
+            raise TableSyntaxError(f"{what}: {name!r} is not a feature of the vocabulary "
+                                   f"(see docs/language.md)")
+
+        def compute() -> Values:
+            column = np.zeros(len(self.graph.roots), dtype=np.int64)
+            for row, node in enumerate(self.nodes(self.graph.roots, 0)):
+                value = feature(node)
+                if value is None:
+                    raise TableSyntaxError(f"{what}: {name} has no value at {node.fen}")
+                column[row] = value
+            return column
+        return self._kept([name], compute).astype(np.int64)
+
+    def potential(self, terms: list[str], say: Callable[[str], None] | None = None) -> Values:
+        """The potential at every position with us to move (``INF``
+        elsewhere): the terms' values combined so that they compare
+        lexicographically, the first most significant."""
+        columns = []
+        for number, term in enumerate(terms, 1):
+            try:
+                parts = parse_term(term)
+            except TableSyntaxError as error:
+                raise TableSyntaxError(f"term {number} {term!r}:{error}") from None
+            column = np.zeros(len(self.graph.roots), dtype=np.int64)
+            for weight, name, offset in parts:
+                if say is not None:
+                    say(f"evaluating {name} over {len(self.graph.roots):,} positions")
+                what = f"term {number} {term!r}:{offset + 1}"
+                if name.startswith("[") and name.endswith("]"):
+                    column += weight * self.where(name[1:-1], what)[self.graph.roots].astype(np.int64)
+                else:
+                    column += weight * self.feature(name, what)
+            columns.append(column)
+        potential = np.zeros(len(self.graph.roots), dtype=np.int64)
+        for column in columns:
+            low = column.min()
+            potential = potential * (column.max() - low + 1) + (column - low)
+        result = np.full(self.graph.size, INF, dtype=np.int64)
+        result[self.graph.roots] = potential
+        return result

@@ -1,0 +1,124 @@
+"""Every legal move between the canonical positions of an ending whose
+weaker side has a lone king, as index arrays over the tablebase's layout.
+
+A min-max over a whole ending in numpy (``al0 progress``) needs the moves of
+every position at once, not one board at a time: ours (the stronger side,
+side 0) and theirs as ``(from, to)`` index pairs, one pair of arrays per
+piece, direction and distance, with which of their positions can take one of
+our pieces, are mate or stalemate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import chess
+import numpy as np
+import numpy.typing as npt
+
+from al0.board.position import Position
+from al0.errors import PositionError
+from al0.tablebase import DRAW, ILLEGAL, Material, Tablebase
+from al0.tablebase.geometry import OFF, Layout, attacked, occupancy
+from al0.tablebase.retrograde import moves
+
+Indices = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
+Moves = list[tuple[Indices, Indices]]
+"""Quiet moves as ``(from, to)`` index arrays, one pair per piece, direction
+and distance."""
+
+
+def check_lone_king(material: Material) -> None:
+    """Refuse a material whose weaker side has more than its king.
+
+    :raises PositionError: naming the material and those it takes.
+    """
+    if material.sides.count(1) != 1:
+        raise PositionError(f"{material.name}: the weaker side must have a lone king "
+                            f"(KRK, KQK, KBBK, KBNK, …)")
+
+
+class MoveGraph:
+    """The move graph of ``table``'s ending (their side a lone king)."""
+
+    def __init__(self, table: Tablebase):
+        self.table = table
+        self.layout = Layout(table.material)
+        types, sides = table.material.types, table.material.sides
+        check_lone_king(table.material)
+        values = table.values
+        legal = values != ILLEGAL
+        self.size = self.layout.size
+        index = np.arange(self.size)
+        canonical = self.layout.canonical(self.layout.decode(index)) == index
+        self.roots: Indices = np.flatnonzero(canonical & legal[0])
+        """The canonical positions with us to move."""
+        self.won: Mask = np.zeros(self.size, dtype=bool)
+        """Where we (to move) win: at the roots only."""
+        self.won[self.roots] = ((values[0] % 2 == 1) & (values[0] < DRAW))[self.roots]
+        self.ours = self._quiet(0, self.roots, legal)
+        theirs_from = np.flatnonzero(canonical & legal[1])
+        self.theirs = self._quiet(1, theirs_from, legal)
+        can_move = np.zeros(self.size, dtype=bool)
+        for start, _ in self.theirs:
+            can_move[start] = True
+        self.capture: Mask = np.zeros(self.size, dtype=bool)
+        """Where they (to move) can take one of our pieces."""
+        squares = self.layout.decode(theirs_from)
+        ours = [slot for slot in range(len(types)) if sides[slot] == 0]
+        for slot, destination, selected, taken in moves(table.material, 1, squares, captures=True):
+            if taken < 0:
+                continue
+            after = [square[selected] for square in squares]
+            after[slot] = destination
+            after[taken] = np.full(len(selected), OFF)  # the piece taken is off the board
+            safe = ~attacked(types, [s for s in ours if s != taken], after, after[slot], occupancy(after))
+            self.capture[theirs_from[selected[safe]]] = True
+            can_move[theirs_from[selected[safe]]] = True
+        self.mated: Mask = values[1] == 0
+        """Where they (to move) are mated."""
+        self.stalemated: Mask = ~can_move & ~self.mated & canonical & legal[1]
+        """Where they (to move) have no legal move and are not in check."""
+
+    def _quiet(self, side: int, start: Indices, legal: Mask) -> Moves:
+        """The quiet legal moves of ``side`` from the positions ``start``."""
+        squares = self.layout.decode(start)
+        found = []
+        for slot, destination, selected, taken in moves(self.table.material, side, squares, captures=True):
+            if taken >= 0:
+                continue
+            after = [square[selected] for square in squares]
+            after[slot] = destination
+            successor = self.layout.canonical(after, king_placed=slot != 0)
+            ok = legal[1 - side, successor]
+            found.append((start[selected[ok]], successor[ok]))
+        return found
+
+    def positions(self, indices: Indices, side: int) -> Iterator[Position]:
+        """The compact position at each index, ``side`` to move (0: ours,
+        White; 1: theirs, Black)."""
+        material = self.table.material
+        squares = [s.tolist() for s in self.layout.decode(indices)]
+        turn = chess.WHITE if side == 0 else chess.BLACK
+        for row in range(len(indices)):
+            colours, kinds = [0, 0], dict.fromkeys(chess.PIECE_TYPES, 0)
+            for slot, (piece, owner) in enumerate(zip(material.types, material.sides)):
+                bit = 1 << squares[slot][row]
+                colours[owner] |= bit
+                kinds[piece] |= bit
+            yield Position(colours[0], colours[1], kinds[chess.KING], kinds[chess.QUEEN], kinds[chess.ROOK],
+                           kinds[chess.BISHOP], kinds[chess.KNIGHT], turn)
+
+    def index(self, board: chess.Board) -> int:
+        """The canonical index of ``board`` (either side to move; our pieces
+        White)."""
+        material = self.table.material
+        taken: set[chess.Square] = set()
+        squares = []
+        for piece, side in zip(material.types, material.sides):
+            square = next(s for s in board.pieces(piece, chess.WHITE if side == 0 else chess.BLACK)
+                          if s not in taken)
+            taken.add(square)
+            squares.append(np.array([square]))
+        return int(self.layout.canonical(squares)[0])
