@@ -9,44 +9,43 @@ from pathlib import Path
 
 import numpy as np
 
+from al0.errors import AL0Error
+from al0.progress.minmax import closure, depths
+from al0.progress.terms import Terms
+from al0.tablebase import load
+from al0.tablebase.graph import MoveGraph
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / 'benchmarks'))
-sys.path.insert(0, str(ROOT))
-import progress_depth as pd
 memo = Path('/tmp/kbnk_memo')
-g = pd.Graph('KBNK')
+g = MoveGraph(load('KBNK'))
+t = Terms(g, memo)
 H = "edge_dist(k) = 0 and inward(k) = 0 and dist(K, k) <= 2 and centre_side_dist(K, k) <= 1"
 COUNT = "3*corner_dist(k, B) + 3*edge_dist(k) + 2*centre_side_dist(K, k) + mobility + dist(N, k)"
 terms = [f"[not ({H})]", "corner_dist(k, B)", COUNT, "area(k)"]
-pot = g.values(terms, memo)
-won = np.zeros(g.layout.size, bool); won[g.roots] = g.won[g.roots]
-held = won & pd._memo(memo, ['KBNK', 'where', H], lambda: g.where(H))
+pot = t.potential(terms)
+won = g.won
+held = won & t.where(H)
 D = int(sys.argv[1]) if len(sys.argv) > 1 else 7  # our moves a walk plan may take
-found = g.depths(pot, D)
-counted = won.copy()
-while True:
-    f2 = g.depths(pot, D, counted)
-    kept = counted & (f2 > 0)
-    if (kept == counted).all(): break
-    counted = kept
+found = depths(g, pot, D)
+counted, _, _ = closure(g, pot, D, won)
 stuck = held & (found == 0)
 out = held & ~counted & (found > 0)
 print("held", held.sum(), "stuck", stuck.sum(), "fall but leave closure", out.sum())
 def feat(name):
-    col = pd._memo(memo, ['KBNK', name], lambda: g.feature(name))
-    full = np.zeros(g.layout.size, np.int64); full[g.roots] = col; return full
+    col = t.feature(name)
+    full = np.zeros(g.size, np.int64); full[g.roots] = col; return full
 dtm = g.table.values[0]
 sel_ok = held & counted
 for name in ["corner_dist(k, B)", "dist(N, k)", "dist(B, k)", "mobility", "centre_side_dist(K, k)", "corner_dist(k)"]:
     try: f = feat(name)
-    except SystemExit: continue
+    except AL0Error: continue
     for label, sel in (("stuck", stuck), ("left", out), ("closure", sel_ok)):
         c = collections.Counter(f[sel]); tot = sel.sum()
         print(f"{name:24s} {label:8s}", " ".join(f"{int(k)}:{100*v/tot:.0f}%" for k, v in sorted(c.items())))
 print("dtm plies stuck", np.percentile(dtm[stuck], [10,50,90]), "closure", np.percentile(dtm[sel_ok], [10,50,90]))
 fails = np.flatnonzero(held & ~counted)
 with open(ROOT / 'research' / 'kbnk_walk_failures.epd', 'w') as fh:
-    for n, i in zip(g.nodes(fails, 0), fails):
+    for n, i in zip(t.nodes(fails, 0), fails):
         fh.write(f"{n.fen.rsplit(' ', 2)[0]} c0 \"{'stuck' if stuck[i] else 'leaves the closure'}\"; dm {int(dtm[i]+1)//2};\n")
 for i in random.Random(1).sample(list(np.flatnonzero(stuck)), 12):
-    print(next(iter(g.nodes(np.array([i]), 0))).fen, int(dtm[i]))
+    print(next(iter(t.nodes(np.array([i]), 0))).fen, int(dtm[i]))
