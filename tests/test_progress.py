@@ -17,7 +17,7 @@ from conftest import ROOT
 
 from al0.cli import cli
 from al0.engine.plan import Planner
-from al0.errors import TableSyntaxError
+from al0.errors import AL0Error, TableSyntaxError
 from al0.lang.loader import load_table
 from al0.progress.minmax import closure, depths
 from al0.progress.terms import MATE, Terms, parse_term
@@ -205,8 +205,21 @@ def test_the_command_measures_a_krk_potential_and_walks_it():
     (["KRK", "room(k)", "--drive", "room(k)"], "--drive needs --closure"),
     (["KRK", "room(k)", "--fastest"], "--fastest needs --walk N"),
     (["KRK", "room(k)", "--depth", "0"], "Invalid value for '--depth'"),
+    (["KRK", "room(k)", "--pre", "dist(K, k) = 0"], "--pre 'dist(K, k) = 0': holds at none of the 21,959 won"),
 ])
 def test_the_command_refuses_bad_input_in_one_line(args, message):
     result = CliRunner().invoke(cli, ["progress", *args])
     assert result.exit_code == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_the_memo_keeps_a_column_and_refuses_a_file_it_did_not_write(graph, tmp_path):
+    # A second run reads the column the first kept (one file per feature);
+    # a file there that is no array is a one-line error, not a traceback.
+    first = Terms(graph, tmp_path).potential(["dist(K, k)"])
+    [kept] = tmp_path.iterdir()
+    assert kept.name.startswith("KRK_dist_K_k_-")
+    assert (Terms(graph, tmp_path).potential(["dist(K, k)"]) == first).all()
+    kept.write_bytes(b"not an array")
+    with pytest.raises(AL0Error, match="--memo: .*: not an array al0 progress wrote"):
+        Terms(graph, tmp_path).potential(["dist(K, k)"])

@@ -20,6 +20,7 @@ from pathlib import Path
 import chess
 import numpy as np
 
+from al0.errors import AL0Error
 from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text
 from al0.progress.terms import INF, MATE, Terms, Values
 from al0.progress.walk import Phase, Walker
@@ -92,6 +93,8 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
         target = condition(options.target, "--target")
         potential = np.where(target, MATE, potential)
     measured = condition(options.pre, "--pre") if options.pre else won
+    if options.pre and not measured.any():
+        raise AL0Error(f"--pre {options.pre!r}: holds at none of the {int(won.sum()):,} won positions")
     tell(f"min-max to depth {options.depth}")
     replies: list[Values] = []
     found = depths(graph, potential, options.depth, replies=replies, hold=hold)

@@ -13,6 +13,7 @@ only the min-max.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -96,15 +97,29 @@ class Terms:
         return compile_goal(table.rules[0].precondition, table.library)
 
     def _kept(self, key: list[str], compute: Callable[[], npt.NDArray[np.generic]]) -> npt.NDArray[np.generic]:
-        """``compute()``, kept in the memo directory under a name made of ``key``."""
+        """``compute()``, kept in the memo directory under a name made of
+        ``key`` (readable, and a hash of it, so two keys never share a file).
+
+        :raises AL0Error: the directory cannot be written, or a file in it
+            is not an array this command wrote.
+        """
         if self.memo is None:
             return compute()
-        self.memo.mkdir(parents=True, exist_ok=True)
-        path = self.memo / (re.sub(r"[^\w.=<>+*-]+", "_", " ".join([self.graph.table.name, *key]))[:200] + ".npy")
-        if path.exists():
-            return np.asarray(np.load(path))
-        value = compute()
-        np.save(path, value)
+        text = " ".join([self.graph.table.name, *key])
+        digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+        readable = re.sub(r"[^\w.=<>+*-]+", "_", text)[:120]
+        path = self.memo / f"{readable}-{digest}.npy"
+        try:
+            if path.exists():
+                return np.asarray(np.load(path))
+            self.memo.mkdir(parents=True, exist_ok=True)
+            value = compute()
+            np.save(path, value)
+        except OSError as error:
+            raise AL0Error(f"--memo: {path}: {error.strerror or error}") from None
+        except ValueError:
+            raise AL0Error(f"--memo: {path}: not an array al0 progress wrote "
+                           f"(delete it, or give another directory)") from None
         return value
 
     def where(self, condition: str, what: str = "--pre") -> Mask:
