@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
-from al0.defenders import DefenderSpec
-from al0.position import from_board
-from al0.segments import pack, unpack
-from al0.verify import Verifier, VerifySpec, play_one, start_positions
+from al0.board.position import from_board
+from al0.engine.defenders import DefenderSpec
+from al0.verify.segments import pack, unpack
+from al0.verify.verifier import Verifier, VerifySpec, play_one, start_positions
 from conftest import FIXTURES, POSITIONS, TABLES
 
 
