@@ -146,9 +146,10 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
 
 class _Deal(Generic[_Item]):
     """Work for worker processes, each item asked for once and dealt by
-    region (:func:`region`): the positions whose plans a worker makes are
-    near one another and their mirror images, so its plans and search
-    memos serve one another, and no plan is made by two workers."""
+    region (:func:`region`): the positions whose plans a worker makes lie
+    near one another, with their mirror images, so its plans and search
+    memos serve one another and, but where an idle worker helps another,
+    no plan is made by two workers."""
 
     def __init__(self, jobs: int, position: Callable[[_Item], Position],
                  read: Callable[[], list[_Item]]):
@@ -188,12 +189,11 @@ class _Deal(Generic[_Item]):
 
 
 def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
-           deal: _Deal[_Item]) -> Generator[tuple[int, list[_Item], _Result], None, None]:
+           deal: _Deal[_Item]) -> Generator[tuple[list[_Item], _Result], None, None]:
     """Run ``task(spec, chunk)`` over the chunks of ``deal`` on
     ``deal.jobs`` worker processes, two chunks at a time per worker (one to
-    work on, one ready for when it is done), and yield each answer with its
-    worker's number and chunk: a worker's answers in the order it was sent
-    them. Items the caller asks for between answers are dealt too; while
+    work on, one ready for when it is done), and yield each chunk with its
+    answer: a worker's answers in the order it was sent them. Items the caller asks for between answers are dealt too; while
     the workers work, the start positions are read."""
     jobs = deal.jobs
     sent: dict[Future[_Result], tuple[int, list[_Item]]] = {}
@@ -217,14 +217,14 @@ def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
             for future in [future for future in sent if future in done]:
                 worker, chunk = sent.pop(future)
                 tasks[worker] -= 1
-                yield worker, chunk, _chunk_result(future)
+                yield chunk, _chunk_result(future)
 
 
 def _judge_chains(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
                   jobs: int, report: Report) -> Generator[GameRecord, None, None]:
     """The games against the tablebase defender with ``jobs`` worker
     processes, split by segments, not by start positions (see
-    :mod:`al0.segments`): games from different starts join, and workers
+    :mod:`al0.verify.segments`): games from different starts join, and workers
     judging different starts would each plan the games' common parts again.
 
     The workers make the segments, each worker those of its region; this
@@ -244,7 +244,7 @@ def _judge_chains(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.B
 
     deal = _Deal(jobs, unpack, read)
     with contextlib.closing(_dealt(spec, segment_chunk, deal)) as answers:
-        for _, chunk, (made, seconds) in answers:
+        for chunk, (made, seconds) in answers:
             report.plan_seconds += seconds
             if len(made) < len(chunk):
                 raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
@@ -290,7 +290,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
     planned = 0
     step_ids: dict[int, list[int]] = {}  # per worker: its step ids -> ours
     with contextlib.closing(_dealt(spec, plan_chunk, deal)) as answers:
-        for _, chunk, result in answers:
+        for chunk, result in answers:
             report.plan_seconds += result.seconds
             if len(result.answers) < len(chunk):
                 raise KeyboardInterrupt  # the worker had a Ctrl-C of its own

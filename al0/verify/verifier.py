@@ -35,8 +35,8 @@ from al0.board.position import MOVES, Position, apply, from_board, legal_moves, 
 from al0.board.fen import epd_positions, file_in_folder, sample_size
 from al0.board.sampling import check_sample_size
 from al0.board.symmetry import class_key, transform_position
-from al0.verify.segments import Key, Segment, make_segment, pack, unpack, walk
 from al0.engine.tree import LEAF, ForcingTree
+from al0.verify.segments import Key, Segment, make_segment, pack, unpack, walk
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -795,7 +795,7 @@ class Verifier:
             {} if isinstance(self.fixed, TablebaseDefender) else None)
         """Against the tablebase defender, the segment from every position
         where a game here started a new plan: the games share them (see
-        :mod:`al0.segments`)."""
+        :mod:`al0.verify.segments`)."""
         self.plans_reported = 0
 
     def optimal(self, board: chess.Board) -> int | None:
@@ -826,7 +826,7 @@ class Verifier:
     def chain_record(self, start: ChainStart, segment: Callable[[Key], Segment]) -> GameRecord:
         """The record of the game from ``start`` against the tablebase
         defender, read off the segments ``segment`` gives (see
-        :func:`al0.segments.walk`): the record :func:`play_one` gives.
+        :func:`al0.verify.segments.walk`): the record :func:`play_one` gives.
 
         :raises KeyError: from ``segment``, for a segment not there yet.
         :raises AL0Error: the error of a plan the game needs.
@@ -892,7 +892,7 @@ search times."""
 
 def segment_chunk(spec: VerifySpec, keys: list[Key]) -> SegmentsResult:
     """Run in a worker process: the segment from each position of ``keys``
-    (see :mod:`al0.segments`)."""
+    (see :mod:`al0.verify.segments`)."""
     verifier = _worker_verifier(spec)
     assert verifier.tablebase is not None  # segments are the tablebase defender's
     segments = []
