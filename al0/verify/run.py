@@ -152,22 +152,32 @@ class _Deal(Generic[_Item]):
     no plan is made by two workers."""
 
     def __init__(self, jobs: int, position: Callable[[_Item], Position],
-                 read: Callable[[], list[_Item]]):
+                 read: Callable[[], list[_Item]], read_ahead: bool):
         self.jobs = jobs
         self.position = position
         """The position of an item, whose region decides its worker."""
         self.read = read
         """Reads the next start positions and gives their items; an empty
         list once every start is read."""
+        self.read_ahead = read_ahead
+        """Whether to read start positions while the workers work, before
+        they are needed: when nothing can be done with the answers before
+        they are all in."""
         self.read_all = False
         self.asked: set[_Item] = set()
         self.queues: list[deque[_Item]] = [deque() for _ in range(jobs)]
         """Per worker, the items of its region asked for, not yet sent."""
 
-    def ask(self, item: _Item) -> None:
+    def ask(self, item: _Item, first: bool = False) -> None:
+        """Ask for ``item``, unless it was asked for before; ``first``:
+        before the items waiting (e.g. the rest of a game under way)."""
         if item not in self.asked:
             self.asked.add(item)
-            self.queues[region(self.position(item), self.jobs)].append(item)
+            queue = self.queues[region(self.position(item), self.jobs)]
+            if first:
+                queue.appendleft(item)
+            else:
+                queue.append(item)
 
     def read_more(self) -> None:
         """Ask for the items of the next start positions."""
@@ -193,8 +203,9 @@ def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
     """Run ``task(spec, chunk)`` over the chunks of ``deal`` on
     ``deal.jobs`` worker processes, two chunks at a time per worker (one to
     work on, one ready for when it is done), and yield each chunk with its
-    answer: a worker's answers in the order it was sent them. Items the caller asks for between answers are dealt too; while
-    the workers work, the start positions are read."""
+    answer: a worker's answers in the order it was sent them. Items the
+    caller asks for between answers are dealt too; while the workers work,
+    the start positions are read (with ``deal.read_ahead``)."""
     jobs = deal.jobs
     sent: dict[Future[_Result], tuple[int, list[_Item]]] = {}
     tasks = [0] * jobs  # per worker: tasks sent, not answered
@@ -209,7 +220,7 @@ def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
                     tasks[worker] += 1
             if not sent:
                 return
-            done, _ = wait(sent, timeout=None if deal.read_all else 0,
+            done, _ = wait(sent, timeout=0 if deal.read_ahead and not deal.read_all else None,
                            return_when=FIRST_COMPLETED)
             if not done:
                 deal.read_more()
@@ -242,7 +253,9 @@ def _judge_chains(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.B
         starts.extend(read)
         return [key for key, _, _ in read]
 
-    deal = _Deal(jobs, unpack, read)
+    # Starts are read as the workers need them and a game's next segment
+    # goes first: a game is judged as soon as it can be, not at the end.
+    deal = _Deal(jobs, unpack, read, read_ahead=False)
     with contextlib.closing(_dealt(spec, segment_chunk, deal)) as answers:
         for chunk, (made, seconds) in answers:
             report.plan_seconds += seconds
@@ -251,7 +264,7 @@ def _judge_chains(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.B
             for key, segment in zip(chunk, made):
                 segments[key] = segment
                 if segment.keys and segment.ending is None:
-                    deal.ask(segment.keys[-1])  # a new plan there
+                    deal.ask(segment.keys[-1], first=True)  # a new plan there
             while judged < len(starts):
                 try:
                     record = verifier.chain_record(starts[judged], segments.__getitem__)
@@ -286,7 +299,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
         starts.extend(read)
         return [start[1] for start in read]
 
-    deal = _Deal(jobs, lambda position: position, read)
+    deal = _Deal(jobs, lambda position: position, read, read_ahead=True)
     planned = 0
     step_ids: dict[int, list[int]] = {}  # per worker: its step ids -> ours
     with contextlib.closing(_dealt(spec, plan_chunk, deal)) as answers:

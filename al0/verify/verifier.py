@@ -136,7 +136,8 @@ class LazyBoards(Sequence[chess.Board]):
         """:func:`chain_starts` of positions ``start`` to ``stop``, made from
         the classes without a board (a board costs more than the rest of
         what a start needs in a run's main process)."""
-        return [(pack(class_position(position)), 0, None) for position in self._classes[start:stop]]
+        return [(pack(class_position(position)), 0, None)
+                for position in self._classes[start:stop]]
 
 
 class EveryOrientation(LazyBoards):
@@ -172,7 +173,8 @@ not the position's with the move counters at 0 and 1 (:func:`position_fen`)."""
 def chain_start(board: chess.Board) -> ChainStart:
     """The :data:`ChainStart` of ``board``."""
     counters = (board.halfmove_clock, board.fullmove_number)
-    return pack(from_board(board)), board.halfmove_clock, None if counters == (0, 1) else board.fen()
+    fen = None if counters == (0, 1) else board.fen()
+    return pack(from_board(board)), board.halfmove_clock, fen
 
 
 def chain_starts(boards: Sequence[chess.Board], start: int, stop: int) -> list[ChainStart]:
