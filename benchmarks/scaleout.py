@@ -58,7 +58,7 @@ def startup_seconds(tree: Path, table: str) -> tuple[float, float]:
     """Wall and CPU seconds a fresh worker process takes to make its verifier."""
     sys.path.insert(0, str(tree))
     from al0.bundled import table_path
-    from al0.engine.defenders import DefenderSpec
+    from al0.lang.specs import DefenderSpec
     from al0.verify.verifier import VerifySpec
 
     spec = VerifySpec(os.path.abspath(table_path(table)), DefenderSpec("tablebase"))

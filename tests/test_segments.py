@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from al0.cli import cli
 from al0.board.position import from_board
-from al0.engine.defenders import DefenderSpec
+from al0.lang.specs import DefenderSpec
 from al0.verify.segments import pack, unpack
 from al0.verify.verifier import Verifier, VerifySpec, play_one, start_positions
 from conftest import FIXTURES, POSITIONS, TABLES

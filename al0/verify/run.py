@@ -68,14 +68,15 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def useful_jobs(jobs: int, positions: int, worst: bool, cpus: int) -> tuple[int, str]:
+def useful_jobs(jobs: int, positions: int, by_plans: bool, cpus: int) -> tuple[int, str]:
     """How many of ``jobs`` worker processes are worth starting for
     ``positions`` start positions on ``cpus`` CPUs, and why fewer ('' when
-    not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the worst
-    case shares out its plans, no more than the chunks of :data:`CHUNK`
-    positions (one chunk is judged in this process)."""
+    not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the work is
+    shared out ``by_plans`` (the worst case's plans, the tablebase
+    defender's segments: a few starts may need thousands), no more than the
+    chunks of :data:`CHUNK` positions (one chunk is judged in this process)."""
     useful, why = jobs, ""
-    if not worst:
+    if not by_plans:
         chunks = -(-positions // CHUNK)
         if chunks < useful:
             useful = 1 if chunks == 1 else chunks
