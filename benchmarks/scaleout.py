@@ -1,10 +1,10 @@
 """How verify's work scales out over worker processes (issue 27, targets 2 and 3).
 
-Runs ``al0 verify TABLE --positions SPEC --jobs N --json`` for each N given,
+Runs verify's games (as ``al0 verify TABLE --positions SPEC --jobs N`` does,
+but past the command line's cap of two workers per CPU) for each N given,
 ``--runs`` times each, and prints per run the plans searched (a count: the
 same on a quiet machine or a loaded one), the wall time, the CPU time of the
-run with its workers (user + system, from ``wait4``) and the load average
-before it; then the medians, and the plans and wall time of each N against
+run with its workers (user + system) and the load average before it; then the medians, and the plans and wall time of each N against
 the first. A second part measures a worker's start-up: the time a fresh
 worker process takes to make its verifier (the table, its library, the
 tablebase) before its first position.
@@ -22,10 +22,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -35,23 +35,48 @@ if TYPE_CHECKING:
     from al0.verify.verifier import VerifySpec
 
 
+RUN = """
+import json, os, sys
+from al0.bundled import table_path
+from al0.lang.specs import DefenderSpec
+from al0.verify.run import judge_all
+from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
+table, positions, defender, jobs = sys.argv[1:]
+spec = VerifySpec(os.path.abspath(table_path(table)), DefenderSpec.parse(defender, ("tablebase", "worst")))
+verifier = Verifier(spec)
+boards = start_positions(positions, verifier.table, verifier.tablebase)
+report = Report(verifier.table.name, defender, positions, len(boards))
+games = sum(1 for _ in judge_all(spec, verifier, boards, int(jobs), report))
+print(json.dumps({"games": games, "plans": len(report.plan_seconds)}))
+"""
+"""A verify run without the command line, whose --jobs cap (two workers
+per CPU) would not let 8 workers run on 2 cores."""
+
+
 def one_run(tree: Path, table: str, positions: str, jobs: int, defender: str) -> dict[str, float]:
     """One verify run: its plans, wall seconds, CPU seconds and the load before it."""
     load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as folder:
-        report = Path(folder) / "report.json"
-        command = [sys.executable, "-m", "al0", "verify", table, "--positions", positions,
-                   "--defender", defender, "--jobs", str(jobs), "--json", str(report)]
-        started = time.perf_counter()
-        process = subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - started
-        if status:
-            raise SystemExit(f"{' '.join(command)} failed: {process.stderr.read()}")  # type: ignore[union-attr]
-        data = json.loads(report.read_text())
-    return {"plans": data["plans_searched"], "wall": wall,
-            "cpu": usage.ru_utime + usage.ru_stime, "load": load}
+    command = [sys.executable, "-c", RUN, table, positions, defender, str(jobs)]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    output, errors = process.communicate()
+    wall = time.perf_counter() - started
+    if process.returncode:
+        raise SystemExit(f"the run failed: {errors}")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = usage.ru_utime + usage.ru_stime - _cpu_before(usage)
+    data = json.loads(output)
+    return {"plans": data["plans"], "wall": wall, "cpu": cpu, "load": load}
+
+
+_CPU_SO_FAR = [0.0]
+
+
+def _cpu_before(usage: resource.struct_rusage) -> float:
+    """The children's CPU seconds counted before this run (and note the new total)."""
+    before, _CPU_SO_FAR[0] = _CPU_SO_FAR[0], usage.ru_utime + usage.ru_stime
+    return before
 
 
 def startup_seconds(tree: Path, table: str) -> tuple[float, float]:
