@@ -70,3 +70,21 @@ def test_two_workers_search_no_more_plans_than_one_process_and_report_the_same(t
     varying = {"plans_searched", "plan_ms", "plans_per_second", "wall_seconds"}
     assert ({key: value for key, value in one.items() if key not in varying}
             == {key: value for key, value in two.items() if key not in varying})
+
+
+def test_a_spent_budget_stops_one_process_and_two_workers_at_the_same_game(tmp_path):
+    # A worker's failed search is kept with its segment and raised where a
+    # game needs it: the games before it are all in the report, as in one process.
+    reports = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"{jobs}.json"
+        result = CliRunner().invoke(cli, ["verify", str(TABLES / "krk_bratko.yaml"),
+                                          "--positions", "sample:100", "--budget", "300",
+                                          "--jobs", jobs, "--json", str(out)])
+        assert result.exit_code == 2
+        assert "stopped after 77 of 100 positions" in result.output
+        assert "node budget of 300" in result.output
+        reports.append(json.loads(out.read_text()))
+    one, two = reports
+    assert one["interrupted"] and one["games"] == 77
+    assert one["endings"] == two["endings"] and one["moves_to_mate"] == two["moves_to_mate"]
