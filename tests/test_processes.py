@@ -26,7 +26,7 @@ BOOK = str(TABLES / "krk_bratko.yaml")
 
 # ------------------------------------------------------------ --jobs
 
-@pytest.mark.parametrize("jobs, positions, worst, cpus, useful, why", [
+@pytest.mark.parametrize("jobs, positions, by_plans, cpus, useful, why", [
     (2, 5000, False, 2, 2, ""),
     (4, 5000, False, 2, 4, ""),
     (100_000, 5000, False, 2, 2 * JOBS_PER_CPU, "2 CPUs, at most 2 workers each"),
@@ -35,12 +35,13 @@ BOOK = str(TABLES / "krk_bratko.yaml")
     (8, 1, False, 16, 1, f"1 position makes 1 chunk of at most {CHUNK}"),
     (8, 2 * CHUNK + 1, False, 16, 3, f"{2 * CHUNK + 1} positions make 3 chunks of at most {CHUNK}"),
     (8, 2 * CHUNK + 1, False, 1, 2, "1 CPU, at most 2 workers each"),
-    # The worst case shares out plans, not starts: even one start has thousands.
+    # The worst case shares out plans, the tablebase defender's games their
+    # segments, not starts: even one start may need thousands.
     (4, 1, True, 2, 4, ""),
     (100_000, 1, True, 3, 3 * JOBS_PER_CPU, "3 CPUs, at most 2 workers each"),
 ])
-def test_useful_jobs(jobs, positions, worst, cpus, useful, why):
-    assert useful_jobs(jobs, positions, worst, cpus) == (useful, why)
+def test_useful_jobs(jobs, positions, by_plans, cpus, useful, why):
+    assert useful_jobs(jobs, positions, by_plans, cpus) == (useful, why)
 
 
 def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch):

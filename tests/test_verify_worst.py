@@ -15,7 +15,8 @@ from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.board.position import from_board
 from al0.verify.verifier import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
-                        encode_tree, load_tablebase, plan_chunk, position_fen, start_positions)
+                                 encode_tree, load_tablebase, mirror_images, plan_chunk,
+                                 position_fen, start_positions)
 from al0.lang.specs import DefenderSpec
 from al0.verify.run import region
 from conftest import POSITIONS, TABLES
@@ -143,15 +144,22 @@ def test_a_table_that_wanders_hundreds_of_moves_gets_its_report(tmp_path):
         assert more == one
 
 
-@pytest.mark.parametrize("regions, by_file", [
-    (1, [0] * 8), (2, [0, 0, 0, 0, 1, 1, 1, 1]), (4, [0, 0, 1, 1, 2, 2, 3, 3]),
-    (8, list(range(8)))])
-def test_workers_regions_are_bands_of_files_of_their_king(regions, by_file):
-    for square in chess.SQUARES:
-        for turn in chess.COLORS:
-            board = chess.Board(None)
-            board.set_piece_at(square, chess.Piece(chess.KING, not turn))
-            board.set_piece_at(chess.H8 if square in (chess.A1, chess.B1, chess.A2, chess.B2)
-                               else chess.A1, chess.Piece(chess.KING, turn))
-            board.turn = turn
-            assert region(from_board(board), regions) == by_file[chess.square_file(square)]
+@pytest.mark.parametrize("regions", [1, 2, 3, 8, 16])
+def test_workers_regions_keep_mirror_images_together_and_use_every_worker(regions):
+    # A position's mirror images are planned once, in one orientation: a
+    # worker given one of them plans it for all of them.
+    used = set()
+    for theirs in chess.SQUARES:
+        for ours in chess.SQUARES:
+            if chess.square_distance(theirs, ours) < 2:
+                continue
+            for turn in chess.COLORS:
+                board = chess.Board(None)
+                board.set_piece_at(theirs, chess.Piece(chess.KING, not turn))
+                board.set_piece_at(ours, chess.Piece(chess.KING, turn))
+                board.turn = turn
+                position = from_board(board)
+                found = {region(image, regions) for image in mirror_images(position)}
+                assert len(found) == 1 and 0 <= min(found) < regions
+                used |= found
+    assert used == set(range(regions))

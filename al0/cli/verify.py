@@ -239,7 +239,8 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
             jobs = default_jobs(defender, scheduler, len(boards), usable_cpus())
         elif jobs > 1:
             asked = jobs
-            jobs, why = useful_jobs(jobs, len(boards), defender.kind == "worst", usable_cpus())
+            jobs, why = useful_jobs(jobs, len(boards), defender.kind in ("worst", "tablebase"),
+                                    usable_cpus())
             if why:
                 click.echo(f"note: --jobs {asked} lowered to {jobs}: {why}", err=True)
         if positions_spec.count is None and positions_spec.path is None \

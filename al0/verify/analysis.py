@@ -67,35 +67,21 @@ def _wasted(use: AdviceUse) -> int:
     return use.moves - use.progress
 
 
-class AdviceTally:
-    """Follows one game's events and tallies each advice's moves and progress.
+class AdviceCounts:
+    """Each advice's moves and progress over one game, one move at a time:
+    :meth:`count` each of our moves with the DTM after it (after the reply,
+    or after our move when it ended the game); :meth:`uses` gives the
+    breakdown, in the order the advice was first used."""
 
-    Feed it every event of :func:`al0.engine.play.play_game` with the board the
-    loop plays on (the board after the event); :meth:`uses` gives the
-    breakdown, in the order the advice was first used.
-    """
-
-    def __init__(self, dtm: Callable[[chess.Board], int | None], start_dtm: int | None):
-        self._dtm = dtm
+    def __init__(self, start_dtm: int | None):
         self._before = start_dtm
-        """The DTM at our turn, before the move being tallied."""
-        self._pending: tuple[str | None, str | None] | None = None
-        """The (rule, advice) of our last move, until its reply is known."""
+        """The DTM at our turn, before the move being counted."""
         self._counts: dict[tuple[str | None, str | None], list[int]] = {}
         """(rule, advice) → [moves, progress, stalled, lost]."""
 
-    def observe(self, event: Event, board: chess.Board) -> None:
-        if isinstance(event, OurMove):
-            self._pending = (event.plan.rule, event.plan.advice)
-        elif isinstance(event, TheirMove) or (isinstance(event, GameEnd)
-                                              and self._pending is not None):
-            # After the reply, or after our move when it ended the game (mate
-            # is DTM 0, stalemate not won) or the opponent quit.
-            self._settle(self._dtm(board))
-
-    def _settle(self, after: int | None) -> None:
-        assert self._pending is not None  # a reply or an end follows our move
-        counts = self._counts.setdefault(self._pending, [0, 0, 0, 0])
+    def count(self, advice: tuple[str | None, str | None], after: int | None) -> None:
+        """One move of ``advice`` (rule, advice), the DTM ``after`` it."""
+        counts = self._counts.setdefault(advice, [0, 0, 0, 0])
         counts[0] += 1
         if self._before is not None and after is None:
             counts[3] += 1
@@ -103,12 +89,34 @@ class AdviceTally:
             counts[1] += self._before - after
             counts[2] += self._before <= after
         # A move from a position that was not won is counted, with no progress.
-        self._pending = None
         self._before = after
 
     def uses(self) -> tuple[AdviceUse, ...]:
         return tuple(AdviceUse(rule, advice, *counts)
                      for (rule, advice), counts in self._counts.items())
+
+
+class AdviceTally(AdviceCounts):
+    """Follows one game's events and counts each advice's moves and progress.
+
+    Feed it every event of :func:`al0.engine.play.play_game` with the board the
+    loop plays on (the board after the event).
+    """
+
+    def __init__(self, dtm: Callable[[chess.Board], int | None], start_dtm: int | None):
+        super().__init__(start_dtm)
+        self._dtm = dtm
+        self._pending: tuple[str | None, str | None] | None = None
+        """The (rule, advice) of our last move, until its reply is known."""
+
+    def observe(self, event: Event, board: chess.Board) -> None:
+        if isinstance(event, OurMove):
+            self._pending = (event.plan.rule, event.plan.advice)
+        elif self._pending is not None and isinstance(event, (TheirMove, GameEnd)):
+            # After the reply, or after our move when it ended the game (mate
+            # is DTM 0, stalemate not won) or the opponent quit.
+            self.count(self._pending, self._dtm(board))
+            self._pending = None
 
 
 @dataclass(frozen=True)

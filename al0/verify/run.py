@@ -17,17 +17,21 @@ from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
-from typing import Any, Callable, Generator, TypeVar
+from typing import Any, Callable, Generator, Generic, TypeVar
 
 import chess
 
 from al0.errors import AL0Error
 from al0.board.position import Position
+from al0.board.symmetry import SQUARE_MAPS
 from al0.verify.parent_watch import exit_with_parent
-from al0.verify.verifier import (ChunkResult, GameRecord, PlanChunkResult, Report, Start, StopRequest,
-                        Verifier, VerifySpec, decode_plan, judge_chunk, plan_chunk)
+from al0.verify.segments import Key, unpack
+from al0.verify.verifier import (ChainStart, ChunkResult, GameRecord, Report, Start, StopRequest,
+                                 Verifier, VerifySpec, chain_starts, decode_plan, judge_chunk,
+                                 plan_chunk, segment_chunk)
 
 _Result = TypeVar("_Result")
+_Item = TypeVar("_Item")
 
 
 CHUNK = 200
@@ -64,14 +68,15 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def useful_jobs(jobs: int, positions: int, worst: bool, cpus: int) -> tuple[int, str]:
+def useful_jobs(jobs: int, positions: int, by_plans: bool, cpus: int) -> tuple[int, str]:
     """How many of ``jobs`` worker processes are worth starting for
     ``positions`` start positions on ``cpus`` CPUs, and why fewer ('' when
-    not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the worst
-    case shares out its plans, no more than the chunks of :data:`CHUNK`
-    positions (one chunk is judged in this process)."""
+    not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the work is
+    shared out ``by_plans`` (the worst case's plans, the tablebase
+    defender's segments: a few starts may need thousands), no more than the
+    chunks of :data:`CHUNK` positions (one chunk is judged in this process)."""
     useful, why = jobs, ""
-    if not worst:
+    if not by_plans:
         chunks = -(-positions // CHUNK)
         if chunks < useful:
             useful = 1 if chunks == 1 else chunks
@@ -97,6 +102,10 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
     if jobs > 1 and verifier.worst is not None:
         # Even one start may need thousands of plans: the workers share them.
         yield from _judge_worst(spec, verifier, boards, jobs, report, planning)
+        return
+    if jobs > 1 and verifier.segments is not None:
+        # Games from different starts join: the workers share their segments.
+        yield from _judge_chains(spec, verifier, boards, jobs, report)
         return
     if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
         if verifier.worst is not None:
@@ -136,6 +145,137 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
                     report.add(record)
 
 
+class _Deal(Generic[_Item]):
+    """Work for worker processes, each item asked for once and dealt by
+    region (:func:`region`): the positions whose plans a worker makes lie
+    near one another, with their mirror images, so its plans and search
+    memos serve one another and, but where an idle worker helps another,
+    no plan is made by two workers."""
+
+    def __init__(self, jobs: int, position: Callable[[_Item], Position],
+                 read: Callable[[], list[_Item]], read_ahead: bool):
+        self.jobs = jobs
+        self.position = position
+        """The position of an item, whose region decides its worker."""
+        self.read = read
+        """Reads the next start positions and gives their items; an empty
+        list once every start is read."""
+        self.read_ahead = read_ahead
+        """Whether to read start positions while the workers work, before
+        they are needed: when nothing can be done with the answers before
+        they are all in."""
+        self.read_all = False
+        self.asked: set[_Item] = set()
+        self.queues: list[deque[_Item]] = [deque() for _ in range(jobs)]
+        """Per worker, the items of its region asked for, not yet sent."""
+
+    def ask(self, item: _Item, first: bool = False) -> None:
+        """Ask for ``item``, unless it was asked for before; ``first``:
+        before the items waiting (e.g. the rest of a game under way)."""
+        if item not in self.asked:
+            self.asked.add(item)
+            queue = self.queues[region(self.position(item), self.jobs)]
+            if first:
+                queue.appendleft(item)
+            else:
+                queue.append(item)
+
+    def read_more(self) -> None:
+        """Ask for the items of the next start positions."""
+        items = self.read()
+        self.read_all = not items
+        for item in items:
+            self.ask(item)
+
+    def chunk(self, worker: int) -> list[_Item]:
+        """The next items for ``worker`` (none: nothing left to send now)."""
+        queue = self.queues[worker]
+        while not queue and not self.read_all:
+            self.read_more()
+        if not queue:  # an idle worker helps another with its region
+            queue = max(self.queues, key=len)
+        # Near the end, smaller chunks keep every worker busy.
+        size = min(PLAN_CHUNK, -(-len(queue) // 2))
+        return [queue.popleft() for _ in range(size)]
+
+
+def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
+           deal: _Deal[_Item]) -> Generator[tuple[list[_Item], _Result], None, None]:
+    """Run ``task(spec, chunk)`` over the chunks of ``deal`` on
+    ``deal.jobs`` worker processes, two chunks at a time per worker (one to
+    work on, one ready for when it is done), and yield each chunk with its
+    answer: a worker's answers in the order it was sent them. Items the
+    caller asks for between answers are dealt too; while the workers work,
+    the start positions are read (with ``deal.read_ahead``)."""
+    jobs = deal.jobs
+    sent: dict[Future[_Result], tuple[int, list[_Item]]] = {}
+    tasks = [0] * jobs  # per worker: tasks sent, not answered
+    with _pools(jobs, 1, sent.keys()) as executors:
+        while True:
+            for worker, executor in enumerate(executors):
+                while tasks[worker] < 2:
+                    chunk = deal.chunk(worker)
+                    if not chunk:
+                        break
+                    sent[_submit(executor, task, spec, chunk)] = worker, chunk
+                    tasks[worker] += 1
+            if not sent:
+                return
+            done, _ = wait(sent, timeout=0 if deal.read_ahead and not deal.read_all else None,
+                           return_when=FIRST_COMPLETED)
+            if not done:
+                deal.read_more()
+                continue
+            for future in [future for future in sent if future in done]:
+                worker, chunk = sent.pop(future)
+                tasks[worker] -= 1
+                yield chunk, _chunk_result(future)
+
+
+def _judge_chains(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
+                  jobs: int, report: Report) -> Generator[GameRecord, None, None]:
+    """The games against the tablebase defender with ``jobs`` worker
+    processes, split by segments, not by start positions (see
+    :mod:`al0.verify.segments`): games from different starts join, and workers
+    judging different starts would each plan the games' common parts again.
+
+    The workers make the segments, each worker those of its region; this
+    process asks for the segment of every start and, as segments come in,
+    of where each goes on; and it reads each game off its chain, start by
+    start and in order, as soon as the chain is all there, exactly as one
+    process does."""
+    segments = verifier.segments
+    assert segments is not None  # the tablebase defender's
+    starts: list[ChainStart] = []
+    judged = 0
+
+    def read() -> list[Key]:
+        read = chain_starts(boards, len(starts), len(starts) + PLAN_CHUNK)
+        starts.extend(read)
+        return [key for key, _, _ in read]
+
+    # Starts are read as the workers need them and a game's next segment
+    # goes first: a game is judged as soon as it can be, not at the end.
+    deal = _Deal(jobs, unpack, read, read_ahead=False)
+    with contextlib.closing(_dealt(spec, segment_chunk, deal)) as answers:
+        for chunk, (made, seconds) in answers:
+            report.plan_seconds += seconds
+            if len(made) < len(chunk):
+                raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
+            for key, segment in zip(chunk, made):
+                segments[key] = segment
+                if segment.keys and segment.ending is None:
+                    deal.ask(segment.keys[-1], first=True)  # a new plan there
+            while judged < len(starts):
+                try:
+                    record = verifier.chain_record(starts[judged], segments.__getitem__)
+                except KeyError:  # its chain is not all there yet
+                    break
+                judged += 1
+                report.add(record)
+                yield record
+
+
 def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
                  jobs: int, report: Report, planning: Planning
                  ) -> Generator[GameRecord, None, None]:
@@ -153,71 +293,32 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
     worst = verifier.worst
     assert worst is not None
     starts: list[Start] = []
-    asked: set[Position] = set()
-    # Per worker, the positions of its region asked for, not yet sent to it.
-    queues: list[deque[Position]] = [deque() for _ in range(jobs)]
 
-    def ask(position: Position) -> None:
-        if position not in asked:
-            asked.add(position)
-            queues[region(position, jobs)].append(position)
+    def read() -> list[Position]:
+        """Read the next chunk of start positions, for their plans."""
+        read = [verifier.start(board) for board in boards[len(starts):len(starts) + PLAN_CHUNK]]
+        starts.extend(read)
+        return [start[1] for start in read]
 
-    def read_starts() -> None:
-        """Read the next chunk of start positions and ask for their plans."""
-        for board in boards[len(starts):len(starts) + PLAN_CHUNK]:
-            start = verifier.start(board)
-            starts.append(start)
-            ask(start[1])
-
+    deal = _Deal(jobs, lambda position: position, read, read_ahead=True)
     planned = 0
     step_ids: dict[int, list[int]] = {}  # per worker: its step ids -> ours
-    sent: dict[Future[PlanChunkResult], tuple[int, list[Position]]] = {}
-    tasks = [0] * jobs  # per worker: tasks sent, not answered
-    with _pools(jobs, 1, sent.keys()) as executors:
-        while True:
-            for worker, executor in enumerate(executors):
-                # Two tasks per worker: one to work on, one ready for when it is done.
-                while tasks[worker] < 2:
-                    queue = queues[worker]
-                    while not queue and len(starts) < len(boards):
-                        read_starts()
-                    if not queue:  # an idle worker helps another with its region
-                        queue = max(queues, key=len)
-                        if not queue:
-                            break
-                    # Near the end, smaller chunks keep every worker busy.
-                    size = min(PLAN_CHUNK, -(-len(queue) // 2))
-                    chunk = [queue.popleft() for _ in range(size)]
-                    sent[_submit(executor, plan_chunk, spec, chunk)] = worker, chunk
-                    tasks[worker] += 1
-            if not sent:
-                break
-            # While the workers plan, read the starts left (not needed yet).
-            done, _ = wait(sent, timeout=0 if len(starts) < len(boards) else None,
-                           return_when=FIRST_COMPLETED)
-            if not done:
-                read_starts()
-                continue
-            # In the order sent: a worker's answers come in the order it
-            # made them, each step after the steps it leads to.
-            for future in [future for future in sent if future in done]:
-                worker, chunk = sent.pop(future)
-                tasks[worker] -= 1
-                result = _chunk_result(future)
-                report.plan_seconds += result.seconds
-                if len(result.answers) < len(chunk):
-                    raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
-                ids = step_ids.setdefault(result.worker, [0])
-                assert result.first_step == len(ids)  # none missed, none twice
-                worst.learn_steps(result.steps, ids)
-                plans = result.plans or repeat(None)
-                for position, (step, replans), plan in zip(chunk, result.answers, plans):
-                    worst.learn(position, step if isinstance(step, AL0Error) else ids[step],
-                                None if plan is None else decode_plan(position, plan))
-                    for replan in replans:
-                        ask(replan)
-                planned += len(chunk)
-            planning(planned, len(asked))
+    with contextlib.closing(_dealt(spec, plan_chunk, deal)) as answers:
+        for chunk, result in answers:
+            report.plan_seconds += result.seconds
+            if len(result.answers) < len(chunk):
+                raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
+            ids = step_ids.setdefault(result.worker, [0])
+            assert result.first_step == len(ids)  # none missed, none twice
+            worst.learn_steps(result.steps, ids)
+            plans = result.plans or repeat(None)
+            for position, (step, replans), plan in zip(chunk, result.answers, plans):
+                worst.learn(position, step if isinstance(step, AL0Error) else ids[step],
+                            None if plan is None else decode_plan(position, plan))
+                for replan in replans:
+                    deal.ask(replan)
+            planned += len(chunk)
+            planning(planned, len(deal.asked))
     for index, start in enumerate(starts):
         record = verifier.judge_start(start, lambda: boards[index])
         report.add(record)
@@ -225,14 +326,33 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
         yield record
 
 
+_ORBIT_RANK = {least: rank for rank, least in enumerate(sorted(set(
+    min(square_map[square] for square_map in SQUARE_MAPS) for square in chess.SQUARES)))}
+"""The rank of each orbit of a square under the board's 8 symmetries (by
+its least square: a1, b1, c1, d1, b2, …, d4): ten in all."""
+
+_ORBIT = tuple(_ORBIT_RANK[min(square_map[square] for square_map in SQUARE_MAPS)]
+               for square in chess.SQUARES)
+"""The rank of each square's orbit."""
+
+_PLACES = len(_ORBIT_RANK) * 8
+"""The places :func:`region` tells apart: their king's orbit and the
+distance of the kings (1 to 7)."""
+
+
 def region(position: Position, regions: int) -> int:
-    """Which of ``regions`` parts of the board their king (the side not to
-    move) stands in: bands of files, a1-a8 first. A worker given the
-    positions of one region shares most of its search memos between them
-    (a plan's search meets positions with their king nearby); dealt out by
-    turns, two workers searched 8% more nodes for KRK than one."""
-    square = (position.kings & (position.black if position.turn else position.white)).bit_length() - 1
-    return ((square & 7) * 8 + (square >> 3)) * regions // 64
+    """Which of ``regions`` parts of the endgame ``position`` belongs to:
+    by the orbit of their king's square (the side not to move) under the
+    board's symmetries, then the distance between the kings. A worker
+    given the positions of one region shares most of its search memos
+    between them (a plan's search meets positions with their king nearby);
+    and a position and its mirror images, whose plans are made once in one
+    orientation (see :mod:`al0.symmetry`), are in the same region."""
+    kings = position.kings
+    theirs = (kings & (position.black if position.turn else position.white)).bit_length() - 1
+    ours = (kings & (position.white if position.turn else position.black)).bit_length() - 1
+    place = _ORBIT[theirs] * 8 + chess.square_distance(theirs, ours)
+    return place * regions // _PLACES
 
 
 @contextlib.contextmanager

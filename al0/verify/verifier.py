@@ -37,6 +37,7 @@ from al0.board.fen import epd_positions, file_in_folder, sample_size
 from al0.board.sampling import check_sample_size
 from al0.board.symmetry import class_key, transform_position
 from al0.engine.tree import LEAF, ForcingTree
+from al0.verify.segments import Key, Segment, make_segment, pack, unpack, walk
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -132,6 +133,13 @@ class LazyBoards(Sequence[chess.Board]):
     def _board(self, item: int) -> chess.Board:
         return self._classes[item].board()
 
+    def chain_starts(self, start: int, stop: int) -> list[ChainStart]:
+        """:func:`chain_starts` of positions ``start`` to ``stop``, made from
+        the classes without a board (a board costs more than the rest of
+        what a start needs in a run's main process)."""
+        return [(pack(class_position(position)), 0, None)
+                for position in self._classes[start:stop]]
+
 
 class EveryOrientation(LazyBoards):
     """Every position of an ending, made one at a time: each class's
@@ -152,6 +160,40 @@ class EveryOrientation(LazyBoards):
         index = bisect.bisect_right(self._ends, item)
         offset = item - (self._ends[index - 1] if index else 0)
         return to_board(mirror_images(from_board(self._classes[index].board()))[offset])
+
+    def chain_starts(self, start: int, stop: int) -> list[ChainStart]:
+        return [chain_start(board) for board in self[start:stop]]
+
+
+ChainStart = tuple[Key, int, "str | None"]
+"""A start position for a game read off its chain of segments: the
+position (packed), its 50-move count (half-moves) and its FEN when it is
+not the position's with the move counters at 0 and 1 (:func:`position_fen`)."""
+
+
+def chain_start(board: chess.Board) -> ChainStart:
+    """The :data:`ChainStart` of ``board``."""
+    counters = (board.halfmove_clock, board.fullmove_number)
+    fen = None if counters == (0, 1) else board.fen()
+    return pack(from_board(board)), board.halfmove_clock, fen
+
+
+def chain_starts(boards: Sequence[chess.Board], start: int, stop: int) -> list[ChainStart]:
+    """The :data:`ChainStart` of ``boards[start:stop]``."""
+    if isinstance(boards, LazyBoards):
+        return boards.chain_starts(start, stop)
+    return [chain_start(board) for board in boards[start:stop]]
+
+
+def class_position(position: PositionClass) -> Position:
+    """The position of a tablebase's class, without making its board."""
+    masks = [0] * 7  # white, black, then by piece type from the king down
+    for square, piece in position.placement:
+        bit = 1 << square
+        masks[0 if piece.color else 1] |= bit
+        masks[8 - piece.piece_type] |= bit
+    white, black, kings, queens, rooks, bishops, knights = masks
+    return Position(white, black, kings, queens, rooks, bishops, knights, position.turn)
 
 
 def mirror_images(position: Position) -> list[Position]:
@@ -752,6 +794,11 @@ class Verifier:
             raise DefenderError(f"verify cannot use the {spec.defender.name!r} defender")
         self.tablebase = (self.fixed.table if isinstance(self.fixed, TablebaseDefender)
                           else load_tablebase(self.table.material))
+        self.segments: dict[Key, Segment] | None = (
+            {} if isinstance(self.fixed, TablebaseDefender) else None)
+        """Against the tablebase defender, the segment from every position
+        where a game here started a new plan: the games share them (see
+        :mod:`al0.verify.segments`)."""
         self.plans_reported = 0
 
     def optimal(self, board: chess.Board) -> int | None:
@@ -766,8 +813,31 @@ class Verifier:
         """The record of start position number ``index``."""
         if self.worst is not None:
             return self.judge_start(self.start(board), lambda: board)
+        if self.segments is not None:
+            return self.chain_record(chain_start(board), self.segment)
         return play_one(self.planner, board, self.defender_for(index), self.spec.max_moves,
                         self.optimal(board), self.tablebase)
+
+    def segment(self, key: Key) -> Segment:
+        """The segment from the position ``key``, made here the first time."""
+        assert self.segments is not None and self.tablebase is not None  # the tablebase defender's
+        found = self.segments.get(key)
+        if found is None:
+            found = self.segments[key] = make_segment(self.planner, self.tablebase, unpack(key))
+        return found
+
+    def chain_record(self, start: ChainStart, segment: Callable[[Key], Segment]) -> GameRecord:
+        """The record of the game from ``start`` against the tablebase
+        defender, read off the segments ``segment`` gives (see
+        :func:`al0.verify.segments.walk`): the record :func:`play_one` gives.
+
+        :raises KeyError: from ``segment``, for a segment not there yet.
+        :raises AL0Error: the error of a plan the game needs.
+        """
+        key, clock, fen = start
+        outcome = walk(key, clock, self.spec.max_moves, segment)
+        return GameRecord(position_fen(unpack(key)) if fen is None else fen, outcome.ending,
+                          outcome.moves, outcome.optimal, advice_uses=outcome.advice_uses)
 
     def start(self, board: chess.Board) -> Start:
         """What the worst case needs of a start position, read from its board."""
@@ -815,6 +885,25 @@ def _worker_verifier(spec: VerifySpec) -> Verifier:
     """The verifier of a worker process, made once per process and spec so
     that its plans are reused across the chunks the process is given."""
     return Verifier(spec)
+
+
+SegmentsResult = tuple[list[Segment], list[float]]
+"""What a worker sends back for a chunk of positions to make segments from:
+the segments, in order (fewer when it was asked to stop), and its plans'
+search times."""
+
+
+def segment_chunk(spec: VerifySpec, keys: list[Key]) -> SegmentsResult:
+    """Run in a worker process: the segment from each position of ``keys``
+    (see :mod:`al0.verify.segments`)."""
+    verifier = _worker_verifier(spec)
+    assert verifier.tablebase is not None  # segments are the tablebase defender's
+    segments = []
+    for key in keys:
+        if stop_requested():
+            break
+        segments.append(make_segment(verifier.planner, verifier.tablebase, unpack(key)))
+    return segments, verifier.new_plan_seconds()
 
 
 ChunkResult = tuple[list[GameRecord], list[float]]

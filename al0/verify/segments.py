@@ -1,0 +1,212 @@
+"""Games against the tablebase defender as chains of shared segments.
+
+The tablebase defender always answers a position with the same move, and a
+plan depends on its position only. So from a position where a game starts
+a new plan, what follows until the next new plan is the same in every game
+that gets there: a :class:`Segment` (the plan's moves and the defender's
+replies, the tree followed as the play loop follows it). A game is a chain
+of segments, and games from different starts soon run into one another's
+chains: each segment is made once (:func:`make_segment`: a plan and a few
+defender moves) and shared, in one process or between worker processes,
+and a game's record is read off its chain by :func:`walk`.
+
+What history decides is not in a segment: the move limit (our moves since
+the start), the 50-move rule and threefold repetition, which can span the
+joins. :func:`walk` goes through the chain half-move by half-move with
+those counts, checking them where and in the order the play loop
+(:func:`al0.engine.play.play_game`) does, so a record is the one the play loop
+gives.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, NamedTuple
+
+import chess
+
+from al0.board.position import Position, apply, play, to_board
+from al0.engine.plan import Planner
+from al0.engine.play import Ending, descend, ending_at
+from al0.engine.tree import ForcingTree
+from al0.errors import AL0Error
+from al0.verify.analysis import AdviceCounts, AdviceUse
+
+if TYPE_CHECKING:
+    from al0.tablebase import Tablebase
+
+Key = int
+"""A position packed into one int (:func:`pack`): a third of a Position's
+memory, to keep hundreds of thousands and send them between processes."""
+
+_NO_PLAN, _FIFTY = Ending.NO_PLAN.value, Ending.FIFTY_MOVES.value
+_REPETITION, _MOVE_LIMIT = Ending.REPETITION.value, Ending.MOVE_LIMIT.value
+_MASK = (1 << 64) - 1
+
+
+def pack(position: Position) -> Key:
+    """``position`` as one int: its bitboards side by side (the knights are
+    what is left of the men: a position has no pawns) and the side to move."""
+    white, black, kings, queens, rooks, bishops, _, turn = position
+    return (((((white << 64 | black) << 64 | kings) << 64 | queens) << 64 | rooks) << 64
+            | bishops) << 1 | turn
+
+
+def unpack(key: Key) -> Position:
+    """The position :func:`pack` made ``key`` of."""
+    turn = bool(key & 1)
+    key >>= 1
+    bishops, rooks = key & _MASK, key >> 64 & _MASK
+    queens, kings = key >> 128 & _MASK, key >> 192 & _MASK
+    black, white = key >> 256 & _MASK, key >> 320
+    knights = (white | black) & ~(kings | queens | rooks | bishops)
+    return Position(white, black, kings, queens, rooks, bishops, knights, turn)
+
+
+class Segment(NamedTuple):
+    """What a game does from a position where it starts a new plan (our
+    move), up to the next such position or the end of the game."""
+    rule: str | None
+    advice: str | None
+    """The plan's rule and advice: every move of the segment is theirs."""
+    dtm: int | None
+    """Our moves to mate by the tablebase at the segment's position (None:
+    not won): a start's optimum, where its tally begins."""
+    keys: tuple[Key, ...]
+    """The position after each half-move: our move, their reply, ours, …"""
+    dtms: tuple[int | None, ...]
+    """Our moves to mate after each half-move, for the per-advice tally."""
+    captures: int
+    """Bit ``i`` is set when half-move ``i`` took a man: the 50-move count
+    and the positions that count for a repetition start again."""
+    ending: str | None
+    """How the game ends at the last of ``keys`` (an :class:`~al0.engine.play.Ending`
+    value the position decides), or at the segment's own position when there
+    are no moves: an ending there, or no plan; None when a new plan starts
+    at the last of ``keys``."""
+    failure: AL0Error | None = None
+    """The error the plan's search raised (a spent budget, a broken
+    library): raised where a game needs the plan, as the play loop would."""
+
+
+def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> Segment:
+    """The segment from ``position`` (our move): its plan, followed against
+    the tablebase's defence as :func:`~al0.engine.play.play_game` follows it."""
+    us = planner.table.us
+    board = to_board(position)
+    dtm = tablebase.dtm(board, us)
+    end = ending_at(position, planner)
+    if end is not None:
+        return Segment(None, None, dtm, (), (), 0, end.value)
+    try:
+        plan = planner.plan_position(position)
+    except AL0Error as error:
+        return Segment(None, None, dtm, (), (), 0, None, error)
+    if plan.tree is None:
+        return Segment(plan.rule, plan.advice, dtm, (), (), 0, _NO_PLAN)
+    keys: list[Key] = []
+    dtms: list[int | None] = []
+    captures = 0
+    men = (position.white | position.black).bit_count()
+
+    def add(reached: Position) -> str | None:
+        """Note the position after a half-move; the ending it decides, if any."""
+        nonlocal captures, men
+        now = (reached.white | reached.black).bit_count()
+        if now < men:
+            captures |= 1 << len(keys)
+        men = now
+        keys.append(pack(reached))
+        dtms.append(tablebase.dtm(board, us))
+        ending = ending_at(reached, planner)
+        return None if ending is None else ending.value
+
+    def segment(ending: str | None) -> Segment:
+        return Segment(plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending)
+
+    tree: ForcingTree | None = plan.tree
+    while tree is not None:
+        move = tree.branches[0][0]
+        after = play(position, move)
+        assert after is not None  # the search only keeps legal moves
+        board.push(move)
+        ending = add(after)
+        if ending is not None:
+            return segment(ending)
+        reply = tablebase.best_defence(board)
+        board.push(reply)
+        position = apply(after, reply)
+        ending = add(position)
+        if ending is not None:
+            return segment(ending)
+        tree = descend(descend(tree, move), reply)
+    return segment(None)  # a new plan at ``position``
+
+
+class Outcome(NamedTuple):
+    """How a game went, read off its chain of segments."""
+    ending: str
+    moves: int
+    """Our moves played."""
+    optimal: int | None
+    """The tablebase's moves to mate from the start (None: not won)."""
+    advice_uses: tuple[AdviceUse, ...]
+    """The per-advice tally (empty when the start is not won)."""
+
+
+def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segment]) -> Outcome:
+    """The game from the position ``start`` (our move), its 50-move count
+    at ``clock`` half-moves, through the segments ``segment`` gives (it may
+    raise, e.g. KeyError for one not made yet): its ending, our moves and
+    the per-advice tally, as the play loop with ``max_moves`` would end it.
+
+    :raises AL0Error: the error of a plan the game needs.
+    """
+    current = segment(start)
+    optimal = current.dtm
+    counts = AdviceCounts(optimal) if optimal is not None else None
+
+    def outcome(ending: str) -> Outcome:
+        return Outcome(ending, moves, optimal, () if counts is None else counts.uses())
+
+    moves = 0
+    # The play loop checks an ending at every position: the one the position
+    # decides, then the 50-move rule, then repetition; at our turn then the
+    # move limit, before it plans.
+    if not current.keys and current.ending not in (None, _NO_PLAN):
+        return outcome(current.ending)
+    if clock >= 100:
+        return outcome(_FIFTY)
+    seen = {start: 1}
+    """Times each position came since the last capture (python-chess's
+    repetitions do not look back past one)."""
+    while True:
+        if moves >= max_moves:
+            return outcome(_MOVE_LIMIT)
+        if current.failure is not None:
+            raise current.failure
+        keys = current.keys
+        if not keys:
+            return outcome(_NO_PLAN)
+        advice = (current.rule, current.advice)
+        last = len(keys) - 1
+        for index, key in enumerate(keys):
+            ours = not index & 1
+            if ours:
+                if index and moves >= max_moves:
+                    return outcome(_MOVE_LIMIT)
+                moves += 1
+            if current.captures >> index & 1:
+                clock = 0
+                seen.clear()
+            else:
+                clock += 1
+            times = seen[key] = seen.get(key, 0) + 1
+            if not ours and counts is not None:
+                counts.count(advice, current.dtms[index])  # after their reply
+            ending = (current.ending if index == last and current.ending is not None
+                      else _FIFTY if clock >= 100 else _REPETITION if times >= 3 else None)
+            if ending is not None:
+                if ours and counts is not None:
+                    counts.count(advice, current.dtms[index])  # our move ended the game
+                return outcome(ending)
+        current = segment(keys[-1])
