@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-import chess
 
-from al0.board.position import Position, apply, play, to_board
+from al0.board.moves import apply, play
+from al0.board.position import Position, to_board
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, descend, ending_at
 from al0.engine.tree import ForcingTree
