@@ -22,10 +22,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from al0.lang.specs import DefenderSpec, VERIFY_KINDS
 from al0.errors import AL0Error
 from al0.lang.loader import load_table
-from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
+from al0.lang.specs import VERIFY_KINDS, DefenderSpec
+from al0.verify import verify
+from al0.verify.run import INTERRUPTED
 
 DEFAULT_POSITIONS = "sample:100"
 DEFAULT_DEFENDER = "tablebase"
@@ -118,24 +119,18 @@ class TableItem(pytest.Item):
 
     def runtest(self) -> None:
         path = self.path.resolve()
-        verifier = None
         try:
-            table = load_table(path)
-            expect = table.expect[self.block]
+            expect = load_table(path).expect[self.block]
             positions = expect.positions or self.config.getini("al0_positions")
             defender = (DefenderSpec.from_file(expect.defender) if expect.defender
                         else self.config.stash[RUNNERS_DEFENDER])
-            verifier = Verifier(VerifySpec(str(path), defender))
-            boards = start_positions(positions, table, verifier.tablebase,
-                                     relative_to=str(path.parent))
-            report = Report(table.name, defender.name, positions, len(boards))
-            for index, board in enumerate(boards):
-                report.add(verifier.judge(index, board))
+            report = verify(path, positions, defender, positions_folder=str(path.parent))
         except AL0Error as error:
             raise ExpectationsBroken([" ".join(str(error).split())]) from None
-        finally:
-            if verifier is not None:
-                verifier.close()
+        if report.stopped == INTERRUPTED:
+            raise KeyboardInterrupt  # Ctrl-C stops pytest, not this one item
+        if report.stopped:
+            raise ExpectationsBroken([" ".join(report.stopped.split())])
         data = report.to_json([expect])
         broken = [check for check in data["expectations"] if not check["holds"]]
         if broken:

@@ -18,7 +18,9 @@ from al0.lang.specs import DefenderSpec
 from al0.engine.play import Ending, OurMove, TheirMove, play_game
 from al0.engine.plan import Planner
 from al0.board.fen import read_epd
-from al0.verify.verifier import GameRecord, Verifier, VerifySpec, judge_chunk, load_tablebase, play_one
+from al0.verify.game import GameRecord, play_one
+from al0.verify.verifier import Verifier, VerifySpec, load_tablebase
+from al0.verify.worker import judge_chunk
 from conftest import FIXTURES, ROOT, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")

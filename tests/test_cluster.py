@@ -23,7 +23,8 @@ from al0.verify import cluster
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec
 from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
-from al0.verify.verifier import Report, VerifySpec
+from al0.verify.report import Report
+from al0.verify.verifier import VerifySpec
 from conftest import FIXTURES, ROOT, TABLES
 
 POSITIONS = str(ROOT / "tests" / "positions" / "krk_cluster.epd")

@@ -383,7 +383,7 @@ def parsed_report(name: str) -> tuple[dict, object]:
     import html5lib  # the test extra's; html.parser is not HTML5's script states
 
     from al0.report.html import render
-    from al0.verify.verifier import Report
+    from al0.verify.report import Report
     data = Report(name, "tablebase", f"sample:3 {name}", 3).to_json()
     page = render(data, [], [], f"al0 verify '{name}.yaml'")
     return data, html5lib.parse(page, namespaceHTMLElements=False)

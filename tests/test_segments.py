@@ -14,7 +14,9 @@ from al0.cli import cli
 from al0.board.position import from_board
 from al0.lang.specs import DefenderSpec
 from al0.verify.segments import pack, unpack
-from al0.verify.verifier import Verifier, VerifySpec, play_one, start_positions
+from al0.verify.game import play_one
+from al0.verify.sources import start_positions
+from al0.verify.verifier import Verifier, VerifySpec
 from conftest import FIXTURES, POSITIONS, TABLES
 
 

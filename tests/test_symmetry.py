@@ -21,7 +21,8 @@ from al0.board.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmet
                                 class_key, transform_position)
 from al0.tablebase import Tablebase
 from al0.engine.tree import principal_line, transform_tree
-from al0.verify.verifier import VerifySpec, Verifier, load_tablebase, start_positions
+from al0.verify.sources import start_positions
+from al0.verify.verifier import Verifier, VerifySpec, load_tablebase
 from conftest import TABLES
 from test_vocabulary import random_position
 

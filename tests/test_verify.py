@@ -20,8 +20,11 @@ from al0.engine.defenders import RandomDefender
 from al0.engine.play import Ending, OurMove, play_game
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
-from al0.verify.verifier import (WorstCase, load_tablebase, play_one, scoped_verdict,
-                                 start_positions)
+from al0.verify.game import play_one
+from al0.verify.report import scoped_verdict
+from al0.verify.sources import start_positions
+from al0.verify.verifier import load_tablebase
+from al0.verify.worst import WorstCase
 from conftest import FIXTURES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")

@@ -14,9 +14,10 @@ from al0.cli import cli
 from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.board.position import from_board
-from al0.verify.verifier import (VerifySpec, WorstCase, decode_plan, decode_tree, encode_plan,
-                                 encode_tree, load_tablebase, mirror_images, plan_chunk,
-                                 position_fen, start_positions)
+from al0.verify.sources import mirror_images, position_fen, start_positions
+from al0.verify.verifier import VerifySpec, load_tablebase
+from al0.verify.worker import decode_plan, decode_tree, encode_plan, encode_tree, plan_chunk
+from al0.verify.worst import WorstCase
 from al0.lang.specs import DefenderSpec
 from al0.verify.run import region
 from conftest import POSITIONS, TABLES

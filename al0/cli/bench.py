@@ -14,7 +14,8 @@ from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
 from al0.engine.plan import Planner
 from al0.board.sampling import check_sample_size, random_positions
-from al0.verify.verifier import load_tablebase, percentile
+from al0.verify.report import percentile
+from al0.verify.verifier import load_tablebase
 
 
 def check_count(table: AdviceTable, count: int) -> None:

@@ -27,14 +27,17 @@ from al0.lang.loader import load_table
 from al0.report.pgn import pgn_text
 from al0.report.replay import as_pgn, games_to_show, replay_all
 from al0.verify.run import CHUNK, run, usable_cpus, useful_jobs
-from al0.verify.verifier import Report, Verifier, VerifySpec, play_one, start_positions
+from al0.verify.game import play_one
+from al0.verify.report import Report
+from al0.verify.sources import start_positions
+from al0.verify.verifier import Verifier, VerifySpec
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> Sequence[chess.Board]:
     """The start positions ``spec`` names (see
-    :func:`al0.verify.verifier.start_positions`), with the command line's errors."""
+    :func:`al0.verify.sources.start_positions`), with the command line's errors."""
     table = verifier.table
     if spec.path is not None:
         return epd_positions(spec.path, table.material, table.us)

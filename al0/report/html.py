@@ -20,7 +20,8 @@ import chess
 import chess.svg
 
 from al0.report.replay import ReplayedGame
-from al0.verify.verifier import EXAMPLES_KEPT, GameRecord
+from al0.verify.game import GameRecord
+from al0.verify.report import EXAMPLES_KEPT
 
 STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 2em; color: #222; max-width: 70em; }

@@ -20,7 +20,9 @@ from al0.errors import AL0Error
 from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.report.pgn import PgnGame, players
 from al0.report.render import why_passed_over
-from al0.verify.verifier import GameRecord, Report, Verifier
+from al0.verify.game import GameRecord
+from al0.verify.report import Report
+from al0.verify.verifier import Verifier
 
 DRAWN = {Ending.STALEMATE.value, Ending.FIFTY_MOVES.value, Ending.REPETITION.value}
 

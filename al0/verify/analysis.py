@@ -50,7 +50,7 @@ class AdviceUse(NamedTuple):
 
 
 class Game(Protocol):
-    """What the analysis reads of a game's record (:class:`al0.verify.verifier.GameRecord`)."""
+    """What the analysis reads of a game's record (:class:`al0.verify.game.GameRecord`)."""
     @property
     def fen(self) -> str: ...
     @property

@@ -37,7 +37,10 @@ import distributed
 
 from al0.errors import AL0Error
 from al0.lang.loader import load_table
-from al0.verify.verifier import ChunkResult, GameRecord, Report, Verifier, VerifySpec
+from al0.verify.game import GameRecord
+from al0.verify.report import Report
+from al0.verify.verifier import Verifier, VerifySpec
+from al0.verify.worker import ChunkResult
 
 CONNECT_SECONDS = 10.0
 """How long each step of reaching the scheduler may take (the TCP connection,
@@ -219,7 +222,7 @@ def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
 
 def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResult:
     """A Dask task: the records of ``chunk`` and the search times of the
-    plans it made, judged as :func:`al0.verify.verifier.judge_chunk` does, its
+    plans it made, judged as :func:`al0.verify.worker.judge_chunk` does, its
     failures named by the worker's address.
 
     :raises ClusterError: whatever judging raised, with the worker's address.

@@ -26,9 +26,13 @@ from al0.board.position import Position
 from al0.board.symmetry import SQUARE_MAPS
 from al0.verify.parent_watch import exit_with_parent
 from al0.verify.segments import Key, unpack
-from al0.verify.verifier import (ChainStart, ChunkResult, GameRecord, Report, Start, StopRequest,
-                                 Verifier, VerifySpec, chain_starts, decode_plan, judge_chunk,
-                                 plan_chunk, segment_chunk)
+from al0.verify.game import GameRecord
+from al0.verify.report import Report
+from al0.verify.sources import ChainStart, chain_starts
+from al0.verify.verifier import Verifier, VerifySpec
+from al0.verify.worker import (ChunkResult, StopRequest, decode_plan, judge_chunk, plan_chunk,
+                               segment_chunk)
+from al0.verify.worst import Start
 
 _Result = TypeVar("_Result")
 _Item = TypeVar("_Item")
@@ -286,7 +290,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
 
     First the workers make every plan the analysis needs (the positions to
     plan are the starts and, from each plan, where following it needs new
-    ones: :meth:`~al0.verify.verifier.WorstCase.replans`), each worker those of its
+    ones: :meth:`~al0.verify.worst.WorstCase.replans`), each worker those of its
     :func:`region`, while this process reads the starts; then this process
     runs the analysis over those plans (sent as steps), start by start,
     exactly as with one job."""
@@ -366,7 +370,7 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
 
     ``tasks`` are the tasks sent (kept up to date by the caller). On an
     interruption or error the tasks not started are cancelled and every
-    worker is asked to stop (:class:`~al0.verify.verifier.StopRequest`): the tasks
+    worker is asked to stop (:class:`~al0.verify.worker.StopRequest`): the tasks
     running, and those queued for a worker, answer at once with what they
     have. Workers that do not, within :data:`GRACE_SECONDS` (library code
     that never returns), are killed."""
@@ -472,6 +476,10 @@ def _start_worker(creator: int) -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
+INTERRUPTED = "interrupted"
+"""Why :func:`run` stopped when Ctrl-C (or SIGTERM, SIGHUP) stopped it."""
+
+
 def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], jobs: int,
         report: Report, scheduler: str | None = None,
         progress: Callable[[], None] = lambda: None,
@@ -497,7 +505,7 @@ def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], job
         return ""
     except KeyboardInterrupt:
         report.interrupted = True
-        return "interrupted"
+        return INTERRUPTED
     except AL0Error as error:  # a dead engine, a broken library, a spent budget
         report.interrupted = True
         return str(error)

@@ -1,0 +1,58 @@
+"""One game of a table against a defender, played with the real play loop,
+and the record a report keeps of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+import chess
+
+from al0.engine.plan import Planner
+from al0.engine.play import GameEnd, OurMove, play_game
+from al0.verify.analysis import AdviceTally, AdviceUse
+
+if TYPE_CHECKING:
+    pass
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How one start position fared."""
+    fen: str
+    ending: str
+    """An :class:`~al0.engine.play.Ending` value (``mate``, ``stalemate``, …)."""
+    moves: int
+    """Our moves played (to mate, or until the failure)."""
+    optimal: int | None
+    """The tablebase's moves to mate, when known."""
+    line: tuple[str, ...] = ()
+    """For the worst case: the moves (UCI) of the line that ends so."""
+    advice_uses: tuple[AdviceUse, ...] = ()
+    """Moves and tablebase progress per piece of advice (see
+    :mod:`al0.verify.analysis`); empty when there is no tablebase or the start is
+    not won."""
+
+
+def play_one(planner: Planner, board: chess.Board,
+             defender: Callable[[chess.Board], chess.Move | None], max_moves: int,
+             optimal: int | None, tablebase: Any | None = None) -> GameRecord:
+    """Play one game with the real loop and record how it ended (and, with
+    the ``tablebase``, each advice's moves and progress)."""
+    fen = board.fen()
+    moves = 0
+    end: GameEnd | None = None
+    game = board.copy()
+    us = planner.table.us
+    tally = (AdviceTally(lambda board: tablebase.dtm(board, us), optimal)
+             if tablebase is not None and optimal is not None else None)
+    for event in play_game(planner, game, defender, max_moves, notation=False):
+        if tally is not None:
+            tally.observe(event, game)
+        if isinstance(event, OurMove):
+            moves += 1
+        elif isinstance(event, GameEnd):
+            end = event
+    assert end is not None  # play_game always ends with a GameEnd
+    return GameRecord(fen, end.ending.value, moves, optimal,
+                      advice_uses=tally.uses() if tally is not None else ())

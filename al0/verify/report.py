@@ -1,0 +1,207 @@
+"""A run's report: the records of its games, what they add up to, and the
+verdict on each claim of a table's ``expect:`` block that the run's
+positions can decide."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from al0.board.position import Position, from_board
+from al0.board.symmetry import class_key
+from al0.engine.play import Ending
+from al0.lang.model import Expectations
+from al0.lang.specs import DefenderSpec
+from al0.verify.analysis import WORST_KEPT, analysis
+from al0.verify.game import GameRecord
+
+if TYPE_CHECKING:
+    pass
+
+
+EXAMPLES_KEPT = 5
+"""Example FENs kept per kind of failure in a report."""
+
+
+def _summary(values: list[int]) -> dict[str, Any]:
+    if not values:
+        return {"count": 0}
+    ordered = sorted(values)
+    return {"count": len(values), "mean": round(statistics.fmean(values), 3),
+            "median": statistics.median(values), "max": ordered[-1],
+            "histogram": dict(sorted(Counter(values).items()))}
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    """The value at ``fraction`` (0..1) of an ascending list."""
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+_WIDER = {"every": 2, "all": 1}
+"""How many positions a run stands for: every orientation of every class,
+one orientation of every class; a sample or a file stands for fewer."""
+
+
+def scoped_verdict(holds: bool | None, claimed: str, run: str,
+                   existential: bool | None) -> bool | None:
+    """The verdict on a claim about positions ``claimed`` that held
+    (``holds``) over a run's positions ``run``, or None where the run cannot
+    decide it. A claim that every game does something (at most N failures,
+    at most N moves) can only break as positions are added: a run over more
+    positions than the claim's (``all`` against a sample, ``every`` against
+    either) decides it only when it holds, a run over part of them (a sample
+    against ``all``, ``all`` against ``every``) only when it fails.
+    ``existential`` (``mates-all: false``: some game fails) is the other way
+    round. None (a mean: a sample's can lie either side of the whole's) and
+    other positions (another sample, an EPD file) decide nothing."""
+    if claimed == run:
+        return holds
+    if existential is None or claimed not in _WIDER and not claimed.startswith("sample:"):
+        return None  # a mean, or an EPD file whose positions are not known here
+    covers = _WIDER.get(run, 0) > _WIDER.get(claimed, 0)
+    within = ((run in _WIDER or run.startswith("sample:"))
+              and _WIDER.get(claimed, 0) > _WIDER.get(run, 0))
+    if covers and holds != existential or within and holds == existential:
+        return holds
+    return None
+
+
+@dataclass
+class Report:
+    """The outcome of a verify run, filled in game by game."""
+    table: str
+    defender: str
+    positions: str
+    total: int
+    records: list[GameRecord] = field(default_factory=list)
+    plan_seconds: list[float] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    interrupted: bool = False
+    stopped: str = ""
+    """Why the run stopped early ('' when it did not)."""
+
+    def add(self, record: GameRecord) -> None:
+        self.records.append(record)
+
+    @property
+    def endings(self) -> Counter[str]:
+        return Counter(record.ending for record in self.records)
+
+    @property
+    def failures(self) -> list[GameRecord]:
+        return [r for r in self.records if r.ending != Ending.MATE.value]
+
+    def failure_examples(self) -> dict[str, list[GameRecord]]:
+        """Up to :data:`EXAMPLES_KEPT` failures of each kind, in the order
+        played, each of a symmetry class of its own: mirror images of one
+        position (a symmetric table plays them alike) would show one
+        failure several times."""
+        examples: dict[str, list[GameRecord]] = {}
+        classes: set[tuple[str, Position]] = set()
+        for record in self.failures:
+            kept = examples.setdefault(record.ending, [])
+            if len(kept) == EXAMPLES_KEPT:
+                continue
+            key = (record.ending, class_key(from_board(chess.Board(record.fen))))
+            if key not in classes:
+                classes.add(key)
+                kept.append(record)
+        return examples
+
+    def applies(self, expect: Expectations) -> bool:
+        """Whether a block's claims are about this run's defender: a block
+        naming no defender is about any, and one about the worst defence
+        bounds every single defence too."""
+        if expect.defender is None or expect.defender == "worst":
+            return True
+        return DefenderSpec.from_file(expect.defender).name == self.defender
+
+    def check(self, expect: Expectations) -> list[tuple[str, bool | None, str]]:
+        """Each declared expectation as (name, holds, what was measured);
+        holds is None where this run cannot decide it."""
+        endings = self.endings
+        mated = [r.moves for r in self.records if r.ending == Ending.MATE.value]
+        checks: list[tuple[str, bool | None, str]] = []
+        if expect.mates_all is not None:
+            failed = len(self.records) - endings[Ending.MATE.value]
+            checks.append(("mates-all", (failed == 0) == expect.mates_all,
+                           f"{failed} of {len(self.records)} games not mated"))
+        for name, limit, ending in (("stalemates", expect.max_stalemates, Ending.STALEMATE),
+                                    ("material-lost", expect.max_material_lost,
+                                     Ending.MATERIAL_LOST),
+                                    ("no-plan", expect.max_no_plan, Ending.NO_PLAN)):
+            if limit is not None:
+                checks.append((name, endings[ending.value] <= limit,
+                               f"{endings[ending.value]} (at most {limit} expected)"))
+        if expect.max_moves is not None:
+            longest = max(mated, default=0)
+            over = endings[Ending.MOVE_LIMIT.value]
+            checks.append(("max-moves", longest <= expect.max_moves and not over,
+                           f"longest mate {longest} moves, {over} games over the move limit "
+                           f"(at most {expect.max_moves} expected, against the "
+                           f"{self.defender} defender)"))
+        if expect.mean_moves is not None:
+            mean = statistics.fmean(mated) if mated else 0.0
+            checks.append(("mean-moves", mean <= expect.mean_moves,
+                           f"mean {mean:.2f} moves over {len(mated)} mated games (at most "
+                           f"{expect.mean_moves} expected, against the {self.defender} defender)"))
+        checks = [self._scoped(check, expect.positions,
+                               existential=None if check[0] == "mean-moves"
+                               else check[0] == "mates-all" and expect.mates_all is False)
+                  for check in checks]
+        if self.interrupted:
+            # Part of the positions says nothing of the whole run's claims.
+            return [(name, None, f"{measured}; the run was interrupted")
+                    for name, _, measured in checks]
+        return checks
+
+    def _scoped(self, check: tuple[str, bool | None, str], positions: str | None,
+                existential: bool | None) -> tuple[str, bool | None, str]:
+        """``check`` as this run can decide it: see :func:`scoped_verdict`."""
+        name, holds, measured = check
+        if positions is None or positions == self.positions:
+            return check
+        verdict = scoped_verdict(holds, positions, self.positions, existential)
+        if verdict is None:
+            return name, None, (f"{measured}; the claim is about positions {positions}, "
+                                f"not {self.positions}")
+        return name, verdict, measured
+
+    def to_json(self, expectations: Sequence[Expectations] = (),
+                worst: int = WORST_KEPT) -> dict[str, Any]:
+        """The report as plain data, with the claims of the ``expectations``
+        blocks about this run's defender checked; ``worst``: games of largest
+        excess kept in its ``analysis``."""
+        mated = [r for r in self.records if r.ending == Ending.MATE.value]
+        known = [r for r in mated if r.optimal is not None]
+        times = sorted(self.plan_seconds)
+        examples = {kind: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
+                    for kind, kept in self.failure_examples().items()}
+        data: dict[str, Any] = {
+            "table": self.table, "defender": self.defender, "positions": self.positions,
+            "games": len(self.records), "total": self.total, "interrupted": self.interrupted,
+            "endings": dict(self.endings.most_common()),
+            "failure_examples": examples,
+            "moves_to_mate": _summary([r.moves for r in mated]),
+            "optimal": _summary([r.optimal for r in known]),  # type: ignore[misc]
+            "excess": _summary([r.moves - r.optimal for r in known]),  # type: ignore[operator]
+            "plans_searched": len(times),
+            "plan_ms": ({"median": round(statistics.median(times) * 1000, 3),
+                         "p95": round(percentile(times, 0.95) * 1000, 3),
+                         "max": round(times[-1] * 1000, 3)} if times else {}),
+            "wall_seconds": round(self.wall_seconds, 2),
+            "plans_per_second": round(len(times) / sum(times), 1) if times else None,
+            "analysis": analysis(self.records, worst),
+        }
+        if expectations:
+            data["expectations"] = [
+                {"name": name, "holds": holds, "measured": measured,
+                 "defender": expect.defender or self.defender}
+                for expect in expectations if self.applies(expect)
+                for name, holds, measured in self.check(expect)]
+        return data

@@ -1,0 +1,178 @@
+"""Start positions for a run: every won symmetry class of an ending (``all``),
+with its mirror images (``every``), a seeded sample, or an EPD file; and
+the compact forms a start travels in."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, overload
+
+import chess
+
+from al0.board.fen import epd_positions, file_in_folder, sample_size
+from al0.board.position import Position, from_board, to_board
+from al0.board.sampling import check_sample_size
+from al0.board.symmetry import transform_position
+from al0.errors import PositionError
+from al0.lang.model import AdviceTable
+from al0.verify.segments import Key, pack
+
+if TYPE_CHECKING:
+    from al0.tablebase import PositionClass, Tablebase
+
+
+def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, seed: int = 0,
+                    relative_to: str | None = None) -> Sequence[chess.Board]:
+    """The start positions ``spec`` names: ``all`` (one position per
+    symmetry class of the table's material, the table's side to move, won
+    for it by the tablebase), ``every`` (every such position: each class
+    with all its mirror images), ``sample:N`` (N of the classes, drawn
+    uniformly and seeded) or an EPD file; with ``relative_to`` (a spec a
+    file gave: a table's ``expect:`` block, an ini option) one in that
+    folder only (see :func:`al0.board.fen.file_in_folder`).
+
+    :raises PositionError: for a bad spec, a material with no tablebase to
+        list its positions, or a bad EPD file.
+    """
+    count = sample_size(spec)
+    if spec in ("all", "every") or count is not None:
+        if tablebase is None:
+            raise PositionError(f"no tablebase for {table.material}, so no list of all its "
+                                f"positions: give an EPD file")
+        from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
+        classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us),
+                                      won=True)
+        if spec == "all":
+            return LazyBoards(classes)
+        if spec == "every":
+            return EveryOrientation(classes)
+        assert count is not None  # the other specs are all and every
+        check_sample_size(repr(spec), count, len(classes),
+                          f"won {table.material} start positions (one per symmetry class)",
+                          "use all")
+        chosen = random.Random(seed).sample(classes, count)
+        return [position.board() for position in chosen]
+    path = str(file_in_folder(spec, relative_to)) if relative_to is not None else spec
+    return epd_positions(path, table.material, table.us)
+
+
+class LazyBoards(Sequence[chess.Board]):
+    """Every position of an ending as boards made one at a time: a four-man
+    ending has a million or more, and a board each would take gigabytes."""
+
+    def __init__(self, classes: Sequence[PositionClass]):
+        self._classes = classes
+
+    def __len__(self) -> int:
+        return len(self._classes)
+
+    @overload
+    def __getitem__(self, item: int) -> chess.Board: ...
+
+    @overload
+    def __getitem__(self, item: slice) -> list[chess.Board]: ...
+
+    def __getitem__(self, item: int | slice) -> chess.Board | list[chess.Board]:
+        if isinstance(item, slice):
+            return [self[i] for i in range(*item.indices(len(self)))]
+        return self._board(item)
+
+    def _board(self, item: int) -> chess.Board:
+        return self._classes[item].board()
+
+    def chain_starts(self, start: int, stop: int) -> list[ChainStart]:
+        """:func:`chain_starts` of positions ``start`` to ``stop``, made from
+        the classes without a board (a board costs more than the rest of
+        what a start needs in a run's main process)."""
+        return [(pack(class_position(position)), 0, None)
+                for position in self._classes[start:stop]]
+
+
+class EveryOrientation(LazyBoards):
+    """Every position of an ending, made one at a time: each class's
+    distinct mirror images (its ``size`` of them), class after class."""
+
+    def __init__(self, classes: Sequence[PositionClass]):
+        super().__init__(classes)
+        self._ends = list(itertools.accumulate(position.size for position in classes))
+        """Where each class's images end in the sequence."""
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def _board(self, item: int) -> chess.Board:
+        if not -len(self) <= item < len(self):
+            raise IndexError(item)
+        item %= len(self)
+        index = bisect.bisect_right(self._ends, item)
+        offset = item - (self._ends[index - 1] if index else 0)
+        return to_board(mirror_images(from_board(self._classes[index].board()))[offset])
+
+    def chain_starts(self, start: int, stop: int) -> list[ChainStart]:
+        return [chain_start(board) for board in self[start:stop]]
+
+
+ChainStart = tuple[Key, int, "str | None"]
+"""A start position for a game read off its chain of segments: the
+position (packed), its 50-move count (half-moves) and its FEN when it is
+not the position's with the move counters at 0 and 1 (:func:`position_fen`)."""
+
+
+def chain_start(board: chess.Board) -> ChainStart:
+    """The :data:`ChainStart` of ``board``."""
+    counters = (board.halfmove_clock, board.fullmove_number)
+    fen = None if counters == (0, 1) else board.fen()
+    return pack(from_board(board)), board.halfmove_clock, fen
+
+
+def chain_starts(boards: Sequence[chess.Board], start: int, stop: int) -> list[ChainStart]:
+    """The :data:`ChainStart` of ``boards[start:stop]``."""
+    if isinstance(boards, LazyBoards):
+        return boards.chain_starts(start, stop)
+    return [chain_start(board) for board in boards[start:stop]]
+
+
+def class_position(position: PositionClass) -> Position:
+    """The position of a tablebase's class, without making its board."""
+    masks = [0] * 7  # white, black, then by piece type from the king down
+    for square, piece in position.placement:
+        bit = 1 << square
+        masks[0 if piece.color else 1] |= bit
+        masks[8 - piece.piece_type] |= bit
+    white, black, kings, queens, rooks, bishops, knights = masks
+    return Position(white, black, kings, queens, rooks, bishops, knights, position.turn)
+
+
+def mirror_images(position: Position) -> list[Position]:
+    """``position`` and its distinct mirror images, in the order of
+    :data:`al0.board.symmetry.SQUARE_MAPS` (``position`` first)."""
+    return list(dict.fromkeys(transform_position(position, symmetry) for symmetry in range(8)))
+
+
+def position_fen(position: Position) -> str:
+    """The FEN of ``position`` with the move counters at 0 and 1: what
+    ``to_board(position).fen()`` gives (a pawnless position without castling
+    rights has no en-passant square either), from its few men, not from every
+    square."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    occupied = white | black
+    ranks = []
+    for rank in range(56, -8, -8):
+        if not occupied >> rank & 255:
+            ranks.append("8")
+            continue
+        text, empty = "", 0
+        for square in range(rank, rank + 8):
+            bit = 1 << square
+            if not occupied & bit:
+                empty += 1
+                continue
+            symbol = ("k" if kings & bit else "q" if queens & bit else "r" if rooks & bit
+                      else "b" if bishops & bit else "n")
+            text += (str(empty) if empty else "") + (symbol.upper() if white & bit else symbol)
+            empty = 0
+        ranks.append(text + (str(empty) if empty else ""))
+    return f"{'/'.join(ranks)} {'w' if turn else 'b'} - - 0 1"
