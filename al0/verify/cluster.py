@@ -263,7 +263,10 @@ def _stream(client: distributed.Client, address: str, spec: VerifySpec,
                 workerless_since = None
                 for future in done:
                     number = futures[future]
-                    records, seconds = _result(future, address, chunks[number])
+                    result = _result(future, address, chunks[number])
+                    if result is None:
+                        continue  # its result went with its worker: computed again, or never
+                    records, seconds = result
                     waiting.discard(future)
                     future.release()  # the cluster may forget the result now
                     report.plan_seconds += seconds
@@ -325,13 +328,18 @@ def _check_workers_left(client: distributed.Client, address: str, since: float |
     return now if since is None else since
 
 
-def _result(future: ChunkFuture, address: str, chunk: Chunk) -> ChunkResult:
-    """The records and plan times of a finished chunk.
+def _result(future: ChunkFuture, address: str, chunk: Chunk) -> ChunkResult | None:
+    """The records and plan times of a finished chunk; None when its result
+    is no longer there (held by a worker that has gone since: the scheduler
+    computes it again if a worker is left, and the run's wait for workers
+    decides otherwise), so that a run never blocks on it.
 
     :raises ClusterError: the chunk failed, naming the worker or the cause.
     """
     try:
-        records, seconds = future.result()
+        records, seconds = future.result(timeout=POLL_SECONDS)
+    except TimeoutError:
+        return None
     except ClusterError:
         raise
     except distributed.KilledWorker as error:
