@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
+import threading
 
 import click
 import pytest
@@ -320,3 +322,30 @@ def test_a_number_of_seconds_is_a_bounded_decimal_or_a_usage_error(text):
         assert len(error.format_message()) < 300
     else:
         assert math.isfinite(seconds) and 0.001 <= seconds <= MAX_ENGINE_SECONDS
+
+
+# ------------------------------------------------- inputs that are not files
+
+def finished(*args: str):
+    """``run(*args)`` in a thread, failing (not hanging) if it blocks."""
+    results = []
+    thread = threading.Thread(target=lambda: results.append(run(*args)), daemon=True)
+    thread.start()
+    thread.join(timeout=60)
+    assert results, f"al0 {' '.join(args)} blocked"
+    return results[0]
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "{input}"],
+    ["play", "{input}"],
+    ["plan", BOOK, "--epd", "{input}"],
+    ["verify", BOOK, "--positions", "{input}"],
+])
+def test_a_fifo_as_an_input_is_refused_at_once(tmp_path, args):
+    # A FIFO nobody writes blocked the open for ever (and /dev/zero, refused
+    # the same way, filled the memory: tests/test_files.py).
+    path = str(tmp_path / "input.yaml")
+    os.mkfifo(path)
+    result = finished(*(arg.format(input=path) for arg in args))
+    one_line_error(result, path, "not a regular file")

@@ -20,6 +20,7 @@ import chess
 
 from al0.bundled import bundled_namesake, table_path
 from al0.errors import LibraryError, PositionError, TableSyntaxError, UnknownNameError
+from al0.files import read_regular_file
 from al0.lang.definitions import Definitions
 from al0.lang.expr import KEYWORDS, ExpressionError, parse_goal, parse_sum
 from al0.lang.library import Library, find_library
@@ -40,6 +41,9 @@ RULE_KEYS = {"name", "if", "then"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
 MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_TABLE_BYTES = 10_000_000
+"""The largest table file read (the bundled ones are under 30 KB): a bound
+on the memory a table given by mistake, such as a disk image, can take."""
 
 
 def load_table(path: str | Path) -> AdviceTable:
@@ -52,7 +56,9 @@ def load_table(path: str | Path) -> AdviceTable:
     """
     path = table_path(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
+        # Newlines as read_text() gives them: \r\n and \r are \n.
+        text = (read_regular_file(path, MAX_TABLE_BYTES).decode("utf-8")
+                .replace("\r\n", "\n").replace("\r", "\n"))
     except OSError as error:
         namesake = bundled_namesake(path) if isinstance(error, FileNotFoundError) else None
         hint = f" (the bundled table of that name is `{namesake}`)" if namesake else ""
