@@ -141,6 +141,8 @@ CASES = [
     ("deep_parentheses.yaml", TableSyntaxError, "10:59", "nested more than 40 levels deep"),
     ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
     ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),
+    ("control_character.yaml", TableSyntaxError, "3:11",
+     "bad YAML: character U+001B is not allowed"),
     ("long_library_name.yaml", LibraryError, "4:10", "no such library"),
     # YAML's merge key (`<<: *anchor`): only mappings, never one into itself,
     # and merged keys checked like written ones.
