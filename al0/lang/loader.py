@@ -39,7 +39,8 @@ TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
-MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
+MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
+"""A pawnless material: the search plays no pawn (nor castling)."""
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_TABLE_BYTES = 10_000_000
 """The largest table file read (the bundled ones are under 30 KB): a bound
@@ -82,8 +83,9 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
     name = reader.string(value("name"), "name")
     material = reader.string(value("material"), "material").upper()
     if not MATERIAL.fullmatch(material):
+        pawns = " (al0 plays pawnless endings: no P)" if "P" in material else ""
         raise reader.error(value("material"), f"material must look like KRK or KQKR, "
-                           f"not {material!r}")
+                           f"not {material!r}{pawns}")
     us = chess.WHITE
     if "side" in top:
         side = reader.string(value("side"), "side").lower()
