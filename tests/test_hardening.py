@@ -221,6 +221,8 @@ def test_the_factory_makes_each_kind_and_refuses_the_others():
     (["verify"], "Missing argument 'TABLE'"),
     (["play", BOOK, "--opponent", "strong"], "unknown defender 'strong'"),
     (["plan", BOOK, "--budget", "0"], "Invalid value for '--budget'"),
+    (["bench", BOOK, "--repeat", "999999999999999999"],
+     "Invalid value for '--repeat': it must be a whole number from 1 to 100"),
 ])
 def test_usage_errors_are_one_line(args, message):
     one_line_error(run(*args), message)
