@@ -23,7 +23,7 @@ from al0.engine.play import OurMove, TheirMove, play_game
 from al0.board.fen import read_epd
 from al0.engine.limits import SearchLimits
 from al0.uci import UciEngine, parse_position, serve
-from al0.uci.go import MARGIN, Go, parse_go
+from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
 from al0.uci.scores import playable, table_score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -449,13 +449,22 @@ def test_go_mate_searches_for_a_mate():
     # Never more than half the clock.
     ("wtime 1000 winc 5000", chess.WHITE, Go(seconds=0.5 - MARGIN)),
     ("nodes 500 depth 4 mate 3", chess.WHITE, Go(nodes=500, depth=4, mate=3)),
+    # A clock beyond what a timer can wait (an OverflowError in its thread).
+    ("wtime 999999999999999999 movestogo 1", chess.WHITE, Go(seconds=LONGEST_THINK)),
+    ("movetime 999999999999999999", chess.WHITE, Go(seconds=LONGEST_THINK)),
 ])
 def test_parse_go(args, turn, go):
     assert parse_go(args.split(), turn) == (go, [])
 
 
 @pytest.mark.parametrize("args, note", [
-    ("nodes many", "info string ignored go nodes 'many': not a whole number"),
+    ("nodes many", "info string ignored: go nodes must be a whole number, not 'many'"),
+    # int() took these: a digit of another script, underscores.
+    ("nodes ٣", "info string ignored: go nodes must be a whole number, not '٣'"),
+    ("depth 1_0", "info string ignored: go depth must be a whole number, not '1_0'"),
+    ("movetime " + "9" * 30,
+     "info string ignored: go movetime is too large (at most 18 digits): "
+     "'999999999999999999999999'… (30 characters)"),
     ("depth 0", "info string ignored go depth 0: use 1 or more"),
     ("searchmoves e2e4 d2d4 depth 2", "info string ignored searchmoves: every move is searched"),
     ("fast", "info string ignored go 'fast'"),
