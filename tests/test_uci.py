@@ -23,6 +23,7 @@ from al0.engine.play import OurMove, TheirMove, play_game
 from al0.board.fen import read_epd
 from al0.engine.limits import SearchLimits
 from al0.uci import UciEngine, parse_position, serve
+from al0.uci.engine import LONGEST_LINE
 from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
 from al0.uci.scores import playable, table_score
 
@@ -114,6 +115,19 @@ def test_engine_answers_malformed_input_and_keeps_going():
     assert "bad FEN 'not a fen'" in refused[0]
     assert "illegal move 'd2d5'" in refused[1]
     assert "bad move 'zz'" in refused[2]
+
+
+@pytest.mark.parametrize("line", [
+    "position fen " + "x" * 100_000,  # quoted twice: ours and python-chess's error
+    "y" * 100_000,
+    "setoption name Table value " + "z" * 100_000,
+    "go depth 1 nodes " + "9" * 100_000,
+], ids=["fen", "unknown command", "table", "go value"])
+def test_a_long_line_is_answered_in_lines_of_bounded_length(line):
+    # Every info string once quoted the GUI's line whole: 10 MB back for 5 MB.
+    answers = Gui().ask(line)
+    assert answers[0].startswith("info string ")
+    assert all(len(answer) <= LONGEST_LINE for answer in answers), [len(a) for a in answers]
 
 
 def test_uci_command_with_a_broken_table_fails_before_the_protocol(tmp_path):
