@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from al0.cli import cli
+from al0.cli.common import LONGEST_ERROR
 from al0.engine.defenders import RandomDefender, make_defender
 from al0.lang.specs import DefenderError, DefenderSpec, MADE_KINDS
 from al0.board.sampling import placement_count
@@ -351,3 +352,12 @@ def test_a_fifo_as_an_input_is_refused_at_once(tmp_path, args):
     os.mkfifo(path)
     result = finished(*(arg.format(input=path) for arg in args))
     one_line_error(result, path, "not a regular file")
+
+
+def test_an_error_quoting_a_huge_value_is_cut(tmp_path):
+    # The 3 MB start: line came back twice in one 6 MB error line.
+    table = tmp_path / "long.yaml"
+    table.write_text((TABLES / "kqk.yaml").read_text()
+                     .replace("start: ", "start: " + "y" * 200_000 + " ", 1))
+    line = one_line_error(run("check", str(table)), f"{table}:", "start is not a valid FEN")
+    assert len(line) <= len("Error: ") + LONGEST_ERROR and line.endswith("characters)")
