@@ -354,6 +354,13 @@ def test_a_fifo_as_an_input_is_refused_at_once(tmp_path, args):
     one_line_error(result, path, "not a regular file")
 
 
+@pytest.mark.parametrize("spec", ["ALL", "sampel:5", "", "missing.epd"])
+def test_positions_that_name_no_file_say_what_is_taken(spec):
+    # 'ALL: cannot read: No such file or directory', after loading the table.
+    one_line_error(run("verify", BOOK, "--positions", spec), "Invalid value for '--positions'",
+                   f"{spec!r} is no file: give all, every, sample:N or an EPD file")
+
+
 def test_an_error_quoting_a_huge_value_is_cut(tmp_path):
     # The 3 MB start: line came back twice in one 6 MB error line.
     table = tmp_path / "long.yaml"

@@ -413,6 +413,10 @@ class PositionsParam(click.ParamType[PositionsSpec]):
             self.fail(str(error), param, ctx)
         if count is not None:
             return PositionsSpec(text, count=count)
+        if not os.path.lexists(text):
+            # A typo (ALL, sample 500, sampel:5) is no file either: say what is taken.
+            self.fail(f"{shown(text)} is no file: give all, every, sample:N or an EPD file",
+                      param, ctx)
         return PositionsSpec(text, path=text)
 
 
