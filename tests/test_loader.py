@@ -143,6 +143,8 @@ CASES = [
     ("deep_parentheses.yaml", TableSyntaxError, "10:59", "nested more than 40 levels deep"),
     ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
     ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),
+    ("advice_description_list.yaml", TableSyntaxError, "10:18",
+     "advice 'mate_in_1' description must be a single value, not a list"),
     ("control_character.yaml", TableSyntaxError, "3:11",
      "bad YAML: character U+001B is not allowed"),
     ("long_library_name.yaml", LibraryError, "4:10", "no such library"),

@@ -265,6 +265,8 @@ def _read_advice(reader: Reader, node: YamlNode, library: Library,
         what = f"advice {name!r}"
         parts = reader.mapping(value_node, what, ADVICE_KEYS,
                                ("better-goal", "holding-goal", "us-moves", "them-moves"))
+        if "description" in parts:  # for the reader of the file: checked, not kept
+            reader.string(parts["description"][1], f"{what} description")
         goals = {}
         for key in ("better-goal", "holding-goal"):
             goal_node = parts[key][1]
