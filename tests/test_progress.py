@@ -91,6 +91,13 @@ def test_a_holding_condition_agrees_with_the_forcing_tree_search(graph, terms):
     (lambda t: t.potential(["room + *"]), r"^term 1 'room \+ \*':8: expected \[N\*\]feature, found '\*'$"),
     (lambda t: t.potential(["dist(K, q)"]), r"^term 1 'dist\(K, q\)':1: dist: KRK has no piece 'q'"),
     (lambda t: t.potential(["[dist(K, k) < ]"]), r"^term 1 '\[dist\(K, k\) < \]':1 'dist\(K, k\) < ':\d+: expected a number"),
+    # An unclosed bracket dropped its part: the term was 0 everywhere.
+    (lambda t: t.potential(["room + edge_dist(k"]), r"^term 1 'room \+ edge_dist\(k':8: a '\(' or '\[' is never closed$"),
+    (lambda t: t.potential(["room)"]), r"^term 1 'room\)':5: '\)' closes nothing$"),
+    # A weight past int64 was a traceback; one within it, a sum that wrapped.
+    (lambda t: t.potential(["9" * 21 + "*room"]), r"^term 1 '9+\*room':1: a weight is too large"),
+    (lambda t: t.potential(["room + 1000001*room"]), r"^term 1 .*:8: a weight must be a whole number from 1 to 1000000, not 1000001$"),
+    (lambda t: t.potential(["1000000*room"] * 4), r"^the terms take \d+ × \d+ × \d+ × \d+ values together, too many"),
 ])
 def test_a_bad_term_or_condition_is_a_located_error(terms, call, message):
     with pytest.raises(TableSyntaxError, match=message):
