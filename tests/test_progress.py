@@ -6,6 +6,7 @@ terms and conditions read as a table's, with located errors."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 
@@ -229,4 +230,14 @@ def test_the_memo_keeps_a_column_and_refuses_a_file_it_did_not_write(graph, tmp_
     assert (Terms(graph, tmp_path).potential(["dist(K, k)"]) == first).all()
     kept.write_bytes(b"not an array")
     with pytest.raises(AL0Error, match="--memo: .*: not an array al0 progress wrote"):
+        Terms(graph, tmp_path).potential(["dist(K, k)"])
+
+
+def test_a_fifo_in_the_memo_is_refused_not_waited_on(graph, tmp_path):
+    # np.load opened the FIFO and waited for a writer for ever.
+    Terms(graph, tmp_path).potential(["dist(K, k)"])
+    [kept] = tmp_path.iterdir()
+    kept.unlink()
+    os.mkfifo(kept)
+    with pytest.raises(AL0Error, match="--memo: .*: not a regular file"):
         Terms(graph, tmp_path).potential(["dist(K, k)"])

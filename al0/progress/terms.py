@@ -14,6 +14,7 @@ only the min-max.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import re
@@ -25,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from al0.errors import AL0Error, TableSyntaxError
+from al0.files import read_regular_file, write_atomically
 from al0.integers import IntegerError, parse_int
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node, node_at
@@ -129,10 +131,14 @@ class Terms:
         path = self.memo / f"{readable}-{digest}.npy"
         try:
             if path.exists():
-                return np.asarray(np.load(path))
+                # Read as every input is (a FIFO there would block np.load).
+                return np.asarray(np.load(io.BytesIO(read_regular_file(path))))
             self.memo.mkdir(parents=True, exist_ok=True)
             value = compute()
-            np.save(path, value)
+            saved = io.BytesIO()
+            np.save(saved, value)
+            # Whole or not at all: a run stopped while saving leaves no half array.
+            write_atomically(path, saved.getvalue())
         except OSError as error:
             raise AL0Error(f"--memo: {path}: {error.strerror or error}") from None
         except ValueError:
