@@ -22,10 +22,10 @@ FIFTY_MOVE_PLIES = 100
 """The half-move clock at which the 50-move rule draws the game: al0's play
 loop ends it there, as an arbiter would on the claim."""
 
-MAX_EPD_BYTES = 1_000_000_000
-"""The largest EPD file read: every position of a four-man ending with its
-mirror images is about half of it, and a file larger still is a mistake
-that would fill the memory."""
+MAX_EPD_BYTES = 100_000_000
+"""The largest EPD file read: one line per KBNK class (1.35 million) is
+about 60 MB; each position read takes about 1 KB of memory, so a file
+larger still would fill the memory of a small machine."""
 
 LAST_PLIES_SEARCHED = 3
 """How close to the 50-move rule a start is searched for a mate (or a
