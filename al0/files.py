@@ -1,9 +1,12 @@
-"""Writing files so that a reader never sees half of one, without changing
-what the path is: a device stays a device, a symlink stays a symlink, and a
-new file gets the mode a plain ``open()`` would give it."""
+"""Reading and writing files safely. A file is written so that a reader
+never sees half of one, without changing what the path is: a device stays a
+device, a symlink stays a symlink, and a new file gets the mode a plain
+``open()`` would give it. A file is read only when it is a regular one of a
+bounded size, so no input can block al0 or fill its memory."""
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
@@ -20,6 +23,35 @@ def _create_beside(target: Path) -> tuple[int, Path]:
             return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), temporary
         except FileExistsError:
             continue  # another writer's name: draw again
+
+
+def read_regular_file(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """The bytes of the regular file at ``path`` (or a link to one), refusing
+    anything else: a FIFO would block the open until a writer comes, and a
+    device such as ``/dev/zero`` or a terminal would never end the read. The
+    open does not wait for a FIFO's writer (``O_NONBLOCK``), and the file
+    read is the one looked at. ``limit`` bounds the size (None: unbounded).
+
+    :raises OSError: as ``open()`` would (``strerror`` says why), or with
+        ``strerror`` "not a regular file …" or "larger than N bytes".
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)",
+                          str(path))
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            # One byte past the limit tells a file that is too large, whatever
+            # its size says (/proc files say 0).
+            data = stream.read() if limit is None else stream.read(limit + 1)
+    finally:
+        os.close(fd)
+    if limit is not None and len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
+    return data
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import chess
 
 from al0.errors import AL0Error
+from al0.integers import shown
 
 LIST_WORDS = ("moves", "?", "help", "legal")
 """What a player types at the prompt to see the legal moves."""
@@ -62,8 +63,8 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
         return matches[0]
     if len(matches) > 1:
         could_be = ", ".join(sorted(board.san(move) for move in matches))
-        raise MoveInputError(f"{text!r} is ambiguous here: {could_be}")
-    raise MoveInputError(f"{text!r} is not a legal move here; legal moves: "
+        raise MoveInputError(f"{shown(text)} is ambiguous here: {could_be}")
+    raise MoveInputError(f"{shown(text)} is not a legal move here; legal moves: "
                          f"{', '.join(legal_sans(board))}")
 
 

@@ -23,7 +23,8 @@ from typing import Any, Iterator
 import pytest
 
 from al0.errors import AL0Error
-from al0.lang.loader import load_table
+from al0.files import read_regular_file
+from al0.lang.loader import MAX_TABLE_BYTES, load_table
 from al0.lang.specs import VERIFY_KINDS, DefenderSpec
 from al0.verify import verify
 from al0.verify.run import INTERRUPTED
@@ -79,7 +80,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if file_path.suffix not in (".yaml", ".yml"):
         return None
     try:
-        text = file_path.read_text(encoding="utf-8")
+        text = read_regular_file(file_path, MAX_TABLE_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
     if not TOP_LEVEL_EXPECT.search(text) or not re.search(r"^rules\s*:", text, re.M):

@@ -5,8 +5,11 @@ install, --no-board."""
 
 from __future__ import annotations
 
+import io
 import json
 
+import chess
+import chess.pgn
 import pytest
 from click.testing import CliRunner
 
@@ -119,6 +122,28 @@ def test_ctrl_c_exits_130(command, module, monkeypatch):
     result = run(command, "krk", *args)
     assert result.exit_code == 130, result.output
     assert result.output.endswith("\nAborted!\n")
+
+
+def test_ctrl_c_in_play_writes_the_game_so_far(tmp_path, monkeypatch):
+    # The game was lost: --pgn was written only when the game ended.
+    typed = iter(["Kd2"])
+
+    def person(question: str) -> str:
+        move = next(typed, None)
+        if move is None:
+            raise KeyboardInterrupt
+        return move
+
+    monkeypatch.setattr(al0.cli.play, "typed_line", person)
+    pgn = tmp_path / "game.pgn"
+    result = run("play", "krk", "--opponent", "human", "--pgn", str(pgn))
+    assert result.exit_code == 130, result.output
+    assert f"PGN of the game so far written to {pgn}" in result.output
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and not game.errors
+    assert [move.uci() for move in game.mainline_moves()] == ["e6e3", "c2d2", "d4e4"]
+    assert (game.headers["Result"], game.headers["Termination"]) == ("*", "unterminated")
+    assert game.headers["Al0Ending"] == "interrupted"
 
 
 def test_verify_shows_lines_in_san():

@@ -1,5 +1,7 @@
 """Report and cache writes: atomic for regular files, and never changing
-what the path is (a device, a FIFO, a symlink) or the mode a file gets."""
+what the path is (a device, a FIFO, a symlink) or the mode a file gets.
+Reads of tables, EPD files and caches: regular files of bounded size only,
+never blocking on a FIFO or reading a device for ever."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import threading
 
 import pytest
 
-from al0.files import check_writable, write_atomically
+from al0.files import check_writable, read_regular_file, write_atomically
 
 
 def test_a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_mode(tmp_path):
@@ -75,3 +77,39 @@ def test_the_file_is_synced_before_the_rename_and_its_folder_after(tmp_path, mon
     write_atomically(tmp_path / "report.json", b"{}")
     assert calls == ["sync file", "rename", "sync folder"]
     assert (tmp_path / "report.json").read_bytes() == b"{}"
+
+
+def test_a_regular_file_is_read_through_a_link_and_within_its_bound(tmp_path):
+    (tmp_path / "table.yaml").write_bytes(b"name: t\n")
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "table.yaml")
+    assert read_regular_file(tmp_path / "link.yaml", limit=8) == b"name: t\n"
+    with pytest.raises(OSError, match="larger than 7 bytes"):
+        read_regular_file(tmp_path / "table.yaml", limit=7)
+
+
+def without_blocking(read, *args):
+    """What ``read(*args)`` raises, or fail if it does not return within
+    seconds (it would block for ever: the test must fail, not hang)."""
+    outcome: list[BaseException | bytes] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(read(*args))
+        except OSError as error:
+            outcome.append(error)
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(timeout=20)
+    assert outcome, f"reading {args} blocked"
+    return outcome[0]
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda tmp_path: os.mkfifo(tmp_path / "fifo") or tmp_path / "fifo",
+     "not a regular file"),  # no writer: a plain open() waits for one for ever
+    (lambda tmp_path: "/dev/zero", "not a regular file"),  # never ends
+    (lambda tmp_path: tmp_path, "Is a directory"),
+])
+def test_anything_but_a_regular_file_is_refused_at_once(tmp_path, make, why):
+    error = without_blocking(read_regular_file, make(tmp_path), 1000)
+    assert isinstance(error, OSError) and why in str(error.strerror)

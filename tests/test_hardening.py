@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
+import threading
 
 import click
 import pytest
@@ -14,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from al0.cli import cli
+from al0.cli.common import LONGEST_ERROR
 from al0.engine.defenders import RandomDefender, make_defender
 from al0.lang.specs import DefenderError, DefenderSpec, MADE_KINDS
 from al0.board.sampling import placement_count
@@ -92,19 +95,19 @@ EXITING = str(FIXTURES / "exiting.yaml")
 MATE_IN_1 = "2k5/8/2K5/8/8/8/8/7R w - - 0 1"
 
 
-@pytest.mark.parametrize("how, raised", [("import", "SystemExit: 0"), ("library", "SystemExit: 0"),
-                                         ("interrupt", "KeyboardInterrupt")])
+@pytest.mark.parametrize("how, raised", [("import", "SystemExit: 0"), ("library", "SystemExit: 0")])
 def test_check_reports_a_library_that_exits_on_import(monkeypatch, how, raised):
     monkeypatch.setenv("AL0_TEST_EXIT", how)
     one_line_error(run("check", EXITING), "exiting.yaml:4:10", "exiting.py", raised)
 
 
-def test_load_library_turns_base_exceptions_into_library_errors(monkeypatch):
-    from al0.errors import LibraryError
-    from al0.lang.library import load_library
+def test_ctrl_c_while_a_library_loads_stops_al0(monkeypatch):
+    # A real Ctrl-C (or SIGTERM) in a slow import was "library raised
+    # KeyboardInterrupt" (or "Terminated: SIGTERM"), exit 2: the library blamed.
     monkeypatch.setenv("AL0_TEST_EXIT", "interrupt")
-    with pytest.raises(LibraryError, match="exiting.py: library raised KeyboardInterrupt"):
-        load_library(FIXTURES / "exiting.py")
+    result = run("check", EXITING)
+    assert result.exit_code == 130, result.output
+    assert result.output.endswith("\nAborted!\n")
 
 
 def test_play_reports_a_predicate_that_exits(monkeypatch):
@@ -219,6 +222,8 @@ def test_the_factory_makes_each_kind_and_refuses_the_others():
     (["verify"], "Missing argument 'TABLE'"),
     (["play", BOOK, "--opponent", "strong"], "unknown defender 'strong'"),
     (["plan", BOOK, "--budget", "0"], "Invalid value for '--budget'"),
+    (["bench", BOOK, "--repeat", "999999999999999999"],
+     "Invalid value for '--repeat': it must be a whole number from 1 to 100"),
 ])
 def test_usage_errors_are_one_line(args, message):
     one_line_error(run(*args), message)
@@ -320,3 +325,46 @@ def test_a_number_of_seconds_is_a_bounded_decimal_or_a_usage_error(text):
         assert len(error.format_message()) < 300
     else:
         assert math.isfinite(seconds) and 0.001 <= seconds <= MAX_ENGINE_SECONDS
+
+
+# ------------------------------------------------- inputs that are not files
+
+def finished(*args: str):
+    """``run(*args)`` in a thread, failing (not hanging) if it blocks."""
+    results = []
+    thread = threading.Thread(target=lambda: results.append(run(*args)), daemon=True)
+    thread.start()
+    thread.join(timeout=60)
+    assert results, f"al0 {' '.join(args)} blocked"
+    return results[0]
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "{input}"],
+    ["play", "{input}"],
+    ["plan", BOOK, "--epd", "{input}"],
+    ["verify", BOOK, "--positions", "{input}"],
+])
+def test_a_fifo_as_an_input_is_refused_at_once(tmp_path, args):
+    # A FIFO nobody writes blocked the open for ever (and /dev/zero, refused
+    # the same way, filled the memory: tests/test_files.py).
+    path = str(tmp_path / "input.yaml")
+    os.mkfifo(path)
+    result = finished(*(arg.format(input=path) for arg in args))
+    one_line_error(result, path, "not a regular file")
+
+
+@pytest.mark.parametrize("spec", ["ALL", "sampel:5", "", "missing.epd"])
+def test_positions_that_name_no_file_say_what_is_taken(spec):
+    # 'ALL: cannot read: No such file or directory', after loading the table.
+    one_line_error(run("verify", BOOK, "--positions", spec), "Invalid value for '--positions'",
+                   f"{spec!r} is no file: give all, every, sample:N or an EPD file")
+
+
+def test_an_error_quoting_a_huge_value_is_cut(tmp_path):
+    # The 3 MB start: line came back twice in one 6 MB error line.
+    table = tmp_path / "long.yaml"
+    table.write_text((TABLES / "kqk.yaml").read_text()
+                     .replace("start: ", "start: " + "y" * 200_000 + " ", 1))
+    line = one_line_error(run("check", str(table)), f"{table}:", "start is not a valid FEN")
+    assert len(line) <= len("Error: ") + LONGEST_ERROR and line.endswith("characters)")

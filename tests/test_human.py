@@ -51,6 +51,14 @@ def test_ambiguous_input_names_the_moves_it_could_be():
         parse_move(chess.Board(BISHOPS), "bd4")
 
 
+def test_a_long_line_typed_is_quoted_cut():
+    # A pasted 2 MB line came back whole in the error.
+    with pytest.raises(MoveInputError, match=r"^'xxxx.*'… \(2,000,000 characters\) is not a legal") \
+            as caught:
+        parse_move(chess.Board(CORNER), "x" * 2_000_000)
+    assert len(str(caught.value)) < 200
+
+
 def test_board_text_shows_the_last_move_and_the_side_to_move():
     board = chess.Board("8/8/8/8/8/8/1R6/k1K5 w - - 0 1")
     assert board_text(board).splitlines()[-1] == "White to move"

@@ -126,6 +126,8 @@ CASES = [
      "library raised RuntimeError: this library is broken on purpose"),
     ("no_library_function.yaml", LibraryError, "4:10", "must define library()"),
     ("bad_material.yaml", TableSyntaxError, "3:11", "material must look like KRK"),
+    ("pawn_material.yaml", TableSyntaxError, "4:11",
+     "material must look like KRK or KQKR, not 'KRPK' (al0 plays pawnless endings: no P)"),
     ("bad_start.yaml", TableSyntaxError, "5:8", "start is not a valid FEN"),
     # A start position the table cannot play is refused where it is written,
     # not when `al0 play` first sets it up.
@@ -141,6 +143,10 @@ CASES = [
     ("deep_parentheses.yaml", TableSyntaxError, "10:59", "nested more than 40 levels deep"),
     ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
     ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),
+    ("advice_description_list.yaml", TableSyntaxError, "10:18",
+     "advice 'mate_in_1' description must be a single value, not a list"),
+    ("control_character.yaml", TableSyntaxError, "3:11",
+     "bad YAML: character U+001B is not allowed"),
     ("long_library_name.yaml", LibraryError, "4:10", "no such library"),
     # YAML's merge key (`<<: *anchor`): only mappings, never one into itself,
     # and merged keys checked like written ones.

@@ -6,6 +6,7 @@ terms and conditions read as a table's, with located errors."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 
@@ -91,6 +92,13 @@ def test_a_holding_condition_agrees_with_the_forcing_tree_search(graph, terms):
     (lambda t: t.potential(["room + *"]), r"^term 1 'room \+ \*':8: expected \[N\*\]feature, found '\*'$"),
     (lambda t: t.potential(["dist(K, q)"]), r"^term 1 'dist\(K, q\)':1: dist: KRK has no piece 'q'"),
     (lambda t: t.potential(["[dist(K, k) < ]"]), r"^term 1 '\[dist\(K, k\) < \]':1 'dist\(K, k\) < ':\d+: expected a number"),
+    # An unclosed bracket dropped its part: the term was 0 everywhere.
+    (lambda t: t.potential(["room + edge_dist(k"]), r"^term 1 'room \+ edge_dist\(k':8: a '\(' or '\[' is never closed$"),
+    (lambda t: t.potential(["room)"]), r"^term 1 'room\)':5: '\)' closes nothing$"),
+    # A weight past int64 was a traceback; one within it, a sum that wrapped.
+    (lambda t: t.potential(["9" * 21 + "*room"]), r"^term 1 '9+\*room':1: a weight is too large"),
+    (lambda t: t.potential(["room + 1000001*room"]), r"^term 1 .*:8: a weight must be a whole number from 1 to 1000000, not 1000001$"),
+    (lambda t: t.potential(["1000000*room"] * 4), r"^the terms take \d+ × \d+ × \d+ × \d+ values together, too many"),
 ])
 def test_a_bad_term_or_condition_is_a_located_error(terms, call, message):
     with pytest.raises(TableSyntaxError, match=message):
@@ -222,4 +230,14 @@ def test_the_memo_keeps_a_column_and_refuses_a_file_it_did_not_write(graph, tmp_
     assert (Terms(graph, tmp_path).potential(["dist(K, k)"]) == first).all()
     kept.write_bytes(b"not an array")
     with pytest.raises(AL0Error, match="--memo: .*: not an array al0 progress wrote"):
+        Terms(graph, tmp_path).potential(["dist(K, k)"])
+
+
+def test_a_fifo_in_the_memo_is_refused_not_waited_on(graph, tmp_path):
+    # np.load opened the FIFO and waited for a writer for ever.
+    Terms(graph, tmp_path).potential(["dist(K, k)"])
+    [kept] = tmp_path.iterdir()
+    kept.unlink()
+    os.mkfifo(kept)
+    with pytest.raises(AL0Error, match="--memo: .*: not a regular file"):
         Terms(graph, tmp_path).potential(["dist(K, k)"])

@@ -358,6 +358,20 @@ def test_pgn_breaks_a_comment_longer_than_a_line_between_words(tmp_path):
     assert " ".join(node.comment.split()) == f"r: a; no plan: tried {words} [%eval #9]"
 
 
+def test_a_name_with_a_newline_stays_in_its_header(tmp_path):
+    # The name ended its header line and began a game 1. e4, won by White.
+    name = 'evil"]\n[Result "1-0"]\n\n1. e4 {x\u2028y}'
+    start = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")
+    game = PgnGame(start, ((chess.Move.from_uci("e6e3"), "r: a"),), "*", Ending.MOVE_LIMIT,
+                   f"al0 play {name}", f"al0 ({name})", "tablebase", chess.WHITE)
+    path = tmp_path / "named.pgn"
+    path.write_text(pgn_text([game], None))
+    (read,) = read_games(path)
+    assert read.headers["Event"] == 'al0 play evil"] [Result "1-0"] 1. e4 {x y}'
+    assert read.headers["Result"] == "*" and read.errors == []
+    assert [move.uci() for move in read.mainline_moves()] == ["e6e3"]
+
+
 def test_verify_pgn_against_a_uci_engine(tmp_path):
     """The engine is still running when the games are replayed."""
     engine = f"uci:{sys.executable} {ROOT / 'tests' / 'fixtures' / 'fake_uci.py'}"

@@ -23,7 +23,8 @@ from al0.engine.play import OurMove, TheirMove, play_game
 from al0.board.fen import read_epd
 from al0.engine.limits import SearchLimits
 from al0.uci import UciEngine, parse_position, serve
-from al0.uci.go import MARGIN, Go, parse_go
+from al0.uci.engine import LONGEST_LINE
+from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
 from al0.uci.scores import playable, table_score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,6 +115,19 @@ def test_engine_answers_malformed_input_and_keeps_going():
     assert "bad FEN 'not a fen'" in refused[0]
     assert "illegal move 'd2d5'" in refused[1]
     assert "bad move 'zz'" in refused[2]
+
+
+@pytest.mark.parametrize("line", [
+    "position fen " + "x" * 100_000,  # quoted twice: ours and python-chess's error
+    "y" * 100_000,
+    "setoption name Table value " + "z" * 100_000,
+    "go depth 1 nodes " + "9" * 100_000,
+], ids=["fen", "unknown command", "table", "go value"])
+def test_a_long_line_is_answered_in_lines_of_bounded_length(line):
+    # Every info string once quoted the GUI's line whole: 10 MB back for 5 MB.
+    answers = Gui().ask(line)
+    assert answers[0].startswith("info string ")
+    assert all(len(answer) <= LONGEST_LINE for answer in answers), [len(a) for a in answers]
 
 
 def test_uci_command_with_a_broken_table_fails_before_the_protocol(tmp_path):
@@ -449,13 +463,22 @@ def test_go_mate_searches_for_a_mate():
     # Never more than half the clock.
     ("wtime 1000 winc 5000", chess.WHITE, Go(seconds=0.5 - MARGIN)),
     ("nodes 500 depth 4 mate 3", chess.WHITE, Go(nodes=500, depth=4, mate=3)),
+    # A clock beyond what a timer can wait (an OverflowError in its thread).
+    ("wtime 999999999999999999 movestogo 1", chess.WHITE, Go(seconds=LONGEST_THINK)),
+    ("movetime 999999999999999999", chess.WHITE, Go(seconds=LONGEST_THINK)),
 ])
 def test_parse_go(args, turn, go):
     assert parse_go(args.split(), turn) == (go, [])
 
 
 @pytest.mark.parametrize("args, note", [
-    ("nodes many", "info string ignored go nodes 'many': not a whole number"),
+    ("nodes many", "info string ignored: go nodes must be a whole number, not 'many'"),
+    # int() took these: a digit of another script, underscores.
+    ("nodes ٣", "info string ignored: go nodes must be a whole number, not '٣'"),
+    ("depth 1_0", "info string ignored: go depth must be a whole number, not '1_0'"),
+    ("movetime " + "9" * 30,
+     "info string ignored: go movetime is too large (at most 18 digits): "
+     "'999999999999999999999999'… (30 characters)"),
     ("depth 0", "info string ignored go depth 0: use 1 or more"),
     ("searchmoves e2e4 d2d4 depth 2", "info string ignored searchmoves: every move is searched"),
     ("fast", "info string ignored go 'fast'"),

@@ -235,7 +235,7 @@ def test_uci_defender_plays(tmp_path):
     (["--defender", "strong"], "unknown defender 'strong'"),
     (["--defender", "uci:/no/such/engine"], "cannot start UCI engine"),
     (["--positions", "sample:x"], "sample:N"),
-    (["--positions", "missing.epd"], "missing.epd: cannot read"),
+    (["--positions", "missing.epd"], "'missing.epd' is no file"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(BOOK, *args)

@@ -12,6 +12,7 @@ from typing import Callable
 import chess
 
 from al0.errors import PositionError
+from al0.files import read_regular_file
 from al0.integers import IntegerError, parse_int, shown
 from al0.board.position import from_board
 
@@ -20,6 +21,11 @@ PIECE_ORDER = "KQRBNP"
 FIFTY_MOVE_PLIES = 100
 """The half-move clock at which the 50-move rule draws the game: al0's play
 loop ends it there, as an arbiter would on the claim."""
+
+MAX_EPD_BYTES = 100_000_000
+"""The largest EPD file read: one line per KBNK class (1.35 million) is
+about 60 MB; each position read takes about 1 KB of memory, so a file
+larger still would fill the memory of a small machine."""
 
 LAST_PLIES_SEARCHED = 3
 """How close to the 50-move rule a start is searched for a mate (or a
@@ -196,8 +202,7 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     try:
         # utf-8-sig: a byte order mark, as some Windows editors write, is not
         # part of the first position.
-        with open(path, encoding="utf-8-sig") as handle:
-            lines = handle.read().splitlines()
+        lines = read_regular_file(path, MAX_EPD_BYTES).decode("utf-8-sig").splitlines()
     except OSError as error:
         raise PositionError(f"{path}: cannot read: {error.strerror}") from None
     except UnicodeDecodeError:

@@ -18,6 +18,11 @@ from al0.verify.report import percentile
 from al0.verify.verifier import load_tablebase
 
 
+MAX_REPEAT = 100
+"""The most times one position is planned: a best of more damps no more
+noise, and --repeat 10**18 ran until stopped."""
+
+
 def check_count(table: AdviceTable, count: int) -> None:
     """Refuse a ``--count`` larger than the table's ending (its legal
     positions with our side to move, counted by the tablebase; a material
@@ -40,7 +45,8 @@ def check_count(table: AdviceTable, count: int) -> None:
 @click.option("--count", type=WholeNumber(minimum=1), default=200, show_default=True,
               help="How many seeded random positions to plan for.")
 @click.option("--seed", type=WholeNumber(minimum=None), default=1, show_default=True, help="Seed of the positions.")
-@click.option("--repeat", type=WholeNumber(minimum=1), default=3, show_default=True,
+@click.option("--repeat", type=WholeNumber(minimum=1, maximum=MAX_REPEAT), default=3,
+              show_default=True,
               help="Plan every position this many times; each position's best time counts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @BUDGET

@@ -30,9 +30,20 @@ from al0.board.fen import check_not_over, check_playable, parse_fen, sample_size
 from al0.files import check_writable, same_file, write_atomically
 
 
+LONGEST_ERROR = 1000
+"""Most characters of an error line: one that quotes a 3 MB ``start:`` or
+EPD line (python-chess's message quotes it again) is cut to this."""
+
+
 class CommandError(click.ClickException):
-    """A user-facing failure: one line on stderr, exit code 2."""
+    """A user-facing failure: one line on stderr, exit code 2, of at most
+    :data:`LONGEST_ERROR` characters (a longer one is cut, saying so)."""
     exit_code = 2
+
+    def __init__(self, message: str):
+        if len(message) > LONGEST_ERROR:
+            message = f"{message[:LONGEST_ERROR - 40]}… (cut from {len(message):,} characters)"
+        super().__init__(message)
 
 
 @contextlib.contextmanager
@@ -402,6 +413,10 @@ class PositionsParam(click.ParamType[PositionsSpec]):
             self.fail(str(error), param, ctx)
         if count is not None:
             return PositionsSpec(text, count=count)
+        if not os.path.lexists(text):
+            # A typo (ALL, sample 500, sampel:5) is no file either: say what is taken.
+            self.fail(f"{shown(text)} is no file: give all, every, sample:N or an EPD file",
+                      param, ctx)
         return PositionsSpec(text, path=text)
 
 

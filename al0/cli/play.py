@@ -22,7 +22,7 @@ from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
 from al0.report.pgn import PgnGame, distance_note, pgn_text, players
 from al0.engine.plan import Planner
-from al0.engine.play import GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.report.render import clear_board_svgs, write_board_svg
 from al0.verify.verifier import load_tablebase
 
@@ -187,33 +187,42 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     played: list[tuple[chess.Move, str]] = []
     dtm_before = (distance_note(board, tablebase, loaded.us)
                   if tablebase is not None and board.turn == loaded.us else None)
-    for event in play_game(Planner(loaded, budget), board, defender, max_moves):
-        if isinstance(event, OurMove):
-            picture(board, [f"{move_label(board)} {event.san}",
-                            f"{event.plan.rule} / {event.plan.advice}"])
-            how = "new plan" if event.new_plan else "following the tree"
-            if tablebase is not None:
-                dtm_after = distance_note(board, tablebase, loaded.us)
-                how += f"  (optimal {dtm_before}, now {dtm_after})"
-            click.echo(f"{move_label(board)} {event.san:<7} "
-                       f"[{event.plan.rule} / {event.plan.advice}]  {how}")
-            if explain and event.new_plan:
-                before = board.copy()
-                before.pop()
-                for line in plan_lines(event.plan, before):
-                    click.echo("    " + line)
-            if show_board:
-                click.echo(board_text(board))
-            played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
-        elif isinstance(event, TheirMove):
-            picture(board, [f"{move_label(board)} {event.san}"])
-            note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
-            click.echo(f"   ... {event.san}{note}")
-            played.append((event.move, ""))
-            if tablebase is not None and not board.is_game_over():
-                dtm_before = distance_note(board, tablebase, loaded.us)
-        else:
-            click.echo(f"Game over: {event.detail} ({event.result})")
-            if pgn_path:
-                write_pgn(pgn_path, start, played, event, loaded, opponent_name)
-                click.echo(f"PGN written to {pgn_path}")
+    try:
+        for event in play_game(Planner(loaded, budget), board, defender, max_moves):
+            if isinstance(event, OurMove):
+                picture(board, [f"{move_label(board)} {event.san}",
+                                f"{event.plan.rule} / {event.plan.advice}"])
+                how = "new plan" if event.new_plan else "following the tree"
+                if tablebase is not None:
+                    dtm_after = distance_note(board, tablebase, loaded.us)
+                    how += f"  (optimal {dtm_before}, now {dtm_after})"
+                click.echo(f"{move_label(board)} {event.san:<7} "
+                           f"[{event.plan.rule} / {event.plan.advice}]  {how}")
+                if explain and event.new_plan:
+                    before = board.copy()
+                    before.pop()
+                    for line in plan_lines(event.plan, before):
+                        click.echo("    " + line)
+                if show_board:
+                    click.echo(board_text(board))
+                played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
+            elif isinstance(event, TheirMove):
+                picture(board, [f"{move_label(board)} {event.san}"])
+                note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
+                click.echo(f"   ... {event.san}{note}")
+                played.append((event.move, ""))
+                if tablebase is not None and not board.is_game_over():
+                    dtm_before = distance_note(board, tablebase, loaded.us)
+            else:
+                click.echo(f"Game over: {event.detail} ({event.result})")
+                if pgn_path:
+                    write_pgn(pgn_path, start, played, event, loaded, opponent_name)
+                    click.echo(f"PGN written to {pgn_path}")
+    except KeyboardInterrupt:
+        # Ctrl-C (or SIGTERM, SIGHUP) stops the game, not its record: the
+        # moves so far are written, as verify writes its partial report.
+        if pgn_path:
+            stopped = GameEnd(Ending.INTERRUPTED, "*", f"stopped after {len(played)} plies")
+            write_pgn(pgn_path, start, played, stopped, loaded, opponent_name)
+            click.echo(f"\nPGN of the game so far written to {pgn_path}", err=True)
+        raise

@@ -33,6 +33,8 @@ class Ending(enum.Enum):
     REPETITION = "threefold repetition"
     MOVE_LIMIT = "move limit"
     QUIT = "opponent quit"
+    INTERRUPTED = "interrupted"
+    """Stopped from outside (Ctrl-C, SIGTERM): the game so far is kept."""
 
 
 @dataclass(frozen=True)

@@ -311,13 +311,15 @@ def _run_library_code(make: Callable[[], object], where: str) -> Library:
     """The :class:`Library` that ``make`` (the user's code: an import and its
     ``library()``) returns, or a LibraryError naming ``where``.
 
-    Any failure of the user's code is reported, not raised: also sys.exit()
-    or a KeyboardInterrupt raised by the module itself, which would otherwise
-    end al0 with no word (and exit 0 for sys.exit()).
+    Any failure of the user's code is reported, not raised: also sys.exit(),
+    which would otherwise end al0 with no word and exit 0. KeyboardInterrupt
+    is the exception, as in the search: a real Ctrl-C (or SIGTERM, which the
+    CLI raises as one) during a slow import arrives the same way, and must
+    stop al0 as a signal does, not blame the library.
     """
     try:
         library = make()
-    except LibraryError:
+    except (LibraryError, KeyboardInterrupt):
         raise
     except BaseException as error:
         detail = f": {error}" if str(error) else ""

@@ -20,6 +20,7 @@ import chess
 
 from al0.bundled import bundled_namesake, table_path
 from al0.errors import LibraryError, PositionError, TableSyntaxError, UnknownNameError
+from al0.files import read_regular_file
 from al0.lang.definitions import Definitions
 from al0.lang.expr import KEYWORDS, ExpressionError, parse_goal, parse_sum
 from al0.lang.library import Library, find_library
@@ -38,8 +39,12 @@ TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
-MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
+MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
+"""A pawnless material: the search plays no pawn (nor castling)."""
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_TABLE_BYTES = 10_000_000
+"""The largest table file read (the bundled ones are under 30 KB): a bound
+on the memory a table given by mistake, such as a disk image, can take."""
 
 
 def load_table(path: str | Path) -> AdviceTable:
@@ -52,7 +57,9 @@ def load_table(path: str | Path) -> AdviceTable:
     """
     path = table_path(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
+        # Newlines as read_text() gives them: \r\n and \r are \n.
+        text = (read_regular_file(path, MAX_TABLE_BYTES).decode("utf-8")
+                .replace("\r\n", "\n").replace("\r", "\n"))
     except OSError as error:
         namesake = bundled_namesake(path) if isinstance(error, FileNotFoundError) else None
         hint = f" (the bundled table of that name is `{namesake}`)" if namesake else ""
@@ -76,8 +83,9 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
     name = reader.string(value("name"), "name")
     material = reader.string(value("material"), "material").upper()
     if not MATERIAL.fullmatch(material):
+        pawns = " (al0 plays pawnless endings: no P)" if "P" in material else ""
         raise reader.error(value("material"), f"material must look like KRK or KQKR, "
-                           f"not {material!r}")
+                           f"not {material!r}{pawns}")
     us = chess.WHITE
     if "side" in top:
         side = reader.string(value("side"), "side").lower()
@@ -257,6 +265,8 @@ def _read_advice(reader: Reader, node: YamlNode, library: Library,
         what = f"advice {name!r}"
         parts = reader.mapping(value_node, what, ADVICE_KEYS,
                                ("better-goal", "holding-goal", "us-moves", "them-moves"))
+        if "description" in parts:  # for the reader of the file: checked, not kept
+            reader.string(parts["description"][1], f"{what} description")
         goals = {}
         for key in ("better-goal", "holding-goal"):
             goal_node = parts[key][1]

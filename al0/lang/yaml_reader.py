@@ -262,5 +262,13 @@ def compose(text: str, path: str) -> YamlNode | None:
         mark = error.problem_mark or error.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         raise TableSyntaxError(f"{path}:{line}:{column}: bad YAML: {error.problem}") from None
+    except yaml.reader.ReaderError as error:
+        # A character YAML does not allow (a control character, U+FFFE):
+        # PyYAML gives its offset, not its line and column.
+        line = text.count("\n", 0, error.position) + 1
+        column = error.position - text.rfind("\n", 0, error.position)
+        raise TableSyntaxError(f"{path}:{line}:{column}: bad YAML: character "
+                               f"U+{error.character:04X} is not allowed: YAML takes "
+                               f"printable text, tabs and newlines") from None
     except yaml.YAMLError as error:
         raise TableSyntaxError(f"{path}:1:1: bad YAML: {error}") from None

@@ -14,7 +14,9 @@ only the min-max.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from al0.errors import AL0Error, TableSyntaxError
+from al0.files import read_regular_file, write_atomically
+from al0.integers import IntegerError, parse_int
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node, node_at
 from al0.lang.loader import parse_table
@@ -35,6 +39,9 @@ INF = np.int64(1 << 50)
 """The value of a failed line (stalemate, a piece lost, or no progress)."""
 MATE = np.int64(-1)
 """The value of a mate: lower than every potential."""
+MAX_WEIGHT = 1_000_000
+"""The largest weight of a feature: far more than a feature's range (at most
+64), and small enough that a sum of thousands of them stays exact."""
 
 _RULE_PREFIX = "  - {name: hold, if: "
 _EXPRESSION_COLUMN = len(_RULE_PREFIX) + 2
@@ -52,14 +59,27 @@ def parse_term(term: str) -> list[tuple[int, str, int]]:
     parts, nesting, start = [], 0, 0
     for at, char in enumerate(term + "+"):
         nesting += (char in "([") - (char in ")]")
+        if nesting < 0:
+            raise TableSyntaxError(f"{at + 1}: {char!r} closes nothing")
         if char == "+" and nesting == 0:
             part = term[start:at]
-            match = re.fullmatch(r"(\s*)(?:(\d+)\s*\*\s*)?([A-Za-z_\[].*?)\s*", part)
+            match = re.fullmatch(r"(\s*)(?:([0-9]+)\s*\*\s*)?([A-Za-z_\[].*?)\s*", part)
             if match is None:
                 column = start + len(part) - len(part.lstrip()) + 1
                 raise TableSyntaxError(f"{column}: expected [N*]feature, found {part.strip()!r}")
-            parts.append((int(match.group(2) or 1), match.group(3), start + len(match.group(1))))
+            offset = start + len(match.group(1))
+            try:
+                weight = parse_int(match.group(2) or "1", "a weight", 1, MAX_WEIGHT)
+            except IntegerError as error:
+                raise TableSyntaxError(f"{offset + 1}: {error}") from None
+            parts.append((weight, match.group(3), offset))
             start = at + 1
+    if nesting:
+        # The part with the open bracket was never ended: it was dropped,
+        # and the term counted as 0 everywhere.
+        rest = term[start:]
+        column = start + len(rest) - len(rest.lstrip()) + 1
+        raise TableSyntaxError(f"{column}: a '(' or '[' is never closed")
     return parts
 
 
@@ -111,10 +131,14 @@ class Terms:
         path = self.memo / f"{readable}-{digest}.npy"
         try:
             if path.exists():
-                return np.asarray(np.load(path))
+                # Read as every input is (a FIFO there would block np.load).
+                return np.asarray(np.load(io.BytesIO(read_regular_file(path))))
             self.memo.mkdir(parents=True, exist_ok=True)
             value = compute()
-            np.save(path, value)
+            saved = io.BytesIO()
+            np.save(saved, value)
+            # Whole or not at all: a run stopped while saving leaves no half array.
+            write_atomically(path, saved.getvalue())
         except OSError as error:
             raise AL0Error(f"--memo: {path}: {error.strerror or error}") from None
         except ValueError:
@@ -190,6 +214,12 @@ class Terms:
                 else:
                     column += weight * self.feature(name, what)
             columns.append(column)
+        spans = [int(column.max()) - int(column.min()) + 1 for column in columns]
+        if math.prod(spans) >= INF:
+            # Combined, the values would pass INF (or wrap around int64 unseen).
+            raise TableSyntaxError(f"the terms take {' × '.join(map(str, spans))} values "
+                                   f"together, too many to compare as one (at most "
+                                   f"{int(INF):,}): use smaller weights or fewer terms")
         potential = np.zeros(len(self.graph.roots), dtype=np.int64)
         for column in columns:
             low = column.min()

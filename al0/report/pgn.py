@@ -94,16 +94,24 @@ def _verdict(board: chess.Board, table: Tablebase | None,
     return "", None
 
 
+def header_value(text: str) -> str:
+    """``text`` as one header's value: a PGN header is one line of printing
+    characters, so every run of others (a newline, a tab, U+2028) and of
+    spaces is one space. A table's name is its author's to choose, and one
+    with a newline ended the header and began a game of its own."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
 def to_pgn(game: PgnGame, table: Tablebase | None, date: str | None = None) -> chess.pgn.Game:
     """``game`` as python-chess's PGN game: each move's comment, then the
     tablebase's verdict after it (see :func:`_verdict`), and the ending in
     words after the last move (before the moves, for a game without any)."""
     pgn = chess.pgn.Game()
     pgn.setup(game.start)
-    pgn.headers["Event"] = game.event
+    pgn.headers["Event"] = header_value(game.event)
     pgn.headers["Date"] = date or today()
-    pgn.headers["White"] = game.white
-    pgn.headers["Black"] = game.black
+    pgn.headers["White"] = header_value(game.white)
+    pgn.headers["Black"] = header_value(game.black)
     pgn.headers["Result"] = game.result
     pgn.headers["Termination"] = termination(game.ending, game.result)
     pgn.headers[ENDING_TAG] = game.ending.value

@@ -39,7 +39,7 @@ import numpy.typing as npt
 import platformdirs
 
 from al0.errors import PositionError
-from al0.files import write_atomically
+from al0.files import read_regular_file, write_atomically
 from al0.tablebase.geometry import (ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout)
 from al0.tablebase.material import Material, parse_material
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Progress, Values, build
@@ -455,21 +455,11 @@ def _read_cache(path: Path, material: Material) -> Values | None:
     version or material, truncated or corrupt: a cache is never trusted blindly.
 
     Only a regular file is read: a FIFO or a device there would block the
-    read or never end it. The open does not wait for a FIFO's writer
-    (``O_NONBLOCK``), and the file opened is the one looked at."""
+    read or never end it."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        data = read_regular_file(path)
     except OSError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as stream:
-            data = stream.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     header, newline, payload = data.partition(b"\n")
     size = Layout(material).size
     if not newline or len(payload) != 2 * size or header + newline != _header(material.name, payload):

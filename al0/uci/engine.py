@@ -46,6 +46,19 @@ def one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
+LONGEST_LINE = 1000
+"""Most characters of a line al0 sends: an ``info string`` that quotes what
+the GUI sent (a 5 MB FEN, quoted twice in python-chess's error) is cut to
+this, with its full length, so a GUI never gets 10 MB in one line."""
+
+
+def bounded(line: str) -> str:
+    """``line`` cut to :data:`LONGEST_LINE` characters, saying so."""
+    if len(line) <= LONGEST_LINE:
+        return line
+    return f"{line[:LONGEST_LINE - 40]}… (cut from {len(line):,} characters)"
+
+
 @dataclass(frozen=True)
 class Followed:
     """The plan being followed: the board our last move left, the subtree
@@ -70,7 +83,7 @@ class UciEngine:
 
         def locked_send(line: str) -> None:
             with lock:
-                send(line)
+                send(bounded(line))
 
         self._send = locked_send
         self.budget = budget

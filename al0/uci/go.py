@@ -11,6 +11,8 @@ from typing import Callable
 
 import chess
 
+from al0.integers import IntegerError, parse_int
+
 Send = Callable[[str], None]
 """Where a line to the GUI goes."""
 
@@ -18,6 +20,10 @@ MOVES_TO_GO = 20
 """The moves a clock without ``movestogo`` is shared among."""
 MARGIN = 0.05
 """Seconds kept back from each move's time for the pipe and the GUI."""
+LONGEST_THINK = 7 * 24 * 3600.0
+"""The most seconds one move is given, whatever the clock says: a week is
+beyond any game, and a timer cannot wait much past 2**33 s (``wtime
+10**18`` killed the clock's thread with an OverflowError)."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +59,9 @@ def parse_go(args: list[str], turn: chess.Color) -> tuple[Go, list[str]]:
             value = args[at] if at < len(args) else ""
             at += 1
             try:
-                numbers[word] = int(value)
-            except ValueError:
-                notes.append(f"info string ignored go {word} {value!r}: not a whole number")
+                numbers[word] = parse_int(value, f"go {word}", minimum=None)
+            except IntegerError as error:
+                notes.append(f"info string ignored: {error}")
         elif word in ("infinite", "ponder"):
             held = True
         elif word == "searchmoves":
@@ -76,7 +82,7 @@ def parse_go(args: list[str], turn: chess.Color) -> tuple[Go, list[str]]:
             seconds = clock_share(numbers[left], numbers.get(increment, 0),
                                   numbers.get("movestogo", MOVES_TO_GO))
     if seconds is not None:
-        seconds = max(0.01, seconds - MARGIN)
+        seconds = min(max(0.01, seconds - MARGIN), LONGEST_THINK)
     return Go(seconds, numbers.get("nodes"), numbers.get("depth"), numbers.get("mate"),
               held), notes
 
