@@ -473,6 +473,20 @@ def position_for(table: AdviceTable, fen: str) -> chess.Board:
     return board
 
 
+def start_board(table: AdviceTable, name: str, fen: str | None) -> chess.Board:
+    """Where a game of ``table`` (given as ``name``) starts: ``fen`` when
+    given, else the table's ``start:``, checked as :func:`position_for` does.
+
+    :raises click.UsageError: when neither is there.
+    """
+    if fen is None:
+        if table.start_fen is None:
+            raise click.UsageError(f"{name} has no start position: give one with --fen, "
+                                   "or add a start: line (a FEN) to the table")
+        fen = table.start_fen
+    return position_for(table, fen)
+
+
 def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
     """``board``, checked to be one the table can plan at.
 

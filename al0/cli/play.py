@@ -11,7 +11,7 @@ import click
 
 from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam,
                             OutputPath, WholeNumber, build_progress, check_no_overwrite,
-                            position_for, prepare_tablebase, reports_errors, typed_line,
+                            prepare_tablebase, reports_errors, start_board, typed_line,
                             write_output)
 from al0.cli.plan import plan_lines
 from al0.engine.defenders import TablebaseDefender, make_defender
@@ -111,12 +111,7 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
     check_no_overwrite({"the table's library": loaded.library.path or None},
                        {"--pgn": pgn_path, "--svg": svg_dir})
     prepare_tablebase(loaded.material, build_progress())
-    if fen is None:
-        if loaded.start_fen is None:
-            raise click.UsageError(f"{table} has no start position: give one with --fen, "
-                                   "or add a start: line (a FEN) to the table")
-        fen = loaded.start_fen
-    board = position_for(loaded, fen)
+    board = start_board(loaded, table, fen)
     pictures = board_pictures(svg_dir)
     if opponent is None:
         opponent = default_opponent(loaded)

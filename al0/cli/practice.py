@@ -8,7 +8,7 @@ from typing import Iterator
 import chess
 import click
 
-from al0.cli.common import (BUDGET, TABLE, CommandError, build_progress, position_for,
+from al0.cli.common import (BUDGET, TABLE, CommandError, build_progress, start_board,
                             prepare_tablebase, reports_errors, typed_line)
 from al0.cli.plan import plan_lines
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
@@ -113,12 +113,7 @@ def practice(table: str, fen: str | None, flipped: bool, budget: int) -> None:
     fastest mate from the start.
     """
     loaded = load_table(table)
-    if fen is None:
-        if loaded.start_fen is None:
-            raise click.UsageError(f"{table} has no start position: give one with --fen, "
-                                   "or add a start: line (a FEN) to the table")
-        fen = loaded.start_fen
-    board = position_for(loaded, fen)
+    board = start_board(loaded, table, fen)
     prepare_tablebase(loaded.material, build_progress())
     tablebase = load_tablebase(loaded.material)
     if tablebase is None:

@@ -314,7 +314,7 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
     ('' when it did not); the report keeps all it got."""
     if scheduler:
         try:  # lazily: Dask takes half a second to import, and is an extra
-            import al0.verify.cluster
+            import al0.verify.cluster  # noqa: F401  (Dask and what it needs are there)
         except ModuleNotFoundError as error:
             raise CommandError(f"--scheduler needs Dask ({error}): "
                                f"pip install 'al0[cluster]'") from None
