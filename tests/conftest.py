@@ -1,14 +1,18 @@
-"""Shared fixtures: the bundled tables, loaded once per session."""
+"""Shared fixtures and helpers: where the test data lives, the bundled
+tables loaded once per session, seeded random positions."""
 
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import chess
 import pytest
 
+from al0.board.position import from_board
+from al0.lang.library import Node
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
 
@@ -18,13 +22,27 @@ pytest_plugins = ["pytester"]
 # pytest plugin (installed with al0, it would run verify on each table with
 # an expect: block, and some are broken on purpose); the plugin's tests
 # collect their tables inside their own pytest runs. (fnmatch's * crosses
-# folders, so this covers tests/tables/, tests/plugin_tables/ and the rest.)
+# folders, so this covers every folder of tests/data/.)
 collect_ignore_glob = ["*.yaml", "*.yml"]
 
-ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 TABLES = ROOT / "advice_tables"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-POSITIONS = Path(__file__).resolve().parent / "positions"
+"""The bundled tables."""
+DATA = TESTS / "data"
+"""Test data, by kind: each folder holds files of one kind (and what they name)."""
+BROKEN_TABLES = DATA / "broken_tables"
+"""Tables broken on purpose, one per kind of error, with the libraries they name."""
+TEST_TABLES = DATA / "tables"
+"""Small working tables the tests play or search with."""
+PLUGIN_TABLES = DATA / "plugin_tables"
+"""Tables and positions the pytest plugin's own tests collect."""
+POSITIONS = DATA / "positions"
+"""EPD suites of real positions."""
+LIBRARIES = DATA / "libraries"
+"""Predicate libraries (and the tables that name them)."""
+FAKE_ENGINE = DATA / "engines" / "fake_uci.py"
+"""A tiny UCI engine that plays the first legal move, or misbehaves on request."""
 
 
 def mates(board: chess.Board, move: chess.Move) -> bool:
@@ -85,3 +103,33 @@ def stop_at_first_progress(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], N
         monkeypatch.setattr(al0.cli.verify, "progress_lines",
                             lambda total: (send, lambda planned, known: send()))
     return stop
+
+
+def random_position(rng: random.Random, material: str, drop: float = 0.1,
+                    turn: chess.Color | None = None) -> chess.Board:
+    """A legal position of ``material`` (white ours), each non-king piece
+    taken off with chance ``drop`` so that the vocabulary meets missing
+    pieces too; ``turn`` to move, else either side."""
+    split = material.index("K", 1)
+    while True:
+        men = [(letter, chess.WHITE) for letter in material[:split]]
+        men += [(letter, chess.BLACK) for letter in material[split:]]
+        men = [m for m in men if m[0] == "K" or rng.random() > drop]
+        board = chess.Board(None)
+        for (letter, colour), square in zip(men, rng.sample(chess.SQUARES, len(men))):
+            board.set_piece_at(square, chess.Piece.from_symbol(
+                letter if colour else letter.lower()))
+        board.turn = rng.choice(chess.COLORS) if turn is None else turn
+        if board.is_valid():
+            return board
+
+
+def random_nodes(seed: str, material: str, count: int
+                 ) -> Iterator[tuple[chess.Board, chess.Color, Node]]:
+    """``count`` seeded :func:`random_position` boards of ``material``, each
+    with a random side as ours and the search node of that side over it."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        board = random_position(rng, material)
+        us = rng.choice(chess.COLORS)
+        yield board, us, Node(from_board(board), 0, us)

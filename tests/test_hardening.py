@@ -21,10 +21,10 @@ from al0.engine.defenders import RandomDefender, make_defender
 from al0.lang.specs import DefenderError, DefenderSpec, MADE_KINDS
 from al0.board.sampling import placement_count
 from al0.verify.verifier import Verifier, VerifySpec
-from conftest import FIXTURES, TABLES
+from conftest import FAKE_ENGINE, LIBRARIES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
-FAKE_ENGINE = f"{sys.executable} {FIXTURES / 'fake_uci.py'}"
+FAKE_ENGINE = f"{sys.executable} {FAKE_ENGINE}"
 
 
 def run(*args: str, input: str | bytes | None = None):
@@ -91,7 +91,7 @@ def test_verify_json_through_a_symlink_keeps_the_link(tmp_path):
 
 # ------------------------------------------------- item 2: a library that exits
 
-EXITING = str(FIXTURES / "exiting.yaml")
+EXITING = str(LIBRARIES / "exiting.yaml")
 MATE_IN_1 = "2k5/8/2K5/8/8/8/8/7R w - - 0 1"
 
 

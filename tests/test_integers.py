@@ -18,7 +18,7 @@ from al0.games.reversi import make_player
 from al0.integers import MAX_DIGITS, IntegerError, parse_int
 from al0.lang.loader import load_table
 from al0.board.fen import sample_size
-from conftest import ROOT, TABLES
+from conftest import BROKEN_TABLES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
 HUGE = "9" * 5000  # over the 4,300 digits of Python's int() limit
@@ -91,7 +91,7 @@ def test_sample_size(spec, expected):
 
 def test_a_tables_sample_of_unicode_digits_is_a_located_error(tmp_path):
     table = tmp_path / "t.yaml"
-    table.write_text((ROOT / "tests" / "tables" / "positions_absolute.yaml").read_text()
+    table.write_text((BROKEN_TABLES / "positions_absolute.yaml").read_text()
                      .replace("/etc/passwd", "sample:\u00b2"))
     with pytest.raises(TableSyntaxError, match=r"t.yaml:16:14: expect positions 'sample:\u00b2': "
                                                r"N in sample:N must be a whole number >= 1"):

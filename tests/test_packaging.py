@@ -16,7 +16,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from al0.cli import cli
-from conftest import ROOT
+from conftest import PLUGIN_TABLES, ROOT
 
 SHIPPED = ("al0", "library", "advice_tables", "docs", "research", "pyproject.toml", "setup.py",
            "README.md", "LICENSE", "MANIFEST.in")
@@ -110,7 +110,7 @@ def test_check_says_what_a_table_runs_and_reads():
     assert std.exit_code == 0
     assert "this table runs no Python and starts no program" in std.output
     assert "reads:" not in std.output
-    book = CliRunner().invoke(cli, ["check", str(ROOT / "tests" / "plugin_tables" /
+    book = CliRunner().invoke(cli, ["check", str(PLUGIN_TABLES /
                                                  "krk_holds.yaml")])
     assert book.exit_code == 0
     assert (f"library: {ROOT / 'library' / 'krk.py'} — Python: loading the table imported it "

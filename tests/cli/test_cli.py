@@ -1,0 +1,255 @@
+"""The ``al0`` command line: summaries, plans, games, and one clean line with
+exit code 2 for every bad input (never a traceback)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import chess
+import chess.pgn
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from conftest import BROKEN_TABLES, ROOT
+
+BRATKO = str(ROOT / "advice_tables" / "krk_bratko.yaml")
+BROKEN = sorted(BROKEN_TABLES.glob("*.yaml"))
+BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+ADVICE = {"mate_in_2", "squeeze", "approach", "keeproom", "divide_in_2", "divide_in_3"}
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def assert_user_error(result, *fragments: str) -> str:
+    """Exit code 2 with one line ``Error: …`` and no traceback; returns the line."""
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+    return lines[0]
+
+
+# ------------------------------------------------------------- check
+
+def test_check_summarises_the_book_table():
+    result = run("check", BRATKO)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "ok — table 'krk_bratko', KRK, plays White" in out
+    assert "rules (2):" in out and "advice (6):" in out
+    assert "symmetric: no — played as the board is given" in out
+    assert "symmetric: yes" in run("check", str(BRATKO).replace("krk_bratko", "krk")).output
+    assert "edge_rule: if their_king_edge and kings_close then mate_in_2, squeeze" in out
+    assert "else_rule: if true then squeeze, approach" in out
+    assert out.index("edge_rule:") < out.index("else_rule:")
+    for name in ADVICE:
+        assert f"  {name}:\n" in out
+    assert "    us-moves: depth = 0: legal; depth = 2: checkmove" in out
+    predicates = out[out.index("predicates used:"):out.index("move generators used:")]
+    for name in ("rooklost", "rookexposed", "rookdivides", "newroomsmaller", "lpatt",
+                 "okapproachedcsquare", "okorndle", "mate", "stalemate"):
+        assert f"\n  {name}: " in predicates
+    # A docstring's summary wrapped over two lines is shown whole.
+    assert "critical square is smaller at the node than at the root" in predicates
+    generators = out[out.index("move generators used:"):]
+    for name in ("legal", "checkmove", "rookmove", "kingdiagfirst", "nomove"):
+        assert f"\n  {name}: " in generators
+
+
+@pytest.mark.parametrize("table", BROKEN, ids=[path.name for path in BROKEN])
+def test_check_broken_table(table):
+    line = assert_user_error(run("check", str(table)))
+    assert re.match(rf"Error: {re.escape(str(table))}:\d+:\d+: \S", line), line
+
+
+def test_check_missing_table(tmp_path):
+    missing = str(tmp_path / "missing.yaml")
+    line = assert_user_error(run("check", missing), missing, "cannot read table")
+    assert "bundled" not in line
+
+
+def test_a_missing_path_named_like_a_bundled_table_names_it(tmp_path):
+    # The README's `al0 play advice_tables/krk.yaml`, typed in another folder.
+    missing = str(tmp_path / "advice_tables" / "krk.yaml")
+    assert_user_error(run("check", missing), missing, "the bundled table of that name is `krk`")
+
+
+# -------------------------------------------------------------- plan
+
+def test_plan_text():
+    result = run("plan", BRATKO, "--fen", BOOK_FEN)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"position: {BOOK_FEN}"
+    assert lines[1] == "rule:     else_rule"
+    assert lines[2].startswith("advice:   squeeze — forcing tree of depth 1")
+    assert "Re3" in lines[3]
+
+
+def test_plan_json_flag_and_another_format_conflict():
+    assert_user_error(run("plan", BRATKO, "--fen", BOOK_FEN, "--format", "dot", "--json"),
+                      "--json is --format json", "--format dot")
+
+
+def test_plan_json_of_the_book_position():
+    result = run("plan", BRATKO, "--fen", BOOK_FEN, "--json")
+    assert result.exit_code == 0, result.output
+    [line] = result.output.splitlines()
+    plan = json.loads(line)
+    assert {"fen", "rule", "advice", "tried", "tree"} <= set(plan)
+    assert (plan["fen"], plan["rule"], plan["advice"], plan["tried"]) == (
+        BOOK_FEN, "else_rule", "squeeze", [])
+    # squeeze is a one-move tree: a rook move, then the better-goal holds.
+    [first] = plan["tree"]["moves"]
+    move = chess.Move.from_uci(first["uci"])
+    board = chess.Board(BOOK_FEN)
+    assert board.piece_at(move.from_square) == chess.Piece(chess.ROOK, chess.WHITE)
+    assert first["san"] == board.san(move)
+    assert first["tree"]["moves"] == []
+
+
+def test_plan_json_lists_the_advice_tried():
+    fens = ["4K3/8/8/8/8/8/R7/1k6 w - - 0 1", "8/8/7k/8/6K1/R7/8/8 w - - 0 1"]
+    result = run("plan", BRATKO, "--fen", fens[0], "--fen", fens[1], "--json")
+    assert result.exit_code == 0, result.output
+    plans = [json.loads(line) for line in result.output.splitlines()]
+    assert [(p["fen"], p["rule"], p["advice"], p["tried"]) for p in plans] == [
+        (fens[0], "else_rule", "divide_in_2", ["squeeze", "approach", "keeproom"]),
+        (fens[1], "edge_rule", "squeeze", ["mate_in_2"])]
+
+
+def test_plan_epd(tmp_path):
+    epd = tmp_path / "suite.epd"
+    epd.write_text("# three KRK positions\n"
+                   f"{BOOK_FEN.rsplit(' ', 2)[0]} id \"book\";\n"
+                   "\n"
+                   "k7/8/1K6/8/8/8/8/7R w - - 0 1\n"         # a full FEN is fine too
+                   "8/8/8/4k3/8/8/8/R3K3 w - - bm Ra4;\n")
+    result = run("plan", BRATKO, "--epd", str(epd), "--json")
+    assert result.exit_code == 0, result.output
+    plans = [json.loads(line) for line in result.output.splitlines()]
+    assert [p["fen"] for p in plans] == [
+        BOOK_FEN, "k7/8/1K6/8/8/8/8/7R w - - 0 1", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"]
+    assert plans[1]["rule"] == "edge_rule" and plans[1]["advice"] == "mate_in_2"
+    assert plans[1]["tree"]["moves"][0]["san"] == "Rh8#"
+    assert all(p["advice"] in ADVICE for p in plans)
+
+
+@pytest.mark.parametrize("bad_line, fragments", [
+    ("8/8/4R3/8/3K4/8/2k6/8 w - -", ["bad EPD line"]),             # unparsable
+    ("8/8/8/8/3Kk3/8/8/R7 w - -", ["illegal position"]),            # kings adjacent
+    ("8/8/4Q3/8/3K4/8/2k5/8 w - -", ["material KQK", "for KRK"]),   # other material
+    ("8/8/4R3/8/3K4/8/2k5/8 b - -", ["not the table's side to move"]),
+    ("4k3/8/8/8/8/8/8/R3K3 w Q -", ["without castling rights"]),
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 100 80", ["50-move rule has already ended the game"]),
+    ("8/8/8/8/8/2k5/8/R3K3 w - - 98 80", ["50-move rule ends the game before any mate"]),
+], ids=["unparsable", "illegal", "material", "side-to-move", "castling", "clock-100",
+        "clock-98"])
+def test_plan_epd_bad_line(tmp_path, bad_line, fragments):
+    epd = tmp_path / "bad.epd"
+    epd.write_text(f"{BOOK_FEN}\n# a comment\n{bad_line}\n")
+    result = run("plan", BRATKO, "--epd", str(epd), "--json")
+    # Every position is checked before any is planned: no partial output.
+    assert_user_error(result, f"{epd}:3: ", *fragments)
+
+
+@pytest.mark.parametrize("fen, fragments", [
+    ("8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", ["has material KQK", "the table is for KRK"]),
+    ("8/8/8/8/3Kk3/8/8/R7 w - - 0 1", ["illegal position", "3Kk3"]),
+    ("not a fen", ["bad FEN 'not a fen'"]),
+    ("8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", ["not the table's side to move"]),
+], ids=["KQK", "kings-adjacent", "unparsable", "side-to-move"])
+def test_plan_bad_fen(fen, fragments):
+    assert_user_error(run("plan", BRATKO, "--fen", fen), *fragments)
+
+
+def test_plan_needs_a_position():
+    result = run("plan", BRATKO)
+    assert result.exit_code == 2
+    assert "--fen" in result.output and "Traceback" not in result.output
+
+
+# -------------------------------------------------------------- play
+
+def test_play_random_to_mate():
+    result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1].startswith("Game over: checkmate")
+    assert "[else_rule / squeeze]" in result.output
+
+
+def test_play_writes_pgn_with_advice_comments(tmp_path):
+    pgn = tmp_path / "game.pgn"
+    result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board",
+                 "--pgn", str(pgn))
+    assert result.exit_code == 0, result.output
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and not game.errors
+    assert game.board().fen() == BOOK_FEN
+    assert game.headers["Result"] == "1-0"
+    nodes = list(game.mainline())
+    assert nodes[-1].board().is_checkmate()
+    ours = [node for node in nodes if node.turn() == chess.BLACK]   # White just moved
+    assert ours and all(node.comment for node in ours)
+    # The advice is the comment's text; the distance to mate is python-chess's eval.
+    texts = [re.sub(r"\s*\[%eval [^\]]*\]", "", node.comment) for node in ours]
+    for text in texts:
+        rule, advice = text.split("; ")[0].split(": ")
+        assert rule in ("edge_rule", "else_rule") and advice in ADVICE
+    assert texts[0] == "else_rule: squeeze" and ours[0].eval().white().mate() > 0
+    assert texts[-1] == "edge_rule: mate_in_2; checkmate: they are mated"
+
+
+def test_play_human():
+    # Illegal, garbage and null moves are re-prompted; SAN and UCI are accepted.
+    moves = ["Kc3", "garbage", "--", "0000", "Kb2", "b2a2", "quit"]
+    result = run("play", BRATKO, "--opponent", "human", "--no-board",
+                 input="".join(f"{move}\n" for move in moves))
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    out = result.output
+    for bad in ("Kc3", "garbage", "--", "0000"):
+        assert f"{bad!r} is not a legal move here; legal moves: Kb1, Kb2" in out
+    assert "   ... Kb2\n" in out and "   ... Ka2\n" in out
+    assert out.count("   ... ") == 2          # no null move slipped through
+    assert out.splitlines()[-1].endswith("Game over: the opponent quit (*)")
+
+
+def test_play_human_end_of_input():
+    result = run("play", BRATKO, "--opponent", "human", "--no-board", input="Kb2\n")
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    assert "   ... Kb2\n" in result.output
+    assert result.output.splitlines()[-1] == "Game over: the opponent quit (*)"
+
+
+def test_play_missing_table(tmp_path):
+    missing = str(tmp_path / "missing.yaml")
+    assert_user_error(run("play", missing, "--opponent", "random"), missing)
+
+
+def test_play_without_a_start_position_says_how_to_give_one(tmp_path):
+    table = tmp_path / "no_start.yaml"
+    text = (ROOT / "advice_tables" / "kqk.yaml").read_text()
+    table.write_text("\n".join(line for line in text.splitlines() if not line.startswith("start:")))
+    assert_user_error(run("play", str(table), "--opponent", "random"),
+                      "no start position", "--fen", "start:")
+
+
+def test_play_refuses_castling_rights_before_showing_a_board():
+    assert_user_error(run("play", BRATKO, "--fen", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+                          "--opponent", "random"), "without castling rights", "R3K3 w Q")
+
+
+def test_play_other_material():
+    assert_user_error(run("play", BRATKO, "--fen", "8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1",
+                          "--opponent", "random"), "material KQK")

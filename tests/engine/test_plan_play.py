@@ -1,0 +1,190 @@
+"""Plan selection and the play loop, as docs/language.md (Semantics) defines them."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from al0.engine.defenders import RandomDefender
+from al0.lang.loader import parse_table
+from al0.engine.play import Ending, GameEnd, OurMove, TheirMove, play_game
+from al0.engine.plan import Planner
+from al0.board.sampling import random_positions
+from conftest import TABLES
+
+START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+
+
+def table(advice: str, rules: str, library: str = "../library/krk.py"):
+    text = f"name: t\nmaterial: KRK\nlibrary: {library}\nrules: {rules}\nadvice: {advice}\n"
+    return parse_table(text, "<test>", TABLES)
+
+
+def play(planner: Planner, fen: str, opponent, max_moves=None) -> list:
+    return list(play_game(planner, chess.Board(fen), opponent, max_moves))
+
+
+# ------------------------------------------------------------ plans
+
+def test_book_table_plans_the_books_first_move(bratko):
+    plan = Planner(bratko).plan(chess.Board(START))
+    assert (plan.rule, plan.advice, plan.tried) == ("else_rule", "squeeze", ())
+    assert plan.tree.branches[0][0] == chess.Move.from_uci("e6e3")
+
+
+def test_edge_rule_tries_mate_in_2_first(bratko):
+    # B b1 on the edge, W b3 close: the edge rule applies, and its advice is
+    # tried in the rule's order up to the first that is satisfiable.
+    board = chess.Board("8/8/8/8/8/1K6/7R/1k6 w - - 0 1")
+    plan = Planner(bratko).plan(board)
+    assert plan.rule == "edge_rule"
+    order = bratko.rules[0].advice
+    assert plan.tried == order[:len(plan.tried)]
+    assert plan.advice == order[len(plan.tried)]
+
+
+FAILING = "{never: {better-goal: mate, holding-goal: true, us-moves: {0: kingdiagfirst}, them-moves: nomove}, " \
+          "squeeze: {better-goal: newroomsmaller, holding-goal: not rooklost, us-moves: {0: rookmove}, them-moves: nomove}}"
+
+
+def test_first_rule_whose_precondition_holds_is_taken():
+    t = table(FAILING, "[{name: never_rule, if: false, then: [never]},"
+                       " {name: edge, if: their_king_edge, then: [never, squeeze]},"
+                       " {name: rest, if: true, then: [squeeze]}]")
+    planner = Planner(t)
+    # B c2 is not on an edge: the third rule.
+    assert planner.plan(chess.Board(START)).rule == "rest"
+    # B a1 is: the second rule, whose first advice fails and is reported.
+    plan = planner.plan(chess.Board("8/8/8/8/8/2R5/8/k3K3 w - - 0 1"))
+    assert (plan.rule, plan.tried, plan.advice) == ("edge", ("never",), "squeeze")
+
+
+def test_no_plan_names_the_rule_and_the_advice_tried():
+    t = table(FAILING, "[{name: only, if: their_king_edge, then: [never]}]")
+    planner = Planner(t)
+    plan = planner.plan(chess.Board("8/8/8/8/8/2R5/8/k3K3 w - - 0 1"))
+    assert plan.tree is None and plan.rule == "only" and plan.tried == ("never",)
+    assert "rule only" in plan.describe_failure() and "never" in plan.describe_failure()
+    no_rule = planner.plan(chess.Board(START))
+    assert no_rule.rule is None and "no rule" in no_rule.describe_failure()
+    events = play(planner, START, RandomDefender())
+    assert events[-1].ending == Ending.NO_PLAN and len(events) == 1
+
+
+def test_plans_are_cached_per_position(bratko):
+    planner = Planner(bratko)
+    board = chess.Board(START)
+    assert planner.plan(board) is planner.plan(chess.Board(START))
+    assert Planner(bratko, cache=False).plan(board) is not Planner(bratko, cache=False).plan(board)
+
+
+# ------------------------------------------------------------- play
+
+def test_play_follows_the_tree_then_replans_when_the_reply_leaves_it():
+    t = table("{mate2: {better-goal: mate, holding-goal: true, us-moves: {0: legal, 2: legal},"
+              " them-moves: {1: first_reply}}}",
+              "[{name: r, if: true, then: [mate2]}]", library="../tests/data/libraries/partial.py")
+    planner = Planner(t)
+    # The tree foresees one of three quiet replies (Kb4, Ka4, Ka2).
+    fen = "8/8/4R3/8/8/k7/2K5/8 w - - 0 1"
+    plan = planner.plan(chess.Board(fen))
+    first, their_node = plan.tree.branches[0]
+    foreseen = their_node.branches[0][0]
+    board = chess.Board(fen)
+    board.push(first)
+    other = next(m for m in sorted(board.legal_moves, key=chess.Move.uci)
+                 if m != foreseen and not board.is_capture(m))
+
+    def replying(first_reply):
+        """Plays ``first_reply`` at move 1, then any legal move."""
+        return lambda b: first_reply if b.fullmove_number == 1 else next(iter(b.legal_moves))
+
+    events = play(planner, fen, replying(foreseen), max_moves=2)
+    assert isinstance(events[1], TheirMove) and events[1].in_tree
+    assert isinstance(events[2], OurMove) and not events[2].new_plan
+
+    events = play(planner, fen, replying(other), max_moves=2)
+    assert isinstance(events[1], TheirMove) and not events[1].in_tree
+    assert isinstance(events[2], OurMove) and events[2].new_plan
+
+
+def test_book_table_mates_from_the_default_position(bratko):
+    events = play(Planner(bratko), START, RandomDefender(0))
+    end = events[-1]
+    assert isinstance(end, GameEnd) and end.ending == Ending.MATE and end.result == "1-0"
+    assert all(e.plan.advice for e in events if isinstance(e, OurMove))
+
+
+def test_book_table_mates_random_defenders_from_200_random_positions(bratko):
+    planner = Planner(bratko)
+    endings, longest = {}, 0
+    for index, board in enumerate(random_positions("KRK", 200, seed=2026)):
+        events = list(play_game(planner, board, RandomDefender(index)))
+        ending = events[-1].ending
+        endings[ending] = endings.get(ending, 0) + 1
+        longest = max(longest, sum(isinstance(e, OurMove) for e in events))
+    # Every game mated: no stalemate, no rook lost, no 50-move or repetition draw.
+    assert endings == {Ending.MATE: 200}
+    assert longest <= 50
+
+
+STALEMATE_TRAP = "k7/8/2K5/8/8/1R6/8/8 w - - 0 1"
+
+
+@pytest.mark.parametrize("advice, fen, opponent, ending", [
+    # A table that wants stalemate gets it, and the game says so.
+    ("{s: {better-goal: stalemate, holding-goal: true, us-moves: {0: legal}, them-moves: nomove}}",
+     STALEMATE_TRAP, RandomDefender(), Ending.STALEMATE),
+    # A table that hangs its rook to a capturing defender loses it.
+    ("{s: {better-goal: rooklost, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
+     "7K/8/3R4/8/8/8/2k5/8 w - - 0 1", lambda b: next((m for m in b.legal_moves if b.is_capture(m)),
+                           next(iter(b.legal_moves))), Ending.MATERIAL_LOST),
+    # A quiet move at half-move clock 99 reaches the 50-move rule.
+    ("{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: kingdiagfirst}, them-moves: nomove}}",
+     "8/8/4R3/8/3K4/8/2k5/8 w - - 99 80", RandomDefender(), Ending.FIFTY_MOVES),
+    # The rook shuffles a1-b1 while their king shuffles h8-g8: repetition.
+    ("{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
+     "7k/8/8/8/3K4/8/8/R7 w - - 0 1",
+     lambda b: chess.Move.from_uci("h8g8" if b.king(chess.BLACK) == chess.H8 else "g8h8"),
+     Ending.REPETITION),
+    ("{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
+     START, lambda b: None, Ending.QUIT),
+])
+def test_every_game_end_is_named(advice, fen, opponent, ending):
+    planner = Planner(table(advice, "[{name: r, if: true, then: [s]}]"))
+    events = play(planner, fen, opponent, max_moves=40)
+    assert events[-1].ending == ending
+
+
+def test_move_limit_ends_the_game(bratko):
+    events = play(Planner(bratko), START, RandomDefender(0), max_moves=2)
+    assert events[-1].ending == Ending.MOVE_LIMIT
+    assert sum(isinstance(e, OurMove) for e in events) == 2
+
+
+# The book's keeproom has no `not stalemate` in its better-goal: from here
+# 1. Kc2 keeps the room with the rook dividing, and Black has no move.
+BOOK_STALEMATE = "8/8/8/8/8/8/1R6/k1K5 w - - 0 1"
+
+
+def test_book_table_stalemates_where_keeproom_forgets_stalemate(bratko):
+    events = play(Planner(bratko), BOOK_STALEMATE, RandomDefender(0))
+    assert [(e.san, e.plan.advice) for e in events if isinstance(e, OurMove)] == [("Kc2", "keeproom")]
+    assert events[-1].ending == Ending.STALEMATE
+
+
+def test_project_table_mates_where_the_book_stalemates():
+    from al0.lang.loader import load_table
+    events = play(Planner(load_table(TABLES / "krk.yaml")), BOOK_STALEMATE, RandomDefender(0))
+    assert events[-1].ending == Ending.MATE
+
+
+def test_advice_already_satisfied_at_the_root_gives_no_move_and_is_passed_over():
+    advice = ("{done: {better-goal: true, holding-goal: true, us-moves: {0: legal}, them-moves: nomove},"
+              " squeeze: {better-goal: newroomsmaller, holding-goal: not rooklost,"
+              " us-moves: {0: rookmove}, them-moves: nomove}}")
+    planner = Planner(table(advice, "[{name: r, if: true, then: [done, squeeze]}]"))
+    plan = planner.plan(chess.Board(START))
+    assert (plan.tried, plan.advice) == (("done",), "squeeze")
+    alone = Planner(table(advice, "[{name: r, if: true, then: [done]}]"))
+    assert play(alone, START, RandomDefender())[-1].ending == Ending.NO_PLAN

@@ -1,0 +1,276 @@
+"""Verify on a Dask cluster: the same report as a local run, and every way a
+cluster fails (a worker that cannot load the library, dies, or kills every
+worker its chunk goes to; the scheduler gone or never there) ends the run
+with a clear message and the partial report."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import signal
+import socket
+import threading
+from collections.abc import Iterator
+
+import chess
+import dask
+import pytest
+from click.testing import CliRunner
+from distributed import LocalCluster
+
+from al0.verify import cluster
+from al0.cli import cli
+from al0.lang.specs import DefenderSpec
+from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
+from al0.verify.report import Report
+from al0.verify.verifier import VerifySpec
+from conftest import LIBRARIES, POSITIONS, TABLES
+
+CLUSTER_EPD = str(POSITIONS / "krk_cluster.epd")
+
+TIMINGS = ("plans_searched", "plan_ms", "plans_per_second", "wall_seconds")
+"""What a report may change with how the work ran: times, and the plans
+searched (each worker process plans afresh the positions it meets)."""
+
+
+def start_cluster() -> LocalCluster:
+    """Two worker processes of one thread each, as ``dask worker`` starts
+    them; ``AL0_TEST_WORKER`` lets the test library know it runs on a worker.
+    A chunk is given up after a second worker dies on it (Dask allows three)."""
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+        return LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                            dashboard_address=":0", env={"AL0_TEST_WORKER": "1"})
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    with start_cluster() as local:
+        yield local
+
+
+@pytest.fixture
+def scheduler(local_cluster):
+    """The module's cluster, shared by the tests that leave its workers alive."""
+    return local_cluster.scheduler_address
+
+
+@pytest.fixture
+def own_cluster():
+    """A cluster for one test that kills workers or the scheduler: a loaded
+    machine may not restart a killed worker in time for the next test. Its
+    closing gives up on a gone scheduler in 2 s, not 30."""
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}), start_cluster() as local:
+        yield local
+
+
+@pytest.fixture
+def own_scheduler(own_cluster):
+    return own_cluster.scheduler_address
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["verify", *args])
+
+
+def table_in(tmp_path, table: str = "krk_bratko.yaml", *markers: str) -> str:
+    """``table`` in ``tmp_path``, with the test library and ``markers`` beside it."""
+    shutil.copy(LIBRARIES / "cluster_krk.py", tmp_path / "cluster_krk.py")
+    for marker in markers:
+        (tmp_path / marker).touch()
+    text = (TABLES / table).read_text().replace("library: ../library/krk.py",
+                                                "library: cluster_krk.py")
+    (tmp_path / table).write_text(text)
+    return str(tmp_path / table)
+
+
+def verify_both_ways(tmp_path, scheduler: str, *args: str) -> list[tuple[dict, str, list[str]]]:
+    """For a ``--jobs 1`` run, then a run on the cluster: the JSON report
+    less its timings, the failures file and the summary less its timings."""
+    reports = []
+    for name, how in (("local", ("--jobs", "1")), ("cluster", ("--scheduler", scheduler))):
+        out, bad = tmp_path / f"{name}.json", tmp_path / f"{name}.epd"
+        result = run(*args, *how, "--json", str(out), "--failures", str(bad))
+        assert result.exit_code == 0, result.output
+        data = json.loads(out.read_text())
+        for key in TIMINGS:
+            del data[key]
+        lines = [line for line in result.output.splitlines()
+                 if not line.startswith(("plans:", "wall time:"))]
+        reports.append((data, bad.read_text(), lines))
+    return reports
+
+
+@pytest.mark.parametrize("positions, defender", [
+    (CLUSTER_EPD, "tablebase"),        # 11 stalemates among 60: the examples' order shows
+    ("sample:40", "random"),         # seeded per position, whichever worker plays it
+])
+def test_cluster_and_one_job_give_the_same_report(tmp_path, scheduler, positions, defender):
+    local, remote = verify_both_ways(tmp_path, scheduler, table_in(tmp_path),
+                                     "--positions", positions, "--defender", defender)
+    assert remote == local
+    data, failures, _ = remote
+    assert data["games"] == data["total"] == (60 if positions == CLUSTER_EPD else 40)
+    if defender == "tablebase":
+        assert data["endings"] == {"mate": 49, "stalemate": 11}
+        assert failures.count("stalemate") == 11
+
+
+def test_a_worker_that_dies_has_its_chunk_run_again(tmp_path, own_scheduler):
+    table = table_in(tmp_path, "krk_bratko.yaml", "die-once")
+    local, remote = verify_both_ways(tmp_path, own_scheduler, table, "--positions", CLUSTER_EPD)
+    assert (tmp_path / "died").exists()  # a worker did die
+    assert remote == local
+
+
+def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, own_scheduler):
+    out = tmp_path / "r.json"
+    result = run(table_in(tmp_path, "krk_bratko.yaml", "die-always"), "--positions", CLUSTER_EPD,
+                 "--scheduler", own_scheduler, "--json", str(out))
+    assert result.exit_code == 2
+    assert "Error: stopped after 0 of 60 positions: positions " in result.output
+    assert "were lost" in result.output and "Traceback" not in result.output
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["games"] == 0 and data["total"] == 60
+
+
+def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
+    result = run(table_in(tmp_path, "krk_bratko.yaml", "fail-import"), "--positions", CLUSTER_EPD,
+                 "--scheduler", scheduler)
+    assert result.exit_code == 2
+    message = result.output.strip().splitlines()[-1]
+    assert message.startswith("Error: worker tcp://127.0.0.1:")
+    assert "No module named 'krk_extras' on this worker" in message
+    assert message.count("worker tcp://") == 2  # both workers named
+
+
+def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_scheduler):
+    out = tmp_path / "r.json"
+    result = run(table_in(tmp_path, "krk_bratko.yaml", "shutdown"), "--positions", CLUSTER_EPD,
+                 "--scheduler", own_scheduler, "--json", str(out))
+    assert result.exit_code == 2
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["games"] < data["total"] == 60
+    # The other worker may have sent a chunk back before the scheduler went;
+    # the client hears of it as cancelled futures (Dask's older or newer
+    # kind) or as a closed connection, whichever comes first.
+    stopped = (f"Error: stopped after {data['games']} of 60 positions: lost the scheduler "
+               f"at {own_scheduler} (")
+    assert any(stopped + kind + ")" in result.output
+               for kind in ("FuturesCancelledError", "FutureCancelledError", "CommClosedError")), result.output
+
+
+def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, scheduler):
+    # What Ctrl-C does: run_with_progress closes the generator.
+    boards = [chess.Board(line.split(" w ")[0] + " w - - 0 1")
+              for line in open(CLUSTER_EPD) if not line.startswith("#")]
+    report = Report("krk_bratko", "tablebase", CLUSTER_EPD, len(boards))
+    spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
+    records = judge_on_cluster(scheduler, spec, boards, report)
+    first = next(records)
+    records.close()
+    # The first chunk (ten positions) whole, and any chunk back before it.
+    assert report.records[0] == first and 10 <= len(report.records) <= len(boards)
+    assert [r.fen for r in report.records[:10]] == [b.fen() for b in boards[:10]]
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at_first_progress,
+                                                   number):
+    # What Ctrl-C gives (test_processes has the local runs): the report
+    # written, the expectations undecided, exit 2, the work cancelled.
+    stop_at_first_progress(number)
+    out = tmp_path / "report.json"
+    result = run(table_in(tmp_path, "krk.yaml"), "--positions", CLUSTER_EPD, "--scheduler", scheduler,
+                 "--json", str(out))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1].endswith(": interrupted"), result.output
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and 0 < data["games"] < data["total"]
+    assert data["expectations"] and all(check["holds"] is None for check in data["expectations"])
+
+
+def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own_scheduler):
+    # 30 rounds of the positions: far more work than is done when the workers go.
+    boards = 30 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
+                   for line in open(CLUSTER_EPD) if not line.startswith("#")]
+    report = Report("krk_bratko", "tablebase", CLUSTER_EPD, len(boards))
+    spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
+    records = judge_on_cluster(own_scheduler, spec, boards, report, no_worker_seconds=1)
+    next(records)
+    own_cluster.scale(0)
+    with pytest.raises(ClusterError, match=f"no worker left on the scheduler at "
+                                           f"{own_scheduler} for 1 s"):
+        list(records)
+    assert 1 <= len(report.records) < len(boards)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--scheduler", "localhost:8786"), "'localhost:8786': give the scheduler as tcp://HOST:PORT"),
+    (("--scheduler", "tcp://127.0.0.1:8786", "--defender", "worst"),
+     "--defender worst explores one game graph"),
+    (("--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"), "without --jobs"),
+])
+def test_bad_scheduler_options_are_one_line_errors(args, message):
+    result = run(str(TABLES / "krk.yaml"), "--positions", "sample:5", *args)
+    assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_no_scheduler_at_the_address_is_an_error():
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(ClusterError, match=f"no Dask scheduler at {address}"):
+        cluster.connect(address, connect_seconds=1.0)
+
+
+@contextlib.contextmanager
+def impostor(answer: bytes) -> Iterator[str]:
+    """The address of a TCP server on 127.0.0.1 that accepts every
+    connection and sends ``answer`` (nothing: it stays silent), not a
+    scheduler."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):  # closed at the end
+            while True:
+                connection, _ = server.accept()
+                accepted.append(connection)
+                connection.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+        for connection in accepted:
+            connection.close()
+
+
+@pytest.mark.parametrize("answer, message", [
+    (b"", "accepted the connection but gave no Dask handshake within 0.5 s: is it a Dask "
+          "scheduler?"),  # once a hang of minutes
+    (b"HTTP/1.1 200 OK\r\n\r\n" * 10, "is not a Dask scheduler: it answered the handshake "
+                                       "with something else"),  # once a traceback after 21 s
+], ids=["silent", "junk"])
+def test_a_program_that_is_not_a_scheduler_is_named_so(answer, message):
+    with impostor(answer) as address:
+        with pytest.raises(ClusterError) as caught:
+            cluster.connect(address, connect_seconds=0.5)
+    assert str(caught.value).startswith(f"{address} {message}"), caught.value
+
+
+@pytest.mark.parametrize("positions, workers, size", [
+    (60, 2, 10),            # too few to split finer than the least chunk
+    (5_000, 2, 313),        # 8 chunks a worker
+    (1_700_000, 20, 500),   # KBNK on a cluster: the largest chunk
+    (100, 0, 13),           # no worker counted yet: as for one
+])
+def test_chunk_size(positions, workers, size):
+    assert chunk_size(positions, workers) == size

@@ -1,0 +1,166 @@
+"""The worst-case analysis with plans made by worker processes
+(``verify --defender worst --jobs N``): the same records as with one job."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import chess
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from al0.lang.loader import load_table
+from al0.engine.plan import Planner
+from al0.board.position import from_board
+from al0.verify.sources import mirror_images, position_fen, start_positions
+from al0.verify.verifier import VerifySpec, load_tablebase
+from al0.verify.worker import decode_plan, decode_tree, encode_plan, encode_tree, plan_chunk
+from al0.verify.worst import WorstCase
+from al0.lang.specs import DefenderSpec
+from al0.verify.run import region
+from conftest import POSITIONS, TABLES, TEST_TABLES
+
+BOOK = str(TABLES / "krk_bratko.yaml")
+SHUFFLE = str(TEST_TABLES / "krk_shuffle.yaml")
+"""Never mates: its worst case meets cycles (threefold repetition)."""
+STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
+
+
+def starts(table: str, count: int) -> list[chess.Board]:
+    loaded = load_table(table)
+    return list(start_positions(f"sample:{count}", loaded, load_tablebase(loaded.material)))
+
+
+def test_position_fen_is_python_chess_fen():
+    generator = random.Random(7)
+    men = [chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT]
+    for _ in range(3000):
+        board = chess.Board(None)
+        squares = generator.sample(chess.SQUARES, 4)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2:2 + generator.randrange(3)]:
+            board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < .5))
+        board.turn = generator.random() < .5
+        assert position_fen(from_board(board)) == board.fen()
+
+
+def closure(worst: WorstCase, positions: list) -> set:
+    """The starts and every position their plans' replans reach."""
+    seen, todo = set(positions), list(positions)
+    while todo:
+        for position in worst.replans(todo.pop()):
+            if position not in seen:
+                seen.add(position)
+                todo.append(position)
+    return seen
+
+
+@pytest.mark.parametrize("table", [BOOK, SHUFFLE])
+def test_plans_made_elsewhere_give_the_records_of_plans_made_on_demand(table):
+    boards = starts(table, 12) + ([chess.Board(line.split(" w ")[0] + " w - - 0 1")
+                                   for line in open(STALEMATES) if not line.startswith("#")]
+                                  if table == BOOK else [])
+    positions = [from_board(board) for board in boards]
+    here = WorstCase(Planner(load_table(table)), 50)
+    expected = [here.analyse(board, None) for board in boards]
+    assert any(record.ending != "mate" for record in expected)
+    # Replans find exactly the positions the analysis plans at.
+    elsewhere = WorstCase(Planner(load_table(table)), 50)
+    needed = closure(elsewhere, positions)
+    assert needed == set(here.plan_steps)
+    # A worker's plans, as steps, give the same records.
+    spec = VerifySpec(table, DefenderSpec("worst"))
+    order = sorted(needed)
+    result = plan_chunk(spec, order)
+    assert len(result.answers) == len(result.plans) == len(order)
+    assert len(result.seconds) <= len(order)
+    judged = WorstCase(Planner(load_table(table)), 50)
+    ids = [0]
+    judged.learn_steps(result.steps, ids)
+    assert len(ids) == result.first_step + len(result.steps) == len(here.steps)
+    for position, (step, replans), plan in zip(order, result.answers, result.plans):
+        assert set(replans) <= needed  # each reported once, at most
+        judged.learn(position, ids[step])
+        mine, theirs = decode_plan(position, plan), here.planner.plan_position(position)
+        assert (mine.rule, mine.advice, mine.tree) == (theirs.rule, theirs.advice, theirs.tree)
+    assert [judged.analyse(board, None) for board in boards] == expected
+    assert not judged.planner.search_seconds  # every plan came from the worker
+
+
+def test_a_plan_crosses_processes_unchanged(bratko):
+    planner = Planner(bratko)
+    for board in starts(BOOK, 30):
+        plan = planner.plan(board)
+        assert plan.tree is not None
+        assert decode_tree(encode_tree(plan.tree)) == plan.tree
+        assert decode_plan(plan.position, encode_plan(plan)) == plan
+
+
+def verify_json(tmp_path, *args: str) -> tuple[dict, str]:
+    out = tmp_path / f"report{len(list(tmp_path.iterdir()))}.json"
+    result = CliRunner().invoke(cli, ["verify", *args, "--defender", "worst", "--json", str(out)])
+    data = json.loads(out.read_text())
+    for timing in ("wall_seconds", "plan_ms", "plans_per_second", "plans_searched"):
+        del data[timing]
+    return data, result.output.splitlines()[-1]
+
+
+@pytest.mark.parametrize("table, positions, ending", [
+    (BOOK, STALEMATES, "stalemate"), (BOOK, "sample:30", "mate"),
+    (SHUFFLE, "sample:8", "threefold repetition")])
+def test_jobs_do_not_change_a_worst_case_report(tmp_path, table, positions, ending):
+    one, _ = verify_json(tmp_path, table, "--positions", positions)
+    two, _ = verify_json(tmp_path, table, "--positions", positions, "--jobs", "2")
+    assert one == two and one["games"] == one["total"] and ending in one["endings"]
+
+
+def test_a_plan_over_budget_stops_two_jobs_where_it_stops_one(tmp_path):
+    # With a budget of 300 nodes some plan fails: one job stops at the first
+    # start that needs it; with two, the worker's failure is kept until the
+    # analysis needs that plan, so the partial report is the same.
+    one, last_one = verify_json(tmp_path, BOOK, "--positions", "sample:100", "--budget", "300")
+    two, last_two = verify_json(tmp_path, BOOK, "--positions", "sample:100", "--budget", "300",
+                                "--jobs", "2")
+    assert one["interrupted"] and 0 < one["games"] < 100
+    assert one == two and last_one == last_two
+    assert last_one.startswith("Error: stopped after") and "node budget of 300" in last_one
+
+
+def test_a_table_that_wanders_hundreds_of_moves_gets_its_report(tmp_path):
+    # Its worst defence walks our king round the edge for 600 moves before a
+    # position comes round again: deeper than Python's stack, were the
+    # analysis to recurse once per move (it raised RecursionError).
+    table = str(TEST_TABLES / "krk_edge_walk.yaml")
+    walk = str(POSITIONS / "krk_edge_walk.epd")
+    one, last = verify_json(tmp_path, table, "--positions", walk)
+    assert one["endings"] == {"threefold repetition": 1} and not one["interrupted"]
+    [example] = one["failure_examples"]["threefold repetition"]
+    assert example["moves"] == 600 and len(example["line"]) == 1200
+    assert example["line"][:4] == ["b1a2", "c5d6", "a2b1", "d6e7"]
+    for jobs in ("2", "3"):  # each worker plans a region: two thirds of a region for a third
+        more, _ = verify_json(tmp_path, table, "--positions", walk, "--jobs", jobs)
+        assert more == one
+
+
+@pytest.mark.parametrize("regions", [1, 2, 3, 8, 16])
+def test_workers_regions_keep_mirror_images_together_and_use_every_worker(regions):
+    # A position's mirror images are planned once, in one orientation: a
+    # worker given one of them plans it for all of them.
+    used = set()
+    for theirs in chess.SQUARES:
+        for ours in chess.SQUARES:
+            if chess.square_distance(theirs, ours) < 2:
+                continue
+            for turn in chess.COLORS:
+                board = chess.Board(None)
+                board.set_piece_at(theirs, chess.Piece(chess.KING, not turn))
+                board.set_piece_at(ours, chess.Piece(chess.KING, turn))
+                board.turn = turn
+                position = from_board(board)
+                found = {region(image, regions) for image in mirror_images(position)}
+                assert len(found) == 1 and 0 <= min(found) < regions
+                used |= found
+    assert used == set(range(regions))
