@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
 import signal
 import time
 from collections import deque
 from collections.abc import Collection, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from typing import Any, Callable, Generator, Generic, TypeVar
@@ -123,12 +124,14 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
     items = [(index, board.fen()) for index, board in enumerate(boards)]
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
     sent: dict[Future[ChunkResult], list[tuple[int, str]]] = {}
+    answered: queue.SimpleQueue[Future[ChunkResult]] = queue.SimpleQueue()
     try:
         # No more workers than chunks: an idle one only costs its start.
         with _pools(1, min(jobs, len(chunks)), sent.keys()) as (executor,):
             for chunk in chunks:
-                sent[_submit(executor, judge_chunk, spec, chunk)] = chunk
-            for future in as_completed(list(sent)):
+                sent[_submit(executor, answered.put, judge_chunk, spec, chunk)] = chunk
+            for _ in chunks:
+                future = answered.get()
                 chunk = sent.pop(future)
                 records, seconds = _chunk_result(future)
                 # All in the report before the first is yielded: the caller
@@ -213,6 +216,9 @@ def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
     the start positions are read (with ``deal.read_ahead``)."""
     jobs = deal.jobs
     sent: dict[Future[_Result], tuple[int, list[_Item]]] = {}
+    # In the order they are done, which is the order sent for each worker
+    # (a pool of one process).
+    answered: queue.SimpleQueue[Future[_Result]] = queue.SimpleQueue()
     tasks = [0] * jobs  # per worker: tasks sent, not answered
     with _pools(jobs, 1, sent.keys()) as executors:
         while True:
@@ -221,19 +227,18 @@ def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
                     chunk = deal.chunk(worker)
                     if not chunk:
                         break
-                    sent[_submit(executor, task, spec, chunk)] = worker, chunk
+                    sent[_submit(executor, answered.put, task, spec, chunk)] = worker, chunk
                     tasks[worker] += 1
             if not sent:
                 return
-            done, _ = wait(sent, timeout=0 if deal.read_ahead and not deal.read_all else None,
-                           return_when=FIRST_COMPLETED)
-            if not done:
+            try:
+                future = answered.get(block=not deal.read_ahead or deal.read_all)
+            except queue.Empty:
                 deal.read_more()
                 continue
-            for future in [future for future in sent if future in done]:
-                worker, chunk = sent.pop(future)
-                tasks[worker] -= 1
-                yield chunk, _chunk_result(future)
+            worker, chunk = sent.pop(future)
+            tasks[worker] -= 1
+            yield chunk, _chunk_result(future)
 
 
 def _judge_chains(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
@@ -386,34 +391,40 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
             for executor in executors:
                 executor.shutdown()
         else:
-            # An executor has no call to stop its workers before Python
-            # 3.14 (terminate_workers), so its processes (and the thread
-            # that reads their answers) are taken from it before shutdown
-            # clears them.
-            processes = [process for executor in executors
-                         for process in (executor._processes or {}).values()]
-            threads = [getattr(executor, "_executor_manager_thread", None)
-                       for executor in executors]
-            for process in processes:
-                with contextlib.suppress(ProcessLookupError):  # it has just ended
-                    os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
-            for executor in executors:
-                executor.shutdown(wait=False, cancel_futures=True)
-            # Cancelled here, not later by the executor's thread, and left
-            # out: a task cancelled before it started is never "done" to
-            # wait(), which then waited the whole grace on every stop.
-            running = [task for task in tasks if not task.cancel()]
-            wait(running, timeout=GRACE_SECONDS)
-            if not all(task.done() for task in tasks):
-                for process in processes:
-                    process.terminate()
-                    process.join()
-            # Each executor's thread ends once its workers have: waited for
-            # here, or at exit Python may wake it through the pipe it is
-            # closing (an "Exception ignored ... Bad file descriptor").
-            for thread in threads:
-                if thread is not None:
-                    thread.join()
+            with _holding_stop_signals():  # a second Ctrl-C waits until the workers are gone
+                _stop(executors, tasks)
+
+
+def _stop(executors: list[ProcessPoolExecutor], tasks: Collection[Future[Any]]) -> None:
+    """Stop the workers of ``executors`` (see :func:`_pools`)."""
+    # An executor has no call to stop its workers before Python
+    # 3.14 (terminate_workers), so its processes (and the thread
+    # that reads their answers) are taken from it before shutdown
+    # clears them.
+    processes = [process for executor in executors
+                 for process in (executor._processes or {}).values()]
+    threads = [getattr(executor, "_executor_manager_thread", None)
+               for executor in executors]
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError):  # it has just ended
+            os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
+    for executor in executors:
+        executor.shutdown(wait=False, cancel_futures=True)
+    # Cancelled here, not later by the executor's thread, and left
+    # out: a task cancelled before it started is never "done" to
+    # wait(), which then waited the whole grace on every stop.
+    running = [task for task in tasks if not task.cancel()]
+    wait(running, timeout=GRACE_SECONDS)
+    if not all(task.done() for task in tasks):
+        for process in processes:
+            process.terminate()
+            process.join()
+    # Each executor's thread ends once its workers have: waited for
+    # here, or at exit Python may wake it through the pipe it is
+    # closing (an "Exception ignored ... Bad file descriptor").
+    for thread in threads:
+        if thread is not None:
+            thread.join()
 
 
 STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
@@ -422,18 +433,33 @@ systemd or a dropped ssh session send, often to every process of the group,
 the workers included."""
 
 
-def _submit(executor: ProcessPoolExecutor, task: Callable[..., _Result],
-            *args: Any) -> Future[_Result]:
-    """``executor.submit``, with Ctrl-C (and the other :data:`STOP_SIGNALS`)
-    held back until it returns. The first submit forks the workers, and a
-    Ctrl-C that arrives during a fork is raised in Python's at-fork hooks,
-    which swallow it: the run went on, its workers never answered, and it
-    waited forever. Held back, it arrives just after, as at any other moment."""
+@contextlib.contextmanager
+def _holding_stop_signals() -> Iterator[None]:
+    """Ctrl-C (and the other :data:`STOP_SIGNALS`) held back while the block
+    runs; one that came meanwhile is raised as the block ends."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
-        return executor.submit(task, *args)
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _submit(executor: ProcessPoolExecutor, done: Callable[[Future[_Result]], None],
+            task: Callable[..., _Result], *args: Any) -> Future[_Result]:
+    """``executor.submit``, ``done`` called with the task once it is done
+    (from the executor's thread), with Ctrl-C held back until it returns.
+
+    The first submit forks the workers, and a Ctrl-C that arrives during a
+    fork is raised in Python's at-fork hooks, which swallow it: the run went
+    on, its workers never answered, and it waited forever. And the caller
+    waits for answers through ``done`` (a ``queue.SimpleQueue.put``), never
+    through ``concurrent.futures.wait`` or ``as_completed``: a Ctrl-C raised
+    while those lock the tasks one by one left a task locked, the executor's
+    thread then waited forever to set its result, and the run with it."""
+    with _holding_stop_signals():
+        future = executor.submit(task, *args)
+        future.add_done_callback(done)
+        return future
 
 
 class WorkerError(AL0Error):

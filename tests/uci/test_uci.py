@@ -17,7 +17,7 @@ from al0.engine.defenders import TablebaseDefender
 from al0.errors import SearchBudgetExceeded
 from al0.games.chess_search import ShortSearch
 from al0.lang.loader import load_table
-from al0.engine.plan import Planner
+from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.engine.play import OurMove, TheirMove, play_game
 from al0.board.fen import read_epd
 from al0.engine.limits import SearchLimits
@@ -74,7 +74,7 @@ def test_engine_mates_the_tablebase_defender_as_al0_play_does(start):
         assert engine.id["name"] == f"al0 {__version__}"
         while not board.is_game_over():
             if board.turn == chess.WHITE:
-                result = engine.play(board, chess.engine.Limit(time=1.0),
+                result = engine.play(board, chess.engine.Limit(nodes=DEFAULT_BUDGET),
                                      info=chess.engine.INFO_ALL)
                 assert result.move in board.legal_moves
                 infos.append(result.info)
@@ -145,8 +145,10 @@ def test_uci_command_with_a_broken_table_fails_before_the_protocol(tmp_path):
 def test_a_gui_gets_readyok_and_bestmove_at_once_during_a_long_search():
     """A table that searches for minutes (mate in nine over every legal
     move): ``isready`` and ``stop`` are answered while it thinks, ``stop``
-    with the best move known (the tablebase's: no tree is found yet), and
-    ``quit`` ends the process without waiting for the search."""
+    with a legal move (which one: the in-process tests below), and ``quit``
+    ends the process without waiting for the search. The bounds are on the
+    answers, generous beside the search's minutes, so a loaded machine
+    passes them."""
     engine = subprocess.Popen(COMMAND + [DEEP], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, bufsize=1)
     assert engine.stdin is not None and engine.stdout is not None
@@ -167,18 +169,15 @@ def test_a_gui_gets_readyok_and_bestmove_at_once_during_a_long_search():
         answer("uciok")
         send(f"position fen {BOOK_FEN}")
         send("go infinite")
-        time.sleep(0.3)  # into the search
         asked = send("isready")
         _, answered = answer("readyok")
-        assert answered - asked < 0.5
+        assert answered - asked < 5
         asked = send("stop")
         line, answered = answer("bestmove")
-        assert answered - asked < 0.5
-        board = chess.Board(BOOK_FEN)
-        assert chess.Move.from_uci(line.split()[1]) in tablebase.load("KRK").best_moves(board)
+        assert answered - asked < 5
+        assert chess.Move.from_uci(line.split()[1]) in chess.Board(BOOK_FEN).legal_moves
         # A search that never ends by itself, cut by quit.
         send("go infinite")
-        time.sleep(0.2)
         asked = send("quit")
         engine.wait(timeout=30)
         assert time.monotonic() - asked < 5  # the search alone would take minutes
@@ -194,13 +193,13 @@ def test_python_chess_shows_the_score_and_the_short_search_mates():
     position (no table's material) gets the short search, which mates at once."""
     with chess.engine.SimpleEngine.popen_uci(COMMAND) as engine:
         assert engine.options["Table"].default == "auto"
-        result = engine.play(chess.Board(BOOK_FEN), chess.engine.Limit(time=5),
+        result = engine.play(chess.Board(BOOK_FEN), chess.engine.Limit(nodes=DEFAULT_BUDGET),
                              info=chess.engine.INFO_ALL)
         assert result.move == chess.Move.from_uci("e6e3")
         assert result.info["score"].relative == chess.engine.Mate(8)
         assert result.info["string"].startswith("rule else_rule advice squeeze")
         board = chess.Board(KRRK_MATE_IN_ONE)
-        result = engine.play(board, chess.engine.Limit(time=5), info=chess.engine.INFO_ALL)
+        result = engine.play(board, chess.engine.Limit(depth=2), info=chess.engine.INFO_ALL)
         board.push(result.move)
         assert board.is_checkmate()
         assert result.info["score"].relative == chess.engine.Mate(1)
@@ -334,37 +333,62 @@ def test_go_infinite_holds_the_move_until_stop():
     assert gui.ask("position startpos") == ["bestmove e6e3"]
 
 
-def test_stop_answers_the_best_move_known_before_the_search_ends():
+class HeldPlan:
+    """The planner's search held at its start until the test lets it go
+    (then it runs, and sees the stop flag): what the engine answers while
+    a search runs, whatever the machine's speed."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
+        self.started = threading.Event()
+        self.release = threading.Event()
+        plan = Planner.plan
+
+        def held(planner: Planner, board: chess.Board, limits: SearchLimits | None = None):
+            self.started.set()
+            assert self.release.wait(30), "the test never let the search go"
+            return plan(planner, board, limits)
+
+        monkeypatch.setattr(Planner, "plan", held)
+
+
+def test_stop_answers_the_best_move_known_before_the_search_ends(monkeypatch):
     """The search runs in a worker: stop answers before it has ended, with
     the tablebase's move while the deep table's search goes on."""
+    held = HeldPlan(monkeypatch)
     gui = Gui(DEEP)
     gui.engine.handle(f"position fen {BOOK_FEN}")
     gui.engine.handle("go infinite")
     search = gui.engine.search
     assert search is not None
-    time.sleep(0.2)  # into the plan's search (the tablebase, cached, is probed before it)
+    assert held.started.wait(30)  # in the plan's search: the tablebase was probed before it
     gui.engine.handle("stop")
-    assert not search.done  # minutes from its end
+    assert not search.done
     assert gui.sent[-1] in {f"bestmove {move.uci()}"
                             for move in tablebase.load("KRK").best_moves(chess.Board(BOOK_FEN))}
+    held.release.set()
     search.wait()
-    assert gui.sent[-1].startswith("bestmove")  # the worker said nothing after it
+    assert search.done and gui.sent[-1].startswith("bestmove")  # the worker said nothing after it
+    assert sum(line.startswith("bestmove") for line in gui.sent) == 1
 
 
-def test_the_clock_answers_for_a_search_that_would_go_on():
+def test_the_clock_answers_for_a_search_that_would_go_on(monkeypatch):
     """``go movetime``: when the time is up the move goes out, the deep
     table's search still running (it is then told to stop)."""
+    held = HeldPlan(monkeypatch)
     gui = Gui(DEEP)
     gui.engine.handle(f"position fen {BOOK_FEN}")
     gui.engine.handle("go movetime 300")
     search = gui.engine.search
     assert search is not None
+    assert held.started.wait(30)
     deadline = time.monotonic() + 30  # a guard against a hang, not a measure
     while not search.answered and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert gui.sent[-1].startswith("bestmove ") and not search.done
+    assert search.stop.is_set() and not search.done
+    assert gui.sent[-1].startswith("bestmove ")
+    held.release.set()
     search.wait()
-    assert search.stop.is_set()
+    assert search.done and sum(line.startswith("bestmove") for line in gui.sent) == 1
 
 
 @pytest.mark.parametrize("position, why", [

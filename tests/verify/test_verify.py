@@ -544,6 +544,35 @@ def test_ctrl_c_with_workers_gives_the_partial_report(tmp_path, defender, table,
     assert data["interrupted"] and data["games"] < data["total"] == 5000
 
 
+LOCKS_AND_INTERRUPTS = (
+    "import runpy, sys\n"
+    "from concurrent.futures import _base\n"
+    "def enter(self):\n"
+    "    first = min(self.futures, key=id)\n"
+    "    first._condition.acquire()\n"
+    "    raise KeyboardInterrupt\n"
+    "_base._AcquireFutures.__enter__ = enter\n"
+    "sys.argv[0] = 'al0'\n"
+    "runpy.run_module('al0', run_name='__main__')\n")
+"""A Ctrl-C at the worst moment of ``concurrent.futures.wait`` and
+``as_completed``, each time they are called: once they have locked the
+first task of those they wait for. Raised there, it left that task locked
+for good; the executor's thread then waited forever to set its result, and
+verify (its stop path, or Python at exit) for that thread."""
+
+
+@pytest.mark.parametrize("defender, table", [("random", "krk"), ("tablebase", "krk"),
+                                             ("worst", "krk_bratko")])
+def test_workers_answers_are_awaited_where_a_ctrl_c_leaves_no_lock(defender, table):
+    done = subprocess.run(
+        [sys.executable, "-c", LOCKS_AND_INTERRUPTS, "verify", str(TABLES / f"{table}.yaml"),
+         "--defender", defender, "--jobs", "2", "--positions", "sample:300", "--json", "-"],
+        capture_output=True, text=True, timeout=60)  # seconds; the hang it guards was forever
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    data = json.loads(done.stdout)
+    assert not data["interrupted"] and data["games"] == data["total"] == 300
+
+
 def test_ctrl_c_while_the_commands_load_is_one_line():
     # The imports take half a second (seconds on a busy machine): a Ctrl-C
     # there gave a traceback of the import machinery.
