@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -21,31 +20,19 @@ from al0.cli.common import (BUDGET, ENGINE_SECONDS, STDOUT, TABLE, CommandError,
                             build_progress, check_no_overwrite, command_line,
                             prepare_tablebase, reports_errors, write_output)
 from al0.lang.specs import DefenderSpec, VERIFY_KINDS
-from al0.board.fen import epd_positions
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
 from al0.report.pgn import pgn_text
 from al0.report.replay import as_pgn, games_to_show, replay_all
-from al0.verify.run import CHUNK, run, usable_cpus, useful_jobs
+from al0.verify.run import CHUNK, usable_cpus, useful_jobs
 from al0.verify.game import play_one
 from al0.verify.report import Report
 from al0.verify.sources import start_positions
-from al0.verify.verifier import Verifier, VerifySpec
+from al0.verify.api import Verification
+from al0.verify.verifier import Verifier
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
-
-def choose_positions(spec: PositionsSpec, verifier: Verifier, seed: int) -> Sequence[chess.Board]:
-    """The start positions ``spec`` names (see
-    :func:`al0.verify.sources.start_positions`), with the command line's errors."""
-    table = verifier.table
-    if spec.path is not None:
-        return epd_positions(spec.path, table.material, table.us)
-    if verifier.tablebase is None:
-        raise CommandError(f"no tablebase for {table.material}, so no list of all its "
-                           f"positions: give --positions FILE.epd")
-    return start_positions(spec.text, table, verifier.tablebase, seed)
-
 
 def default_jobs(defender: DefenderSpec, scheduler: str | None, positions: int,
                  cpus: int) -> int:
@@ -218,26 +205,18 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
                                "position, so it runs locally: drop --scheduler")
     if scheduler and (defender.kind == "uci" or jobs is not None and jobs > 1):
         raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
-    # A bundled table's name (krk) is resolved here: workers get a path.
-    spec = VerifySpec(os.path.abspath(table_path(table)), defender, max_moves, seed, budget, engine_time,
-                      replay_worst_lines=show_analysis)
     outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path,
                "--pgn": pgn_path}
-    inputs = {"TABLE": spec.table_path, "--positions": positions_spec.path}
-    check_no_overwrite(inputs, outputs)
+    check_no_overwrite({"TABLE": str(table_path(table)), "--positions": positions_spec.path},
+                       outputs)
     say = build_progress()
     if say is not None:  # the table is loaded twice, on a terminal only: a few ms
-        prepare_tablebase(load_table(spec.table_path).material, say)
-    verifier = Verifier(spec)
-    try:
+        prepare_tablebase(load_table(table_path(table)).material, say)
+    with Verification(table, positions_spec.text, defender, max_moves=max_moves, seed=seed,
+                      budget=budget, engine_seconds=engine_time,
+                      analysis=show_analysis) as verification:
+        verifier, boards = verification.verifier, verification.boards
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
-        boards = choose_positions(positions_spec, verifier, seed)
-        if not boards:
-            raise CommandError(f"{positions_spec.text}: no positions to verify")
-        # Another seed draws another sample: a claim about sample:N is not about it.
-        named = (positions_spec.text if positions_spec.count is None or seed == 0
-                 else f"{positions_spec.text} (seed {seed})")
-        report = Report(verifier.table.name, defender.name, named, len(boards))
         if jobs is None:
             jobs = default_jobs(defender, scheduler, len(boards), usable_cpus())
         elif jobs > 1:
@@ -249,12 +228,10 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         if positions_spec.count is None and positions_spec.path is None \
                 and len(boards) >= LARGE_RUN:
             click.echo(large_run_note(verifier, len(boards), jobs, seed), err=True)
-        stopped = run_with_progress(spec, verifier, boards, jobs, report, scheduler)
+        report = run_with_progress(verification, jobs, scheduler)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
         games = replay_all(verifier, boards, shown) if html_path or pgn_path else []
-    finally:
-        verifier.close()
     data = report.to_json(verifier.table.expect, worst)
     # The files before any line is printed: after a SIGHUP (a dropped ssh
     # session) there may be no terminal left to print on.
@@ -299,19 +276,21 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         about = ", ".join(sorted({e.defender or "" for e in verifier.table.expect}))
         click.echo(f"no expectations about the {defender.name} defender (the table's are "
                    f"about: {about})", err=to_stderr)
-    if stopped:
+    if report.stopped:
         raise CommandError(f"stopped after {len(report.records)} of {report.total} "
-                           f"positions: {stopped}")
+                           f"positions: {report.stopped}")
     if any(check["holds"] is False for check in checks):
         raise click.exceptions.Exit(1)
 
 
-def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
-                      jobs: int, report: Report, scheduler: str | None = None) -> str:
-    """Judge every board (see :func:`al0.verify.run.run`) with a progress
-    bar on a terminal, after a line counting the plans while workers make
-    them (``--defender worst --jobs N``). Returns why the run stopped early
-    ('' when it did not); the report keeps all it got."""
+def run_with_progress(verification: Verification, jobs: int,
+                      scheduler: str | None = None) -> Report:
+    """Run ``verification`` (see :meth:`al0.verify.Verification.run`) with a
+    progress bar on a terminal, after a line counting the plans while
+    workers make them (``--defender worst --jobs N``); into a log or a pipe,
+    a line every :data:`PROGRESS_LINE_SECONDS`. The report keeps all it got,
+    and says why it stopped early, if it did."""
+    total = len(verification.boards)
     if scheduler:
         try:  # lazily: Dask takes half a second to import, and is an extra
             import al0.verify.cluster  # noqa: F401  (Dask and what it needs are there)
@@ -319,7 +298,7 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
             raise CommandError(f"--scheduler needs Dask ({error}): "
                                f"pip install 'al0[cluster]'") from None
     if not sys.stderr.isatty():
-        return run(spec, verifier, boards, jobs, report, scheduler, *progress_lines(len(boards)))
+        return verification.run(jobs, scheduler, *progress_lines(total))
     with contextlib.ExitStack() as stack:
         bars: list[ProgressBar[int]] = []
         counted = False
@@ -338,10 +317,10 @@ def run_with_progress(spec: VerifySpec, verifier: Verifier, boards: Sequence[che
                 if counted:
                     click.echo(err=True)
                 bars.append(stack.enter_context(click.progressbar(
-                    length=len(boards), label="verifying", file=sys.stderr, show_eta=True)))
+                    length=total, label="verifying", file=sys.stderr, show_eta=True)))
             bars[0].update(1)
 
-        return run(spec, verifier, boards, jobs, report, scheduler, progress, planning)
+        return verification.run(jobs, scheduler, progress, planning)
 
 
 def _planned(planned: int, known: int | None) -> str:

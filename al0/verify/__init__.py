@@ -6,6 +6,6 @@ process pool or on a Dask cluster; ``analysis`` says where the moves go.
 one call for Python users (see :mod:`al0.verify.api`).
 """
 
-from al0.verify.api import verify
+from al0.verify.api import Verification, verify
 
-__all__ = ["verify"]
+__all__ = ["Verification", "verify"]
