@@ -191,8 +191,9 @@ def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at
 
 
 def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own_scheduler):
-    # 30 rounds of the positions: far more work than is done when the workers go.
-    boards = 30 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
+    # 300 rounds of the positions: far more work than is done when the
+    # workers go (with 30, two workers sometimes finished all of it first).
+    boards = 300 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
                    for line in open(CLUSTER_EPD) if not line.startswith("#")]
     report = Report("krk_bratko", "tablebase", CLUSTER_EPD, len(boards))
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
