@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import chess
 import pytest
@@ -80,6 +80,22 @@ def forks_of(pid: int) -> list[int]:
         with open(f"/proc/{pid}/task/{task}/children") as listed:
             children += [int(child) for child in listed.read().split()]
     return [child for child in children if command(child) == command(pid)]
+
+
+@pytest.fixture
+def pool_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The worker counts of the process pools verify starts while the test
+    runs, in order (the pools are real: only their sizes are recorded)."""
+    import al0.verify.run as verify_run
+    made: list[int] = []
+
+    class Recording(verify_run.ProcessPoolExecutor):
+        def __init__(self, max_workers: int, **kwargs: Any):
+            made.append(max_workers)
+            super().__init__(max_workers, **kwargs)
+
+    monkeypatch.setattr(verify_run, "ProcessPoolExecutor", Recording)
+    return made
 
 
 @pytest.fixture

@@ -279,19 +279,10 @@ def test_an_interrupted_run_leaves_its_expectations_undecided(tmp_path):
 
 
 @pytest.mark.parametrize("positions, workers", [("sample:5", None), ("sample:201", 2)])
-def test_jobs_are_capped_at_the_work_available(monkeypatch, positions, workers):
-    import al0.verify.run as verify_run
-    made: list[int] = []
-
-    class Recording(verify_run.ProcessPoolExecutor):
-        def __init__(self, max_workers: int, **kwargs):
-            made.append(max_workers)
-            super().__init__(max_workers, **kwargs)
-
-    monkeypatch.setattr(verify_run, "ProcessPoolExecutor", Recording)
+def test_jobs_are_capped_at_the_work_available(pool_sizes, positions, workers):
     result = run("verify", BOOK, "--positions", positions, "--jobs", "8", "--defender", "random")
     assert result.exit_code == 0, result.output
-    assert made == ([] if workers is None else [workers])
+    assert pool_sizes == ([] if workers is None else [workers])
 
 
 def test_a_line_that_is_not_utf8_on_standard_input_is_re_prompted():

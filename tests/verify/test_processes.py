@@ -44,23 +44,15 @@ def test_useful_jobs(jobs, positions, by_plans, cpus, useful, why):
     assert useful_jobs(jobs, positions, by_plans, cpus) == (useful, why)
 
 
-def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch):
+def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch, pool_sizes):
     # --jobs 100000 started 100 workers of ~67 MB each on 2 cores.
-    made: list[int] = []
-
-    class Recording(verify_run.ProcessPoolExecutor):
-        def __init__(self, max_workers: int, **kwargs):
-            made.append(max_workers)
-            super().__init__(max_workers, **kwargs)
-
-    monkeypatch.setattr(verify_run, "ProcessPoolExecutor", Recording)
     monkeypatch.setattr(verify_run, "CHUNK", 10)  # 4 chunks of few positions: a fast run
     monkeypatch.setattr(al0.cli.verify, "usable_cpus", lambda: 1)
     result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:31", "--jobs",
                                       "100000", "--defender", "random"])
     assert result.exit_code == 0, result.output
     assert "note: --jobs 100000 lowered to 2: 1 CPU, at most 2 workers each\n" in result.stderr
-    assert made == [2]
+    assert pool_sizes == [2]
 
 
 # ------------------------------------------------------------ signals
