@@ -50,7 +50,8 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
         names = built.namelist()
         metadata = built.read("al0-0.1.0.dist-info/METADATA").decode()
     assert any(name.endswith("/LICENSE") and ".dist-info/" in name for name in names)
-    for field in ("License: MIT\n", "Author: the al0 authors\n", "Requires-Dist: platformdirs"):
+    for field in ("License-Expression: MIT\n", "Author: the al0 authors\n",
+                  "Requires-Dist: platformdirs"):
         assert field in metadata, field
     # Installed into a folder of its own, run by this very interpreter: the
     # wheel's al0 comes first on the path and chess, yaml and click come from
