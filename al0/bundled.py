@@ -27,19 +27,17 @@ def bundled_tables() -> list[Path]:
 
 
 def table_path(spec: str) -> Path:
-    """The table file ``spec`` names: an existing path as given, else a
-    bundled table's name (``krk``, ``kqk``), else ``spec`` unchanged (so the
-    caller reports the missing file it names)."""
-    path = Path(spec)
+    """The table file ``spec`` names: a bundled table's name (``krk``,
+    ``kqk``) names the bundled table, even where the working folder holds
+    a file or folder of that name (``./krk`` names that one); anything else
+    is a path, returned as given (so the caller reports a missing file)."""
     if "/" in spec or "\\" in spec or spec.endswith((".yaml", ".yml")):
-        return path
-    try:
-        if path.exists():
-            return path
-    except OSError:  # a name too long to be a file
-        return path
+        return Path(spec)
     bundled = TABLES_DIR / f"{spec}.yaml"
-    return bundled if bundled.is_file() else path
+    try:
+        return bundled if bundled.is_file() else Path(spec)
+    except OSError:  # a name too long to be a file
+        return Path(spec)
 
 
 def bundled_namesake(path: Path) -> str | None:
