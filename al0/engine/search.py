@@ -39,6 +39,11 @@ from al0.lang.library import Node, node_at
 _BB = chess.BB_SQUARES
 
 
+def _place(child: list[Any]) -> int:
+    """A child's place in its generator's order (children are tried in another)."""
+    return child[2]  # type: ignore[no-any-return]
+
+
 class ForcingTreeSearch:
     """One search for one piece of advice from one root node.
 
@@ -83,6 +88,11 @@ class ForcingTreeSearch:
         then each of the root's children is met once and never again, so
         :meth:`_one_ply` tries them without records or memo entries."""
         self.node_memo = nodes
+        self.last_theirs = (advice.horizon - 1 if advice.leaf_ours and advice.position_only
+                            and not advice.mate_alone else -1)
+        """The depth of the last nodes of theirs with moves, where only
+        leaves may follow, when :meth:`_last_reply` decides them (a leaf has
+        us to move, goals are kept per position); else -1."""
         self.values: dict[Position, int] | None = (
             None if not advice.position_only else {} if values is None else values)
         """What the goals say at each position met (:data:`FAILS`, :data:`HOLDS`
@@ -162,6 +172,21 @@ class ForcingTreeSearch:
                     entry.tree = LEAF
                 self.memo[key] = entry
                 return entry, None
+        said, node = self._goals(key)
+        if said == FAILS:
+            entry.lo = self.never
+        elif said == LEAF_HERE:
+            entry.tree = LEAF
+        # Remembered once its goals are known (a goal that raises leaves no entry).
+        self.memo[key] = entry
+        return entry, node
+
+    def _goals(self, key: SearchKey) -> tuple[int, Node]:
+        """What the goals say at the node ``key`` (:data:`FAILS`, :data:`HOLDS`
+        or :data:`LEAF_HERE`, kept in :attr:`values` when there are any), and
+        the node they read."""
+        position, depth = key
+        advice = self.advice
         # :meth:`_node`, inlined: this runs at every new node.
         root = self.root
         shared = self.node_memo
@@ -175,18 +200,14 @@ class ForcingTreeSearch:
                 found = shared[key] = node_at(position, depth, self.us)
             node = found
         if not advice.holding(node, root):
-            entry.lo = self.never
             said = FAILS
         elif advice.better(node, root):
-            entry.tree = LEAF
             said = LEAF_HERE
         else:
             said = HOLDS
-        if values is not None:
-            values[position] = said
-        # Remembered once its goals are known (a goal that raises leaves no entry).
-        self.memo[key] = entry
-        return entry, node
+        if self.values is not None:
+            self.values[position] = said
+        return said, node
 
     def _solve(self, key: SearchKey, bound: int) -> tuple[ForcingTree | None, int]:
         """A forcing tree of height <= ``bound`` from the node ``key``, or None
@@ -195,6 +216,8 @@ class ForcingTreeSearch:
         entry = self.memo.get(key)
         node = None
         if entry is None:
+            if key[1] == self.last_theirs and key[0].turn != self.us:
+                return self._last_reply(key)
             entry, node = self._visit(key)
         if entry.tree is not None and entry.tree.height <= bound:
             return entry.tree, entry.lo
@@ -325,6 +348,71 @@ class ForcingTreeSearch:
         # As :meth:`_solve_ours` ends when no child is a leaf.
         entry.lo = min(self.never, least + 1)
         return None, entry.lo
+
+    def _last_reply(self, key: SearchKey) -> tuple[ForcingTree | None, int]:
+        """:meth:`_solve` at a new node of theirs at :attr:`last_theirs`: it is
+        asked at bound 1 only (the horizon is one ply on), is no leaf (a leaf
+        has us to move), and has a tree only when every reply reaches a leaf
+        and its own holding-goal holds. So its replies are tried first, in
+        :meth:`_refuters_first`'s order, each child decided by its goals
+        alone (no memo entry: only the goals are ever asked of it), and its
+        own holding-goal is evaluated only when no reply refutes: it fails
+        then at bound 1 whatever that goal says, which is all its entry
+        needs to know (most such nodes are refuted by their first reply).
+        The tree and the failure are the ones :meth:`_deepen` finds."""
+        self.nodes += 1
+        if self.nodes > self.limits.nodes:
+            raise self._spent(f"node budget of {self.limits.nodes}")
+        position, depth = key
+        entry = Entry()
+        entry.lo, entry.tree, entry.children = -1, None, None
+        values = self.values
+        assert values is not None  # position-only advice (:attr:`last_theirs`)
+        said = values.get(position)
+        node = None
+        if said == FAILS:
+            entry.lo = self.never
+            self.memo[key] = entry
+            return None, self.never
+        if self._legal_alone(False, depth):
+            children = [[move, None, index, "legal", True]
+                        for index, move in enumerate(legal_moves(position))]
+        else:
+            node = self._node(key)
+            children = self._allowed(node, False)
+        self.moves += len(children)
+        if self.moves > self.limits.moves:
+            raise self._spent(f"memory limit of {self.limits.moves} stored moves")
+        self._refuters_first(depth, children)
+        entry.children = children
+        self.memo[key] = entry
+        if not children:
+            # Not a leaf and no allowed move: no tree, at any bound.
+            entry.lo = self.never
+            return None, self.never
+        depth += 1
+        for index, child in enumerate(children):
+            child_position = (apply(position, child[0]) if child[4]
+                              else play_checked(position, child[0], child[3]))
+            child[1] = (child_position, depth)
+            reached = values.get(child_position)
+            if reached is None:
+                self.nodes += 1
+                if self.nodes > self.limits.nodes:
+                    raise self._spent(f"node budget of {self.limits.nodes}")
+                reached = self._goals(child[1])[0]
+            if reached != LEAF_HERE:
+                self._refuted(depth - 1, children, index)
+                # A child failing its holding-goal fails at every bound; one
+                # that holds fails at bound 0 only.
+                entry.lo = self.never if reached == FAILS else 1
+                return None, entry.lo
+        if said is None and self._goals(key)[0] == FAILS:
+            entry.lo = self.never
+            return None, self.never
+        entry.tree = make_tree(1, tuple((child[0], LEAF)
+                                        for child in sorted(children, key=_place)))
+        return entry.tree, -1
 
     def _expand(self, key: SearchKey, node: Node | None) -> list[list[Any]]:
         """The children of ``key`` in trying order: the allowed moves, each
@@ -501,18 +589,23 @@ class ForcingTreeSearch:
             children.sort(key=lambda child: -history.get(child[0].from_square << 6
                                                          | child[0].to_square, 0))
 
+    def _refuted(self, depth: int, children: list[list[Any]], index: int) -> None:
+        """The reply ``children[index]`` of a node of theirs at ``depth``
+        refuted it: try it first next time there, and count it for new nodes
+        of theirs at this depth (:meth:`_refuters_first`)."""
+        history = self.history.setdefault(depth, {})
+        move = children[index][0]
+        move_key = move.from_square << 6 | move.to_square
+        history[move_key] = history.get(move_key, 0) + 1
+        children.insert(0, children.pop(index))
+
     def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:
         branches = []
         for index, child in enumerate(children):
             subtree, child_lo = self._child(key, child, bound - 1)
             if subtree is None:
-                # Try this refutation first next time here, and count it for
-                # new nodes of theirs at this depth (:meth:`_refuters_first`).
-                history = self.history.setdefault(key[1], {})
-                move = child[0].from_square << 6 | child[0].to_square
-                history[move] = history.get(move, 0) + 1
-                children.insert(0, children.pop(index))
+                self._refuted(key[1], children, index)
                 # It refutes every bound up to its lo + 1.
                 return None, min(self.never, max(bound, child_lo + 1))
             branches.append((child[2], child[0], subtree))
