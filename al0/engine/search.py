@@ -374,6 +374,7 @@ class ForcingTreeSearch:
             entry.lo = self.never
             self.memo[key] = entry
             return None, self.never
+        children: list[list[Any]]
         if self._legal_alone(False, depth):
             children = [[move, None, index, "legal", True]
                         for index, move in enumerate(legal_moves(position))]
