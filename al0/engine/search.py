@@ -369,7 +369,6 @@ class ForcingTreeSearch:
         values = self.values
         assert values is not None  # position-only advice (:attr:`last_theirs`)
         said = values.get(position)
-        node = None
         if said == FAILS:
             entry.lo = self.never
             self.memo[key] = entry
@@ -379,8 +378,7 @@ class ForcingTreeSearch:
             children = [[move, None, index, "legal", True]
                         for index, move in enumerate(legal_moves(position))]
         else:
-            node = self._node(key)
-            children = self._allowed(node, False)
+            children = self._allowed(self._node(key), False)
         self.moves += len(children)
         if self.moves > self.limits.moves:
             raise self._spent(f"memory limit of {self.limits.moves} stored moves")
