@@ -112,7 +112,7 @@ class UciEngine:
         """
         words = line.split()
         handlers: dict[str, Callable[[list[str]], None]] = {
-            "uci": self._uci, "isready": lambda _: self._send("readyok"),
+            "uci": self._uci, "isready": self._is_ready,
             "ucinewgame": self._new_game, "position": self._position, "go": self._go,
             "stop": self._stop, "ponderhit": self._ponderhit, "quit": self._quit,
             "setoption": self._set_option,
@@ -135,6 +135,21 @@ class UciEngine:
                      f"option name Budget type spin default {self.budget} min 1 max {MAX_BUDGET}",
                      f"option name Table type string default {self.table_spec}", "uciok"):
             self._send(line)
+
+    def _is_ready(self, _: list[str]) -> None:
+        """``readyok``, at once while we think; else once the table given
+        (or with ``Table auto``, the one that plays the position) has its
+        tablebase loaded (or built, its progress said), as the protocol
+        allows: a GUI sends ``isready`` to wait for that, and a first ``go``
+        on a short clock then has the time to think instead of loading (it
+        would else answer with a stopgap move)."""
+        board = self.board
+        if self.search is None:
+            planner = (self.fixed if self.fixed is not None or board is None
+                       else self._planner_for(board))
+            if planner is not None:
+                self._tablebase_for(planner.table.material)
+        self._send("readyok")
 
     def _set_option(self, args: list[str]) -> None:
         """``setoption name Budget value N`` (the node budget of one

@@ -213,6 +213,27 @@ def test_python_chess_shows_the_score_and_the_short_search_mates():
 
 # ------------------------------------------------------ the protocol, in process
 
+@pytest.mark.parametrize("table, position, loads", [
+    (KRK, f"fen {BOOK_FEN}", ["KRK"]),
+    (None, f"fen {BOOK_FEN}", ["KRK"]),  # Table auto: the bundled krk plays it
+    (None, "fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1", ["KQK"]),
+    (None, "startpos", []),  # no table plays it: nothing to load
+    (KRK, "startpos", ["KRK"]),  # the table given: its own material
+])
+def test_isready_loads_the_tablebase_a_first_go_would_need_before_readyok(
+        monkeypatch, table, position, loads):
+    said: list[str] = []
+
+    def load(material: str, **_: object) -> None:
+        said.append(material)
+
+    monkeypatch.setattr("al0.uci.engine.load_tablebase", load)
+    engine = UciEngine(said.append, None if table is None else load_table(table))
+    engine.handle(f"position {position}")
+    engine.handle("isready")
+    assert said == loads + ["readyok"]
+
+
 def test_handshake_and_ignored_commands():
     gui = Gui()
     assert gui.ask("uci") == [
