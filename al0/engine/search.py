@@ -39,11 +39,6 @@ from al0.lang.library import Node, node_at
 _BB = chess.BB_SQUARES
 
 
-def _place(child: list[Any]) -> int:
-    """A child's place in its generator's order (children are tried in another)."""
-    return child[2]  # type: ignore[no-any-return]
-
-
 class ForcingTreeSearch:
     """One search for one piece of advice from one root node.
 
@@ -359,49 +354,46 @@ class ForcingTreeSearch:
         own holding-goal is evaluated only when no reply refutes: it fails
         then at bound 1 whatever that goal says, which is all its entry
         needs to know (most such nodes are refuted by their first reply).
-        The tree and the failure are the ones :meth:`_deepen` finds."""
+        Its entry is decided here for every bound it can be asked at, so it
+        keeps no children. The tree and the failure are the ones
+        :meth:`_deepen` finds."""
         self.nodes += 1
         if self.nodes > self.limits.nodes:
             raise self._spent(f"node budget of {self.limits.nodes}")
         position, depth = key
         entry = Entry()
         entry.lo, entry.tree, entry.children = -1, None, None
+        self.memo[key] = entry
         values = self.values
         assert values is not None  # position-only advice (:attr:`last_theirs`)
         said = values.get(position)
         if said == FAILS:
             entry.lo = self.never
-            self.memo[key] = entry
             return None, self.never
-        children: list[list[Any]]
         if self._legal_alone(False, depth):
-            children = [[move, None, index, "legal", True]
-                        for index, move in enumerate(legal_moves(position))]
+            segments = [(legal_moves(position), "legal", True)]
         else:
-            children = self._allowed(self._node(key), False)
-        self.moves += len(children)
-        if self.moves > self.limits.moves:
-            raise self._spent(f"memory limit of {self.limits.moves} stored moves")
-        self._refuters_first(depth, children)
-        entry.children = children
-        self.memo[key] = entry
-        if not children:
+            segments = [(moves, name, False)
+                        for moves, name in self.advice.them_moves(self._node(key))]
+        replies = [(move, name, known) for moves, name, known in segments for move in moves]
+        if not replies:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
             return None, self.never
-        depth += 1
-        for index, child in enumerate(children):
-            child_position = (apply(position, child[0]) if child[4]
-                              else play_checked(position, child[0], child[3]))
-            child[1] = (child_position, depth)
-            reached = values.get(child_position)
+        history = self.history.get(depth)
+        trying = (sorted(replies, key=lambda reply: -history.get(
+            reply[0].from_square << 6 | reply[0].to_square, 0))
+            if history and len(replies) > 1 else replies)
+        for move, name, known in trying:
+            child = apply(position, move) if known else play_checked(position, move, name)
+            reached = values.get(child)
             if reached is None:
                 self.nodes += 1
                 if self.nodes > self.limits.nodes:
                     raise self._spent(f"node budget of {self.limits.nodes}")
-                reached = self._goals(child[1])[0]
+                reached = self._goals((child, depth + 1))[0]
             if reached != LEAF_HERE:
-                self._refuted(depth - 1, children, index)
+                self._count_refuter(depth, move)
                 # A child failing its holding-goal fails at every bound; one
                 # that holds fails at bound 0 only.
                 entry.lo = self.never if reached == FAILS else 1
@@ -409,8 +401,7 @@ class ForcingTreeSearch:
         if said is None and self._goals(key)[0] == FAILS:
             entry.lo = self.never
             return None, self.never
-        entry.tree = make_tree(1, tuple((child[0], LEAF)
-                                        for child in sorted(children, key=_place)))
+        entry.tree = make_tree(1, tuple((move, LEAF) for move, _, _ in replies))
         return entry.tree, -1
 
     def _expand(self, key: SearchKey, node: Node | None) -> list[list[Any]]:
@@ -592,11 +583,15 @@ class ForcingTreeSearch:
         """The reply ``children[index]`` of a node of theirs at ``depth``
         refuted it: try it first next time there, and count it for new nodes
         of theirs at this depth (:meth:`_refuters_first`)."""
+        self._count_refuter(depth, children[index][0])
+        children.insert(0, children.pop(index))
+
+    def _count_refuter(self, depth: int, move: chess.Move) -> None:
+        """Count ``move`` for the new nodes of theirs at ``depth``
+        (:meth:`_refuters_first`): it refuted one."""
         history = self.history.setdefault(depth, {})
-        move = children[index][0]
         move_key = move.from_square << 6 | move.to_square
         history[move_key] = history.get(move_key, 0) + 1
-        children.insert(0, children.pop(index))
 
     def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:
