@@ -1,40 +1,58 @@
 """Plan time per position, al0 against the book's Prolog AL0 program, side by side.
 
-    python benchmarks/prolog_vs_al0.py BOOK.pl [--epd FILE] [--count 1000] [--runs 5]
+    python benchmarks/prolog_vs_al0.py BOOK.pl [--epd FILE ...] [--count 1000]
+                                       [--seed 2026] [--runs 5]
 
 BOOK.pl is the book's program (Bratko, *Prolog Programming for Artificial
 Intelligence*, 4th ed., figures 24.6, 24.7 and 24.10: the AL0 interpreter,
 the KRK advice table and its predicate library), kept outside this
-repository. Both programs read the same EPD file (by default ``--count``
-seeded random KRK positions, White to move, written to a temporary file) and
-plan every position once per run, without a plan cache: SWI-Prolog runs
-``benchmarks/al0_plan_times.pl``, al0 runs ``Planner.plan_position`` of
-``advice_tables/krk_bratko.yaml`` in this process — the search ``al0 plan``
-runs. Times are CPU time per plan, from a position already read on both
-sides: the Prolog driver parses the FEN into the book's position term
-before its timer starts, so al0's compact position is built from the board
-before its own. Each run gives median, p95, p99
-and max for each side; the summary gives, for each statistic, the median
-over runs with the spread (min–max) and al0's ratio to Prolog. It also
-counts the positions where the two programs' first moves differ: both try
-moves in the book's order, but al0 keeps the forcing tree of least
-worst-case depth where the book's program keeps the first it finds, so
-deeper advice (divide_in_2/3, mate_in_2) may start with another move.
+repository. The book's figure files are published with it; a public copy
+of the three figures in one file is ``fig24_6_7_10_chess.pl`` of the GitHub
+repository adamcrussell/bratko_4th_edition (docs/results/speed.md gives the
+md5 of the copy measured, which this script prints). Both programs read the
+same EPD file and plan every position once per run, without a plan cache:
+SWI-Prolog runs ``benchmarks/al0_plan_times.pl``, al0 runs
+``Planner.plan_position`` of ``advice_tables/krk_bratko.yaml`` in this
+process — the search ``al0 plan`` runs. Times are CPU time per plan, from a
+position already read on both sides: the Prolog driver parses the FEN into
+the book's position term before its timer starts, so al0's compact position
+is built from the board before its own.
+
+Positions: each ``--epd`` file is a set of its own (White K+R against K,
+White to move), measured and summarised in turn; without one, ``--count``
+seeded random KRK positions (``--seed``; the defaults give exactly
+``benchmarks/krk_seed2026.epd``). Seeded positions never have the rook en
+prise (al0.board.sampling.random_positions draws no position where Black,
+to move, could capture anything); ``benchmarks/krk_seed7.epd`` is a second
+such set.
+
+Each run gives median, p95, p99 and max for each side; the summary of a set
+gives, for each statistic, the median over runs with the spread (min–max)
+and al0's ratio to Prolog. It also counts the positions where the two
+programs' first moves differ: both try moves in the book's order, but al0
+keeps the forcing tree of least worst-case depth where the book's program
+keeps the first it finds, so deeper advice (divide_in_2/3, mate_in_2) may
+start with another move (the one-ply advice, squeeze, approach and
+keeproom, agree on every position).
 
 This is a benchmark, not a test: it needs ``swipl`` (Debian: swi-prolog-nox)
-and a quiet machine.
+and a quiet machine. A missing program, a failing ``swipl`` or a bad
+position stops it with one line naming the cause (exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NoReturn
 
 import chess
 
@@ -42,11 +60,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from al0.lang.loader import load_table  # noqa: E402
+from al0.lang.model import AdviceTable  # noqa: E402
 from al0.engine.plan import Planner  # noqa: E402
 from al0.board.position import Position, from_board  # noqa: E402
 from al0.board.sampling import random_positions  # noqa: E402
 
 STATISTICS = ("median", "p95", "p99", "max")
+DRIVER = ROOT / "benchmarks" / "al0_plan_times.pl"
+KRK = {chess.Piece(chess.KING, chess.WHITE), chess.Piece(chess.ROOK, chess.WHITE),
+       chess.Piece(chess.KING, chess.BLACK)}
+
+
+def fail(message: str) -> NoReturn:
+    """Stop with one line naming the cause, exit status 2."""
+    print(f"prolog_vs_al0: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def summary(ms: list[float]) -> dict[str, float]:
@@ -67,10 +95,40 @@ def book_move(move: chess.Move | None) -> str:
             f"{chess.square_file(t) + 1}:{chess.square_rank(t) + 1}")
 
 
-def run_prolog(book: Path, epd: Path) -> tuple[list[float], list[str]]:
-    out = subprocess.run(["swipl", str(ROOT / "benchmarks" / "al0_plan_times.pl"), "--",
-                          str(book), str(epd)], capture_output=True, text=True, check=True)
+def read_positions(epd: Path) -> list[chess.Board]:
+    """The positions of ``epd``, each White K+R against K with White to
+    move (all the book's program reads); a line that is not one is named."""
+    try:
+        lines = epd.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"{epd}: cannot be read ({error})")
+    boards = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            board = chess.Board.from_epd(line)[0]
+        except ValueError as error:
+            fail(f"{epd}:{number}: not an EPD position ({error})")
+        if set(board.piece_map().values()) != KRK or len(board.piece_map()) != 3 \
+                or board.turn != chess.WHITE or not board.is_valid():
+            fail(f"{epd}:{number}: {line.strip()!r} is not a legal KRK position "
+                 f"with White to move")
+        boards.append(board)
+    if not boards:
+        fail(f"{epd}: no positions")
+    return boards
+
+
+def run_prolog(book: Path, epd: Path, count: int) -> tuple[list[float], list[str]]:
+    """CPU ms per plan and first moves of the book's program on ``epd``."""
+    out = subprocess.run(["swipl", str(DRIVER), "--", str(book), str(epd)],
+                         capture_output=True, text=True)
     rows = [line.split() for line in out.stdout.splitlines() if line.strip()]
+    if out.returncode != 0 or len(rows) != count or any(len(row) != 3 for row in rows):
+        errors = [line for line in out.stderr.splitlines() if line.strip()]
+        fail(f"swipl planned {len(rows)} of {count} positions of {epd} with {book} "
+             f"(exit {out.returncode}): {errors[-1] if errors else 'no message'}")
     return [float(ms) for _, ms, _ in rows], [move for _, _, move in rows]
 
 
@@ -84,47 +142,30 @@ def run_al0(planner: Planner, positions: list[Position]) -> tuple[list[float], l
     return times, moves
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("book", type=Path, help="the book's Prolog AL0 program")
-    parser.add_argument("--epd", type=Path, help="positions (default: seeded random KRK)")
-    parser.add_argument("--count", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
-
-    if args.epd is None:
-        handle, name = tempfile.mkstemp(suffix=".epd")
-        with os.fdopen(handle, "w") as out:
-            out.writelines(board.epd() + "\n"
-                           for board in random_positions("KRK", args.count, args.seed))
-        epd = Path(name)
-    else:
-        epd = args.epd
-    boards = [chess.Board.from_epd(line)[0] for line in epd.read_text().splitlines()
-              if line.strip()]
+def measure(book: Path, epd: Path, table: AdviceTable, runs: int) -> None:
+    """Plan the positions of ``epd`` ``runs`` times on each side and print
+    each run's figures, then the summary."""
+    boards = read_positions(epd)
     positions = [from_board(board) for board in boards]
-    table = load_table(ROOT / "advice_tables" / "krk_bratko.yaml")
-    print(f"{len(boards)} positions from {epd}; {args.runs} runs; "
+    print(f"\n{len(boards)} positions from {epd}; {runs} runs; "
           f"load average {os.getloadavg()[0]:.2f}")
-
     results: dict[str, list[dict[str, float]]] = {"prolog": [], "al0": []}
-    differ = 0
-    for run in range(args.runs):
+    prolog_moves: list[str] = []
+    al0_moves: list[str] = []
+    for run in range(runs):
         # Alternate which side goes first, so drifting load hits both alike.
         order = ("prolog", "al0") if run % 2 == 0 else ("al0", "prolog")
         for side in order:
             if side == "prolog":
-                times, prolog_moves = run_prolog(args.book, epd)
+                times, prolog_moves = run_prolog(book, epd, len(boards))
             else:
                 times, al0_moves = run_al0(Planner(table, cache=False), positions)
             results[side].append(summary(times))
-        differ = sum(a != b for a, b in zip(prolog_moves, al0_moves))
         print(f"run {run + 1}: " + "; ".join(
             f"{side} " + " ".join(f"{k} {results[side][-1][k]:.3f}" for k in STATISTICS)
             for side in ("prolog", "al0")) + f"  (ms; load {os.getloadavg()[0]:.2f})")
 
-    print(f"\nCPU ms per plan, median over {args.runs} runs [min-max]:")
+    print(f"CPU ms per plan, median over {runs} runs [min-max]:")
     print(f"{'':8}" + "".join(f"{k:>24}" for k in STATISTICS))
     for side in ("prolog", "al0"):
         cells = []
@@ -135,9 +176,40 @@ def main() -> None:
     ratios = [statistics.median(r[k] for r in results["al0"])
               / statistics.median(r[k] for r in results["prolog"]) for k in STATISTICS]
     print(f"{'ratio':8}" + "".join(f"{r:>23.2f}x" for r in ratios) + "   (al0 / prolog)")
+    differ = sum(a != b for a, b in zip(prolog_moves, al0_moves))
     print(f"first moves that differ: {differ} of {len(boards)}")
-    if args.epd is None:
-        epd.unlink()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("book", type=Path, help="the book's Prolog AL0 program")
+    parser.add_argument("--epd", type=Path, action="append",
+                        help="a set of positions (repeatable; default: seeded random KRK)")
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    if shutil.which("swipl") is None:
+        fail("swipl not found (Debian: apt-get install swi-prolog-nox)")
+    if not args.book.is_file():
+        fail(f"{args.book}: no such file (the book's program, see --help)")
+    if args.runs < 1 or args.count < 1:
+        fail("--runs and --count must be at least 1")
+    print(f"book program {args.book}, md5 {hashlib.md5(args.book.read_bytes()).hexdigest()}")
+
+    table = load_table(ROOT / "advice_tables" / "krk_bratko.yaml")
+    if args.epd:
+        for epd in args.epd:
+            measure(args.book, epd, table, args.runs)
+        return
+    handle, name = tempfile.mkstemp(suffix=".epd")
+    try:
+        with os.fdopen(handle, "w") as out:
+            out.writelines(board.epd() + "\n"
+                           for board in random_positions("KRK", args.count, args.seed))
+        measure(args.book, Path(name), table, args.runs)
+    finally:
+        os.unlink(name)
 
 
 if __name__ == "__main__":
