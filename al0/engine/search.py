@@ -158,16 +158,10 @@ class ForcingTreeSearch:
             self.memo[key] = entry
             return entry, None
         values = self.values
-        if values is not None:
-            said = values.get(position)
-            if said is not None:
-                if said == FAILS:
-                    entry.lo = self.never
-                elif said == LEAF_HERE:
-                    entry.tree = LEAF
-                self.memo[key] = entry
-                return entry, None
-        said, node = self._goals(key)
+        said = None if values is None else values.get(position)
+        node = None
+        if said is None:
+            said, node = self._goals(key)
         if said == FAILS:
             entry.lo = self.never
         elif said == LEAF_HERE:
