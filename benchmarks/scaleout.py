@@ -2,14 +2,19 @@
 
 Runs verify's games (as ``al0 verify TABLE --positions SPEC --jobs N`` does,
 but past the command line's cap of two workers per CPU) for each N given,
-``--runs`` times each, and prints per run the plans searched (a count: the
-same on a quiet machine or a loaded one), the wall time, the CPU time of the
-run with its workers (user + system) and the load average before it; then the medians, and the plans and wall time of each N against
-the first. A second part measures a worker's start-up: the time a fresh
-worker process takes to make its verifier (the table, its library, the
-tablebase) before its first position.
+and (``--dask N``, as ``al0 verify --scheduler`` does) on a local Dask
+cluster of N single-thread worker processes that it starts for each run on
+127.0.0.1, ``--runs`` times each, and prints per run the plans searched (a
+count: the same on a quiet machine or a loaded one), the wall time, the CPU
+time of the run with its workers (user + system; on Dask, the workers' and
+the scheduler's during the run) and the load average before it; then the
+medians, and the plans and wall time of each mode against the first. A
+second part measures a worker's start-up: the time a fresh worker process
+takes to make its verifier (the table, its library, the tablebase) before
+its first position, in a process pool and (with ``--dask``) on each worker
+of a fresh cluster.
 
-    python benchmarks/scaleout.py kbbk sample:3000 --jobs 1 8 --runs 3
+    python benchmarks/scaleout.py kbbk sample:3000 --jobs 1 8 --dask 8 --runs 3
     python benchmarks/scaleout.py kbbk all --jobs 1 2 --runs 1
 
 Run it from the checkout to measure (it puts that checkout first on the
@@ -20,6 +25,7 @@ commit, exported with ``git archive``) the same way.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import resource
@@ -36,27 +42,35 @@ if TYPE_CHECKING:
 
 
 RUN = """
-import json, os, sys
+import json, os, resource, sys
 from al0.bundled import table_path
 from al0.lang.specs import DefenderSpec
-from al0.verify.run import judge_all
-from al0.verify.verifier import Report, Verifier, VerifySpec, start_positions
-table, positions, defender, jobs = sys.argv[1:]
+from al0.verify.run import run
+from al0.verify.report import Report
+from al0.verify.sources import start_positions
+from al0.verify.verifier import Verifier, VerifySpec
+table, positions, defender, jobs, scheduler = sys.argv[1:]
 spec = VerifySpec(os.path.abspath(table_path(table)), DefenderSpec.parse(defender, ("tablebase", "worst")))
 verifier = Verifier(spec)
 boards = start_positions(positions, verifier.table, verifier.tablebase)
 report = Report(verifier.table.name, defender, positions, len(boards))
-games = sum(1 for _ in judge_all(spec, verifier, boards, int(jobs), report))
-print(json.dumps({"games": games, "plans": len(report.plan_seconds)}))
+stopped = run(spec, verifier, boards, int(jobs), report, scheduler or None)
+if stopped:
+    sys.exit(stopped)
+cpu = sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+print(json.dumps({"games": len(report.records), "plans": len(report.plan_seconds), "cpu": cpu}))
 """
 """A verify run without the command line, whose --jobs cap (two workers
 per CPU) would not let 8 workers run on 2 cores."""
 
 
-def one_run(tree: Path, table: str, positions: str, jobs: int, defender: str) -> dict[str, float]:
-    """One verify run: its plans, wall seconds, CPU seconds and the load before it."""
+def one_run(tree: Path, table: str, positions: str, jobs: int, defender: str,
+            scheduler: str = "") -> dict[str, float]:
+    """One verify run (on the cluster of ``scheduler``, if given): its
+    plans, wall seconds, CPU seconds (the run's, with its worker processes)
+    and the load before it."""
     load = os.getloadavg()[0]
-    command = [sys.executable, "-c", RUN, table, positions, defender, str(jobs)]
+    command = [sys.executable, "-c", RUN, table, positions, defender, str(jobs), scheduler]
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -64,29 +78,66 @@ def one_run(tree: Path, table: str, positions: str, jobs: int, defender: str) ->
     wall = time.perf_counter() - started
     if process.returncode:
         raise SystemExit(f"the run failed: {errors}")
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = usage.ru_utime + usage.ru_stime - _cpu_before(usage)
     data = json.loads(output)
-    return {"plans": data["plans"], "wall": wall, "cpu": cpu, "load": load}
+    return {"plans": data["plans"], "wall": wall, "cpu": data["cpu"], "load": load}
 
 
-_CPU_SO_FAR = [0.0]
+def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
+             ) -> dict[str, float]:
+    """One verify run on a local Dask cluster of ``workers`` single-thread
+    worker processes, started for it (not timed) and closed after it: as
+    :func:`one_run`, its CPU time the client's, the workers' and the
+    scheduler's (in this process) during the run."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        client.wait_for_workers(workers)
+        before = sum(client.run(_cpu_seconds).values()), time.process_time()
+        run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
+        after = sum(client.run(_cpu_seconds).values()), time.process_time()
+    run["cpu"] += after[0] - before[0] + after[1] - before[1]
+    return run
 
 
-def _cpu_before(usage: resource.struct_rusage) -> float:
-    """The children's CPU seconds counted before this run (and note the new total)."""
-    before, _CPU_SO_FAR[0] = _CPU_SO_FAR[0], usage.ru_utime + usage.ru_stime
-    return before
+def _cpu_seconds() -> float:
+    """The CPU seconds of the process it runs in (a Dask worker)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
-def startup_seconds(tree: Path, table: str) -> tuple[float, float]:
-    """Wall and CPU seconds a fresh worker process takes to make its verifier."""
+def dask_startup_seconds(tree: Path, table: str, workers: int) -> list[tuple[float, float]]:
+    """Wall and CPU seconds each worker of a fresh local Dask cluster of
+    ``workers`` takes to make its verifier (after al0 is imported there,
+    as al0's check of the workers does before a run)."""
+    from distributed import Client, LocalCluster
+
+    spec = _spec(tree, table)
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        client.wait_for_workers(workers)
+        client.run(_import_al0)
+        return list(client.run(_make_verifier, spec).values())
+
+
+def _import_al0() -> None:
+    import al0.verify.verifier  # noqa: F401
+
+
+def _spec(tree: Path, table: str) -> VerifySpec:
     sys.path.insert(0, str(tree))
     from al0.bundled import table_path
     from al0.lang.specs import DefenderSpec
     from al0.verify.verifier import VerifySpec
 
-    spec = VerifySpec(os.path.abspath(table_path(table)), DefenderSpec("tablebase"))
+    return VerifySpec(os.path.abspath(table_path(table)), DefenderSpec("tablebase"))
+
+
+def startup_seconds(tree: Path, table: str) -> tuple[float, float]:
+    """Wall and CPU seconds a fresh worker process takes to make its verifier."""
+    spec = _spec(tree, table)
     with ProcessPoolExecutor(1) as pool:
         return pool.submit(_make_verifier, spec).result()
 
@@ -102,29 +153,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("table")
     parser.add_argument("positions")
-    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--jobs", type=int, nargs="*", default=[1, 2])
+    parser.add_argument("--dask", type=int, nargs="*", default=[],
+                        help="worker processes of a local Dask cluster, for each run started "
+                             "afresh (on 127.0.0.1)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--defender", default="tablebase")
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
     arguments = parser.parse_args()
+    # The workers of a Dask cluster are started afresh: they import al0 from the tree.
+    os.environ["PYTHONPATH"] = str(arguments.tree)
+    modes = [(f"--jobs {jobs}", functools.partial(one_run, jobs=jobs))
+             for jobs in arguments.jobs]
+    modes += [(f"--dask {workers}", functools.partial(dask_run, workers=workers))
+              for workers in arguments.dask]
     medians = {}
-    for jobs in arguments.jobs:
+    for name, mode in modes:
         runs = []
         for _ in range(arguments.runs):
-            run = one_run(arguments.tree, arguments.table, arguments.positions, jobs,
-                          arguments.defender)
+            run = mode(arguments.tree, arguments.table, arguments.positions,
+                       defender=arguments.defender)
             runs.append(run)
-            print(f"--jobs {jobs}: {run['plans']} plans, {run['wall']:.1f} s wall, "
+            print(f"{name}: {run['plans']} plans, {run['wall']:.1f} s wall, "
                   f"{run['cpu']:.1f} s CPU, load {run['load']:.1f}", flush=True)
-        medians[jobs] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-    first = arguments.jobs[0]
-    for jobs, median in medians.items():
-        print(f"median --jobs {jobs}: {median['plans']:.0f} plans "
-              f"({median['plans'] / medians[first]['plans']:.3f}x), "
-              f"{median['wall']:.1f} s wall ({median['wall'] / medians[first]['wall']:.2f}x), "
+        medians[name] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+    first = medians[modes[0][0]]
+    for name, median in medians.items():
+        print(f"median {name}: {median['plans']:.0f} plans "
+              f"({median['plans'] / first['plans']:.3f}x), "
+              f"{median['wall']:.1f} s wall ({median['wall'] / first['wall']:.2f}x), "
               f"{median['cpu']:.1f} s CPU, load {median['load']:.1f}")
     wall, cpu = startup_seconds(arguments.tree, arguments.table)
     print(f"worker start-up ({arguments.table}): {wall:.2f} s wall, {cpu:.2f} s CPU")
+    for workers in arguments.dask:
+        times = dask_startup_seconds(arguments.tree, arguments.table, workers)
+        print(f"Dask worker start-up ({arguments.table}, {workers} workers): "
+              f"{max(wall for wall, _ in times):.2f} s wall, "
+              f"{max(cpu for _, cpu in times):.2f} s CPU at most")
 
 
 if __name__ == "__main__":
