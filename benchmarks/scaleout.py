@@ -1,3 +1,5 @@
+# mypy: disallow-untyped-calls=False
+# (distributed's LocalCluster and Client carry no annotations.)
 """How verify's work scales out over worker processes (issue 27, targets 2 and 3).
 
 Runs verify's games (as ``al0 verify TABLE --positions SPEC --jobs N`` does,
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import logging
 import os
 import resource
 import statistics
@@ -91,7 +94,8 @@ def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      host="127.0.0.1", dashboard_address=None) as cluster, \
+                      host="127.0.0.1", dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster, \
             Client(cluster) as client:
         client.wait_for_workers(workers)
         before = sum(client.run(_cpu_seconds).values()), time.process_time()
@@ -115,7 +119,8 @@ def dask_startup_seconds(tree: Path, table: str, workers: int) -> list[tuple[flo
 
     spec = _spec(tree, table)
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      host="127.0.0.1", dashboard_address=None) as cluster, \
+                      host="127.0.0.1", dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster, \
             Client(cluster) as client:
         client.wait_for_workers(workers)
         client.run(_import_al0)

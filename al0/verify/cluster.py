@@ -1,18 +1,23 @@
 # mypy: disallow-untyped-calls=False
 # (distributed's Client, Future and wait carry no annotations.)
-"""Verify's per-position work on a Dask cluster (``al0 verify --scheduler``).
+"""Verify's work on a Dask cluster (``al0 verify --scheduler``).
 
-The positions go out in chunks of consecutive start positions, each judged
-on a worker as a local worker process would: every worker process builds one
-:class:`~al0.verify.verifier.Verifier` per run (the table, its library and the
-tablebase, read from the worker's own cache or built there) and keeps it for
-all the chunks of the run it is given. Records come back in the order of
-the positions, so a report is the same whichever way the work ran.
+Against the tablebase defender the workers make segments of games, dealt
+by region as to local worker processes (:mod:`al0.verify.chains`): each
+region's chunks go to one worker, whose planner and search memos serve
+them all, so the plans the workers search together are about those of one
+process. Other defenders' games go out in chunks of consecutive start
+positions. Either way, every worker process builds one
+:class:`~al0.verify.verifier.Verifier` per run (the table, its library and
+the tablebase, read from the worker's own cache or built there) and keeps
+it for all the chunks of the run it is given. Records come out in the
+order of the positions, so a report is the same whichever way the work ran.
 
-Dask re-runs the chunk of a worker that dies on another worker; everything
-it cannot finish (a chunk that keeps killing its workers, the scheduler
-gone, no worker left) becomes a :class:`ClusterError` naming what failed,
-which ends the run with the partial report, as a dead engine does locally.
+Dask re-runs the chunk of a worker that dies on another worker (a region
+whose worker has gone goes to any worker); everything it cannot finish (a
+chunk that keeps killing its workers, the scheduler gone, no worker left)
+becomes a :class:`ClusterError` naming what failed, which ends the run with
+the partial report, as a dead engine does locally.
 """
 
 from __future__ import annotations
@@ -30,17 +35,21 @@ import uuid
 from asyncio import CancelledError as TaskCancelled
 from concurrent.futures import CancelledError as FutureCancelled
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Generator, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, TypeVar
 
 import chess
 import distributed
 
 from al0.errors import AL0Error
 from al0.lang.loader import load_table
+from al0.verify.chains import SegmentsAnswers, judge_chains
+from al0.verify.deal import Deal
 from al0.verify.game import GameRecord
 from al0.verify.report import Report
+from al0.verify.segments import Key, unpack
+from al0.verify.sources import position_fen
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import ChunkResult
+from al0.verify.worker import ChunkResult, SegmentsResult, make_segments
 
 CONNECT_SECONDS = 10.0
 """How long each step of reaching the scheduler may take (the TCP connection,
@@ -73,8 +82,11 @@ client's own task cancelled, or the connection closed."""
 Chunk = list[tuple[int, str]]
 """Start positions as (number in the run, FEN), consecutive."""
 
-if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
-    ChunkFuture = distributed.Future[ChunkResult]
+IN_FLIGHT = 2
+"""Chunks of segments sent to a worker and not yet answered, at most: one
+to work on, one ready for when it is done, as for a local worker; more
+would let Dask's work stealing move a region's chunks to other workers,
+which would plan that region's positions again."""
 
 
 ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:]+\]|[^\s:/\[\]]+):\d+")
@@ -85,6 +97,14 @@ _ONE_CHUNK_AT_A_TIME = threading.Lock()
 """A worker runs tasks on a pool of threads, but its one Verifier is not
 thread-safe and Python threads do not judge positions in parallel anyway:
 chunks on one worker process are judged one after the other."""
+
+_Answer = TypeVar("_Answer")
+
+if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
+    _Future = distributed.Future[Any]
+
+_Task = Callable[[VerifySpec, str, Any], Any]
+"""A task of a run on a worker: given the run's spec, its id and a chunk."""
 
 
 class ClusterError(AL0Error):
@@ -99,13 +119,14 @@ def chunk_size(positions: int, workers: int) -> int:
     return max(MIN_CHUNK, min(MAX_CHUNK, share))
 
 
-def judge_on_cluster(address: str, spec: VerifySpec, boards: Sequence[chess.Board], report: Report,
-                     no_worker_seconds: float = NO_WORKER_SECONDS,
+def judge_on_cluster(address: str, verifier: Verifier, boards: Sequence[chess.Board],
+                     report: Report, no_worker_seconds: float = NO_WORKER_SECONDS,
                      connect_seconds: float = CONNECT_SECONDS
                      ) -> Generator[GameRecord, None, None]:
-    """Judge every board on the Dask cluster at ``address``: the records in
-    the order of ``boards``, each added to ``report`` (with its plan times)
-    as it is yielded, like :func:`al0.verify.run.judge_all`.
+    """Judge every board with ``verifier``'s spec on the Dask cluster at
+    ``address``: the records in the order of ``boards``, each added to
+    ``report`` (with its plan times) as it is yielded, like
+    :func:`al0.verify.run.judge_all`.
 
     The scheduler is reached and every worker checked here, before any work
     is sent; failures during the work are raised from the generator. Closing
@@ -117,13 +138,18 @@ def judge_on_cluster(address: str, spec: VerifySpec, boards: Sequence[chess.Boar
     """
     client = connect(address, no_worker_seconds, connect_seconds)
     try:
-        check_workers(client, spec)
-        workers = len(client.ncores())
+        check_workers(client, verifier.spec)
+        workers = sorted(client.ncores())
     except BaseException:
         client.close()
         raise
-    return _stream(client, address, spec, boards, report, chunk_size(len(boards), workers),
-                   no_worker_seconds)
+    tasks = _Tasks(client, address, verifier.spec, no_worker_seconds)
+    if verifier.segments is not None:
+        records = judge_chains(verifier, boards, report, len(workers),
+                               lambda deal: _segments(tasks, workers, deal))
+    else:
+        records = _games(tasks, boards, report, chunk_size(len(boards), len(workers)))
+    return _closing(tasks, records)
 
 
 def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS,
@@ -222,76 +248,160 @@ def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
 
 def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResult:
     """A Dask task: the records of ``chunk`` and the search times of the
-    plans it made, judged as :func:`al0.verify.worker.judge_chunk` does, its
+    plans it made, judged as :func:`al0.verify.worker.judge_chunk` does."""
+    return _on_worker(spec, run, lambda verifier: (
+        [verifier.judge(index, chess.Board(fen)) for index, fen in chunk],
+        verifier.new_plan_seconds()))
+
+
+def segments_on_worker(spec: VerifySpec, run: str, keys: list[Key]) -> SegmentsResult:
+    """A Dask task: the segments from the positions ``keys`` and the search
+    times of the plans made for them (:func:`al0.verify.worker.make_segments`)."""
+    return _on_worker(spec, run, lambda verifier: make_segments(verifier, keys))
+
+
+def _on_worker(spec: VerifySpec, run: str, work: Callable[[Verifier], _Answer]) -> _Answer:
+    """What ``work`` gives with the run's verifier on this worker, its
     failures named by the worker's address.
 
-    :raises ClusterError: whatever judging raised, with the worker's address.
+    :raises ClusterError: whatever ``work`` raised, with the worker's address.
     """
     with _ONE_CHUNK_AT_A_TIME:
         try:
-            verifier = _run_verifier(spec, run)
-            records = [verifier.judge(index, chess.Board(fen)) for index, fen in chunk]
-            return records, verifier.new_plan_seconds()
+            return work(_run_verifier(spec, run))
         except Exception as error:  # crossing to the client: keep the worker's name and the cause
             raise ClusterError(f"worker {distributed.get_worker().address}: "
                                f"{_describe(error)}") from None
 
 
-def _stream(client: distributed.Client, address: str, spec: VerifySpec,
-            boards: Sequence[chess.Board], report: Report, size: int,
-            no_worker_seconds: float) -> Generator[GameRecord, None, None]:
-    """Send the chunks, then yield their records in position order as they
-    come back; see :func:`judge_on_cluster`."""
-    run = uuid.uuid4().hex
-    items = [(index, board.fen()) for index, board in enumerate(boards)]
-    chunks = [items[start:start + size] for start in range(0, len(items), size)]
-    futures: dict[ChunkFuture, int] = {}  # -> its chunk's number
-    arrived: dict[int, list[GameRecord]] = {}  # chunk number -> records not yet yielded
-    following = 0  # the next chunk to yield
+class _Tasks:
+    """The tasks of one run on the cluster: sent, waited for together, their
+    failures made :class:`ClusterError` s, and what is still out cancelled
+    at the end."""
+
+    def __init__(self, client: distributed.Client, address: str, spec: VerifySpec,
+                 no_worker_seconds: float):
+        self.client = client
+        self.address = address
+        self.spec = spec
+        self.run = uuid.uuid4().hex
+        self.no_worker_seconds = no_worker_seconds
+        self.waiting: dict[_Future, str] = {}
+        """The tasks sent and not answered, each with what it judges (for messages)."""
+        self.workerless_since: float | None = None
+
+    def submit(self, task: _Task, chunk: Any, what: str, worker: str | None = None
+               ) -> _Future:
+        """Send ``task`` of ``chunk`` (``what`` it judges, for messages),
+        to ``worker`` when it is there (or else any worker)."""
+        place: dict[str, Any] = ({} if worker is None
+                                 else {"workers": [worker], "allow_other_workers": True})
+        future = self.client.submit(task, self.spec, self.run, chunk, pure=False, **place)
+        self.waiting[future] = what
+        return future
+
+    def answered(self) -> list[tuple[_Future, Any]]:
+        """The tasks answered within :data:`POLL_SECONDS`, with their
+        answers; maybe none.
+
+        :raises ClusterError: a task failed, the scheduler is gone, or it
+            has had no worker for ``no_worker_seconds``.
+        """
+        done = _wait(self.client, self.address, set(self.waiting))
+        if not done:
+            self.workerless_since = _check_workers_left(self.client, self.address,
+                                                        self.workerless_since,
+                                                        self.no_worker_seconds)
+            return []
+        self.workerless_since = None
+        answers = []
+        for future in done:
+            answer = _result(future, self.address, self.waiting[future])
+            if answer is None:
+                continue  # its result went with its worker: computed again, or never
+            del self.waiting[future]
+            future.release()  # the cluster may forget the result now
+            answers.append((future, answer))
+        return answers
+
+    def close(self) -> None:
+        """Cancel the tasks still out and close the client."""
+        with contextlib.suppress(Exception):
+            self.client.cancel(list(self.waiting))
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=CONNECT_SECONDS)
+
+
+def _closing(tasks: _Tasks, records: Generator[GameRecord, None, None]
+             ) -> Generator[GameRecord, None, None]:
+    """``records``, with Dask kept quiet meanwhile, and ``tasks`` closed
+    once they are all out or the caller stops."""
     with _quiet_dask():
         try:
-            for number, chunk in enumerate(chunks):
-                futures[client.submit(judge_chunk_on_worker, spec, run, chunk, pure=False)] = number
-            waiting = set(futures)
-            workerless_since: float | None = None
-            while waiting:
-                done = _wait(client, address, waiting)
-                if not done:
-                    workerless_since = _check_workers_left(client, address, workerless_since,
-                                                           no_worker_seconds)
-                    continue
-                workerless_since = None
-                for future in done:
-                    number = futures[future]
-                    result = _result(future, address, chunks[number])
-                    if result is None:
-                        continue  # its result went with its worker: computed again, or never
-                    records, seconds = result
-                    waiting.discard(future)
-                    future.release()  # the cluster may forget the result now
-                    report.plan_seconds += seconds
-                    arrived[number] = records
-                while following in arrived:
-                    # The whole chunk goes into the report before its first
-                    # record is yielded: stopped midway, the report keeps it all.
-                    records = arrived.pop(following)
-                    following += 1
-                    for record in records:
-                        report.add(record)
-                    yield from records
+            yield from records
         finally:
-            # Stopped early: the chunks already back still count in the report.
-            for number in sorted(arrived):
-                for record in arrived[number]:
+            records.close()  # first: it may add what came back to the report
+            tasks.close()
+
+
+def _games(tasks: _Tasks, boards: Sequence[chess.Board], report: Report, size: int
+           ) -> Generator[GameRecord, None, None]:
+    """Send the games in chunks of ``size`` start positions, then yield
+    their records in position order as they come back; see
+    :func:`judge_on_cluster`."""
+    items = [(index, board.fen()) for index, board in enumerate(boards)]
+    chunks = [items[start:start + size] for start in range(0, len(items), size)]
+    numbers = {tasks.submit(judge_chunk_on_worker, chunk, f"positions {_span(chunk)}"): number
+               for number, chunk in enumerate(chunks)}
+    arrived: dict[int, list[GameRecord]] = {}  # chunk number -> records not yet yielded
+    following = 0  # the next chunk to yield
+    try:
+        while tasks.waiting:
+            for future, (records, seconds) in tasks.answered():
+                report.plan_seconds += seconds
+                arrived[numbers[future]] = records
+            while following in arrived:
+                # The whole chunk goes into the report before its first
+                # record is yielded: stopped midway, the report keeps it all.
+                records = arrived.pop(following)
+                following += 1
+                for record in records:
                     report.add(record)
-            with contextlib.suppress(Exception):
-                client.cancel(list(futures))
-            with contextlib.suppress(Exception):
-                client.close(timeout=CONNECT_SECONDS)
+                yield from records
+    finally:
+        # Stopped early: the chunks already back still count in the report.
+        for number in sorted(arrived):
+            for record in arrived[number]:
+                report.add(record)
 
 
-def _wait(client: distributed.Client, address: str, waiting: set[ChunkFuture]
-          ) -> set[ChunkFuture]:
+def _segments(tasks: _Tasks, workers: list[str], deal: Deal[Key]) -> SegmentsAnswers:
+    """The segments of the chunks ``deal`` gives, made on the cluster: the
+    chunks of each region sent to its worker (``workers[region]``, or any
+    worker once it has gone), at most :data:`IN_FLIGHT` at a time, and
+    yielded with their answers as they come back."""
+    sent: dict[_Future, tuple[int, list[Key]]] = {}
+    out = [0] * len(workers)  # per region: chunks sent, not answered
+    while True:
+        for region, worker in enumerate(workers):
+            while out[region] < IN_FLIGHT:
+                chunk = deal.chunk(region)
+                if not chunk:
+                    break
+                what = (f"positions where games start a new plan ({len(chunk)}, from "
+                        f"{position_fen(unpack(chunk[0]))})")
+                sent[tasks.submit(segments_on_worker, chunk, what, worker)] = region, chunk
+                out[region] += 1
+        if not sent:
+            return
+        for future, answer in tasks.answered():
+            region, chunk = sent.pop(future)
+            out[region] -= 1
+            yield chunk, answer
+
+
+def _wait(client: distributed.Client, address: str, waiting: set[_Future]
+          ) -> set[_Future]:
     """The futures of ``waiting`` done (with a result or an error) within
     :data:`POLL_SECONDS`; maybe none.
 
@@ -328,29 +438,28 @@ def _check_workers_left(client: distributed.Client, address: str, since: float |
     return now if since is None else since
 
 
-def _result(future: ChunkFuture, address: str, chunk: Chunk) -> ChunkResult | None:
-    """The records and plan times of a finished chunk; None when its result
-    is no longer there (held by a worker that has gone since: the scheduler
+def _result(future: _Future, address: str, what: str) -> Any:
+    """The answer of a finished task that judged ``what``; None when it is
+    no longer there (held by a worker that has gone since: the scheduler
     computes it again if a worker is left, and the run's wait for workers
     decides otherwise), so that a run never blocks on it.
 
-    :raises ClusterError: the chunk failed, naming the worker or the cause.
+    :raises ClusterError: the task failed, naming the worker or the cause.
     """
     try:
-        records, seconds = future.result(timeout=POLL_SECONDS)
+        return future.result(timeout=POLL_SECONDS)
     except TimeoutError:
         return None
     except ClusterError:
         raise
     except distributed.KilledWorker as error:
-        raise ClusterError(f"positions {_span(chunk)} were lost: {_describe(error)}") from None
+        raise ClusterError(f"{what} were lost: {_describe(error)}") from None
     except LOST_SCHEDULER as error:
         raise _lost_scheduler(address, error) from None
     except Exception as error:  # Dask's own: the task never ran on a worker
-        raise ClusterError(f"positions {_span(chunk)} could not be judged on the "
-                           f"cluster at {address}: {_describe(error)} (the scheduler "
-                           f"and every worker need the same al0 installed)") from None
-    return list(records), list(seconds)
+        raise ClusterError(f"{what} could not be judged on the cluster at {address}: "
+                           f"{_describe(error)} (the scheduler and every worker need the "
+                           f"same al0 installed)") from None
 
 
 def _span(chunk: Chunk) -> str:

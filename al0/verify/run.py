@@ -13,23 +13,21 @@ import os
 import queue
 import signal
 import time
-from collections import deque
 from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
-from typing import Any, Callable, Generator, Generic, TypeVar
+from typing import Any, Callable, Generator, TypeVar
 
 import chess
 
 from al0.errors import AL0Error
 from al0.board.position import Position
-from al0.board.symmetry import SQUARE_MAPS
 from al0.verify.parent_watch import exit_with_parent
-from al0.verify.segments import Key, unpack
+from al0.verify.chains import judge_chains
+from al0.verify.deal import PLAN_CHUNK, Deal
 from al0.verify.game import GameRecord
 from al0.verify.report import Report
-from al0.verify.sources import ChainStart, chain_starts
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import (ChunkResult, StopRequest, decode_plan, judge_chunk, plan_chunk,
                                segment_chunk)
@@ -42,10 +40,6 @@ _Item = TypeVar("_Item")
 CHUNK = 200
 """Positions a worker judges per task: small enough for steady progress,
 large enough that sending them costs little."""
-
-PLAN_CHUNK = 250
-"""Positions a worker plans per task with ``--defender worst``: a plan takes
-a fraction of a millisecond, so a task takes about a tenth of a second."""
 
 JOBS_PER_CPU = 2
 """Worker processes per CPU at most: more only take turns on the same
@@ -110,7 +104,8 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
         return
     if jobs > 1 and verifier.segments is not None:
         # Games from different starts join: the workers share their segments.
-        yield from _judge_chains(spec, verifier, boards, jobs, report)
+        yield from judge_chains(verifier, boards, report, jobs,
+                                lambda deal: _dealt(spec, segment_chunk, deal))
         return
     if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
         if verifier.worst is not None:
@@ -152,62 +147,8 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
                     report.add(record)
 
 
-class _Deal(Generic[_Item]):
-    """Work for worker processes, each item asked for once and dealt by
-    region (:func:`region`): the positions whose plans a worker makes lie
-    near one another, with their mirror images, so its plans and search
-    memos serve one another and, but where an idle worker helps another,
-    no plan is made by two workers."""
-
-    def __init__(self, jobs: int, position: Callable[[_Item], Position],
-                 read: Callable[[], list[_Item]], read_ahead: bool):
-        self.jobs = jobs
-        self.position = position
-        """The position of an item, whose region decides its worker."""
-        self.read = read
-        """Reads the next start positions and gives their items; an empty
-        list once every start is read."""
-        self.read_ahead = read_ahead
-        """Whether to read start positions while the workers work, before
-        they are needed: when nothing can be done with the answers before
-        they are all in."""
-        self.read_all = False
-        self.asked: set[_Item] = set()
-        self.queues: list[deque[_Item]] = [deque() for _ in range(jobs)]
-        """Per worker, the items of its region asked for, not yet sent."""
-
-    def ask(self, item: _Item, first: bool = False) -> None:
-        """Ask for ``item``, unless it was asked for before; ``first``:
-        before the items waiting (e.g. the rest of a game under way)."""
-        if item not in self.asked:
-            self.asked.add(item)
-            queue = self.queues[region(self.position(item), self.jobs)]
-            if first:
-                queue.appendleft(item)
-            else:
-                queue.append(item)
-
-    def read_more(self) -> None:
-        """Ask for the items of the next start positions."""
-        items = self.read()
-        self.read_all = not items
-        for item in items:
-            self.ask(item)
-
-    def chunk(self, worker: int) -> list[_Item]:
-        """The next items for ``worker`` (none: nothing left to send now)."""
-        queue = self.queues[worker]
-        while not queue and not self.read_all:
-            self.read_more()
-        if not queue:  # an idle worker helps another with its region
-            queue = max(self.queues, key=len)
-        # Near the end, smaller chunks keep every worker busy.
-        size = min(PLAN_CHUNK, -(-len(queue) // 2))
-        return [queue.popleft() for _ in range(size)]
-
-
 def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
-           deal: _Deal[_Item]) -> Generator[tuple[list[_Item], _Result], None, None]:
+           deal: Deal[_Item]) -> Generator[tuple[list[_Item], _Result], None, None]:
     """Run ``task(spec, chunk)`` over the chunks of ``deal`` on
     ``deal.jobs`` worker processes, two chunks at a time per worker (one to
     work on, one ready for when it is done), and yield each chunk with its
@@ -241,50 +182,6 @@ def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
             yield chunk, _chunk_result(future)
 
 
-def _judge_chains(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
-                  jobs: int, report: Report) -> Generator[GameRecord, None, None]:
-    """The games against the tablebase defender with ``jobs`` worker
-    processes, split by segments, not by start positions (see
-    :mod:`al0.verify.segments`): games from different starts join, and workers
-    judging different starts would each plan the games' common parts again.
-
-    The workers make the segments, each worker those of its region; this
-    process asks for the segment of every start and, as segments come in,
-    of where each goes on; and it reads each game off its chain, start by
-    start and in order, as soon as the chain is all there, exactly as one
-    process does."""
-    segments = verifier.segments
-    assert segments is not None  # the tablebase defender's
-    starts: list[ChainStart] = []
-    judged = 0
-
-    def read() -> list[Key]:
-        read = chain_starts(boards, len(starts), len(starts) + PLAN_CHUNK)
-        starts.extend(read)
-        return [key for key, _, _ in read]
-
-    # Starts are read as the workers need them and a game's next segment
-    # goes first: a game is judged as soon as it can be, not at the end.
-    deal = _Deal(jobs, unpack, read, read_ahead=False)
-    with contextlib.closing(_dealt(spec, segment_chunk, deal)) as answers:
-        for chunk, (made, seconds) in answers:
-            report.plan_seconds += seconds
-            if len(made) < len(chunk):
-                raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
-            for key, segment in zip(chunk, made):
-                segments[key] = segment
-                if segment.keys and segment.ending is None:
-                    deal.ask(segment.keys[-1], first=True)  # a new plan there
-            while judged < len(starts):
-                try:
-                    record = verifier.chain_record(starts[judged], segments.__getitem__)
-                except KeyError:  # its chain is not all there yet
-                    break
-                judged += 1
-                report.add(record)
-                yield record
-
-
 def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
                  jobs: int, report: Report, planning: Planning
                  ) -> Generator[GameRecord, None, None]:
@@ -309,7 +206,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
         starts.extend(read)
         return [start[1] for start in read]
 
-    deal = _Deal(jobs, lambda position: position, read, read_ahead=True)
+    deal = Deal(jobs, lambda position: position, read, read_ahead=True)
     planned = 0
     step_ids: dict[int, list[int]] = {}  # per worker: its step ids -> ours
     with contextlib.closing(_dealt(spec, plan_chunk, deal)) as answers:
@@ -333,35 +230,6 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
         report.add(record)
         report.plan_seconds += verifier.new_plan_seconds()
         yield record
-
-
-_ORBIT_RANK = {least: rank for rank, least in enumerate(sorted(set(
-    min(square_map[square] for square_map in SQUARE_MAPS) for square in chess.SQUARES)))}
-"""The rank of each orbit of a square under the board's 8 symmetries (by
-its least square: a1, b1, c1, d1, b2, …, d4): ten in all."""
-
-_ORBIT = tuple(_ORBIT_RANK[min(square_map[square] for square_map in SQUARE_MAPS)]
-               for square in chess.SQUARES)
-"""The rank of each square's orbit."""
-
-_PLACES = len(_ORBIT_RANK) * 8
-"""The places :func:`region` tells apart: their king's orbit and the
-distance of the kings (1 to 7)."""
-
-
-def region(position: Position, regions: int) -> int:
-    """Which of ``regions`` parts of the endgame ``position`` belongs to:
-    by the orbit of their king's square (the side not to move) under the
-    board's symmetries, then the distance between the kings. A worker
-    given the positions of one region shares most of its search memos
-    between them (a plan's search meets positions with their king nearby);
-    and a position and its mirror images, whose plans are made once in one
-    orientation (see :mod:`al0.symmetry`), are in the same region."""
-    kings = position.kings
-    theirs = (kings & (position.black if position.turn else position.white)).bit_length() - 1
-    ours = (kings & (position.white if position.turn else position.black)).bit_length() - 1
-    place = _ORBIT[theirs] * 8 + chess.square_distance(theirs, ours)
-    return place * regions // _PLACES
 
 
 @contextlib.contextmanager
@@ -522,7 +390,7 @@ def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], job
     started = time.perf_counter()
     if scheduler:
         from al0.verify.cluster import judge_on_cluster  # lazily: Dask is slow to import, an extra
-        records = judge_on_cluster(scheduler, spec, boards, report)
+        records = judge_on_cluster(scheduler, verifier, boards, report)
     else:
         records = judge_all(spec, verifier, boards, jobs, report, planning)
     try:

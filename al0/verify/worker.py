@@ -42,9 +42,14 @@ search times."""
 
 
 def segment_chunk(spec: VerifySpec, keys: list[Key]) -> SegmentsResult:
-    """Run in a worker process: the segment from each position of ``keys``
-    (see :mod:`al0.verify.segments`)."""
-    verifier = _worker_verifier(spec)
+    """Run in a worker process: :func:`make_segments` of ``keys``."""
+    return make_segments(_worker_verifier(spec), keys)
+
+
+def make_segments(verifier: Verifier, keys: list[Key]) -> SegmentsResult:
+    """The segment from each position of ``keys`` (see
+    :mod:`al0.verify.segments`) and the search times of the plans made for
+    them; fewer segments when the worker was asked to stop (:class:`StopRequest`)."""
     assert verifier.tablebase is not None  # segments are the tablebase defender's
     segments = []
     for key in keys:

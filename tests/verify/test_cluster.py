@@ -24,14 +24,14 @@ from al0.cli import cli
 from al0.lang.specs import DefenderSpec
 from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
 from al0.verify.report import Report
-from al0.verify.verifier import VerifySpec
+from al0.verify.verifier import Verifier, VerifySpec
 from conftest import LIBRARIES, POSITIONS, TABLES
 
 CLUSTER_EPD = str(POSITIONS / "krk_cluster.epd")
 
 TIMINGS = ("plans_searched", "plan_ms", "plans_per_second", "wall_seconds")
 """What a report may change with how the work ran: times, and the plans
-searched (each worker process plans afresh the positions it meets)."""
+searched (a few positions are planned by two workers)."""
 
 
 def start_cluster() -> LocalCluster:
@@ -87,17 +87,24 @@ def table_in(tmp_path, table: str = "krk_bratko.yaml", *markers: str) -> str:
 def verify_both_ways(tmp_path, scheduler: str, *args: str) -> list[tuple[dict, str, list[str]]]:
     """For a ``--jobs 1`` run, then a run on the cluster: the JSON report
     less its timings, the failures file and the summary less its timings."""
+    return [report for report, _ in verify_both_ways_with_plans(tmp_path, scheduler, *args)]
+
+
+def verify_both_ways_with_plans(tmp_path, scheduler: str, *args: str
+                                ) -> list[tuple[tuple[dict, str, list[str]], int]]:
+    """:func:`verify_both_ways`, each with the plans its run searched."""
     reports = []
     for name, how in (("local", ("--jobs", "1")), ("cluster", ("--scheduler", scheduler))):
         out, bad = tmp_path / f"{name}.json", tmp_path / f"{name}.epd"
         result = run(*args, *how, "--json", str(out), "--failures", str(bad))
         assert result.exit_code == 0, result.output
         data = json.loads(out.read_text())
+        plans = data["plans_searched"]
         for key in TIMINGS:
             del data[key]
         lines = [line for line in result.output.splitlines()
                  if not line.startswith(("plans:", "wall time:"))]
-        reports.append((data, bad.read_text(), lines))
+        reports.append(((data, bad.read_text(), lines), plans))
     return reports
 
 
@@ -160,18 +167,29 @@ def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_
                for kind in ("FuturesCancelledError", "FutureCancelledError", "CommClosedError")), result.output
 
 
+def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
+    # Games from different starts join: the workers make the segments of
+    # their regions, not whole games, so few positions are planned twice
+    # (dealt by chunks of starts, each worker planned what its games met:
+    # about a third more here).
+    (local, local_plans), (remote, remote_plans) = verify_both_ways_with_plans(
+        tmp_path, scheduler, table_in(tmp_path), "--positions", "sample:300")
+    assert remote == local
+    assert local_plans <= remote_plans <= 1.15 * local_plans
+
+
 def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, scheduler):
     # What Ctrl-C does: run_with_progress closes the generator.
     boards = [chess.Board(line.split(" w ")[0] + " w - - 0 1")
               for line in open(CLUSTER_EPD) if not line.startswith("#")]
     report = Report("krk_bratko", "tablebase", CLUSTER_EPD, len(boards))
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
-    records = judge_on_cluster(scheduler, spec, boards, report)
+    records = judge_on_cluster(scheduler, Verifier(spec), boards, report)
     first = next(records)
     records.close()
-    # The first chunk (ten positions) whole, and any chunk back before it.
-    assert report.records[0] == first and 10 <= len(report.records) <= len(boards)
-    assert [r.fen for r in report.records[:10]] == [b.fen() for b in boards[:10]]
+    # The records judged before the stop, in the order of the positions.
+    assert report.records[0] == first and 1 <= len(report.records) < len(boards)
+    assert [r.fen for r in report.records] == [b.fen() for b in boards[:len(report.records)]]
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
@@ -195,9 +213,12 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own
     # workers go (with 30, two workers sometimes finished all of it first).
     boards = 300 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
                    for line in open(CLUSTER_EPD) if not line.startswith("#")]
-    report = Report("krk_bratko", "tablebase", CLUSTER_EPD, len(boards))
-    spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
-    records = judge_on_cluster(own_scheduler, spec, boards, report, no_worker_seconds=1)
+    report = Report("krk_bratko", "random", CLUSTER_EPD, len(boards))
+    # The random defender's games go out as chunks of starts: the tablebase
+    # defender's, as segments, would all be made before the workers go.
+    spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("random"))
+    records = judge_on_cluster(own_scheduler, Verifier(spec), boards, report,
+                               no_worker_seconds=1)
     next(records)
     own_cluster.scale(0)
     # Whichever Dask sees first stops the run: no worker left for a second,

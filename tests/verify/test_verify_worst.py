@@ -19,7 +19,7 @@ from al0.verify.verifier import VerifySpec, load_tablebase
 from al0.verify.worker import decode_plan, decode_tree, encode_plan, encode_tree, plan_chunk
 from al0.verify.worst import WorstCase
 from al0.lang.specs import DefenderSpec
-from al0.verify.run import region
+from al0.verify.deal import region
 from conftest import POSITIONS, TABLES, TEST_TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")

@@ -1,0 +1,103 @@
+"""Dealing verify's work to workers by region of the endgame: one dealer
+for the worker processes of ``--jobs N`` (:mod:`al0.verify.run`) and the
+workers of a Dask cluster (:mod:`al0.verify.cluster`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Generic, TypeVar
+
+import chess
+
+from al0.board.position import Position
+from al0.board.symmetry import SQUARE_MAPS
+
+Item = TypeVar("Item")
+
+PLAN_CHUNK = 250
+"""Positions a worker plans per task at most: with ``--defender worst`` a
+plan takes a fraction of a millisecond, so a task takes about a tenth of a
+second."""
+
+
+class Deal(Generic[Item]):
+    """Work for worker processes (local ones or a Dask cluster's), each
+    item asked for once and dealt by region (:func:`region`): the positions
+    whose plans a worker makes lie near one another, with their mirror
+    images, so its plans and search memos serve one another and, but where
+    an idle worker helps another, no plan is made by two workers."""
+
+    def __init__(self, jobs: int, position: Callable[[Item], Position],
+                 read: Callable[[], list[Item]], read_ahead: bool):
+        self.jobs = jobs
+        self.position = position
+        """The position of an item, whose region decides its worker."""
+        self.read = read
+        """Reads the next start positions and gives their items; an empty
+        list once every start is read."""
+        self.read_ahead = read_ahead
+        """Whether to read start positions while the workers work, before
+        they are needed: when nothing can be done with the answers before
+        they are all in."""
+        self.read_all = False
+        self.asked: set[Item] = set()
+        self.queues: list[deque[Item]] = [deque() for _ in range(jobs)]
+        """Per worker, the items of its region asked for, not yet sent."""
+
+    def ask(self, item: Item, first: bool = False) -> None:
+        """Ask for ``item``, unless it was asked for before; ``first``:
+        before the items waiting (e.g. the rest of a game under way)."""
+        if item not in self.asked:
+            self.asked.add(item)
+            queue = self.queues[region(self.position(item), self.jobs)]
+            if first:
+                queue.appendleft(item)
+            else:
+                queue.append(item)
+
+    def read_more(self) -> None:
+        """Ask for the items of the next start positions."""
+        items = self.read()
+        self.read_all = not items
+        for item in items:
+            self.ask(item)
+
+    def chunk(self, worker: int) -> list[Item]:
+        """The next items for ``worker`` (none: nothing left to send now)."""
+        queue = self.queues[worker]
+        while not queue and not self.read_all:
+            self.read_more()
+        if not queue:  # an idle worker helps another with its region
+            queue = max(self.queues, key=len)
+        # Near the end, smaller chunks keep every worker busy.
+        size = min(PLAN_CHUNK, -(-len(queue) // 2))
+        return [queue.popleft() for _ in range(size)]
+
+
+_ORBIT_RANK = {least: rank for rank, least in enumerate(sorted(set(
+    min(square_map[square] for square_map in SQUARE_MAPS) for square in chess.SQUARES)))}
+"""The rank of each orbit of a square under the board's 8 symmetries (by
+its least square: a1, b1, c1, d1, b2, …, d4): ten in all."""
+
+_ORBIT = tuple(_ORBIT_RANK[min(square_map[square] for square_map in SQUARE_MAPS)]
+               for square in chess.SQUARES)
+"""The rank of each square's orbit."""
+
+_PLACES = len(_ORBIT_RANK) * 8
+"""The places :func:`region` tells apart: their king's orbit and the
+distance of the kings (1 to 7)."""
+
+
+def region(position: Position, regions: int) -> int:
+    """Which of ``regions`` parts of the endgame ``position`` belongs to:
+    by the orbit of their king's square (the side not to move) under the
+    board's symmetries, then the distance between the kings. A worker
+    given the positions of one region shares most of its search memos
+    between them (a plan's search meets positions with their king nearby);
+    and a position and its mirror images, whose plans are made once in one
+    orientation (see :mod:`al0.symmetry`), are in the same region."""
+    kings = position.kings
+    theirs = (kings & (position.black if position.turn else position.white)).bit_length() - 1
+    ours = (kings & (position.white if position.turn else position.black)).bit_length() - 1
+    place = _ORBIT[theirs] * 8 + chess.square_distance(theirs, ours)
+    return place * regions // _PLACES
