@@ -16,50 +16,36 @@ order of the positions, so a report is the same whichever way the work ran.
 Dask re-runs the chunk of a worker that dies on another worker (a region
 whose worker has gone goes to any worker); everything it cannot finish (a
 chunk that keeps killing its workers, the scheduler gone, no worker left)
-becomes a :class:`ClusterError` naming what failed, which ends the run with
+becomes a :class:`~al0.verify.scheduler.ClusterError` naming what failed, which ends the run with
 the partial report, as a dead engine does locally.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
-import logging
 import math
-import re
-import socket
 import threading
 import time
 import uuid
 from asyncio import CancelledError as TaskCancelled
 from concurrent.futures import CancelledError as FutureCancelled
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, TypeVar
 
 import chess
 import distributed
 
-from al0.errors import AL0Error
-from al0.lang.loader import load_table
 from al0.verify.chains import SegmentsAnswers, judge_chains
 from al0.verify.deal import Deal
 from al0.verify.game import GameRecord
 from al0.verify.report import Report
+from al0.verify.scheduler import (CONNECT_SECONDS, NO_WORKER_SECONDS, ClusterError, check_workers,
+                                  connect, describe, quiet_dask)
 from al0.verify.segments import Key, unpack
 from al0.verify.sources import position_fen
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import ChunkResult, SegmentsResult, make_segments
-
-CONNECT_SECONDS = 10.0
-"""How long each step of reaching the scheduler may take (the TCP connection,
-Dask's handshake, the client's registration) before the run reports which
-one failed."""
-
-NO_WORKER_SECONDS = 60.0
-"""How long a run waits with no worker at all on the scheduler (to start, or
-after the last one left) before it stops: long enough for a worker's nanny
-to restart it, short enough that a dead cluster does not hang the run."""
 
 POLL_SECONDS = 1.0
 """How often a run waiting for results looks whether the cluster still has workers."""
@@ -84,14 +70,10 @@ Chunk = list[tuple[int, str]]
 
 IN_FLIGHT = 2
 """Chunks of segments sent to a worker and not yet answered, at most: one
-to work on, one ready for when it is done, as for a local worker; more
-would let Dask's work stealing move a region's chunks to other workers,
-which would plan that region's positions again."""
+to work on, one ready for when it is done, as for a local worker. Few are
+queued on a worker, so Dask's work stealing (which moves queued tasks to
+idle workers, to plan them afresh) has few to move."""
 
-
-ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:]+\]|[^\s:/\[\]]+):\d+")
-"""A scheduler address as Dask prints it: ``tcp://HOST:PORT`` (an IPv6 host
-in brackets). TLS would need certificates al0 has no options for."""
 
 _ONE_CHUNK_AT_A_TIME = threading.Lock()
 """A worker runs tasks on a pool of threads, but its one Verifier is not
@@ -105,12 +87,6 @@ if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
 
 _Task = Callable[[VerifySpec, str, Any], Any]
 """A task of a run on a worker: given the run's spec, its id and a chunk."""
-
-
-class ClusterError(AL0Error):
-    """The cluster cannot run or finish the work: no scheduler at the address,
-    a worker that cannot load al0 or the table, a chunk that kills its
-    workers, the scheduler or every worker gone."""
 
 
 def chunk_size(positions: int, workers: int) -> int:
@@ -152,92 +128,6 @@ def judge_on_cluster(address: str, verifier: Verifier, boards: Sequence[chess.Bo
     return _closing(tasks, records)
 
 
-def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS,
-            connect_seconds: float = CONNECT_SECONDS) -> distributed.Client:
-    """A client of the scheduler at ``address`` with at least one worker,
-    each step of reaching it bounded by ``connect_seconds``.
-
-    :raises ClusterError: a malformed address, no scheduler there (nothing
-        listening, or a program that is silent or speaks something else), no
-        worker.
-    """
-    if not ADDRESS.fullmatch(address):
-        raise ClusterError(f"{address!r}: give the scheduler as tcp://HOST:PORT")
-    _reach(address, connect_seconds)
-    try:
-        with _quiet_dask():
-            client = distributed.Client(address, timeout=connect_seconds,
-                                        set_as_default=False)
-    except (OSError, TimeoutError) as error:
-        raise ClusterError(f"no Dask scheduler at {address} "
-                           f"({_describe(error)}): start one with `dask scheduler`") from None
-    except Exception as error:  # what Dask raises on a bad answer: a MemoryError, a KeyError
-        raise ClusterError(f"{address} is not a Dask scheduler: it answered the client "
-                           f"with something else ({_describe(error)})") from None
-    try:
-        client.wait_for_workers(1, timeout=no_worker_seconds)
-    except TimeoutError:
-        client.close()
-        raise ClusterError(f"the scheduler at {address} has no worker after "
-                           f"{no_worker_seconds:g} s: start some with "
-                           f"`dask worker {address}`") from None
-    return client
-
-
-def _reach(address: str, seconds: float) -> None:
-    """Open a TCP connection to ``address``, then exchange Dask's handshake
-    with what answers, each within ``seconds``: Dask's client waits for the
-    handshake without a bound (a program that accepts and stays silent held
-    verify for ever) and reads a junk answer as a frame of any length (a
-    MemoryError, then 20 s closing the half-made client).
-
-    :raises ClusterError: naming the step that failed.
-    """
-    host, port = address[len("tcp://"):].rsplit(":", 1)
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
-    except OSError as error:
-        raise ClusterError(f"no Dask scheduler at {address} ({_describe(error)}): start one "
-                           f"with `dask scheduler`") from None
-
-    async def handshake() -> None:
-        comm = await asyncio.wait_for(distributed.comm.core.connect(address, timeout=seconds),
-                                      seconds)
-        await comm.close()
-
-    try:
-        with _quiet_dask():
-            asyncio.run(handshake())
-    except TimeoutError:
-        raise ClusterError(f"{address} accepted the connection but gave no Dask handshake "
-                           f"within {seconds:g} s: is it a Dask scheduler?") from None
-    except Exception as error:
-        # Dask's message on junk is about the frame it misread (an
-        # allocation of exabytes): the kind of error is enough.
-        raise ClusterError(f"{address} is not a Dask scheduler: it answered the handshake "
-                           f"with something else ({type(error).__name__})") from None
-
-
-def check_workers(client: distributed.Client, spec: VerifySpec) -> None:
-    """Load the table on every worker, so a worker without al0 (or one of its
-    dependencies), or one that cannot read the table or import its library,
-    is named before the work starts.
-
-    :raises ClusterError: naming each worker that failed and why.
-    """
-    answers = client.run(_load_table_on_worker, spec.table_path, on_error="return")
-    failed = [f"worker {worker}: {_describe(answer)}"
-              for worker, answer in sorted(answers.items()) if isinstance(answer, BaseException)]
-    if failed:
-        raise ClusterError("; ".join(failed) + " (every worker needs al0 installed and "
-                           "the table at the same path)")
-
-
-def _load_table_on_worker(table_path: str) -> None:
-    """Run on a worker by :func:`check_workers`; raises what loading raises."""
-    load_table(table_path)
-
-
 @functools.lru_cache(maxsize=1)
 def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
     """The verifier of one run on a worker process, made at its first chunk
@@ -271,7 +161,7 @@ def _on_worker(spec: VerifySpec, run: str, work: Callable[[Verifier], _Answer]) 
             return work(_run_verifier(spec, run))
         except Exception as error:  # crossing to the client: keep the worker's name and the cause
             raise ClusterError(f"worker {distributed.get_worker().address}: "
-                               f"{_describe(error)}") from None
+                               f"{describe(error)}") from None
 
 
 class _Tasks:
@@ -336,7 +226,7 @@ def _closing(tasks: _Tasks, records: Generator[GameRecord, None, None]
              ) -> Generator[GameRecord, None, None]:
     """``records``, with Dask kept quiet meanwhile, and ``tasks`` closed
     once they are all out or the caller stops."""
-    with _quiet_dask():
+    with quiet_dask():
         try:
             yield from records
         finally:
@@ -453,12 +343,12 @@ def _result(future: _Future, address: str, what: str) -> Any:
     except ClusterError:
         raise
     except distributed.KilledWorker as error:
-        raise ClusterError(f"{what} were lost: {_describe(error)}") from None
+        raise ClusterError(f"{what} were lost: {describe(error)}") from None
     except LOST_SCHEDULER as error:
         raise _lost_scheduler(address, error) from None
     except Exception as error:  # Dask's own: the task never ran on a worker
         raise ClusterError(f"{what} could not be judged on the cluster at {address}: "
-                           f"{_describe(error)} (the scheduler and every worker need the "
+                           f"{describe(error)} (the scheduler and every worker need the "
                            f"same al0 installed)") from None
 
 
@@ -470,25 +360,3 @@ def _span(chunk: Chunk) -> str:
 def _lost_scheduler(address: str, error: BaseException) -> ClusterError:
     # Dask's message lists every task cancelled: the kind of error is enough.
     return ClusterError(f"lost the scheduler at {address} ({type(error).__name__})")
-
-
-def _describe(error: BaseException) -> str:
-    """An error in one line: an al0 error's own message, another's class too."""
-    text = " ".join(str(error).split())
-    if isinstance(error, AL0Error):
-        return text
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
-@contextlib.contextmanager
-def _quiet_dask() -> Iterator[None]:
-    """Keep Dask's client from logging to standard error: what it would say
-    (a lost connection, a closed comm) reaches the user as a ClusterError,
-    and only the CLI prints."""
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)

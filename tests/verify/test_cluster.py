@@ -19,10 +19,10 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
-from al0.verify import cluster
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec
-from al0.verify.cluster import ClusterError, chunk_size, judge_on_cluster
+from al0.verify.cluster import chunk_size, judge_on_cluster
+from al0.verify.scheduler import ClusterError, connect
 from al0.verify.report import Report
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import LIBRARIES, POSITIONS, TABLES
@@ -171,7 +171,7 @@ def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
     # Games from different starts join: the workers make the segments of
     # their regions, not whole games, so few positions are planned twice
     # (dealt by chunks of starts, each worker planned what its games met:
-    # about a third more here).
+    # 1.23 times one process's plans here).
     (local, local_plans), (remote, remote_plans) = verify_both_ways_with_plans(
         tmp_path, scheduler, table_in(tmp_path), "--positions", "sample:300")
     assert remote == local
@@ -249,7 +249,7 @@ def test_bad_scheduler_options_are_one_line_errors(args, message):
 def test_no_scheduler_at_the_address_is_an_error():
     address = f"tcp://127.0.0.1:{free_port()}"
     with pytest.raises(ClusterError, match=f"no Dask scheduler at {address}"):
-        cluster.connect(address, connect_seconds=1.0)
+        connect(address, connect_seconds=1.0)
 
 
 @contextlib.contextmanager
@@ -286,7 +286,7 @@ def impostor(answer: bytes) -> Iterator[str]:
 def test_a_program_that_is_not_a_scheduler_is_named_so(answer, message):
     with impostor(answer) as address:
         with pytest.raises(ClusterError) as caught:
-            cluster.connect(address, connect_seconds=0.5)
+            connect(address, connect_seconds=0.5)
     assert str(caught.value).startswith(f"{address} {message}"), caught.value
 
 
