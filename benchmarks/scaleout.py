@@ -101,7 +101,10 @@ def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
         before = sum(client.run(_cpu_seconds).values()), time.process_time()
         run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
         after = sum(client.run(_cpu_seconds).values()), time.process_time()
-    run["cpu"] += after[0] - before[0] + after[1] - before[1]
+    run["client cpu"] = run["cpu"]
+    run["workers cpu"] = after[0] - before[0]
+    run["scheduler cpu"] = after[1] - before[1]
+    run["cpu"] += run["workers cpu"] + run["scheduler cpu"]
     return run
 
 
@@ -111,10 +114,11 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def dask_startup_seconds(tree: Path, table: str, workers: int) -> list[tuple[float, float]]:
-    """Wall and CPU seconds each worker of a fresh local Dask cluster of
-    ``workers`` takes to make its verifier (after al0 is imported there,
-    as al0's check of the workers does before a run)."""
+def dask_startup_seconds(tree: Path, table: str, workers: int
+                         ) -> list[tuple[float, float, float, float]]:
+    """For each worker of a fresh local Dask cluster of ``workers``: the
+    wall and CPU seconds it takes to import al0's verifier (as al0's check
+    of the workers does, before a run), then to make its verifier."""
     from distributed import Client, LocalCluster
 
     spec = _spec(tree, table)
@@ -123,12 +127,15 @@ def dask_startup_seconds(tree: Path, table: str, workers: int) -> list[tuple[flo
                       silence_logs=logging.ERROR) as cluster, \
             Client(cluster) as client:
         client.wait_for_workers(workers)
-        client.run(_import_al0)
-        return list(client.run(_make_verifier, spec).values())
+        imports = client.run(_import_al0)
+        verifiers = client.run(_make_verifier, spec)
+        return [imports[worker] + verifiers[worker] for worker in imports]
 
 
-def _import_al0() -> None:
+def _import_al0() -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
     import al0.verify.verifier  # noqa: F401
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def _spec(tree: Path, table: str) -> VerifySpec:
@@ -179,8 +186,10 @@ def main() -> None:
             run = mode(arguments.tree, arguments.table, arguments.positions,
                        defender=arguments.defender)
             runs.append(run)
+            parts = ", ".join(f"{key} {run[key]:.1f} s" for key in run if key.endswith(" cpu"))
             print(f"{name}: {run['plans']} plans, {run['wall']:.1f} s wall, "
-                  f"{run['cpu']:.1f} s CPU, load {run['load']:.1f}", flush=True)
+                  f"{run['cpu']:.1f} s CPU{f' ({parts})' if parts else ''}, "
+                  f"load {run['load']:.1f}", flush=True)
         medians[name] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
     first = medians[modes[0][0]]
     for name, median in medians.items():
@@ -192,9 +201,10 @@ def main() -> None:
     print(f"worker start-up ({arguments.table}): {wall:.2f} s wall, {cpu:.2f} s CPU")
     for workers in arguments.dask:
         times = dask_startup_seconds(arguments.tree, arguments.table, workers)
-        print(f"Dask worker start-up ({arguments.table}, {workers} workers): "
-              f"{max(wall for wall, _ in times):.2f} s wall, "
-              f"{max(cpu for _, cpu in times):.2f} s CPU at most")
+        import_wall, import_cpu, wall, cpu = (max(column) for column in zip(*times))
+        print(f"Dask worker start-up ({arguments.table}, {workers} workers, the slowest): "
+              f"importing al0 {import_wall:.2f} s wall, {import_cpu:.2f} s CPU; "
+              f"then its verifier {wall:.2f} s wall, {cpu:.2f} s CPU")
 
 
 if __name__ == "__main__":
