@@ -173,6 +173,8 @@ def main() -> None:
     parser.add_argument("--defender", default="tablebase")
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
     arguments = parser.parse_args()
+    if not arguments.jobs and not arguments.dask:
+        parser.error("give at least one --jobs N or --dask N")
     # The workers of a Dask cluster are started afresh: they import al0 from the tree.
     os.environ["PYTHONPATH"] = str(arguments.tree)
     modes = [(f"--jobs {jobs}", functools.partial(one_run, jobs=jobs))
