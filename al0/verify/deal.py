@@ -95,7 +95,7 @@ def region(position: Position, regions: int) -> int:
     given the positions of one region shares most of its search memos
     between them (a plan's search meets positions with their king nearby);
     and a position and its mirror images, whose plans are made once in one
-    orientation (see :mod:`al0.symmetry`), are in the same region."""
+    orientation (see :mod:`al0.board.symmetry`), are in the same region."""
     kings = position.kings
     theirs = (kings & (position.black if position.turn else position.white)).bit_length() - 1
     ours = (kings & (position.white if position.turn else position.black)).bit_length() - 1
