@@ -13,7 +13,7 @@ import pytest
 
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import Node
-from al0.lang.loader import parse_table
+from al0.lang.loader import load_table, parse_table
 from al0.lang.model import AdviceTable
 from al0.board.sampling import random_positions
 from al0.engine.compiled import CompiledAdvice, compile_advice
@@ -236,3 +236,46 @@ def test_stalemate_is_never_a_success_unless_the_goal_says_so():
                                                            them="{1: legal}"))
     tree = search(mate_or_stalemate, "mate_now", STALEMATE_TRAP).run()
     assert tree is not None and tree.branches[0][0] == chess.Move.from_uci("b3b7")
+
+
+# A holding-goal their nodes can fail while every reply reaches a leaf.
+KEEP_AWAY = """
+name: keep_away
+material: KRK
+rules:
+  - {name: all, if: true, then: [to_edge]}
+advice:
+  to_edge:
+    better-goal: ustomove and edge_dist(K) < root.edge_dist(K)
+    holding-goal: not (themtomove and dist(K, k) <= 2)
+    us-moves: {0: legal}
+    them-moves: {1: legal}
+"""
+
+
+@pytest.mark.parametrize("table_name, name, count", [
+    ("kbnk", "progress", 40), ("kbnk", "progress_in_2", 40), ("kbnk", "progress_in_3", 12),
+    (KEEP_AWAY, "to_edge", 60)], ids=["kbnk-progress", "kbnk-progress_in_2",
+                                      "kbnk-progress_in_3", "keep_away-to_edge"])
+def test_the_last_nodes_of_theirs_decided_apart_give_the_full_search_trees(table_name, name,
+                                                                             count):
+    # Leaves with us to move and position-only goals: the last nodes of
+    # theirs skip their memo records and their own holding-goal until no
+    # reply refutes them (ForcingTreeSearch._last_reply); the trees must be
+    # the ones the full search finds, node for node.
+    table = (table_from(table_name) if "\n" in table_name
+             else load_table(TABLES / f"{table_name}.yaml"))
+    advice = compile_advice(table.advice[name], table.library)
+    outcomes = set()
+    for board in random_positions(table.material, count, seed=27):
+        root = Node(board.copy(), 0, table.us)
+        shortcut = ForcingTreeSearch(advice, root)
+        assert shortcut.last_theirs == advice.horizon - 1
+        full = ForcingTreeSearch(advice, root)
+        full.last_theirs = -1
+        tree = shortcut.run()
+        assert tree == full.run(), board.fen()
+        outcomes.add(tree is not None and tree.height)
+        if tree is not None:
+            assert_forcing_tree(tree, advice, board.copy(), 0, root)
+    assert len(outcomes) > 1
