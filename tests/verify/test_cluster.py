@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
+from al0.board.sampling import random_positions
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec
 from al0.verify.cluster import chunk_size, judge_on_cluster
@@ -227,6 +228,30 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own
                                            f"{own_scheduler} for 1 s|were lost: KilledWorker"):
         list(records)
     assert 1 <= len(report.records) < len(boards)
+
+
+def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cluster,
+                                                                own_scheduler):
+    # The tablebase defender's games, made as segments (a game's record
+    # comes once its whole chain is made, so the workers go while the run
+    # waits for one): slow plans ("slow": a fifth of a millisecond a
+    # predicate) from 600 starts are seconds of work, and the workers go
+    # after one.
+    boards = random_positions("KRK", 600, seed=5)
+    report = Report("krk_bratko", "tablebase", "sample:600", len(boards))
+    verifier = Verifier(VerifySpec(table_in(tmp_path, "krk_bratko.yaml", "slow"),
+                                   DefenderSpec.parse("tablebase")))
+    assert verifier.segments is not None
+    records = judge_on_cluster(own_scheduler, verifier, boards, report, no_worker_seconds=1)
+    leaving = threading.Timer(1.0, own_cluster.scale, (0,))
+    leaving.start()
+    try:
+        with pytest.raises(ClusterError, match=f"no worker left on the scheduler at "
+                                               f"{own_scheduler} for 1 s|were lost: KilledWorker"):
+            list(records)
+    finally:
+        leaving.join()
+    assert len(report.records) < len(boards)
 
 
 def free_port() -> int:
