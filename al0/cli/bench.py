@@ -15,7 +15,7 @@ from al0.lang.model import AdviceTable
 from al0.engine.plan import Planner
 from al0.board.sampling import check_sample_size, random_positions
 from al0.verify.report import percentile
-from al0.verify.verifier import load_tablebase
+from al0.tablebase import load_if_any
 
 
 MAX_REPEAT = 100
@@ -28,7 +28,7 @@ def check_count(table: AdviceTable, count: int) -> None:
     positions with our side to move, counted by the tablebase; a material
     without one is left to the sampler's own bound): the sampler would look
     for hours for positions that do not exist."""
-    tablebase = load_tablebase(table.material)
+    tablebase = load_if_any(table.material)
     if tablebase is None:
         return
     from al0.tablebase import stronger_colour  # lazily, as the tablebase itself

@@ -24,7 +24,7 @@ from al0.report.pgn import PgnGame, distance_note, pgn_text, players
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.report.render import clear_board_svgs, write_board_svg
-from al0.verify.verifier import load_tablebase
+from al0.tablebase import load_if_any
 
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
@@ -65,7 +65,7 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
     white, black = players(table.us, f"al0 ({table.name})", opponent)
     game = PgnGame(start, tuple(moves), end.result, end.ending, f"al0 play {table.name}",
                    white, black, table.us, end.detail)
-    write_output(path, pgn_text([game], load_tablebase(table.material)), "PGN")
+    write_output(path, pgn_text([game], load_if_any(table.material)), "PGN")
 
 
 @click.command()
@@ -163,7 +163,7 @@ def board_pictures(svg_dir: str | None) -> Picture:
 def default_opponent(table: AdviceTable) -> DefenderSpec:
     """Who plays them when no one is named: the tablebase's longest
     resistance when the material has a tablebase, else the random mover."""
-    return DefenderSpec("tablebase" if load_tablebase(table.material) is not None else "random")
+    return DefenderSpec("tablebase" if load_if_any(table.material) is not None else "random")
 
 
 def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,

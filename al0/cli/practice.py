@@ -18,7 +18,7 @@ from al0.engine.play import Ending
 from al0.engine.tree import tree_lines
 from al0.lang.loader import load_table
 from al0.practice import Practice, Turn
-from al0.verify.verifier import load_tablebase
+from al0.tablebase import load_if_any
 
 COMMANDS = ("commands: hint (al0's advice and move), why (its forcing tree), undo (take "
             "back your last move and the reply), flip (turn the board), board, moves (the "
@@ -115,7 +115,7 @@ def practice(table: str, fen: str | None, flipped: bool, budget: int) -> None:
     loaded = load_table(table)
     board = start_board(loaded, table, fen)
     prepare_tablebase(loaded.material, build_progress())
-    tablebase = load_tablebase(loaded.material)
+    tablebase = load_if_any(loaded.material)
     if tablebase is None:
         raise CommandError(f"practice needs a tablebase, and there is none for "
                            f"{loaded.material} (pawnless, up to four men)")

@@ -494,6 +494,15 @@ def load(material: str, cache_dir: str | os.PathLike[str] | None = None,
     return table
 
 
+def load_if_any(material: str, progress: Progress | None = None) -> Tablebase | None:
+    """:func:`load` for a material that may have no tablebase (pawns, five
+    men, a material of no ending): None then, instead of the error."""
+    try:
+        return load(material, progress=progress)
+    except PositionError:
+        return None
+
+
 def _load(parsed: Material, cache_dir: str | os.PathLike[str] | None, progress: Progress | None,
           unwritable: list[str]) -> Tablebase:
     """:func:`load`, adding what could not be cached to ``unwritable``."""

@@ -25,7 +25,7 @@ from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go
 from al0.uci.scores import playable, proof_line, table_score, tablebase_move, tablebase_score
-from al0.verify.verifier import load_tablebase
+from al0.tablebase import load_if_any
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -405,7 +405,7 @@ class UciEngine:
         a build's progress goes to the GUI as ``info string``, which would
         otherwise wait in silence, 5 to 40 s for a four-man ending)."""
         if material not in self._tablebases:
-            self._tablebases[material] = load_tablebase(
+            self._tablebases[material] = load_if_any(
                 material, progress=lambda message: self._send(f"info string {message}"))
         return self._tablebases[material]
 

@@ -13,23 +13,20 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import chess
 
 from al0.board.position import from_board
 from al0.engine.defenders import Defender, TablebaseDefender, make_defender
 from al0.engine.plan import DEFAULT_BUDGET, Planner
-from al0.errors import PositionError
 from al0.lang.loader import load_table
 from al0.lang.specs import DefenderError, DefenderSpec
+from al0.tablebase import load_if_any
 from al0.verify.game import GameRecord, play_one
 from al0.verify.segments import Key, Segment, make_segment, unpack, walk
 from al0.verify.sources import ChainStart, chain_start, position_fen
 from al0.verify.worst import Start, WorstCase
-
-if TYPE_CHECKING:
-    from al0.tablebase import Tablebase
 
 
 @dataclass(frozen=True)
@@ -46,17 +43,6 @@ class VerifySpec:
     """With the ``worst`` defender: replay each worst line through the play
     loop for its per-advice analysis. The replay costs about as much as the
     analysis itself, so a run that shows no analysis leaves it out."""
-
-
-def load_tablebase(material: str, progress: Callable[[str], None] | None = None
-                   ) -> Tablebase | None:
-    """The tablebase of ``material``, or None when there is none for it;
-    ``progress`` hears how a build goes, when the table must be built."""
-    from al0 import tablebase  # lazily: it may build a table (seconds)
-    try:
-        return tablebase.load(material, progress=progress)
-    except PositionError:
-        return None
 
 
 class Verifier:
@@ -80,7 +66,7 @@ class Verifier:
         elif spec.defender.kind not in ("random", "worst"):
             raise DefenderError(f"verify cannot use the {spec.defender.name!r} defender")
         self.tablebase = (self.fixed.table if isinstance(self.fixed, TablebaseDefender)
-                          else load_tablebase(self.table.material))
+                          else load_if_any(self.table.material))
         self.segments: dict[Key, Segment] | None = (
             {} if isinstance(self.fixed, TablebaseDefender) else None)
         """Against the tablebase defender, the segment from every position

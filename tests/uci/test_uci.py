@@ -227,7 +227,7 @@ def test_isready_loads_the_tablebase_a_first_go_would_need_before_readyok(
     def load(material: str, **_: object) -> None:
         said.append(material)
 
-    monkeypatch.setattr("al0.uci.engine.load_tablebase", load)
+    monkeypatch.setattr("al0.uci.engine.load_if_any", load)
     engine = UciEngine(said.append, None if table is None else load_table(table))
     engine.handle(f"position {position}")
     engine.handle("isready")

@@ -19,7 +19,8 @@ from al0.engine.play import Ending, OurMove, TheirMove, play_game
 from al0.engine.plan import Planner
 from al0.board.fen import read_epd
 from al0.verify.game import GameRecord, play_one
-from al0.verify.verifier import Verifier, VerifySpec, load_tablebase
+from al0.tablebase import load_if_any
+from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import judge_chunk
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
 
@@ -34,7 +35,7 @@ def starts(path=STARTS) -> list[chess.Board]:
 
 @pytest.fixture(scope="module")
 def tablebase():
-    return load_tablebase("KRK")
+    return load_if_any("KRK")
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +181,7 @@ def test_without_analysis_the_summary_names_the_most_wasteful_advice():
 def test_tally_ignores_a_start_that_is_not_won(bratko):
     # The tally only starts from a won position's DTM; play_one keeps none without it.
     record = play_one(Planner(bratko), starts()[3], TablebaseDefender("KRK"), 50, None,
-                      load_tablebase("KRK"))
+                      load_if_any("KRK"))
     assert record.advice_uses == () and record.ending == Ending.MATE.value
 
 

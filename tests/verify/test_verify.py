@@ -23,7 +23,7 @@ from al0.lang.loader import load_table
 from al0.verify.game import play_one
 from al0.verify.report import scoped_verdict
 from al0.verify.sources import start_positions
-from al0.verify.verifier import load_tablebase
+from al0.tablebase import load_if_any
 from al0.verify.worst import WorstCase
 from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES
 
@@ -33,7 +33,7 @@ FAKE_ENGINE = f"{sys.executable} {FAKE_ENGINE}"
 
 @pytest.fixture(scope="module")
 def tablebase():
-    return load_tablebase("KRK")
+    return load_if_any("KRK")
 
 
 @pytest.fixture(scope="module")

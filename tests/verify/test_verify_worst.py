@@ -15,7 +15,8 @@ from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.board.position import from_board
 from al0.verify.sources import mirror_images, position_fen, start_positions
-from al0.verify.verifier import VerifySpec, load_tablebase
+from al0.tablebase import load_if_any
+from al0.verify.verifier import VerifySpec
 from al0.verify.worker import decode_plan, decode_tree, encode_plan, encode_tree, plan_chunk
 from al0.verify.worst import WorstCase
 from al0.lang.specs import DefenderSpec
@@ -30,7 +31,7 @@ STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
 
 def starts(table: str, count: int) -> list[chess.Board]:
     loaded = load_table(table)
-    return list(start_positions(f"sample:{count}", loaded, load_tablebase(loaded.material)))
+    return list(start_positions(f"sample:{count}", loaded, load_if_any(loaded.material)))
 
 
 def test_position_fen_is_python_chess_fen():
