@@ -39,6 +39,12 @@ from al0.lang.library import Node, node_at
 _BB = chess.BB_SQUARES
 
 
+def _reply_key(move: chess.Move) -> int:
+    """How :attr:`ForcingTreeSearch.history` names a reply: from-square * 64
+    + to-square (a reply the same in every position of its depth)."""
+    return move.from_square << 6 | move.to_square
+
+
 class ForcingTreeSearch:
     """One search for one piece of advice from one root node.
 
@@ -112,6 +118,13 @@ class ForcingTreeSearch:
         tree, _ = self._solve((self.root.position, 0), self.advice.horizon)
         return tree
 
+    def _count_node(self) -> None:
+        """Count a node whose goals this search evaluates (or reads): past
+        the node budget, the search stops."""
+        self.nodes += 1
+        if self.nodes > self.limits.nodes:
+            raise self._spent(f"node budget of {self.limits.nodes}")
+
     def _spent(self, what: str) -> SearchBudgetExceeded:
         return SearchBudgetExceeded(f"advice {self.advice.name!r}: {what} spent "
                                     f"searching from {self.root.fen}")
@@ -143,9 +156,7 @@ class ForcingTreeSearch:
     def _visit(self, key: SearchKey) -> tuple[Entry, Node | None]:
         """Evaluate the goals at a new node; also return the node, whose
         facts its expansion may reuse (None when the goals did without it)."""
-        self.nodes += 1
-        if self.nodes > self.limits.nodes:
-            raise self._spent(f"node budget of {self.limits.nodes}")
+        self._count_node()
         position, depth = key
         advice = self.advice
         entry = Entry()
@@ -318,9 +329,7 @@ class ForcingTreeSearch:
                     child = (apply(position, move) if reach & _BB[to] and MOVES[frm][to] is move
                              else play_checked(position, move, name))
                 # :meth:`_visit`'s count and goals, without its memo entry.
-                self.nodes += 1
-                if self.nodes > self.limits.nodes:
-                    raise self._spent(f"node budget of {self.limits.nodes}")
+                self._count_node()
                 if shared is None:
                     child_node = node_at(child, depth, us)
                 else:
@@ -351,9 +360,7 @@ class ForcingTreeSearch:
         Its entry is decided here for every bound it can be asked at, so it
         keeps no children. The tree and the failure are the ones
         :meth:`_deepen` finds."""
-        self.nodes += 1
-        if self.nodes > self.limits.nodes:
-            raise self._spent(f"node budget of {self.limits.nodes}")
+        self._count_node()
         position, depth = key
         entry = Entry()
         entry.lo, entry.tree, entry.children = -1, None, None
@@ -375,16 +382,13 @@ class ForcingTreeSearch:
             entry.lo = self.never
             return None, self.never
         history = self.history.get(depth)
-        trying = (sorted(replies, key=lambda reply: -history.get(
-            reply[0].from_square << 6 | reply[0].to_square, 0))
-            if history and len(replies) > 1 else replies)
+        trying = (sorted(replies, key=lambda reply: -history.get(_reply_key(reply[0]), 0))
+                  if history and len(replies) > 1 else replies)
         for move, name, known in trying:
             child = apply(position, move) if known else play_checked(position, move, name)
             reached = values.get(child)
             if reached is None:
-                self.nodes += 1
-                if self.nodes > self.limits.nodes:
-                    raise self._spent(f"node budget of {self.limits.nodes}")
+                self._count_node()
                 reached = self._goals((child, depth + 1))[0]
             if reached != LEAF_HERE:
                 self._count_refuter(depth, move)
@@ -570,8 +574,7 @@ class ForcingTreeSearch:
         how soon a refutation ends the node's search."""
         history = self.history.get(depth)
         if history and len(children) > 1:
-            children.sort(key=lambda child: -history.get(child[0].from_square << 6
-                                                         | child[0].to_square, 0))
+            children.sort(key=lambda child: -history.get(_reply_key(child[0]), 0))
 
     def _refuted(self, depth: int, children: list[list[Any]], index: int) -> None:
         """The reply ``children[index]`` of a node of theirs at ``depth``
@@ -584,8 +587,8 @@ class ForcingTreeSearch:
         """Count ``move`` for the new nodes of theirs at ``depth``
         (:meth:`_refuters_first`): it refuted one."""
         history = self.history.setdefault(depth, {})
-        move_key = move.from_square << 6 | move.to_square
-        history[move_key] = history.get(move_key, 0) + 1
+        key = _reply_key(move)
+        history[key] = history.get(key, 0) + 1
 
     def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
                       bound: int) -> tuple[ForcingTree | None, int]:
