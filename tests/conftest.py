@@ -60,10 +60,18 @@ def bratko() -> AdviceTable:
     return load_table(TABLES / "krk_bratko.yaml")
 
 
-@pytest.fixture(scope="session")
-def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One tablebase cache for the session, so each table is built once."""
-    return tmp_path_factory.mktemp("tablebase-cache")
+@pytest.fixture(scope="session", autouse=True)
+def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One tablebase cache for the whole run, in a temporary folder, never the
+    user's: each table is built once a run, and no test's outcome depends on
+    what the user's cache happens to hold (a test that expects no build lines
+    passed only where the user had built the table before). Every al0 the
+    tests start, in this process or as a child, finds it through
+    ``$AL0_CACHE_DIR``."""
+    cache = tmp_path_factory.mktemp("tablebase-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AL0_CACHE_DIR", str(cache))
+        yield cache
 
 
 def forks_of(pid: int) -> list[int]:
