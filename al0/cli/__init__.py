@@ -1,14 +1,13 @@
 """The ``al0`` command line: the only package that prints or exits.
 
 :mod:`al0.cli.common` holds the group, the shared options and parameter
-types and the error handling; each other module is one command.
+types and the error handling; each other module is one command, imported
+when that command runs (so ``al0 uci`` starts without the others' imports).
 """
 
 import sys
 
 try:
-    from al0.cli import (bench, check, games, plan, play, practice, progress, tablebase, tables,
-                         uci, verify)
     from al0.cli.common import cli
 except KeyboardInterrupt:
     # Ctrl-C while the commands load (half a second; seconds on a busy
@@ -19,15 +18,17 @@ except KeyboardInterrupt:
 
 __all__ = ["cli"]
 
-cli.add_command(check.check)
-cli.add_command(plan.plan)
-cli.add_command(play.play)
-cli.add_command(practice.practice)
-cli.add_command(bench.bench)
-cli.add_command(progress.progress)
-cli.add_command(tablebase.tablebase)
-cli.add_command(tables.tables)
-cli.add_command(verify.verify)
-cli.add_command(games.solve)
-cli.add_command(games.reversi)
-cli.add_command(uci.uci)
+cli.lazy = {
+    "bench": "al0.cli.bench:bench",
+    "check": "al0.cli.check:check",
+    "plan": "al0.cli.plan:plan",
+    "play": "al0.cli.play:play",
+    "practice": "al0.cli.practice:practice",
+    "progress": "al0.cli.progress:progress",
+    "reversi": "al0.cli.games:reversi",
+    "solve": "al0.cli.games:solve",
+    "tablebase": "al0.cli.tablebase:tablebase",
+    "tables": "al0.cli.tables:tables",
+    "uci": "al0.cli.uci:uci",
+    "verify": "al0.cli.verify:verify",
+}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import importlib
 import os
 import re
 import shlex
@@ -120,7 +121,27 @@ def exit_interrupted(interrupt: KeyboardInterrupt) -> click.exceptions.Exit:
 class Al0Group(click.Group):
     """The ``al0`` group: every usage error is one line, every warning is
     one line, and SIGTERM and SIGHUP stop a command as Ctrl-C does, with
-    exit code 128 + the signal's number, for every subcommand."""
+    exit code 128 + the signal's number, for every subcommand.
+
+    A command named in :attr:`lazy` is imported when it is run (or listed
+    by ``--help``), not when ``al0`` starts: ``al0 uci`` answers a GUI's
+    ``uci`` without first importing verify, the tablebases and numpy for
+    the other commands (half a second quiet, seconds on a loaded machine).
+    """
+
+    lazy: dict[str, str] = {}
+    """Command name → ``module:attribute`` of its click command."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in self.lazy:
+            return super().get_command(ctx, cmd_name)
+        module, attribute = self.lazy[cmd_name].split(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command), self.lazy[cmd_name]
+        return command
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from al0.cli.common import BUDGET, reports_errors
-from al0.lang.loader import load_table
-from al0.uci import AUTO, UciEngine, serve
+from al0.uci import handshake
+
+if TYPE_CHECKING:
+    from al0.uci.engine import UciEngine
 
 
 def _send(line: str) -> None:
@@ -39,6 +42,15 @@ def uci(table: str | None, budget: int) -> None:
     answered at once while it thinks; `go` honours movetime, wtime/btime,
     winc/binc, movestogo, nodes, depth, mate and infinite.
     """
-    loaded = load_table(table) if table else None  # a bad table fails here, before the protocol
-    engine = UciEngine(_send, loaded, budget, table or AUTO)
-    serve(engine, iter(sys.stdin.readline, ""))
+    loaded = None
+    if table:  # a bad table fails here, before the protocol
+        from al0.lang.loader import load_table
+        loaded = load_table(table)
+
+    def make() -> UciEngine:
+        # Imported here, once the GUI has its uciok: the engine brings in
+        # the tablebases, the short search and numpy.
+        from al0.uci.engine import UciEngine
+        return UciEngine(_send, loaded, budget, table or handshake.AUTO)
+
+    handshake.serve(iter(sys.stdin.readline, ""), _send, make, budget, table or handshake.AUTO)

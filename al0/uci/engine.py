@@ -11,35 +11,31 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import chess
 from chess.polyglot import zobrist_hash
 
-from al0 import __version__
 from al0.board.fen import canonical_material, material_of, played_by
 from al0.bundled import TABLES_DIR
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.engine.play import descend
 from al0.engine.limits import SearchLimits
 from al0.engine.tree import ForcingTree, principal_line
-from al0.errors import AL0Error, SearchBudgetExceeded
+from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
 from al0.integers import IntegerError, parse_int
-from al0.games.chess_search import ShortSearch
+from al0.games.chess_search import ShortSearch, material_balance
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go
-from al0.uci.scores import playable, proof_line, table_score, tablebase_move, tablebase_score
+from al0.uci.handshake import AUTO, MAX_BUDGET, identify
+from al0.uci.rescue import rescue_move, why_not
+from al0.uci.scores import playable, proof_line, table_score, tablebase_score
 from al0.tablebase import load_if_any
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
-
-MAX_BUDGET = 1_000_000_000
-"""The largest node budget the Budget option takes: far beyond any table's need."""
 
 SHORT_DEPTH = 3
 """Plies of the short search when ``go`` sets no limit: a fraction of a
 second in Python (e.g. 659 positions from the start position)."""
 MAX_DEPTH = 64
 """Plies the short search deepens to at most while the clock allows."""
-AUTO = "auto"
-"""The Table option's value for the bundled table of the position's material."""
 
 
 def one_line(error: BaseException) -> str:
@@ -78,7 +74,7 @@ class UciEngine:
     """
 
     def __init__(self, send: Send, table: AdviceTable | None = None,
-                 budget: int = DEFAULT_BUDGET, table_spec: str = AUTO):
+                 budget: int = DEFAULT_BUDGET, table_spec: str = AUTO, rescue: bool = True):
         lock = threading.Lock()
 
         def locked_send(line: str) -> None:
@@ -88,6 +84,9 @@ class UciEngine:
         self._send = locked_send
         self.budget = budget
         self.table_spec = table_spec
+        self.rescue = rescue
+        """Whether the tablebase's move replaces the table's where that
+        would repeat a position or throw a won game away (:mod:`al0.uci.rescue`)."""
         self.fixed: Planner | None = None if table is None else Planner(table, budget)
         """The planner of the table given, None to take the bundled one of
         each position's material."""
@@ -131,9 +130,7 @@ class UciEngine:
         self._settle()
 
     def _uci(self, _: list[str]) -> None:
-        for line in (f"id name al0 {__version__}", "id author al0",
-                     f"option name Budget type spin default {self.budget} min 1 max {MAX_BUDGET}",
-                     f"option name Table type string default {self.table_spec}", "uciok"):
+        for line in identify(self.budget, self.table_spec, self.rescue):
             self._send(line)
 
     def _is_ready(self, _: list[str]) -> None:
@@ -154,7 +151,8 @@ class UciEngine:
     def _set_option(self, args: list[str]) -> None:
         """``setoption name Budget value N`` (the node budget of one
         search), ``setoption name Table value T`` (a table file or bundled
-        name, or ``auto``). Other options are ignored, as the protocol asks."""
+        name, or ``auto``), ``setoption name TablebaseRescue value
+        true|false``. Other options are ignored, as the protocol asks."""
         self._settle()
         at = args.index("value") if "value" in args else len(args)
         named = args[1:at] if args[:1] == ["name"] else args[:at]
@@ -168,6 +166,13 @@ class UciEngine:
             if self.fixed is not None:
                 self.fixed = Planner(self.fixed.table, self.budget)
             self._auto.clear()
+        elif name == "tablebaserescue":
+            if value.lower() not in ("true", "false"):
+                self._send(f"info string ignored setoption: TablebaseRescue is true or false, "
+                           f"not {value!r}")
+                return
+            self.rescue = value.lower() == "true"
+            return
         elif name == "table":
             if value in ("", AUTO):
                 self.fixed, self.table_spec = None, AUTO
@@ -264,29 +269,35 @@ class UciEngine:
 
     def _choose(self, search: Search, board: chess.Board, go: Go) -> chess.Move | None:
         """Our move at ``board``, its ``info`` lines said: a mate the mate
-        search finds (``go mate N``), else the table's, else the short search's."""
+        search finds (``go mate N``), else the table's (or the tablebase's,
+        where the table has none in time or its move would draw), else the
+        short search's. Before any search, the move a cut search plays."""
+        planner = self._planner_for(board)
+        # No tablebase knows castling rights (a rook and king on their squares).
+        tablebase = (None if planner is None or board.castling_rights
+                     else self._tablebase_for(planner.table.material))
+        self._floor(search, board, tablebase)
         if go.mate is not None:
             move = self._mate_search(search, board, go.mate, go.nodes)
             if move is not None:
                 return move
-        planner = self._planner_for(board)
         if planner is None:
             self.followed = None
             outside = ("no bundled table plays this position" if self.fixed is None else
                        f"not a {canonical_material(self.fixed.table.material)} position")
             return self._short_search(search, board, go, outside)
         table = planner.table
-        # No tablebase knows castling rights (a rook and king on their squares).
-        tablebase = None if board.castling_rights else self._tablebase_for(table.material)
-        if tablebase is not None:
-            search.improve(tablebase_move(tablebase, board))
         if board.turn != table.us:
             side = "White" if table.us == chess.WHITE else "Black"
             return self._fallback(search, board, go, tablebase,
                                   f"the table plays {side}, not the side to move")
         tree, plan, how = self._tree_at(board)
+        # Following the tree searches nothing: no nodes, no time.
+        nodes, ms = 0, 0
         if tree is None:
             limits = SearchLimits(min(self.budget, go.nodes or self.budget), stop=search.stop)
+            searches = len(planner.search_seconds)
+            started = time.perf_counter()
             try:
                 plan = planner.plan(board, limits)
             except AL0Error as error:  # a spent budget, a stop, a library that raised
@@ -294,23 +305,54 @@ class UciEngine:
             if plan.tree is None:
                 return self._fallback(search, board, go, tablebase,
                                       f"no plan: {plan.describe_failure()}")
-            tree, how = plan.tree, "new plan"
+            tree = plan.tree
+            # A plan the planner remembers (this position, or its mirror
+            # image, planned before, in this game or an earlier one) was
+            # not searched now: its own figures are another search's.
+            if len(planner.search_seconds) > searches:
+                how, nodes, ms = "new plan", plan.nodes, round((time.perf_counter() - started) * 1000)
+            else:
+                how = "plan from memory: no search"
         assert plan is not None  # set with the tree, by _tree_at or the planner
         move = tree.branches[0][0]
+        said = f"rule {plan.rule} advice {plan.advice} ({how})"
+        if tablebase is not None and self.rescue:
+            try:
+                why = why_not(tablebase, board, move)
+            except PositionError:  # material the tablebase does not cover
+                why = None
+            if why is not None:
+                return self._fallback(search, board, go, tablebase,
+                                      f"{said}: its move {move.uci()} {why}")
         after = board.copy()
         after.push(move)
         subtree = descend(tree, move)
         self.followed = Followed(after, subtree, plan) if subtree is not None else None
         score, source = table_score(board, tree, tablebase)
         pv = " ".join(m.uci() for m in principal_line(tree))
-        # Following the tree searches nothing: no nodes, no time.
-        searched = how == "new plan"
-        nodes, ms = (plan.nodes, round(plan.seconds * 1000)) if searched else (0, 0)
         search.improve(move,
                        f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}",
-                       f"info string rule {plan.rule} advice {plan.advice} ({how}); "
-                       f"score from {source}")
+                       f"info string {said}; score from {source}")
         return move
+
+    def _floor(self, search: Search, board: chess.Board, tablebase: Tablebase | None) -> None:
+        """The move ``stop`` or the clock plays until a search has one: the
+        tablebase's, else the first legal move in UCI order (a short
+        search's position, where its first depth comes in milliseconds)."""
+        if tablebase is not None:
+            try:
+                move, score = rescue_move(tablebase, board), tablebase_score(tablebase, board)
+            except PositionError:  # material the tablebase does not cover
+                pass
+            else:
+                search.floor(move, f"info depth 1 score {score} pv {move.uci()}",
+                             "info string cut before the plan was made: "
+                             "playing the tablebase move")
+                return
+        move = min(board.legal_moves, key=chess.Move.uci)
+        search.floor(move, f"info depth 0 score cp {material_balance(board, board.turn)} "
+                           f"pv {move.uci()}",
+                     "info string cut before a search ended: playing the first legal move")
 
     def _tree_at(self, board: chess.Board) -> tuple[ForcingTree | None, Plan | None, str]:
         """The subtree to follow at ``board``: when it is the position our last
@@ -336,7 +378,7 @@ class UciEngine:
         self.followed = None
         if tablebase is None:
             return self._short_search(search, board, go, why)
-        move = tablebase_move(tablebase, board)
+        move = rescue_move(tablebase, board)
         score = tablebase_score(tablebase, board)
         search.improve(move, f"info depth 1 score {score} pv {move.uci()}",
                        f"info string {why}: playing the tablebase move")
@@ -366,8 +408,10 @@ class UciEngine:
 
     def _mate_search(self, search: Search, board: chess.Board, moves: int,
                      nodes: int | None) -> chess.Move | None:
-        """``go mate N``: the first move of a mate in ``moves``, if one is found."""
-        searcher = ShortSearch(board, nodes, search.stop)
+        """``go mate N``: the first move of a mate in ``moves``, if one is
+        found within the node budget (``go nodes``, else ``Budget``: the
+        AND/OR proof over every legal move grows by megabytes a second)."""
+        searcher = ShortSearch(board, nodes or self.budget, search.stop)
         try:
             proof = searcher.prove_mate(moves)
         except SearchBudgetExceeded as error:

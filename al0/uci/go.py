@@ -98,9 +98,16 @@ class Search:
     """One ``go``: the worker's stop flag and the best move known so far.
 
     The ``bestmove`` goes out exactly once: from the worker when it is done,
-    or at once on ``stop``, ``quit`` or the clock, whichever comes first;
-    after it the worker's ``info`` lines are dropped. A ``held`` search
+    or on ``stop``, ``quit`` or the clock, whichever comes first; after it
+    the worker's ``info`` lines are dropped. A ``held`` search
     (``infinite``, ``ponder``) keeps its move until ``stop`` or ``ponderhit``.
+
+    Until the worker has a move of its own (:meth:`floor`: the tablebase's
+    move, probed before the plan is searched), a ``stop`` or the clock does
+    not answer the placeholder it was made with but waits for that move:
+    loading a table and probing its tablebase take milliseconds once
+    ``isready`` has loaded them, and the placeholder (the first legal move
+    in UCI order) can throw a won game away.
     """
 
     def __init__(self, send: Send, held: bool, best: chess.Move | None):
@@ -110,6 +117,12 @@ class Search:
         self.held = held
         self.done = False
         self.answered = False
+        self.known = False
+        """Whether the worker has given a move (else ``best`` is the placeholder)."""
+        self.waiting = False
+        """Whether an answer was asked for before a move was known."""
+        self._lines: tuple[str, ...] = ()
+        """The ``info`` lines of a floor move, sent only if it is the one played."""
         self._send = send
         self._lock = threading.Lock()
         self.worker: threading.Thread | None = None
@@ -121,38 +134,48 @@ class Search:
             if not self.answered:
                 self._send(line)
 
+    def floor(self, move: chess.Move, *lines: str) -> None:
+        """The move to play if the search is cut before it finds one, with
+        its ``info`` lines (its score), sent only if it is played."""
+        with self._lock:
+            self.best, self._lines, self.known = move, lines, True
+            if self.waiting:
+                self._answer()
+
     def improve(self, move: chess.Move, *lines: str) -> None:
         """A better move is known, the one ``stop`` will answer, with the
         ``info`` lines about it: sent together, so a ``bestmove`` never
         goes out between a line and its move."""
         with self._lock:
-            self.best = move
+            self.best, self._lines, self.known = move, (), True
             if not self.answered:
                 for line in lines:
                     self._send(line)
+            if self.waiting:
+                self._answer()
 
     def finish(self, move: chess.Move | None) -> None:
         """The worker is done (``move`` None: it keeps the best known)."""
         with self._lock:
-            if move is not None:
-                self.best = move
+            if move is not None and move != self.best:
+                self.best, self._lines = move, ()
             self.done = True
             if not self.held:
                 self._answer()
 
     def expire(self) -> None:
-        """The move's time is up: answer now, unless held."""
+        """The move's time is up: answer now (once a move is known), unless held."""
         self.stop.set()
         with self._lock:
             if not self.held:
-                self._answer()
+                self._answer_when_known()
 
     def halt(self) -> None:
-        """``stop`` or ``quit``: answer now."""
+        """``stop`` or ``quit``: answer now (once a move is known)."""
         self.stop.set()
         with self._lock:
             self.held = False
-            self._answer()
+            self._answer_when_known()
 
     def ponderhit(self) -> None:
         """The GUI played the move we pondered on: the search is ours now."""
@@ -166,7 +189,15 @@ class Search:
         if self.worker is not None:
             self.worker.join()
 
+    def _answer_when_known(self) -> None:
+        if self.known or self.done:
+            self._answer()
+        else:
+            self.waiting = True
+
     def _answer(self) -> None:
         if not self.answered:
+            for line in self._lines:
+                self._send(line)
             self._send(f"bestmove {self.best.uci() if self.best else '(none)'}")
             self.answered = True

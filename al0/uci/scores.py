@@ -1,6 +1,7 @@
-"""What the engine reports of a move: its UCI ``score`` (the tablebase's
-distance to mate, the forcing tree's bound, or the material) and the line
-it sends as ``pv``."""
+"""What the engine reports of a move: its UCI ``score`` — the line al0
+plays: the forcing tree's height where the plan mates, the tablebase's
+distance after the move it plays, or the material — and the line it sends
+as ``pv``."""
 
 from __future__ import annotations
 
@@ -33,19 +34,42 @@ def tablebase_score(tablebase: Tablebase, board: chess.Board) -> str:
     return f"mate {mate_in_moves(result.plies, result.winner, board.turn)}"
 
 
+def move_score(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str:
+    """UCI's ``score`` of playing ``move`` at ``board``, from the
+    tablebase: the distance to mate with best play after it (worse than
+    the position's own where the move is not one of the quickest)."""
+    after = board.copy(stack=False)
+    after.push(move)
+    result = tablebase.result(after)
+    if result.winner is None or result.plies is None:
+        return "cp 0"
+    return f"mate {mate_in_moves(result.plies + 1, result.winner, board.turn)}"
+
+
 def table_score(board: chess.Board, tree: ForcingTree,
                 tablebase: Tablebase | None) -> tuple[str, str]:
-    """The ``score`` of our move from ``board`` with ``tree``, and where it
-    comes from: the tablebase, else the tree's height when every leaf is a
-    mate (it bounds the plies to mate), else the material."""
+    """The ``score`` of the line al0 plays from ``board`` with ``tree``, and
+    where it comes from: the tree's height when every leaf is a mate (al0
+    follows the tree: it mates within that), else the tablebase's distance
+    after the tree's move, else the material. Where the tablebase's
+    distance from ``board`` differs, the source says so."""
+    best = None
     if tablebase is not None:
         try:
-            return tablebase_score(tablebase, board), "the tablebase"
+            best = tablebase_score(tablebase, board)
         except PositionError:  # material the tablebase does not cover
-            pass
+            tablebase = None
     if leaves_mate(board.copy(stack=False), tree):
-        return f"mate {(tree.height + 1) // 2}", "the forcing tree's bound"
-    return f"cp {material_balance(board, board.turn)}", "the material"
+        score, source = f"mate {(tree.height + 1) // 2}", "the plan, a forcing tree to mate"
+    elif tablebase is not None:
+        score, source = move_score(tablebase, board, tree.branches[0][0]), "the tablebase"
+        if score != best:
+            source = "the tablebase after the plan's move"
+    else:
+        return f"cp {material_balance(board, board.turn)}", "the material"
+    if best is not None and score != best:
+        source += f" (the tablebase's best: {best})"
+    return score, source
 
 
 def leaves_mate(board: chess.Board, tree: ForcingTree) -> bool:

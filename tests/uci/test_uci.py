@@ -85,9 +85,9 @@ def test_engine_mates_the_tablebase_defender_as_al0_play_does(start):
     assert board.move_stack == expected
     assert all(info["string"].startswith("rule ") for info in infos)
     assert all(info["pv"][0] == move for info, move in zip(infos, board.move_stack[::2]))
-    # Every move has the tablebase's distance to mate, one move less each time.
+    # Every move has a distance to mate: of the line al0 plays.
     mates = [info["score"].relative.mate() for info in infos]
-    assert all(info["string"].endswith("score from the tablebase") for info in infos)
+    assert all("; score from the " in info["string"] for info in infos)
     assert all(mate > 0 for mate in mates) and mates[-1] == 1
     # Between plans the tree is followed, not rebuilt.
     assert any("(following the tree)" in info["string"] for info in infos)
@@ -104,9 +104,10 @@ def test_engine_answers_malformed_input_and_keeps_going():
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     out = run.stdout.splitlines()
-    assert out[:6] == [f"id name al0 {__version__}", "id author al0",
+    assert out[:7] == [f"id name al0 {__version__}", "id author al0",
                        "option name Budget type spin default 1000000 min 1 max 1000000000",
-                       f"option name Table type string default {KRK}", "uciok", "readyok"]
+                       f"option name Table type string default {KRK}",
+                       "option name TablebaseRescue type check default true", "uciok", "readyok"]
     assert "info string ignored unknown command 'xyzzy'" in out
     assert [line for line in out if line.startswith("bestmove")] == \
         ["bestmove (none)", "bestmove (none)", "bestmove (none)", "bestmove e6e3"]
@@ -196,7 +197,8 @@ def test_python_chess_shows_the_score_and_the_short_search_mates():
         result = engine.play(chess.Board(BOOK_FEN), chess.engine.Limit(nodes=DEFAULT_BUDGET),
                              info=chess.engine.INFO_ALL)
         assert result.move == chess.Move.from_uci("e6e3")
-        assert result.info["score"].relative == chess.engine.Mate(8)
+        # The table's squeeze leaves a mate in 10, the tablebase's best mates in 8.
+        assert result.info["score"].relative == chess.engine.Mate(10)
         assert result.info["string"].startswith("rule else_rule advice squeeze")
         board = chess.Board(KRRK_MATE_IN_ONE)
         result = engine.play(board, chess.engine.Limit(depth=2), info=chess.engine.INFO_ALL)
@@ -239,7 +241,8 @@ def test_handshake_and_ignored_commands():
     assert gui.ask("uci") == [
         f"id name al0 {__version__}", "id author al0",
         "option name Budget type spin default 1000000 min 1 max 1000000000",
-        f"option name Table type string default {KRK}", "uciok"]
+        f"option name Table type string default {KRK}",
+        "option name TablebaseRescue type check default true", "uciok"]
     assert gui.ask("isready") == ["readyok"]
     for line in ("setoption name Hash value 16", "debug on", "register later", "ucinewgame", "",
                  "setoption name Budget value 5000"):
@@ -302,10 +305,10 @@ def test_keeps_the_tree_while_the_gui_stays_in_it():
     gui = Gui()
     gui.ask(f"position fen {BOOK_FEN}")
     first = gui.ask("go")
-    assert first[0].split()[:8] == "info depth 1 score mate 8 nodes 7".split()
+    assert first[0].split()[:8] == "info depth 1 score mate 10 nodes 7".split()
     assert first[0].endswith(" pv e6e3")
-    assert first[1] == ("info string rule else_rule advice squeeze (new plan); "
-                        "score from the tablebase")
+    assert first[1] == ("info string rule else_rule advice squeeze (new plan); score from the "
+                        "tablebase after the plan's move (the tablebase's best: mate 8)")
     assert bestmove(first) == "e6e3"
     # squeeze's tree ends after our move: the reply makes a new plan.
     second = gui.ask(f"position fen {BOOK_FEN} moves e6e3 c2c1")
@@ -326,7 +329,7 @@ def test_keeps_the_tree_while_the_gui_stays_in_it():
     gui.ask(f"position fen {board.fen()}")
     lines = gui.ask("go")
     assert lines[1] == ("info string rule edge_rule advice mate_in_2 (following the tree); "
-                        "score from the tablebase")
+                        "score from the plan, a forcing tree to mate")
     assert lines[0] == f"info depth 1 score mate 1 nodes 0 time 0 pv {bestmove(lines)}"
     board.push_uci(bestmove(lines))
     assert board.is_checkmate()
@@ -553,12 +556,13 @@ def test_without_a_tablebase_the_score_is_the_trees_bound_or_the_material():
     plan = Planner(load_table(TEST_TABLES / "mate_in_3_kqk.yaml")).plan(kqk)
     assert plan.tree is not None
     assert table_score(kqk, plan.tree, None) == (
-        f"mate {(plan.tree.height + 1) // 2}", "the forcing tree's bound")
+        f"mate {(plan.tree.height + 1) // 2}", "the plan, a forcing tree to mate")
     book = chess.Board(BOOK_FEN)
     squeeze = Planner(load_table(KRK)).plan(book).tree
     assert squeeze is not None
     assert table_score(book, squeeze, None) == ("cp 500", "the material")
-    assert table_score(book, squeeze, tablebase.load("KRK")) == ("mate 8", "the tablebase")
+    assert table_score(book, squeeze, tablebase.load("KRK")) == (
+        "mate 10", "the tablebase after the plan's move (the tablebase's best: mate 8)")
 
 
 # ------------------------------------------------------------ short search

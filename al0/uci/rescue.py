@@ -1,0 +1,63 @@
+"""When the table's move gives way to the tablebase's: a won game is never
+drawn by the engine. The table's move at a position the tablebase calls
+won is replaced where it would repeat a position of the game (a cycle that
+the GUI ends as a threefold repetition: cut plans and new plans can mix
+into one), throw the win away (a stalemate, a lost piece), or leave the
+mate past the fifty-move rule. The UCI option ``TablebaseRescue`` switches
+this off, to see a table's own strength."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import chess
+
+if TYPE_CHECKING:
+    from al0.tablebase import Tablebase
+
+FIFTY_MOVES = 100
+"""Plies without a capture after which the game is drawn (a mate on the
+hundredth still counts: python-chess's ``is_fifty_moves`` needs a legal move)."""
+
+
+def repeats(board: chess.Board, move: chess.Move) -> bool:
+    """Whether ``move`` leads to a position the game has had before (the
+    board's moves are the game's, as ``position … moves …`` gave them)."""
+    board.push(move)
+    try:
+        return board.is_repetition(2)
+    finally:
+        board.pop()
+
+
+def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str | None:
+    """Why the table's ``move`` must give way to the tablebase's at
+    ``board``, or None where it may be played (also wherever the side to
+    move does not win: there is no win to keep).
+
+    :raises PositionError: where the tablebase does not cover ``board``.
+    """
+    now = tablebase.result(board)
+    if now.winner != board.turn or now.plies is None:
+        return None
+    if repeats(board, move):
+        return "would repeat a position of the game"
+    after = board.copy(stack=False)
+    after.push(move)
+    then = tablebase.result(after)
+    if then.winner != board.turn or then.plies is None:
+        return "would throw the win away"
+    if (after.halfmove_clock + then.plies > FIFTY_MOVES
+            and board.halfmove_clock + now.plies <= FIFTY_MOVES):
+        return "would leave the mate past the fifty-move rule"
+    return None
+
+
+def rescue_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
+    """The tablebase's move at ``board``: one that mates soonest (the
+    first in UCI order that repeats no position of the game), else the
+    longest resistance (or a draw)."""
+    best = tablebase.best_moves(board)
+    if not best:
+        return tablebase.best_defence(board)
+    return next((move for move in best if not repeats(board, move)), best[0])
