@@ -1,0 +1,206 @@
+"""al0 as a UCI engine against Stockfish's defence, through python-chess.
+
+Plays ``al0 uci`` (the bundled table of each material, as a GUI starts it)
+as White from seeded won starts (one position per symmetry class that the
+tablebase says White to move wins, drawn at random with the seed) against
+Stockfish as Black, at a fixed time per move and at a clock with increment,
+and counts what a match runner would: mates, draws (by kind), illegal moves,
+time losses, and al0's moves sent without an ``info … score``.
+
+    python benchmarks/uci_match.py --stockfish /usr/games/stockfish \\
+        --materials KRK KQK KBBK --games 10 --movetime 0.1 --clock 10+0.1
+
+A time loss at a fixed time per move is a move that took longer than the
+time plus ``--margin`` (what a match runner's time margin allows, measured
+here around ``engine.play``, so it includes the pipe); on a clock, a clock
+that fell below zero. Needs Stockfish (Debian: ``apt-get install stockfish``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shlex
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+import chess
+import chess.engine
+
+from al0 import tablebase
+
+MAX_PLIES = 300
+"""Plies after which a game is stopped and counted a draw (the fifty-move
+rule ends any game without progress well before: 100 plies)."""
+
+
+@dataclass
+class Game:
+    """One game's outcome, as the match runner saw it."""
+    start: str
+    control: str
+    end: str = ""
+    """mate, stalemate, threefold, fifty-moves, insufficient, max-plies,
+    illegal, time-loss, engine-error."""
+    moves: int = 0
+    """al0's moves."""
+    unscored: int = 0
+    """al0's moves that came without an ``info … score``."""
+    slowest: float = 0.0
+    """al0's longest move, seconds (measured around ``engine.play``)."""
+    scores: list[str] = field(default_factory=list)
+
+
+def starts(material: str, games: int, seed: int) -> list[chess.Board]:
+    """``games`` positions White to move wins, one per symmetry class,
+    drawn with ``seed`` (mates in one left out: nothing to play)."""
+    table = tablebase.load(material)
+    classes = table.positions(chess.WHITE, won=True)
+    rng = random.Random(f"{material}:{seed}")
+    chosen: list[chess.Board] = []
+    for at in rng.sample(range(len(classes)), len(classes)):
+        board = classes[at].board()
+        result = table.result(board)
+        if result.plies is not None and result.plies > 1 and not board.is_check():
+            chosen.append(board)
+        if len(chosen) == games:
+            break
+    return chosen
+
+
+def limit_for(control: str, board: chess.Board, clocks: dict[chess.Color, float],
+              increment: float) -> chess.engine.Limit:
+    if control.startswith("movetime"):
+        return chess.engine.Limit(time=float(control.split()[1]))
+    return chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+                              white_inc=increment, black_inc=increment)
+
+
+def play(al0: chess.engine.SimpleEngine, stockfish: chess.engine.SimpleEngine,
+         start: chess.Board, control: str, number: int, margin: float) -> Game:
+    """One game from ``start``: al0 White, Stockfish Black."""
+    game = Game(start.fen(), control)
+    board = start.copy()
+    movetime = float(control.split()[1]) if control.startswith("movetime") else None
+    base, increment = (0.0, 0.0) if movetime else map(float, control.split()[1].split("+"))
+    clocks = {chess.WHITE: base, chess.BLACK: base}
+    while True:
+        if board.is_checkmate():
+            game.end = "mate"
+            break
+        if board.is_stalemate():
+            game.end = "stalemate"
+            break
+        if board.is_insufficient_material():
+            game.end = "insufficient"
+            break
+        if board.is_repetition(3):
+            game.end = "threefold"
+            break
+        if board.halfmove_clock >= 100:
+            game.end = "fifty-moves"
+            break
+        if len(board.move_stack) >= MAX_PLIES:
+            game.end = "max-plies"
+            break
+        engine = al0 if board.turn == chess.WHITE else stockfish
+        limit = limit_for(control, board, clocks, increment)
+        began = time.perf_counter()
+        try:
+            result = engine.play(board, limit, game=number, info=chess.engine.INFO_SCORE)
+        except chess.engine.EngineError as error:
+            game.end = "illegal" if "illegal" in str(error).lower() else "engine-error"
+            print(f"  {error}", file=sys.stderr)
+            break
+        spent = time.perf_counter() - began
+        if result.move is None or result.move not in board.legal_moves:
+            game.end = "illegal"
+            break
+        if board.turn == chess.WHITE:
+            game.moves += 1
+            game.slowest = max(game.slowest, spent)
+            score = result.info.get("score")
+            if score is None:
+                game.unscored += 1
+            else:
+                game.scores.append(str(score.white()))
+        if movetime is not None:
+            if spent > movetime + margin and board.turn == chess.WHITE:
+                game.end = "time-loss"
+                board.push(result.move)
+                break
+        else:
+            clocks[board.turn] -= spent
+            if clocks[board.turn] < 0:
+                game.end = "time-loss" if board.turn == chess.WHITE else "their-time-loss"
+                break
+            clocks[board.turn] += increment
+        board.push(result.move)
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--materials", nargs="+", default=["KRK", "KQK", "KBBK"])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--movetime", type=float, default=0.1,
+                        help="seconds a move (0: no such run)")
+    parser.add_argument("--clock", default="10+0.1",
+                        help="BASE+INCREMENT seconds ('' for no such run)")
+    parser.add_argument("--margin", type=float, default=0.1,
+                        help="seconds a fixed-time move may run over before it loses")
+    parser.add_argument("--al0", default=f"{shlex.quote(sys.executable)} -m al0 uci",
+                        help="the command that starts al0 as a UCI engine")
+    parser.add_argument("--stockfish", default="stockfish")
+    parser.add_argument("--json", help="write every game here")
+    args = parser.parse_args()
+
+    controls = ([f"movetime {args.movetime:g}"] if args.movetime else []) + \
+        ([f"clock {args.clock}"] if args.clock else [])
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{os.cpu_count()} cores")
+    games: list[Game] = []
+    with chess.engine.SimpleEngine.popen_uci(shlex.split(args.al0)) as al0, \
+            chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish:
+        stockfish.configure({"Threads": 1, "Hash": 16})
+        # As a GUI does before the first game (al0 makes its engine then).
+        al0.ping()
+        stockfish.ping()
+        print(f"al0: {al0.id.get('name')}; Black: {stockfish.id.get('name')}")
+        number = 0
+        for material in args.materials:
+            positions = starts(material, args.games, args.seed)
+            for control in controls:
+                ends: Counter[str] = Counter()
+                row = []
+                for start in positions:
+                    number += 1
+                    game = play(al0, stockfish, start, control, number, args.margin)
+                    games.append(game)
+                    row.append(game)
+                    ends[game.end] += 1
+                    print(f"  {material} {control}: {game.end} in {game.moves} moves "
+                          f"(slowest {game.slowest:.3f} s, unscored {game.unscored}) "
+                          f"from {game.start}", flush=True)
+                mated = [g.moves for g in row if g.end == "mate"]
+                print(f"{material} {control}: {ends['mate']}/{len(row)} mated"
+                      f" (mean {sum(mated) / max(len(mated), 1):.1f} moves), "
+                      f"draws {sum(n for e, n in ends.items() if e not in ('mate', 'illegal', 'time-loss', 'engine-error'))}"
+                      f" {dict((e, n) for e, n in ends.items() if e != 'mate')}, "
+                      f"illegal {ends['illegal']}, time losses {ends['time-loss']}, "
+                      f"moves without score {sum(g.unscored for g in row)} of "
+                      f"{sum(g.moves for g in row)}, slowest move "
+                      f"{max(g.slowest for g in row):.3f} s", flush=True)
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump([asdict(game) for game in games], out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
