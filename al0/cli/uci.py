@@ -33,14 +33,18 @@ def uci(table: str | None, budget: int) -> None:
     if there is one (`krk` for KRK); the option `Table` names one
     (`setoption name Table value krk`, or `auto`).
 
-    Each move comes with `info ... score mate N` (from the tablebase, else
-    the forcing tree's bound; an `info string` says which), its rule and
-    advice as `info string` and the tree's worst-case line as `pv`. Where the
-    table cannot play its material (the other side to move, no plan) the
-    tablebase's move is played; any other position gets a short alpha-beta
-    search, with cached tablebases at its leaves. `isready` and `stop` are
-    answered at once while it thinks; `go` honours movetime, wtime/btime,
-    winc/binc, movestogo, nodes, depth, mate and infinite.
+    Each move comes with `info ... score` of the line al0 plays (the plan's
+    forcing tree to mate, else the tablebase's distance after the move
+    played; an `info string` says which, and the tablebase's best where it
+    differs), its rule and advice as `info string` and the tree's
+    worst-case line as `pv`. Where the table cannot play its material (the
+    other side to move, no plan in time) the tablebase's move is played,
+    and where the table's move would repeat a position or throw a won game
+    away (option `TablebaseRescue`); any other position gets a short
+    alpha-beta search, with cached tablebases at its leaves. `uciok` comes
+    before the engine's imports; `isready` and `stop` are answered at once
+    while it thinks; `go` honours movetime, wtime/btime, winc/binc,
+    movestogo, nodes, depth, mate and infinite.
     """
     loaded = None
     if table:  # a bad table fails here, before the protocol

@@ -408,10 +408,8 @@ class UciEngine:
 
     def _mate_search(self, search: Search, board: chess.Board, moves: int,
                      nodes: int | None) -> chess.Move | None:
-        """``go mate N``: the first move of a mate in ``moves``, if one is
-        found within the node budget (``go nodes``, else ``Budget``: the
-        AND/OR proof over every legal move grows by megabytes a second)."""
-        searcher = ShortSearch(board, nodes or self.budget, search.stop)
+        """``go mate N``: the first move of a mate in ``moves``, if one is found."""
+        searcher = ShortSearch(board, nodes, search.stop)
         try:
             proof = searcher.prove_mate(moves)
         except SearchBudgetExceeded as error:

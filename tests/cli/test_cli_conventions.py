@@ -187,7 +187,7 @@ def test_check_json_of_a_broken_table_is_the_one_line_error(tmp_path):
     assert result.output.startswith(f"Error: {broken}:")
 
 
-@pytest.mark.parametrize("command", [None, *sorted(cli.commands)])
+@pytest.mark.parametrize("command", [None, *sorted(cli.lazy)])
 def test_help_examples_name_tables_as_an_installed_al0_finds_them(command):
     """After a pip install there is no advice_tables/ folder in the user's
     directory: the help's examples name bundled tables (`al0 play krk`)."""

@@ -1,0 +1,295 @@
+"""The UCI engine at real clocks: what a cut move plays and says, the score of
+the line al0 plays, the tablebase's move where the table's would draw a won
+game, no stale figures, and ``uciok`` before the engine's imports. A fake GUI
+drives the engine in process; each search that a test cuts is held at a
+step the test controls (the tablebase's loading, the plan, the short
+search), so no outcome depends on the machine's speed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import chess
+import pytest
+
+from al0 import tablebase
+from al0.engine.plan import Planner
+from al0.games.chess_search import ShortSearch
+from al0.lang.loader import load_table
+from al0.uci import UciEngine, handshake
+from al0.uci.rescue import rescue_move, why_not
+from al0.uci.scores import move_score
+from conftest import ROOT
+
+KRK = str(ROOT / "advice_tables" / "krk.yaml")
+BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+# The first legal move in UCI order (a1a2) is not one of the tablebase's (a1a5, e1e2).
+FIRST_IS_BAD = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+
+
+class Gui:
+    """A GUI in process: the lines the engine sent, in order."""
+
+    def __init__(self, table: str | None = KRK):
+        self.sent: list[str] = []
+        self.engine = UciEngine(self.sent.append, None if table is None else load_table(table),
+                                table_spec=table or "auto")
+
+    def ask(self, line: str) -> list[str]:
+        """Send ``line``; what came back once its search (if any) ended."""
+        seen = len(self.sent)
+        self.engine.handle(line)
+        if self.engine.search is not None:
+            self.engine.search.wait()
+        return self.sent[seen:]
+
+    def bestmoves(self) -> list[str]:
+        return [line.split()[1] for line in self.sent if line.startswith("bestmove")]
+
+
+class Gate:
+    """A step of the worker held until the test opens it."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+        self.opened = threading.Event()
+
+    def hold(self) -> None:
+        self.reached.set()
+        assert self.opened.wait(30), "the test never opened the gate"
+
+
+def held_loading(monkeypatch: pytest.MonkeyPatch) -> Gate:
+    """The tablebase's loading held: the worker has no move of its own yet."""
+    gate = Gate()
+
+    def load(material: str, **_: Any) -> tablebase.Tablebase:
+        gate.hold()
+        return tablebase.load(material)
+
+    monkeypatch.setattr("al0.uci.engine.load_if_any", load)
+    return gate
+
+
+def wait_until(condition: Any) -> None:
+    """A guard against a hang, not a measure: the condition comes from the
+    engine's own threads (a timer of 10 ms here)."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.001)
+
+
+# ------------------------------------- 14, 15: a move cut before the plan is made
+
+@pytest.mark.parametrize("cut", ["stop", "clock"])
+def test_a_move_cut_before_the_tablebase_is_probed_waits_for_its_move(monkeypatch, cut):
+    """``stop`` (or the clock) while the worker still loads: the answer is
+    the tablebase's move, with its score, never the first legal move."""
+    gate = held_loading(monkeypatch)
+    gui = Gui()
+    gui.ask(f"position fen {FIRST_IS_BAD}")
+    gui.engine.handle("go infinite" if cut == "stop" else "go movetime 1")
+    search = gui.engine.search
+    assert search is not None and gate.reached.wait(30)
+    if cut == "stop":
+        gui.engine.handle("stop")
+    else:
+        wait_until(search.stop.is_set)  # the clock has run out
+    assert not any(line.startswith("bestmove") for line in gui.sent)
+    gate.opened.set()
+    search.wait()
+    table = tablebase.load("KRK")
+    board = chess.Board(FIRST_IS_BAD)
+    assert gui.bestmoves() == [table.best_moves(board)[0].uci()] == ["a1a5"]
+    assert gui.sent[-3:] == ["info depth 1 score mate 14 pv a1a5",
+                             "info string cut before the plan was made: "
+                             "playing the tablebase move", "bestmove a1a5"]
+
+
+def test_a_move_cut_during_the_plan_plays_the_tablebase_move_with_its_score(monkeypatch):
+    gate = Gate()
+    plan = Planner.plan
+
+    def held(planner: Planner, board: chess.Board, limits: Any = None) -> Any:
+        gate.hold()
+        return plan(planner, board, limits)
+
+    monkeypatch.setattr(Planner, "plan", held)
+    gui = Gui()
+    gui.ask(f"position fen {FIRST_IS_BAD}")
+    gui.engine.handle("go infinite")
+    search = gui.engine.search
+    assert search is not None and gate.reached.wait(30)
+    gui.engine.handle("stop")
+    assert gui.sent == ["info depth 1 score mate 14 pv a1a5",
+                        "info string cut before the plan was made: playing the tablebase move",
+                        "bestmove a1a5"]
+    gate.opened.set()
+    search.wait()
+    assert gui.bestmoves() == ["a1a5"]  # the worker's later lines are dropped
+
+
+def test_a_short_search_cut_before_its_first_depth_sends_a_score(monkeypatch):
+    gate = Gate()
+    deepen = ShortSearch.deepen
+
+    def held(searcher: ShortSearch, depth: int) -> Any:
+        gate.hold()
+        return deepen(searcher, depth)
+
+    monkeypatch.setattr(ShortSearch, "deepen", held)
+    gui = Gui(None)
+    gui.ask("position startpos")
+    gui.engine.handle("go infinite")
+    search = gui.engine.search
+    assert search is not None and gate.reached.wait(30)
+    gui.engine.handle("stop")
+    assert gui.sent[-3:] == ["info depth 0 score cp 0 pv a2a3",
+                             "info string cut before a search ended: playing the first legal move",
+                             "bestmove a2a3"]
+    gate.opened.set()
+    search.wait()
+
+
+# ------------------------------------------- 16: the score of the line al0 plays
+
+def test_every_move_of_a_game_scores_the_line_al0_plays():
+    """Against the tablebase's defence: a plan that mates scores its tree's
+    height, any other the tablebase's distance after the move played, and
+    the info string says where the tablebase's best differs."""
+    table = tablebase.load("KRK")
+    gui = Gui()
+    board = chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+    moves: list[str] = []
+    while not board.is_game_over():
+        gui.ask(f"position fen {FIRST_IS_BAD} moves {' '.join(moves)}".rstrip())
+        lines = gui.ask("go")
+        move = chess.Move.from_uci(lines[-1].split()[1])
+        info, said = lines[-3], lines[-2]
+        reported = info.split(" score mate ")[1].split()[0]
+        best = table.result(board).plies
+        assert best is not None
+        quickest = (best + 1) // 2
+        if " score from the plan, a forcing tree to mate" in said:
+            assert int(reported) >= quickest
+        else:
+            assert f"mate {reported}" == move_score(table, board, move)
+        if int(reported) != quickest:
+            assert said.endswith(f"(the tablebase's best: mate {quickest})")
+        board.push(move)
+        moves.append(move.uci())
+        if not board.is_game_over():
+            reply = table.best_defence(board)
+            board.push(reply)
+            moves.append(reply.uci())
+    assert board.is_checkmate()
+
+
+# ------------------------------ 17: a won game is never drawn by the engine
+
+def test_a_move_that_would_repeat_a_position_gives_way_to_the_tablebase():
+    """The table's squeeze e6e3 from the book's position, back there after
+    e6e3 c2c1 e3e6 c1c2: played again it would make the game cycle."""
+    cycle = f"position fen {BOOK_FEN} moves e6e3 c2c1 e3e6 c1c2"
+    gui = Gui()
+    gui.ask(f"position fen {BOOK_FEN}")
+    assert gui.ask("go")[-1] == "bestmove e6e3"
+    gui.ask(cycle)
+    lines = gui.ask("go")
+    assert lines == [
+        "info depth 1 score mate 8 pv d4c4",
+        "info string rule else_rule advice squeeze (plan from memory: no search): its move e6e3 "
+        "would repeat a position of the game: playing the tablebase move",
+        "bestmove d4c4"]
+    # Switched off, the table plays its own move, whatever it leads to.
+    assert gui.ask("setoption name TablebaseRescue value false") == []
+    gui.ask(cycle)
+    assert gui.ask("go")[-1] == "bestmove e6e3"
+    assert gui.ask("setoption name TablebaseRescue value maybe") == [
+        "info string ignored setoption: TablebaseRescue is true or false, not 'maybe'"]
+    assert gui.engine.rescue is False
+
+
+@pytest.mark.parametrize("fen, move, why", [
+    (BOOK_FEN, "e6e3", None),  # slower than the tablebase's, and allowed
+    (BOOK_FEN, "d4c4", None),
+    ("k7/2K5/8/8/8/8/8/1R6 w - - 0 1", "b1b7", "would throw the win away"),  # stalemate
+    ("8/8/8/8/8/8/2k5/K3R3 w - - 0 1", "e1d1", "would throw the win away"),  # the rook hangs
+    # 15 plies to mate by the tablebase, 19 after e6e3: 85 + 15 fit in the
+    # fifty-move rule's 100, 85 + 19 do not.
+    (BOOK_FEN.replace(" 0 1", " 85 1"), "e6e3", "would leave the mate past the fifty-move rule"),
+    (BOOK_FEN.replace(" 0 1", " 85 1"), "d4c4", None),
+    # Past saving: every way is too long, the table's is as good as any.
+    (BOOK_FEN.replace(" 0 1", " 90 1"), "e6e3", None),
+    # Not won for the side to move: nothing to keep.
+    ("8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", "c2b2", None),
+])
+def test_why_the_tables_move_gives_way(fen, move, why):
+    assert why_not(tablebase.load("KRK"), chess.Board(fen), chess.Move.from_uci(move)) == why
+
+
+def test_the_rescue_prefers_a_quickest_move_that_repeats_nothing():
+    board = chess.Board(BOOK_FEN)
+    table = tablebase.load("KRK")
+    assert rescue_move(table, board) == chess.Move.from_uci("d4c4")
+    # d4c4 c2b2 c4d4 b2c2: d4c4 again would repeat; e6b6 mates as soon.
+    for move in ("d4c4", "c2b2", "c4d4", "b2c2"):
+        board.push_uci(move)
+    assert rescue_move(table, board) == chess.Move.from_uci("e6b6")
+
+
+# ------------------------------------------------------- 18: no stale figures
+
+def test_a_plan_from_memory_reports_no_other_searchs_nodes_and_time():
+    gui = Gui()
+    gui.ask(f"position fen {BOOK_FEN}")
+    first = gui.ask("go")
+    assert " nodes 7 " in first[0] and "(new plan)" in first[1]
+    gui.ask("ucinewgame")
+    gui.ask(f"position fen {BOOK_FEN}")
+    again = gui.ask("go")
+    assert again[0].startswith("info depth 1 score mate 10 nodes 0 time 0 pv e6e3")
+    assert "(plan from memory: no search)" in again[1]
+    # The mirror image is planned as the same class: from memory too.
+    gui.ask("position fen 8/8/3R4/8/4K3/8/5k2/8 w - - 0 1")
+    mirrored = gui.ask("go")
+    assert " nodes 0 time 0 " in mirrored[0] and "(plan from memory: no search)" in mirrored[1]
+
+
+def test_uciok_comes_before_the_engine_is_made():
+    made: list[int] = []
+    sent: list[str] = []
+
+    def make() -> UciEngine:
+        made.append(1)
+        return UciEngine(sent.append, budget=5)
+
+    handshake.serve(iter(["uci", "quit", "isready"]), sent.append, make, 5, "auto")
+    assert made == [] and sent == handshake.identify(5, "auto", True)
+    assert sent[-1] == "uciok"
+    sent.clear()
+    handshake.serve(iter(["uci", "debug on", "isready", "uci"]), sent.append, make, 5, "auto")
+    assert made == [1]
+    assert sent == handshake.identify(5, "auto", True) + ["readyok"] + \
+        handshake.identify(5, "auto", True)
+
+
+def test_al0_uci_answers_uciok_without_the_heavy_imports():
+    """The command as a GUI starts it: by ``uciok`` no tablebase, numpy,
+    verify or engine module has been imported."""
+    heavy = ("numpy", "yaml", "al0.tablebase", "al0.verify", "al0.uci.engine",
+             "al0.games.chess_search", "al0.cli.verify", "al0.cli.play")
+    code = ("import io, sys\n"
+            "sys.stdin = io.StringIO('uci\\nquit\\n')\n"
+            "from al0.cli import cli\n"
+            "try:\n    cli(['uci'])\nexcept SystemExit:\n    pass\n"
+            f"print([name for name in {heavy!r} if name in sys.modules], file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.stdout.splitlines() == handshake.identify(1_000_000, "auto", True)
+    assert run.stderr.strip() == "[]"
