@@ -52,6 +52,9 @@ class Game:
     """al0's moves that came without an ``info … score``."""
     slowest: float = 0.0
     """al0's longest move, seconds (measured around ``engine.play``)."""
+    their_slowest: float = 0.0
+    """Stockfish's longest move: what the machine's load does to an engine
+    written in C++ at the same time per move."""
     scores: list[str] = field(default_factory=list)
 
 
@@ -120,7 +123,9 @@ def play(al0: chess.engine.SimpleEngine, stockfish: chess.engine.SimpleEngine,
         if result.move is None or result.move not in board.legal_moves:
             game.end = "illegal"
             break
-        if board.turn == chess.WHITE:
+        if board.turn == chess.BLACK:
+            game.their_slowest = max(game.their_slowest, spent)
+        else:
             game.moves += 1
             game.slowest = max(game.slowest, spent)
             score = result.info.get("score")
@@ -195,7 +200,8 @@ def main() -> None:
                       f"illegal {ends['illegal']}, time losses {ends['time-loss']}, "
                       f"moves without score {sum(g.unscored for g in row)} of "
                       f"{sum(g.moves for g in row)}, slowest move "
-                      f"{max(g.slowest for g in row):.3f} s", flush=True)
+                      f"{max(g.slowest for g in row):.3f} s (Stockfish's "
+                      f"{max(g.their_slowest for g in row):.3f} s)", flush=True)
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.json:
         with open(args.json, "w") as out:
