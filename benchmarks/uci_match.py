@@ -10,6 +10,9 @@ time losses, and al0's moves sent without an ``info … score``.
     python benchmarks/uci_match.py --stockfish /usr/games/stockfish \\
         --materials KRK KQK KBBK --games 10 --movetime 0.1 --clock 10+0.1
 
+``--option TablebaseRescue=false`` measures a table's own play (the
+tablebase's move still stands in for a plan not made in time).
+
 A time loss at a fixed time per move is a move that took longer than the
 time plus ``--margin`` (what a match runner's time margin allows, measured
 here around ``engine.play``, so it includes the pipe); on a clock, a clock
@@ -161,6 +164,8 @@ def main() -> None:
                         help="seconds a fixed-time move may run over before it loses")
     parser.add_argument("--al0", default=f"{shlex.quote(sys.executable)} -m al0 uci",
                         help="the command that starts al0 as a UCI engine")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option for al0 (TablebaseRescue=false: the table's own play)")
     parser.add_argument("--stockfish", default="stockfish")
     parser.add_argument("--json", help="write every game here")
     args = parser.parse_args()
@@ -173,10 +178,12 @@ def main() -> None:
     with chess.engine.SimpleEngine.popen_uci(shlex.split(args.al0)) as al0, \
             chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish:
         stockfish.configure({"Threads": 1, "Hash": 16})
+        al0.configure(dict(option.split("=", 1) for option in args.option))
         # As a GUI does before the first game (al0 makes its engine then).
         al0.ping()
         stockfish.ping()
-        print(f"al0: {al0.id.get('name')}; Black: {stockfish.id.get('name')}")
+        print(f"al0: {al0.id.get('name')} {' '.join(args.option)}; "
+              f"Black: {stockfish.id.get('name')}")
         number = 0
         for material in args.materials:
             positions = starts(material, args.games, args.seed)
