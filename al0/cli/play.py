@@ -191,12 +191,14 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
                 if tablebase is not None:
                     dtm_after = distance_note(board, tablebase, loaded.us)
                     how += f"  (optimal {dtm_before}, now {dtm_after})"
+                words = loaded.describe_advice(event.plan.advice)
+                how += f" — {words}" if words != event.plan.advice else ""
                 click.echo(f"{move_label(board)} {event.san:<7} "
                            f"[{event.plan.rule} / {event.plan.advice}]  {how}")
                 if explain and event.new_plan:
                     before = board.copy()
                     before.pop()
-                    for line in plan_lines(event.plan, before):
+                    for line in plan_lines(event.plan, before, loaded):
                         click.echo("    " + line)
                 if show_board:
                     click.echo(board_text(board))
