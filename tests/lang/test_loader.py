@@ -45,8 +45,11 @@ def test_descriptions_are_kept_on_one_line_and_merged_with_yaml_anchors(tmp_path
     assert kbbk.advice["tempo_3"].description.startswith("Make progress in three moves")
     path = tmp_path / "t.yaml"
     path.write_text((ROOT / "advice_tables" / "krk_std.yaml").read_text().replace(
-        "\n  squeeze:\n    description: \"", "\n  squeeze:\n    description: >-\n      \""))
-    assert load_table(path).advice["squeeze"].description.startswith("Squeeze: shrink")
+        '    description: "Squeeze: shrink the box',
+        "    description: >-\n      Squeeze -\n      shrink the box").replace(
+        'the rook kept safe."', "the rook kept safe."))
+    assert load_table(path).advice["squeeze"].description.endswith(
+        "Squeeze - shrink the box the rook keeps their king in, the rook kept safe.")
     # A table without words falls back on the identifier.
     plain = load_table(TEST_TABLES / "krk_room_in_2.yaml")
     name = next(iter(plain.advice))
