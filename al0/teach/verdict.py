@@ -155,8 +155,11 @@ class Judge:
                            after, best, method, explanation)
         reference = self._reference(board, method, best)
         if after <= reference:
-            return Verdict(Grade.GOOD, f"the win kept: mate in {after}", before, after, best,
-                           method, explanation)
+            than = "the method's move" if method is not None else "the fastest"
+            how = f"as fast as {than}" if after == reference else \
+                f"faster than {than} (mate in {reference})"
+            return Verdict(Grade.GOOD, f"the win kept: mate in {after}, {how}", before, after,
+                           best, method, explanation)
         reason = (f"mate in {after} instead of {reference}: "
                   f"{moves_text(after - reference)} slower")
         broken = ""
