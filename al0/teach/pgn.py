@@ -36,8 +36,9 @@ def _arrows(verdict: Verdict, move: chess.Move) -> list[chess.svg.Arrow]:
         if verdict.method is not None and verdict.method != move:
             arrows.append(chess.svg.Arrow(verdict.method.from_square, verdict.method.to_square,
                                           color="green"))
-        fastest = next((best for best in verdict.best if best != move), None)
-        if fastest is not None and fastest != verdict.method:
+        fastest = next((best for best in verdict.best
+                        if best not in (move, verdict.method)), None)
+        if fastest is not None:
             arrows.append(chess.svg.Arrow(fastest.from_square, fastest.to_square, color="blue"))
     if verdict.grade is Grade.BLUNDER:
         arrows.append(chess.svg.Arrow(move.to_square, move.to_square, color="red"))
