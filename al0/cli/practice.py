@@ -214,11 +214,13 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
 @click.option("--verbose", is_flag=True,
               help="Also the table's identifiers and the search behind each hint.")
 @click.option("--flip", "flipped", is_flag=True, help="Show the board from the defending side.")
+@click.option("--no-board", "no_board", is_flag=True,
+              help="Draw no board after each move ('board' still shows it).")
 @BUDGET
 @reports_errors
 def practice(table: str | None, fen: str | None, epd: str | None, level: str | None,
              count: int, seed: int, pgn_path: str | None, show_progress: bool,
-             verbose: bool, flipped: bool, budget: int) -> None:
+             verbose: bool, flipped: bool, no_board: bool, budget: int) -> None:
     """Play the winning side of TABLE's endgame yourself against the
     tablebase's longest resistance. TABLE is a table (krk, kqk, a file) or
     a material in capitals (KQKR): then hints and verdicts come from the
@@ -254,15 +256,17 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: str | N
         game = Practice(tablebase, board, planner)
         if len(starts) > 1:
             click.echo(f"Exercise {number} of {len(starts)}: {board.fen()}")
-        stop = _exercise(game, loaded, material, flipped, verbose)
+        stop = _exercise(game, loaded, material, flipped, verbose, not no_board)
         end = game.ending()
         games.append(practice_game(game.start, game.turns, game.us, {
             "Event": f"al0 practice {material}", "Round": str(number),
             "Annotator": loaded.name if loaded is not None else "tablebase"},
             end.result if end is not None else "*"))
-        add_attempt(path, Attempt(material, game.start.fen(), game.solved(), game.moves_played,
-                                  game.optimal, game.hints, game.given[Grade.MISTAKE],
-                                  game.given[Grade.BLUNDER]))
+        if sum(game.given.values()):  # an exercise left untouched is not counted
+            add_attempt(path, Attempt(material, game.start.fen(), game.solved(),
+                                      game.moves_played,
+                                      game.optimal, game.hints, game.given[Grade.MISTAKE],
+                                      game.given[Grade.BLUNDER]))
         if stop:
             break
     if pgn_path is not None:
@@ -271,11 +275,16 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: str | N
 
 
 def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped: bool,
-              verbose: bool) -> bool:
-    """One exercise at the terminal; True when the person quit (no more exercises)."""
+              verbose: bool, boards: bool) -> bool:
+    """One exercise at the terminal; True when the person quit (no more
+    exercises). ``boards``: draw the board after each move."""
     board = game.board
     you = game.us
     orientation = not you if flipped else you
+
+    def drawn() -> list[str]:
+        return [unicode_board_text(board, orientation)] if boards else []
+
     advisor = f"{loaded.name} advises" if loaded is not None else "the tablebase advises"
     click.echo(f"You play {side_name(you)} ({material}) against the tablebase's defence; "
                f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}.")
@@ -306,7 +315,7 @@ def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped
             if game.undo():
                 told = False
                 lines = ["taken back: your move again" if word == "retry" else "taken back",
-                         unicode_board_text(board, orientation)]
+                         *drawn()]
             else:
                 lines = ["nothing to undo"]
         elif game.ending() is not None and word not in ("flip", "board", "help"):
@@ -336,7 +345,7 @@ def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped
                 else f"{board.fullmove_number}..."
             before = board.copy()
             turn = game.play(move)
-            lines = [turn_line(turn, number, verbose), unicode_board_text(board, orientation)]
+            lines = [turn_line(turn, number, verbose), *drawn()]
             if turn.verdict.grade in (Grade.MISTAKE, Grade.BLUNDER):
                 lines += list(_after_a_slip(game, before, turn))
         for line in lines:

@@ -66,10 +66,11 @@ class Explanation:
     def because(self) -> str:
         """One line: what the move changes of the measures the goal compares
         with the position before it (its progress), else what holds."""
-        changed = [change.words for change in self.changes
-                   if change.progress and change.before != change.after]
+        progress = [change for change in self.changes if change.progress]
+        changed = [change.words for change in progress if change.before != change.after]
+        kept = [change.words for change in progress[:1]]
         said = [part.words for part in self.parts if part.holds and part.words]
-        return "; ".join(changed[:2] or said[:2])
+        return "; ".join(changed[:2] or kept or said[:2])
 
 
 def _conjuncts(goal: Goal) -> list[Goal]:

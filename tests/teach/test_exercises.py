@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Callable
 
 import chess
 import pytest
 
+from al0 import tablebase
 from al0.errors import AL0Error, PositionError
+from al0.tablebase import Tablebase
 from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.record import Attempt, add_attempt, read_record, record_lines, record_path
+
+
+@pytest.fixture
+def endgame(tablebase_cache: Path) -> Callable[[str], Tablebase]:
+    """The tablebase of a material, built once per session in the test cache."""
+    return lambda material: tablebase.load(material, tablebase_cache)
+
+
+@pytest.fixture(autouse=True)
+def own_folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The tablebase cache and the progress record in the test's folders."""
+    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
 
 
 @pytest.mark.parametrize("text, expected", [

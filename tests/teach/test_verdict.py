@@ -3,17 +3,36 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
 import chess
 import pytest
 
+from al0 import tablebase
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
+from al0.tablebase import Tablebase
 from al0.teach import Explainer, Grade, Judge
 
 KRK_START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 KQK_START = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"
 KRK_AFTER_TWO = "8/8/8/8/4K3/4R3/2k5/8 w - - 4 3"
 """krk's start after 1. Re3 Kd2 2. Ke4 Kc2: the method squeezes with Rd3."""
+
+
+@pytest.fixture
+def endgame(tablebase_cache: Path) -> Callable[[str], Tablebase]:
+    """The tablebase of a material, built once per session in the test cache."""
+    return lambda material: tablebase.load(material, tablebase_cache)
+
+
+@pytest.fixture(autouse=True)
+def own_folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The tablebase cache and the progress record in the test's folders."""
+    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
 
 
 def verdict(endgame, name: str, fen: str, san: str):
