@@ -130,6 +130,10 @@ class Practice:
         self._undo: list[_Undo] = []
         self.turns: list[Turn] = []
         """The person's moves in the game as it stands."""
+        self.taken_back: list[tuple[int, str, Turn]] = []
+        """Each move taken back, with its place among :attr:`turns` and the
+        position it was played in as FEN (for the game's record: a coach
+        shows the slip beside the move kept)."""
         self._hinted = False
         self.hints = 0
         """Hints asked for in this exercise (taken-back moves' included)."""
@@ -240,9 +244,9 @@ class Practice:
         if not self._undo:
             return False
         last = self._undo.pop()
-        self.turns.pop()
         while len(self.board.move_stack) > last.plies:
             self.board.pop()
+        self.taken_back.append((len(self.turns) - 1, self.board.fen(), self.turns.pop()))
         self._plan, self._tree, self._planned_at = last.plan, last.tree, last.planned_at
         return True
 

@@ -163,8 +163,8 @@ def summary(game: Practice) -> str:
     end = game.ending()
     if game.solved():
         if played == optimal:
-            return f"You mated in {played} moves: the fastest mate there is."
-        return (f"You mated in {played} moves; the fastest mate from the start takes "
+            return f"You mated in {moves_text(played)}: the fastest mate there is."
+        return (f"You mated in {moves_text(played)}; the fastest mate from the start takes "
                 f"{optimal} (tablebase): {played - optimal} over.")
     what = f"Game over: {end.detail} ({end.result})" if end is not None else "Stopped"
     return (f"{what} after {played} of your moves; from the start the tablebase mates "
@@ -261,7 +261,7 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: str | N
         games.append(practice_game(game.start, game.turns, game.us, {
             "Event": f"al0 practice {material}", "Round": str(number),
             "Annotator": loaded.name if loaded is not None else "tablebase"},
-            end.result if end is not None else "*"))
+            end.result if end is not None else "*", game.taken_back))
         if sum(game.given.values()):  # an exercise left untouched is not counted
             add_attempt(path, Attempt(material, game.start.fen(), game.solved(),
                                       game.moves_played,

@@ -46,8 +46,15 @@ def _arrows(verdict: Verdict, move: chess.Move) -> list[chess.svg.Arrow]:
 
 
 def practice_game(start: chess.Board, turns: Iterable[Played], us: chess.Color,
-                  headers: dict[str, str], result: str = "*") -> chess.pgn.Game:
-    """The game from ``start`` (our move) as a python-chess game tree."""
+                  headers: dict[str, str], result: str = "*",
+                  taken_back: Iterable[tuple[int, str, Played]] = ()) -> chess.pgn.Game:
+    """The game from ``start`` (our move) as a python-chess game tree; the
+    moves ``taken_back`` (each with its place among ``turns`` and the FEN
+    it was played at) as variations beside the move played there, with
+    their verdicts, where the game as played passes that position."""
+    aside: dict[int, list[tuple[str, Played]]] = {}
+    for index, fen, turn in taken_back:
+        aside.setdefault(index, []).append((fen, turn))
     game = chess.pgn.Game()
     for key, value in headers.items():
         game.headers[key] = value
@@ -56,16 +63,30 @@ def practice_game(start: chess.Board, turns: Iterable[Played], us: chess.Color,
     game.setup(start)
     game.headers["Result"] = result if result in RESULTS else "*"
     node: chess.pgn.GameNode = game
-    for turn in turns:
-        verdict = turn.verdict
-        node = node.add_variation(turn.move)
-        node.comment = f"{verdict.grade.value}: {verdict.reason}"
-        if verdict.after:  # a mate in N; none after mate (played) or after a blunder
-            node.set_eval(chess.engine.PovScore(chess.engine.Mate(verdict.after), us))
-        node.set_arrows(_arrows(verdict, turn.move))
-        if turn.reply is not None:
-            node = node.add_variation(turn.reply)
+    played = list(turns)
+    for index in range(len(played) + 1):
+        parent = node
+        here = parent.board().fen()
+        if index < len(played):
+            child = _annotated(parent, played[index], us)
+            node = child if played[index].reply is None else child.variations[0]
+        for fen, turn in aside.get(index, []):
+            if fen == here:
+                _annotated(parent, turn, us)
     return game
+
+
+def _annotated(parent: chess.pgn.GameNode, turn: Played, us: chess.Color) -> chess.pgn.GameNode:
+    """``turn`` added under ``parent`` with its verdict, eval and arrows (and the reply)."""
+    verdict = turn.verdict
+    child = parent.add_variation(turn.move)
+    child.comment = f"{verdict.grade.value}: {verdict.reason}"
+    if verdict.after:  # a mate in N; none after mate (played) or after a blunder
+        child.set_eval(chess.engine.PovScore(chess.engine.Mate(verdict.after), us))
+    child.set_arrows(_arrows(verdict, turn.move))
+    if turn.reply is not None:
+        child.add_variation(turn.reply)
+    return child
 
 
 def pgn_text(games: Iterable[chess.pgn.Game]) -> str:

@@ -142,7 +142,7 @@ class Judge:
             return Verdict(Grade.BLUNDER, blunder_reason(tablebase, after_board, us), before,
                            None, best, method, explanation)
         if after == 0:
-            return Verdict(Grade.FASTEST if move in best else Grade.METHOD, "checkmate",
+            return Verdict(Grade.METHOD if move == method else Grade.FASTEST, "checkmate",
                            before, after, best, method, explanation)
         if method is not None and (move == method or plan is not None
                                    and self.accepts(plan, board, move)):

@@ -163,7 +163,7 @@ def test_a_stalemate_and_a_queen_given_away_are_blunders_and_undo_reaches_them()
     assert result.exit_code == 0, out
     assert "BLUNDER: stalemate: their king on a8 has no square and no other move" in out
     assert "Game over: stalemate: a draw (1/2-1/2)" in out
-    assert "1. Qc8#" in out and "You mated in 1 moves: the fastest mate there is." in out
+    assert "1. Qc8#" in out and "You mated in 1 move: the fastest mate there is." in out
     result = practise("kqk", input=typed("Qd4+", "retry", "quit"))
     assert "BLUNDER: Kxd4: the queen on d4 was undefended" in result.output
     assert "taken back: your move again" in result.output
@@ -261,6 +261,12 @@ def test_an_epd_exercise_file_a_pgn_with_arrows_and_the_record(tablebase_cache, 
     move = game.next()
     assert move is not None and move.move == chess.Move.from_uci("a1b2")
     assert "fastest: " in move.comment and move.eval() is not None
+    # The blunder taken back stays beside it, with its verdict and its square in red.
+    slip = game.variations[1]
+    assert slip.move == chess.Move.from_uci("e1e3")
+    assert "blunder: Kxe3: the rook on e3 was undefended" in slip.comment
+    assert (chess.E3, chess.E3, "red") in [(a.tail, a.head, a.color) for a in slip.arrows()]
+    assert "[%csl Re3]" in pgn.read_text()
     record = practise("krk", "--progress", input="").output
     # The second exercise, left untouched, is not counted.
     assert record == "KRK: 0 of 1 exercises solved; 1 hints, 0 mistakes, 1 blunders\n"

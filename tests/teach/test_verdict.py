@@ -66,7 +66,7 @@ def verdict(endgame, name: str, fen: str, san: str):
     ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc7", Grade.BLUNDER,
      "stalemate: their king on a8 has no square and no other move"),
     ("kqk", KQK_START, "Qd4+", Grade.BLUNDER, "Kxd4: the queen on d4 was undefended"),
-    ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc8#", Grade.FASTEST, "checkmate"),
+    ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc8#", Grade.METHOD, "checkmate"),
 ])
 def test_verdicts(endgame, name, fen, san, grade, reason):
     given = verdict(endgame, name, fen, san)
