@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shlex
 from pathlib import Path
 
 import chess
@@ -292,3 +293,48 @@ def test_progress_with_no_record_yet_says_so():
     result = practise("--progress", input="")
     assert result.exit_code == 0, result.output
     assert result.output == "no exercises recorded yet\n"
+
+
+# ------------------------------------------------- the teachers' page
+
+TEACHING = ROOT / "docs" / "teaching.md"
+TEXT_BLOCK = re.compile(r"^```text\n(\$ al0 practice.*?)^```", re.S | re.M)
+PROMPTS = ("help, quit): ", "next or quit: ")
+"""How the prompts end: what follows on their line is what was typed."""
+
+
+def transcript_pattern(expected: str) -> re.Pattern[str]:
+    """The page's output as a pattern: a line ``…`` stands for any lines,
+    ``…`` in a line for any text; trailing spaces are not compared."""
+    parts = []
+    for line in expected.splitlines():
+        if line == "…":
+            parts.append(r"(?:[^\n]*\n)*?")
+        else:
+            parts.append(".*?".join(map(re.escape, line.rstrip().split("…"))) + "\n")
+    return re.compile("".join(parts))
+
+
+def test_the_teachers_page_prints_what_it_shows(tmp_path, monkeypatch):
+    """Each ``$ al0 practice`` transcript of docs/teaching.md, typed in in
+    order in one folder (one lesson, one progress record), prints what the
+    page shows."""
+    monkeypatch.chdir(tmp_path)
+    commands = []
+    for block in TEXT_BLOCK.findall(TEACHING.read_text(encoding="utf-8")):
+        for text in re.split(r"^(?=\$ al0 )", block, flags=re.M):
+            if text:
+                command, _, expected = text.partition("\n")
+                commands.append((command[2:], expected))
+    assert len(commands) >= 4
+    for command, expected in commands:
+        typed_in = [line.split(prompt, 1)[1] for line in expected.splitlines()
+                    for prompt in PROMPTS if prompt in line]
+        if typed_in and not typed_in[-1]:
+            typed_in.pop()                     # the end of input
+        result = CliRunner(echo_stdin=True).invoke(cli, shlex.split(command)[1:],
+                                                   input=typed(*typed_in))
+        assert result.exit_code == 0, result.output
+        shown = "".join(line.rstrip() + "\n" for line in result.output.splitlines())
+        assert transcript_pattern(expected).fullmatch(shown), \
+            f"docs/teaching.md: `{command}` now prints:\n{shown}"
