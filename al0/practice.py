@@ -1,9 +1,12 @@
-"""Practice: a person plays the table's (winning) side against the
-tablebase's defence, and may ask al0 what its table would play and why.
+"""Practice: a person plays the winning side against the tablebase's
+defence, with a verdict on every move, and may ask what to play and why.
 
-A :class:`Practice` holds the game and the plan al0 would be following, so
-a hint given after a hint followed continues the same forcing tree, as
-``al0 play`` would. Nothing here reads or prints; the CLI does.
+With a table (a :class:`~al0.engine.plan.Planner`), the hint is the move of
+the plan al0 would be following, so a hint given after a hint followed
+continues the same forcing tree, as ``al0 play`` would; with none, the hint
+is the tablebase's fastest move. Every move of the person gets a verdict
+(:mod:`al0.teach`), and any move can be taken back, the one that ended the
+game too. Nothing here reads or prints; the CLI does.
 """
 
 from __future__ import annotations
@@ -13,42 +16,65 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from al0.board.fen import material_of
+from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.plan import Plan, Planner
-from al0.engine.play import GameEnd, descend, game_ending
 from al0.engine.tree import ForcingTree
 from al0.errors import PositionError
-from al0.lang.model import AdviceTable
+from al0.teach import Grade, Judge, Verdict
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
 
+FIFTY_MOVE_PLIES = 100
+
+
+def _ours(board: chess.Board, us: chess.Color) -> str:
+    """Our side's part of the material, ``KQ`` of ``KQKR``."""
+    material = material_of(board, us)
+    return material[:material.index("K", 1)]
+
 
 @dataclass(frozen=True)
 class Advice:
-    """What al0's table advises at the current position: the plan it
-    follows (made at this position when ``new_plan``, else earlier and
-    still followed),
-    the forcing tree from here, and the move (None: the table has no plan)."""
-    plan: Plan
+    """What al0 advises at the current position: the plan it follows (made
+    here when ``new_plan``, else earlier and still followed; None with no
+    table), the forcing tree from here, and the move (None: no move to
+    advise)."""
+    plan: Plan | None
     tree: ForcingTree | None
     new_plan: bool
+    fastest: tuple[chess.Move, ...] = ()
+    """The tablebase's fastest moves (the hint when there is no plan)."""
 
     @property
     def move(self) -> chess.Move | None:
-        return None if self.tree is None else self.tree.branches[0][0]
+        """The hinted move: the tree's, else the tablebase's fastest."""
+        if self.tree is not None and self.tree.branches:
+            return self.tree.branches[0][0]
+        return self.fastest[0] if self.fastest else None
+
+    @property
+    def advice(self) -> str | None:
+        """The name of the advice followed (None: no table or no plan)."""
+        return None if self.plan is None or self.tree is None else self.plan.advice
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One move of the person and the defence's reply (None when the
-    person's move ended the game), with the tablebase's distance to mate
-    for the person's side before and after them (None: no forced mate)."""
+    """One move of the person, its verdict and the defence's reply (None
+    when the person's move ended the game), with the tablebase's distance
+    to mate for the person's side before the move and after the reply
+    (None: no forced mate)."""
     move: chess.Move
     san: str
     reply: chess.Move | None
     reply_san: str | None
     before: int | None
     after: int | None
+    verdict: Verdict
+    hinted: bool = False
+    """Whether a hint was asked for before the move."""
 
 
 @dataclass(frozen=True)
@@ -64,37 +90,55 @@ class _Undo:
 
 class Practice:
     """A practice game from ``board`` (mutated as the game goes): the person
-    plays ``table.us``, the tablebase defends by its longest resistance.
+    plays the table's side (with no table, the side the tablebase says is
+    stronger), the tablebase defends by its longest resistance.
 
-    :raises PositionError: when the game is already over, or the table's
+    :raises PositionError: when the game is already over, or the person's
         side cannot force mate from ``board`` (there is nothing to practise).
     """
 
-    def __init__(self, table: AdviceTable, planner: Planner, tablebase: Tablebase,
-                 board: chess.Board):
-        self.table = table
+    def __init__(self, tablebase: Tablebase, board: chess.Board,
+                 planner: Planner | None = None):
         self.planner = planner
         self.tablebase = tablebase
         self.board = board
-        if game_ending(board, planner) is not None:
+        self.us: chess.Color = planner.table.us if planner is not None \
+            else tablebase.stronger(board)
+        self.material = _ours(board, self.us)
+        """Our pieces at the start (``KQ``): losing one ends the game."""
+        self.judge = Judge(tablebase, self.us, planner)
+        if self.ending() is not None:
             raise PositionError(f"{board.fen()!r}: the game is already over")
-        optimal = tablebase.dtm(board, table.us)
+        optimal = tablebase.dtm(board, self.us)
         if optimal is None:
-            raise PositionError(f"{board.fen()!r}: the table's side cannot force mate here, "
+            raise PositionError(f"{board.fen()!r}: the side to play cannot force mate here, "
                                 f"so there is no win to practise")
         self.optimal: int = optimal
         """The tablebase's distance to mate from the start, in our moves."""
         self.opening_reply: str | None = None
         """The defence's first move in SAN when the start was its turn."""
-        if board.turn != table.us:
+        if board.turn != self.us:
             reply = tablebase.best_defence(board)
             self.opening_reply = board.san(reply)
             board.push(reply)
+        self.start = board.copy()
+        """The first position the person moves from."""
         self._plan: Plan | None = None
         self._tree: ForcingTree | None = None
         self._planned_at = 0
         """The length of the game when ``_plan`` was made."""
         self._undo: list[_Undo] = []
+        self.turns: list[Turn] = []
+        """The person's moves in the game as it stands."""
+        self.taken_back: list[tuple[int, str, Turn]] = []
+        """Each move taken back, with its place among :attr:`turns` and the
+        position it was played in as FEN (for the game's record: a coach
+        shows the slip beside the move kept)."""
+        self._hinted = False
+        self.hints = 0
+        """Hints asked for in this exercise (taken-back moves' included)."""
+        self.given: dict[Grade, int] = dict.fromkeys(Grade, 0)
+        """The verdicts given in this exercise, taken-back moves' included."""
 
     @property
     def moves_played(self) -> int:
@@ -104,55 +148,109 @@ class Practice:
     def ending(self) -> GameEnd | None:
         """How the game has ended (mate, stalemate, material lost, the 50-move
         rule, repetition), or None while it goes on."""
-        return game_ending(self.board, self.planner)
+        if self.planner is not None:
+            return game_ending(self.board, self.planner)
+        board = self.board
+        if board.is_checkmate():
+            if board.turn != self.us:
+                return GameEnd(Ending.MATE, "1-0" if self.us else "0-1",
+                               "checkmate: they are mated")
+            return GameEnd(Ending.MATE, "0-1" if self.us else "1-0", "checkmate: we are mated")
+        if board.is_stalemate():
+            return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
+        if _ours(board, self.us) != self.material:
+            return GameEnd(Ending.MATERIAL_LOST, "*", f"material lost: "
+                           f"{_ours(board, self.us)} instead of {self.material}")
+        if board.halfmove_clock >= FIFTY_MOVE_PLIES:
+            return GameEnd(Ending.FIFTY_MOVES, "1/2-1/2",
+                           "50 moves without capture or pawn move: a draw")
+        if board.is_repetition(3):
+            return GameEnd(Ending.REPETITION, "1/2-1/2", "the position came three times: a draw")
+        return None
+
+    def solved(self) -> bool:
+        """Whether the person has mated."""
+        end = self.ending()
+        return end is not None and end.ending is Ending.MATE and self.board.turn != self.us
 
     def distance(self) -> int | None:
         """The tablebase's moves to mate for the person's side now; None
         when it has no forced mate (any more)."""
         try:
-            return self.tablebase.dtm(self.board, self.table.us)
-        except PositionError:  # material lost: the board is not of this table
+            return self.tablebase.dtm(self.board, self.us)
+        except PositionError:  # material lost: the board is not of this ending
             return None
 
     def advice(self) -> Advice:
         """What al0 plays here: the move of the tree it is following, or a
-        new plan when it follows none (which it then follows)."""
+        new plan when it follows none (which it then follows); with no
+        table, the tablebase's fastest moves."""
+        fastest = tuple(self.best_moves())
+        if self.planner is None:
+            return Advice(None, None, True, fastest)
         if self._tree is None or self._plan is None:
             self._plan = self.planner.plan(self.board)
             self._tree = self._plan.tree
             self._planned_at = len(self.board.move_stack)
         return Advice(self._plan, self._tree,
-                      new_plan=self._planned_at == len(self.board.move_stack))
+                      new_plan=self._planned_at == len(self.board.move_stack), fastest=fastest)
+
+    def hint(self) -> Advice:
+        """:meth:`advice`, counted as a hint asked for."""
+        self._hinted = True
+        self.hints += 1
+        return self.advice()
 
     def best_moves(self) -> list[chess.Move]:
         """The tablebase's fastest mating moves here (empty: no forced mate)."""
-        return self.tablebase.best_moves(self.board)
+        try:
+            return self.tablebase.best_moves(self.board)
+        except PositionError:
+            return []
+
+    def judge_move(self, move: chess.Move) -> Verdict:
+        """The verdict on ``move`` here, without playing it."""
+        advice = self.advice()
+        method = advice.tree.branches[0][0] if advice.tree is not None else None
+        fresh = advice.plan if advice.new_plan and method is not None else None
+        return self.judge.judge(self.board, move, advice.advice, method, fresh)
 
     def play(self, move: chess.Move) -> Turn:
         """Play the person's ``move`` (legal, their turn) and the defence's
         reply, unless the move ends the game. al0 keeps following its tree
         while the moves are the tree's."""
+        verdict = self.judge_move(move)
+        self.given[verdict.grade] += 1
         self._undo.append(_Undo(len(self.board.move_stack), self._plan, self._tree,
                                 self._planned_at))
         before = self.distance()
         san = self.board.san(move)
+        hinted, self._hinted = self._hinted, False
         self._tree = descend(self._tree, move)
         self.board.push(move)
-        if self.ending() is not None:
-            return Turn(move, san, None, None, before, self.distance())
-        reply = self.tablebase.best_defence(self.board)
-        reply_san = self.board.san(reply)
-        self._tree = descend(self._tree, reply)
-        self.board.push(reply)
-        return Turn(move, san, reply, reply_san, before, self.distance())
+        reply = reply_san = None
+        if self.ending() is None:
+            reply = self.tablebase.best_defence(self.board)
+            reply_san = self.board.san(reply)
+            self._tree = descend(self._tree, reply)
+            self.board.push(reply)
+        turn = Turn(move, san, reply, reply_san, before, self.distance(), verdict, hinted)
+        self.turns.append(turn)
+        return turn
 
     def undo(self) -> bool:
-        """Take back the person's last move and the reply to it; False when
-        there is none to take back."""
+        """Take back the person's last move and the reply to it (the game's
+        end included); False when there is none to take back."""
         if not self._undo:
             return False
         last = self._undo.pop()
         while len(self.board.move_stack) > last.plies:
             self.board.pop()
+        self.taken_back.append((len(self.turns) - 1, self.board.fen(), self.turns.pop()))
         self._plan, self._tree, self._planned_at = last.plan, last.tree, last.planned_at
         return True
+
+    def over_optimum(self) -> int:
+        """Moves played beyond the tablebase's optimum from the start."""
+        return max(0, self.moves_played - self.optimal)
+

@@ -112,6 +112,7 @@ def test_a_documented_command_prints_what_the_document_shows(example, tmp_path, 
     for name, text in example.tables:
         (tmp_path / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))  # practice's record: never the user's
     words = shlex.split(example.command)
     assert words[0] == "al0"
     result = CliRunner().invoke(cli, words[1:])

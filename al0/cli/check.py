@@ -30,10 +30,11 @@ def summary(table: AdviceTable) -> dict[str, Any]:
                          and e.positions not in ("all", "every")
                          and not e.positions.startswith("sample:")}),
         "symmetric": table.symmetric,
-        "rules": [{"name": rule.name, "if": rule.source, "then": list(rule.advice)}
-                  for rule in table.rules],
-        "advice": {advice.name: {key: " ".join(text.split())
-                                 for key, text in advice.source.items()}
+        "rules": [{"name": rule.name, "if": rule.source, "then": list(rule.advice),
+                   "description": rule.description} for rule in table.rules],
+        "advice": {advice.name: ({"description": advice.description} if advice.description
+                                 else {}) | {key: " ".join(text.split())
+                                             for key, text in advice.source.items()}
                    for advice in table.advice.values()},
         "predicates": described(table.predicates_used()),
         "features": described(table.features_used()),
@@ -65,6 +66,8 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
     yield f"rules ({len(data['rules'])}):"
     for rule in data["rules"]:
         yield f"  {rule['name']}: if {rule['if']} then {', '.join(rule['then'])}"
+        if rule["description"]:
+            yield f"    description: {rule['description']}"
     yield f"advice ({len(data['advice'])}):"
     for name, parts in data["advice"].items():
         yield f"  {name}:"
@@ -83,8 +86,9 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary as one JSON object: name, material, plays, "
                    "description, library (its file, or null), reads (the files its expect: "
-                   "claims read), symmetric, rules, advice, and the predicates, features "
-                   "and generators used with their meaning.")
+                   "claims read), symmetric, rules and advice (each with its "
+                   "description), and the predicates, features and generators used with "
+                   "their meaning.")
 @reports_errors
 def check(table: str, as_json: bool) -> None:
     """Validate TABLE and summarise it: rules, advice, vocabulary.

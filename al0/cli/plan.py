@@ -12,16 +12,19 @@ import click
 from al0.cli.common import BUDGET, TABLE, plannable, position_for, reports_errors
 from al0.errors import PositionError
 from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable
 from al0.engine.plan import Plan, Planner
 from al0.board.fen import epd_positions
 from al0.report.render import plan_dot, plan_json, plan_svg
 from al0.engine.tree import tree_lines
 
 
-def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
-    """The plan as text: rule, advice tried, advice chosen, forcing tree."""
+def plan_lines(plan: Plan, board: chess.Board,
+               table: AdviceTable | None = None) -> Iterable[str]:
+    """The plan as text: rule, advice tried, advice chosen (each with the
+    table's description, when given one), forcing tree."""
     yield f"position: {plan.fen}"
-    yield f"rule:     {plan.rule or '(none: no precondition holds)'}"
+    yield f"rule:     {plan.rule or '(none: no precondition holds)'}{_words(table, plan.rule)}"
     for name in plan.tried:
         yield f"tried:    {name} — no forcing tree with a move"
     if plan.tree is None:
@@ -29,8 +32,17 @@ def plan_lines(plan: Plan, board: chess.Board) -> Iterable[str]:
     else:
         yield (f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
                f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms")
+        if table is not None and table.describe_advice(plan.advice) != plan.advice:
+            yield f"          ({table.describe_advice(plan.advice)})"
         for line in tree_lines(plan.tree, board):
             yield "  " + line
+
+
+def _words(table: AdviceTable | None, rule: str | None) -> str:
+    """`` (the rule's description)`` when the table gives one, else ""."""
+    if table is None or rule is None or table.describe_rule(rule) == rule:
+        return ""
+    return f" ({table.describe_rule(rule)})"
 
 
 @click.command()
@@ -80,4 +92,4 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json:
         elif form == "svg":
             click.echo(plan_svg(result), nl=False)
         else:
-            click.echo("\n".join(plan_lines(result, board)))
+            click.echo("\n".join(plan_lines(result, board, loaded)))

@@ -14,6 +14,7 @@ from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, Defende
                             prepare_tablebase, reports_errors, start_board, typed_line,
                             write_output)
 from al0.cli.plan import plan_lines
+from al0.teach import Explainer
 from al0.engine.defenders import TablebaseDefender, make_defender
 from al0.lang.specs import DefenderSpec
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
@@ -175,6 +176,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     is shown every board, the start's included, captioned with the move
     just played and, for ours, its rule and advice."""
     start = board.copy()
+    explainer = Explainer(loaded)
     picture(board, [f"start: {board.fen()}"])
     click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
     if show_board:
@@ -191,13 +193,19 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
                 if tablebase is not None:
                     dtm_after = distance_note(board, tablebase, loaded.us)
                     how += f"  (optimal {dtm_before}, now {dtm_after})"
+                words = loaded.describe_advice(event.plan.advice)
+                how += f" — {words}" if words != event.plan.advice else ""
                 click.echo(f"{move_label(board)} {event.san:<7} "
                            f"[{event.plan.rule} / {event.plan.advice}]  {how}")
-                if explain and event.new_plan:
+                if explain and event.plan.advice is not None:
                     before = board.copy()
                     before.pop()
-                    for line in plan_lines(event.plan, before):
-                        click.echo("    " + line)
+                    because = explainer.explain(event.plan.advice, before, event.move).because()
+                    if because:
+                        click.echo(f"    {event.san}: {because}")
+                    if event.new_plan:
+                        for line in plan_lines(event.plan, before, loaded):
+                            click.echo("    " + line)
                 if show_board:
                     click.echo(board_text(board))
                 played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))

@@ -1,62 +1,138 @@
 """The ``al0 practice`` command: you play the winning side against the
-tablebase's defence, with the table's advice on request."""
+tablebase's defence; each move gets a coach's verdict, and the table (or,
+for a material with no table, the tablebase) gives hints on request."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Iterator
 
 import chess
 import click
 
-from al0.cli.common import (BUDGET, TABLE, CommandError, build_progress, start_board,
-                            prepare_tablebase, reports_errors, typed_line)
+from al0.board.fen import check_playable, epd_positions, parse_fen
+from al0.cli.common import (BUDGET, CommandError, build_progress, prepare_tablebase,
+                            reports_errors, start_board, typed_line, write_output)
 from al0.cli.plan import plan_lines
+from al0.engine.plan import Planner
+from al0.engine.tree import tree_lines
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
                        side_name, unicode_board_text)
-from al0.engine.plan import Planner
-from al0.engine.play import Ending
-from al0.engine.tree import tree_lines
 from al0.lang.loader import load_table
+from al0.lang.model import AdviceTable
 from al0.practice import Practice, Turn
-from al0.tablebase import load_if_any
+from al0.tablebase import Tablebase, load_if_any
+from al0.teach import Grade
+from al0.teach.verdict import moves_text
+from al0.teach.exercises import level_starts, parse_level
+from al0.teach.pgn import pgn_text, practice_game
+from al0.teach.record import Attempt, add_attempt, read_record, record_lines, record_path
 
-COMMANDS = ("commands: hint (al0's advice and move), why (its forcing tree), undo (take "
-            "back your last move and the reply), flip (turn the board), board, moves (the "
-            "legal moves), quit")
+COMMANDS = ("commands: hint (what to play, in the table's words), why (the goal and what "
+            "the move does to it), retry or undo (take back your last move and the reply, "
+            "also after the game ended), best (the fastest move and the method's), next (the "
+            "next exercise), flip (turn the board), board, moves (the legal moves), quit")
+MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
+"""A material named in capitals (``KQKR``): practise it with the tablebase alone."""
+GRADE_WORDS = {Grade.METHOD: "method", Grade.FASTEST: "fastest", Grade.GOOD: "good",
+               Grade.MISTAKE: "MISTAKE", Grade.BLUNDER: "BLUNDER"}
 
 
 def practice_prompt(board: chess.Board) -> str:
-    return (f"Your move as {side_name(board.turn)} (SAN or UCI; hint, why, undo, flip, "
+    return (f"Your move as {side_name(board.turn)} (SAN or UCI; hint, why, retry, best, "
             f"help, quit): ")
 
 
-def hint_lines(game: Practice) -> Iterator[str]:
-    """al0's advice here in one line: rule, advice, move; or, with no plan,
-    why not and the tablebase's fastest move instead."""
+def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
+    """What to play here, in the table's words (its identifiers with
+    ``verbose``); with no plan, the tablebase's fastest move."""
     advice = game.advice()
-    plan = advice.plan
+    board = game.board
     if advice.move is None:
-        best = ", ".join(game.board.san(move) for move in game.best_moves())
-        yield f"hint: the table has no plan here ({plan.describe_failure()})"
-        yield (f"      the tablebase's fastest: {best}" if best
-               else "      and the tablebase finds no forced mate here")
+        yield "hint: there is no forced mate here any more: retry (take back your move)"
         return
-    kept = "" if advice.new_plan else " (the plan being followed)"
-    yield (f"hint: rule {plan.rule}, advice {plan.advice}{kept}: "
-           f"play {game.board.san(advice.move)}")
+    san = board.san(advice.move)
+    if advice.advice is None:
+        why = ("the table has no plan here; the tablebase's fastest move"
+               if advice.plan is not None else "the tablebase's fastest move")
+        yield f"hint: play {san} ({why})"
+        if verbose and advice.plan is not None:
+            yield f"      (no plan: {advice.plan.describe_failure()})"
+        return
+    assert game.planner is not None  # a plan comes from a table
+    table = game.planner.table
+    kept = "" if advice.new_plan else ", the plan being followed"
+    yield f"hint: play {san} — {table.describe_advice(advice.advice)}{kept}"
+    if verbose:
+        assert advice.plan is not None
+        yield f"      (rule {advice.plan.rule}, advice {advice.advice})"
 
 
-def why_lines(game: Practice) -> Iterator[str]:
-    """Why the hint: the plan made here (the advice tried and the forcing
-    tree), or the rest of the tree al0 is following."""
+def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
+    """Why the hint: the goal in the table's words and what the hinted move
+    does to it, computed from the goal's features; the forcing tree and the
+    search's figures with ``verbose``."""
     advice = game.advice()
+    move = advice.move
+    if move is None:
+        yield "there is no forced mate here any more: retry (take back your move)"
+        return
+    verdict = game.judge_move(move)
+    san = game.board.san(move)
+    if advice.advice is None or game.planner is None:
+        yield f"{san}: {verdict.reason}"
+    else:
+        table = game.planner.table
+        assert advice.plan is not None and advice.tree is not None
+        rule = advice.plan.rule
+        if rule is not None and table.describe_rule(rule) != rule:
+            yield f"situation: {table.describe_rule(rule)}"
+        yield f"goal: {table.describe_advice(advice.advice)}"
+        ours = (advice.tree.height + 1) // 2
+        if ours > 1:
+            yield (f"  the plan reaches it in at most {ours} of our moves, whatever they "
+                   f"reply")
+        explanation = verdict.explanation
+        if explanation is not None:
+            said = [change.words for change in explanation.changes if change.progress]
+            said += [part.words for part in explanation.parts if part.holds and part.words]
+            for words in dict.fromkeys(said):
+                yield f"  {san}: {words}"
+        yield f"  after {san}: {distance_text(verdict.after)}"
+    if verbose:
+        yield from _trace(game)
+
+
+def _trace(game: Practice) -> Iterator[str]:
+    """The search behind the hint: the plan made here or the rest of the
+    tree being followed (identifiers, nodes, times)."""
+    advice = game.advice()
+    if advice.plan is None or game.planner is None:
+        return
     if advice.new_plan or advice.tree is None:
-        yield from plan_lines(advice.plan, game.board.copy())
+        yield from plan_lines(advice.plan, game.board.copy(), game.planner.table)
         return
     yield (f"following rule {advice.plan.rule}, advice {advice.plan.advice}: the rest of its "
            f"forcing tree, depth {advice.tree.height}")
     for line in tree_lines(advice.tree, game.board.copy()):
         yield "  " + line
+
+
+def best_lines(game: Practice, board: chess.Board | None = None) -> Iterator[str]:
+    """The tablebase's fastest moves and the method's move here."""
+    board = game.board if board is None else board
+    advice = game.advice()
+    fastest = ", ".join(board.san(move) for move in advice.fastest)
+    if not fastest:
+        yield "best: no forced mate here"
+        return
+    after = game.distance()
+    yield f"best: {fastest} (mate in {after})" if after else f"best: {fastest}"
+    if advice.advice is not None and advice.tree is not None and game.planner is not None:
+        move = advice.tree.branches[0][0]
+        yield (f"the method: {board.san(move)} — "
+               f"{game.planner.table.describe_advice(advice.advice)}")
 
 
 def distance_text(moves: int | None) -> str:
@@ -65,18 +141,19 @@ def distance_text(moves: int | None) -> str:
     return "mated" if moves == 0 else f"mate in {moves}"
 
 
-def turn_line(turn: Turn, number: str) -> str:
-    """The person's move, the reply, and what the move did to the distance
-    to mate (an optimal move takes one move off)."""
+def turn_line(turn: Turn, number: str, verbose: bool = False) -> str:
+    """The person's move, the reply, the distance to mate before and after,
+    and the verdict with its reason."""
     line = f"{number} {turn.san}"
     if turn.reply_san is not None:
         line += f"  {turn.reply_san}"
-    line = f"{line:<18} {distance_text(turn.before)} → {distance_text(turn.after)}"
-    if turn.after is None and turn.before is not None:
-        line += ": that move lets the win go"
-    elif turn.before is not None and turn.after is not None and turn.after >= turn.before \
-            and turn.after > 0:
-        line += ": that move did not bring the mate nearer"
+    verdict = turn.verdict
+    line = (f"{line:<18} {distance_text(turn.before)} → {distance_text(turn.after)}  "
+            f"{GRADE_WORDS[verdict.grade]}: {verdict.reason}")
+    if verbose and verdict.explanation is not None:
+        parts = ", ".join(f"{part.source}: {'yes' if part.holds else 'no'}"
+                          for part in verdict.explanation.parts)
+        line += f"  [{verdict.explanation.advice}: {parts}]"
     return line
 
 
@@ -84,65 +161,173 @@ def summary(game: Practice) -> str:
     """The game's length against the tablebase's optimum from the start."""
     played, optimal = game.moves_played, game.optimal
     end = game.ending()
-    if end is not None and end.ending is Ending.MATE and game.board.turn != game.table.us:
+    if game.solved():
         if played == optimal:
-            return f"You mated in {played} moves: the fastest mate there is."
-        return (f"You mated in {played} moves; the fastest mate from the start takes "
+            return f"You mated in {moves_text(played)}: the fastest mate there is."
+        return (f"You mated in {moves_text(played)}; the fastest mate from the start takes "
                 f"{optimal} (tablebase): {played - optimal} over.")
     what = f"Game over: {end.detail} ({end.result})" if end is not None else "Stopped"
     return (f"{what} after {played} of your moves; from the start the tablebase mates "
             f"in {optimal}.")
 
 
+def _material_mode(name: str) -> bool:
+    """Whether TABLE names a material (capitals, no such file) rather than a table."""
+    return MATERIAL.fullmatch(name) is not None and not Path(name).exists()
+
+
+def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: str | None,
+            epd: str | None, level: str | None, count: int, seed: int) -> list[chess.Board]:
+    """The exercises: an EPD file's positions, a level band's, a FEN, or
+    the table's start."""
+    material = loaded.material if loaded is not None else name
+    us = loaded.us if loaded is not None else chess.WHITE
+    if epd is not None:
+        return epd_positions(epd, material, us)
+    if level is not None:
+        return level_starts(tablebase, parse_level(level), count, seed, us)
+    if loaded is None:
+        if fen is None:
+            raise click.UsageError(f"{name} has no table: give --level A..B, --epd FILE "
+                                   f"or --fen FEN")
+        board = parse_fen(fen)
+        check_playable(board, material, us)
+        return [board]
+    return [start_board(loaded, name, fen)]
+
+
 @click.command()
-@TABLE
+@click.argument("table", required=False)
 @click.option("--fen", help="Start position (default: the table's start position).")
+@click.option("--epd", type=click.Path(dir_okay=False),
+              help="Exercises: every position of this EPD file (e.g. verify --failures).")
+@click.option("--level", metavar="A..B",
+              help="Exercises from the tablebase: positions mating in A to B moves.")
+@click.option("--random", "count", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="How many exercises --level draws.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The seed of --level's draw (the same seed, the same exercises).")
+@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
+              help="Write your games here: verdicts as comments, [%eval #N], arrows.")
+@click.option("--progress", "show_progress", is_flag=True,
+              help="Show your progress record and stop.")
+@click.option("--verbose", is_flag=True,
+              help="Also the table's identifiers and the search behind each hint.")
 @click.option("--flip", "flipped", is_flag=True, help="Show the board from the defending side.")
+@click.option("--no-board", "no_board", is_flag=True,
+              help="Draw no board after each move ('board' still shows it).")
 @BUDGET
 @reports_errors
-def practice(table: str, fen: str | None, flipped: bool, budget: int) -> None:
+def practice(table: str | None, fen: str | None, epd: str | None, level: str | None,
+             count: int, seed: int, pgn_path: str | None, show_progress: bool,
+             verbose: bool, flipped: bool, no_board: bool, budget: int) -> None:
     """Play the winning side of TABLE's endgame yourself against the
-    tablebase's longest resistance, with the table's advice on request.
+    tablebase's longest resistance. TABLE is a table (krk, kqk, a file) or
+    a material in capitals (KQKR): then hints and verdicts come from the
+    tablebase alone.
 
     Type your moves in SAN (Rb1, or rb1 in any case when only one move reads
-    so) or UCI (a1b1). 'hint' names al0's rule, advice and move; 'why'
-    shows its forcing tree; 'undo' takes back your last move and the reply;
-    'flip' turns the board; 'moves' lists the legal moves; 'quit' stops.
-    After each move the tablebase's distance to mate shows whether it
-    brought the mate nearer; at the end your game is measured against the
-    fastest mate from the start.
+    so) or UCI (a1b1). Each move gets a verdict: method (the table's plan),
+    fastest, good, mistake (the mate further away) or blunder (the win
+    gone), with its reason. 'hint' says what to play in the table's words;
+    'why' names the goal and what the move does to it; 'retry' (or 'undo')
+    takes back your last move, also after the game ended; 'best' shows the
+    fastest move and the method's; 'next' goes to the next exercise.
+    Each exercise is counted in your progress record (--progress shows it).
     """
-    loaded = load_table(table)
-    board = start_board(loaded, table, fen)
-    prepare_tablebase(loaded.material, build_progress())
-    tablebase = load_if_any(loaded.material)
+    path = record_path()
+    if show_progress:
+        for line in record_lines(read_record(path)):
+            click.echo(line)
+        return
+    if table is None:
+        raise click.UsageError("name a TABLE (krk, kqk, a file) or a material (KQKR)")
+    loaded = None if _material_mode(table) else load_table(table)
+    material = loaded.material if loaded is not None else table
+    prepare_tablebase(material, build_progress())
+    tablebase = load_if_any(material)
     if tablebase is None:
         raise CommandError(f"practice needs a tablebase, and there is none for "
-                           f"{loaded.material} (pawnless, up to four men)")
-    game = Practice(loaded, Planner(loaded, budget), tablebase, board)
-    you = loaded.us
+                           f"{material} (pawnless, up to four men)")
+    starts = _starts(loaded, table, tablebase, fen, epd, level, count, seed)
+    planner = Planner(loaded, budget) if loaded is not None else None
+    games = []
+    for number, board in enumerate(starts, 1):
+        game = Practice(tablebase, board, planner)
+        if len(starts) > 1:
+            click.echo(f"Exercise {number} of {len(starts)}: {board.fen()}")
+        stop = _exercise(game, loaded, material, flipped, verbose, not no_board)
+        end = game.ending()
+        games.append(practice_game(game.start, game.turns, game.us, {
+            "Event": f"al0 practice {material}", "Round": str(number),
+            "Annotator": loaded.name if loaded is not None else "tablebase"},
+            end.result if end is not None else "*", game.taken_back))
+        if sum(game.given.values()):  # an exercise left untouched is not counted
+            add_attempt(path, Attempt(material, game.start.fen(), game.solved(),
+                                      game.moves_played,
+                                      game.optimal, game.hints, game.given[Grade.MISTAKE],
+                                      game.given[Grade.BLUNDER]))
+        if stop:
+            break
+    if pgn_path is not None:
+        write_output(pgn_path, pgn_text(games), "PGN")
+        click.echo(f"PGN written to {pgn_path}")
+
+
+def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped: bool,
+              verbose: bool, boards: bool) -> bool:
+    """One exercise at the terminal; True when the person quit (no more
+    exercises). ``boards``: draw the board after each move."""
+    board = game.board
+    you = game.us
     orientation = not you if flipped else you
-    click.echo(f"You play {side_name(you)} ({loaded.material}) against the tablebase's "
-               f"defence; {loaded.name} advises. From here the fastest mate takes "
-               f"{game.optimal} moves.")
+
+    def drawn() -> list[str]:
+        return [unicode_board_text(board, orientation)] if boards else []
+
+    advisor = f"{loaded.name} advises" if loaded is not None else "the tablebase advises"
+    click.echo(f"You play {side_name(you)} ({material}) against the tablebase's defence; "
+               f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}.")
     click.echo(COMMANDS)
     if game.opening_reply is not None:
         click.echo(f"the defence opens: {game.opening_reply}")
     click.echo(unicode_board_text(board, orientation))
-    while game.ending() is None:
-        text = typed_line(practice_prompt(board))
+    told = False
+    while True:
+        if game.ending() is not None and not told:
+            click.echo(summary(game))
+            told = True
+        question = ("Game over: retry, undo, next or quit: " if game.ending() is not None
+                    else practice_prompt(board))
+        text = typed_line(question)
         if text is None or text.lower() in QUIT_WORDS:
-            break
+            if not told:
+                click.echo(summary(game))
+            return True
         word = text.lower()
         if not text:
             continue
-        if word == "hint":
-            lines = list(hint_lines(game))
+        if word in ("next", "skip"):
+            if not told:
+                click.echo(summary(game))
+            return False
+        if word in ("undo", "retry"):
+            if game.undo():
+                told = False
+                lines = ["taken back: your move again" if word == "retry" else "taken back",
+                         *drawn()]
+            else:
+                lines = ["nothing to undo"]
+        elif game.ending() is not None and word not in ("flip", "board", "help"):
+            lines = ["the game is over: retry or undo to take your last move back, "
+                     "next for the next exercise, quit to stop"]
+        elif word == "hint":
+            game.hint()
+            lines = list(hint_lines(game, verbose))
         elif word == "why":
-            lines = list(why_lines(game))
-        elif word == "undo":
-            lines = ([unicode_board_text(board, orientation)] if game.undo()
-                     else ["nothing to undo"])
+            lines = list(why_lines(game, verbose))
+        elif word == "best":
+            lines = list(best_lines(game))
         elif word in ("flip", "board"):
             orientation = not orientation if word == "flip" else orientation
             lines = [unicode_board_text(board, orientation)]
@@ -158,7 +343,28 @@ def practice(table: str, fen: str | None, flipped: bool, budget: int) -> None:
                 continue
             number = f"{board.fullmove_number}." if board.turn == chess.WHITE \
                 else f"{board.fullmove_number}..."
-            lines = [turn_line(game.play(move), number), unicode_board_text(board, orientation)]
+            before = board.copy()
+            turn = game.play(move)
+            lines = [turn_line(turn, number, verbose), *drawn()]
+            if turn.verdict.grade in (Grade.MISTAKE, Grade.BLUNDER):
+                lines += list(_after_a_slip(game, before, turn))
         for line in lines:
             click.echo(line)
-    click.echo(summary(game))
+
+
+def _after_a_slip(game: Practice, before: chess.Board, turn: Turn) -> Iterator[str]:
+    """After a mistake or blunder: the best move and the method's there,
+    and what the student may do."""
+    verdict = turn.verdict
+    fastest = ", ".join(before.san(move) for move in verdict.best)
+    if fastest:
+        yield f"  best was {fastest} (mate in {verdict.before})"
+    if verdict.method is not None and verdict.method not in verdict.best:
+        yield f"  the method's move was {before.san(verdict.method)}"
+    elif verdict.method is not None:
+        yield f"  the method's move was {before.san(verdict.method)} too"
+    if verdict.grade is Grade.BLUNDER:
+        yield "  type retry to take it back and try again"
+    else:
+        yield "  type retry to take it back, or play on: the win is kept"
+

@@ -118,6 +118,16 @@ class ForcingTreeSearch:
         tree, _ = self._solve((self.root.position, 0), self.advice.horizon)
         return tree
 
+    def after(self, move: chess.Move) -> ForcingTree | None:
+        """The forcing tree of least worst-case depth from the root's child
+        after our legal ``move``, or None when the advice is not satisfied
+        there: whether the advice accepts a move other than the one
+        :meth:`run` chose (that the us-moves allow ``move`` at the root and
+        the holding-goal holds there is the caller's to check)."""
+        self.deadline = time.monotonic() + self.limits.seconds
+        tree, _ = self._solve((apply(self.root.position, move), 1), self.advice.horizon)
+        return tree
+
     def _count_node(self) -> None:
         """Count a node whose goals this search evaluates (or reads): past
         the node budget, the search stops."""

@@ -37,7 +37,7 @@ from al0.lang.vocabulary.registry import ENTRIES
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
               "symmetric", "define", "rules", "advice", "expect"}
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
-RULE_KEYS = {"name", "if", "then"}
+RULE_KEYS = {"name", "if", "then", "description"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
 MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
 """A pawnless material: the search plays no pawn (nor castling)."""
@@ -251,7 +251,8 @@ def _read_rules(reader: Reader, node: YamlNode, library: Library,
         if not advice_names:
             raise reader.error(then_node, f"rule {name!r} lists no advice")
         rules.append(Rule(name, precondition, tuple(advice_names),
-                          reader.scalar_text(if_node, ""), reader.where(name_node)))
+                          reader.scalar_text(if_node, ""), reader.where(name_node),
+                          _description(reader, entries, f"rule {name!r}")))
     return tuple(rules)
 
 
@@ -265,8 +266,6 @@ def _read_advice(reader: Reader, node: YamlNode, library: Library,
         what = f"advice {name!r}"
         parts = reader.mapping(value_node, what, ADVICE_KEYS,
                                ("better-goal", "holding-goal", "us-moves", "them-moves"))
-        if "description" in parts:  # for the reader of the file: checked, not kept
-            reader.string(parts["description"][1], f"{what} description")
         goals = {}
         for key in ("better-goal", "holding-goal"):
             goal_node = parts[key][1]
@@ -292,6 +291,19 @@ def _read_advice(reader: Reader, node: YamlNode, library: Library,
             source["minimise"] = reader.scalar_text(minimise_node, "minimise")
         pieces[name] = Advice(name, goals["better-goal"], goals["holding-goal"],
                               constraints["us-moves"], constraints["them-moves"],
-                              source, reader.where(key_node), minimise)
+                              source, reader.where(key_node), minimise,
+                              _description(reader, parts, what))
     return pieces
+
+
+def _description(reader: Reader, entries: dict[str, tuple[YamlNode, YamlNode]],
+                 what: str) -> str:
+    """The entry's ``description:`` on one line (a folded or literal block
+    reads as its words), or "" when it has none.
+
+    :raises TableSyntaxError: a description that is empty or not text.
+    """
+    if "description" not in entries:
+        return ""
+    return " ".join(reader.string(entries["description"][1], f"{what} description").split())
 

@@ -201,6 +201,9 @@ class Advice:
     minimise: Sum | None = None
     """``minimise: EXPR``: of the forcing trees that satisfy the advice,
     play one whose worst leaf has the least value of EXPR."""
+    description: str = field(default="", compare=False)
+    """What the advice aims at, in a coach's words (``description:``); empty
+    when the table gives none."""
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,8 @@ class Rule:
     advice: tuple[str, ...]
     source: str = field(default="", compare=False)
     location: Location | None = field(default=None, compare=False, hash=False)
+    description: str = field(default="", compare=False)
+    """When the rule applies, in a coach's words (``description:``)."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +257,19 @@ class AdviceTable:
     symmetric: bool = False
     """Plan every position in its symmetry class's canonical orientation
     (:mod:`al0.board.symmetry`), so mirror images play as mirror images."""
+
+    def describe_advice(self, name: str | None) -> str:
+        """The advice's description, else its name (an identifier, for
+        tables that give none)."""
+        if name is None:
+            return ""
+        advice = self.advice.get(name)
+        return advice.description if advice is not None and advice.description else name
+
+    def describe_rule(self, name: str | None) -> str:
+        """The rule's description, else its name."""
+        rule = next((rule for rule in self.rules if rule.name == name), None)
+        return rule.description if rule is not None and rule.description else (name or "")
 
     def predicates_used(self) -> list[str]:
         """Every predicate name the table uses, sorted."""

@@ -10,14 +10,14 @@ import html
 import re
 import textwrap
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import chess
 import chess.svg
 
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node
-from al0.lang.model import AdviceTable
+from al0.lang.model import Advice, AdviceTable, Rule
 from al0.engine.plan import Plan
 from al0.engine.tree import ForcingTree, principal_line
 
@@ -68,10 +68,17 @@ def plan_json(plan: Plan, table: AdviceTable) -> dict[str, Any]:
     nodes searched and the time."""
     board = plan.board.copy()
     return {"fen": plan.fen, "rule": plan.rule, "advice": plan.advice,
+            "rule_description": _description(table.rules, plan.rule),
+            "advice_description": _description(table.advice.values(), plan.advice),
             "tried": list(plan.tried), "passed_over": why_passed_over(plan, table),
             "failure": None if plan.tree is not None else plan.describe_failure(),
             "tree": tree_json(plan.tree, board, table.us) if plan.tree else None,
             "nodes": plan.nodes, "ms": round(plan.seconds * 1000, 3)}
+
+
+def _description(items: Iterable[Rule | Advice], name: str | None) -> str:
+    """The ``description:`` of the rule or advice named ``name`` ("" when none)."""
+    return next((item.description for item in items if item.name == name), "")
 
 
 # ----------------------------------------------------------------- DOT

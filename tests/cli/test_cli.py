@@ -54,6 +54,12 @@ def test_check_summarises_the_book_table():
     for name in ADVICE:
         assert f"  {name}:\n" in out
     assert "    us-moves: depth = 0: legal; depth = 2: checkmove" in out
+    # The table's words beside its identifiers, in the text and the JSON.
+    assert "    description: Squeeze: shrink the box the rook keeps their king in" in out
+    assert "    description: Drive their king towards the edge" in out
+    data = json.loads(run("check", BRATKO, "--json").output)
+    assert data["advice"]["squeeze"]["description"].startswith("Squeeze: shrink the box")
+    assert data["rules"][1]["description"].startswith("Drive their king")
     predicates = out[out.index("predicates used:"):out.index("move generators used:")]
     for name in ("rooklost", "rookexposed", "rookdivides", "newroomsmaller", "lpatt",
                  "okapproachedcsquare", "okorndle", "mate", "stalemate"):
@@ -90,9 +96,13 @@ def test_plan_text():
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"position: {BOOK_FEN}"
-    assert lines[1] == "rule:     else_rule"
+    # Each identifier with the table's description of it.
+    assert lines[1] == ("rule:     else_rule (Drive their king towards the edge with rook and "
+                        "king together.)")
     assert lines[2].startswith("advice:   squeeze — forcing tree of depth 1")
-    assert "Re3" in lines[3]
+    assert lines[3] == ("          (Squeeze: shrink the box the rook keeps their king in, the "
+                        "rook kept safe.)")
+    assert "Re3" in lines[4]
 
 
 def test_plan_json_flag_and_another_format_conflict():
@@ -108,6 +118,8 @@ def test_plan_json_of_the_book_position():
     assert {"fen", "rule", "advice", "tried", "tree"} <= set(plan)
     assert (plan["fen"], plan["rule"], plan["advice"], plan["tried"]) == (
         BOOK_FEN, "else_rule", "squeeze", [])
+    assert plan["advice_description"].startswith("Squeeze: shrink the box")
+    assert plan["rule_description"].startswith("Drive their king towards the edge")
     # squeeze is a one-move tree: a rook move, then the better-goal holds.
     [first] = plan["tree"]["moves"]
     move = chess.Move.from_uci(first["uci"])

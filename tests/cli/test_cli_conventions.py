@@ -171,7 +171,9 @@ def test_check_json_says_what_the_text_says():
     assert (data["name"], data["material"], data["plays"], data["library"], data["symmetric"]) \
         == ("kqk", "KQK", "white", None, True)
     assert data["rules"][0] == {"name": "rescue", "if": "en_prise(Q)",
-                                "then": ["mate_in_1", "escape"]}
+                                "then": ["mate_in_1", "escape"],
+                                "description": "The queen is attacked: mate at once if we can, "
+                                               "else take her out of reach."}
     assert data["advice"]["escape"]["better-goal"] == "not en_prise(Q) and not stalemate"
     assert "area" in data["features"] and "checks" in data["generators"]
     text = run("check", "kqk").output

@@ -35,6 +35,27 @@ def test_book_table_header(table):
     assert table.path == str(BRATKO)
 
 
+def test_descriptions_are_kept_on_one_line_and_merged_with_yaml_anchors(tmp_path):
+    table = load_table(BRATKO)
+    assert table.advice["squeeze"].description.startswith("Squeeze: shrink the box")
+    assert table.rules[0].description.startswith("Their king is on the edge")
+    assert table.describe_advice("squeeze") == table.advice["squeeze"].description
+    kbbk = load_table("kbbk")
+    # tempo_3 merges tempo_2's goals (<<: *tempo) and keeps its own words.
+    assert kbbk.advice["tempo_3"].description.startswith("Make progress in three moves")
+    path = tmp_path / "t.yaml"
+    path.write_text((ROOT / "advice_tables" / "krk_std.yaml").read_text().replace(
+        '    description: "Squeeze: shrink the box',
+        "    description: >-\n      Squeeze -\n      shrink the box").replace(
+        'the rook kept safe."', "the rook kept safe."))
+    assert load_table(path).advice["squeeze"].description.endswith(
+        "Squeeze - shrink the box the rook keeps their king in, the rook kept safe.")
+    # A table without words falls back on the identifier.
+    plain = load_table(TEST_TABLES / "krk_room_in_2.yaml")
+    name = next(iter(plain.advice))
+    assert plain.describe_advice(name) in (name, plain.advice[name].description)
+
+
 def test_book_table_rules_in_order(table):
     assert [rule.name for rule in table.rules] == ["edge_rule", "else_rule"]
     edge, other = table.rules

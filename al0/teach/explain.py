@@ -1,0 +1,213 @@
+"""What a move does to the goal of a piece of advice, computed from the goal.
+
+The better-goal is walked as an expression: each conjunct is evaluated
+after the move (with the position before it as the root, as the search
+does), each feature it compares is read before and after the move, and each
+predicate says what holds. The words come from :mod:`al0.teach.words` (the
+vocabulary's) and the table's own ``description:`` — never from text
+written for one table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import chess
+
+from al0.lang.compile_goals import compile_goal
+from al0.lang.library import Node
+from al0.lang.vocabulary.binding import Binder
+from al0.lang.model import (AdviceTable, And, Compare, Const, DepthTest, Feature, Goal, Not,
+                            Or, Pred)
+from al0.teach.words import change_words, measure_words, saying
+
+
+@dataclass(frozen=True)
+class Change:
+    """A feature the goal compares, before and after the move."""
+    feature: str
+    """Its name in the table (an identifier: for --verbose and JSON)."""
+    words: str
+    """``the box their king is held in shrinks from 12 to 9 squares``."""
+    before: int | None
+    after: int | None
+    progress: bool = False
+    """Whether the goal compares it with its value before the move
+    (``area < root.area``): a measure of progress, not a bound."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One conjunct of the better-goal after the move: whether it holds,
+    and in words."""
+    source: str
+    """The conjunct as the table writes it (an identifier: for --verbose)."""
+    holds: bool
+    words: str
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What ``move`` does to the goal of the advice ``advice``."""
+    advice: str
+    goal: str
+    """The advice in the table's words (its description; its name when it has none)."""
+    changes: tuple[Change, ...]
+    parts: tuple[Part, ...]
+    met: bool
+    """Whether the better-goal holds right after the move."""
+
+    @property
+    def broken(self) -> tuple[Part, ...]:
+        """The conjuncts that fail after the move."""
+        return tuple(part for part in self.parts if not part.holds)
+
+    def because(self) -> str:
+        """One line: what the move changes of the measures the goal compares
+        with the position before it (its progress), else what holds."""
+        progress = [change for change in self.changes if change.progress]
+        changed = [change.words for change in progress if change.before != change.after]
+        kept = [change.words for change in progress[:1]]
+        said = [part.words for part in self.parts if part.holds and part.words]
+        return "; ".join(changed[:2] or kept or said[:2])
+
+
+def _conjuncts(goal: Goal) -> list[Goal]:
+    if isinstance(goal, And):
+        return [c for operand in goal.operands for c in _conjuncts(operand)]
+    return [goal]
+
+
+def _features(goal: Goal) -> list[str]:
+    """The features ``goal`` compares at the node, in order, each once."""
+    found: list[str] = []
+    if isinstance(goal, Compare):
+        for side in (goal.left, goal.right):
+            for _, term in side.parts:
+                if isinstance(term, Feature) and term.name not in found:
+                    found.append(term.name)
+    elif isinstance(goal, Not):
+        found = _features(goal.operand)
+    elif isinstance(goal, (And, Or)):
+        for operand in goal.operands:
+            found += [name for name in _features(operand) if name not in found]
+    return found
+
+
+def _progress(goal: Goal) -> set[str]:
+    """The features ``goal`` compares with their own value at the root."""
+    found: set[str] = set()
+    if isinstance(goal, Compare):
+        terms = [term for side in (goal.left, goal.right) for _, term in side.parts
+                 if isinstance(term, Feature)]
+        found = {term.name for term in terms if term.at_root}
+    elif isinstance(goal, Not):
+        found = _progress(goal.operand)
+    elif isinstance(goal, (And, Or)):
+        for operand in goal.operands:
+            found |= _progress(operand)
+    return found
+
+
+def _source(goal: Goal) -> str:
+    """A conjunct as text (for --verbose): names and operators."""
+    if isinstance(goal, Pred):
+        return goal.name
+    if isinstance(goal, Const):
+        return "true" if goal.value else "false"
+    if isinstance(goal, DepthTest):
+        return f"depth {goal.op} {goal.value}"
+    if isinstance(goal, Not):
+        return f"not {_source(goal.operand)}"
+    if isinstance(goal, Compare):
+        return f"{goal.left} {goal.op} {goal.right}"
+    joiner = " and " if isinstance(goal, And) else " or "
+    return "(" + joiner.join(_source(operand) for operand in goal.operands) + ")"
+
+
+STANDARD_MEASURES = ("area", "dist(K, k)")
+"""What is told of a goal that compares no feature of the vocabulary (a
+Python library's own predicates, such as the book's ``newroomsmaller``):
+the two measures of every mating drive, their king's box and the kings'
+distance, so the student still sees numbers to check on the board."""
+
+
+class Explainer:
+    """Explains moves against the goals of one table."""
+
+    def __init__(self, table: AdviceTable):
+        self.table = table
+        self.library = table.library
+        binder = Binder(table.material)
+        self.standard: dict[str, Callable[[Node], int | None]] = {}
+        for name in STANDARD_MEASURES:
+            bound = binder.bind(name, "feature")
+            if bound is not None:  # the vocabulary's own families: always bound
+                self.standard[name] = bound
+        """The standard measures, bound to the table's material."""
+
+    def explain(self, advice: str, board: chess.Board, move: chess.Move) -> Explanation:
+        """What our ``move`` at ``board`` (our turn, legal) does to the
+        better-goal of ``advice``; ``board`` is left as it was."""
+        table, library = self.table, self.library
+        goal = table.advice[advice].better_goal
+        after = board.copy(stack=False)
+        after.push(move)
+        root, node = Node(board.copy(stack=False), 0, table.us), Node(after, 1, table.us)
+        changes = []
+        progress = _progress(goal)
+        names = _features(goal)
+        features = dict(library.features)
+        if not any(measure_words(name) for name in names):
+            names, progress = list(self.standard), set(self.standard)
+            features.update(self.standard)
+        for name in names:
+            feature = features.get(name)
+            said = measure_words(name, after, table.us)
+            if feature is None or said is None:
+                continue
+            noun, measure = said
+            before_value, after_value = feature(root), feature(node)
+            changes.append(Change(name, change_words(noun, measure, before_value, after_value),
+                                  before_value, after_value, name in progress))
+        parts = []
+        for conjunct in _conjuncts(goal):
+            if isinstance(conjunct, (Const, DepthTest)):
+                continue
+            holds = compile_goal(conjunct, library)(node, root)
+            parts.append(Part(_source(conjunct), holds,
+                              self._words(conjunct, holds, node, root, after)))
+        return Explanation(advice, table.describe_advice(advice), tuple(changes), tuple(parts),
+                           all(part.holds for part in parts))
+
+    def _words(self, goal: Goal, holds: bool, node: Node, root: Node,
+               board: chess.Board) -> str:
+        """A conjunct in words, as it stands after the move."""
+        us = self.table.us
+        if isinstance(goal, Pred):
+            said = saying(goal.name, holds, board, us)
+            # A library's own predicate has no words here: the table's
+            # description tells it (its definition is for --verbose).
+            return "" if said is None else said
+        if isinstance(goal, Not):
+            return self._words(goal.operand, not holds, node, root, board)
+        if isinstance(goal, Compare):
+            words = []
+            for name in _features(goal):
+                measured = measure_words(name, board, us)
+                feature = self.library.features.get(name)
+                if measured is None or feature is None:
+                    continue
+                noun, measure = measured
+                words.append(change_words(noun, measure, feature(root), feature(node)))
+            return "; ".join(words)
+        if isinstance(goal, (And, Or)):
+            inner = []
+            for operand in goal.operands:
+                value = compile_goal(operand, self.library)(node, root)
+                text = self._words(operand, value, node, root, board)
+                if text and value == holds:
+                    inner.append(text)
+            return "; ".join(dict.fromkeys(inner))
+        return ""

@@ -1,0 +1,94 @@
+"""A practice game as PGN (python-chess's writer): the verdict of each move
+as its comment, the distance to mate as ``[%eval #N]``, and arrows and
+squares (``[%cal]``, ``[%csl]``) that lichess studies and ChessBase draw:
+green the method's move, blue the tablebase's fastest, red a blunder's
+square."""
+
+from __future__ import annotations
+
+from typing import Iterable, Protocol
+
+import chess
+import chess.engine
+import chess.pgn
+import chess.svg
+
+from al0.teach.verdict import Grade, Verdict
+
+RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
+
+
+class Played(Protocol):
+    """A move of the student with its verdict and the defence's reply."""
+    @property
+    def move(self) -> chess.Move: ...
+    @property
+    def reply(self) -> chess.Move | None: ...
+    @property
+    def verdict(self) -> Verdict: ...
+
+
+def _arrows(verdict: Verdict, move: chess.Move) -> list[chess.svg.Arrow]:
+    """The method's move (green) and the fastest (blue) where the student
+    played neither; a blunder's target square (red)."""
+    arrows = []
+    if verdict.grade in (Grade.GOOD, Grade.MISTAKE, Grade.BLUNDER):
+        if verdict.method is not None and verdict.method != move:
+            arrows.append(chess.svg.Arrow(verdict.method.from_square, verdict.method.to_square,
+                                          color="green"))
+        fastest = next((best for best in verdict.best
+                        if best not in (move, verdict.method)), None)
+        if fastest is not None:
+            arrows.append(chess.svg.Arrow(fastest.from_square, fastest.to_square, color="blue"))
+    if verdict.grade is Grade.BLUNDER:
+        arrows.append(chess.svg.Arrow(move.to_square, move.to_square, color="red"))
+    return arrows
+
+
+def practice_game(start: chess.Board, turns: Iterable[Played], us: chess.Color,
+                  headers: dict[str, str], result: str = "*",
+                  taken_back: Iterable[tuple[int, str, Played]] = ()) -> chess.pgn.Game:
+    """The game from ``start`` (our move) as a python-chess game tree; the
+    moves ``taken_back`` (each with its place among ``turns`` and the FEN
+    it was played at) as variations beside the move played there, with
+    their verdicts, where the game as played passes that position."""
+    aside: dict[int, list[tuple[str, Played]]] = {}
+    for index, fen, turn in taken_back:
+        aside.setdefault(index, []).append((fen, turn))
+    game = chess.pgn.Game()
+    for key, value in headers.items():
+        game.headers[key] = value
+    game.headers["White" if us else "Black"] = "student"
+    game.headers["Black" if us else "White"] = "al0 (tablebase defence)"
+    game.setup(start)
+    game.headers["Result"] = result if result in RESULTS else "*"
+    node: chess.pgn.GameNode = game
+    played = list(turns)
+    for index in range(len(played) + 1):
+        parent = node
+        here = parent.board().fen()
+        if index < len(played):
+            child = _annotated(parent, played[index], us)
+            node = child if played[index].reply is None else child.variations[0]
+        for fen, turn in aside.get(index, []):
+            if fen == here:
+                _annotated(parent, turn, us)
+    return game
+
+
+def _annotated(parent: chess.pgn.GameNode, turn: Played, us: chess.Color) -> chess.pgn.GameNode:
+    """``turn`` added under ``parent`` with its verdict, eval and arrows (and the reply)."""
+    verdict = turn.verdict
+    child = parent.add_variation(turn.move)
+    child.comment = f"{verdict.grade.value}: {verdict.reason}"
+    if verdict.after:  # a mate in N; none after mate (played) or after a blunder
+        child.set_eval(chess.engine.PovScore(chess.engine.Mate(verdict.after), us))
+    child.set_arrows(_arrows(verdict, turn.move))
+    if turn.reply is not None:
+        child.add_variation(turn.reply)
+    return child
+
+
+def pgn_text(games: Iterable[chess.pgn.Game]) -> str:
+    """The games as one PGN file's text."""
+    return "\n".join(str(game) + "\n" for game in games)

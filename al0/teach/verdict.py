@@ -1,0 +1,188 @@
+"""A coach's verdict on a student's move: method, fastest, good, mistake or
+blunder, with a one-line reason.
+
+The verdict reads the tablebase (is the win kept, how far is the mate) and
+the table's plan (is the move the method's, or one its current advice
+accepts); a blunder's reason (stalemate, a piece left hanging, a draw) is
+computed from the position, a mistake's from the goal it breaks
+(:mod:`al0.teach.explain`). A move the hint gives is never a mistake: the
+method's move is judged first, and with no table the hint is the
+tablebase's fastest move.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import chess
+
+from al0.engine.plan import Plan, Planner
+from al0.engine.search import ForcingTreeSearch
+from al0.errors import PositionError
+from al0.lang.library import node_at
+from al0.board.position import from_board
+from al0.teach.explain import Explainer, Explanation
+
+if TYPE_CHECKING:
+    from al0.tablebase import Tablebase
+
+
+class Grade(enum.Enum):
+    """The five verdicts, best first."""
+    METHOD = "method"
+    """The table's move, or one its current advice accepts."""
+    FASTEST = "fastest"
+    """Optimal by the tablebase."""
+    GOOD = "good"
+    """The win kept, the mate no further than after the method's move."""
+    MISTAKE = "mistake"
+    """The win kept, the mate further than after the method's move."""
+    BLUNDER = "blunder"
+    """The win gone."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on one move, what it is measured against and why."""
+    grade: Grade
+    reason: str
+    """One line for the student, in words (no identifiers)."""
+    before: int | None
+    """Moves to mate before the move (tablebase)."""
+    after: int | None
+    """Moves to mate after it (None: the win is gone)."""
+    best: tuple[chess.Move, ...]
+    """The tablebase's fastest moves at the position."""
+    method: chess.Move | None
+    """The table's move there (None: no table, or no plan)."""
+    explanation: Explanation | None = None
+    """What the move did to the goal of the advice being followed."""
+
+
+def moves_text(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def _distance_after(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> int | None:
+    """Our moves to mate at ``board`` (None: no forced mate, or material the
+    tablebase does not know: a piece lost to nothing it covers)."""
+    try:
+        return tablebase.dtm(board, us)
+    except PositionError:
+        return None
+
+
+def blunder_reason(tablebase: Tablebase, after: chess.Board, us: chess.Color) -> str:
+    """Why the win is gone after our move, from the position it left:
+    stalemate (the king with no square), a piece they take, else a draw."""
+    if after.is_stalemate():
+        king = after.king(not us)
+        where = f" on {chess.square_name(king)}" if king is not None else ""
+        return f"stalemate: their king{where} has no square and no other move"
+    if after.is_insufficient_material():
+        return "a draw: not enough material left to mate"
+    try:
+        reply = tablebase.best_defence(after)
+    except PositionError:
+        reply = None
+    if reply is not None and after.is_capture(reply):
+        piece = after.piece_at(reply.to_square)
+        name = chess.piece_name(piece.piece_type) if piece is not None else "piece"
+        square = chess.square_name(reply.to_square)
+        guarded = after.is_attacked_by(us, reply.to_square)
+        why = "and the win goes with it" if guarded else "was undefended"
+        return f"{after.san(reply)}: the {name} on {square} {why}"
+    return "the win is gone: with best defence it is a draw"
+
+
+class Judge:
+    """Gives verdicts for one ending: the tablebase's distances, and the
+    table's plans when there is a table (``planner``)."""
+
+    def __init__(self, tablebase: Tablebase, us: chess.Color, planner: Planner | None = None):
+        self.tablebase = tablebase
+        self.us = us
+        self.planner = planner
+        self.explainer = Explainer(planner.table) if planner is not None else None
+
+    def accepts(self, plan: Plan, board: chess.Board, move: chess.Move) -> bool:
+        """Whether the advice of ``plan`` (made at ``board``) is satisfied
+        with ``move`` as our first move: allowed there by its us-moves, the
+        holding-goal kept, a forcing tree from the position after it."""
+        if self.planner is None or plan.advice is None or plan.tree is None:
+            return False
+        if plan.tree.branches[0][0] == move:
+            return True
+        advice = self.planner.advice[plan.advice]
+        root = node_at(from_board(board), 0, self.us)
+        if not advice.holding(root, root):
+            return False
+        if not any(move in moves for moves, _ in advice.us_moves(root)):
+            return False
+        return ForcingTreeSearch(advice, root, self.planner.limits).after(move) is not None
+
+    def judge(self, board: chess.Board, move: chess.Move, advice: str | None = None,
+              method: chess.Move | None = None, plan: Plan | None = None) -> Verdict:
+        """The verdict on our legal ``move`` at ``board`` (our turn), where
+        the table follows ``advice`` and would play ``method`` (None: no
+        table, or no plan); ``plan``, when the plan was made at ``board``,
+        lets any move its advice accepts count as the method's."""
+        us, tablebase = self.us, self.tablebase
+        before = _distance_after(tablebase, board, us)
+        best = tuple(tablebase.best_moves(board))
+        after_board = board.copy()
+        after_board.push(move)
+        after = _distance_after(tablebase, after_board, us)
+        explanation = None
+        if self.explainer is not None and advice is not None:
+            explanation = self.explainer.explain(advice, board, move)
+        if after is None:
+            return Verdict(Grade.BLUNDER, blunder_reason(tablebase, after_board, us), before,
+                           None, best, method, explanation)
+        if after == 0:
+            return Verdict(Grade.METHOD if move == method else Grade.FASTEST, "checkmate",
+                           before, after, best, method, explanation)
+        if method is not None and (move == method or plan is not None
+                                   and self.accepts(plan, board, move)):
+            words = self.planner.table.describe_advice(advice) if self.planner else ""
+            because = explanation.because() if explanation is not None else ""
+            reason = f"{words}" + (f" — {because}" if because else "")
+            return Verdict(Grade.METHOD, reason, before, after, best, method, explanation)
+        if move in best:
+            return Verdict(Grade.FASTEST, f"the fastest way: mate in {after} after it", before,
+                           after, best, method, explanation)
+        reference = self._reference(board, method, best)
+        if after <= reference:
+            than = "the method's move" if method is not None else "the fastest"
+            how = f"as fast as {than}" if after == reference else \
+                f"faster than {than} (mate in {reference})"
+            return Verdict(Grade.GOOD, f"the win kept: mate in {after}, {how}", before, after,
+                           best, method, explanation)
+        reason = (f"mate in {after} instead of {reference}: "
+                  f"{moves_text(after - reference)} slower")
+        broken = ""
+        if explanation is not None and self._one_move(advice):
+            broken = "; ".join(part.words for part in explanation.broken if part.words)
+        if broken:
+            reason += f"; it breaks the plan: {broken}"
+        elif explanation is not None:
+            reason += f"; the plan was: {explanation.goal}"
+        return Verdict(Grade.MISTAKE, reason, before, after, best, method, explanation)
+
+    def _one_move(self, advice: str | None) -> bool:
+        """Whether ``advice`` reaches its goal with our move alone, so a
+        goal not met after the move is a goal broken."""
+        return (self.planner is not None and advice is not None
+                and self.planner.advice[advice].horizon == 1)
+
+    def _reference(self, board: chess.Board, method: chess.Move | None,
+                   best: tuple[chess.Move, ...]) -> int:
+        """The mate after the method's move (after the fastest with no
+        method): what a move no further from mate than is good."""
+        move = method if method is not None else best[0]
+        after = board.copy(stack=False)
+        after.push(move)
+        distance = _distance_after(self.tablebase, after, self.us)
+        return distance if distance is not None else 0

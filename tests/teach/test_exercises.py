@@ -1,0 +1,82 @@
+"""Exercise sets by level band, seeded; the progress record's file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+import chess
+import pytest
+
+from al0 import tablebase
+from al0.errors import AL0Error, PositionError
+from al0.tablebase import Tablebase
+from al0.teach.exercises import Level, level_starts, parse_level
+from al0.teach.record import Attempt, add_attempt, read_record, record_lines, record_path
+
+
+@pytest.fixture
+def endgame(tablebase_cache: Path) -> Callable[[str], Tablebase]:
+    """The tablebase of a material, built once per session in the test cache."""
+    return lambda material: tablebase.load(material, tablebase_cache)
+
+
+@pytest.fixture(autouse=True)
+def own_folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The tablebase cache and the progress record in the test's folders."""
+    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("3", Level(3, 3)), ("1..5", Level(1, 5)), (" 2..2 ", Level(2, 2)),
+    ("0..5", PositionError), ("5..1", PositionError), ("1-5", PositionError),
+    ("", PositionError), ("a..b", PositionError),
+])
+def test_parse_level(text, expected):
+    if isinstance(expected, Level):
+        assert parse_level(text) == expected
+    else:
+        with pytest.raises(expected):
+            parse_level(text)
+
+
+def test_a_level_draws_the_same_positions_for_the_same_seed_all_in_the_band(endgame):
+    krk = endgame("KRK")
+    first = level_starts(krk, Level(3, 5), 6, seed=7)
+    assert [b.fen() for b in first] == [b.fen() for b in level_starts(krk, Level(3, 5), 6, 7)]
+    assert [b.fen() for b in first] != [b.fen() for b in level_starts(krk, Level(3, 5), 6, 8)]
+    assert len({b.fen() for b in first}) == 6
+    assert all(3 <= krk.dtm(b) <= 5 and b.turn == chess.WHITE for b in first)
+
+
+def test_a_band_with_no_position_is_an_error_naming_it(endgame):
+    with pytest.raises(PositionError, match=r"KQK: found 0 of 2 positions mating in 40\.\.50"):
+        level_starts(endgame("KQK"), Level(40, 50), 2, seed=0)
+
+
+def test_the_record_counts_attempts_by_ending(tmp_path, own_folders):
+    path = record_path()
+    assert path == own_folders / "progress.json"
+    assert record_lines(read_record(path)) == ["no exercises recorded yet"]
+    add_attempt(path, Attempt("KRK", "fen", True, 10, 8, 2, 1, 0))
+    add_attempt(path, Attempt("KRK", "fen", False, 3, 8, 0, 0, 1))
+    data = add_attempt(path, Attempt("KQK", "fen", True, 9, 9, 0, 0, 0))
+    assert data == read_record(path)
+    assert data["endings"]["KRK"] == {"tried": 2, "solved": 1, "moves": 10, "over_optimum": 2,
+                                      "hints": 2, "mistakes": 1, "blunders": 1}
+    assert record_lines(data) == [
+        "KQK: 1 of 1 exercises solved, 0.0 moves over the optimum a mate; 0 hints, "
+        "0 mistakes, 0 blunders",
+        "KRK: 1 of 2 exercises solved, 2.0 moves over the optimum a mate; 2 hints, "
+        "1 mistakes, 1 blunders"]
+
+
+@pytest.mark.parametrize("text", ["not json", "[]", json.dumps({"version": 99, "endings": {}})])
+def test_a_file_that_is_not_a_record_is_an_error_naming_it(tmp_path, text):
+    path = tmp_path / "progress.json"
+    path.write_text(text)
+    with pytest.raises(AL0Error, match="progress.json"):
+        read_record(path)

@@ -1,0 +1,111 @@
+"""Verdicts and explanations as tables of cases: (table, position, move)
+→ grade and reason; the blunders computed from the position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import chess
+import pytest
+
+from al0 import tablebase
+from al0.engine.plan import Planner
+from al0.lang.loader import load_table
+from al0.tablebase import Tablebase
+from al0.teach import Explainer, Grade, Judge
+
+KRK_START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+KQK_START = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"
+KRK_AFTER_TWO = "8/8/8/8/4K3/4R3/2k5/8 w - - 4 3"
+"""krk's start after 1. Re3 Kd2 2. Ke4 Kc2: the method squeezes with Rd3."""
+
+
+@pytest.fixture
+def endgame(tablebase_cache: Path) -> Callable[[str], Tablebase]:
+    """The tablebase of a material, built once per session in the test cache."""
+    return lambda material: tablebase.load(material, tablebase_cache)
+
+
+@pytest.fixture(autouse=True)
+def own_folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The tablebase cache and the progress record in the test's folders."""
+    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def verdict(endgame, name: str, fen: str, san: str):
+    table = load_table(name)
+    planner = Planner(table)
+    board = chess.Board(fen)
+    plan = planner.plan(board)
+    judge = Judge(endgame(table.material), table.us, planner)
+    method = plan.tree.branches[0][0] if plan.tree is not None else None
+    return judge.judge(board, board.parse_san(san), plan.advice, method, plan)
+
+
+@pytest.mark.parametrize("name, fen, san, grade, reason", [
+    # The table's move is the method's, even where it is not the fastest.
+    ("krk", KRK_START, "Re3", Grade.METHOD, "Squeeze: shrink the box the rook keeps their "
+     "king in, the rook kept safe. — the box their king is held in shrinks from 14 to 8 "
+     "squares"),
+    ("kqk", KQK_START, "Qc3", Grade.METHOD, "the box their king is held in shrinks from 41 "
+     "to 20 squares"),
+    # Another queen move that squeeze_half accepts is the method's too.
+    ("kqk", KQK_START, "Qf6", Grade.METHOD, "Squeeze hard"),
+    ("kqk", KQK_START, "Kd2", Grade.GOOD, "the win kept: mate in 8, as fast as the method's move"),
+    ("kqk", KQK_START, "Kd1", Grade.MISTAKE, "it breaks the plan: the box their king is held in "
+     "grows from 41 to"),
+    ("krk", KRK_START, "Kc4", Grade.FASTEST, "the fastest way: mate in 7 after it"),
+    ("krk", KRK_AFTER_TWO, "Kd4", Grade.MISTAKE, "mate in 9 instead of 7: 2 moves slower"),
+    ("krk", KRK_AFTER_TWO, "Kf4", Grade.MISTAKE, "the plan was: Squeeze"),
+    # The blunders, from held positions.
+    ("krk", "8/8/8/8/8/3k4/8/K3R3 w - - 0 1", "Re3+", Grade.BLUNDER,
+     "Kxe3: the rook on e3 was undefended"),
+    ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc7", Grade.BLUNDER,
+     "stalemate: their king on a8 has no square and no other move"),
+    ("kqk", KQK_START, "Qd4+", Grade.BLUNDER, "Kxd4: the queen on d4 was undefended"),
+    ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc8#", Grade.METHOD, "checkmate"),
+])
+def test_verdicts(endgame, name, fen, san, grade, reason):
+    given = verdict(endgame, name, fen, san)
+    assert given.grade is grade, given
+    assert reason in given.reason
+
+
+def test_with_no_table_the_fastest_move_is_fastest_and_a_slow_one_a_mistake(endgame):
+    board = chess.Board(KQK_START)
+    judge = Judge(endgame("KQK"), chess.WHITE)
+    best = endgame("KQK").best_moves(board)
+    assert judge.judge(board, best[0]).grade is Grade.FASTEST
+    slow = judge.judge(board, board.parse_san("Kd1"))
+    assert slow.grade is Grade.MISTAKE and "slower" in slow.reason
+
+
+def test_an_explanation_reads_every_feature_of_the_goal_before_and_after():
+    table = load_table("kbbk")
+    board = chess.Board(table.start_fen)
+    explanation = Explainer(table).explain("squeeze", board, board.parse_san("Bd2"))
+    assert explanation.goal.startswith("Squeeze: shrink their king's box")
+    features = {change.feature: (change.before, change.after, change.progress)
+                for change in explanation.changes}
+    assert features["area"] == (35, 32, True)
+    assert features["least_area"][2] is False          # a bound, not a measure of progress
+    assert explanation.met and not explanation.broken
+    words = [part.words for part in explanation.parts]
+    assert "the bishop on d1 is out of reach" in words
+    assert "the corner triangle that holds their king's box stays at 9" in words
+    assert explanation.because().startswith("the box their king is held in shrinks from 35 "
+                                            "to 32 squares")
+
+
+def test_a_library_of_its_own_is_told_by_the_standard_measures():
+    # krk's goals name the book's predicates: the box and the kings' distance are told.
+    table = load_table("krk")
+    board = chess.Board(KRK_START)
+    explanation = Explainer(table).explain("squeeze", board, board.parse_san("Re3"))
+    assert [change.feature for change in explanation.changes] == ["area", "dist(K, k)"]
+    assert all("newroomsmaller" not in part.words for part in explanation.parts)
+    broken = Explainer(table).explain("squeeze", board, board.parse_san("Kc4"))
+    assert not broken.met
