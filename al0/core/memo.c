@@ -9,14 +9,17 @@
 Tree LEAF = {0, 0};
 
 struct Block { Block *next; size_t used, size; _Alignas(16) unsigned char data[]; };
+/* Blocks double from 16 KB to 1 MB: a one-ply search (most plans) needs a
+ * few hundred bytes, and a deep one should not call malloc per node. */
+#define FIRST_BLOCK ((size_t)1 << 14)
 #define BLOCK_SIZE ((size_t)1 << 20)
 
 int memo_init(Memo *memo)
 {
     memset(memo, 0, sizeof *memo);
-    memo->table_size = 1024;
+    memo->table_size = 256;
     memo->table = calloc(memo->table_size, sizeof(Entry *));
-    memo->values_size = 1024;
+    memo->values_size = 256;
     memo->values = malloc(memo->values_size * sizeof *memo->values);
     if (!memo->table || !memo->values)
         return -1;
@@ -43,7 +46,9 @@ void *memo_alloc(Memo *memo, size_t size)
     size = (size + 15) & ~(size_t)15;  /* keep every piece 16-byte aligned */
     Block *block = memo->blocks;
     if (!block || block->used + size > block->size) {
-        size_t capacity = size > BLOCK_SIZE ? size : BLOCK_SIZE;
+        size_t capacity = !block ? FIRST_BLOCK : block->size < BLOCK_SIZE ? 2 * block->size : BLOCK_SIZE;
+        if (capacity < size)
+            capacity = size;
         block = malloc(sizeof(Block) + capacity);
         if (!block)
             return NULL;

@@ -188,17 +188,18 @@ static Entry *visit(Search *s, const Position *p, int depth)
 /* _count_refuter */
 static void count_refuter(Search *s, int depth, Move move)
 {
-    s->history[depth * 4096 + move]++;
-    s->history_used[depth] = 1;
+    if (!s->history[depth] && !(s->history[depth] = calloc(4096, sizeof(int))))
+        stop(s, OUT_OF_MEMORY);
+    s->history[depth][move]++;
 }
 
 /* _refuters_first (and _last_reply's order): most refutations first, ties
  * in the generator's order (an insertion sort is stable, as Python's). */
 static void refuters_first_moves(Search *s, int depth, Move *moves, int count)
 {
-    if (!s->history_used[depth] || count < 2)
+    const int *history = s->history[depth];
+    if (!history || count < 2)
         return;
-    const int *history = s->history + depth * 4096;
     for (int i = 1; i < count; i++)
         for (int j = i; j > 0 && history[moves[j - 1]] < history[moves[j]]; j--) {
             Move t = moves[j]; moves[j] = moves[j - 1]; moves[j - 1] = t;
@@ -207,9 +208,9 @@ static void refuters_first_moves(Search *s, int depth, Move *moves, int count)
 
 static void refuters_first(Search *s, int depth, Child *children, int count)
 {
-    if (!s->history_used[depth] || count < 2)
+    const int *history = s->history[depth];
+    if (!history || count < 2)
         return;
-    const int *history = s->history + depth * 4096;
     for (int i = 1; i < count; i++)
         for (int j = i; j > 0 && history[children[j - 1].move] < history[children[j].move]; j--) {
             Child t = children[j]; children[j] = children[j - 1]; children[j - 1] = t;
@@ -559,17 +560,19 @@ int search_init(Search *s, const Advice *advice, Memo *memo, int shared_memo,
     s->odd_ours = advice->leaf_ours < 0 ? -1 : !advice->leaf_ours;
     s->poll = poll;
     s->poll_context = poll_context;
-    /* By depth (0 ... horizon), how often each reply refuted a node of theirs. */
-    s->history = calloc((size_t)(advice->horizon + 2) * 4096, sizeof(int));
-    s->history_used = calloc((size_t)(advice->horizon + 2), sizeof(int));
-    return s->history && s->history_used ? 0 : -1;
+    /* By depth (0 ... horizon), how often each reply refuted a node of
+     * theirs: a table of 4,096 counts made at the first refutation there. */
+    s->history = calloc((size_t)advice->horizon + 2, sizeof(int *));
+    return s->history ? 0 : -1;
 }
 
 void search_free(Search *s)
 {
+    if (s->history)
+        for (int depth = 0; depth < s->advice->horizon + 2; depth++)
+            free(s->history[depth]);
     free(s->history);
-    free(s->history_used);
-    s->history = s->history_used = NULL;
+    s->history = NULL;
 }
 
 Tree *search_run(Search *s)

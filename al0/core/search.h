@@ -50,7 +50,7 @@ typedef struct {
     RootParts parts;
     long long nodes, moves, steps, node_limit, move_limit;
     int never, one_ply, last_theirs, odd_ours;
-    int *history, *history_used;  /* by depth: refutations by reply, any at all */
+    int **history;                /* by depth: refutations by reply (NULL: none yet) */
     PollFn poll;
     void *poll_context;
     jmp_buf stop;                 /* where a search that must stop unwinds to */

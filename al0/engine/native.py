@@ -33,6 +33,7 @@ from al0.board.position import MOVES
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.limits import SearchLimits
+from al0.engine.memo import make_tree
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import Node
@@ -188,7 +189,7 @@ def as_tree(nested: tuple[int, tuple[Any, ...]]) -> ForcingTree:
         found = made.get(id(node))
         if found is None:
             height, branches = node
-            found = made[id(node)] = LEAF if not branches and not height else ForcingTree(
+            found = made[id(node)] = LEAF if not branches and not height else make_tree(
                 height, tuple((MOVES[move >> 6][move & 63], walk(child))
                               for move, child in branches))
         return found
