@@ -16,6 +16,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from al0.cli import cli
+from al0.core import native
 from conftest import PLUGIN_TABLES, ROOT
 
 SHIPPED = ("al0", "library", "advice_tables", "docs", "research", "pyproject.toml", "setup.py",
@@ -50,6 +51,8 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
         names = built.namelist()
         metadata = built.read("al0-0.1.0.dist-info/METADATA").decode()
     assert any(name.endswith("/LICENSE") and ".dist-info/" in name for name in names)
+    if native() is not None:  # this install built the core: so does the wheel
+        assert any(name.startswith("al0/core/_core.") for name in names), names
     for field in ("License-Expression: MIT\n", "Author: the al0 authors\n",
                   "Requires-Dist: platformdirs"):
         assert field in metadata, field
@@ -89,6 +92,9 @@ def test_the_sdist_holds_every_file_the_readme_links_to(tmp_path):
     with tarfile.open(next(out.glob("al0-*.tar.gz"))) as built:
         names = {name.split("/", 1)[1] for name in built.getnames() if "/" in name}
     assert "LICENSE" in names
+    # The native core builds from the sdist: every C source and header.
+    for part in (ROOT / "al0" / "core").glob("*.[ch]"):
+        assert f"al0/core/{part.name}" in names, part.name
     for document in ("README.md", *(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))):
         text = (ROOT / document).read_text()
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):

@@ -9,6 +9,7 @@ import chess
 import click
 
 from al0.cli.common import TABLE, reports_errors
+from al0.engine.native import table_core
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
 
@@ -39,6 +40,7 @@ def summary(table: AdviceTable) -> dict[str, Any]:
         "predicates": described(table.predicates_used()),
         "features": described(table.features_used()),
         "generators": described(table.generators_used()),
+        "core": table_core(table),
     }
 
 
@@ -79,6 +81,7 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
             yield f"{title}:"
         for name, meaning in data[key].items():
             yield f"  {name}: {meaning}"
+    yield f"core: {data['core']}"
 
 
 @click.command()

@@ -455,8 +455,21 @@ def command_line(context: click.Context) -> str:
     return shlex.join(words)
 
 
+def _print_version(context: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: al0's version and which search core runs (and why)."""
+    if not value or context.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from al0.core import status
+    click.echo(f"al0, version {version('al0')}")
+    click.echo(f"core: {status()}")
+    context.exit()
+
+
 @click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="al0")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and the search core, and exit.")
 def cli() -> None:
     """al0 — play chess endgames from advice tables (Advice Language 0).
 

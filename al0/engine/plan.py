@@ -20,6 +20,7 @@ from al0.board.fen import material_counts
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.limits import SearchLimits
 from al0.engine.memo import SearchKey
+from al0.engine.native import NativeAdvice, NativeSearch, Unsupported, compile_native, new_memo
 from al0.engine.search import ForcingTreeSearch
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.tree import ForcingTree, transform_tree
@@ -114,6 +115,15 @@ class Planner:
         usual last rule: it holds without a call)."""
         self.advice: dict[str, CompiledAdvice] = {
             name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
+        self.native: dict[str, NativeAdvice] = {}
+        """The advice the native core searches (:mod:`al0.engine.native`):
+        all that it supports, unless ``AL0_CORE=python``; the rest, and every
+        ``minimise:`` tightening, run on the Python search."""
+        for name, advice in table.advice.items():
+            try:
+                self.native[name] = compile_native(advice, self.advice[name], table)
+            except Unsupported:
+                pass
         self.minimise: dict[str, ValueFn] = {
             name: compile_value(advice.minimise, table.library)
             for name, advice in table.advice.items() if advice.minimise is not None}
@@ -124,11 +134,12 @@ class Planner:
         self.cache: dict[Position, Plan] | None = {} if cache else None
         self.nodes: dict[SearchKey, Node] | None = {} if cache else None
         """Search nodes shared by every search (with ``cache``)."""
-        self.memos: dict[tuple[str, RootKey], dict[SearchKey, Any]] | None = (
-            {} if cache else None)
+        self.memos: dict[tuple[str, RootKey], Any] | None = {} if cache else None
         """The shared search memo of each advice that does not read the root,
         or reads only the values of features there (position-only goals):
-        by advice and those values (:func:`~al0.engine.compiled.root_key`)."""
+        by advice and those values (:func:`~al0.engine.compiled.root_key`);
+        a dict for the Python search, the core's own memo (which holds the
+        goal values too) for the native one."""
         self.visited = 0
         """Nodes visited since the shared structures were last dropped."""
         self.values: dict[tuple[str, RootKey], dict[Position, int]] = {}
@@ -206,6 +217,7 @@ class Planner:
                 tried: list[str] = []
                 for name in rule.advice:
                     advice = self.advice[name]
+                    native = self.native.get(name)
                     memo = values = None
                     if (memos is not None and advice.horizon > 1
                             and (advice.position_only or not advice.reads_root)):
@@ -214,10 +226,14 @@ class Planner:
                         # (A one-ply search keeps no memo: it meets each
                         # child once, see ForcingTreeSearch.one_ply.)
                         key = (name, root_key(advice, root))
-                        memo = memos.setdefault(key, {})
-                        if advice.position_only:
+                        memo = memos.get(key)
+                        if memo is None:
+                            memo = memos[key] = {} if native is None else new_memo(native)
+                        if advice.position_only and native is None:
                             values = self.values.setdefault(key, {})
-                    search = ForcingTreeSearch(advice, root, limits, memo, self.nodes, values)
+                    search: ForcingTreeSearch | NativeSearch = (
+                        ForcingTreeSearch(advice, root, limits, memo, self.nodes, values)
+                        if native is None else NativeSearch(native, root, limits, memo))
                     tree = search.run()
                     nodes += search.nodes
                     self.visited += search.nodes

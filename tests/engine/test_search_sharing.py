@@ -36,7 +36,9 @@ def plan_outline(plan):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("table_name", ["krk_bratko.yaml", "krk_std.yaml", "kqk.yaml"])
-def test_a_sharing_planner_plans_as_a_fresh_one(table_name):
+def test_a_sharing_planner_plans_as_a_fresh_one(table_name, monkeypatch):
+    # The Python search's sharing (the native core's: tests/engine/test_native.py).
+    monkeypatch.setenv("AL0_CORE", "python")
     table = load_table(TABLES / table_name)
     sharing = Planner(table)
     boards = random_positions(table.material, 150, 7, table.us)
@@ -160,7 +162,8 @@ def test_one_side_leaves_and_values_per_position_find_the_same_trees():
     assert 0 < found < 40
 
 
-def test_searches_from_roots_alike_share_a_memo_and_plan_as_fresh_ones():
+def test_searches_from_roots_alike_share_a_memo_and_plan_as_fresh_ones(monkeypatch):
+    monkeypatch.setenv("AL0_CORE", "python")  # the twin's values (the core keeps them in its memo)
     table = load_table(TEST_TABLES / "kbnk_progress_in_2.yaml")
     sharing = Planner(table)
     for board in random_positions(table.material, 40, 11, table.us):

@@ -1,0 +1,491 @@
+/* al0.core._core: the CPython face of the native core. It reads what
+ * Python prepared (positions as al0.board.position.Position tuples,
+ * advice compiled by al0/core/program.py) and returns plain values: moves
+ * as from * 64 + to, trees as nested tuples (height, ((move, subtree), ...))
+ * with shared subtrees shared. It never parses a table, prints or exits. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "search.h"
+
+/* ---------------------------------------------------------- reading input */
+
+static int read_position(PyObject *tuple, Position *p)
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 8) {
+        PyErr_SetString(PyExc_TypeError, "a position is a tuple of 7 bitboards and the turn");
+        return -1;
+    }
+    Bitboard *fields[7] = {&p->white, &p->black, &p->kings, &p->queens, &p->rooks,
+                           &p->bishops, &p->knights};
+    for (int i = 0; i < 7; i++) {
+        *fields[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tuple, i));
+        if (*fields[i] == (Bitboard)-1 && PyErr_Occurred())
+            return -1;
+    }
+    p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 7));
+    return p->turn < 0 ? -1 : 0;
+}
+
+/* A sequence of ints into a new C array (freed by the caller). */
+static int *read_ints(PyObject *sequence, Py_ssize_t *length)
+{
+    PyObject *fast = PySequence_Fast(sequence, "expected a sequence of ints");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int *ints = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int));
+    if (!ints) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        ints[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (ints[i] == -1 && PyErr_Occurred()) {
+            PyMem_Free(ints);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    *length = n;
+    return ints;
+}
+
+static PyObject *moves_tuple(const Move *moves, int count)
+{
+    PyObject *tuple = PyTuple_New(count);
+    for (int i = 0; tuple && i < count; i++)
+        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(moves[i]));
+    return tuple;
+}
+
+/* ------------------------------------------------- moves, for the tests */
+
+static PyObject *py_legal_moves(PyObject *self, PyObject *arg)
+{
+    Position p;
+    Move moves[MAX_MOVES];
+    if (read_position(arg, &p) < 0)
+        return NULL;
+    return moves_tuple(moves, legal_moves(&p, moves));
+}
+
+/* feature(id, a, b, c, position, us) and predicate(id, a, b, position, us):
+ * one entry of the vocabulary at a node, for the differential tests. */
+static PyObject *py_feature(PyObject *module, PyObject *args)
+{
+    int id, a[3], us;
+    PyObject *position;
+    Position p;
+    Node node;
+    if (!PyArg_ParseTuple(args, "iiiiOp", &id, &a[0], &a[1], &a[2], &position, &us)
+        || read_position(position, &p) < 0)
+        return NULL;
+    if (id < 0 || id >= FEATURE_COUNT)
+        return PyErr_Format(PyExc_ValueError, "no feature %d", id);
+    node_init(&node, &p, us, 0);
+    int value = feature(&node, id, a);
+    if (value == NO_VALUE)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(value);
+}
+
+static PyObject *py_predicate(PyObject *module, PyObject *args)
+{
+    int id, a[2], us;
+    PyObject *position;
+    Position p;
+    Node node;
+    if (!PyArg_ParseTuple(args, "iiiOp", &id, &a[0], &a[1], &position, &us)
+        || read_position(position, &p) < 0)
+        return NULL;
+    if (id < 0 || id >= PREDICATE_COUNT)
+        return PyErr_Format(PyExc_ValueError, "no predicate %d", id);
+    node_init(&node, &p, us, 0);
+    return PyBool_FromLong(predicate(&node, id, a));
+}
+
+/* ---------------------------------------------------------------- Advice */
+
+/* A compiled piece of advice: goal programs and move constraints, read
+ * once from the spec al0/core/program.py writes. */
+typedef struct {
+    PyObject_HEAD
+    Advice advice;
+    int *better, *holding;
+} AdviceObject;
+
+static void advice_dealloc(AdviceObject *self)
+{
+    PyMem_Free(self->better);
+    PyMem_Free(self->holding);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int *read_program(PyObject *sequence)
+{
+    Py_ssize_t length;
+    int *code = read_ints(sequence, &length);
+    if (!code)
+        return NULL;
+    const char *why = check_program(code, (int)length);
+    if (why) {
+        PyErr_Format(PyExc_ValueError, "malformed goal program: %s", why);
+        PyMem_Free(code);
+        return NULL;
+    }
+    return code;
+}
+
+/* ranges: ((lo, hi), ...) with hi -1 for no end */
+static int read_ranges(PyObject *seq, Range *ranges, int *count)
+{
+    Py_ssize_t n;
+    int *ints = read_ints(seq, &n);
+    if (!ints)
+        return -1;
+    if (n % 2 || n / 2 > MAX_RANGES) {
+        PyMem_Free(ints);
+        PyErr_SetString(PyExc_ValueError, "bad depth ranges");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n / 2; i++)
+        ranges[i] = (Range){ints[2 * i], ints[2 * i + 1]};
+    *count = (int)(n / 2);
+    PyMem_Free(ints);
+    return 0;
+}
+
+/* alternatives: flat ints, each lo, hi, count, then count (kind, piece) */
+static int read_alternatives(PyObject *seq, Alternative *alts, int *count)
+{
+    Py_ssize_t n, i = 0;
+    int *ints = read_ints(seq, &n);
+    if (!ints)
+        return -1;
+    *count = 0;
+    while (i < n) {
+        if (*count >= MAX_ALTERNATIVES || i + 3 > n || ints[i + 2] < 1
+            || ints[i + 2] > MAX_GENERATORS || i + 3 + 2 * ints[i + 2] > n)
+            goto bad;
+        Alternative *alt = &alts[(*count)++];
+        alt->depths = (Range){ints[i], ints[i + 1]};
+        alt->count = ints[i + 2];
+        for (int g = 0; g < alt->count; g++) {
+            alt->generators[g][0] = ints[i + 3 + 2 * g];
+            alt->generators[g][1] = ints[i + 4 + 2 * g];
+            if (alt->generators[g][0] < GEN_LEGAL || alt->generators[g][0] > GEN_CAPTURES)
+                goto bad;
+        }
+        i += 3 + 2 * alt->count;
+    }
+    PyMem_Free(ints);
+    return 0;
+bad:
+    PyMem_Free(ints);
+    PyErr_SetString(PyExc_ValueError, "bad move constraint");
+    return -1;
+}
+
+static PyObject *advice_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *better, *holding, *legal_ours, *legal_theirs, *alt_ours, *alt_theirs;
+    int horizon, leaf_in_check, leaf_ours, position_only, mate_alone;
+    if (!PyArg_ParseTuple(args, "OOiiiiiOOOO", &better, &holding, &horizon, &leaf_in_check,
+                          &leaf_ours, &position_only, &mate_alone, &legal_ours, &legal_theirs,
+                          &alt_ours, &alt_theirs))
+        return NULL;
+    if (horizon < 0 || horizon > 64) {
+        PyErr_SetString(PyExc_ValueError, "horizon out of range");
+        return NULL;
+    }
+    AdviceObject *self = (AdviceObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    Advice *a = &self->advice;
+    self->better = read_program(better);
+    self->holding = self->better ? read_program(holding) : NULL;
+    if (!self->holding
+        || read_ranges(legal_ours, a->legal[1], &a->legal_count[1]) < 0
+        || read_ranges(legal_theirs, a->legal[0], &a->legal_count[0]) < 0
+        || read_alternatives(alt_ours, a->alternatives[1], &a->alternative_count[1]) < 0
+        || read_alternatives(alt_theirs, a->alternatives[0], &a->alternative_count[0]) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    a->better = self->better;
+    a->holding = self->holding;
+    a->horizon = horizon;
+    a->leaf_in_check = leaf_in_check;
+    a->leaf_ours = leaf_ours;
+    a->position_only = position_only;
+    a->mate_alone = mate_alone;
+    return (PyObject *)self;
+}
+
+/* Advice.goals(position, root, us, depth): (holding, better) at a node,
+ * for the differential tests. */
+static PyObject *advice_goals(AdviceObject *self, PyObject *args)
+{
+    PyObject *position, *root_position;
+    int us, depth;
+    Position p, r;
+    if (!PyArg_ParseTuple(args, "OOpi", &position, &root_position, &us, &depth)
+        || read_position(position, &p) < 0 || read_position(root_position, &r) < 0)
+        return NULL;
+    Node node, root;
+    RootParts parts;
+    node_init(&node, &p, us, depth);
+    node_init(&root, &r, us, 0);
+    root_parts_init(&parts, &root);
+    int holding = evaluate(self->holding, &node, &parts);
+    int better = evaluate(self->better, &node, &parts);
+    return Py_BuildValue("(OO)", holding ? Py_True : Py_False, better ? Py_True : Py_False);
+}
+
+/* Advice.allowed(position, us, depth, ours): the allowed moves at a node. */
+static PyObject *advice_allowed(AdviceObject *self, PyObject *args)
+{
+    PyObject *position;
+    int us, depth, ours;
+    Position p;
+    Move moves[MAX_MOVES];
+    if (!PyArg_ParseTuple(args, "Opip", &position, &us, &depth, &ours)
+        || read_position(position, &p) < 0)
+        return NULL;
+    return moves_tuple(moves, allowed_moves(&self->advice, ours, &p, depth, us, moves));
+}
+
+static PyMethodDef advice_methods[] = {
+    {"goals", (PyCFunction)advice_goals, METH_VARARGS, "(holding, better) at a node"},
+    {"allowed", (PyCFunction)advice_allowed, METH_VARARGS, "the allowed moves at a node"},
+    {NULL}
+};
+
+static PyTypeObject AdviceType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "al0.core._core.Advice",
+    .tp_basicsize = sizeof(AdviceObject),
+    .tp_dealloc = (destructor)advice_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A piece of advice compiled for the native core.",
+    .tp_new = advice_new,
+    .tp_methods = advice_methods,
+};
+
+/* ------------------------------------------------------------------ Memo */
+
+/* What searches of one advice from alike roots share (the planner's memo
+ * and values): entries, trees and goal values. */
+typedef struct {
+    PyObject_HEAD
+    Memo memo;
+    int used;   /* a search has run on it */
+    int busy;   /* a search is running on it now */
+} MemoObject;
+
+static void memo_dealloc(MemoObject *self)
+{
+    memo_free(&self->memo);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *memo_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    if (!PyArg_ParseTuple(args, ""))
+        return NULL;
+    MemoObject *self = (MemoObject *)type->tp_alloc(type, 0);
+    if (self && memo_init(&self->memo) < 0) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)self;
+}
+
+static Py_ssize_t memo_length(MemoObject *self) { return (Py_ssize_t)self->memo.entries; }
+
+static PySequenceMethods memo_sequence = {.sq_length = (lenfunc)memo_length};
+
+static PyTypeObject MemoType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "al0.core._core.Memo",
+    .tp_basicsize = sizeof(MemoObject),
+    .tp_dealloc = (destructor)memo_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The entries, trees and goal values searches may share.",
+    .tp_new = memo_new,
+    .tp_as_sequence = &memo_sequence,
+};
+
+/* ---------------------------------------------------------------- search */
+
+/* What the search polls between nodes (search.h's PollFn): with the GIL
+ * taken back for a moment, the wall clock against the deadline, the stop
+ * flag (a threading.Event another thread may set) and Ctrl-C. */
+typedef struct {
+    PyThreadState *released;
+    PyObject *clock, *stop;
+    double deadline;
+} Poll;
+
+static int poll_python(void *context)
+{
+    Poll *poll = context;
+    int reason = DONE;
+    PyEval_RestoreThread(poll->released);
+    if (PyErr_CheckSignals() < 0) {
+        reason = PYTHON_ERROR;
+    } else {
+        PyObject *now = PyObject_CallNoArgs(poll->clock);
+        if (!now) {
+            reason = PYTHON_ERROR;
+        } else {
+            if (PyFloat_AsDouble(now) > poll->deadline)
+                reason = TIME_LIMIT;
+            Py_DECREF(now);
+        }
+        if (reason == DONE && poll->stop != Py_None) {
+            PyObject *set = PyObject_CallMethod(poll->stop, "is_set", NULL);
+            if (!set)
+                reason = PYTHON_ERROR;
+            else if (PyObject_IsTrue(set) == 1)
+                reason = STOPPED;
+            Py_XDECREF(set);
+        }
+    }
+    poll->released = PyEval_SaveThread();
+    return reason;
+}
+
+/* A tree as nested tuples, each subtree made once (seen: pointer -> tuple). */
+static PyObject *tree_tuple(const Tree *tree, PyObject *seen)
+{
+    PyObject *key = PyLong_FromVoidPtr((void *)tree);
+    if (!key)
+        return NULL;
+    PyObject *found = PyDict_GetItemWithError(seen, key);
+    if (found || PyErr_Occurred()) {
+        Py_DECREF(key);
+        Py_XINCREF(found);
+        return found;
+    }
+    PyObject *branches = PyTuple_New(tree->count);
+    for (int i = 0; branches && i < tree->count; i++) {
+        PyObject *subtree = tree_tuple(tree->branches[i].subtree, seen);
+        PyObject *branch = subtree ? Py_BuildValue("(iN)", tree->branches[i].move, subtree) : NULL;
+        if (!branch) {
+            Py_CLEAR(branches);
+            break;
+        }
+        PyTuple_SET_ITEM(branches, i, branch);
+    }
+    PyObject *result = branches ? Py_BuildValue("(iN)", tree->height, branches) : NULL;
+    if (result && PyDict_SetItem(seen, key, result) < 0)
+        Py_CLEAR(result);
+    Py_DECREF(key);
+    return result;
+}
+
+static const char *REASONS[] = {"done", "nodes", "moves", "time", "stopped", "memory", "error"};
+
+/* search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)
+ * -> (reason, tree or None, nodes, moves): the search runs without the GIL. */
+static PyObject *py_search(PyObject *module, PyObject *args)
+{
+    AdviceObject *advice;
+    MemoObject *memo;
+    PyObject *root_position, *clock, *stop;
+    int us, shared;
+    long long node_limit, move_limit;
+    double deadline;
+    Position root;
+    if (!PyArg_ParseTuple(args, "O!OpO!pLLdOO", &AdviceType, &advice, &root_position, &us,
+                          &MemoType, &memo, &shared, &node_limit, &move_limit, &deadline,
+                          &clock, &stop)
+        || read_position(root_position, &root) < 0)
+        return NULL;
+    if (memo->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "a search is already running on this memo");
+        return NULL;
+    }
+    Search s;
+    Poll poll = {NULL, clock, stop, deadline};
+    if (search_init(&s, &advice->advice, &memo->memo, shared, &root, us, node_limit, move_limit,
+                    poll_python, &poll) < 0) {
+        search_free(&s);
+        return PyErr_NoMemory();
+    }
+    memo->busy = 1;
+    Py_INCREF(memo);
+    Py_INCREF(advice);
+    poll.released = PyEval_SaveThread();
+    Tree *tree = search_run(&s);
+    PyEval_RestoreThread(poll.released);
+    memo->busy = 0;
+    memo->used = 1;
+    search_free(&s);
+    PyObject *result = NULL;
+    if (s.reason == PYTHON_ERROR) {
+        /* the poll's exception (Ctrl-C) is set: raise it */
+    } else if (s.reason == DONE && tree) {
+        PyObject *seen = PyDict_New();
+        PyObject *t = seen ? tree_tuple(tree, seen) : NULL;
+        Py_XDECREF(seen);
+        if (t)
+            result = Py_BuildValue("(sNLL)", REASONS[s.reason], t, s.nodes, s.moves);
+    } else {
+        result = Py_BuildValue("(sOLL)", REASONS[s.reason], Py_None, s.nodes, s.moves);
+    }
+    Py_DECREF(advice);
+    Py_DECREF(memo);
+    return result;
+}
+
+/* --------------------------------------------------------------- module */
+
+static PyObject *names_tuple(const char **names, int count)
+{
+    PyObject *tuple = PyTuple_New(count);
+    for (int i = 0; tuple && i < count; i++)
+        PyTuple_SET_ITEM(tuple, i, PyUnicode_FromString(names[i]));
+    return tuple;
+}
+
+static PyMethodDef core_methods[] = {
+    {"legal_moves", py_legal_moves, METH_O,
+     "legal_moves(position): the legal moves (from * 64 + to) in python-chess's order"},
+    {"feature", py_feature, METH_VARARGS,
+     "feature(id, a, b, c, position, us): a vocabulary feature at a node (None: no value)"},
+    {"predicate", py_predicate, METH_VARARGS,
+     "predicate(id, a, b, position, us): a vocabulary predicate at a node"},
+    {"search", py_search, METH_VARARGS,
+     "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)"},
+    {NULL}
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "al0's native core (see al0/core/__init__.py).", -1,
+    core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    init_tables();
+    init_vocabulary();
+    if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&core_module);
+    if (!module)
+        return NULL;
+    if (PyModule_AddObject(module, "FEATURES", names_tuple(FEATURE_NAMES, FEATURE_COUNT)) < 0
+        || PyModule_AddObject(module, "PREDICATES", names_tuple(PREDICATE_NAMES, PREDICATE_COUNT)) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&AdviceType);
+    PyModule_AddObject(module, "Advice", (PyObject *)&AdviceType);
+    Py_INCREF(&MemoType);
+    PyModule_AddObject(module, "Memo", (PyObject *)&MemoType);
+    return module;
+}

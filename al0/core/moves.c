@@ -1,0 +1,140 @@
+/* Legal moves in python-chess's order (al0/board/moves.py): when in check
+ * the king's moves first, then the other pieces'; otherwise piece by
+ * piece from the highest square down, each piece's targets from the
+ * highest square down. And the vocabulary's generators
+ * (al0/lang/vocabulary/generators.py), which reorder those moves. */
+#include <stdlib.h>
+#include "moves.h"
+
+/* moves.apply: the position after a legal move. A capture clears the
+ * target from every mask; then the mover's mask loses from and gains to
+ * (to is clear in it now, so one xor does both). */
+Position apply_move(const Position *p, Move move)
+{
+    Position c = *p;
+    Bitboard f = BB(MOVE_FROM(move)), t = BB(MOVE_TO(move)), both = f | t;
+    Bitboard *ours = p->turn ? &c.white : &c.black, *theirs = p->turn ? &c.black : &c.white;
+    if (*theirs & t) {
+        c.kings &= ~t; c.queens &= ~t; c.rooks &= ~t; c.bishops &= ~t; c.knights &= ~t;
+        *theirs &= ~t;
+    }
+    if (c.kings & f) c.kings ^= both;
+    else if (c.rooks & f) c.rooks ^= both;
+    else if (c.queens & f) c.queens ^= both;
+    else if (c.bishops & f) c.bishops ^= both;
+    else c.knights ^= both;
+    *ours ^= both;
+    c.turn = !p->turn;
+    return c;
+}
+
+/* Whether a move of a piece other than the king leaves our king safe:
+ * played, then our king's square looked at from its attackers. */
+static int leaves_king_safe(const Position *p, Move move)
+{
+    Position c = apply_move(p, move);
+    int king = king_square(&c, p->turn);
+    return king < 0 || !attackers(&c, !p->turn, king);
+}
+
+/* The legal steps of our king on king_bb, highest target first. */
+static int king_steps(const Position *p, Bitboard ours, Bitboard theirs, Bitboard king_bb, Move *out)
+{
+    int king = msb(king_bb), n = 0;
+    Bitboard targets = KING_ATTACKS[king] & ~ours & ~king_danger(p, theirs, king_bb);
+    for (; targets; targets ^= BB(msb(targets)))
+        out[n++] = MOVE(king, msb(targets));
+    return n;
+}
+
+int legal_moves(const Position *p, Move *out)
+{
+    Bitboard ours = side_of(p, p->turn), theirs = side_of(p, !p->turn);
+    Bitboard king_bb = p->kings & ours, occupancy = p->white | p->black, pieces = ours;
+    int n = 0;
+    if (ours == king_bb)  /* a lone king: its steps are all the moves */
+        return king_bb ? king_steps(p, ours, theirs, king_bb, out) : 0;
+    int in_check = is_check(p);
+    /* Not in check and no line piece of theirs to pin with: every move of
+     * a piece other than the king is legal as it stands. */
+    int free = !in_check && !(theirs & (p->rooks | p->queens | p->bishops));
+    if (in_check && king_bb) {
+        n += king_steps(p, ours, theirs, king_bb, out);
+        pieces &= ~king_bb;
+    }
+    while (pieces) {
+        int from = msb(pieces);
+        pieces ^= BB(from);
+        if (p->kings & BB(from)) {
+            n += king_steps(p, ours, theirs, BB(from), out + n);
+            continue;
+        }
+        Bitboard targets = attacks_from(p, from, occupancy) & ~ours;
+        for (; targets; targets ^= BB(msb(targets))) {
+            Move move = MOVE(from, msb(targets));
+            if (free || leaves_king_safe(p, move))
+                out[n++] = move;
+        }
+    }
+    return n;
+}
+
+int has_legal_move(const Position *p)
+{
+    Move moves[MAX_MOVES];
+    return legal_moves(p, moves) > 0;
+}
+
+int is_checkmate(const Position *p) { return is_check(p) && !has_legal_move(p); }
+int is_stalemate(const Position *p) { return !is_check(p) && !has_legal_move(p); }
+
+/* generators.KING_STEPS: the book's king order, diagonals first, then
+ * along the rank, then the file, each +1 before -1. */
+static int king_order(Move m)
+{
+    static const int steps[8][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    int dx = (MOVE_TO(m) & 7) - (MOVE_FROM(m) & 7), dy = (MOVE_TO(m) >> 3) - (MOVE_FROM(m) >> 3);
+    for (int i = 0; i < 8; i++)
+        if (steps[i][0] == dx && steps[i][1] == dy)
+            return i;
+    return 8;
+}
+
+static int by_squares(const void *a, const void *b)
+{
+    return (int)*(const Move *)a - (int)*(const Move *)b;  /* from * 64 + to orders both */
+}
+
+static int by_king_order(const void *a, const void *b)
+{
+    return king_order(*(const Move *)a) - king_order(*(const Move *)b);
+}
+
+/* generators.moves(p): the legal moves of the piece on square, a king's
+ * in the book's order, any other piece's by target square a1 ... h8. */
+int piece_moves(const Position *p, int square, Move *out)
+{
+    Move all[MAX_MOVES];
+    int total = legal_moves(p, all), n = 0;
+    for (int i = 0; i < total; i++)
+        if (MOVE_FROM(all[i]) == square)
+            out[n++] = all[i];
+    /* One piece's targets are distinct, and so are a king's steps: both
+     * orders are total, so qsort's instability does not matter. */
+    qsort(out, n, sizeof(Move), (p->kings & BB(square)) ? by_king_order : by_squares);
+    return n;
+}
+
+/* generators.checks: the legal moves that give check, by square. */
+int checking_moves(const Position *p, Move *out)
+{
+    Move all[MAX_MOVES];
+    int total = legal_moves(p, all), n = 0;
+    for (int i = 0; i < total; i++) {
+        Position c = apply_move(p, all[i]);
+        if (is_check(&c))
+            out[n++] = all[i];
+    }
+    qsort(out, n, sizeof(Move), by_squares);
+    return n;
+}

@@ -1,0 +1,23 @@
+/* Legal moves of a compact position (al0/board/moves.py) in python-chess's
+ * order, playing them, and the move generators of the vocabulary. */
+#ifndef AL0_MOVES_H
+#define AL0_MOVES_H
+
+#include "position.h"
+
+/* A move of a pawnless game: from-square * 64 + to-square. */
+typedef uint16_t Move;
+#define MOVE(from, to) ((Move)((from) << 6 | (to)))
+#define MOVE_FROM(m) ((m) >> 6)
+#define MOVE_TO(m) ((m) & 63)
+#define MAX_MOVES 256
+
+Position apply_move(const Position *p, Move move);
+int legal_moves(const Position *p, Move *out);
+int has_legal_move(const Position *p);
+int is_checkmate(const Position *p);
+int is_stalemate(const Position *p);
+int piece_moves(const Position *p, int square, Move *out);
+int checking_moves(const Position *p, Move *out);
+
+#endif

@@ -1,0 +1,366 @@
+/* The standard vocabulary in C, entry by entry as al0/lang/vocabulary/
+ * defines it (each function names its Python twin); a differential test
+ * holds every one equal to the twin on seeded positions. */
+#include <math.h>
+#include "vocabulary.h"
+#include "moves.h"
+
+const char *FEATURE_NAMES[FEATURE_COUNT] = {
+    "dist", "mdist", "edge_dist", "centre_side_dist", "corner_dist", "room", "area",
+    "least_area", "area_corner_dist", "corner_triangle", "diagonal_area",
+    "triangle_corner_dist", "area_dist", "mobility", "inward", "critical_mdist", "hanging",
+};
+const char *PREDICATE_NAMES[PREDICATE_COUNT] = {
+    "mate", "stalemate", "check", "themtomove", "ustomove", "lost", "attacked", "en_prise",
+    "threatened", "divides", "opposition", "edge", "corner",
+};
+
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+#define LIGHT_SQUARES 0x55AA55AA55AA55AAULL
+
+/* geometry's square tables: king-step and Manhattan distances, distance
+ * to the edge, the centre-side square (distances.centre_side_dist), the
+ * squares farther from the edge (boxes.inward). */
+static int DIST[64][64], MDIST[64][64], EDGE_DIST[64], CENTRE_SIDE[64];
+static Bitboard FARTHER_FROM_EDGE[64];
+static const int CORNERS_ANY[4] = {0, 7, 56, 63};  /* a1 h1 a8 h8 */
+static const int CORNERS_DARK[2] = {0, 63};        /* a1 h8 */
+static const int CORNERS_LIGHT[2] = {7, 56};       /* h1 a8 */
+
+static int iabs(int x) { return x < 0 ? -x : x; }
+static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
+
+void init_vocabulary(void)
+{
+    for (int a = 0; a < 64; a++) {
+        int ax = a & 7, ay = a >> 3;
+        EDGE_DIST[a] = imin(imin(ax, 7 - ax), imin(ay, 7 - ay));
+        for (int b = 0; b < 64; b++) {
+            int dx = iabs(ax - (b & 7)), dy = iabs(ay - (b >> 3));
+            DIST[a][b] = imax(dx, dy);
+            MDIST[a][b] = dx + dy;
+        }
+        /* distances._towards_centre, in the same double arithmetic. */
+        double dx = 3.5 - ax, dy = 3.5 - ay;
+        double longest = fabs(dx) > fabs(dy) ? fabs(dx) : fabs(dy);
+        CENTRE_SIDE[a] = (ay + (int)floor(dy / longest + 0.5)) * 8 + ax + (int)floor(dx / longest + 0.5);
+    }
+    for (int s = 0; s < 64; s++) {
+        FARTHER_FROM_EDGE[s] = 0;
+        for (int t = 0; t < 64; t++)
+            if (EDGE_DIST[t] > EDGE_DIST[s])
+                FARTHER_FROM_EDGE[s] |= BB(t);
+    }
+}
+
+void node_init(Node *node, const Position *p, int us, int depth)
+{
+    node->p = p;
+    node->us = us;
+    node->depth = depth;
+    node->box_known[0] = node->box_known[1] = 0;
+}
+
+/* terms.PieceRef: the side a piece plays for, and its square (-1: gone). */
+int piece_colour(const Node *node, int piece) { return (piece >> 5) ? node->us : !node->us; }
+
+int piece_square(const Node *node, int piece)
+{
+    Bitboard mask = type_mask(node->p, (piece >> 2) & 7) & side_of(node->p, piece_colour(node, piece));
+    for (int i = piece & 3; i > 0 && mask; i--)
+        mask &= mask - 1;  /* drop the lowest square: the next of its kind */
+    return mask ? lsb(mask) : -1;
+}
+
+/* geometry._spread: a region and every square a king step away. The shifts
+ * along a rank drop what would wrap to the other edge. */
+static Bitboard spread(Bitboard region)
+{
+    Bitboard row = region | ((region >> 1) & ~FILE_H) | ((region << 1) & ~FILE_A);
+    return row | (row << 8) | (row >> 8);
+}
+
+/* geometry._region: the squares reached from start by king steps that never
+ * enter barrier (a flood fill, grown until it stops growing). */
+static Bitboard region_of(Bitboard start, Bitboard barrier)
+{
+    Bitboard region = start;
+    for (;;) {
+        Bitboard grown = region | (spread(region) & ~barrier);
+        if (grown == region)
+            return region;
+        region = grown;
+    }
+}
+
+/* boxes._area_attacks: the squares the other side attacks, lines seen
+ * through the king on square. */
+static Bitboard area_attacks(const Node *node, int king, int square)
+{
+    Bitboard occupied = (node->p->white | node->p->black) & ~BB(square);
+    return side_attacks(node->p, !piece_colour(node, king), occupied, 1);
+}
+
+/* boxes._AreaRegion: the squares of area(king), 0 when it is gone; kept per node. */
+static Bitboard box(Node *node, int king)
+{
+    int side = king >> 5;
+    if (!node->box_known[side]) {
+        int square = piece_square(node, king);
+        node->box[side] = square < 0 ? 0 : region_of(BB(square),
+            area_attacks(node, king, square) | side_of(node->p, piece_colour(node, king)));
+        node->box_known[side] = 1;
+    }
+    return node->box[side];
+}
+
+/* geometry._corner_squares: the corners of a colour argument; 0 corners
+ * when the piece naming it is gone. */
+static int corner_squares(const Node *node, int colour, const int **corners)
+{
+    if (colour >= 0) {
+        int square = piece_square(node, colour);
+        if (square < 0)
+            return 0;
+        colour = (LIGHT_SQUARES & BB(square)) ? LIGHT : DARK;
+    }
+    if (colour == LIGHT) { *corners = CORNERS_LIGHT; return 2; }
+    if (colour == DARK) { *corners = CORNERS_DARK; return 2; }
+    *corners = CORNERS_ANY;
+    return 4;
+}
+
+/* corners._TriangleCorners: 1 + the least, over the corners, of the most
+ * Manhattan steps from the corner to a square of the box (0 without a box
+ * or corners); nearest gets the corners of that least reach as a bit set
+ * over the corner list. */
+static int triangle(Node *node, int king, int colour, const int **corners, int *count, int *nearest)
+{
+    Bitboard region = box(node, king);
+    *count = corner_squares(node, colour, corners);
+    if (!region || !*count)
+        return 0;
+    int reach[4], least = 99;
+    for (int c = 0; c < *count; c++) {
+        reach[c] = 0;
+        for (Bitboard b = region; b; b &= b - 1)
+            reach[c] = imax(reach[c], MDIST[(*corners)[c]][lsb(b)]);
+        least = imin(least, reach[c]);
+    }
+    *nearest = 0;
+    for (int c = 0; c < *count; c++)
+        if (reach[c] == least)
+            *nearest |= 1 << c;
+    return 1 + least;
+}
+
+/* boxes._free_steps: where a king could step (not its own side's squares,
+ * not attacked, lines seen through the king). */
+static Bitboard free_steps(const Node *node, int king, int square)
+{
+    int colour = piece_colour(node, king);
+    Bitboard occupied = (node->p->white | node->p->black) & ~BB(square);
+    return KING_ATTACKS[square] & ~side_of(node->p, colour)
+         & ~side_attacks(node->p, !colour, occupied, 1);
+}
+
+static int corner_dist(const Node *node, int piece, int colour)
+{
+    int x = piece_square(node, piece);
+    const int *corners;
+    int count = corner_squares(node, colour, &corners), least = 99;
+    if (x < 0 || !count)
+        return NO_VALUE;
+    for (int c = 0; c < count; c++)
+        least = imin(least, DIST[x][corners[c]]);
+    return least;
+}
+
+int feature(Node *node, int id, const int *args)
+{
+    const Position *p = node->p;
+    int a = args[0], b = args[1], c = args[2];
+    int x = a >= 0 ? piece_square(node, a) : -1;
+    switch (id) {
+    case F_DIST: case F_MDIST: case F_CENTRE_SIDE_DIST: {
+        int y = piece_square(node, b);
+        if (x < 0 || y < 0)
+            return NO_VALUE;
+        return id == F_DIST ? DIST[x][y] : id == F_MDIST ? MDIST[x][y] : DIST[x][CENTRE_SIDE[y]];
+    }
+    case F_EDGE_DIST:
+        return x < 0 ? NO_VALUE : EDGE_DIST[x];
+    case F_CORNER_DIST:
+        return corner_dist(node, a, b);
+    case F_ROOM: {
+        /* boxes.room: 64 when gone or standing on the barrier itself. */
+        if (x < 0)
+            return 64;
+        int other = !piece_colour(node, a);
+        Bitboard without_kings = (p->white | p->black) & ~p->kings;
+        Bitboard barrier = side_attacks(p, other, without_kings, 0) | (side_of(p, other) & ~p->kings);
+        return (barrier & BB(x)) ? 64 : popcount(region_of(BB(x), barrier));
+    }
+    case F_AREA:
+        return popcount(box(node, a));
+    case F_LEAST_AREA: {
+        /* boxes.least_area: in check, the least box next to the king it can step into. */
+        if (x < 0)
+            return 0;
+        Bitboard attacked = area_attacks(node, a, x);
+        if (!(attacked & BB(x)))
+            return popcount(box(node, a));
+        Bitboard barrier = attacked | side_of(p, piece_colour(node, a));
+        Bitboard exits = spread(BB(x)) & ~barrier;
+        int least = 0;
+        while (exits) {
+            Bitboard one = region_of(exits & (~exits + 1), barrier);
+            int size = popcount(one);
+            least = !least ? size : imin(least, size);
+            exits &= ~one;
+        }
+        return least;
+    }
+    case F_AREA_CORNER_DIST: {
+        Bitboard squares = box(node, a);
+        const int *corners;
+        int count = corner_squares(node, b, &corners), least = 99;
+        if (!squares || !count)
+            return NO_VALUE;
+        for (; squares; squares &= squares - 1)
+            for (int k = 0; k < count; k++)
+                least = imin(least, DIST[lsb(squares)][corners[k]]);
+        return least;
+    }
+    case F_CORNER_TRIANGLE: {
+        const int *corners;
+        int count, nearest, size = triangle(node, a, b, &corners, &count, &nearest);
+        return size ? size : NO_VALUE;
+    }
+    case F_DIAGONAL_AREA: {
+        /* corners.diagonal_area: 8 * the farthest diagonal + its squares. */
+        Bitboard region = box(node, a);
+        const int *corners;
+        int count = corner_squares(node, b, &corners), least = INT_MAX;
+        if (!region || !count)
+            return NO_VALUE;
+        for (int k = 0; k < count; k++) {
+            int far = 0, on = 0;
+            for (Bitboard r = region; r; r &= r - 1)
+                far = imax(far, MDIST[corners[k]][lsb(r)]);
+            for (Bitboard r = region; r; r &= r - 1)
+                on += MDIST[corners[k]][lsb(r)] == far;
+            least = imin(least, 8 * far + on);
+        }
+        return least;
+    }
+    case F_TRIANGLE_CORNER_DIST: {
+        const int *corners;
+        int count, nearest = 0, least = 99;
+        int size = triangle(node, b, ANY_COLOUR, &corners, &count, &nearest);
+        if (x < 0 || !size)
+            return NO_VALUE;
+        for (int k = 0; k < count; k++)
+            if (nearest & (1 << k))
+                least = imin(least, DIST[x][corners[k]]);
+        return least;
+    }
+    case F_AREA_DIST: {
+        Bitboard squares = box(node, b);
+        int least = 99;
+        if (x < 0 || !squares)
+            return NO_VALUE;
+        for (; squares; squares &= squares - 1)
+            least = imin(least, DIST[x][lsb(squares)]);
+        return least;
+    }
+    case F_MOBILITY:
+        return x < 0 ? NO_VALUE : popcount(free_steps(node, a, x));
+    case F_INWARD:
+        return x < 0 ? NO_VALUE : popcount(free_steps(node, a, x) & FARTHER_FROM_EDGE[x]);
+    case F_CRITICAL_MDIST: {
+        /* distances.critical_mdist: to the square diagonally next to the
+         * second piece on the third's side. */
+        int r = piece_square(node, b), t = piece_square(node, c);
+        if (x < 0 || r < 0 || t < 0)
+            return NO_VALUE;
+        int rx = r & 7, ry = r >> 3, tx = t & 7, ty = t >> 3;
+        int cx = tx < rx ? rx - 1 : rx + 1, cy = ty < ry ? ry - 1 : ry + 1;
+        return iabs((x & 7) - cx) + iabs((x >> 3) - cy);
+    }
+    case F_HANGING: {
+        /* safety.hanging: our pieces (kings aside) attacked and undefended. */
+        int count = 0;
+        for (Bitboard b2 = side_of(p, node->us) & ~p->kings; b2; b2 &= b2 - 1)
+            count += attackers(p, !node->us, lsb(b2)) && !attackers(p, node->us, lsb(b2));
+        return count;
+    }
+    }
+    return NO_VALUE;
+}
+
+int predicate(Node *node, int id, const int *args)
+{
+    const Position *p = node->p;
+    int a = args[0];
+    int x = a >= 0 ? piece_square(node, a) : -1;
+    switch (id) {
+    case P_MATE: return p->turn != node->us && is_checkmate(p);
+    case P_STALEMATE: return p->turn != node->us && is_stalemate(p);
+    case P_CHECK: return is_check(p);
+    case P_THEMTOMOVE: return p->turn != node->us;
+    case P_USTOMOVE: return p->turn == node->us;
+    case P_LOST: return x < 0;
+    case P_ATTACKED: return x >= 0 && attackers(p, !piece_colour(node, a), x) != 0;
+    case P_EN_PRISE: {
+        int colour = piece_colour(node, a);
+        return x >= 0 && attackers(p, !colour, x) && !attackers(p, colour, x);
+    }
+    case P_THREATENED: {
+        /* safety.threatened: undefended, and their king attacks it or can
+         * step next to it. */
+        if (x < 0)
+            return 0;
+        int colour = piece_colour(node, a), king = king_square(p, !colour);
+        if (king < 0 || attackers(p, colour, x))
+            return 0;
+        Bitboard near = KING_ATTACKS[x];
+        if (near & BB(king))
+            return 1;
+        Bitboard occupied = (p->white | p->black) & ~BB(king);
+        Bitboard steps = KING_ATTACKS[king] & ~side_of(p, !colour) & ~side_attacks(p, colour, occupied, 1);
+        return (steps & near) != 0;
+    }
+    case P_DIVIDES: {
+        /* placement.divides: files/ranks strictly between the kings' for a
+         * rook or queen, diagonals/anti-diagonals for a bishop. */
+        if (x < 0)
+            return 0;
+        int ours = king_square(p, node->us), theirs = king_square(p, !node->us);
+        if (ours < 0 || theirs < 0)
+            return 0;
+        int line[3][2], squares[3] = {ours, x, theirs};
+        for (int i = 0; i < 3; i++) {
+            int sx = squares[i] & 7, sy = squares[i] >> 3;
+            if (((a >> 2) & 7) == BISHOP) { line[i][0] = sx - sy; line[i][1] = sx + sy; }
+            else { line[i][0] = sx; line[i][1] = sy; }
+        }
+        for (int k = 0; k < 2; k++)
+            if (imin(line[0][k], line[2][k]) < line[1][k] && line[1][k] < imax(line[0][k], line[2][k]))
+                return 1;
+        return 0;
+    }
+    case P_OPPOSITION: {
+        int w = king_square(p, 1), bl = king_square(p, 0);
+        if (w < 0 || bl < 0)
+            return 0;
+        int ax = w & 7, ay = w >> 3, bx = bl & 7, by = bl >> 3;
+        return (ax == bx && iabs(ay - by) == 2) || (ay == by && iabs(ax - bx) == 2);
+    }
+    case P_EDGE: return x >= 0 && EDGE_DIST[x] == 0;
+    case P_CORNER: return corner_dist(node, a, args[1]) == 0;
+    }
+    return 0;
+}

@@ -1,0 +1,262 @@
+"""Advice compiled for the native core (:mod:`al0.core`), and its search.
+
+The core runs the same search as :class:`~al0.engine.search.ForcingTreeSearch`
+over the same advice: this module writes a piece of advice in the form the
+core reads (goals as small integer programs, move constraints as numbered
+generators, the flags :mod:`al0.engine.compiled` inferred), and wraps the
+core's search so that a planner may call it as it calls the Python one.
+What the core lacks — a Python predicate library, a name it does not
+know — raises :class:`Unsupported` here, and that advice stays on the
+Python search.
+
+A goal program is prefix code; every operation starts with its opcode and
+its whole length in ints (so ``and``/``or`` can skip what they do not
+evaluate): ``[CONST, 3, value]``, ``[NOT, n, goal]``, ``[AND|OR, n, count,
+goals...]``, ``[PRED, 5, predicate, arg, arg]``, ``[DEPTH, 4, op, k]``,
+``[CMP, n, op, slot, constant, count, (at_root, coefficient, feature, arg,
+arg, arg) * count]``: a comparison is ``sum - 0 OP 0`` with the root's part
+computed once per search (slot numbers it). A piece argument is ``ours << 5
+| piece type << 2 | index``; a colour argument ``-1`` (any), ``-2``
+(light), ``-3`` (dark) or a piece.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import chess
+
+from al0.board.position import MOVES
+from al0.core import native
+from al0.engine.compiled import CompiledAdvice
+from al0.engine.limits import SearchLimits
+from al0.engine.memo import make_tree
+from al0.engine.tree import LEAF, ForcingTree
+from al0.errors import SearchBudgetExceeded
+from al0.lang.library import Node
+from al0.lang.model import (Advice, AdviceTable, And, Compare, Const, DepthRange, DepthTest,
+                            Feature, Goal, MoveConstraint, Not, Or, Pred)
+from al0.lang.vocabulary.binding import split_call
+from al0.lang.vocabulary.registry import ENTRIES
+from al0.lang.vocabulary.terms import PieceRef, material_pieces
+
+CONST, NOT, AND, OR, PRED, DEPTH, CMP = range(7)
+_OPS = {"=": 0, "<": 1, "<=": 2, ">": 3, ">=": 4}
+ANY, LIGHT, DARK = -1, -2, -3
+LEGAL, NOMOVE, MOVES_OF, CHECKS, CAPTURES = range(5)
+_GENERATORS = {"legal": LEGAL, "nomove": NOMOVE, "moves": MOVES_OF, "checks": CHECKS,
+               "captures": CAPTURES}
+TERM_INTS = 6
+MAX_SLOTS = 64
+
+
+class Unsupported(ValueError):
+    """What the native core cannot run (the advice stays on the Python search)."""
+
+
+@dataclass(frozen=True)
+class NativeAdvice:
+    """A piece of advice as the core holds it, with its Python twin."""
+    compiled: CompiledAdvice
+    core: Any
+    """The core's ``Advice`` object."""
+    module: ModuleType
+
+
+class _Writer:
+    """Writes one advice's goals as programs (comparison slots numbered
+    across both goals, as they share one search's root parts)."""
+
+    def __init__(self, material: str, core: ModuleType):
+        self.pieces = material_pieces(material)
+        self.features = {name: i for i, name in enumerate(core.FEATURES)}
+        self.predicates = {name: i for i, name in enumerate(core.PREDICATES)}
+        self.slots = 0
+
+    def piece(self, name: str) -> int:
+        ref: PieceRef | None = self.pieces.get(name)
+        if ref is None or ref.index > 3:
+            raise Unsupported(f"piece {name!r}")
+        return int(ref.ours) << 5 | ref.piece_type << 2 | ref.index
+
+    def args(self, text: str) -> list[int]:
+        name, args = split_call(text)
+        entry = ENTRIES.get(name)
+        if not args and entry is not None and entry.default is not None:
+            args = (entry.default,)
+        codes = [LIGHT if arg == "light" else DARK if arg == "dark" else self.piece(arg)
+                 for arg in args]
+        return (codes + [ANY, ANY, ANY])[:3]
+
+    def goal(self, goal: Goal) -> list[int]:
+        if isinstance(goal, Const):
+            return [CONST, 3, int(goal.value)]
+        if isinstance(goal, DepthTest):
+            return [DEPTH, 4, _OPS[goal.op], int(goal.value)]
+        if isinstance(goal, Not):
+            inner = self.goal(goal.operand)
+            return [NOT, 2 + len(inner), *inner]
+        if isinstance(goal, (And, Or)):
+            parts = [code for operand in goal.operands for code in self.goal(operand)]
+            return [AND if isinstance(goal, And) else OR, 3 + len(parts), len(goal.operands),
+                    *parts]
+        if isinstance(goal, Pred):
+            name = split_call(goal.name)[0]
+            if name not in self.predicates:
+                raise Unsupported(f"predicate {goal.name!r}")
+            return [PRED, 5, self.predicates[name], *self.args(goal.name)[:2]]
+        if isinstance(goal, Compare):
+            return self.compare(goal)
+        raise Unsupported(f"goal {goal!r}")
+
+    def compare(self, goal: Compare) -> list[int]:
+        if self.slots >= MAX_SLOTS:
+            raise Unsupported("too many comparisons")
+        constant, terms = 0, []
+        for side, sign in ((goal.left, 1), (goal.right, -1)):
+            for coefficient, term in side.parts:
+                if isinstance(term, int):
+                    constant += sign * coefficient * term
+                    continue
+                assert isinstance(term, Feature)
+                name = split_call(term.name)[0]
+                if name not in self.features:
+                    raise Unsupported(f"feature {term.name!r}")
+                terms += [int(term.at_root), sign * coefficient, self.features[name],
+                          *self.args(term.name)]
+        if not -2**31 < constant < 2**31:
+            raise Unsupported(f"constant {constant}")
+        self.slots += 1
+        return [CMP, 6 + len(terms), _OPS[goal.op], self.slots - 1, constant,
+                len(terms) // TERM_INTS, *terms]
+
+    def constraint(self, constraint: MoveConstraint) -> list[int]:
+        codes: list[int] = []
+        for alternative in constraint.alternatives:
+            if len(alternative.generators) > 4:
+                raise Unsupported("more than four generators in one alternative")
+            codes += [*_range(alternative.depths), len(alternative.generators)]
+            for text in alternative.generators:
+                name, args = split_call(text)
+                if name not in _GENERATORS:
+                    raise Unsupported(f"generator {text!r}")
+                codes += [_GENERATORS[name], self.piece(args[0]) if args else ANY]
+        return codes
+
+
+def _range(depths: DepthRange) -> tuple[int, int]:
+    return depths.lo, -1 if depths.hi is None else depths.hi
+
+
+def compile_native(advice: Advice, compiled: CompiledAdvice,
+                   table: AdviceTable) -> NativeAdvice:
+    """``advice`` of ``table`` for the native core.
+
+    :raises Unsupported: when the core is not running, the table has a
+        Python library, or the advice names what the core does not know.
+    """
+    core = native()
+    if core is None:
+        raise Unsupported("the native core is not running")
+    if table.library.path:
+        raise Unsupported(f"its predicate library is Python ({table.library.name})")
+    if compiled.horizon > 60:
+        raise Unsupported(f"horizon {compiled.horizon}")
+    writer = _Writer(table.material, core)
+    better, holding = writer.goal(advice.better_goal), writer.goal(advice.holding_goal)
+    spec = (better, holding, compiled.horizon, int(compiled.leaf_in_check),
+            -1 if compiled.leaf_ours is None else int(compiled.leaf_ours),
+            int(compiled.position_only), int(compiled.mate_alone),
+            [n for r in compiled.legal_depths for n in _range(r)],
+            [n for r in compiled.their_legal_depths for n in _range(r)],
+            writer.constraint(advice.us_moves), writer.constraint(advice.them_moves))
+    return NativeAdvice(compiled, core.Advice(*spec), core)
+
+
+def new_memo(advice: NativeAdvice) -> Any:
+    """A memo the core's searches for ``advice`` may share."""
+    return advice.module.Memo()
+
+
+def as_tree(nested: tuple[int, tuple[Any, ...]]) -> ForcingTree:
+    """The core's nested tuples as a :class:`ForcingTree`, shared subtrees shared."""
+    made: dict[int, ForcingTree] = {}
+
+    def walk(node: tuple[int, tuple[Any, ...]]) -> ForcingTree:
+        found = made.get(id(node))
+        if found is None:
+            height, branches = node
+            found = made[id(node)] = LEAF if not branches and not height else make_tree(
+                height, tuple((MOVES[move >> 6][move & 63], walk(child))
+                              for move, child in branches))
+        return found
+    return walk(nested)
+
+
+class NativeSearch:
+    """:class:`~al0.engine.search.ForcingTreeSearch` run by the native core:
+    the same tree and node count. ``memo`` (from :func:`new_memo`) may be
+    shared as the Python search's memo and values are."""
+
+    def __init__(self, advice: NativeAdvice, root: Node,
+                 limits: SearchLimits | int = SearchLimits(), memo: Any = None):
+        compiled = advice.compiled
+        if memo is not None and compiled.reads_root and not compiled.position_only:
+            raise ValueError(f"advice {compiled.name!r} reads the root: its searches "
+                             f"cannot share a memo")
+        self.advice = advice
+        self.root = root
+        self.limits = limits if isinstance(limits, SearchLimits) else SearchLimits(limits)
+        self.memo = memo
+        self.nodes = 0
+        self.moves = 0
+
+    def run(self) -> ForcingTree | None:
+        """The forcing tree of least worst-case depth, or None.
+
+        :raises SearchBudgetExceeded: as the Python search raises it.
+        """
+        limits, name = self.limits, self.advice.compiled.name
+        shared = self.memo is not None
+        memo = self.memo if shared else new_memo(self.advice)
+        reason, tree, self.nodes, self.moves = self.advice.module.search(
+            self.advice.core, self.root.position, self.root.us == chess.WHITE, memo, shared,
+            limits.nodes, limits.moves, time.monotonic() + limits.seconds, time.monotonic,
+            limits.stop)
+        if reason == "done":
+            return None if tree is None else as_tree(tree)
+        if reason == "memory":
+            raise MemoryError(f"advice {name!r}: out of memory searching from {self.root.fen}")
+        if reason == "stopped":
+            raise SearchBudgetExceeded(f"advice {name!r}: stopped searching from {self.root.fen}")
+        what = {"nodes": f"node budget of {limits.nodes}",
+                "moves": f"memory limit of {limits.moves} stored moves",
+                "time": f"time limit of {limits.seconds:g} s"}[reason]
+        raise SearchBudgetExceeded(f"advice {name!r}: {what} spent searching from {self.root.fen}")
+
+
+def table_core(table: AdviceTable) -> str:
+    """Which core searches ``table``'s advice, and why, in one line (``al0
+    check``): the native core where it runs and supports the advice, else
+    the Python search."""
+    from al0.core import status
+    from al0.engine.compiled import compile_advice
+
+    if native() is None:
+        return status()
+    passed: dict[str, str] = {}
+    for name, advice in table.advice.items():
+        try:
+            compile_native(advice, compile_advice(advice, table.library), table)
+        except Unsupported as why:
+            passed[name] = str(why)
+    if not passed:
+        return "native (C) for every piece of advice"
+    reasons = "; ".join(dict.fromkeys(passed.values()))
+    if len(passed) == len(table.advice):
+        return f"python for every piece of advice (the native core lacks: {reasons})"
+    return (f"native (C), but python for {', '.join(passed)} "
+            f"(the native core lacks: {reasons})")
