@@ -574,15 +574,17 @@ def test_workers_answers_are_awaited_where_a_ctrl_c_leaves_no_lock(defender, tab
 
 
 def test_ctrl_c_while_the_commands_load_is_one_line():
-    # The imports take half a second (seconds on a busy machine): a Ctrl-C
-    # there gave a traceback of the import machinery.
+    # A command's imports take half a second (seconds on a busy machine),
+    # made when it runs: a Ctrl-C there gave a traceback of the import
+    # machinery.
     interrupt = ("import sys\n"
                  "class Interrupt:\n"
                  "    def find_spec(self, name, path, target=None):\n"
                  "        if name == 'al0.cli.verify':\n"
                  "            raise KeyboardInterrupt\n"
                  "sys.meta_path.insert(0, Interrupt())\n"
-                 "import al0.cli\n")
+                 "from al0.cli import cli\n"
+                 "cli(['verify', '--help'], prog_name='al0')\n")
     done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, text=True,
                           timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "\nAborted!\n")
