@@ -16,6 +16,14 @@ from dataclasses import dataclass, field
 from al0.errors import TableSyntaxError
 from al0.lang.model import And, Compare, Feature, Goal, Not, Or, Pred, Sum
 from al0.lang.vocabulary.binding import split_call
+from al0.lang.yaml_reader import MAX_YAML_NODES
+
+# The YAML reader's bound, for what the definitions expand to: a name used
+# twice in the next one's definition doubles it, so 45 short lines would
+# otherwise make a goal of 2**45 nodes that checking and compiling never
+# finish. Counted over the whole table (each use is checked and compiled
+# on its own); a real table expands to hundreds.
+MAX_EXPANDED_NODES = MAX_YAML_NODES
 
 
 class DefinitionError(TableSyntaxError):
@@ -27,11 +35,15 @@ class DefinitionError(TableSyntaxError):
         self.name = name
 
 
-@dataclass(frozen=True)
+@dataclass
 class Definitions:
-    """The names a table defines: goals (used as predicates) and sums (used as features)."""
+    """The names a table defines: goals (used as predicates) and sums (used
+    as features), and how many nodes the table's goals have expanded to so
+    far (``expanded``, bounded by :data:`MAX_EXPANDED_NODES`)."""
     goals: dict[str, Goal] = field(default_factory=dict)
     sums: dict[str, Sum] = field(default_factory=dict)
+    expanded: int = 0
+    sizes: dict[str, int] = field(default_factory=dict, repr=False)  # a defined goal's, once counted
 
     def __contains__(self, name: str) -> bool:
         return name in self.goals or name in self.sums
@@ -40,12 +52,54 @@ class Definitions:
         """``goal`` with every defined name replaced by its definition.
 
         :raises DefinitionError: a defined sum used as a predicate, a defined
-            goal compared as a number, or a defined name given arguments.
+            goal compared as a number, a defined name given arguments, or
+            the table's goals past :data:`MAX_EXPANDED_NODES` nodes expanded.
         """
+        self._count(self._size(goal), _defined_names(goal, self))
+        return self._expand(goal)
+
+    def expand_sum(self, total: Sum) -> Sum:
+        """``total`` with each defined sum spliced in, its signs multiplied
+        through, its features read at the root where the use says ``root.``.
+
+        :raises DefinitionError: as :meth:`expand`.
+        """
+        self._count(self._sum_size(total), _defined_names(total, self))
+        return self._expand_sum(total)
+
+    def _count(self, size: int, names: list[str]) -> None:
+        """Add ``size`` expanded nodes to the table's, which must stay in bound."""
+        self.expanded += size
+        if self.expanded > MAX_EXPANDED_NODES:
+            raise DefinitionError(f"the table's goals expand to more than "
+                                  f"{MAX_EXPANDED_NODES:,} nodes with each defined name "
+                                  f"written out (a name used twice in the next one doubles "
+                                  f"it)", names[0] if names else "")
+
+    def _size(self, goal: Goal) -> int:
+        """How many nodes ``goal`` has once expanded, counted without expanding it."""
         if isinstance(goal, Not):
-            return Not(self.expand(goal.operand))
+            return 1 + self._size(goal.operand)
         if isinstance(goal, (And, Or)):
-            return type(goal)(tuple(self.expand(operand) for operand in goal.operands))
+            return 1 + sum(self._size(operand) for operand in goal.operands)
+        if isinstance(goal, Pred) and goal.name in self.goals:
+            if goal.name not in self.sizes:  # its tree shares subtrees: walk it once
+                self.sizes[goal.name] = self._size(self.goals[goal.name])
+            return self.sizes[goal.name]
+        if isinstance(goal, Compare):
+            return 1 + self._sum_size(goal.left) + self._sum_size(goal.right)
+        return 1
+
+    def _sum_size(self, total: Sum) -> int:
+        return sum(len(self.sums[term.name].parts)
+                   if isinstance(term, Feature) and term.name in self.sums else 1
+                   for _, term in total.parts)
+
+    def _expand(self, goal: Goal) -> Goal:
+        if isinstance(goal, Not):
+            return Not(self._expand(goal.operand))
+        if isinstance(goal, (And, Or)):
+            return type(goal)(tuple(self._expand(operand) for operand in goal.operands))
         if isinstance(goal, Pred):
             self._check_call(goal.name)
             if goal.name in self.sums:
@@ -53,12 +107,10 @@ class Definitions:
                                       f"(e.g. {goal.name} < root.{goal.name})", goal.name)
             return self.goals.get(goal.name, goal)
         if isinstance(goal, Compare):
-            return Compare(goal.op, self.expand_sum(goal.left), self.expand_sum(goal.right))
+            return Compare(goal.op, self._expand_sum(goal.left), self._expand_sum(goal.right))
         return goal
 
-    def expand_sum(self, total: Sum) -> Sum:
-        """``total`` with each defined sum spliced in, its signs multiplied
-        through, its features read at the root where the use says ``root.``."""
+    def _expand_sum(self, total: Sum) -> Sum:
         parts: list[tuple[int, Feature | int]] = []
         for sign, term in total.parts:
             if not isinstance(term, Feature):
@@ -82,3 +134,20 @@ class Definitions:
         if args and family in self:
             raise DefinitionError(f"{family!r} is defined in this table and takes no "
                                   f"arguments", name)
+
+
+def _defined_names(value: Goal | Sum, definitions: Definitions) -> list[str]:
+    """The defined names ``value`` uses as written, left to right: where an
+    expansion past the bound is reported."""
+    if isinstance(value, Sum):
+        return [term.name for _, term in value.parts
+                if isinstance(term, Feature) and term.name in definitions]
+    if isinstance(value, Not):
+        return _defined_names(value.operand, definitions)
+    if isinstance(value, (And, Or)):
+        return [name for operand in value.operands for name in _defined_names(operand, definitions)]
+    if isinstance(value, Pred):
+        return [value.name] if value.name in definitions else []
+    if isinstance(value, Compare):
+        return _defined_names(value.left, definitions) + _defined_names(value.right, definitions)
+    return []

@@ -113,3 +113,27 @@ def test_the_reference_example_loads():
     example = next(block for block in re.findall(r"```yaml\n(.*?)```", text, re.S) if "define:" in block)
     table = parse_table("name: example\nmaterial: KBNK\n" + example, "example.yaml", Path("."))
     assert table.rules[0].precondition == And((EDGE, INWARD))
+
+
+def doubling(lines: int) -> str:
+    """``define:`` lines each using the one before twice: 2**lines nodes written out."""
+    return "\n".join(["  g0: mate or stalemate"] + [f"  g{i}: g{i - 1} and not g{i - 1}"
+                                                      for i in range(1, lines)])
+
+
+@pytest.mark.parametrize("lines, where", [
+    # The definitions alone pass the bound at line 18 (g14): an error there, at once.
+    (45, (18, 8)),
+    # Each within it, the goal that uses the last one passes it.
+    (14, (22, 18)),
+])
+def test_definitions_that_expand_past_the_bound_are_an_error_at_their_place(lines, where):
+    with pytest.raises(TableSyntaxError) as raised:
+        load(doubling(lines), f"g{lines - 1}")
+    assert f"defined.yaml:{where[0]}:{where[1]}: the table's goals expand to more than 100,000 " \
+           f"nodes" in str(raised.value)
+
+
+def test_definitions_within_the_bound_load():
+    goal = load(doubling(8), "g7").advice["step"].better_goal
+    assert isinstance(goal, And) and goal.operands[1] == Not(goal.operands[0])
