@@ -17,7 +17,7 @@ from al0.lang.compile_moves import MovesFn, compile_constraint
 from al0.lang.infer import (leaf_side, legal_alone, mate_alone, needs_check, position_only,
                             reads_root, root_features)
 from al0.lang.library import Library, Node
-from al0.lang.model import Advice, DepthRange
+from al0.lang.model import Advice, DepthRange, Goal, feature_names, leaves
 
 RootKey = tuple["int | None", ...]
 
@@ -72,6 +72,25 @@ class CompiledAdvice:
     holding-goal ``true`` (:func:`al0.lang.infer.mate_alone`): then the search
     decides a node from its position alone, without a Node, and knows that
     a node with us to move holds and is no leaf."""
+    cost: int = 1
+    """How many nodes of a search's budget one evaluation of its goals
+    counts as (:func:`goal_cost`): a goal of thousands of terms takes
+    milliseconds a node, and must not keep a search within its node budget
+    busy for minutes."""
+
+
+TERMS_PER_NODE = 100
+"""Terms of goals (predicates, comparisons, their features) that count as
+one node of the budget: every bundled table's advice has fewer than 40, so
+each of its nodes counts as one."""
+
+
+def goal_cost(*goals: Goal) -> int:
+    """How many nodes of the budget one evaluation of ``goals`` counts as:
+    one per :data:`TERMS_PER_NODE` terms begun, at least one."""
+    terms = sum(1 for goal in goals for _ in leaves(goal)) + \
+        sum(1 for goal in goals for _ in feature_names(goal))
+    return max(1, -(-terms // TERMS_PER_NODE))
 
 
 def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
@@ -95,4 +114,5 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
                           and position_only(advice.holding_goal, library),
                           root_features(advice.better_goal, library)
                           + root_features(advice.holding_goal, library),
-                          mate_alone(advice.better_goal, advice.holding_goal, library))
+                          mate_alone(advice.better_goal, advice.holding_goal, library),
+                          goal_cost(advice.better_goal, advice.holding_goal))

@@ -18,12 +18,13 @@ class SearchLimits:
     :class:`~al0.errors.SearchBudgetExceeded`. The book's KRK table needs a
     few thousand nodes at most; the bounds are there to stop runaway tables."""
     nodes: int = 1_000_000
-    """Nodes whose goals are evaluated."""
+    """Nodes whose goals are evaluated, each counting as its advice's
+    :attr:`~al0.engine.compiled.CompiledAdvice.cost` (one per 100 terms of goals)."""
     moves: int = 3_000_000
     """Moves stored in the memo. They are most of a search's memory, about
     150 bytes each with their positions: the default bounds it near 500 MB."""
     seconds: float = 120.0
-    """Wall-clock seconds (checked every few thousand steps)."""
+    """Wall-clock seconds (looked at every 64 nodes of the budget)."""
     stop: threading.Event | None = None
     """Set from another thread (a UCI ``stop``, a move's clock) to end the
-    search at its next look at the clock."""
+    search at its next look at the clock (every 64 nodes of the budget)."""

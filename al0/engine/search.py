@@ -38,6 +38,12 @@ from al0.lang.library import Node, node_at
 
 _BB = chess.BB_SQUARES
 
+LOOK_EVERY = 64
+"""Nodes of the budget between two looks at the clock and the stop flag: a
+millisecond or so of an ordinary table's nodes, one node of a goal of
+thousands of terms (:attr:`~al0.engine.compiled.CompiledAdvice.cost`), so
+a UCI ``stop`` or the wall-clock bound ends any search promptly."""
+
 
 def _reply_key(move: chess.Move) -> int:
     """How :attr:`ForcingTreeSearch.history` names a reply: from-square * 64
@@ -83,6 +89,12 @@ class ForcingTreeSearch:
         """A bound above any tree's height (no node deeper than the horizon
         has a move): ``lo = never`` means the node fails at every bound."""
         self.deadline = 0.0
+        self.counted = 0
+        """Nodes counted against the budget: each evaluation of the goals
+        counts as :attr:`~CompiledAdvice.cost` nodes."""
+        self.look_at = 0
+        """At which :attr:`counted` the search next looks at its budget, the
+        clock and the stop flag (:meth:`_look`)."""
         self.memo: dict[SearchKey, Entry] = {} if memo is None else memo
         self.one_ply = memo is None and advice.horizon == 1
         """Whether only the root has moves and the memo is this search's own:
@@ -115,6 +127,7 @@ class ForcingTreeSearch:
         """The forcing tree of least worst-case depth, or None if there is none
         within the constraints."""
         self.deadline = time.monotonic() + self.limits.seconds
+        self.look_at = min(self.limits.nodes, LOOK_EVERY)
         tree, _ = self._solve((self.root.position, 0), self.advice.horizon)
         return tree
 
@@ -129,11 +142,31 @@ class ForcingTreeSearch:
         return tree
 
     def _count_node(self) -> None:
-        """Count a node whose goals this search evaluates (or reads): past
-        the node budget, the search stops."""
+        """Count a node whose goals this search evaluates (or reads), as
+        :attr:`~CompiledAdvice.cost` nodes of the budget: every
+        :data:`LOOK_EVERY` of those, look at the budget, clock and stop flag."""
         self.nodes += 1
-        if self.nodes > self.limits.nodes:
-            raise self._spent(f"node budget of {self.limits.nodes}")
+        self.counted += self.advice.cost
+        if self.counted > self.look_at:
+            self._look()
+
+    def _look(self) -> None:
+        """Stop the search past its node budget, its time or its stop flag;
+        else say when to look next."""
+        if self.counted > self.limits.nodes:
+            cost = self.advice.cost
+            raise self._spent(f"node budget of {self.limits.nodes}" + (
+                f" (each node counting as {cost}, one per 100 terms of its goals)"
+                if cost > 1 else ""))
+        self._look_at_clock()
+        self.look_at = min(self.limits.nodes, self.counted + LOOK_EVERY)
+
+    def _look_at_clock(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise self._spent(f"time limit of {self.limits.seconds:g} s")
+        if self.limits.stop is not None and self.limits.stop.is_set():
+            raise SearchBudgetExceeded(f"advice {self.advice.name!r}: stopped searching "
+                                       f"from {self.root.fen}")
 
     def _spent(self, what: str) -> SearchBudgetExceeded:
         return SearchBudgetExceeded(f"advice {self.advice.name!r}: {what} spent "
@@ -257,11 +290,8 @@ class ForcingTreeSearch:
         search its children (``node`` is its Node when at hand)."""
         self.steps += 1
         if not self.steps & 4095:
-            if time.monotonic() > self.deadline:
-                raise self._spent(f"time limit of {self.limits.seconds:g} s")
-            if self.limits.stop is not None and self.limits.stop.is_set():
-                raise SearchBudgetExceeded(f"advice {self.advice.name!r}: stopped searching "
-                                           f"from {self.root.fen}")
+            # Steps over the memo, without new nodes: the clock and the flag too.
+            self._look_at_clock()
         advice = self.advice
         if bound == 1:
             ours = key[0].turn == self.us

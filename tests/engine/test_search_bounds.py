@@ -9,6 +9,7 @@ the nodes they reach; nodes, stored moves and time are all bounded.
 from __future__ import annotations
 
 import re
+import threading
 
 import chess
 import pytest
@@ -21,7 +22,7 @@ from al0.lang.model import And, Const, Goal, Not, Or, Pred
 from al0.engine.plan import Planner
 from al0.engine.compiled import compile_advice
 from al0.engine.limits import SearchLimits
-from al0.engine.search import ForcingTreeSearch
+from al0.engine.search import LOOK_EVERY, ForcingTreeSearch
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
@@ -120,3 +121,38 @@ def test_every_search_is_bounded_in_nodes_memory_and_time(limits, what):
     with pytest.raises(SearchBudgetExceeded) as error:
         divide_search(limits).run()
     assert what in str(error.value) and START.split()[0] in str(error.value)
+
+
+COSTLY = " and ".join(["dist(K, k) < 20"] * 999)  # with mate, 1,999 terms: each node counts as 20
+
+
+def costly_search(limits: SearchLimits, holding: str = COSTLY) -> ForcingTreeSearch:
+    table = planner(better="mate", holding=f"'{holding}'", us='{"< 40": legal}', them='{"< 40": legal}',
+                    library="../library/krk.py").table
+    advice = compile_advice(table.advice["a"], table.library)
+    return ForcingTreeSearch(advice, Node(chess.Board(START), 0, chess.WHITE), limits)
+
+
+@pytest.mark.parametrize("holding, cost", [("true", 1), ("dist(K, k) < 20", 1),
+                                           (" and ".join(["dist(K, k) < 20"] * 49), 1),  # 99 terms
+                                           (" and ".join(["dist(K, k) < 20"] * 50), 2),
+                                           (COSTLY, 20)])
+def test_a_goal_counts_against_the_budget_by_its_terms(holding, cost):
+    search = costly_search(SearchLimits(nodes=2000), holding)
+    assert search.advice.cost == cost
+    with pytest.raises(SearchBudgetExceeded, match="node budget of 2000"):
+        search.run()
+    assert search.nodes == 2000 // cost + 1
+
+
+@pytest.mark.parametrize("holding, most", [("true", LOOK_EVERY + 1), (COSTLY, 4)])
+def test_a_stop_flag_or_a_spent_clock_is_seen_within_a_few_nodes(holding, most):
+    # Read every LOOK_EVERY nodes of the budget, so every few expensive nodes.
+    stopped = threading.Event()
+    stopped.set()
+    for limits, what in ((SearchLimits(stop=stopped), "stopped searching"),
+                         (SearchLimits(seconds=-1.0), "time limit of -1 s")):
+        search = costly_search(limits, holding)
+        with pytest.raises(SearchBudgetExceeded, match=what):
+            search.run()
+        assert search.nodes <= most
