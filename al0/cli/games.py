@@ -14,9 +14,11 @@ from collections.abc import Callable
 import click
 
 from al0.cli.common import Decimal, WholeNumber, reports_errors
+from al0.errors import SearchBudgetExceeded
 from al0.games.base import Player, Side, play
 from al0.games.chess_game import mate_in, mate_lines
 from al0.games.players import HumanPlayer
+from al0.games.search import PROOF_BUDGET
 from al0.games.reversi import (
     BLACK,
     WHITE,
@@ -39,11 +41,11 @@ from al0.games.reversi import (
     help="Look for a mate within this many moves of the side to move.",
 )
 @click.option(
-    "--nodes", "max_nodes", type=WholeNumber(minimum=1), default=None,
+    "--nodes", "max_nodes", type=WholeNumber(minimum=1), default=PROOF_BUDGET, show_default=True,
     help="Give up (exit 2) after generating this many positions.",
 )
 @reports_errors
-def solve(fen: str, max_moves: int, max_nodes: int | None) -> None:
+def solve(fen: str, max_moves: int, max_nodes: int) -> None:
     """Prove a forced mate: print "mate in k" and the proof tree (our move, every
     reply), or "no mate in N".
 
@@ -51,7 +53,10 @@ def solve(fen: str, max_moves: int, max_nodes: int | None) -> None:
     won position, one with their move if every move does; checkmate is a win,
     stalemate and other draws are not.
     """
-    proof = mate_in(fen, max_moves, max_nodes)
+    try:
+        proof = mate_in(fen, max_moves, max_nodes)
+    except SearchBudgetExceeded as error:
+        raise SearchBudgetExceeded(f"{error} (--nodes N allows more)") from None
     if proof is None:
         click.echo(f"no mate in {max_moves}")
         return

@@ -28,7 +28,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from al0.errors import PositionError
+from al0.errors import PositionError, SearchBudgetExceeded
 from al0.integers import IntegerError, parse_int, shown
 from al0.games.base import Game, IllegalMoveError, Player, PlayerSpecError, ScoredGame, Side, play
 from al0.games.players import (
@@ -301,7 +301,13 @@ def play_move(state: ReversiState, move: Move) -> ReversiState:
     return ReversiState(other, mover, BLACK)
 
 
-def perft(state: ReversiState, depth: int) -> int:
+PERFT_BUDGET = 5_000_000
+"""Positions a perft makes (each counted once, the last ply's only counted)
+before it gives up: depth 10 from the start makes about 3.5 million (half a
+minute), depth 11 ten times as many."""
+
+
+def perft(state: ReversiState, depth: int, max_nodes: int = PERFT_BUDGET) -> int:
     """The number of move sequences of ``depth`` plies from ``state``.
 
     A pass counts as a ply, and a game that ends before ``depth`` plies counts
@@ -310,9 +316,17 @@ def perft(state: ReversiState, depth: int) -> int:
     24,571,284, of which 228 are games finished at ply 9 by a wipe-out. Works
     on raw bitboards and counts the last ply without playing it, so depth 8
     takes about a second.
+
+    :raises SearchBudgetExceeded: past ``max_nodes`` positions made.
     """
+    made = 0
 
     def count(mover: int, other: int, left: int) -> int:
+        nonlocal made
+        made += 1
+        if made > max_nodes:
+            raise SearchBudgetExceeded(f"perft {depth}: gave up after making {max_nodes:,} "
+                                       f"positions undecided")
         legal = legal_moves(mover, other)
         if not legal:
             if not legal_moves(other, mover):

@@ -20,6 +20,7 @@ from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
 from al0.integers import IntegerError, parse_int
 from al0.games.chess_search import ShortSearch, material_balance
+from al0.games.search import PROOF_BUDGET
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go
@@ -409,7 +410,7 @@ class UciEngine:
     def _mate_search(self, search: Search, board: chess.Board, moves: int,
                      nodes: int | None) -> chess.Move | None:
         """``go mate N``: the first move of a mate in ``moves``, if one is found."""
-        searcher = ShortSearch(board, nodes, search.stop)
+        searcher = ShortSearch(board, PROOF_BUDGET if nodes is None else nodes, search.stop)
         try:
             proof = searcher.prove_mate(moves)
         except SearchBudgetExceeded as error:

@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
+from al0.errors import SearchBudgetExceeded
 
 
 def run(*args: str, input: str | None = None):
@@ -110,3 +111,17 @@ def test_reversi_errors_are_one_line_and_exit_2(args: list[str], message: str) -
     result = run("reversi", *args, input="")
     assert result.exit_code == 2
     assert result.output.startswith(message) and result.output.count("\n") == 1
+
+
+def test_every_game_search_has_a_default_budget_and_says_when_it_is_spent() -> None:
+    from al0.games.reversi import PERFT_BUDGET, perft, start_position
+    from al0.games.search import PROOF_BUDGET
+
+    assert f"[default: {PROOF_BUDGET}]" in run("solve", "--help").output
+    result = run("solve", "--fen", "8/k7/8/2K5/8/8/4R3/8 w - - 0 1", "-n", "3", "--nodes", "50")
+    assert result.output == ("Error: AND/OR search spent its budget of 50 nodes undecided "
+                             "(--nodes N allows more)\n")
+    assert perft(start_position(), 5) == 1396  # within the default budget
+    assert perft.__defaults__ == (PERFT_BUDGET,)
+    with pytest.raises(SearchBudgetExceeded, match="perft 9: gave up after making 1,000 positions"):
+        perft(start_position(), 9, max_nodes=1000)

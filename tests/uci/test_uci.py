@@ -500,6 +500,15 @@ def test_go_mate_searches_for_a_mate():
     assert gui.ask("go mate 1")[0] == "info string there is no mate in 1"
 
 
+def test_go_mate_without_nodes_has_a_default_budget_and_says_when_it_is_spent(monkeypatch):
+    monkeypatch.setattr("al0.uci.engine.PROOF_BUDGET", 50)
+    gui = Gui()
+    gui.ask("position fen 8/k7/8/2K5/8/8/4R3/8 w - - 0 1")
+    lines = gui.ask("go mate 9")
+    assert lines[0] == "info string no mate in 9 found: node budget of 50 spent"
+    assert lines[-1].startswith("bestmove ")
+
+
 @pytest.mark.parametrize("args, turn, go", [
     ("", chess.WHITE, Go()),
     ("movetime 1000", chess.WHITE, Go(seconds=1 - MARGIN)),
