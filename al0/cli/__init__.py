@@ -13,7 +13,8 @@ except KeyboardInterrupt:
     # Ctrl-C while the commands load (half a second; seconds on a busy
     # machine): the line and exit code a command gives (130: 128 + SIGINT),
     # no traceback.
-    sys.stderr.write("\nAborted!\n")
+    if sys.stderr is not None:  # closed (2>&-): nothing to say it on
+        sys.stderr.write("\nAborted!\n")
     raise SystemExit(130) from None
 
 __all__ = ["cli"]

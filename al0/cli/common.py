@@ -118,10 +118,61 @@ def exit_interrupted(interrupt: KeyboardInterrupt) -> click.exceptions.Exit:
     return click.exceptions.Exit(128 + number)
 
 
+BROKEN_PIPE = 128 + signal.SIGPIPE
+"""The exit code of a command whose reader went away (``al0 … | head``):
+what a shell reports for a process that SIGPIPE ended (141)."""
+
+_STREAMS = ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w"))
+
+
+def open_closed_streams() -> None:
+    """Give a standard stream that was closed when al0 started (``2>&-``, a
+    daemon) the null device, as its descriptor and as ``sys``'s stream:
+    Python leaves ``sys.stderr`` None then (a command's first message would
+    raise, unseen, exit 1), and the first file al0 opened would take the
+    free descriptor and receive what is meant for the stream."""
+    for number, name, mode in _STREAMS:
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(number)
+            taken = True  # something opened since start holds the number
+        except OSError:
+            taken = False
+        if not taken:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != number:
+                os.dup2(null, number)
+                os.close(null)
+            setattr(sys, name, open(number, mode, closefd=False))  # noqa: SIM115 (for the process's life)
+        else:
+            setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115
+
+
+def silence_output() -> None:
+    """Send whatever is still written to standard output and error (a
+    buffer flushed at exit included) to the null device: after a broken
+    pipe a command writes nothing more."""
+    for number, name, mode in _STREAMS[1:]:
+        stream = getattr(sys, name)
+        try:
+            fileno = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # a test runner's buffer
+            fileno = -1
+        if fileno == number:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, number)
+            os.close(null)
+        else:
+            setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115
+
+
 class Al0Group(click.Group):
     """The ``al0`` group: every usage error is one line, every warning is
     one line, and SIGTERM and SIGHUP stop a command as Ctrl-C does, with
-    exit code 128 + the signal's number, for every subcommand.
+    exit code 128 + the signal's number, for every subcommand; a broken
+    pipe ends it with 141 and nothing more written; a closed standard
+    stream is the null device.
 
     A command named in :attr:`lazy` is imported when it is run (or listed
     by ``--help``), not when ``al0`` starts: ``al0 uci`` answers a GUI's
@@ -131,6 +182,10 @@ class Al0Group(click.Group):
 
     lazy: dict[str, str] = {}
     """Command name → ``module:attribute`` of its click command."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        open_closed_streams()
+        return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self.lazy})
@@ -156,6 +211,11 @@ class Al0Group(click.Group):
                 return super().invoke(ctx)
             except KeyboardInterrupt as interrupt:
                 raise exit_interrupted(interrupt) from None
+            except BrokenPipeError:
+                # The reader went away (``| head``): what was asked is cut
+                # short, not failed, and there is no one to tell.
+                silence_output()
+                raise click.exceptions.Exit(BROKEN_PIPE) from None
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -489,7 +549,8 @@ def cli() -> None:
       1  an expectation failed (verify: the table's expect: block)
       2  bad input or an error: a one-line message on stderr; verify
          stopped early (Ctrl-C, SIGTERM, SIGHUP) after writing its report
-      128+N  stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
+      128+N  stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP,
+         141 the reader of its output went away (al0 ... | head)
     """
 
 

@@ -1,0 +1,68 @@
+"""Streams that go away mid-run: a reader that closes the pipe (``| head``)
+ends every command with exit 141 (128 + SIGPIPE) and nothing more written;
+a standard stream closed from the start (``2>&-``, a daemon) is the null
+device, so no command stops on its first message; ``play --pgn`` writes the
+game so far whichever way it stops."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from al0.cli import cli
+from conftest import ROOT
+
+START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+
+
+class ClosedPipe(io.TextIOBase):
+    """Standard output whose reader has gone: every write is a broken pipe."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("args", [
+    ("check", "krk"),
+    ("plan", "krk", "--fen", START),
+    ("tables",),
+    ("solve", "--fen", "k1K5/1R6/8/8/8/8/8/8 w - - 0 1", "-n", "2"),
+    ("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "2"),
+    ("verify", "krk", "--positions", "sample:2", "--jobs", "1"),
+    ("tablebase", "KRK"),
+])
+def test_a_broken_pipe_exits_141_and_writes_nothing_more(args, monkeypatch, tablebase_cache):
+    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+    errors = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    monkeypatch.setattr(sys, "stderr", errors)
+    with pytest.raises(SystemExit) as exit:
+        cli.main(list(args), prog_name="al0")
+    assert exit.value.code == 141
+    assert errors.getvalue() == ""
+
+
+def al0(*args: str, **options) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ, AL0_CACHE_DIR=options.pop("cache"))
+    return subprocess.run([sys.executable, "-m", "al0", *args], env=env, cwd=ROOT,
+                          timeout=120, **options)
+
+
+@pytest.mark.parametrize("args, written", [
+    (("verify", "krk", "--positions", "sample:2", "--jobs", "1", "--json", "{out}"), True),
+    (("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "3",
+      "--pgn", "{out}"), True),
+])
+def test_a_closed_standard_error_stops_no_command(args, written, tmp_path, tablebase_cache):
+    out = tmp_path / "out"
+    done = al0(*(arg.format(out=out) for arg in args), stdout=subprocess.DEVNULL,
+               preexec_fn=lambda: os.close(2), cache=str(tablebase_cache))
+    assert done.returncode == 0
+    assert out.exists() is written
