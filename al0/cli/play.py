@@ -16,6 +16,7 @@ from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, Defende
 from al0.cli.plan import plan_lines
 from al0.teach import Explainer
 from al0.engine.defenders import TablebaseDefender, make_defender
+from al0.errors import AL0Error
 from al0.lang.specs import DefenderSpec
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
                        parse_move, prompt)
@@ -178,15 +179,17 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     start = board.copy()
     explainer = Explainer(loaded)
     picture(board, [f"start: {board.fen()}"])
-    click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
-    if show_board:
-        click.echo(board_text(board))
     played: list[tuple[chess.Move, str]] = []
     dtm_before = (distance_note(board, tablebase, loaded.us)
                   if tablebase is not None and board.turn == loaded.us else None)
+    ended: GameEnd | None = None
     try:
+        click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
+        if show_board:
+            click.echo(board_text(board))
         for event in play_game(Planner(loaded, budget), board, defender, max_moves):
             if isinstance(event, OurMove):
+                played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
                 picture(board, [f"{move_label(board)} {event.san}",
                                 f"{event.plan.rule} / {event.plan.advice}"])
                 how = "new plan" if event.new_plan else "following the tree"
@@ -208,24 +211,30 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
                             click.echo("    " + line)
                 if show_board:
                     click.echo(board_text(board))
-                played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
             elif isinstance(event, TheirMove):
+                played.append((event.move, ""))
                 picture(board, [f"{move_label(board)} {event.san}"])
                 note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
                 click.echo(f"   ... {event.san}{note}")
-                played.append((event.move, ""))
                 if tablebase is not None and not board.is_game_over():
                     dtm_before = distance_note(board, tablebase, loaded.us)
             else:
+                ended = event
                 click.echo(f"Game over: {event.detail} ({event.result})")
-                if pgn_path:
-                    write_pgn(pgn_path, start, played, event, loaded, opponent_name)
-                    click.echo(f"PGN written to {pgn_path}")
-    except KeyboardInterrupt:
-        # Ctrl-C (or SIGTERM, SIGHUP) stops the game, not its record: the
-        # moves so far are written, as verify writes its partial report.
+    except (KeyboardInterrupt, BrokenPipeError, AL0Error) as stop:
+        # Ctrl-C (or SIGTERM, SIGHUP), a reader gone (``| head``) or an
+        # opponent that died stops the game, not its record: the moves so
+        # far are written, as verify writes its partial report.
         if pgn_path:
-            stopped = GameEnd(Ending.INTERRUPTED, "*", f"stopped after {len(played)} plies")
-            write_pgn(pgn_path, start, played, stopped, loaded, opponent_name)
-            click.echo(f"\nPGN of the game so far written to {pgn_path}", err=True)
+            if ended is None:
+                why = ("output closed" if isinstance(stop, BrokenPipeError)
+                       else "stopped" if isinstance(stop, KeyboardInterrupt)
+                       else f"stopped ({' '.join(str(stop).split())})")
+                ended = GameEnd(Ending.INTERRUPTED, "*", f"{why} after {len(played)} plies")
+            write_pgn(pgn_path, start, played, ended, loaded, opponent_name)
+            if not isinstance(stop, BrokenPipeError):  # no one to tell
+                click.echo(f"\nPGN of the game so far written to {pgn_path}", err=True)
         raise
+    if pgn_path and ended is not None:
+        write_pgn(pgn_path, start, played, ended, loaded, opponent_name)
+        click.echo(f"PGN written to {pgn_path}")

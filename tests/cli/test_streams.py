@@ -11,10 +11,12 @@ import os
 import subprocess
 import sys
 
+import chess.pgn
 import pytest
+from click.testing import CliRunner
 
 from al0.cli import cli
-from conftest import ROOT
+from conftest import FAKE_ENGINE, ROOT
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 
@@ -55,6 +57,18 @@ def al0(*args: str, **options) -> subprocess.CompletedProcess[bytes]:
                           timeout=120, **options)
 
 
+def test_a_reader_gone_before_play_writes_still_leaves_the_game(tmp_path, tablebase_cache):
+    read, write = os.pipe()
+    os.close(read)  # no reader at all: the first line is a broken pipe
+    pgn = tmp_path / "game.pgn"
+    done = al0("play", "krk", "--fen", START, "--opponent", "random", "--pgn", str(pgn),
+               stdout=write, stderr=subprocess.PIPE, cache=str(tablebase_cache))
+    os.close(write)
+    assert (done.returncode, done.stderr) == (141, b"")
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "*"
+
+
 @pytest.mark.parametrize("args, written", [
     (("verify", "krk", "--positions", "sample:2", "--jobs", "1", "--json", "{out}"), True),
     (("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "3",
@@ -66,3 +80,15 @@ def test_a_closed_standard_error_stops_no_command(args, written, tmp_path, table
                preexec_fn=lambda: os.close(2), cache=str(tablebase_cache))
     assert done.returncode == 0
     assert out.exists() is written
+
+
+def test_a_dying_engine_in_play_leaves_the_game_so_far(tmp_path):
+    pgn = tmp_path / "game.pgn"
+    engine = f"uci:{sys.executable} {FAKE_ENGINE} --die-after 2"
+    result = CliRunner().invoke(cli, ["play", "krk", "--fen", START, "--opponent", engine,
+                                      "--pgn", str(pgn), "--no-board"])
+    assert result.exit_code == 2
+    assert f"PGN of the game so far written to {pgn}" in result.output
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "*"
+    assert len(list(game.mainline_moves())) == 5  # ours, theirs, ours, theirs, ours
