@@ -10,6 +10,7 @@ import errno
 import os
 import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -54,9 +55,17 @@ def read_regular_file(path: str | os.PathLike[str], limit: int | None = None) ->
     return data
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+class WouldOverwrite(OSError):
+    """The file a path leads to when it is written is one that must be kept
+    (an input of the run): the path became a link to it after it was checked."""
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes,
+                     keep: Iterable[str | os.PathLike[str] | None] = ()) -> None:
     """Write ``data`` to ``path`` so that a reader sees the old file or the
-    whole new one.
+    whole new one, never replacing one of the files ``keep`` names (None
+    entries ignored): that is checked here, where the path is resolved for
+    the write, not only when a run starts.
 
     A regular file (or a new one) is written through a temporary file in the
     same folder and a rename; the new file keeps the old one's mode, or gets
@@ -68,9 +77,14 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     rename and its folder after it, so a crash leaves the old file or the
     whole new one there too.
 
+    :raises WouldOverwrite: when ``path`` leads to a file of ``keep``.
     :raises OSError: when the folder or the file cannot be written.
     """
     target = Path(os.path.realpath(path))
+    for kept in keep:
+        if kept is not None and same_file(target, kept):
+            raise WouldOverwrite(errno.EEXIST, f"it is (a link to) {os.fspath(kept)!r}, "
+                                               f"which this run reads", os.fspath(path))
     try:
         existing = os.stat(target)
     except FileNotFoundError:

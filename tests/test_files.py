@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from al0.files import check_writable, read_regular_file, write_atomically
+from al0.files import WouldOverwrite, check_writable, read_regular_file, write_atomically
 
 
 def test_a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_mode(tmp_path):
@@ -113,3 +113,22 @@ def without_blocking(read, *args):
 def test_anything_but_a_regular_file_is_refused_at_once(tmp_path, make, why):
     error = without_blocking(read_regular_file, make(tmp_path), 1000)
     assert isinstance(error, OSError) and why in str(error.strerror)
+
+
+@pytest.mark.parametrize("make", ["link", "hard link", "same path"])
+def test_a_file_to_keep_is_never_written_whatever_the_path_has_become(tmp_path, make):
+    kept = tmp_path / "table.yaml"
+    kept.write_bytes(b"table")
+    path = tmp_path / "report.json"
+    if make == "link":
+        path.symlink_to(kept)
+    elif make == "hard link":
+        os.link(kept, path)
+    else:
+        path = tmp_path / "sub" / ".." / "table.yaml"
+        (tmp_path / "sub").mkdir()
+    with pytest.raises(WouldOverwrite, match="it is \\(a link to\\) .*table.yaml"):
+        write_atomically(path, b"report", keep=[None, str(kept)])
+    assert kept.read_bytes() == b"table"
+    write_atomically(tmp_path / "other.json", b"report", keep=[str(kept)])
+    assert (tmp_path / "other.json").read_bytes() == b"report"

@@ -16,7 +16,7 @@ import sys
 import threading
 import warnings
 from types import FrameType
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 import click
 
@@ -36,12 +36,25 @@ LONGEST_ERROR = 1000
 EPD line (python-chess's message quotes it again) is cut to this."""
 
 
+def one_line(message: str) -> str:
+    """``message`` with its line ends written as ``\\n``: an error stays one
+    line whatever a path or value in it holds."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
+def shown_path(path: str) -> str:
+    """A path as an error shows it: as written, or quoted (``repr``) when it
+    holds a line end or another character that does not print."""
+    return path if path.isprintable() else repr(path)
+
+
 class CommandError(click.ClickException):
     """A user-facing failure: one line on stderr, exit code 2, of at most
     :data:`LONGEST_ERROR` characters (a longer one is cut, saying so)."""
     exit_code = 2
 
     def __init__(self, message: str):
+        message = one_line(message)
         if len(message) > LONGEST_ERROR:
             message = f"{message[:LONGEST_ERROR - 40]}… (cut from {len(message):,} characters)"
         super().__init__(message)
@@ -62,6 +75,8 @@ def _one_line_usage() -> Iterator[None]:
         raise
     except click.UsageError as error:
         error.ctx = None  # what makes click print the usage and the hint
+        # One line whatever a value in it holds (click types the field final).
+        setattr(error, "message", one_line(error.message))
         raise
 
 
@@ -269,7 +284,8 @@ class OutputPath(click.ParamType[str]):
         try:
             check_writable(path)
         except OSError as error:
-            self.fail(f"{path}: cannot write {self.what}: {error.strerror}", param, ctx)
+            self.fail(f"{shown_path(path)}: cannot write {self.what}: {error.strerror}",
+                      param, ctx)
         return path
 
 
@@ -293,8 +309,8 @@ def check_no_overwrite(inputs: dict[str, str | None], outputs: dict[str, str | N
             continue
         for other, earlier in seen:
             if same_file(path, earlier):
-                same = "" if path == earlier else f" ({earlier})"
-                raise click.UsageError(f"{name} {path} would overwrite {other}{same}: "
+                same = "" if path == earlier else f" ({shown_path(earlier)})"
+                raise click.UsageError(f"{name} {shown_path(path)} would overwrite {other}{same}: "
                                        f"give another file")
         seen.append((name, path))
 
@@ -349,16 +365,17 @@ def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
     tablebase.load(material, progress=say)
 
 
-def write_output(path: str, text: str, what: str) -> None:
+def write_output(path: str, text: str, what: str, keep: Iterable[str | None] = ()) -> None:
     """Write an output atomically (standard output for ``-``), or fail with
-    a one-line error."""
+    a one-line error; never over a file of ``keep`` (the run's inputs: the
+    path may have become a link to one since :func:`check_no_overwrite`)."""
     if path == STDOUT:
         click.echo(text, nl=False)
         return
     try:
-        write_atomically(path, text.encode("utf-8"))
+        write_atomically(path, text.encode("utf-8"), keep)
     except OSError as error:
-        raise CommandError(f"{path}: cannot write {what}: {error.strerror}") from None
+        raise CommandError(f"{shown_path(path)}: cannot write {what}: {error.strerror}") from None
 
 
 class DefenderParam(click.ParamType[DefenderSpec]):

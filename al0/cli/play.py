@@ -11,8 +11,8 @@ import click
 
 from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam,
                             OutputPath, WholeNumber, build_progress, check_no_overwrite,
-                            prepare_tablebase, reports_errors, start_board, typed_line,
-                            write_output)
+                            prepare_tablebase, reports_errors, shown_path, start_board,
+                            typed_line, write_output)
 from al0.cli.plan import plan_lines
 from al0.teach import Explainer
 from al0.engine.defenders import TablebaseDefender, make_defender
@@ -67,7 +67,12 @@ def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]]
     white, black = players(table.us, f"al0 ({table.name})", opponent)
     game = PgnGame(start, tuple(moves), end.result, end.ending, f"al0 play {table.name}",
                    white, black, table.us, end.detail)
-    write_output(path, pgn_text([game], load_if_any(table.material)), "PGN")
+    write_output(path, pgn_text([game], load_if_any(table.material)), "PGN", inputs_of(table))
+
+
+def inputs_of(table: AdviceTable) -> tuple[str | None, ...]:
+    """The files a game reads that nothing it writes may replace."""
+    return table.path or None, table.library.path or None
 
 
 @click.command()
@@ -114,7 +119,7 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
                        {"--pgn": pgn_path, "--svg": svg_dir})
     prepare_tablebase(loaded.material, build_progress())
     board = start_board(loaded, table, fen)
-    pictures = board_pictures(svg_dir)
+    pictures = board_pictures(svg_dir, inputs_of(loaded))
     if opponent is None:
         opponent = default_opponent(loaded)
     if opponent.kind == "human":
@@ -135,30 +140,33 @@ Picture = Callable[[chess.Board, list[str]], None]
 """Shows a board with its caption lines (``--svg DIR``)."""
 
 
-def board_pictures(svg_dir: str | None) -> Picture:
+def board_pictures(svg_dir: str | None, keep: tuple[str | None, ...] = ()) -> Picture:
     """What ``--svg DIR`` does with each board: write it as SVG into DIR
     (made if missing, and cleared of the boards of an earlier game, its
-    other files left alone), or nothing without the option."""
+    other files left alone; each written whole, never over a file of
+    ``keep``), or nothing without the option."""
     if svg_dir is None:
         return lambda board, caption: None
     directory = Path(svg_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise CommandError(f"{svg_dir}: cannot make the folder: {error.strerror}") from None
+        raise CommandError(f"{shown_path(svg_dir)}: cannot make the folder: "
+                           f"{error.strerror}") from None
     try:
         removed = clear_board_svgs(directory)
     except OSError as error:
-        raise CommandError(f"{svg_dir}: cannot remove an earlier game's boards: "
+        raise CommandError(f"{shown_path(svg_dir)}: cannot remove an earlier game's boards: "
                            f"{error.strerror}") from None
     if removed:
-        click.echo(f"{svg_dir}: removed the {removed} boards of an earlier game (ply-NNN.svg)")
+        click.echo(f"{shown_path(svg_dir)}: removed the {removed} boards of an earlier game "
+                   f"(ply-NNN.svg)")
 
     def write(board: chess.Board, caption: list[str]) -> None:
         try:
-            write_board_svg(directory, board, caption)
+            write_board_svg(directory, board, caption, keep=keep)
         except OSError as error:
-            raise CommandError(f"{svg_dir}: cannot write: {error.strerror}") from None
+            raise CommandError(f"{shown_path(svg_dir)}: cannot write: {error.strerror}") from None
     return write
 
 

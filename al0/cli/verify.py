@@ -207,8 +207,8 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
         raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
     outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path,
                "--pgn": pgn_path}
-    check_no_overwrite({"TABLE": str(table_path(table)), "--positions": positions_spec.path},
-                       outputs)
+    inputs = [str(table_path(table)), positions_spec.path]
+    check_no_overwrite({"TABLE": inputs[0], "--positions": inputs[1]}, outputs)
     say = build_progress()
     if say is not None:  # the table is loaded twice, on a terminal only: a few ms
         prepare_tablebase(load_table(table_path(table)).material, say)
@@ -217,6 +217,7 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
                       analysis=show_analysis) as verification:
         verifier, boards = verification.verifier, verification.boards
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
+        inputs.append(verifier.table.library.path or None)
         if jobs is None:
             jobs = default_jobs(defender, scheduler, len(boards), usable_cpus())
         elif jobs > 1:
@@ -236,16 +237,18 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     # The files before any line is printed: after a SIGHUP (a dropped ssh
     # session) there may be no terminal left to print on.
     if json_path and json_path != STDOUT:
-        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report")
+        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report", inputs)
     if html_path:
         write_output(html_path, report_html.render(data, report.records, games,
                                                    command_line(click.get_current_context())),
-                     "the HTML report")
+                     "the HTML report", inputs)
     if pgn_path:
-        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN")
+        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN",
+                     inputs)
     if failures_path:
         write_output(failures_path, "".join(
-            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures")
+            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures",
+                     inputs)
     # With an output on standard output (-), it carries that alone: the
     # summary goes to stderr.
     to_stderr = STDOUT in outputs.values()

@@ -20,6 +20,7 @@ from al0.lang.library import Node
 from al0.lang.model import Advice, AdviceTable, Rule
 from al0.engine.plan import Plan
 from al0.engine.tree import ForcingTree, principal_line
+from al0.files import write_atomically
 
 OUR_ARROW = "#15781b"
 """Green: our moves on the board picture."""
@@ -235,15 +236,16 @@ def clear_board_svgs(directory: Path) -> int:
     return len(earlier)
 
 
-def write_board_svg(directory: Path, board: chess.Board, caption: list[str], size: int = 360
-                    ) -> Path:
+def write_board_svg(directory: Path, board: chess.Board, caption: list[str], size: int = 360,
+                    keep: Iterable[str | None] = ()) -> Path:
     """Write ``board`` with ``caption`` beneath (wrapped) to
     ``directory/ply-NNN.svg`` (NNN: half-moves played, 000 the start), so
-    the files sort in the order of the game.
+    the files sort in the order of the game: atomically (a full disk leaves
+    no cut board), never over a file of ``keep``.
 
     :raises OSError: when the file cannot be written.
     """
     path = directory / f"ply-{len(board.move_stack):03d}.svg"
-    path.write_text(with_caption(board_svg(board, size), size, wrap(caption, size)),
-                    encoding="utf-8")
+    write_atomically(path, with_caption(board_svg(board, size), size,
+                                        wrap(caption, size)).encode("utf-8"), keep)
     return path

@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import chess
 import click
 import pytest
 from click.testing import CliRunner
@@ -142,3 +143,58 @@ def test_one_output_may_go_to_standard_output(tmp_path, monkeypatch, option, sta
     assert not (tmp_path / "-").exists()
     if option == "--json":
         assert json.loads(result.stdout)["games"] == 11
+
+
+# ------------------------------------------------------ at write time
+
+@pytest.mark.parametrize("option", ["--json", "--html", "--failures", "--pgn"])
+def test_an_output_that_becomes_a_link_to_the_table_during_the_run_is_refused(
+        files, monkeypatch, option):
+    # Checked at the start only, the report overwrote the table.
+    import al0.cli.verify
+    real = al0.cli.verify.run_with_progress
+
+    def run_then_link(*args):
+        report = real(*args)
+        (files / "out").symlink_to(files / "my.yaml")
+        return report
+
+    monkeypatch.setattr(al0.cli.verify, "run_with_progress", run_then_link)
+    before = (files / "my.yaml").read_bytes()
+    result = CliRunner().invoke(cli, ["verify", "my.yaml", "--positions", "F.epd", option, "out"])
+    one_line_error(result, "out: cannot write", "it is (a link to)", "which this run reads")
+    assert (files / "my.yaml").read_bytes() == before
+
+
+def test_a_board_that_is_a_link_to_the_table_is_not_written_through(files):
+    # Between the game's start and a board's write, a board became a link to the table.
+    from al0.cli.play import board_pictures
+    picture = board_pictures("boards", (str(files / "my.yaml"),))
+    (files / "boards" / "ply-000.svg").symlink_to(files / "my.yaml")
+    before = (files / "my.yaml").read_bytes()
+    with pytest.raises(click.ClickException, match="boards: cannot write: it is"):
+        picture(chess.Board(), ["start"])
+    assert (files / "my.yaml").read_bytes() == before
+
+
+def test_a_board_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    # A full disk cut the board after the earlier game's were removed.
+    from al0.report.render import write_board_svg
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(OSError, match="No space left"):
+        write_board_svg(tmp_path, chess.Board(), ["start"])
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, shown", [
+    (["verify", "my.yaml", "--positions", "F.epd", "--json", "a\nb/r.json"], "'a\\nb/r.json'"),
+    (["verify", "my.yaml", "--positions", "F.epd", "--json", "my\nyaml", "--html", "my\nyaml"],
+     "'my\\nyaml'"),
+    (["play", "my.yaml", "--opponent", "random", "--pgn", "x\ry/g.pgn"], "'x\\ry/g.pgn'"),
+])
+def test_a_line_end_in_an_output_path_gives_a_one_line_error(files, args, shown):
+    one_line_error(CliRunner().invoke(cli, args), shown)
