@@ -10,8 +10,44 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+
+STALE_SECONDS = 600.0
+"""Age past which a temporary file of :func:`write_atomically` is left over
+from a process that was killed (``kill -9``, a power cut): a write holds one
+for the seconds it takes to write and sync the data, never minutes."""
+
+
+def _temporaries(target: Path) -> Iterator[Path]:
+    """The temporary files :func:`write_atomically` makes for ``target``."""
+    prefix = f".{target.name}."
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".tmp") and \
+                len(name) == len(prefix) + 8 + len(".tmp"):
+            yield target.parent / name
+
+
+def remove_stale_temporaries(target: Path, now: float | None = None) -> int:
+    """Remove the temporary files that writes of ``target`` left behind when
+    their process was killed (older than :data:`STALE_SECONDS`: a live write's
+    is seconds old and is left alone); how many were removed."""
+    now = time.time() if now is None else now
+    removed = 0
+    for temporary in _temporaries(target):
+        try:
+            if now - os.lstat(temporary).st_mtime > STALE_SECONDS:
+                os.unlink(temporary)
+                removed += 1
+        except OSError:  # another process removed it, or may not
+            continue
+    return removed
 
 
 def _create_beside(target: Path) -> tuple[int, Path]:
@@ -36,6 +72,23 @@ def read_regular_file(path: str | os.PathLike[str], limit: int | None = None) ->
     :raises OSError: as ``open()`` would (``strerror`` says why), or with
         ``strerror`` "not a regular file …" or "larger than N bytes".
     """
+    # One byte past the limit tells a file that is too large, whatever its
+    # size says (/proc files say 0).
+    data = _read_regular(path, None if limit is None else limit + 1)
+    if limit is not None and len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
+    return data
+
+
+def read_start(path: str | os.PathLike[str], count: int) -> bytes:
+    """The first ``count`` bytes (fewer in a shorter file) of the regular
+    file at ``path``, refusing anything else as :func:`read_regular_file`
+    does: enough to tell a file of ours by its header before reading it."""
+    return _read_regular(path, count)
+
+
+def _read_regular(path: str | os.PathLike[str], count: int | None) -> bytes:
+    """At most ``count`` bytes (None: all) of the regular file at ``path``."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         mode = os.fstat(fd).st_mode
@@ -45,14 +98,9 @@ def read_regular_file(path: str | os.PathLike[str], limit: int | None = None) ->
             raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)",
                           str(path))
         with os.fdopen(fd, "rb", closefd=False) as stream:
-            # One byte past the limit tells a file that is too large, whatever
-            # its size says (/proc files say 0).
-            data = stream.read() if limit is None else stream.read(limit + 1)
+            return stream.read() if count is None else stream.read(count)
     finally:
         os.close(fd)
-    if limit is not None and len(data) > limit:
-        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
-    return data
 
 
 class WouldOverwrite(OSError):

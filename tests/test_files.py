@@ -11,7 +11,8 @@ import threading
 
 import pytest
 
-from al0.files import WouldOverwrite, check_writable, read_regular_file, write_atomically
+from al0.files import (STALE_SECONDS, WouldOverwrite, check_writable, read_regular_file,
+                       remove_stale_temporaries, write_atomically)
 
 
 def test_a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_mode(tmp_path):
@@ -132,3 +133,21 @@ def test_a_file_to_keep_is_never_written_whatever_the_path_has_become(tmp_path, 
     assert kept.read_bytes() == b"table"
     write_atomically(tmp_path / "other.json", b"report", keep=[str(kept)])
     assert (tmp_path / "other.json").read_bytes() == b"report"
+
+
+def test_only_stale_temporaries_of_the_target_are_removed(tmp_path):
+    target = tmp_path / "KRK.dtm"
+    names = {".KRK.dtm.0123abcd.tmp": True,       # a killed write's, old: removed
+             ".KRK.dtm.89abcdef.tmp": False,      # a write under way: kept
+             ".KRK.dtm.0123abcd.tmp.keep": False,  # not one of ours
+             ".KQK.dtm.0123abcd.tmp": False,      # another target's
+             "KRK.dtm": False}
+    for name in names:
+        (tmp_path / name).write_bytes(b"x")
+    now = os.stat(tmp_path / "KRK.dtm").st_mtime
+    old = now - STALE_SECONDS - 1
+    for name in (".KRK.dtm.0123abcd.tmp", ".KRK.dtm.0123abcd.tmp.keep", ".KQK.dtm.0123abcd.tmp"):
+        os.utime(tmp_path / name, (old, old))
+    assert remove_stale_temporaries(target, now) == 1
+    assert {path.name for path in tmp_path.iterdir()} == {name for name, gone in names.items()
+                                                          if not gone}

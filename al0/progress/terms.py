@@ -25,13 +25,15 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
+from al0 import __version__
 from al0.errors import AL0Error, TableSyntaxError
-from al0.files import read_regular_file, write_atomically
+from al0.files import read_regular_file, remove_stale_temporaries, write_atomically
 from al0.integers import IntegerError, parse_int
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node, node_at
 from al0.lang.loader import parse_table
 from al0.lang.vocabulary.binding import Binder
+from al0.tablebase import FORMAT_VERSION
 from al0.tablebase.graph import Indices, Mask, MoveGraph
 
 Values = npt.NDArray[np.int64]
@@ -42,6 +44,14 @@ MATE = np.int64(-1)
 MAX_WEIGHT = 1_000_000
 """The largest weight of a feature: far more than a feature's range (at most
 64), and small enough that a sum of thousands of them stays exact."""
+
+MEMO_FORMAT = f"m1-al0.{__version__}-tb{FORMAT_VERSION}"
+"""In every memo file's name: the layout of its array (over the tablebase's
+index, of the given format) and the release that computed it, whose
+vocabulary may differ, so an array from elsewhere is never taken for this
+one's."""
+_MEMO_HEADER = 4096
+"""More than the header ``np.save`` writes before an array's bytes."""
 
 _RULE_PREFIX = "  - {name: hold, if: "
 _EXPRESSION_COLUMN = len(_RULE_PREFIX) + 2
@@ -116,28 +126,38 @@ class Terms:
             raise TableSyntaxError(f"{what} {condition!r}:{column}: {found.group(2)}") from None
         return compile_goal(table.rules[0].precondition, table.library)
 
-    def _kept(self, key: list[str], compute: Callable[[], npt.NDArray[np.generic]]) -> npt.NDArray[np.generic]:
-        """``compute()``, kept in the memo directory under a name made of
-        ``key`` (readable, and a hash of it, so two keys never share a file).
+    def _kept(self, key: list[str], compute: Callable[[], npt.NDArray[np.generic]],
+              shape: tuple[int, ...]) -> npt.NDArray[np.generic]:
+        """``compute()``, an array of ``shape``, kept in the memo directory
+        under a name made of ``key`` (readable, and a hash of it and of the
+        memo's format and al0's version, so two keys, layouts or releases
+        never share a file).
 
         :raises AL0Error: the directory cannot be written, or a file in it
-            is not an array this command wrote.
+            is not an array of ``shape`` that this command wrote.
         """
         if self.memo is None:
             return compute()
         text = " ".join([self.graph.table.name, *key])
-        digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+        digest = hashlib.sha256(f"{MEMO_FORMAT} {text}".encode()).hexdigest()[:12]
         readable = re.sub(r"[^\w.=<>+*-]+", "_", text)[:120]
-        path = self.memo / f"{readable}-{digest}.npy"
+        path = self.memo / f"{readable}-{MEMO_FORMAT}-{digest}.npy"
         try:
             if path.exists():
-                # Read as every input is (a FIFO there would block np.load).
-                return np.asarray(np.load(io.BytesIO(read_regular_file(path))))
+                # Read as every input is (a FIFO there would block np.load),
+                # and no larger than an array of this shape can be.
+                value = np.asarray(np.load(io.BytesIO(read_regular_file(
+                    path, _MEMO_HEADER + 8 * math.prod(shape)))))
+                if value.shape != shape:
+                    raise ValueError(f"shape {value.shape}, not {shape}")
+                return value
             self.memo.mkdir(parents=True, exist_ok=True)
             value = compute()
             saved = io.BytesIO()
             np.save(saved, value)
-            # Whole or not at all: a run stopped while saving leaves no half array.
+            # Whole or not at all: a run stopped while saving leaves no half
+            # array, and one killed leaves a temporary file removed later.
+            remove_stale_temporaries(path)
             write_atomically(path, saved.getvalue())
         except OSError as error:
             raise AL0Error(f"--memo: {path}: {error.strerror or error}") from None
@@ -155,7 +175,7 @@ class Terms:
             where = np.zeros(self.graph.size, dtype=bool)
             where[self.graph.roots] = [goal(node, node) for node in self.nodes(self.graph.roots, 0)]
             return where
-        return self._kept(["where", condition], compute).astype(bool)
+        return self._kept(["where", condition], compute, (self.graph.size,)).astype(bool)
 
     def holds(self, condition: str) -> tuple[Mask, Mask]:
         """Where the goal expression ``condition`` (as a table's holding-goal
@@ -170,7 +190,7 @@ class Terms:
                 where[indices] = [goal(node, node) for node in self.nodes(indices, side, 2 - side)]
                 found.append(where)
             return np.stack(found)
-        both = self._kept(["hold", condition], compute).astype(bool)
+        both = self._kept(["hold", condition], compute, (2, self.graph.size)).astype(bool)
         return both[0], both[1]
 
     def feature(self, name: str, what: str = "term") -> Values:
@@ -192,7 +212,7 @@ class Terms:
                     raise TableSyntaxError(f"{what}: {name} has no value at {node.fen}")
                 column[row] = value
             return column
-        return self._kept([name], compute).astype(np.int64)
+        return self._kept([name], compute, (len(self.graph.roots),)).astype(np.int64)
 
     def potential(self, terms: list[str], say: Callable[[str], None] | None = None) -> Values:
         """The potential at every position with us to move (``INF``

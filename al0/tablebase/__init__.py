@@ -39,7 +39,7 @@ import numpy.typing as npt
 import platformdirs
 
 from al0.errors import PositionError
-from al0.files import read_regular_file, write_atomically
+from al0.files import read_regular_file, read_start, remove_stale_temporaries, write_atomically
 from al0.tablebase.geometry import (ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout)
 from al0.tablebase.material import Material, parse_material
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Progress, Values, build
@@ -456,12 +456,19 @@ def _read_cache(path: Path, material: Material) -> Values | None:
 
     Only a regular file is read: a FIFO or a device there would block the
     read or never end it."""
+    size = Layout(material).size
+    # A cache file of this material has exactly this length and these first
+    # bytes (the digest is 64 hex digits): any other file there, a 4 GB one
+    # included, is rejected by them, without reading it whole.
+    prefix = b"%s %d %s %d " % (_MAGIC, FORMAT_VERSION, material.name.encode(), 2 * size)
+    expected = len(prefix) + 64 + 1 + 2 * size
     try:
-        data = read_regular_file(path)
+        if os.stat(path).st_size != expected or read_start(path, len(prefix)) != prefix:
+            return None
+        data = read_regular_file(path, expected)
     except OSError:
         return None
     header, newline, payload = data.partition(b"\n")
-    size = Layout(material).size
     if not newline or len(payload) != 2 * size or header + newline != _header(material.name, payload):
         return None
     return np.frombuffer(payload, dtype=np.uint8).reshape(2, size)
@@ -526,6 +533,7 @@ def _load(parsed: Material, cache_dir: str | os.PathLike[str] | None, progress: 
                 # replacing it would change what it is: it is not al0's.
                 raise OSError("not a regular file, left as it is")
             payload = values.tobytes()
+            remove_stale_temporaries(path)  # a build killed while writing left its file
             write_atomically(path, _header(parsed.name, payload) + payload)
         except OSError as error:
             unwritable.append(f"cannot cache tablebase at {path}: {error}")

@@ -5,6 +5,7 @@ terms and conditions read as a table's, with located errors."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -20,7 +21,7 @@ from al0.engine.plan import Planner
 from al0.errors import AL0Error, TableSyntaxError
 from al0.lang.loader import load_table
 from al0.progress.minmax import closure, depths
-from al0.progress.terms import MATE, Terms, parse_term
+from al0.progress.terms import MATE, MEMO_FORMAT, Terms, parse_term
 from al0.progress.walk import Walker
 from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
@@ -231,6 +232,21 @@ def test_the_memo_keeps_a_column_and_refuses_a_file_it_did_not_write(graph, tmp_
     kept.write_bytes(b"not an array")
     with pytest.raises(AL0Error, match="--memo: .*: not an array al0 progress wrote"):
         Terms(graph, tmp_path).potential(["dist(K, k)"])
+
+
+def test_a_memo_array_of_another_shape_or_release_is_never_used(graph, tmp_path):
+    # One of the wrong shape gave a traceback; one from elsewhere was used.
+    first = Terms(graph, tmp_path).potential(["dist(K, k)"])
+    [kept] = tmp_path.iterdir()
+    assert f"-{MEMO_FORMAT}-" in kept.name
+    buffer = io.BytesIO()
+    np.save(buffer, np.zeros(7, dtype=np.int64))
+    kept.write_bytes(buffer.getvalue())
+    with pytest.raises(AL0Error, match="--memo: .*: not an array al0 progress wrote"):
+        Terms(graph, tmp_path).potential(["dist(K, k)"])
+    kept.unlink()
+    (tmp_path / kept.name.replace(MEMO_FORMAT, "m1-al0.0.0.1-tb1")).write_bytes(b"elsewhere")
+    assert (Terms(graph, tmp_path).potential(["dist(K, k)"]) == first).all()
 
 
 def test_a_fifo_in_the_memo_is_refused_not_waited_on(graph, tmp_path):

@@ -420,6 +420,51 @@ def test_invalid_cache_is_rebuilt(tmp_path: Path, corrupt) -> None:
     assert path.read_bytes() == valid
 
 
+def _huge_sparse(path: Path, valid: bytes) -> None:
+    with open(path, "wb") as stream:
+        stream.truncate(4 << 30)  # 4 GB that take no disk
+
+
+def _same_size_foreign(path: Path, valid: bytes) -> None:
+    path.write_bytes(b"x" * len(valid))
+
+
+def _same_header_longer(path: Path, valid: bytes) -> None:
+    path.write_bytes(valid + b"\0" * 1000)
+
+
+@pytest.mark.parametrize("make", [_huge_sparse, _same_size_foreign, _same_header_longer])
+def test_a_foreign_file_at_the_cache_path_is_refused_without_being_read_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make) -> None:
+    # A 4 GB file there was read whole: a MemoryError traceback.
+    good = tb.load("KNK", tmp_path)
+    path = tb.cache_path("KNK", tmp_path)
+    valid = path.read_bytes()
+    make(path, valid)
+    import al0.files
+    real = al0.files._read_regular
+    read: list[int | None] = []
+
+    def counted(where, count):
+        read.append(count)
+        return real(where, count)
+
+    monkeypatch.setattr(al0.files, "_read_regular", counted)
+    assert (tb.load("KNK", tmp_path).values == good.values).all()
+    assert all(count is not None and count <= len(valid) + 1 for count in read)
+    assert path.read_bytes() == valid
+
+
+def test_a_killed_builds_temporary_file_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    path = tb.cache_path("KNK", tmp_path)
+    stale, live = tmp_path / ".KNK.dtm.0123abcd.tmp", tmp_path / ".KNK.dtm.4567cdef.tmp"
+    for temporary in (stale, live):
+        temporary.write_bytes(b"AL0TB 2 KNK half a t")
+    os.utime(stale, (1, 1))  # kill -9 long ago; the other one is a build under way
+    tb.load("KNK", tmp_path)
+    assert path.exists() and not stale.exists() and live.exists()
+
+
 def test_cache_of_another_material_is_not_trusted(tmp_path: Path) -> None:
     knk = tb.load("KNK", tmp_path)
     tb.cache_path("KBK", tmp_path).write_bytes(tb.cache_path("KNK", tmp_path).read_bytes())
