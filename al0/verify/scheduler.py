@@ -52,14 +52,20 @@ def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS,
     if not ADDRESS.fullmatch(address):
         raise ClusterError(f"{address!r}: give the scheduler as tcp://HOST:PORT")
     _reach(address, connect_seconds)
+    # Made in two steps, so that a client whose start fails is at hand to be
+    # put away: left to its finaliser, it spent 20 s closing a connection to
+    # a program that is not a scheduler and then printed a traceback.
+    client = distributed.Client.__new__(distributed.Client)
     try:
         with quiet_dask():
-            client = distributed.Client(address, timeout=connect_seconds,
+            distributed.Client.__init__(client, address, timeout=connect_seconds,
                                         set_as_default=False)
     except (OSError, TimeoutError) as error:
+        _discard(client)
         raise ClusterError(f"no Dask scheduler at {address} "
                            f"({describe(error)}): start one with `dask scheduler`") from None
     except Exception as error:  # what Dask raises on a bad answer: a MemoryError, a KeyError
+        _discard(client)
         raise ClusterError(f"{address} is not a Dask scheduler: it answered the client "
                            f"with something else ({describe(error)})") from None
     try:
@@ -70,6 +76,20 @@ def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS,
                            f"{no_worker_seconds:g} s: start some with "
                            f"`dask worker {address}`") from None
     return client
+
+
+DISCARD_SECONDS = 1.0
+"""How long a client that never started may take to close its connections."""
+
+
+def _discard(client: distributed.Client) -> None:
+    """Close a client whose start failed, within :data:`DISCARD_SECONDS`,
+    silently, and mark it closed, so its finaliser has nothing left to do."""
+    with quiet_dask(), contextlib.suppress(Exception):
+        client.close(timeout=DISCARD_SECONDS)
+    with contextlib.suppress(Exception):
+        client.status = "closed"  # what the finaliser's close() checks first
+        client._loop_runner.stop()
 
 
 def _reach(address: str, seconds: float) -> None:

@@ -6,10 +6,12 @@ with a clear message and the partial report."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import shutil
 import signal
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -278,19 +280,28 @@ def test_no_scheduler_at_the_address_is_an_error():
 
 
 @contextlib.contextmanager
-def impostor(answer: bytes) -> Iterator[str]:
+def impostor(answer: bytes | None) -> Iterator[str]:
     """The address of a TCP server on 127.0.0.1 that accepts every
-    connection and sends ``answer`` (nothing: it stays silent), not a
+    connection and sends ``answer`` (nothing: it stays silent; None: it
+    echoes what it is sent, which passes Dask's handshake), not a
     scheduler."""
     server = socket.create_server(("127.0.0.1", 0))
     accepted: list[socket.socket] = []
+
+    def echo(connection: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := connection.recv(65536):
+                connection.sendall(data)
 
     def serve() -> None:
         with contextlib.suppress(OSError):  # closed at the end
             while True:
                 connection, _ = server.accept()
                 accepted.append(connection)
-                connection.sendall(answer)
+                if answer is None:
+                    threading.Thread(target=echo, args=(connection,), daemon=True).start()
+                else:
+                    connection.sendall(answer)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
@@ -313,6 +324,19 @@ def test_a_program_that_is_not_a_scheduler_is_named_so(answer, message):
         with pytest.raises(ClusterError) as caught:
             connect(address, connect_seconds=0.5)
     assert str(caught.value).startswith(f"{address} {message}"), caught.value
+
+
+def test_a_program_that_echoes_is_named_and_its_client_put_away_at_once(monkeypatch):
+    # The right error, then 20 s later a traceback from the client's finaliser.
+    unraised: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraised.append)
+    with impostor(None) as address:
+        with pytest.raises(ClusterError) as caught:
+            connect(address, connect_seconds=0.5)
+        gc.collect()
+    assert str(caught.value).startswith(f"{address} is not a Dask scheduler: it answered "
+                                        f"the client with something else"), caught.value
+    assert unraised == []
 
 
 @pytest.mark.parametrize("positions, workers, size", [
