@@ -138,20 +138,27 @@ class Report:
             if limit is not None:
                 checks.append((name, endings[ending.value] <= limit,
                                f"{endings[ending.value]} (at most {limit} expected)"))
+        # A claim about the mates of a run with none fails: it is about
+        # nothing (an "ok" there let a table that never mates pass).
+        no_mates = f"no game of {len(self.records)} was mated"
         if expect.max_moves is not None:
             longest = max(mated, default=0)
             over = endings[Ending.MOVE_LIMIT.value]
-            checks.append(("max-moves", longest <= expect.max_moves and not over,
-                           f"longest mate {longest} moves, {over} games over the move limit "
-                           f"(at most {expect.max_moves} expected, against the "
-                           f"{self.defender} defender)"))
+            checks.append(("max-moves", bool(mated) and longest <= expect.max_moves and not over,
+                           f"{f'longest mate {longest} moves' if mated else no_mates}, {over} "
+                           f"games over the move limit (at most {expect.max_moves} expected, "
+                           f"against the {self.defender} defender)"))
         if expect.mean_moves is not None:
             mean = statistics.fmean(mated) if mated else 0.0
-            checks.append(("mean-moves", mean <= expect.mean_moves,
-                           f"mean {mean:.2f} moves over {len(mated)} mated games (at most "
-                           f"{expect.mean_moves} expected, against the {self.defender} defender)"))
+            checks.append(("mean-moves", bool(mated) and mean <= expect.mean_moves,
+                           (f"mean {mean:.2f} moves over {len(mated)} mated games" if mated
+                            else f"no mean: {no_mates}") +
+                           f" (at most {expect.mean_moves} expected, against the "
+                           f"{self.defender} defender)"))
         checks = [self._scoped(check, expect.positions,
-                               existential=None if check[0] == "mean-moves"
+                               # No mates here says nothing of other positions.
+                               existential=None if check[0] == "mean-moves" or not mated
+                               and check[0] == "max-moves"
                                else check[0] == "mates-all" and expect.mates_all is False)
                   for check in checks]
         if self.interrupted:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -20,8 +21,9 @@ from al0.engine.defenders import RandomDefender
 from al0.engine.play import Ending, OurMove, play_game
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
-from al0.verify.game import play_one
-from al0.verify.report import scoped_verdict
+from al0.lang.model import Expectations
+from al0.verify.game import GameRecord, play_one
+from al0.verify.report import Report, scoped_verdict
 from al0.verify.sources import start_positions
 from al0.tablebase import load_if_any
 from al0.verify.worst import WorstCase
@@ -198,6 +200,33 @@ def test_each_expect_block_is_checked_against_the_runs_it_is_about(tmp_path):
 def test_a_claim_is_decided_only_where_the_runs_positions_imply_it(holds, claimed, run,
                                                                      existential, verdict):
     assert scoped_verdict(holds, claimed, run, existential) is verdict
+
+
+def _report(*endings: str, positions: str = "all") -> Report:
+    report = Report("t", "tablebase", positions, len(endings))
+    for ending in endings:
+        report.add(GameRecord(chess.STARTING_FEN, ending, 12, 10))
+    return report
+
+
+@pytest.mark.parametrize("endings, claim, holds, measured", [
+    # A claim about the mates of a run with none fails: it was "ok (mean 0.00 …)".
+    (("no plan", "no plan"), "mean-moves", False, "no mean: no game of 2 was mated"),
+    (("no plan", "no plan"), "max-moves", False, "no game of 2 was mated, 0 games over"),
+    ((), "mean-moves", False, "no mean: no game of 0 was mated"),
+    ((), "max-moves", False, "no game of 0 was mated"),
+    (("mate", "no plan"), "mean-moves", True, "mean 12.00 moves over 1 mated games"),
+    (("mate", "no plan"), "max-moves", True, "longest mate 12 moves"),
+])
+def test_a_claim_over_no_mated_games_fails(endings, claim, holds, measured):
+    expect = Expectations(mean_moves=20.0) if claim == "mean-moves" else Expectations(max_moves=20)
+    [(name, verdict, said)] = _report(*endings).check(expect)
+    assert (name, verdict) == (claim, holds) and said.startswith(measured), said
+    # No mates in a sample says nothing of the whole ending (a longer mate in
+    # a sample would refute a max-moves claim about it).
+    [(_, verdict, _)] = _report(*endings, positions="sample:2").check(
+        replace(expect, positions="all"))
+    assert verdict is None
 
 
 def test_claims_about_other_positions_say_which_positions_they_are_about(tmp_path):
