@@ -129,11 +129,22 @@ def to_pgn(game: PgnGame, table: Tablebase | None, date: str | None = None) -> c
     return pgn
 
 
+def escaped(value: str) -> str:
+    """A header's value as the PGN standard quotes it: each ``\\`` and ``"``
+    after a backslash. python-chess writes it as it is, so a table named
+    ``x"] [Result "0-1`` added a ``Result`` tag for a tokenising reader."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
 class _Exporter(chess.pgn.StringExporter):
-    """python-chess's exporter, which wraps movetext at ``columns`` between
+    """python-chess's exporter, with each header's value escaped
+    (:func:`escaped`), which wraps movetext at ``columns`` between
     tokens, where a comment longer than a line is broken between its words
     (an ``[%eval …]`` command kept whole): python-chess writes a comment as
     one token, which would overflow the line."""
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        super().visit_header(tagname, escaped(tagvalue))
 
     def visit_comment(self, comment: str) -> None:
         text = comment.replace("}", "").strip()

@@ -421,3 +421,25 @@ def test_the_embedded_json_survives_arbitrary_names(name):
     script = document.find(".//script[@id='al0-report']")
     # Control characters, which an HTML parser changes, are JSON escapes in the page.
     assert json.loads(script.text) == data
+
+
+# A tag line as the PGN standard reads it: a name, then a string whose " and \ are escaped.
+TAG = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
+
+
+@pytest.mark.parametrize("name, written", [
+    ('x"] [Result "0-1', 'x\\"] [Result \\"0-1'),
+    ("back\\slash", "back\\\\slash"),
+    ('ends in \\', 'ends in \\\\'),
+    ("two\nlines", "two lines"),
+    ("plain", "plain"),
+])
+def test_a_header_value_is_escaped_so_it_adds_no_tag(name, written):
+    game = PgnGame(chess.Board(), ((chess.Move.from_uci("e2e4"), ""),), "*", Ending.QUIT,
+                   f"al0 play {name}", name, "random", chess.WHITE)
+    headers = [line for line in pgn_text([game], None).splitlines() if line.startswith("[")]
+    tags = [TAG.fullmatch(line) for line in headers]
+    assert all(tags), headers  # each line one tag, read by the standard's tokens
+    values = {tag.group(1): tag.group(2) for tag in tags if tag}
+    assert values["White"] == written and values["Result"] == "*"
+    assert len(tags) == len({tag.group(1) for tag in tags if tag})  # no tag twice
