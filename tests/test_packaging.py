@@ -13,6 +13,7 @@ import tarfile
 import zipfile
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
@@ -149,3 +150,32 @@ def test_an_installed_package_offers_a_library_by_entry_point(tmp_path, monkeypa
     assert result.exit_code == 0, result.output
     assert f"library: {tmp_path / 'kqk_extra.py'} — Python" in result.output
     assert "queen_far: Their king is far from our queen." in result.output
+
+
+@pytest.mark.parametrize("path, cwd, kept", [
+    (["", "/lib"], "/anywhere", ["/lib"]),          # python -m, as some Pythons write it
+    (["{cwd}", "/lib"], "{cwd}", ["/lib"]),         # python -m, as 3.11 writes it
+    (["/venv/bin", "/lib"], "{cwd}", ["/venv/bin", "/lib"]),  # the al0 script's folder
+    ([], "{cwd}", []),
+])
+def test_python_m_al0_takes_the_working_folder_off_the_path(path, cwd, kept, tmp_path,
+                                                            monkeypatch):
+    from al0.__main__ import drop_working_folder
+    monkeypatch.chdir(tmp_path if cwd == "{cwd}" else "/")
+    given = [str(tmp_path) if entry == "{cwd}" else entry for entry in path]
+    drop_working_folder(given)
+    assert given == kept
+
+
+def test_a_click_or_numpy_module_in_the_working_folder_is_not_imported(tmp_path):
+    # `python -m al0` in a stranger's folder of tables imported its click.py.
+    for name in ("click", "numpy", "yaml", "chess"):
+        (tmp_path / f"{name}.py").write_text(f'raise SystemExit("the folder\'s {name}.py")\n')
+    commands = [[sys.executable, "-m", "al0", "tables"]]
+    script = Path(sys.executable).parent / "al0"
+    if script.exists():
+        commands.append([str(script), "tables"])
+    for command in commands:
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and "folder's" not in done.stderr, (command, done.stderr)
+        assert done.stdout.startswith("tables:")
