@@ -24,18 +24,23 @@ POLL_SECONDS = 0.5
 parent is still there."""
 
 
-def exit_with_parent(creator: int) -> None:
+def exit_with_parent(creator: int, main_thread: int) -> None:
     """End this process when its parent dies, however it dies.
 
     On Linux the kernel sends SIGKILL then (``PR_SET_PDEATHSIG``; a worker
     of a dead parent has no one to answer, and SIGKILL cannot be caught or
-    held up by code that never returns). Note that the kernel watches the
-    *thread* that forked this process: workers must be started from a thread
-    that lives as long as the run (verify starts them from its main thread).
-    Elsewhere a daemon thread polls ``os.getppid()``. ``creator``, the pid of
-    the process that started the pool, is checked to be running after the
-    watch is set, in case it died in between."""
-    if not _kill_on_parent_death():
+    held up by code that never returns). But the kernel watches the *thread*
+    that forked this process, not the process: a worker forked by a thread
+    that then ends is killed while its parent lives on, and the run lost
+    it. So the kernel is asked only when the forking thread was the
+    parent's main thread (``main_thread``, its ident: a fork keeps the
+    forking thread's, so the child can tell), which lives as long as the
+    process. Otherwise, and where the kernel cannot be asked, a daemon
+    thread polls ``os.getppid()``, which changes only when the parent
+    process is gone. ``creator``, the pid of the process that started the
+    pool, is checked to be running after the watch is set, in case it died
+    in between."""
+    if threading.get_ident() != main_thread or not _kill_on_parent_death():
         parent = os.getppid()
         threading.Thread(target=_watch, args=(parent,), name="parent watch", daemon=True).start()
     if _ended(creator):

@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import threading
 import time
 from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
@@ -247,8 +248,11 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
     running, and those queued for a worker, answer at once with what they
     have. Workers that do not, within :data:`GRACE_SECONDS` (library code
     that never returns), are killed."""
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None  # it has started: this code runs in a thread
     executors = [ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
-                                     initializer=_start_worker, initargs=(os.getpid(),))
+                                     initializer=_start_worker,
+                                     initargs=(os.getpid(), main_thread))
                  for _ in range(pools)]
     finished = False
     try:
@@ -274,8 +278,11 @@ def _stop(executors: list[ProcessPoolExecutor], tasks: Collection[Future[Any]]) 
     threads = [getattr(executor, "_executor_manager_thread", None)
                for executor in executors]
     for process in processes:
-        with contextlib.suppress(ProcessLookupError):  # it has just ended
-            os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
+        # Only a worker not yet reaped: its number cannot have been given to
+        # another process since (one of a later run, which would stop short).
+        if process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):  # it has just ended
+                os.kill(process.pid, signal.SIGINT)  # type: ignore[arg-type]
     for executor in executors:
         executor.shutdown(wait=False, cancel_futures=True)
     # Cancelled here, not later by the executor's thread, and left
@@ -354,16 +361,17 @@ def _chunk_result(future: Future[_Result]) -> _Result:
                           f"{type(error).__name__}{detail}") from None
 
 
-def _start_worker(creator: int) -> None:
-    """A worker ends with the process that started it (``creator``), however
-    that dies (:func:`~al0.verify.parent_watch.exit_with_parent`).
+def _start_worker(creator: int, main_thread: int) -> None:
+    """A worker ends with the process that started it (``creator``, whose
+    main thread is ``main_thread``), however that dies, and only then
+    (:func:`~al0.verify.parent_watch.exit_with_parent`).
 
     It takes Ctrl-C (from the terminal, or sent by the main process when it
     stops), SIGTERM and SIGHUP (sent to the whole group) as a request to
     stop at its next position: killed by one, it could die while it sends
     an answer. They are let through only now: the worker was forked while
     :func:`_submit` held them back, and a process inherits that."""
-    exit_with_parent(creator)
+    exit_with_parent(creator, main_thread)
     request = StopRequest()
     for number in STOP_SIGNALS:
         signal.signal(number, request)

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import chess
@@ -180,8 +181,10 @@ import os, sys, time
 import al0.verify.parent_watch as watch
 if sys.argv[1] == "poll":
     watch._kill_on_parent_death = lambda: False  # as where the kernel cannot be asked
+import threading
+main = threading.main_thread().ident
 if os.fork() == 0:
-    watch.exit_with_parent(os.getppid())
+    watch.exit_with_parent(os.getppid(), main)
     print(os.getpid(), flush=True)
     time.sleep(120)
     os._exit(0)
@@ -206,3 +209,27 @@ def test_a_watched_worker_ends_with_its_parent(how):
         with contextlib.suppress(ProcessLookupError):  # all gone, as they should be
             os.killpg(process.pid, signal.SIGKILL)
         process.stdout.close()
+
+
+def test_a_worker_forked_by_a_thread_that_ends_lives_on():
+    # The kernel's parent-death signal watches the thread that forked a
+    # worker, not its process: a worker forked by a thread that then ended
+    # was killed with the run still going ("stopped after 0 of 5 positions:
+    # interrupted", or "a worker process died").
+    from al0.verify.run import _pools
+    with _pools(1, 1, []) as [executor]:
+        forked: list[tuple[int, int]] = []
+
+        def fork() -> None:
+            forked.append((executor.submit(os.getpid).result(), threading.get_native_id()))
+
+        thread = threading.Thread(target=fork)
+        thread.start()
+        thread.join()
+        [(worker, native)] = forked
+        # Gone from the kernel too (join returns a little before): any signal
+        # its end sends has been sent.
+        while os.path.exists(f"/proc/self/task/{native}"):
+            time.sleep(0.01)
+        assert executor.submit(os.getpid).result(timeout=60) == worker
+        assert running(worker)
