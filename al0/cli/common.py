@@ -182,12 +182,25 @@ def silence_output() -> None:
             setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115
 
 
+@contextlib.contextmanager
+def _broken_pipe_exits() -> Iterator[None]:
+    """A broken pipe in the block (the reader went away: ``al0 … | head``)
+    ends the command with :data:`BROKEN_PIPE` and nothing more written: what
+    was asked is cut short, not failed, and there is no one to tell (click
+    would exit 1, verify's code for a failed expectation)."""
+    try:
+        yield
+    except BrokenPipeError:
+        silence_output()
+        raise click.exceptions.Exit(BROKEN_PIPE) from None
+
+
 class Al0Group(click.Group):
     """The ``al0`` group: every usage error is one line, every warning is
     one line, and SIGTERM and SIGHUP stop a command as Ctrl-C does, with
     exit code 128 + the signal's number, for every subcommand; a broken
-    pipe ends it with 141 and nothing more written; a closed standard
-    stream is the null device.
+    pipe ends it with 141 and nothing more written (its help too); a
+    closed standard stream is the null device.
 
     A command named in :attr:`lazy` is imported when it is run (or listed
     by ``--help``), not when ``al0`` starts: ``al0 uci`` answers a GUI's
@@ -215,22 +228,18 @@ class Al0Group(click.Group):
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
-        with _one_line_usage():
+        with _broken_pipe_exits(), _one_line_usage():
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with _one_line_usage(), warnings.catch_warnings(), terminating_as_interrupt():
+        with _broken_pipe_exits(), _one_line_usage(), warnings.catch_warnings(), \
+                terminating_as_interrupt():
             # catch_warnings restores the usual display when the command ends.
             warnings.showwarning = _warning_line
             try:
                 return super().invoke(ctx)
             except KeyboardInterrupt as interrupt:
                 raise exit_interrupted(interrupt) from None
-            except BrokenPipeError:
-                # The reader went away (``| head``): what was asked is cut
-                # short, not failed, and there is no one to tell.
-                silence_output()
-                raise click.exceptions.Exit(BROKEN_PIPE) from None
 
 
 def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -32,6 +32,8 @@ class ClosedPipe(io.TextIOBase):
 
 
 @pytest.mark.parametrize("args", [
+    ("--help",),
+    ("verify", "--help"),
     ("check", "krk"),
     ("plan", "krk", "--fen", START),
     ("tables",),
