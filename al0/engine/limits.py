@@ -28,3 +28,10 @@ class SearchLimits:
     stop: threading.Event | None = None
     """Set from another thread (a UCI ``stop``, a move's clock) to end the
     search at its next look at the clock (every 64 nodes of the budget)."""
+
+
+def node_budget(limits: SearchLimits, cost: int) -> str:
+    """A spent node budget as an error names it: with the advice's cost per
+    node (:attr:`~al0.engine.compiled.CompiledAdvice.cost`) when above one."""
+    return f"node budget of {limits.nodes}" + (
+        f" (each node counting as {cost}, one per 100 terms of its goals)" if cost > 1 else "")

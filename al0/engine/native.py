@@ -32,7 +32,7 @@ import chess
 from al0.board.position import MOVES
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
-from al0.engine.limits import SearchLimits
+from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import SearchBudgetExceeded
@@ -222,9 +222,12 @@ class NativeSearch:
         limits, name = self.limits, self.advice.compiled.name
         shared = self.memo is not None
         memo = self.memo if shared else new_memo(self.advice)
+        # Each node counts as the advice's cost, as in the Python search:
+        # nodes * cost > limit exactly when nodes > limit // cost.
+        cost = self.advice.compiled.cost
         reason, tree, self.nodes, self.moves = self.advice.module.search(
             self.advice.core, self.root.position, self.root.us == chess.WHITE, memo, shared,
-            limits.nodes, limits.moves, time.monotonic() + limits.seconds, time.monotonic,
+            limits.nodes // cost, limits.moves, time.monotonic() + limits.seconds, time.monotonic,
             limits.stop)
         if reason == "done":
             return None if tree is None else as_tree(tree)
@@ -232,7 +235,7 @@ class NativeSearch:
             raise MemoryError(f"advice {name!r}: out of memory searching from {self.root.fen}")
         if reason == "stopped":
             raise SearchBudgetExceeded(f"advice {name!r}: stopped searching from {self.root.fen}")
-        what = {"nodes": f"node budget of {limits.nodes}",
+        what = {"nodes": node_budget(limits, cost),
                 "moves": f"memory limit of {limits.moves} stored moves",
                 "time": f"time limit of {limits.seconds:g} s"}[reason]
         raise SearchBudgetExceeded(f"advice {name!r}: {what} spent searching from {self.root.fen}")

@@ -29,7 +29,7 @@ from al0.board.checks import checking_moves, is_checkmate, legal_checks, mate_in
 from al0.board.moves import apply, legal_moves, legal_targets
 from al0.board.position import MOVES, Position
 from al0.engine.compiled import CompiledAdvice
-from al0.engine.limits import SearchLimits
+from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import FAILS, HOLDS, LEAF_HERE, Entry, SearchKey, make_tree
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import SearchBudgetExceeded
@@ -154,10 +154,7 @@ class ForcingTreeSearch:
         """Stop the search past its node budget, its time or its stop flag;
         else say when to look next."""
         if self.counted > self.limits.nodes:
-            cost = self.advice.cost
-            raise self._spent(f"node budget of {self.limits.nodes}" + (
-                f" (each node counting as {cost}, one per 100 terms of its goals)"
-                if cost > 1 else ""))
+            raise self._spent(node_budget(self.limits, self.advice.cost))
         self._look_at_clock()
         self.look_at = min(self.limits.nodes, self.counted + LOOK_EVERY)
 

@@ -24,7 +24,7 @@ from al0.engine.plan import Planner
 from al0.engine.search import ForcingTreeSearch
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import node_at
-from al0.lang.loader import load_table
+from al0.lang.loader import load_table, parse_table
 from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.registry import COLOUR, ENTRIES
 from conftest import TABLES
@@ -199,3 +199,19 @@ def test_the_core_polls_the_stop_flag_while_it_searches() -> None:
     stop.set()
     with pytest.raises(SearchBudgetExceeded, match="stopped"):
         NativeSearch(made, root, SearchLimits(stop=stop)).run()
+
+
+def test_a_costly_goal_counts_against_the_budget_as_on_the_twin() -> None:
+    # 40 comparisons of three features each, and mate: 161 terms, each node
+    # counting as two nodes of the budget on both searches.
+    holding = " and ".join(["dist(K, k) + edge_dist(k) + dist(R, k) < 30"] * 40)
+    table = parse_table(f"name: t\nmaterial: KRK\nrules: [{{name: r, if: true, then: [a]}}]\n"
+                        f"advice: {{a: {{better-goal: mate, holding-goal: '{holding}', "
+                        f"us-moves: {{'< 9': legal}}, them-moves: {{'< 9': legal}}}}}}\n",
+                        "t.yaml", TABLES)
+    compiled = compile_advice(table.advice["a"], table.library)
+    assert compiled.cost == 2
+    made = compile_native(table.advice["a"], compiled, table)
+    position = from_board(chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"))
+    python, native_ = _search_both(compiled, made, position, chess.WHITE, 1001)
+    assert python == native_ and "node budget of 1001 (each node counting as 2" in python[0]
