@@ -34,9 +34,8 @@ STARTS = int(os.environ.get("AL0_STUDENT_STARTS", "4"))
 
 
 @pytest.fixture(autouse=True)
-def folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The tablebase cache and the progress record in the test's folders."""
-    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A progress record of the test's own (the suite's tablebase cache is shared)."""
     monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
     return tmp_path / "data"
 

@@ -27,14 +27,6 @@ def endgame(tablebase_cache: Path) -> Callable[[str], Tablebase]:
     return lambda material: tablebase.load(material, tablebase_cache)
 
 
-@pytest.fixture(autouse=True)
-def own_folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The tablebase cache and the progress record in the test's folders."""
-    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
-    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def verdict(endgame, name: str, fen: str, san: str):
     table = load_table(name)
     planner = Planner(table)
