@@ -17,6 +17,7 @@ from al0.cli.common import (BUDGET, CommandError, build_progress, prepare_tableb
 from al0.cli.plan import plan_lines
 from al0.engine.plan import Planner
 from al0.engine.tree import tree_lines
+from al0.errors import TableSyntaxError
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
                        side_name, unicode_board_text)
 from al0.lang.loader import load_table
@@ -176,6 +177,19 @@ def _material_mode(name: str) -> bool:
     return MATERIAL.fullmatch(name) is not None and not Path(name).exists()
 
 
+def _table(name: str) -> AdviceTable:
+    """The table ``name`` names; a material in small letters that names no
+    table gets a hint to write it in capitals."""
+    try:
+        return load_table(name)
+    except TableSyntaxError as error:
+        if MATERIAL.fullmatch(name.upper()) and not Path(name).exists():
+            raise CommandError(f"{error} (to practise {name.upper()} with the tablebase "
+                               f"alone, name it in capitals: al0 practice {name.upper()})"
+                               ) from None
+        raise
+
+
 def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: str | None,
             epd: str | None, level: str | None, count: int, seed: int) -> list[chess.Board]:
     """The exercises: an EPD file's positions, a level band's, a FEN, or
@@ -187,9 +201,7 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
     if level is not None:
         return level_starts(tablebase, parse_level(level), count, seed, us)
     if loaded is None:
-        if fen is None:
-            raise click.UsageError(f"{name} has no table: give --level A..B, --epd FILE "
-                                   f"or --fen FEN")
+        assert fen is not None  # checked before the tablebase was built
         board = parse_fen(fen)
         check_playable(board, material, us)
         return [board]
@@ -242,7 +254,14 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: str | N
         return
     if table is None:
         raise click.UsageError("name a TABLE (krk, kqk, a file) or a material (KQKR)")
-    loaded = None if _material_mode(table) else load_table(table)
+    given = [name for name, value in (("--fen", fen), ("--epd", epd), ("--level", level))
+             if value is not None]
+    if len(given) > 1:
+        raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
+    loaded = None if _material_mode(table) else _table(table)
+    if loaded is None and not given:
+        raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE "
+                               f"or --fen FEN")
     material = loaded.material if loaded is not None else table
     prepare_tablebase(material, build_progress())
     tablebase = load_if_any(material)

@@ -190,6 +190,19 @@ def test_a_start_with_nothing_to_practise_is_one_line_and_exit_2(args, fragment)
     assert line.startswith("Error: ") and fragment in line
 
 
+@pytest.mark.parametrize("args, fragment", [
+    (["KQKR"], "KQKR has no table: give --level A..B, --epd FILE or --fen FEN"),
+    (["krk", "--level", "1..3", "--fen", KRK_FEN], "give one of --fen and --level"),
+    ([], "name a TABLE"),
+    (["kqkr"], "cannot read table: No such file or directory (to practise KQKR with the "
+               "tablebase alone, name it in capitals: al0 practice KQKR)"),
+])
+def test_exercises_named_twice_or_not_at_all_are_a_usage_error(args, fragment):
+    result = practise(*args, input="")
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output and "Traceback" not in result.output
+
+
 def test_the_defence_moves_first_when_the_start_is_its_turn():
     result = practise("krk", "--fen", "8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", input="quit\n")
     assert result.exit_code == 0, result.output
