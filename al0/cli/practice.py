@@ -120,9 +120,9 @@ def _trace(game: Practice) -> Iterator[str]:
         yield "  " + line
 
 
-def best_lines(game: Practice, board: chess.Board | None = None) -> Iterator[str]:
+def best_lines(game: Practice) -> Iterator[str]:
     """The tablebase's fastest moves and the method's move here."""
-    board = game.board if board is None else board
+    board = game.board
     advice = game.advice()
     fastest = ", ".join(board.san(move) for move in advice.fastest)
     if not fastest:
