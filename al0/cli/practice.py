@@ -96,10 +96,15 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
                    f"reply")
         explanation = verdict.explanation
         if explanation is not None:
+            # Measured where the plan's line ends (its longest resistance).
+            label = san if explanation.moves == 1 else f"{san}, in {explanation.moves} moves"
             said = [change.words for change in explanation.changes if change.progress]
-            said += [part.words for part in explanation.parts if part.holds and part.words]
-            for words in dict.fromkeys(said):
-                yield f"  {san}: {words}"
+            for part in explanation.parts:
+                # A part's words not said already (a comparison's are its measures').
+                said += [words for words in part.words.split("; ")
+                         if part.holds and words and words not in said]
+            for words in said:
+                yield f"  {label}: {words}"
         yield f"  after {san}: {distance_text(verdict.after)}"
     if verbose:
         yield from _trace(game)
