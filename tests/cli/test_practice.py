@@ -295,9 +295,13 @@ def test_a_mistake_in_the_pgn_has_the_methods_arrow_and_the_eval(tmp_path):
     slip = nodes[4]
     assert slip.san() == "Kd4" and "mistake: mate in 9 instead of 7" in slip.comment
     assert slip.eval() is not None and slip.eval().white().mate() == 9
-    arrows = slip.arrows()
-    assert [(chess.square_name(a.tail), chess.square_name(a.head), a.color) for a in arrows] \
+    arrows = [(chess.square_name(a.tail), chess.square_name(a.head), a.color)
+              for a in slip.arrows()]
+    assert [arrow for arrow in arrows if arrow[2] != "yellow"] \
         == [("e3", "d3", "green"), ("e4", "f3", "blue")]
+    # Their king's box after the move, in yellow: the rook's box of 8 squares.
+    box = sorted(tail for tail, head, colour in arrows if colour == "yellow")
+    assert box == ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2"]
     assert "[%cal Ge3d3,Be4f3]" in pgn.read_text()
 
 
@@ -350,3 +354,8 @@ def test_the_teachers_page_prints_what_it_shows(tmp_path, monkeypatch):
         shown = "".join(line.rstrip() + "\n" for line in result.output.splitlines())
         assert transcript_pattern(expected).fullmatch(shown), \
             f"docs/teaching.md: `{command}` now prints:\n{shown}"
+    # The game record the page shows is the one the lesson wrote.
+    written = (tmp_path / "lesson.pgn").read_text(encoding="utf-8")
+    [movetext] = re.findall(r"^```text\n(1\. .*?)\n```", TEACHING.read_text(encoding="utf-8"),
+                            re.S | re.M)
+    assert movetext in written.splitlines()
