@@ -211,9 +211,8 @@ class Practice:
     def judge_move(self, move: chess.Move) -> Verdict:
         """The verdict on ``move`` here, without playing it."""
         advice = self.advice()
-        method = advice.tree.branches[0][0] if advice.tree is not None else None
-        fresh = advice.plan if advice.new_plan and method is not None else None
-        return self.judge.judge(self.board, move, advice.advice, method, fresh)
+        fresh = advice.plan if advice.new_plan and advice.tree is not None else None
+        return self.judge.judge(self.board, move, advice.advice, advice.tree, fresh)
 
     def play(self, move: chess.Move) -> Turn:
         """Play the person's ``move`` (legal, their turn) and the defence's

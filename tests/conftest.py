@@ -67,10 +67,12 @@ def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     what the user's cache happens to hold (a test that expects no build lines
     passed only where the user had built the table before). Every al0 the
     tests start, in this process or as a child, finds it through
-    ``$AL0_CACHE_DIR``."""
+    ``$AL0_CACHE_DIR``; likewise ``$AL0_DATA_DIR`` keeps ``al0 practice``'s
+    progress record out of the user's data folder."""
     cache = tmp_path_factory.mktemp("tablebase-cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AL0_CACHE_DIR", str(cache))
+        patch.setenv("AL0_DATA_DIR", str(tmp_path_factory.mktemp("al0-data")))
         yield cache
 
 

@@ -17,6 +17,7 @@ from al0.cli.common import (BUDGET, CommandError, build_progress, prepare_tableb
 from al0.cli.plan import plan_lines
 from al0.engine.plan import Planner
 from al0.engine.tree import tree_lines
+from al0.errors import TableSyntaxError
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
                        side_name, unicode_board_text)
 from al0.lang.loader import load_table
@@ -95,10 +96,15 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
                    f"reply")
         explanation = verdict.explanation
         if explanation is not None:
+            # Measured where the plan's line ends (its longest resistance).
+            label = san if explanation.moves == 1 else f"{san}, in {explanation.moves} moves"
             said = [change.words for change in explanation.changes if change.progress]
-            said += [part.words for part in explanation.parts if part.holds and part.words]
-            for words in dict.fromkeys(said):
-                yield f"  {san}: {words}"
+            for part in explanation.parts:
+                # A part's words not said already (a comparison's are its measures').
+                said += [words for words in part.words.split("; ")
+                         if part.holds and words and words not in said]
+            for words in said:
+                yield f"  {label}: {words}"
         yield f"  after {san}: {distance_text(verdict.after)}"
     if verbose:
         yield from _trace(game)
@@ -119,9 +125,9 @@ def _trace(game: Practice) -> Iterator[str]:
         yield "  " + line
 
 
-def best_lines(game: Practice, board: chess.Board | None = None) -> Iterator[str]:
+def best_lines(game: Practice) -> Iterator[str]:
     """The tablebase's fastest moves and the method's move here."""
-    board = game.board if board is None else board
+    board = game.board
     advice = game.advice()
     fastest = ", ".join(board.san(move) for move in advice.fastest)
     if not fastest:
@@ -176,6 +182,19 @@ def _material_mode(name: str) -> bool:
     return MATERIAL.fullmatch(name) is not None and not Path(name).exists()
 
 
+def _table(name: str) -> AdviceTable:
+    """The table ``name`` names; a material in small letters that names no
+    table gets a hint to write it in capitals."""
+    try:
+        return load_table(name)
+    except TableSyntaxError as error:
+        if MATERIAL.fullmatch(name.upper()) and not Path(name).exists():
+            raise CommandError(f"{error} (to practise {name.upper()} with the tablebase "
+                               f"alone, name it in capitals: al0 practice {name.upper()})"
+                               ) from None
+        raise
+
+
 def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: str | None,
             epd: str | None, level: str | None, count: int, seed: int) -> list[chess.Board]:
     """The exercises: an EPD file's positions, a level band's, a FEN, or
@@ -187,9 +206,7 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
     if level is not None:
         return level_starts(tablebase, parse_level(level), count, seed, us)
     if loaded is None:
-        if fen is None:
-            raise click.UsageError(f"{name} has no table: give --level A..B, --epd FILE "
-                                   f"or --fen FEN")
+        assert fen is not None  # checked before the tablebase was built
         board = parse_fen(fen)
         check_playable(board, material, us)
         return [board]
@@ -242,7 +259,14 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: str | N
         return
     if table is None:
         raise click.UsageError("name a TABLE (krk, kqk, a file) or a material (KQKR)")
-    loaded = None if _material_mode(table) else load_table(table)
+    given = [name for name, value in (("--fen", fen), ("--epd", epd), ("--level", level))
+             if value is not None]
+    if len(given) > 1:
+        raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
+    loaded = None if _material_mode(table) else _table(table)
+    if loaded is None and not given:
+        raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE "
+                               f"or --fen FEN")
     material = loaded.material if loaded is not None else table
     prepare_tablebase(material, build_progress())
     tablebase = load_if_any(material)

@@ -11,7 +11,7 @@ written for one table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import chess
 
@@ -56,7 +56,10 @@ class Explanation:
     changes: tuple[Change, ...]
     parts: tuple[Part, ...]
     met: bool
-    """Whether the better-goal holds right after the move."""
+    """Whether the better-goal holds where it is measured."""
+    moves: int = 1
+    """Our moves to where it is measured: 1, right after the move; more
+    along the plan's line."""
 
     @property
     def broken(self) -> tuple[Part, ...]:
@@ -70,7 +73,8 @@ class Explanation:
         changed = [change.words for change in progress if change.before != change.after]
         kept = [change.words for change in progress[:1]]
         said = [part.words for part in self.parts if part.holds and part.words]
-        return "; ".join(changed[:2] or kept or said[:2])
+        text = "; ".join(changed[:2] or kept or said[:2])
+        return f"in {self.moves} moves: {text}" if self.moves > 1 and text else text
 
 
 def _conjuncts(goal: Goal) -> list[Goal]:
@@ -147,14 +151,21 @@ class Explainer:
                 self.standard[name] = bound
         """The standard measures, bound to the table's material."""
 
-    def explain(self, advice: str, board: chess.Board, move: chess.Move) -> Explanation:
+    def explain(self, advice: str, board: chess.Board, move: chess.Move,
+                line: Sequence[chess.Move] = ()) -> Explanation:
         """What our ``move`` at ``board`` (our turn, legal) does to the
-        better-goal of ``advice``; ``board`` is left as it was."""
+        better-goal of ``advice``: measured right after it, or, given the
+        ``line`` of the plan's forcing tree that starts with it (its
+        longest resistance), at the line's end, where a plan of several
+        moves reaches its goal. ``board`` is left as it was."""
         table, library = self.table, self.library
         goal = table.advice[advice].better_goal
         after = board.copy(stack=False)
-        after.push(move)
-        root, node = Node(board.copy(stack=False), 0, table.us), Node(after, 1, table.us)
+        line = list(line) if line and line[0] == move else [move]
+        for step in line:
+            after.push(step)
+        root = Node(board.copy(stack=False), 0, table.us)
+        node = Node(after, len(line), table.us)
         changes = []
         progress = _progress(goal)
         names = _features(goal)
@@ -179,7 +190,7 @@ class Explainer:
             parts.append(Part(_source(conjunct), holds,
                               self._words(conjunct, holds, node, root, after)))
         return Explanation(advice, table.describe_advice(advice), tuple(changes), tuple(parts),
-                           all(part.holds for part in parts))
+                           all(part.holds for part in parts), (len(line) + 1) // 2)
 
     def _words(self, goal: Goal, holds: bool, node: Node, root: Node,
                board: chess.Board) -> str:

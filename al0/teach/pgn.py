@@ -2,20 +2,27 @@
 as its comment, the distance to mate as ``[%eval #N]``, and arrows and
 squares (``[%cal]``, ``[%csl]``) that lichess studies and ChessBase draw:
 green the method's move, blue the tablebase's fastest, red a blunder's
-square."""
+square, yellow the box their king is held in after our move."""
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from typing import Callable, Iterable, Protocol
 
 import chess
 import chess.engine
 import chess.pgn
 import chess.svg
 
+from al0.board.fen import material_of
+from al0.lang.library import Node
+from al0.lang.vocabulary.boxes import area_squares
+from al0.lang.vocabulary.terms import material_pieces
 from al0.teach.verdict import Grade, Verdict
 
 RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
+LARGEST_BOX = 24
+"""The largest box of their king drawn (yellow squares): a bigger one
+covers most of the board and says nothing a student can see."""
 
 
 class Played(Protocol):
@@ -64,26 +71,37 @@ def practice_game(start: chess.Board, turns: Iterable[Played], us: chess.Color,
     game.headers["Result"] = result if result in RESULTS else "*"
     node: chess.pgn.GameNode = game
     played = list(turns)
+    region = area_squares(material_pieces(material_of(start, us))["k"])
+
+    def box(board: chess.Board) -> chess.Bitboard:
+        return region(Node(board, 1, us))
     for index in range(len(played) + 1):
         parent = node
         here = parent.board().fen()
         if index < len(played):
-            child = _annotated(parent, played[index], us)
+            child = _annotated(parent, played[index], us, box)
             node = child if played[index].reply is None else child.variations[0]
         for fen, turn in aside.get(index, []):
             if fen == here:
-                _annotated(parent, turn, us)
+                _annotated(parent, turn, us, box)
     return game
 
 
-def _annotated(parent: chess.pgn.GameNode, turn: Played, us: chess.Color) -> chess.pgn.GameNode:
-    """``turn`` added under ``parent`` with its verdict, eval and arrows (and the reply)."""
+def _annotated(parent: chess.pgn.GameNode, turn: Played, us: chess.Color,
+               box: Callable[[chess.Board], chess.Bitboard]) -> chess.pgn.GameNode:
+    """``turn`` added under ``parent`` with its verdict, eval, arrows and
+    their king's box (and the reply)."""
     verdict = turn.verdict
     child = parent.add_variation(turn.move)
     child.comment = f"{verdict.grade.value}: {verdict.reason}"
     if verdict.after:  # a mate in N; none after mate (played) or after a blunder
         child.set_eval(chess.engine.PovScore(chess.engine.Mate(verdict.after), us))
-    child.set_arrows(_arrows(verdict, turn.move))
+    arrows = _arrows(verdict, turn.move)
+    squares = box(child.board())
+    if verdict.grade is not Grade.BLUNDER and 0 < chess.popcount(squares) <= LARGEST_BOX:
+        arrows += [chess.svg.Arrow(square, square, color="yellow")
+                   for square in chess.scan_forward(squares)]
+    child.set_arrows(arrows)
     if turn.reply is not None:
         child.add_variation(turn.reply)
     return child

@@ -20,6 +20,7 @@ import chess
 
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
+from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import PositionError
 from al0.lang.library import node_at
 from al0.board.position import from_board
@@ -107,45 +108,53 @@ class Judge:
         self.planner = planner
         self.explainer = Explainer(planner.table) if planner is not None else None
 
-    def accepts(self, plan: Plan, board: chess.Board, move: chess.Move) -> bool:
-        """Whether the advice of ``plan`` (made at ``board``) is satisfied
-        with ``move`` as our first move: allowed there by its us-moves, the
-        holding-goal kept, a forcing tree from the position after it."""
+    def accepted(self, plan: Plan, board: chess.Board, move: chess.Move) -> ForcingTree | None:
+        """The forcing tree of the advice of ``plan`` (made at ``board``)
+        from the position after our ``move``, when the advice accepts the
+        move: allowed there by its us-moves, the holding-goal kept, a tree
+        from there; else None."""
         if self.planner is None or plan.advice is None or plan.tree is None:
-            return False
+            return None
         if plan.tree.branches[0][0] == move:
-            return True
+            return plan.tree.branches[0][1]
         advice = self.planner.advice[plan.advice]
         root = node_at(from_board(board), 0, self.us)
         if not advice.holding(root, root):
-            return False
+            return None
         if not any(move in moves for moves, _ in advice.us_moves(root)):
-            return False
-        return ForcingTreeSearch(advice, root, self.planner.limits).after(move) is not None
+            return None
+        return ForcingTreeSearch(advice, root, self.planner.limits).after(move)
 
     def judge(self, board: chess.Board, move: chess.Move, advice: str | None = None,
-              method: chess.Move | None = None, plan: Plan | None = None) -> Verdict:
+              tree: ForcingTree | None = None, plan: Plan | None = None) -> Verdict:
         """The verdict on our legal ``move`` at ``board`` (our turn), where
-        the table follows ``advice`` and would play ``method`` (None: no
-        table, or no plan); ``plan``, when the plan was made at ``board``,
-        lets any move its advice accepts count as the method's."""
+        the table follows ``advice`` with the forcing ``tree`` from here
+        (None: no table, or no plan; its first move is the method's);
+        ``plan``, when the plan was made at ``board``, lets any move its
+        advice accepts count as the method's."""
         us, tablebase = self.us, self.tablebase
+        method = tree.branches[0][0] if tree is not None and tree.branches else None
         before = _distance_after(tablebase, board, us)
         best = tuple(tablebase.best_moves(board))
         after_board = board.copy()
         after_board.push(move)
         after = _distance_after(tablebase, after_board, us)
+        rest = None  # the plan's tree after the move, when the plan takes it
+        if tree is not None and move == method:
+            rest = tree.branches[0][1]
+        elif plan is not None and method is not None and after:
+            rest = self.accepted(plan, board, move)
         explanation = None
         if self.explainer is not None and advice is not None:
-            explanation = self.explainer.explain(advice, board, move)
+            line = [move] + principal_line(rest) if rest is not None else [move]
+            explanation = self.explainer.explain(advice, board, move, line)
         if after is None:
             return Verdict(Grade.BLUNDER, blunder_reason(tablebase, after_board, us), before,
                            None, best, method, explanation)
         if after == 0:
             return Verdict(Grade.METHOD if move == method else Grade.FASTEST, "checkmate",
                            before, after, best, method, explanation)
-        if method is not None and (move == method or plan is not None
-                                   and self.accepts(plan, board, move)):
+        if rest is not None:
             words = self.planner.table.describe_advice(advice) if self.planner else ""
             because = explanation.because() if explanation is not None else ""
             reason = f"{words}" + (f" — {because}" if because else "")

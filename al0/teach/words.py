@@ -42,6 +42,8 @@ class Measure:
     size: bool
     """True: shrinks/grows (a box, a count); False: falls/rises (a distance)."""
     unit: str = ""
+    plural: bool = False
+    """The noun is plural (``the squares …``): shrink, grow, stay."""
 
 
 MEASURES: dict[str, Measure] = {
@@ -60,11 +62,11 @@ MEASURES: dict[str, Measure] = {
     "triangle_corner_dist": Measure("the way of {0} to the corner of {1}'s triangle", False,
                                     "steps"),
     "area_dist": Measure("the way of {0} to {1}'s box", False, "steps"),
-    "mobility": Measure("the squares {0} can step to", True),
-    "inward": Measure("the squares {0} can step to away from the edge", True),
+    "mobility": Measure("the squares {0} can step to", True, plural=True),
+    "inward": Measure("the squares {0} can step to away from the edge", True, plural=True),
     "critical_mdist": Measure("the way of {0} to the critical square beside {1}", False,
                               "squares"),
-    "hanging": Measure("our pieces left hanging", True),
+    "hanging": Measure("our pieces left hanging", True, plural=True),
 }
 """Feature families, in words; default arguments as the vocabulary's (``room``: their king)."""
 
@@ -120,7 +122,8 @@ def change_words(noun: str, measure: Measure, before: int | None, after: int | N
     if before is None or after is None:
         return f"{noun}: {before if before is not None else 'none'} → " \
                f"{after if after is not None else 'none'}"
+    s = "" if measure.plural else "s"
     if before == after:
-        return f"{noun} stays at {after}{unit}"
-    down, up = ("shrinks", "grows") if measure.size else ("falls", "rises")
-    return f"{noun} {down if after < before else up} from {before} to {after}{unit}"
+        return f"{noun} stay{s} at {after}{unit}"
+    down, up = ("shrink", "grow") if measure.size else ("fall", "rise")
+    return f"{noun} {down if after < before else up}{s} from {before} to {after}{unit}"

@@ -34,9 +34,8 @@ STARTS = int(os.environ.get("AL0_STUDENT_STARTS", "4"))
 
 
 @pytest.fixture(autouse=True)
-def folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The tablebase cache and the progress record in the test's folders."""
-    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A progress record of the test's own (the suite's tablebase cache is shared)."""
     monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
     return tmp_path / "data"
 
@@ -191,6 +190,19 @@ def test_a_start_with_nothing_to_practise_is_one_line_and_exit_2(args, fragment)
     assert line.startswith("Error: ") and fragment in line
 
 
+@pytest.mark.parametrize("args, fragment", [
+    (["KQKR"], "KQKR has no table: give --level A..B, --epd FILE or --fen FEN"),
+    (["krk", "--level", "1..3", "--fen", KRK_FEN], "give one of --fen and --level"),
+    ([], "name a TABLE"),
+    (["kqkr"], "cannot read table: No such file or directory (to practise KQKR with the "
+               "tablebase alone, name it in capitals: al0 practice KQKR)"),
+])
+def test_exercises_named_twice_or_not_at_all_are_a_usage_error(args, fragment):
+    result = practise(*args, input="")
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output and "Traceback" not in result.output
+
+
 def test_the_defence_moves_first_when_the_start_is_its_turn():
     result = practise("krk", "--fen", "8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", input="quit\n")
     assert result.exit_code == 0, result.output
@@ -283,9 +295,13 @@ def test_a_mistake_in_the_pgn_has_the_methods_arrow_and_the_eval(tmp_path):
     slip = nodes[4]
     assert slip.san() == "Kd4" and "mistake: mate in 9 instead of 7" in slip.comment
     assert slip.eval() is not None and slip.eval().white().mate() == 9
-    arrows = slip.arrows()
-    assert [(chess.square_name(a.tail), chess.square_name(a.head), a.color) for a in arrows] \
+    arrows = [(chess.square_name(a.tail), chess.square_name(a.head), a.color)
+              for a in slip.arrows()]
+    assert [arrow for arrow in arrows if arrow[2] != "yellow"] \
         == [("e3", "d3", "green"), ("e4", "f3", "blue")]
+    # Their king's box after the move, in yellow: the rook's box of 8 squares.
+    box = sorted(tail for tail, head, colour in arrows if colour == "yellow")
+    assert box == ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2"]
     assert "[%cal Ge3d3,Be4f3]" in pgn.read_text()
 
 
@@ -338,3 +354,8 @@ def test_the_teachers_page_prints_what_it_shows(tmp_path, monkeypatch):
         shown = "".join(line.rstrip() + "\n" for line in result.output.splitlines())
         assert transcript_pattern(expected).fullmatch(shown), \
             f"docs/teaching.md: `{command}` now prints:\n{shown}"
+    # The game record the page shows is the one the lesson wrote.
+    written = (tmp_path / "lesson.pgn").read_text(encoding="utf-8")
+    [movetext] = re.findall(r"^```text\n(1\. .*?)\n```", TEACHING.read_text(encoding="utf-8"),
+                            re.S | re.M)
+    assert movetext in written.splitlines()

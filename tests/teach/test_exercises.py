@@ -23,9 +23,8 @@ def endgame(tablebase_cache: Path) -> Callable[[str], Tablebase]:
 
 
 @pytest.fixture(autouse=True)
-def own_folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The tablebase cache and the progress record in the test's folders."""
-    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+def own_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A progress record of the test's own (the suite's tablebase cache is shared)."""
     monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
     return tmp_path / "data"
 

@@ -27,22 +27,13 @@ def endgame(tablebase_cache: Path) -> Callable[[str], Tablebase]:
     return lambda material: tablebase.load(material, tablebase_cache)
 
 
-@pytest.fixture(autouse=True)
-def own_folders(tablebase_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The tablebase cache and the progress record in the test's folders."""
-    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
-    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def verdict(endgame, name: str, fen: str, san: str):
     table = load_table(name)
     planner = Planner(table)
     board = chess.Board(fen)
     plan = planner.plan(board)
     judge = Judge(endgame(table.material), table.us, planner)
-    method = plan.tree.branches[0][0] if plan.tree is not None else None
-    return judge.judge(board, board.parse_san(san), plan.advice, method, plan)
+    return judge.judge(board, board.parse_san(san), plan.advice, plan.tree, plan)
 
 
 @pytest.mark.parametrize("name, fen, san, grade, reason", [
@@ -57,6 +48,10 @@ def verdict(endgame, name: str, fen: str, san: str):
     ("kqk", KQK_START, "Kd2", Grade.GOOD, "the win kept: mate in 8, as fast as the method's move"),
     ("kqk", KQK_START, "Kd1", Grade.MISTAKE, "it breaks the plan: the box their king is held in "
      "grows from 41 to"),
+    # A plan of two moves is measured where its line ends (their longest resistance).
+    ("kbbk", "8/8/8/1k6/8/5K2/2BB4/8 w - - 8 5", "Kg4", Grade.METHOD, "Make progress in two "
+     "moves: a smaller triangle, box or wall, or our king nearer. — in 2 moves: the box "
+     "their king is held in shrinks from 27 to 26 squares"),
     ("krk", KRK_START, "Kc4", Grade.FASTEST, "the fastest way: mate in 7 after it"),
     ("krk", KRK_AFTER_TWO, "Kd4", Grade.MISTAKE, "mate in 9 instead of 7: 2 moves slower"),
     ("krk", KRK_AFTER_TWO, "Kf4", Grade.MISTAKE, "the plan was: Squeeze"),

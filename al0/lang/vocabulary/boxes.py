@@ -80,6 +80,12 @@ def _area_attacks(node: Node, king: PieceRef, square: chess.Square) -> chess.Bit
     return _side_attacks(position, not king.colour(node), occupied, kings=True)
 
 
+def area_squares(p: PieceRef) -> Callable[[Node], chess.Bitboard]:
+    """``node -> the squares of area(p)`` as a bitboard: the box itself,
+    for pictures of it (a game's record marks it)."""
+    return _area_region(p)
+
+
 def _area_region(p: PieceRef) -> Callable[[Node], chess.Bitboard]:
     """``node -> the squares of area(p)``, memoised per node."""
     key = _AreaRegion(p)
