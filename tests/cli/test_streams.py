@@ -75,11 +75,14 @@ def test_a_reader_gone_before_play_writes_still_leaves_the_game(tmp_path, tableb
     (("verify", "krk", "--positions", "sample:2", "--jobs", "1", "--json", "{out}"), True),
     (("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "3",
       "--pgn", "{out}"), True),
+    (("practice", "krk", "--fen", START), False),
+    (("tablebase", "KRK", "--fen", START), False),
 ])
 def test_a_closed_standard_error_stops_no_command(args, written, tmp_path, tablebase_cache):
+    # Python leaves sys.stderr None then: the first message raised, unseen, exit 1.
     out = tmp_path / "out"
     done = al0(*(arg.format(out=out) for arg in args), stdout=subprocess.DEVNULL,
-               preexec_fn=lambda: os.close(2), cache=str(tablebase_cache))
+               input=b"quit\n", preexec_fn=lambda: os.close(2), cache=str(tablebase_cache))
     assert done.returncode == 0
     assert out.exists() is written
 
