@@ -76,6 +76,11 @@ def test_with_no_table_the_fastest_move_is_fastest_and_a_slow_one_a_mistake(endg
     assert judge.judge(board, best[0]).grade is Grade.FASTEST
     slow = judge.judge(board, board.parse_san("Kd1"))
     assert slow.grade is Grade.MISTAKE and "slower" in slow.reason
+    # With no table, the measures of every mating drive explain a fastest move.
+    assert slow.reason == "mate in 9 instead of 7: 2 moves slower"
+    fast = judge.judge(board, board.parse_san("Qa6"))
+    assert fast.reason == ("the fastest way: mate in 7 after it — the box their king is held "
+                           "in shrinks from 41 to 26 squares")
 
 
 def test_an_explanation_reads_every_feature_of_the_goal_before_and_after():
