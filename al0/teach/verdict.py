@@ -21,7 +21,7 @@ import chess
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, principal_line
-from al0.errors import PositionError
+from al0.errors import PositionError, SearchBudgetExceeded
 from al0.lang.library import node_at
 from al0.board.position import from_board
 from al0.board.fen import material_of
@@ -124,7 +124,12 @@ class Judge:
             return None
         if not any(move in moves for moves, _ in advice.us_moves(root)):
             return None
-        return ForcingTreeSearch(advice, root, self.planner.limits).after(move)
+        try:
+            return ForcingTreeSearch(advice, root, self.planner.limits).after(move)
+        except SearchBudgetExceeded:
+            # Undecided within the planner's budget: the move is judged by
+            # the tablebase alone, as one the advice does not accept.
+            return None
 
     def judge(self, board: chess.Board, move: chess.Move, advice: str | None = None,
               tree: ForcingTree | None = None, plan: Plan | None = None) -> Verdict:
