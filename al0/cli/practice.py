@@ -82,6 +82,8 @@ def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
     table = game.planner.table
     kept = "" if advice.new_plan else ", the plan being followed"
     yield f"hint: play {san} — {table.describe_advice(advice.advice)}{kept}"
+    if game.judge_move(advice.move).grade is Grade.BLUNDER:
+        yield "      careful: the table errs here, this move throws the win away (see why)"
     if verbose:
         assert advice.plan is not None
         yield f"      (rule {advice.plan.rule}, advice {advice.advice})"
@@ -123,6 +125,12 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
             for words in said:
                 yield f"  {label}: {words}"
         yield f"  after {san}: {distance_text(verdict.after)}"
+    if verdict.grade is Grade.BLUNDER:
+        # The table's own move throws the win away (the book's KRK table
+        # stalemates from 11 positions): say so, and what wins.
+        fastest = ", ".join(game.board.san(best) for best in verdict.best)
+        yield (f"  careful: the table errs here, {san} is a blunder ({verdict.reason}); "
+               f"the tablebase wins with {fastest}")
     if verbose:
         yield from _trace(game)
 
