@@ -197,14 +197,16 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
             click.echo(board_text(board))
         for event in play_game(Planner(loaded, budget), board, defender, max_moves):
             if isinstance(event, OurMove):
-                played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
+                words = loaded.describe_advice(event.plan.advice)
+                played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"
+                               + (f" ({words})" if words != event.plan.advice else "")))
                 picture(board, [f"{move_label(board)} {event.san}",
-                                f"{event.plan.rule} / {event.plan.advice}"])
+                                f"{event.plan.rule} / {event.plan.advice}",
+                                *([words] if words != event.plan.advice else [])])
                 how = "new plan" if event.new_plan else "following the tree"
                 if tablebase is not None:
                     dtm_after = distance_note(board, tablebase, loaded.us)
                     how += f"  (optimal {dtm_before}, now {dtm_after})"
-                words = loaded.describe_advice(event.plan.advice)
                 how += f" — {words}" if words != event.plan.advice else ""
                 click.echo(f"{move_label(board)} {event.san:<7} "
                            f"[{event.plan.rule} / {event.plan.advice}]  {how}")

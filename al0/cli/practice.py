@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import chess
 import click
 
 from al0.board.fen import check_playable, epd_positions, parse_fen
-from al0.cli.common import (BUDGET, CommandError, build_progress, prepare_tablebase,
-                            reports_errors, start_board, typed_line, write_output)
+from al0.cli.common import (BUDGET, CommandError, WholeNumber, build_progress,
+                            prepare_tablebase, reports_errors, start_board, typed_line,
+                            write_output)
 from al0.cli.plan import plan_lines
 from al0.engine.plan import Planner
 from al0.engine.tree import tree_lines
-from al0.errors import TableSyntaxError
+from al0.errors import PositionError, TableSyntaxError
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
                        side_name, unicode_board_text)
 from al0.lang.loader import load_table
@@ -26,7 +27,7 @@ from al0.practice import Practice, Turn
 from al0.tablebase import Tablebase, load_if_any
 from al0.teach import Grade
 from al0.teach.verdict import moves_text
-from al0.teach.exercises import level_starts, parse_level
+from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.pgn import pgn_text, practice_game
 from al0.teach.record import Attempt, add_attempt, read_record, record_lines, record_path
 
@@ -36,8 +37,24 @@ COMMANDS = ("commands: hint (what to play, in the table's words), why (the goal 
             "next exercise), flip (turn the board), board, moves (the legal moves), quit")
 MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
 """A material named in capitals (``KQKR``): practise it with the tablebase alone."""
+MAX_EXERCISES = 1000
+"""The most exercises --random draws: a set for a class, not the tablebase."""
 GRADE_WORDS = {Grade.METHOD: "method", Grade.FASTEST: "fastest", Grade.GOOD: "good",
                Grade.MISTAKE: "MISTAKE", Grade.BLUNDER: "BLUNDER"}
+
+
+class LevelType(click.ParamType[Level]):
+    """``--level A..B``: a band of distances to mate, parsed once."""
+    name = "level"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Level:
+        if isinstance(value, Level):
+            return value
+        try:
+            return parse_level(str(value))
+        except PositionError as error:
+            self.fail(str(error), param, ctx)
 
 
 def practice_prompt(board: chess.Board) -> str:
@@ -65,6 +82,8 @@ def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
     table = game.planner.table
     kept = "" if advice.new_plan else ", the plan being followed"
     yield f"hint: play {san} — {table.describe_advice(advice.advice)}{kept}"
+    if game.judge_move(advice.move).grade is Grade.BLUNDER:
+        yield "      careful: the table errs here, this move throws the win away (see why)"
     if verbose:
         assert advice.plan is not None
         yield f"      (rule {advice.plan.rule}, advice {advice.advice})"
@@ -106,6 +125,12 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
             for words in said:
                 yield f"  {label}: {words}"
         yield f"  after {san}: {distance_text(verdict.after)}"
+    if verdict.grade is Grade.BLUNDER:
+        # The table's own move throws the win away (the book's KRK table
+        # stalemates from 11 positions): say so, and what wins.
+        fastest = ", ".join(game.board.san(best) for best in verdict.best)
+        yield (f"  careful: the table errs here, {san} is a blunder ({verdict.reason}); "
+               f"the tablebase wins with {fastest}")
     if verbose:
         yield from _trace(game)
 
@@ -196,7 +221,7 @@ def _table(name: str) -> AdviceTable:
 
 
 def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: str | None,
-            epd: str | None, level: str | None, count: int, seed: int) -> list[chess.Board]:
+            epd: str | None, level: Level | None, count: int, seed: int) -> list[chess.Board]:
     """The exercises: an EPD file's positions, a level band's, a FEN, or
     the table's start."""
     material = loaded.material if loaded is not None else name
@@ -204,7 +229,7 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
     if epd is not None:
         return epd_positions(epd, material, us)
     if level is not None:
-        return level_starts(tablebase, parse_level(level), count, seed, us)
+        return level_starts(tablebase, level, count, seed, us)
     if loaded is None:
         assert fen is not None  # checked before the tablebase was built
         board = parse_fen(fen)
@@ -218,11 +243,11 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
 @click.option("--fen", help="Start position (default: the table's start position).")
 @click.option("--epd", type=click.Path(dir_okay=False),
               help="Exercises: every position of this EPD file (e.g. verify --failures).")
-@click.option("--level", metavar="A..B",
+@click.option("--level", type=LevelType(), metavar="A..B",
               help="Exercises from the tablebase: positions mating in A to B moves.")
-@click.option("--random", "count", type=click.IntRange(1, 1000), default=5, show_default=True,
-              help="How many exercises --level draws.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--random", "count", type=WholeNumber(minimum=1, maximum=MAX_EXERCISES),
+              default=5, show_default=True, help="How many exercises --level draws.")
+@click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True,
               help="The seed of --level's draw (the same seed, the same exercises).")
 @click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
               help="Write your games here: verdicts as comments, [%eval #N], arrows.")
@@ -232,10 +257,11 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
               help="Also the table's identifiers and the search behind each hint.")
 @click.option("--flip", "flipped", is_flag=True, help="Show the board from the defending side.")
 @click.option("--no-board", "no_board", is_flag=True,
-              help="Draw no board after each move ('board' still shows it).")
+              help="Draw no board, the start's included (its FEN instead); 'board' "
+                   "still shows it.")
 @BUDGET
 @reports_errors
-def practice(table: str | None, fen: str | None, epd: str | None, level: str | None,
+def practice(table: str | None, fen: str | None, epd: str | None, level: Level | None,
              count: int, seed: int, pgn_path: str | None, show_progress: bool,
              verbose: bool, flipped: bool, no_board: bool, budget: int) -> None:
     """Play the winning side of TABLE's endgame yourself against the
@@ -315,7 +341,7 @@ def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped
     click.echo(COMMANDS)
     if game.opening_reply is not None:
         click.echo(f"the defence opens: {game.opening_reply}")
-    click.echo(unicode_board_text(board, orientation))
+    click.echo(unicode_board_text(board, orientation) if boards else f"start: {board.fen()}")
     told = False
     while True:
         if game.ending() is not None and not told:

@@ -137,18 +137,41 @@ the two measures of every mating drive, their king's box and the kings'
 distance, so the student still sees numbers to check on the board."""
 
 
+def standard_measures(material: str) -> dict[str, Callable[[Node], int | None]]:
+    """:data:`STANDARD_MEASURES` bound to ``material``."""
+    binder = Binder(material)
+    measures: dict[str, Callable[[Node], int | None]] = {}
+    for name in STANDARD_MEASURES:
+        bound = binder.bind(name, "feature")
+        if bound is not None:  # the vocabulary's own families: always bound
+            measures[name] = bound
+    return measures
+
+
+def measured(material: str, us: chess.Color, board: chess.Board,
+             move: chess.Move) -> Explanation:
+    """What our ``move`` at ``board`` does to the standard measures, where
+    there is no table (a material practised with the tablebase alone)."""
+    after = board.copy(stack=False)
+    after.push(move)
+    root, node = Node(board.copy(stack=False), 0, us), Node(after, 1, us)
+    changes = []
+    for name, feature in standard_measures(material).items():
+        said = measure_words(name, after, us)
+        if said is not None:
+            before_value, after_value = feature(root), feature(node)
+            changes.append(Change(name, change_words(*said, before_value, after_value),
+                                  before_value, after_value, True))
+    return Explanation("", "", tuple(changes), (), True)
+
+
 class Explainer:
     """Explains moves against the goals of one table."""
 
     def __init__(self, table: AdviceTable):
         self.table = table
         self.library = table.library
-        binder = Binder(table.material)
-        self.standard: dict[str, Callable[[Node], int | None]] = {}
-        for name in STANDARD_MEASURES:
-            bound = binder.bind(name, "feature")
-            if bound is not None:  # the vocabulary's own families: always bound
-                self.standard[name] = bound
+        self.standard = standard_measures(table.material)
         """The standard measures, bound to the table's material."""
 
     def explain(self, advice: str, board: chess.Board, move: chess.Move,

@@ -21,10 +21,11 @@ import chess
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, principal_line
-from al0.errors import PositionError
+from al0.errors import PositionError, SearchBudgetExceeded
 from al0.lang.library import node_at
 from al0.board.position import from_board
-from al0.teach.explain import Explainer, Explanation
+from al0.board.fen import material_of
+from al0.teach.explain import Explainer, Explanation, measured
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -123,7 +124,12 @@ class Judge:
             return None
         if not any(move in moves for moves, _ in advice.us_moves(root)):
             return None
-        return ForcingTreeSearch(advice, root, self.planner.limits).after(move)
+        try:
+            return ForcingTreeSearch(advice, root, self.planner.limits).after(move)
+        except SearchBudgetExceeded:
+            # Undecided within the planner's budget: the move is judged by
+            # the tablebase alone, as one the advice does not accept.
+            return None
 
     def judge(self, board: chess.Board, move: chess.Move, advice: str | None = None,
               tree: ForcingTree | None = None, plan: Plan | None = None) -> Verdict:
@@ -148,6 +154,9 @@ class Judge:
         if self.explainer is not None and advice is not None:
             line = [move] + principal_line(rest) if rest is not None else [move]
             explanation = self.explainer.explain(advice, board, move, line)
+        elif self.explainer is None and after is not None:
+            # No table: what the move does to the measures of every mating drive.
+            explanation = measured(material_of(board, us), us, board, move)
         if after is None:
             return Verdict(Grade.BLUNDER, blunder_reason(tablebase, after_board, us), before,
                            None, best, method, explanation)
@@ -160,8 +169,10 @@ class Judge:
             reason = f"{words}" + (f" — {because}" if because else "")
             return Verdict(Grade.METHOD, reason, before, after, best, method, explanation)
         if move in best:
-            return Verdict(Grade.FASTEST, f"the fastest way: mate in {after} after it", before,
-                           after, best, method, explanation)
+            because = explanation.because() if explanation is not None and method is None else ""
+            return Verdict(Grade.FASTEST, f"the fastest way: mate in {after} after it"
+                           + (f" — {because}" if because else ""), before, after, best, method,
+                           explanation)
         reference = self._reference(board, method, best)
         if after <= reference:
             than = "the method's move" if method is not None else "the fastest"
@@ -176,8 +187,10 @@ class Judge:
             broken = "; ".join(part.words for part in explanation.broken if part.words)
         if broken:
             reason += f"; it breaks the plan: {broken}"
-        elif explanation is not None:
+        elif explanation is not None and explanation.goal:
             reason += f"; the plan was: {explanation.goal}"
+        # (With no table the measures do not tell a slow move: a box may
+        # shrink while the move lets a check in, so none are given.)
         return Verdict(Grade.MISTAKE, reason, before, after, best, method, explanation)
 
     def _one_move(self, advice: str | None) -> bool:

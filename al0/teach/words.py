@@ -118,7 +118,10 @@ def saying(name: str, holds: bool, board: chess.Board | None = None,
 
 def change_words(noun: str, measure: Measure, before: int | None, after: int | None) -> str:
     """``the box their king is held in shrinks from 12 to 9 squares``."""
+    # The unit reads with the last number: 1 square, 2 squares.
     unit = f" {measure.unit}" if measure.unit else ""
+    if after == 1 and unit.endswith("s"):
+        unit = unit[:-1]
     if before is None or after is None:
         return f"{noun}: {before if before is not None else 'none'} → " \
                f"{after if after is not None else 'none'}"

@@ -213,12 +213,16 @@ def test_play_writes_pgn_with_advice_comments(tmp_path):
     ours = [node for node in nodes if node.turn() == chess.BLACK]   # White just moved
     assert ours and all(node.comment for node in ours)
     # The advice is the comment's text; the distance to mate is python-chess's eval.
-    texts = [re.sub(r"\s*\[%eval [^\]]*\]", "", node.comment) for node in ours]
+    texts = [" ".join(re.sub(r"\s*\[%eval [^\]]*\]", "", node.comment).split())
+             for node in ours]  # the file's lines wrap a long comment
     for text in texts:
-        rule, advice = text.split("; ")[0].split(": ")
+        rule, advice = text.split(" (")[0].split(": ")
         assert rule in ("edge_rule", "else_rule") and advice in ADVICE
-    assert texts[0] == "else_rule: squeeze" and ours[0].eval().white().mate() > 0
-    assert texts[-1] == "edge_rule: mate_in_2; checkmate: they are mated"
+    # Each with the advice's description.
+    assert texts[0] == ("else_rule: squeeze (Squeeze: shrink the box the rook keeps their king "
+                        "in, the rook kept safe.)") and ours[0].eval().white().mate() > 0
+    assert texts[-1] == ("edge_rule: mate_in_2 (Mate in two: their king is on the edge, finish "
+                         "it off there.); checkmate: they are mated")
 
 
 def test_play_human():

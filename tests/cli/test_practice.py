@@ -24,7 +24,7 @@ from al0.lang.loader import load_table
 from al0.practice import Practice
 from al0.teach import Grade
 from al0.teach.exercises import Level, level_starts
-from conftest import ROOT
+from conftest import POSITIONS, ROOT
 
 KRK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 """The bundled krk table's start: the tablebase mates in 8."""
@@ -167,6 +167,18 @@ def test_a_stalemate_and_a_queen_given_away_are_blunders_and_undo_reaches_them()
     result = practise("kqk", input=typed("Qd4+", "retry", "quit"))
     assert "BLUNDER: Kxd4: the queen on d4 was undefended" in result.output
     assert "taken back: your move again" in result.output
+
+
+def test_where_the_tables_own_move_throws_the_win_away_hint_and_why_say_so():
+    # The book's table stalemates from 11 classes (tests/data/positions).
+    epd = str(POSITIONS / "krk_bratko_stalemates.epd")
+    result = practise(str(ROOT / "advice_tables" / "krk_bratko.yaml"), "--epd", epd,
+                      "--no-board", input=typed("hint", "why", "quit"))
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "      careful: the table errs here, this move throws the win away (see why)" in out
+    assert ("  careful: the table errs here, Kc2 is a blunder (stalemate: their king on a1 has "
+            "no square and no other move); the tablebase wins with Rb3") in out
 
 
 def test_a_line_that_is_not_utf8_is_refused_and_the_game_goes_on():

@@ -164,8 +164,10 @@ def test_play_svg_writes_every_board_with_its_move_and_advice(tmp_path):
     classes = " ".join(el.get("class") or "" for el in last.iter())
     assert "lastmove" in classes and "check" in classes   # Rh8# marked
     captions = [texts(ET.fromstring((folder / name).read_text())) for name in files]
-    assert captions == [[f"start: {MATE_IN_2}"], ["1. Kb6", "edge_rule / mate_in_2"],
-                        ["1... Kb8"], ["2. Rh8#", "edge_rule / mate_in_2"]]
+    # Our moves' captions end with the advice's description, wrapped.
+    words = ["Mate in two: their king is on the edge, finish", "it off there."]
+    assert captions == [[f"start: {MATE_IN_2}"], ["1. Kb6", "edge_rule / mate_in_2", *words],
+                        ["1... Kb8"], ["2. Rh8#", "edge_rule / mate_in_2", *words]]
 
 
 def test_play_svg_clears_the_boards_of_an_earlier_game_only(tmp_path):

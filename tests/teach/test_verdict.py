@@ -11,6 +11,8 @@ import pytest
 
 from al0 import tablebase
 from al0.engine.plan import Planner
+from al0.engine.search import ForcingTreeSearch
+from al0.errors import SearchBudgetExceeded
 from al0.lang.loader import load_table
 from al0.tablebase import Tablebase
 from al0.teach import Explainer, Grade, Judge
@@ -76,6 +78,11 @@ def test_with_no_table_the_fastest_move_is_fastest_and_a_slow_one_a_mistake(endg
     assert judge.judge(board, best[0]).grade is Grade.FASTEST
     slow = judge.judge(board, board.parse_san("Kd1"))
     assert slow.grade is Grade.MISTAKE and "slower" in slow.reason
+    # With no table, the measures of every mating drive explain a fastest move.
+    assert slow.reason == "mate in 9 instead of 7: 2 moves slower"
+    fast = judge.judge(board, board.parse_san("Qa6"))
+    assert fast.reason == ("the fastest way: mate in 7 after it — the box their king is held "
+                           "in shrinks from 41 to 26 squares")
 
 
 def test_an_explanation_reads_every_feature_of_the_goal_before_and_after():
@@ -104,3 +111,13 @@ def test_a_library_of_its_own_is_told_by_the_standard_measures():
     assert all("newroomsmaller" not in part.words for part in explanation.parts)
     broken = Explainer(table).explain("squeeze", board, board.parse_san("Kc4"))
     assert not broken.met
+
+
+def test_a_move_whose_acceptance_the_budget_cannot_decide_is_judged_by_the_tablebase(
+        endgame, monkeypatch):
+    def spent(self, move):
+        raise SearchBudgetExceeded("budget spent")
+    monkeypatch.setattr(ForcingTreeSearch, "after", spent)
+    # Qf6 is accepted by squeeze_half when the search can tell (test_verdicts).
+    given = verdict(endgame, "kqk", KQK_START, "Qf6")
+    assert given.grade is Grade.FASTEST and given.reason == "the fastest way: mate in 7 after it"

@@ -13,6 +13,7 @@ KBBK = chess.Board("8/8/8/3k4/8/8/8/2BBK3 w - - 0 1")
 @pytest.mark.parametrize("name, before, after, words", [
     ("area", 12, 9, "the box their king is held in shrinks from 12 to 9 squares"),
     ("room(k)", 20, 20, "the room the pieces leave their king stays at 20 squares"),
+    ("area", 1, 1, "the box their king is held in stays at 1 square"),
     ("critical_mdist(K, Q, k)", 4, 3,
      "the way of our king to the critical square beside the queen falls from 4 to 3 squares"),
     ("dist(K, k)", 2, 3, "the distance from our king to their king rises from 2 to 3 steps"),
