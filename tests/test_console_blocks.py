@@ -108,6 +108,7 @@ def test_the_tutorial_has_its_examples():
 
 @pytest.mark.parametrize("example", EXAMPLES,
                          ids=lambda e: f"{e.document}:{e.line}:{e.command.split()[1]}")
+@pytest.mark.slow
 def test_a_documented_command_prints_what_the_document_shows(example, tmp_path, monkeypatch):
     for name, text in example.tables:
         (tmp_path / name).write_text(text, encoding="utf-8")

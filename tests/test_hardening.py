@@ -146,6 +146,7 @@ def test_verify_ends_with_the_partial_report_when_library_code_exits(
 TWO_POSITIONS = "8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R1K5 w - -\n"
 
 
+@pytest.mark.slow
 def test_an_engine_that_never_answers_go_ends_verify_with_the_report(tmp_path):
     epd = tmp_path / "p.epd"
     epd.write_text(TWO_POSITIONS)
@@ -159,6 +160,7 @@ def test_an_engine_that_never_answers_go_ends_verify_with_the_report(tmp_path):
     assert data["interrupted"] is True and data["games"] == 0
 
 
+@pytest.mark.slow
 def test_an_engine_that_never_answers_go_ends_play_with_one_line():
     result = run("play", BOOK, "--no-board", "--opponent", f"uci:{FAKE_ENGINE} --hang-after 1")
     assert result.exit_code == 2, result.output
@@ -174,6 +176,7 @@ def test_an_unclosed_quote_in_an_engine_command_is_one_line(command, option, mes
     one_line_error(run(command, BOOK, option, "uci:'x"), message)
 
 
+@pytest.mark.slow
 def test_a_program_that_is_not_a_uci_engine_is_named_so():
     one_line_error(run("play", BOOK, "--opponent", "uci:cat"),
                    "'cat' is not a UCI engine", "'uciok'")
@@ -279,6 +282,7 @@ def test_an_interrupted_run_leaves_its_expectations_undecided(tmp_path):
 
 
 @pytest.mark.parametrize("positions, workers", [("sample:5", None), ("sample:201", 2)])
+@pytest.mark.slow
 def test_jobs_are_capped_at_the_work_available(pool_sizes, positions, workers):
     result = run("verify", BOOK, "--positions", positions, "--jobs", "8", "--defender", "random")
     assert result.exit_code == 0, result.output

@@ -43,6 +43,7 @@ def copy_source(tmp_path: Path) -> Path:
     return source
 
 
+@pytest.mark.slow
 def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
     source = copy_source(tmp_path)
     wheels = tmp_path / "wheels"
@@ -167,6 +168,7 @@ def test_python_m_al0_takes_the_working_folder_off_the_path(path, cwd, kept, tmp
     assert given == kept
 
 
+@pytest.mark.slow
 def test_a_click_or_numpy_module_in_the_working_folder_is_not_imported(tmp_path):
     # `python -m al0` in a stranger's folder of tables imported its click.py.
     for name in ("click", "numpy", "yaml", "chess"):

@@ -3,11 +3,13 @@ house style's strict typing, so a loose type fails the suite like a bug."""
 
 from __future__ import annotations
 
+import pytest
 from mypy import api
 
 from conftest import ROOT
 
 
+@pytest.mark.slow
 def test_package_is_strictly_typed(tmp_path):
     report, errors, status = api.run(["--strict", "--cache-dir", str(tmp_path),
                                       str(ROOT / "al0"), str(ROOT / "library")])

@@ -74,6 +74,7 @@ def fuzz(examples: int) -> settings:
 
 @fuzz(400)
 @given(mutated())
+@pytest.mark.slow
 def test_parse_fen_gives_a_board_or_a_position_error(fen):
     try:
         board = parse_fen(fen)
@@ -91,6 +92,7 @@ def scratch(tmp_path_factory):
 
 @fuzz(200)
 @given(st.lists(mutated(), min_size=1, max_size=4))
+@pytest.mark.slow
 def test_read_epd_gives_positions_or_a_located_error(scratch, lines):
     path = scratch / "fuzz.epd"
     path.write_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
@@ -118,6 +120,7 @@ def one_clean_line(result) -> None:
 
 @fuzz(100)
 @given(mutated())
+@pytest.mark.slow
 def test_plan_fen_succeeds_or_exits_2_with_one_line(fen):
     if "\x00" in fen:
         return  # a NUL cannot be passed in a command-line argument
@@ -126,6 +129,7 @@ def test_plan_fen_succeeds_or_exits_2_with_one_line(fen):
 
 @fuzz(50)
 @given(st.lists(mutated(), min_size=1, max_size=3))
+@pytest.mark.slow
 def test_plan_epd_succeeds_or_exits_2_with_one_line(scratch, lines):
     path = scratch / "plan.epd"
     path.write_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))

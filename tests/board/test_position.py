@@ -50,6 +50,7 @@ def random_boards(material: tuple[tuple[chess.PieceType, chess.Color], ...],
     return boards
 
 
+@pytest.mark.slow
 def test_compact_moves_checks_mates_equal_python_chess():
     rng = random.Random(20261122)
     counts = {"positions": 0, "moves": 0, "checks": 0, "mates": 0, "stalemates": 0,

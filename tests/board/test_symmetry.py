@@ -69,6 +69,7 @@ def test_transforms_agree_with_python_chess(symmetry):
 
 
 @pytest.mark.parametrize("material", ["KRK", "KBNK", "KBBK"])
+@pytest.mark.slow
 def test_the_tablebases_start_positions_are_canonical(material):
     table = mate_table(material)
     boards = start_positions("sample:300", table, tablebase_of(material), seed=1)
@@ -101,6 +102,7 @@ def test_mirror_images_get_mirrored_plans():
                 transform_tree(plan.tree, symmetry))
 
 
+@pytest.mark.slow
 def test_a_symmetric_tables_worst_case_is_the_same_from_every_orientation():
     verifier = Verifier(VerifySpec(str(TABLES / "krk_fast.yaml"), DefenderSpec("worst"),
                                    replay_worst_lines=False))
@@ -179,6 +181,7 @@ def test_an_illegal_move_from_a_library_is_named_in_the_users_orientation():
 
 
 @pytest.mark.parametrize("material, positions", [("KRK", 175_168), ("KBBK", None)])
+@pytest.mark.slow
 def test_every_lists_each_class_with_all_its_mirror_images(material, positions):
     table = mate_table(material)
     tablebase = tablebase_of(material)

@@ -39,6 +39,7 @@ def play_out(table: str, fen: str) -> tuple[list[OurMove], GameEnd]:
 
 
 @pytest.mark.parametrize("table", sorted(SAMPLES))
+@pytest.mark.slow
 def test_bishop_table_claims_hold_on_a_fixed_sample(table):
     count = SAMPLES[table]
     result = CliRunner().invoke(cli, ["verify", table, "--jobs", "2",

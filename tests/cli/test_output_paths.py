@@ -53,6 +53,7 @@ SPELLINGS = ["a", "./a", "sub/../a", "hard_a", "link_a", "b", "c", "sub/../c", "
 @settings(max_examples=300, deadline=None)
 @given(inputs=st.lists(st.sampled_from(SPELLINGS), max_size=2),
        outputs=st.lists(st.sampled_from([*SPELLINGS, "-"]), max_size=4))
+@pytest.mark.slow
 def test_an_output_is_refused_exactly_when_something_is_lost(scratch, inputs, outputs):
     root, identity = scratch
 

@@ -75,6 +75,7 @@ def hinted_game(game: Practice, check: re.Pattern[str] | None = None) -> list[st
 # ---------------------------------------------------------- the student
 
 @pytest.mark.parametrize("name", ["krk", "kqk", "kbbk"])
+@pytest.mark.slow
 def test_a_student_who_takes_every_hint_mates_with_no_slip_told_in_words(name, tablebase_cache):
     """From seeded starts (1 to 30 moves from mate), every hint and why in
     words (no rule or advice name, no node count), no mistake or blunder,
@@ -244,6 +245,7 @@ def scripted(endgame, starts: list[chess.Board], planner: Planner | None) -> str
     return typed(*lines)
 
 
+@pytest.mark.slow
 def test_a_material_with_no_table_from_a_level_band_into_the_record_and_a_pgn(
         tablebase_cache, tmp_path):
     kqkr = tablebase.load("KQKR", tablebase_cache)
@@ -343,6 +345,7 @@ def transcript_pattern(expected: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+@pytest.mark.slow
 def test_the_teachers_page_prints_what_it_shows(tmp_path, monkeypatch):
     """Each ``$ al0 practice`` transcript of docs/teaching.md, typed in in
     order in one folder (one lesson, one progress record), prints what the

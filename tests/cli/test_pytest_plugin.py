@@ -42,6 +42,7 @@ def test_a_table_whose_claims_hold_passes(pytester):
     result.stdout.fnmatch_lines(["*krk_holds.yaml::expect PASSED*"])
 
 
+@pytest.mark.slow
 def test_each_expect_block_is_a_test_item_of_its_own(pytester):
     copy(pytester, "krk_holds.yaml", "krk_some.epd")
     table = pytester.path / "krk_holds.yaml"
@@ -89,6 +90,7 @@ def test_defaults_come_from_the_ini_options(pytester):
                                  "  expect stalemates: 11 (at most 0 expected)"])
 
 
+@pytest.mark.slow
 def test_the_default_is_a_fixed_sample_against_the_tablebase(pytester):
     copy(pytester, "krk_bratko_claims.yaml")
     table = pytester.path / "krk_bratko_claims.yaml"
@@ -158,6 +160,7 @@ def test_an_ini_file_naming_an_engine_is_a_usage_error(pytester):
 
 
 @pytest.mark.parametrize("how", ["option", "environment"])
+@pytest.mark.slow
 def test_the_person_running_pytest_gives_the_engine(pytester, monkeypatch, how):
     engine = f"uci:{FAKE_ENGINE}"
     with_claims(pytester, "positions: krk_some.epd", "max-moves: 1")

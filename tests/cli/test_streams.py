@@ -59,6 +59,7 @@ def al0(*args: str, **options) -> subprocess.CompletedProcess[bytes]:
                           timeout=120, **options)
 
 
+@pytest.mark.slow
 def test_a_reader_gone_before_play_writes_still_leaves_the_game(tmp_path, tablebase_cache):
     read, write = os.pipe()
     os.close(read)  # no reader at all: the first line is a broken pipe
@@ -78,6 +79,7 @@ def test_a_reader_gone_before_play_writes_still_leaves_the_game(tmp_path, tableb
     (("practice", "krk", "--fen", START), False),
     (("tablebase", "KRK", "--fen", START), False),
 ])
+@pytest.mark.slow
 def test_a_closed_standard_error_stops_no_command(args, written, tmp_path, tablebase_cache):
     # Python leaves sys.stderr None then: the first message raised, unseen, exit 1.
     out = tmp_path / "out"

@@ -115,6 +115,7 @@ def test_book_table_mates_from_the_default_position(bratko):
     assert all(e.plan.advice for e in events if isinstance(e, OurMove))
 
 
+@pytest.mark.slow
 def test_book_table_mates_random_defenders_from_200_random_positions(bratko):
     planner = Planner(bratko)
     endings, longest = {}, 0

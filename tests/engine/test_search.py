@@ -91,6 +91,7 @@ EDGE_POSITIONS = [b for b in random_positions("KRK", 3000, seed=12)
 
 
 @pytest.mark.parametrize("name", ["mate_in_2", "squeeze", "approach", "keeproom", "divide_in_2"])
+@pytest.mark.slow
 def test_search_agrees_with_exhaustive_reference(bratko, name):
     advice = compile_advice(bratko.advice[name], bratko.library)
     outcomes = set()
@@ -257,6 +258,7 @@ advice:
     ("kbnk", "progress", 40), ("kbnk", "progress_in_2", 40), ("kbnk", "progress_in_3", 12),
     (KEEP_AWAY, "to_edge", 60)], ids=["kbnk-progress", "kbnk-progress_in_2",
                                       "kbnk-progress_in_3", "keep_away-to_edge"])
+@pytest.mark.slow
 def test_the_last_nodes_of_theirs_decided_apart_give_the_full_search_trees(table_name, name,
                                                                              count):
     # Leaves with us to move and position-only goals: the last nodes of

@@ -36,6 +36,7 @@ def plan_outline(plan):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("table_name", ["krk_bratko.yaml", "krk_std.yaml", "kqk.yaml"])
+@pytest.mark.slow
 def test_a_sharing_planner_plans_as_a_fresh_one(table_name, monkeypatch):
     # The Python search's sharing (the native core's: tests/engine/test_native.py).
     monkeypatch.setenv("AL0_CORE", "python")
@@ -151,6 +152,7 @@ def test_which_goals_have_one_value_per_position(table_name, goal, alone):
     assert position_only(goal, load_table(TABLES / table_name).library) is alone
 
 
+@pytest.mark.slow
 def test_one_side_leaves_and_values_per_position_find_the_same_trees():
     # Leaves with us to move only: no visit of children that cannot be
     # leaves, bounds of one parity; goal outcomes kept per position.
@@ -162,6 +164,7 @@ def test_one_side_leaves_and_values_per_position_find_the_same_trees():
     assert 0 < found < 40
 
 
+@pytest.mark.slow
 def test_searches_from_roots_alike_share_a_memo_and_plan_as_fresh_ones(monkeypatch):
     monkeypatch.setenv("AL0_CORE", "python")  # the twin's values (the core keeps them in its memo)
     table = load_table(TEST_TABLES / "kbnk_progress_in_2.yaml")
@@ -195,6 +198,7 @@ def _trees_found_with_and_without_the_shortcut(advice, material, count, seed):
         advice, dataclasses.replace(advice, leaf_in_check=False), material, count, seed)
 
 
+@pytest.mark.slow
 def test_skipping_moves_that_give_no_check_finds_the_same_trees():
     table = load_table(TEST_TABLES / "mate_in_3_kqk.yaml")
     advice = compile_advice(table.advice["mate_in_3"], table.library)
@@ -215,6 +219,7 @@ def test_which_advice_is_mate_alone(bratko):
 
 
 @pytest.mark.parametrize("material, seed", [("KQK", 5), ("KRK", 11)])
+@pytest.mark.slow
 def test_deciding_mate_alone_from_positions_finds_the_same_trees(material, seed):
     # The same advice searched as any other: goals through nodes, their
     # moves from the generator, their nodes at bound 1 expanded.

@@ -113,6 +113,7 @@ def test_suite_labels_agree_with_brute_force() -> None:
         assert brute_force_mate(chess.Board(fen), MAX_MOVES) == dm, fen
 
 
+@pytest.mark.slow
 def test_mate_in_n_agrees_with_brute_force_on_a_seeded_sample() -> None:
     found = []
     for fen in sample():
@@ -123,6 +124,7 @@ def test_mate_in_n_agrees_with_brute_force_on_a_seeded_sample() -> None:
     assert any(k is not None for k in found) and None in found  # Both outcomes occur.
 
 
+@pytest.mark.slow
 def test_mate_in_n_agrees_with_tablebase() -> None:
     """Cross-check with the KRK tablebase (``al0.tablebase``, built on another
     branch): the prover finds a mate in k ≤ N exactly when the distance to mate is k."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -92,6 +93,7 @@ def check_goal_text(text: str) -> bool:
 
 @FUZZ
 @given(tables)
+@pytest.mark.slow
 def test_mutated_tables_load_or_give_a_located_error(text):
     check_table_text(text)
 

@@ -101,6 +101,7 @@ def test_a_holding_condition_agrees_with_the_forcing_tree_search(graph, terms):
     (lambda t: t.potential(["room + 1000001*room"]), r"^term 1 .*:8: a weight must be a whole number from 1 to 1000000, not 1000001$"),
     (lambda t: t.potential(["1000000*room"] * 4), r"^the terms take \d+ × \d+ × \d+ × \d+ values together, too many"),
 ])
+@pytest.mark.slow
 def test_a_bad_term_or_condition_is_a_located_error(terms, call, message):
     with pytest.raises(TableSyntaxError, match=message):
         call(terms)
@@ -126,6 +127,7 @@ def room_closure(graph, terms):
     return potential, kept, found, replies
 
 
+@pytest.mark.slow
 def test_the_closure_walk_mates_every_start_inside_the_closure(graph, terms):
     # KRK's room, then our king's steps to the critical square, within two
     # moves: kept inside its closure (each fall lands where it can fall
@@ -146,6 +148,7 @@ def test_the_closure_walk_mates_every_start_inside_the_closure(graph, terms):
     assert walked.exits and all("keeps the closure: " in line and "(in " in line for line in walked.exits)
 
 
+@pytest.mark.slow
 def test_the_fastest_walk_keeps_the_progress_and_beats_the_first_move(graph, terms):
     # Among the moves that keep the fall forced, the one the tablebase rates
     # best: still every start inside the closure mates, and in fewer moves
@@ -187,6 +190,7 @@ def test_a_target_is_a_fall_of_every_value(graph, terms):
     assert (with_target > 0)[outside].sum() > (found > 0)[outside].sum()
 
 
+@pytest.mark.slow
 def test_the_command_measures_a_krk_potential_and_walks_it():
     # The numbers docs/progress.md shows: room, then our king's steps to
     # the critical square, within two moves, on KRK's 21,959 won positions.

@@ -118,12 +118,14 @@ def _sample(table: tb.Tablebase, count: int) -> list[tuple[int, int]]:
     return [(rng.randrange(2), rng.randrange(table.values.shape[1])) for _ in range(count)]
 
 
+@pytest.mark.slow
 def test_krk_bellman_consistent_at_every_index(table) -> None:
     assert _bellman_errors(table("KRK"), _every_index(table("KRK")))[:5] == []
 
 
 @pytest.mark.parametrize("material, count", [("KQK", 10_000), ("KBK", 2_000), ("KNK", 2_000),
                                              *[(material, 2_000) for material in FOUR_MEN]])
+@pytest.mark.slow
 def test_bellman_consistent_on_a_sample(table, material: str, count: int) -> None:
     # Seeded samples, not every index: through python-chess a full KQK takes
     # half a minute, a four-man table (5 million entries) hours. Each table
@@ -315,6 +317,7 @@ _ALL_SYMMETRIES = [_compose(*flips) for flips in [
 
 
 @pytest.mark.parametrize("material, positions", [("KRK", 175_168), ("KBBK", None), ("KRKN", None)])
+@pytest.mark.slow
 def test_positions_are_one_per_class_with_its_size(table, material: str, positions: int | None) -> None:
     chosen = table(material)
     classes = chosen.positions(chess.WHITE, won=True)

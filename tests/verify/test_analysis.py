@@ -115,6 +115,7 @@ def test_no_tablebase_means_no_analysis_and_says_so():
     assert "needs a tablebase" in next(analysis_lines(None))
 
 
+@pytest.mark.slow
 def test_the_worst_defender_breakdown_replays_its_line(tablebase):
     verifier = Verifier(VerifySpec(BOOK, DefenderSpec("worst")))
     for index, board in enumerate(starts()[:3]):

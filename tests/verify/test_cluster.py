@@ -115,6 +115,7 @@ def verify_both_ways_with_plans(tmp_path, scheduler: str, *args: str
     (CLUSTER_EPD, "tablebase"),        # 11 stalemates among 60: the examples' order shows
     ("sample:40", "random"),         # seeded per position, whichever worker plays it
 ])
+@pytest.mark.slow
 def test_cluster_and_one_job_give_the_same_report(tmp_path, scheduler, positions, defender):
     local, remote = verify_both_ways(tmp_path, scheduler, table_in(tmp_path),
                                      "--positions", positions, "--defender", defender)
@@ -126,6 +127,7 @@ def test_cluster_and_one_job_give_the_same_report(tmp_path, scheduler, positions
         assert failures.count("stalemate") == 11
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_has_its_chunk_run_again(tmp_path, own_scheduler):
     table = table_in(tmp_path, "krk_bratko.yaml", "die-once")
     local, remote = verify_both_ways(tmp_path, own_scheduler, table, "--positions", CLUSTER_EPD)
@@ -133,6 +135,7 @@ def test_a_worker_that_dies_has_its_chunk_run_again(tmp_path, own_scheduler):
     assert remote == local
 
 
+@pytest.mark.slow
 def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, own_scheduler):
     out = tmp_path / "r.json"
     result = run(table_in(tmp_path, "krk_bratko.yaml", "die-always"), "--positions", CLUSTER_EPD,
@@ -154,6 +157,7 @@ def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
     assert message.count("worker tcp://") == 2  # both workers named
 
 
+@pytest.mark.slow
 def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_scheduler):
     out = tmp_path / "r.json"
     result = run(table_in(tmp_path, "krk_bratko.yaml", "shutdown"), "--positions", CLUSTER_EPD,
@@ -170,6 +174,7 @@ def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_
                for kind in ("FuturesCancelledError", "FutureCancelledError", "CommClosedError")), result.output
 
 
+@pytest.mark.slow
 def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
     # Games from different starts join: the workers make the segments of
     # their regions, not whole games, so few positions are planned twice
@@ -181,6 +186,7 @@ def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
     assert local_plans <= remote_plans <= 1.15 * local_plans
 
 
+@pytest.mark.slow
 def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, scheduler):
     # What Ctrl-C does: run_with_progress closes the generator.
     boards = [chess.Board(line.split(" w ")[0] + " w - - 0 1")
@@ -211,6 +217,7 @@ def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at
     assert data["expectations"] and all(check["holds"] is None for check in data["expectations"])
 
 
+@pytest.mark.slow
 def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own_scheduler):
     # 300 rounds of the positions: far more work than is done when the
     # workers go (with 30, two workers sometimes finished all of it first).
@@ -232,6 +239,7 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own
     assert 1 <= len(report.records) < len(boards)
 
 
+@pytest.mark.slow
 def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cluster,
                                                                 own_scheduler):
     # The tablebase defender's games, made as segments (a game's record
@@ -326,6 +334,7 @@ def test_a_program_that_is_not_a_scheduler_is_named_so(answer, message):
     assert str(caught.value).startswith(f"{address} {message}"), caught.value
 
 
+@pytest.mark.slow
 def test_a_program_that_echoes_is_named_and_its_client_put_away_at_once(monkeypatch):
     # The right error, then 20 s later a traceback from the client's finaliser.
     unraised: list[object] = []

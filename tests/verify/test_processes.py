@@ -193,6 +193,7 @@ time.sleep(120)
 
 
 @pytest.mark.parametrize("how", ["kernel", "poll"])
+@pytest.mark.slow
 def test_a_watched_worker_ends_with_its_parent(how):
     process = subprocess.Popen([sys.executable, "-c", PARENT, how], stdout=subprocess.PIPE,
                                text=True, start_new_session=True)

@@ -40,6 +40,7 @@ def test_a_packed_position_unpacks_to_itself(fen):
     (LIBRARIES / "kqkr_win_rook.yaml", "sample:20", 50,
      {"material lost", "threefold repetition", "mate", "no plan"}),
 ])
+@pytest.mark.slow
 def test_games_read_off_the_segments_are_the_play_loops(table, positions, max_moves, endings):
     spec = VerifySpec(str(table), DefenderSpec("tablebase"), max_moves)
     chains, loop = Verifier(spec), Verifier(spec)
@@ -74,6 +75,7 @@ def test_two_workers_search_no_more_plans_than_one_process_and_report_the_same(t
             == {key: value for key, value in two.items() if key not in varying})
 
 
+@pytest.mark.slow
 def test_a_spent_budget_stops_one_process_and_two_workers_at_the_same_game(tmp_path):
     # A worker's failed search is kept with its segment and raised where a
     # game needs it: the games before it are all in the report, as in one process.

@@ -325,6 +325,7 @@ def test_play_rejects_an_unknown_opponent():
 
 
 @pytest.mark.parametrize("table", ["krk.yaml", "krk_fast.yaml", "krk_std.yaml"])
+@pytest.mark.slow
 def test_krk_table_meets_its_expectations_against_every_defence_from_every_position(table):
     """The project tables' claims, checked exactly: every symmetry class of
     KRK with White to move, the worst case over all defences (two jobs).
@@ -336,6 +337,7 @@ def test_krk_table_meets_its_expectations_against_every_defence_from_every_posit
     assert "expect max-moves: ok" in result.output
 
 
+@pytest.mark.slow
 def test_krk_fast_mates_faster_than_13_moves_on_average_against_the_tablebase(tmp_path):
     """krk_fast.yaml's expect: block about the tablebase defender: every
     symmetry class of KRK is mated and the mean is at most 13.0 moves
@@ -358,6 +360,7 @@ def test_krk_fast_drives_their_king_along_the_edge_from_a_corner():
     assert data["moves_to_mate"]["max"] <= 21
 
 
+@pytest.mark.slow
 def test_krk_fast_walks_its_king_out_of_the_corner_first():
     """With our king in the corner and theirs in the middle, krk_fast.yaml
     walks ours out before cutting theirs off: at most 27 moves against every
@@ -368,6 +371,7 @@ def test_krk_fast_walks_its_king_out_of_the_corner_first():
     assert data["moves_to_mate"]["max"] <= 27
 
 
+@pytest.mark.slow
 def test_krk_fast_cuts_their_king_off_before_walking_out_of_the_corner():
     """With our king in the corner and theirs far from it, krk_fast.yaml
     first cuts theirs off with the rook on the line next to it, then walks
@@ -379,6 +383,7 @@ def test_krk_fast_cuts_their_king_off_before_walking_out_of_the_corner():
     assert data["moves_to_mate"]["max"] <= 23
 
 
+@pytest.mark.slow
 def test_krk_fast_cuts_their_king_off_from_just_out_of_its_step_from_the_corner():
     """Our king in the corner, theirs next to the rook in the middle:
     krk_fast.yaml cuts it off or boxes it in with the rook just out of its
@@ -391,6 +396,7 @@ def test_krk_fast_cuts_their_king_off_from_just_out_of_its_step_from_the_corner(
     assert data["moves_to_mate"]["max"] <= 25
 
 
+@pytest.mark.slow
 def test_krk_fast_brings_its_king_nearer_before_putting_the_rook_between():
     """The rook cuts their king off, both kings on one side of it:
     krk_fast.yaml steps our king nearer theirs (closein) before moving the
@@ -479,6 +485,7 @@ def test_the_books_stalemates_and_their_correction(table, endings):
 
 
 @pytest.mark.parametrize("table, us", [("kqkr.yaml", chess.WHITE), ("kqkr_black.yaml", chess.BLACK)])
+@pytest.mark.slow
 def test_verify_samples_a_four_man_ending_for_either_side(tablebase_cache, table, us):
     """KQKR: won start positions of the table's side, drawn uniformly from the
     symmetry classes; the tablebase defends (the rook's side, captures
@@ -525,6 +532,7 @@ def test_play_shows_the_distance_to_mate_after_a_capture(tablebase_cache):
     assert "   ... Kc7" in result.output  # the tablebase's longest defence of the KQK
 
 
+@pytest.mark.slow
 def test_kqk_table_meets_its_expectations_against_every_defence_from_every_position():
     """kqk.yaml (standard vocabulary only): every symmetry class of KQK with
     White to move, the worst case over all defences (two jobs) — all mated,
@@ -547,6 +555,7 @@ def workers_of(process: subprocess.Popen) -> list[str]:
 @pytest.mark.parametrize("defender, table", [("random", "krk"), ("tablebase", "krk"),
                                              ("worst", "krk_bratko")])
 @pytest.mark.parametrize("group", [False, True], ids=["to-verify", "to-all"])
+@pytest.mark.slow
 def test_ctrl_c_with_workers_gives_the_partial_report(tmp_path, defender, table, group):
     # Ctrl-C reaches the whole process group from a terminal, or only verify
     # (kill -INT): either way the workers stop at their next position, the
@@ -592,6 +601,7 @@ verify (its stop path, or Python at exit) for that thread."""
 
 @pytest.mark.parametrize("defender, table", [("random", "krk"), ("tablebase", "krk"),
                                              ("worst", "krk_bratko")])
+@pytest.mark.slow
 def test_workers_answers_are_awaited_where_a_ctrl_c_leaves_no_lock(defender, table):
     done = subprocess.run(
         [sys.executable, "-c", LOCKS_AND_INTERRUPTS, "verify", str(TABLES / f"{table}.yaml"),

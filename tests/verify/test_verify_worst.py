@@ -60,6 +60,7 @@ def closure(worst: WorstCase, positions: list) -> set:
 
 
 @pytest.mark.parametrize("table", [BOOK, SHUFFLE])
+@pytest.mark.slow
 def test_plans_made_elsewhere_give_the_records_of_plans_made_on_demand(table):
     boards = starts(table, 12) + ([chess.Board(line.split(" w ")[0] + " w - - 0 1")
                                    for line in open(STALEMATES) if not line.startswith("#")]
@@ -112,12 +113,14 @@ def verify_json(tmp_path, *args: str) -> tuple[dict, str]:
 @pytest.mark.parametrize("table, positions, ending", [
     (BOOK, STALEMATES, "stalemate"), (BOOK, "sample:30", "mate"),
     (SHUFFLE, "sample:8", "threefold repetition")])
+@pytest.mark.slow
 def test_jobs_do_not_change_a_worst_case_report(tmp_path, table, positions, ending):
     one, _ = verify_json(tmp_path, table, "--positions", positions)
     two, _ = verify_json(tmp_path, table, "--positions", positions, "--jobs", "2")
     assert one == two and one["games"] == one["total"] and ending in one["endings"]
 
 
+@pytest.mark.slow
 def test_a_plan_over_budget_stops_two_jobs_where_it_stops_one(tmp_path):
     # With a budget of 300 nodes some plan fails: one job stops at the first
     # start that needs it; with two, the worker's failure is kept until the
@@ -130,6 +133,7 @@ def test_a_plan_over_budget_stops_two_jobs_where_it_stops_one(tmp_path):
     assert last_one.startswith("Error: stopped after") and "node budget of 300" in last_one
 
 
+@pytest.mark.slow
 def test_a_table_that_wanders_hundreds_of_moves_gets_its_report(tmp_path):
     # Its worst defence walks our king round the edge for 600 moves before a
     # position comes round again: deeper than Python's stack, were the
