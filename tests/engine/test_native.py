@@ -125,7 +125,7 @@ def _search_both(compiled, made, position, us, nodes):  # type: ignore[no-untype
     return results
 
 
-@pytest.mark.parametrize("table_name", STANDARD + ["../benchmarks/kbnk_deep4"])
+@pytest.mark.parametrize("table_name", STANDARD + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published"])
 def test_whole_searches_equal_the_twin(table_name: str) -> None:
     """Trees and node counts equal, or the same budget spent, for every
     advice from seeded roots (a small budget keeps the deep ones quick,
