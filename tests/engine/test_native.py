@@ -215,3 +215,22 @@ def test_a_costly_goal_counts_against_the_budget_as_on_the_twin() -> None:
     position = from_board(chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"))
     python, native_ = _search_both(compiled, made, position, chess.WHITE, 1001)
     assert python == native_ and "node budget of 1001 (each node counting as 2" in python[0]
+
+
+VARYING = ("wall_seconds", "plan_ms", "plans_per_second", "plans_searched")
+"""A report's fields that depend on the run, not the table (as
+benchmarks/normalise_report.py drops them)."""
+
+
+@pytest.mark.parametrize("table_name, positions", [("krk_std", "sample:80"),
+                                                   ("kqk", "sample:40")])
+def test_verify_reports_equal_between_cores(table_name: str, positions: str,
+                                            monkeypatch) -> None:
+    """A verify run against the tablebase reports the same on either core."""
+    from al0.verify.api import verify
+    reports = []
+    for core_name in ("native", "python"):
+        monkeypatch.setenv("AL0_CORE", core_name)
+        data = verify(table_name, positions).to_json()
+        reports.append({key: value for key, value in data.items() if key not in VARYING})
+    assert reports[0] == reports[1]
