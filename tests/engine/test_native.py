@@ -234,3 +234,17 @@ def test_verify_reports_equal_between_cores(table_name: str, positions: str,
         data = verify(table_name, positions).to_json()
         reports.append({key: value for key, value in data.items() if key not in VARYING})
     assert reports[0] == reports[1]
+
+
+def test_more_men_than_the_core_holds_search_on_the_twin() -> None:
+    """A root of more than eight men (never an endgame's) is searched by
+    the twin, not refused: the core's move lists hold eight men's moves."""
+    table = load_table(TABLES / "kqk.yaml")
+    advice = table.advice["squeeze"]
+    compiled = compile_advice(advice, table.library)
+    made = compile_native(advice, compiled, table)
+    position = from_board(chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1"))
+    with pytest.raises(ValueError, match="at most 8 men"):
+        core.legal_moves(position)
+    assert _search_both(compiled, made, position, table.us, 5000)[0] == _search_both(
+        compiled, made, position, table.us, 5000)[1]
