@@ -248,3 +248,26 @@ def test_more_men_than_the_core_holds_search_on_the_twin() -> None:
         core.legal_moves(position)
     assert _search_both(compiled, made, position, table.us, 5000)[0] == _search_both(
         compiled, made, position, table.us, 5000)[1]
+
+
+def test_the_memory_limit_is_spent_as_on_the_twin() -> None:
+    """Stored moves are counted alike: the same search stops at the same
+    limit with the same message, or finds the same tree within it."""
+    table = load_table(TABLES / "kbbk.yaml")
+    advice = table.advice["mate_in_3"]
+    compiled = compile_advice(advice, table.library)
+    made = compile_native(advice, compiled, table)
+    outcomes = set()
+    for board in random_positions(table.material, 4, seed=35, us=table.us):
+        for moves in (50, 400, 3000):
+            results = []
+            for search in (ForcingTreeSearch, NativeSearch):
+                runner = search(compiled if search is ForcingTreeSearch else made,  # type: ignore[arg-type]
+                                node_at(from_board(board), 0, table.us), SearchLimits(moves=moves))
+                try:
+                    results.append((runner.run(), runner.nodes))
+                except SearchBudgetExceeded as error:
+                    results.append((str(error), None))
+            assert results[0] == results[1], (board.fen(), moves)
+            outcomes.add(isinstance(results[0][0], str))
+    assert outcomes == {True, False}  # some spent the limit, some did not
