@@ -7,6 +7,8 @@
 #include <Python.h>
 #include "search.h"
 
+#define MAX_MEN 8
+
 /* ---------------------------------------------------------- reading input */
 
 static int read_position(PyObject *tuple, Position *p)
@@ -23,7 +25,15 @@ static int read_position(PyObject *tuple, Position *p)
             return -1;
     }
     p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 7));
-    return p->turn < 0 ? -1 : 0;
+    if (p->turn < 0)
+        return -1;
+    /* The move lists hold MAX_MOVES: eight men have at most 7 * 27 + 8
+     * moves, and a search never adds a man. */
+    if (popcount(p->white | p->black) > MAX_MEN) {
+        PyErr_Format(PyExc_ValueError, "the native core plays at most %d men", MAX_MEN);
+        return -1;
+    }
+    return 0;
 }
 
 /* A sequence of ints into a new C array (freed by the caller). */

@@ -8,7 +8,9 @@
 
 Tree LEAF = {0, 0};
 
-struct Block { Block *next; size_t used, size; _Alignas(16) unsigned char data[]; };
+/* The header is three words, so data starts 8-byte aligned, and pieces are
+ * rounded to 16 bytes: aligned for every type stored here. */
+struct Block { Block *next; size_t used, size; unsigned char data[]; };
 /* Blocks double from 16 KB to 1 MB: a one-ply search (most plans) needs a
  * few hundred bytes, and a deep one should not call malloc per node. */
 #define FIRST_BLOCK ((size_t)1 << 14)
@@ -43,7 +45,7 @@ void memo_free(Memo *memo)
 
 void *memo_alloc(Memo *memo, size_t size)
 {
-    size = (size + 15) & ~(size_t)15;  /* keep every piece 16-byte aligned */
+    size = (size + 15) & ~(size_t)15;
     Block *block = memo->blocks;
     if (!block || block->used + size > block->size) {
         size_t capacity = !block ? FIRST_BLOCK : block->size < BLOCK_SIZE ? 2 * block->size : BLOCK_SIZE;

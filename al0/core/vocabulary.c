@@ -9,6 +9,7 @@ const char *FEATURE_NAMES[FEATURE_COUNT] = {
     "dist", "mdist", "edge_dist", "centre_side_dist", "corner_dist", "room", "area",
     "least_area", "area_corner_dist", "corner_triangle", "diagonal_area",
     "triangle_corner_dist", "area_dist", "mobility", "inward", "critical_mdist", "hanging",
+    "wrong_way",
 };
 const char *PREDICATE_NAMES[PREDICATE_COUNT] = {
     "mate", "stalemate", "check", "themtomove", "ustomove", "lost", "attacked", "en_prise",
@@ -166,6 +167,53 @@ static Bitboard free_steps(const Node *node, int king, int square)
          & ~side_attacks(node->p, !colour, occupied, 1);
 }
 
+/* corners._diagonal_measure: 8 times the farthest diagonal of a box from
+ * a corner (Manhattan steps), plus the box's squares on that diagonal. */
+static int diagonal_measure(int corner, Bitboard region)
+{
+    int far = 0, on = 0;
+    for (Bitboard r = region; r; r &= r - 1)
+        far = imax(far, MDIST[corner][lsb(r)]);
+    for (Bitboard r = region; r; r &= r - 1)
+        on += MDIST[corner][lsb(r)] == far;
+    return 8 * far + on;
+}
+
+/* corners.wrong_way: diagonal_measure from the nearest corner of the
+ * colour, of the part of the box at least as near (Manhattan) to the
+ * nearest corner of the other colour as to that colour's other corner;
+ * the least over corners tied for nearest. */
+static int wrong_way(Node *node, int king, int colour)
+{
+    Bitboard region = box(node, king);
+    int square = piece_square(node, king);
+    const int *right;
+    int count = corner_squares(node, colour, &right);
+    if (!region || square < 0 || count != 2)  /* a colour is required: two corners */
+        return NO_VALUE;
+    int wrong[2], n = 0, least = INT_MAX;
+    for (int c = 0; c < 4; c++)
+        if (CORNERS_ANY[c] != right[0] && CORNERS_ANY[c] != right[1])
+            wrong[n++] = CORNERS_ANY[c];
+    int near_right = imin(DIST[square][right[0]], DIST[square][right[1]]);
+    int near_wrong = imin(DIST[square][wrong[0]], DIST[square][wrong[1]]);
+    for (int r = 0; r < 2; r++) {
+        if (DIST[square][right[r]] != near_right)
+            continue;
+        for (int w = 0; w < 2; w++) {
+            if (DIST[square][wrong[w]] != near_wrong)
+                continue;
+            int towards = wrong[w], other = wrong[1 - w];
+            Bitboard part = 0;
+            for (Bitboard b = region; b; b &= b - 1)
+                if (MDIST[towards][lsb(b)] <= MDIST[other][lsb(b)])
+                    part |= BB(lsb(b));
+            least = imin(least, part ? diagonal_measure(right[r], part) : 0);
+        }
+    }
+    return least;
+}
+
 static int corner_dist(const Node *node, int piece, int colour)
 {
     int x = piece_square(node, piece);
@@ -246,14 +294,8 @@ int feature(Node *node, int id, const int *args)
         int count = corner_squares(node, b, &corners), least = INT_MAX;
         if (!region || !count)
             return NO_VALUE;
-        for (int k = 0; k < count; k++) {
-            int far = 0, on = 0;
-            for (Bitboard r = region; r; r &= r - 1)
-                far = imax(far, MDIST[corners[k]][lsb(r)]);
-            for (Bitboard r = region; r; r &= r - 1)
-                on += MDIST[corners[k]][lsb(r)] == far;
-            least = imin(least, 8 * far + on);
-        }
+        for (int k = 0; k < count; k++)
+            least = imin(least, diagonal_measure(corners[k], region));
         return least;
     }
     case F_TRIANGLE_CORNER_DIST: {
@@ -276,6 +318,8 @@ int feature(Node *node, int id, const int *args)
             least = imin(least, DIST[x][lsb(squares)]);
         return least;
     }
+    case F_WRONG_WAY:
+        return wrong_way(node, a, b);
     case F_MOBILITY:
         return x < 0 ? NO_VALUE : popcount(free_steps(node, a, x));
     case F_INWARD:

@@ -34,6 +34,7 @@ from al0.core import native
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
+from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import Node
@@ -51,6 +52,8 @@ _GENERATORS = {"legal": LEGAL, "nomove": NOMOVE, "moves": MOVES_OF, "checks": CH
                "captures": CAPTURES}
 TERM_INTS = 6
 MAX_SLOTS = 64
+MAX_MEN = 8
+"""The most men a position the core searches may have (its move lists' bound)."""
 
 
 class Unsupported(ValueError):
@@ -220,6 +223,12 @@ class NativeSearch:
         :raises SearchBudgetExceeded: as the Python search raises it.
         """
         limits, name = self.limits, self.advice.compiled.name
+        if (self.root.position.white | self.root.position.black).bit_count() > MAX_MEN:
+            # Past the core's move lists (never an endgame's): the twin searches.
+            twin = ForcingTreeSearch(self.advice.compiled, self.root, limits)
+            tree = twin.run()
+            self.nodes, self.moves = twin.nodes, twin.moves
+            return tree
         shared = self.memo is not None
         memo = self.memo if shared else new_memo(self.advice)
         # Each node counts as the advice's cost, as in the Python search:

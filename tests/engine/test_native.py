@@ -125,7 +125,7 @@ def _search_both(compiled, made, position, us, nodes):  # type: ignore[no-untype
     return results
 
 
-@pytest.mark.parametrize("table_name", STANDARD + ["../benchmarks/kbnk_deep4"])
+@pytest.mark.parametrize("table_name", STANDARD + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published"])
 @pytest.mark.slow
 def test_whole_searches_equal_the_twin(table_name: str) -> None:
     """Trees and node counts equal, or the same budget spent, for every
@@ -216,3 +216,59 @@ def test_a_costly_goal_counts_against_the_budget_as_on_the_twin() -> None:
     position = from_board(chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"))
     python, native_ = _search_both(compiled, made, position, chess.WHITE, 1001)
     assert python == native_ and "node budget of 1001 (each node counting as 2" in python[0]
+
+
+VARYING = ("wall_seconds", "plan_ms", "plans_per_second", "plans_searched")
+"""A report's fields that depend on the run, not the table (as
+benchmarks/normalise_report.py drops them)."""
+
+
+@pytest.mark.parametrize("table_name, positions", [("krk_std", "sample:80"),
+                                                   ("kqk", "sample:40")])
+def test_verify_reports_equal_between_cores(table_name: str, positions: str,
+                                            monkeypatch) -> None:
+    """A verify run against the tablebase reports the same on either core."""
+    from al0.verify.api import verify
+    reports = []
+    for core_name in ("native", "python"):
+        monkeypatch.setenv("AL0_CORE", core_name)
+        data = verify(table_name, positions).to_json()
+        reports.append({key: value for key, value in data.items() if key not in VARYING})
+    assert reports[0] == reports[1]
+
+
+def test_more_men_than_the_core_holds_search_on_the_twin() -> None:
+    """A root of more than eight men (never an endgame's) is searched by
+    the twin, not refused: the core's move lists hold eight men's moves."""
+    table = load_table(TABLES / "kqk.yaml")
+    advice = table.advice["squeeze"]
+    compiled = compile_advice(advice, table.library)
+    made = compile_native(advice, compiled, table)
+    position = from_board(chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1"))
+    with pytest.raises(ValueError, match="at most 8 men"):
+        core.legal_moves(position)
+    assert _search_both(compiled, made, position, table.us, 5000)[0] == _search_both(
+        compiled, made, position, table.us, 5000)[1]
+
+
+def test_the_memory_limit_is_spent_as_on_the_twin() -> None:
+    """Stored moves are counted alike: the same search stops at the same
+    limit with the same message, or finds the same tree within it."""
+    table = load_table(TABLES / "kbbk.yaml")
+    advice = table.advice["mate_in_3"]
+    compiled = compile_advice(advice, table.library)
+    made = compile_native(advice, compiled, table)
+    outcomes = set()
+    for board in random_positions(table.material, 4, seed=35, us=table.us):
+        for moves in (50, 400, 3000):
+            results = []
+            for search in (ForcingTreeSearch, NativeSearch):
+                runner = search(compiled if search is ForcingTreeSearch else made,  # type: ignore[arg-type]
+                                node_at(from_board(board), 0, table.us), SearchLimits(moves=moves))
+                try:
+                    results.append((runner.run(), runner.nodes))
+                except SearchBudgetExceeded as error:
+                    results.append((str(error), None))
+            assert results[0] == results[1], (board.fen(), moves)
+            outcomes.add(isinstance(results[0][0], str))
+    assert outcomes == {True, False}  # some spent the limit, some did not
