@@ -59,6 +59,8 @@ class Game:
     """Stockfish's longest move: what the machine's load does to an engine
     written in C++ at the same time per move."""
     scores: list[str] = field(default_factory=list)
+    moves_played: list[str] = field(default_factory=list)
+    """Both sides' moves, in UCI."""
 
 
 def starts(material: str, games: int, seed: int) -> list[chess.Board]:
@@ -148,6 +150,7 @@ def play(al0: chess.engine.SimpleEngine, stockfish: chess.engine.SimpleEngine,
                 break
             clocks[board.turn] += increment
         board.push(result.move)
+    game.moves_played = [move.uci() for move in board.move_stack]
     return game
 
 

@@ -20,12 +20,23 @@ FIFTY_MOVES = 100
 hundredth still counts: python-chess's ``is_fifty_moves`` needs a legal move)."""
 
 
-def repeats(board: chess.Board, move: chess.Move) -> bool:
-    """Whether ``move`` leads to a position the game has had before (the
-    board's moves are the game's, as ``position … moves …`` gave them)."""
+def repeats(board: chess.Board, move: chess.Move) -> str | None:
+    """How ``move`` repeats positions of the game (the board's moves are
+    the game's, as ``position … moves …`` gave them), or None: it leads to
+    a position the game has had, or lets a reply make one the third time
+    (their move too can close a cycle: the positions after our moves all
+    differ, and one after theirs still comes back, from another side)."""
     board.push(move)
     try:
-        return board.is_repetition(2)
+        if board.is_repetition(2):
+            return "would repeat a position of the game"
+        for reply in board.legal_moves:
+            board.push(reply)
+            third = board.is_repetition(3)
+            board.pop()
+            if third:
+                return f"would let {reply.uci()} repeat a position a third time"
+        return None
     finally:
         board.pop()
 
@@ -40,8 +51,9 @@ def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str |
     now = tablebase.result(board)
     if now.winner != board.turn or now.plies is None:
         return None
-    if repeats(board, move):
-        return "would repeat a position of the game"
+    repeated = repeats(board, move)
+    if repeated is not None:
+        return repeated
     after = board.copy(stack=False)
     after.push(move)
     then = tablebase.result(after)
@@ -55,8 +67,8 @@ def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str |
 
 def rescue_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
     """The tablebase's move at ``board``: one that mates soonest (the
-    first in UCI order that repeats no position of the game), else the
-    longest resistance (or a draw)."""
+    first in UCI order that repeats no position of the game, see
+    :func:`repeats`), else the longest resistance (or a draw)."""
     best = tablebase.best_moves(board)
     if not best:
         return tablebase.best_defence(board)

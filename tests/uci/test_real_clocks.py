@@ -233,6 +233,23 @@ def test_why_the_tables_move_gives_way(fen, move, why):
     assert why_not(tablebase.load("KRK"), chess.Board(fen), chess.Move.from_uci(move)) == why
 
 
+def test_a_move_that_lets_their_reply_repeat_a_position_a_third_time_gives_way():
+    """The book's position twice (e6e5 c2c1 e5e6 c1c2), then e6e5 c2b1: the
+    rook back to e6 leads to a new position (the king on b1), from which
+    b1c2 brings the book's position the third time. The positions after
+    our moves all differ, and theirs still close the cycle (how KBNK drew
+    one game in ten at 10+0.1 before this check)."""
+    board = chess.Board(BOOK_FEN)
+    for move in ("e6e5", "c2c1", "e5e6", "c1c2", "e6e5", "c2b1"):
+        board.push_uci(move)
+    table = tablebase.load("KRK")
+    assert why_not(table, board, chess.Move.from_uci("e5e6")) == \
+        "would let b1c2 repeat a position a third time"
+    board.push_uci("e5e6")
+    board.push_uci("b1c2")
+    assert board.is_repetition(3)
+
+
 def test_the_rescue_prefers_a_quickest_move_that_repeats_nothing():
     board = chess.Board(BOOK_FEN)
     table = tablebase.load("KRK")
