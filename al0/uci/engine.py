@@ -26,7 +26,7 @@ from al0.lang.model import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go
 from al0.uci.handshake import AUTO, MAX_BUDGET, identify
 from al0.uci.rescue import rescue_move, why_not
-from al0.uci.scores import playable, proof_line, table_score, tablebase_score
+from al0.uci.scores import move_score, playable, proof_line, table_score, tablebase_score
 from al0.tablebase import load_if_any
 
 if TYPE_CHECKING:
@@ -342,13 +342,11 @@ class UciEngine:
         search's position, where its first depth comes in milliseconds)."""
         if tablebase is not None:
             try:
-                move, score = rescue_move(tablebase, board), tablebase_score(tablebase, board)
+                move, lines = tablebase_answer(tablebase, board, "cut before the plan was made")
             except PositionError:  # material the tablebase does not cover
                 pass
             else:
-                search.floor(move, f"info depth 1 score {score} pv {move.uci()}",
-                             "info string cut before the plan was made: "
-                             "playing the tablebase move")
+                search.floor(move, *lines)
                 return
         move = min(board.legal_moves, key=chess.Move.uci)
         search.floor(move, f"info depth 0 score cp {material_balance(board, board.turn)} "
@@ -379,10 +377,8 @@ class UciEngine:
         self.followed = None
         if tablebase is None:
             return self._short_search(search, board, go, why)
-        move = rescue_move(tablebase, board)
-        score = tablebase_score(tablebase, board)
-        search.improve(move, f"info depth 1 score {score} pv {move.uci()}",
-                       f"info string {why}: playing the tablebase move")
+        move, lines = tablebase_answer(tablebase, board, why)
+        search.improve(move, *lines)
         return move
 
     def _short_search(self, search: Search, board: chess.Board, go: Go,
@@ -451,6 +447,20 @@ class UciEngine:
             self._tablebases[material] = load_if_any(
                 material, progress=lambda message: self._send(f"info string {message}"))
         return self._tablebases[material]
+
+
+def tablebase_answer(tablebase: Tablebase, board: chess.Board,
+                     why: str) -> tuple[chess.Move, tuple[str, str]]:
+    """The tablebase's move (:func:`~al0.uci.rescue.rescue_move`) and its
+    ``info`` lines: its score, and ``why`` it is played.
+
+    :raises PositionError: where the tablebase does not cover ``board``.
+    """
+    move = rescue_move(tablebase, board)
+    score, best = move_score(tablebase, board, move), tablebase_score(tablebase, board)
+    note = "" if score == best else f" (its quickest, {best}, would repeat a position)"
+    return move, (f"info depth 1 score {score} pv {move.uci()}",
+                  f"info string {why}: playing the tablebase move{note}")
 
 
 def parse_position(args: list[str]) -> chess.Board:

@@ -68,8 +68,24 @@ def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str |
 def rescue_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
     """The tablebase's move at ``board``: one that mates soonest (the
     first in UCI order that repeats no position of the game, see
-    :func:`repeats`), else the longest resistance (or a draw)."""
+    :func:`repeats`); where every such move repeats, the soonest of the
+    other winning moves that repeats nothing (a move lost now is better
+    than a threefold repetition); where none, the quickest; and for the
+    side that does not win, the longest resistance (or a draw)."""
     best = tablebase.best_moves(board)
     if not best:
         return tablebase.best_defence(board)
-    return next((move for move in best if not repeats(board, move)), best[0])
+    fresh = next((move for move in best if repeats(board, move) is None), None)
+    if fresh is not None:
+        return fresh
+    winning: list[tuple[int, str, chess.Move]] = []
+    for move in board.legal_moves:
+        after = board.copy(stack=False)
+        after.push(move)
+        result = tablebase.result(after)
+        if result.winner == board.turn and result.plies is not None:
+            winning.append((result.plies, move.uci(), move))
+    for _, _, move in sorted(winning):
+        if repeats(board, move) is None:
+            return move
+    return best[0]

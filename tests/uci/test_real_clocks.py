@@ -23,7 +23,7 @@ from al0.lang.loader import load_table
 from al0.uci import UciEngine, handshake
 from al0.uci.rescue import rescue_move, why_not
 from al0.uci.scores import move_score
-from conftest import ROOT
+from conftest import ROOT, TEST_TABLES
 
 KRK = str(ROOT / "advice_tables" / "krk.yaml")
 BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
@@ -248,6 +248,31 @@ def test_a_move_that_lets_their_reply_repeat_a_position_a_third_time_gives_way()
     board.push_uci("e5e6")
     board.push_uci("b1c2")
     assert board.is_repetition(3)
+
+
+def test_where_every_quickest_move_repeats_the_rescue_takes_a_slower_one():
+    """e1e3 is the only quickest move, and it repeats: a slower win that
+    repeats nothing is played (one game of KBNK in ten at 10+0.1 was drawn
+    by threefold repetition where the tablebase's one quickest move
+    repeated)."""
+    board = chess.Board("8/8/8/8/8/8/2k5/K3R3 w - - 0 1")
+    table = tablebase.load("KRK")
+    assert table.best_moves(board) == [chess.Move.from_uci("e1e3")]
+    for move in ("e1e3", "c2d2", "e3e1", "d2c2"):
+        board.push_uci(move)
+    move = rescue_move(table, board)
+    assert move != chess.Move.from_uci("e1e3")
+    after = board.copy()
+    after.push(move)
+    assert table.result(after).winner == chess.WHITE and not after.is_repetition(2)
+    # The engine says so, and scores the move it plays, not the quickest.
+    gui = Gui(str(TEST_TABLES / "krk_no_plan.yaml"))  # the tablebase plays every move
+    gui.ask("position fen 8/8/8/8/8/8/2k5/K3R3 w - - 0 1 moves e1e3 c2d2 e3e1 d2c2")
+    lines = gui.ask("go")
+    assert lines[-1] == f"bestmove {move.uci()}"
+    assert lines[-3] == f"info depth 1 score {move_score(table, board, move)} pv {move.uci()}"
+    assert lines[-2] == ("info string no plan: no rule's precondition holds: playing the "
+                         "tablebase move (its quickest, mate 12, would repeat a position)")
 
 
 def test_the_rescue_prefers_a_quickest_move_that_repeats_nothing():
