@@ -141,13 +141,24 @@ class UciEngine:
         allows: a GUI sends ``isready`` to wait for that, and a first ``go``
         on a short clock then has the time to think instead of loading (it
         would else answer with a stopgap move)."""
-        board = self.board
         if self.search is None:
+            self._prepare()
+        self._send("readyok")
+
+    def _prepare(self) -> None:
+        """Load the table and the tablebase a ``go`` at the position set
+        will need, unless loaded: at ``isready``, and at ``position`` too,
+        since a GUI (python-chess) sends ``ucinewgame`` and ``isready``
+        before the new game's first position, whose material may be a new
+        one, and a match runner's clock starts at ``go``."""
+        board = self.board
+        try:
             planner = (self.fixed if self.fixed is not None or board is None
                        else self._planner_for(board))
             if planner is not None:
                 self._tablebase_for(planner.table.material)
-        self._send("readyok")
+        except Exception as error:  # the worker meets it again, and says so
+            self._send(f"info string could not load: {one_line(error)}")
 
     def _set_option(self, args: list[str]) -> None:
         """``setoption name Budget value N`` (the node budget of one
@@ -228,6 +239,8 @@ class UciEngine:
             self.board = None
             self.position_error = str(error)
             self._send(f"info string position refused: {error}")
+            return
+        self._prepare()
 
     def _go(self, args: list[str]) -> None:
         """Start thinking in a worker; the ``bestmove`` comes from it, or

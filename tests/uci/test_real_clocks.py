@@ -63,15 +63,17 @@ class Gate:
         assert self.opened.wait(30), "the test never opened the gate"
 
 
-def held_loading(monkeypatch: pytest.MonkeyPatch) -> Gate:
-    """The tablebase's loading held: the worker has no move of its own yet."""
+def held_probe(monkeypatch: pytest.MonkeyPatch) -> Gate:
+    """The worker's first probe of the tablebase held (the table and the
+    tablebase are loaded, at ``position``): it has no move of its own yet."""
     gate = Gate()
 
-    def load(material: str, **_: Any) -> tablebase.Tablebase:
-        gate.hold()
-        return tablebase.load(material)
+    def probe(table: tablebase.Tablebase, board: chess.Board) -> chess.Move:
+        if not gate.reached.is_set():
+            gate.hold()
+        return rescue_move(table, board)
 
-    monkeypatch.setattr("al0.uci.engine.load_if_any", load)
+    monkeypatch.setattr("al0.uci.engine.rescue_move", probe)
     return gate
 
 
@@ -88,9 +90,10 @@ def wait_until(condition: Any) -> None:
 
 @pytest.mark.parametrize("cut", ["stop", "clock"])
 def test_a_move_cut_before_the_tablebase_is_probed_waits_for_its_move(monkeypatch, cut):
-    """``stop`` (or the clock) while the worker still loads: the answer is
-    the tablebase's move, with its score, never the first legal move."""
-    gate = held_loading(monkeypatch)
+    """``stop`` (or the clock) before the worker has probed the tablebase:
+    the answer is the tablebase's move, with its score, never the first
+    legal move."""
+    gate = held_probe(monkeypatch)
     gui = Gui()
     gui.ask(f"position fen {FIRST_IS_BAD}")
     gui.engine.handle("go infinite" if cut == "stop" else "go movetime 1")
@@ -154,6 +157,22 @@ def test_a_short_search_cut_before_its_first_depth_sends_a_score(monkeypatch):
                              "bestmove a2a3"]
     gate.opened.set()
     search.wait()
+
+
+def test_a_new_games_position_loads_its_tablebase_before_go(monkeypatch):
+    """python-chess sends ``ucinewgame`` and ``isready`` before the new
+    game's first position: its material's tablebase is loaded at
+    ``position``, before the clock of ``go`` runs."""
+    said: list[str] = []
+
+    def load(material: str, **_: object) -> None:
+        said.append(material)
+
+    monkeypatch.setattr("al0.uci.engine.load_if_any", load)
+    engine = UciEngine(said.append)
+    for line in ("ucinewgame", "isready", "position fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1"):
+        engine.handle(line)
+    assert said == ["readyok", "KQK"]
 
 
 # ------------------------------------------- 16: the score of the line al0 plays
