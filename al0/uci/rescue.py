@@ -41,6 +41,14 @@ def repeats(board: chess.Board, move: chess.Move) -> str | None:
         board.pop()
 
 
+def past_fifty(board: chess.Board, move: chess.Move, now: int, then: int) -> bool:
+    """Whether ``move`` at ``board`` (``now`` plies to mate by the
+    tablebase, ``then`` after the move, their turn) leaves the mate past
+    the fifty-move rule where the quickest play would still make it."""
+    after = board.halfmove_clock + 1 if board.piece_at(move.to_square) is None else 0
+    return after + then > FIFTY_MOVES and board.halfmove_clock + now <= FIFTY_MOVES
+
+
 def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str | None:
     """Why the table's ``move`` must give way to the tablebase's at
     ``board``, or None where it may be played (also wherever the side to
@@ -59,8 +67,7 @@ def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str |
     then = tablebase.result(after)
     if then.winner != board.turn or then.plies is None:
         return "would throw the win away"
-    if (after.halfmove_clock + then.plies > FIFTY_MOVES
-            and board.halfmove_clock + now.plies <= FIFTY_MOVES):
+    if past_fifty(board, move, now.plies, then.plies):
         return "would leave the mate past the fifty-move rule"
     return None
 
@@ -68,24 +75,26 @@ def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str |
 def rescue_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
     """The tablebase's move at ``board``: one that mates soonest (the
     first in UCI order that repeats no position of the game, see
-    :func:`repeats`); where every such move repeats, the soonest of the
-    other winning moves that repeats nothing (a move lost now is better
-    than a threefold repetition); where none, the quickest; and for the
-    side that does not win, the longest resistance (or a draw)."""
+    :func:`repeats`); where every such move repeats, the soonest other win
+    that repeats nothing and still mates within the fifty-move rule (a
+    move lost now is better than a threefold repetition). Failing that, a
+    win that keeps the fifty-move rule before one that repeats, and never
+    one that repeats a position the third time at once. For the side that
+    does not win, the longest resistance (or a draw)."""
     best = tablebase.best_moves(board)
     if not best:
         return tablebase.best_defence(board)
     fresh = next((move for move in best if repeats(board, move) is None), None)
     if fresh is not None:
         return fresh
-    winning: list[tuple[int, str, chess.Move]] = []
+    now = tablebase.result(board).plies
+    assert now is not None  # the side to move wins: best_moves said so
+    ranked: list[tuple[bool, bool, bool, int, str, chess.Move]] = []
     for move in board.legal_moves:
-        after = board.copy(stack=False)
+        after = board.copy()
         after.push(move)
         result = tablebase.result(after)
         if result.winner == board.turn and result.plies is not None:
-            winning.append((result.plies, move.uci(), move))
-    for _, _, move in sorted(winning):
-        if repeats(board, move) is None:
-            return move
-    return best[0]
+            ranked.append((after.is_repetition(3), past_fifty(board, move, now, result.plies),
+                           repeats(board, move) is not None, result.plies, move.uci(), move))
+    return min(ranked)[-1]

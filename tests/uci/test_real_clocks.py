@@ -294,6 +294,18 @@ def test_where_every_quickest_move_repeats_the_rescue_takes_a_slower_one():
                          "tablebase move (its quickest, mate 12, would repeat a position)")
 
 
+def test_the_rescue_keeps_the_fifty_move_rule_before_it_avoids_a_repetition():
+    """As above, 77 plies into the fifty-move count: e1e3 mates on the
+    hundredth ply, every slower win after it, so e1e3 is played though it
+    repeats (a second time: no draw yet). A KBNK game at 10+0.1 was drawn
+    by the fifty-move rule when the slower move was taken."""
+    board = chess.Board("8/8/8/8/8/8/2k5/K3R3 w - - 73 1")
+    for move in ("e1e3", "c2d2", "e3e1", "d2c2"):
+        board.push_uci(move)
+    assert board.halfmove_clock + tablebase.load("KRK").result(board).plies == 100
+    assert rescue_move(tablebase.load("KRK"), board) == chess.Move.from_uci("e1e3")
+
+
 def test_the_rescue_prefers_a_quickest_move_that_repeats_nothing():
     board = chess.Board(BOOK_FEN)
     table = tablebase.load("KRK")
