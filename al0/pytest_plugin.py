@@ -25,7 +25,7 @@ import pytest
 from al0.errors import AL0Error
 from al0.files import read_regular_file
 from al0.lang.loader import MAX_TABLE_BYTES, load_table
-from al0.lang.specs import VERIFY_KINDS, DefenderSpec
+from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
 from al0.verify import verify
 from al0.verify.run import INTERRUPTED
 
@@ -122,9 +122,8 @@ class TableItem(pytest.Item):
         path = self.path.resolve()
         try:
             expect = load_table(path).expect[self.block]
-            positions = expect.positions or self.config.getini("al0_positions")
-            defender = (DefenderSpec.from_file(expect.defender) if expect.defender
-                        else self.config.stash[RUNNERS_DEFENDER])
+            positions = expect.positions or PositionsSpec.parse(self.config.getini("al0_positions"))
+            defender = expect.defender or self.config.stash[RUNNERS_DEFENDER]
             report = verify(path, positions, defender, positions_folder=str(path.parent))
         except AL0Error as error:
             raise ExpectationsBroken([" ".join(str(error).split())]) from None

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 RUN = """
 import json, os, resource, sys
 from al0.bundled import table_path
-from al0.lang.specs import DefenderSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.run import run
 from al0.verify.report import Report
 from al0.verify.sources import start_positions
@@ -55,6 +55,7 @@ from al0.verify.verifier import Verifier, VerifySpec
 table, positions, defender, jobs, scheduler = sys.argv[1:]
 spec = VerifySpec(os.path.abspath(table_path(table)), DefenderSpec.parse(defender, ("tablebase", "worst")))
 verifier = Verifier(spec)
+positions = PositionsSpec.parse(positions)
 boards = start_positions(positions, verifier.table, verifier.tablebase)
 report = Report(verifier.table.name, defender, positions, len(boards))
 stopped = run(spec, verifier, boards, int(jobs), report, scheduler or None)

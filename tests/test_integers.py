@@ -17,7 +17,7 @@ from al0.games.base import PlayerSpecError
 from al0.games.reversi import make_player
 from al0.integers import MAX_DIGITS, IntegerError, parse_int
 from al0.lang.loader import load_table
-from al0.board.fen import sample_size
+from al0.lang.specs import PositionsSpec
 from conftest import BROKEN_TABLES, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -82,10 +82,10 @@ def test_a_number_read_is_within_its_bounds(text, low, high):
 ])
 def test_sample_size(spec, expected):
     if expected is None or isinstance(expected, int):
-        assert sample_size(spec) == expected
+        assert PositionsSpec.parse(spec).count == expected
     else:
         with pytest.raises(PositionError) as caught:
-            sample_size(spec)
+            PositionsSpec.parse(spec)
         assert expected in str(caught.value) and len(str(caught.value)) < 200
 
 

@@ -13,7 +13,6 @@ import chess
 
 from al0.errors import PositionError
 from al0.files import read_regular_file
-from al0.integers import IntegerError, parse_int, shown
 from al0.board.position import from_board
 
 PIECE_ORDER = "KQRBNP"
@@ -113,19 +112,6 @@ def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
     exists."""
     check_material(board, material, us)
     from_board(board)
-
-
-def sample_size(spec: str) -> int | None:
-    """N of a positions spec ``sample:N``; None for any other spec.
-
-    :raises PositionError: when N is not a whole number >= 1.
-    """
-    if not spec.startswith("sample:"):
-        return None
-    try:
-        return parse_int(spec[len("sample:"):], "N in sample:N", minimum=1)
-    except IntegerError as error:
-        raise PositionError(f"{shown(spec)}: {error}") from None
 
 
 def file_in_folder(name: str, folder: str | os.PathLike[str]) -> Path:

@@ -27,9 +27,8 @@ def summary(table: AdviceTable) -> dict[str, Any]:
         "plays": chess.COLOR_NAMES[table.us],
         "description": table.description,
         "library": str(library.path) if library.path else None,
-        "reads": sorted({e.positions for e in table.expect if e.positions
-                         and e.positions not in ("all", "every")
-                         and not e.positions.startswith("sample:")}),
+        "reads": sorted({e.positions.path for e in table.expect
+                         if e.positions and e.positions.path is not None}),
         "symmetric": table.symmetric,
         "rules": [{"name": rule.name, "if": rule.source, "then": list(rule.advice),
                    "description": rule.description} for rule in table.rules],

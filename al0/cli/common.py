@@ -5,7 +5,6 @@ parse a spec once, and errors as one line with exit code 2."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import importlib
 import os
@@ -22,12 +21,12 @@ import click
 
 import chess
 
-from al0.lang.specs import DefenderError, DefenderKind, DefenderSpec
+from al0.lang.specs import DefenderError, DefenderKind, DefenderSpec, PositionsSpec
 from al0.errors import AL0Error, PositionError
 from al0.integers import IntegerError, parse_int, shown
 from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
-from al0.board.fen import check_not_over, check_playable, parse_fen, sample_size
+from al0.board.fen import check_not_over, check_playable, parse_fen
 from al0.files import check_writable, same_file, write_atomically
 
 
@@ -488,22 +487,9 @@ class MaterialParam(click.ParamType[str]):
             self.fail(str(error), param, ctx)
 
 
-@dataclasses.dataclass(frozen=True)
-class PositionsSpec:
-    """Which start positions ``--positions`` names: ``all`` or ``every``
-    (``count`` None), ``sample:N`` (``count`` N) or an EPD file (``path``);
-    ``text`` as given."""
-    text: str
-    count: int | None = None
-    path: str | None = None
-
-    def __str__(self) -> str:
-        return self.text
-
-
 class PositionsParam(click.ParamType[PositionsSpec]):
     """``all``, ``every``, ``sample:N`` (N >= 1) or ``FILE.epd`` on the
-    command line, parsed once into a :class:`PositionsSpec`."""
+    command line, parsed once into a :class:`~al0.lang.specs.PositionsSpec`."""
 
     name = "positions"
 
@@ -512,19 +498,15 @@ class PositionsParam(click.ParamType[PositionsSpec]):
         if isinstance(value, PositionsSpec):
             return value
         text = str(value)
-        if text in ("all", "every"):
-            return PositionsSpec(text)
         try:
-            count = sample_size(text)
+            spec = PositionsSpec.parse(text)
         except PositionError as error:
             self.fail(str(error), param, ctx)
-        if count is not None:
-            return PositionsSpec(text, count=count)
-        if not os.path.lexists(text):
+        if spec.path is not None and not os.path.lexists(spec.path):
             # A typo (ALL, sample 500, sampel:5) is no file either: say what is taken.
             self.fail(f"{shown(text)} is no file: give all, every, sample:N or an EPD file",
                       param, ctx)
-        return PositionsSpec(text, path=text)
+        return spec
 
 
 def command_line(context: click.Context) -> str:

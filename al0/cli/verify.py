@@ -16,10 +16,10 @@ from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0.report import html as report_html
 from al0.bundled import table_path
 from al0.cli.common import (BUDGET, ENGINE_SECONDS, STDOUT, TABLE, CommandError, DefenderParam,
-                            OutputPath, PositionsParam, PositionsSpec, WholeNumber,
+                            OutputPath, PositionsParam, WholeNumber,
                             build_progress, check_no_overwrite, command_line,
                             prepare_tablebase, reports_errors, write_output)
-from al0.lang.specs import DefenderSpec, VERIFY_KINDS
+from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
 from al0.report.pgn import pgn_text
@@ -65,7 +65,8 @@ def large_run_note(verifier: Verifier, count: int, jobs: int, seed: int) -> str:
     if kind in ("uci", "worst"):
         return f"note: {count:,} positions to judge: this may take hours; {sample}"
     planner = Planner(verifier.table, verifier.spec.budget)
-    pilot = start_positions(f"sample:{PILOT_GAMES}", verifier.table, verifier.tablebase, seed)
+    pilot = start_positions(PositionsSpec.sample(PILOT_GAMES, seed), verifier.table,
+                            verifier.tablebase)
     started = time.process_time()
     for index, board in enumerate(pilot):
         play_one(planner, board, verifier.defender_for(index), verifier.spec.max_moves,
@@ -212,7 +213,7 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     say = build_progress()
     if say is not None:  # the table is loaded twice, on a terminal only: a few ms
         prepare_tablebase(load_table(table_path(table)).material, say)
-    with Verification(table, positions_spec.text, defender, max_moves=max_moves, seed=seed,
+    with Verification(table, positions_spec, defender, max_moves=max_moves, seed=seed,
                       budget=budget, engine_seconds=engine_time,
                       analysis=show_analysis) as verification:
         verifier, boards = verification.verifier, verification.boards
@@ -226,8 +227,7 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
                                     usable_cpus())
             if why:
                 click.echo(f"note: --jobs {asked} lowered to {jobs}: {why}", err=True)
-        if positions_spec.count is None and positions_spec.path is None \
-                and len(boards) >= LARGE_RUN:
+        if positions_spec.kind in ("all", "every") and len(boards) >= LARGE_RUN:
             click.echo(large_run_note(verifier, len(boards), jobs, seed), err=True)
         report = run_with_progress(verification, jobs, scheduler)
         # The pages show games move by move: replayed before the defender stops.
@@ -254,8 +254,7 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     to_stderr = STDOUT in outputs.values()
     for line in summary_lines(report, data):
         click.echo(line, err=to_stderr)
-    if positions_spec.path is None and positions_spec.text != "every" \
-            and not verifier.table.symmetric:
+    if positions_spec.kind in ("all", "sample") and not verifier.table.symmetric:
         click.echo(f"note: {verifier.table.name} is played as the board is given "
                    f"(symmetric: false), and these are one orientation of each position: "
                    f"a mirror image may be played differently (--positions every judges "
@@ -276,7 +275,8 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     if not verifier.table.expect:
         click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
     elif not checks:
-        about = ", ".join(sorted({e.defender or "" for e in verifier.table.expect}))
+        about = ", ".join(sorted({e.defender.name if e.defender else ""
+                                  for e in verifier.table.expect}))
         click.echo(f"no expectations about the {defender.name} defender (the table's are "
                    f"about: {about})", err=to_stderr)
     if report.stopped:

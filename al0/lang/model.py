@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Iterator, Union
 
 import chess
 
+from al0.lang.specs import DefenderSpec, PositionsSpec
+
 if TYPE_CHECKING:
     from al0.lang.library import Library
 
@@ -232,11 +234,11 @@ class Expectations:
     mean_moves: float | None = None
     """Mean moves to mate over the mated games, at most (a claim about the
     block's own positions: checked only on a run over those)."""
-    positions: str | None = None
+    positions: PositionsSpec | None = None
     """The start positions the claims are about (``all``, ``sample:N`` or an
     EPD file relative to the table), for the pytest plugin."""
-    defender: str | None = None
-    """The defender the claims are about, for the pytest plugin."""
+    defender: DefenderSpec | None = None
+    """The defender the claims are about (one built in), for the pytest plugin."""
 
 
 @dataclass(frozen=True)

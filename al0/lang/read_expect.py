@@ -12,9 +12,9 @@ from typing import Any
 
 from al0.errors import AL0Error
 from al0.lang.model import Expectations
-from al0.lang.specs import DefenderSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.lang.yaml_reader import Reader, SequenceNode, YamlNode
-from al0.board.fen import file_in_folder, sample_size
+from al0.board.fen import file_in_folder
 
 EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
                "material-lost": "max_material_lost", "no-plan": "max_no_plan",
@@ -40,8 +40,10 @@ def _read_expect(reader: Reader, node: YamlNode) -> Expectations:
             fields[EXPECT_KEYS[key]] = reader.boolean(value_node, f"expect {key}")
         elif key == "mean-moves":
             fields[EXPECT_KEYS[key]] = _read_mean(reader, value_node)
-        elif key in ("positions", "defender"):
-            fields[EXPECT_KEYS[key]] = _read_verify_setting(reader, value_node, key)
+        elif key == "positions":
+            fields[EXPECT_KEYS[key]] = _read_positions(reader, value_node)
+        elif key == "defender":
+            fields[EXPECT_KEYS[key]] = _read_defender(reader, value_node)
         else:
             fields[EXPECT_KEYS[key]] = reader.integer(value_node, f"expect {key}")
     return Expectations(**fields)
@@ -55,17 +57,27 @@ def _read_mean(reader: Reader, node: YamlNode) -> float:
     return float(text)
 
 
-def _read_verify_setting(reader: Reader, node: YamlNode, key: str) -> str:
-    """The ``positions`` (``all``, ``every``, ``sample:N`` or an EPD file in
-    the table's folder) or ``defender`` (built in: a table starts no
-    program) the expectations were measured with."""
-    text = reader.string(node, f"expect {key}")
+def _read_positions(reader: Reader, node: YamlNode) -> PositionsSpec:
+    """The ``positions`` the claims were measured over: ``all``, ``every``,
+    ``sample:N`` or an EPD file in the table's folder."""
+    text = reader.string(node, "expect positions")
     try:
-        if key == "defender":
-            DefenderSpec.from_file(text)
-        elif text not in ("all", "every") and sample_size(text) is None:
-            file_in_folder(text, reader.folder)
+        spec = PositionsSpec.parse(text)
     except AL0Error as error:
-        raise reader.error(node, f"expect {key} {error}" if text.startswith("sample:")
-                           else str(error)) from None
-    return text
+        raise reader.error(node, f"expect positions {error}") from None
+    if spec.path is not None:
+        try:
+            file_in_folder(spec.path, reader.folder)
+        except AL0Error as error:
+            raise reader.error(node, str(error)) from None
+    return spec
+
+
+def _read_defender(reader: Reader, node: YamlNode) -> DefenderSpec:
+    """The ``defender`` the claims were measured against: one built in (a
+    table starts no program)."""
+    text = reader.string(node, "expect defender")
+    try:
+        return DefenderSpec.from_file(text)
+    except AL0Error as error:
+        raise reader.error(node, str(error)) from None

@@ -1,5 +1,10 @@
 """Specs a user or a table gives in words, parsed once into typed values.
 
+A positions spec (``all``, ``every``, ``sample:N`` or an EPD file) is parsed
+by :meth:`PositionsSpec.parse` wherever it is given (the command line, a
+table's ``expect: positions:``, an ini option, a Python caller), and the
+start positions, the report and its claims read the typed value.
+
 A defender spec (``random``, ``tablebase``, ``uci:COMMAND``, and where a
 command allows them ``worst`` or ``human``) is parsed by
 :meth:`DefenderSpec.parse`, so an unknown one is an error wherever it is
@@ -11,10 +16,71 @@ defender:`` with it, the command line its ``--defender``, and
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from al0.errors import AL0Error
+from al0.errors import AL0Error, PositionError
+from al0.integers import IntegerError, parse_int, shown
+
+PositionsKind = Literal["all", "every", "sample", "file"]
+
+
+@dataclass(frozen=True)
+class PositionsSpec:
+    """Which start positions a run is over: ``all`` (one per symmetry class
+    of the ending, won for the table's side), ``every`` (each class with all
+    its mirror images), ``sample`` (``count`` classes drawn with ``seed``)
+    or ``file`` (the EPD file ``path``, as given)."""
+    kind: PositionsKind
+    count: int | None = None
+    """N of ``sample:N`` (``sample`` only)."""
+    path: str | None = None
+    """The EPD file as written (``file`` only)."""
+    seed: int = 0
+    """The seed a sample is drawn with: another seed, other positions."""
+
+    @classmethod
+    def parse(cls, text: str) -> PositionsSpec:
+        """The spec ``text`` names; any text but ``all``, ``every`` and
+        ``sample:…`` names a file (whether it exists is the reader's to say).
+
+        :raises PositionError: when N of ``sample:N`` is not a whole number >= 1.
+        """
+        if text == "all":
+            return cls("all")
+        if text == "every":
+            return cls("every")
+        if text.startswith("sample:"):
+            try:
+                count = parse_int(text[len("sample:"):], "N in sample:N", minimum=1)
+            except IntegerError as error:
+                raise PositionError(f"{shown(text)}: {error}") from None
+            return cls("sample", count=count)
+        return cls("file", path=text)
+
+    @classmethod
+    def sample(cls, count: int, seed: int = 0) -> PositionsSpec:
+        """``sample:count`` drawn with ``seed``."""
+        return cls("sample", count=count, seed=seed)
+
+    def drawn_with(self, seed: int) -> PositionsSpec:
+        """This spec with a sample drawn with ``seed`` (other kinds have no draw)."""
+        return replace(self, seed=seed) if self.kind == "sample" else self
+
+    @property
+    def name(self) -> str:
+        """The spec as the user writes it (``sample:500``, ``krk.epd``), with
+        the seed of a sample not drawn with 0: ``sample:500 (seed 3)``."""
+        if self.kind == "sample":
+            return f"sample:{self.count}" + (f" (seed {self.seed})" if self.seed else "")
+        if self.kind == "file":
+            assert self.path is not None  # a file spec always has its path
+            return self.path
+        return self.kind
+
+    def __str__(self) -> str:
+        return self.name
+
 
 DefenderKind = Literal["random", "tablebase", "uci", "worst", "human"]
 

@@ -14,11 +14,10 @@ from types import TracebackType
 
 import chess
 
-from al0.board.fen import sample_size
 from al0.bundled import table_path
 from al0.engine.plan import DEFAULT_BUDGET
 from al0.errors import PositionError
-from al0.lang.specs import VERIFY_KINDS, DefenderSpec
+from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
 from al0.verify.report import Report
 from al0.verify.run import Planning, run
 from al0.verify.sources import start_positions
@@ -37,12 +36,16 @@ class Verification:
         used (one line, naming the file and place or the value).
     """
 
-    def __init__(self, table: str | os.PathLike[str], positions: str = "all",
+    def __init__(self, table: str | os.PathLike[str], positions: str | PositionsSpec = "all",
                  defender: str | DefenderSpec = "tablebase", *, max_moves: int = 50,
                  seed: int = 0, budget: int = DEFAULT_BUDGET, engine_seconds: float = 0.05,
                  analysis: bool = False, positions_folder: str | None = None):
         if isinstance(defender, str):
             defender = DefenderSpec.parse(defender, VERIFY_KINDS)
+        if isinstance(positions, str):
+            positions = PositionsSpec.parse(positions)
+        # Another seed draws another sample: a claim about sample:N is not about it.
+        positions = positions.drawn_with(seed)
         # A bundled table's name (krk) is resolved here: workers get a path.
         self.spec = VerifySpec(os.path.abspath(table_path(os.fspath(table))), defender,
                                max_moves, seed, budget, engine_seconds,
@@ -50,17 +53,15 @@ class Verification:
         self.verifier = Verifier(self.spec)
         try:
             self.boards: Sequence[chess.Board] = start_positions(
-                positions, self.verifier.table, self.verifier.tablebase, seed,
+                positions, self.verifier.table, self.verifier.tablebase,
                 relative_to=positions_folder)
             if not self.boards:
                 raise PositionError(f"{positions}: no positions to verify")
         except BaseException:
             self.verifier.close()
             raise
-        # Another seed draws another sample: a claim about sample:N is not about it.
-        named = positions if sample_size(positions) is None or seed == 0 else \
-            f"{positions} (seed {seed})"
-        self.report = Report(self.verifier.table.name, defender.name, named, len(self.boards))
+        self.report = Report(self.verifier.table.name, defender.name, positions,
+                             len(self.boards))
 
     def run(self, jobs: int = 1, scheduler: str | None = None,
             progress: Callable[[], None] = lambda: None,
@@ -90,7 +91,7 @@ class Verification:
         self.close()
 
 
-def verify(table: str | os.PathLike[str], positions: str = "all",
+def verify(table: str | os.PathLike[str], positions: str | PositionsSpec = "all",
            defender: str | DefenderSpec = "tablebase", *, jobs: int = 1,
            scheduler: str | None = None, max_moves: int = 50, seed: int = 0,
            budget: int = DEFAULT_BUDGET, engine_seconds: float = 0.05,

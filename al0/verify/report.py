@@ -16,7 +16,7 @@ from al0.board.position import Position, from_board
 from al0.board.symmetry import class_key
 from al0.engine.play import Ending
 from al0.lang.model import Expectations
-from al0.lang.specs import DefenderSpec
+from al0.lang.specs import PositionsSpec
 from al0.verify.analysis import WORST_KEPT, analysis
 from al0.verify.game import GameRecord
 
@@ -42,12 +42,13 @@ def percentile(ordered: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-_WIDER = {"every": 2, "all": 1}
+_WIDER = {"every": 2, "all": 1, "sample": 0}
 """How many positions a run stands for: every orientation of every class,
-one orientation of every class; a sample or a file stands for fewer."""
+one orientation of every class; a sample stands for fewer, and a file's
+positions are not known here."""
 
 
-def scoped_verdict(holds: bool | None, claimed: str, run: str,
+def scoped_verdict(holds: bool | None, claimed: PositionsSpec, run: PositionsSpec,
                    existential: bool | None) -> bool | None:
     """The verdict on a claim about positions ``claimed`` that held
     (``holds``) over a run's positions ``run``, or None where the run cannot
@@ -58,14 +59,13 @@ def scoped_verdict(holds: bool | None, claimed: str, run: str,
     against ``all``, ``all`` against ``every``) only when it fails.
     ``existential`` (``mates-all: false``: some game fails) is the other way
     round. None (a mean: a sample's can lie either side of the whole's) and
-    other positions (another sample, an EPD file) decide nothing."""
+    other positions (another sample, another seed, an EPD file) decide nothing."""
     if claimed == run:
         return holds
-    if existential is None or claimed not in _WIDER and not claimed.startswith("sample:"):
+    if existential is None or claimed.kind not in _WIDER:
         return None  # a mean, or an EPD file whose positions are not known here
-    covers = _WIDER.get(run, 0) > _WIDER.get(claimed, 0)
-    within = ((run in _WIDER or run.startswith("sample:"))
-              and _WIDER.get(claimed, 0) > _WIDER.get(run, 0))
+    covers = _WIDER.get(run.kind, 0) > _WIDER[claimed.kind]
+    within = run.kind in _WIDER and _WIDER[claimed.kind] > _WIDER[run.kind]
     if covers and holds != existential or within and holds == existential:
         return holds
     return None
@@ -76,7 +76,7 @@ class Report:
     """The outcome of a verify run, filled in game by game."""
     table: str
     defender: str
-    positions: str
+    positions: PositionsSpec
     total: int
     records: list[GameRecord] = field(default_factory=list)
     plan_seconds: list[float] = field(default_factory=list)
@@ -117,9 +117,9 @@ class Report:
         """Whether a block's claims are about this run's defender: a block
         naming no defender is about any, and one about the worst defence
         bounds every single defence too."""
-        if expect.defender is None or expect.defender == "worst":
+        if expect.defender is None or expect.defender.kind == "worst":
             return True
-        return DefenderSpec.from_file(expect.defender).name == self.defender
+        return expect.defender.name == self.defender
 
     def check(self, expect: Expectations) -> list[tuple[str, bool | None, str]]:
         """Each declared expectation as (name, holds, what was measured);
@@ -167,7 +167,7 @@ class Report:
                     for name, _, measured in checks]
         return checks
 
-    def _scoped(self, check: tuple[str, bool | None, str], positions: str | None,
+    def _scoped(self, check: tuple[str, bool | None, str], positions: PositionsSpec | None,
                 existential: bool | None) -> tuple[str, bool | None, str]:
         """``check`` as this run can decide it: see :func:`scoped_verdict`."""
         name, holds, measured = check
@@ -190,7 +190,7 @@ class Report:
         examples = {kind: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
                     for kind, kept in self.failure_examples().items()}
         data: dict[str, Any] = {
-            "table": self.table, "defender": self.defender, "positions": self.positions,
+            "table": self.table, "defender": self.defender, "positions": self.positions.name,
             "games": len(self.records), "total": self.total, "interrupted": self.interrupted,
             "endings": dict(self.endings.most_common()),
             "failure_examples": examples,
@@ -208,7 +208,7 @@ class Report:
         if expectations:
             data["expectations"] = [
                 {"name": name, "holds": holds, "measured": measured,
-                 "defender": expect.defender or self.defender}
+                 "defender": expect.defender.name if expect.defender else self.defender}
                 for expect in expectations if self.applies(expect)
                 for name, holds, measured in self.check(expect)]
         return data

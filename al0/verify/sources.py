@@ -12,51 +12,52 @@ from typing import TYPE_CHECKING, overload
 
 import chess
 
-from al0.board.fen import epd_positions, file_in_folder, sample_size
+from al0.board.fen import epd_positions, file_in_folder
 from al0.board.position import Position, from_board, to_board
 from al0.board.sampling import check_sample_size
 from al0.board.symmetry import transform_position
 from al0.errors import PositionError
 from al0.lang.model import AdviceTable
+from al0.lang.specs import PositionsSpec
 from al0.verify.segments import Key, pack
 
 if TYPE_CHECKING:
     from al0.tablebase import PositionClass, Tablebase
 
 
-def start_positions(spec: str, table: AdviceTable, tablebase: Tablebase | None, seed: int = 0,
+def start_positions(spec: PositionsSpec, table: AdviceTable, tablebase: Tablebase | None,
                     relative_to: str | None = None) -> Sequence[chess.Board]:
     """The start positions ``spec`` names: ``all`` (one position per
     symmetry class of the table's material, the table's side to move, won
     for it by the tablebase), ``every`` (every such position: each class
     with all its mirror images), ``sample:N`` (N of the classes, drawn
-    uniformly and seeded) or an EPD file; with ``relative_to`` (a spec a
-    file gave: a table's ``expect:`` block, an ini option) one in that
-    folder only (see :func:`al0.board.fen.file_in_folder`).
+    uniformly with the spec's seed) or an EPD file; with ``relative_to`` (a
+    spec a file gave: a table's ``expect:`` block, an ini option) one in
+    that folder only (see :func:`al0.board.fen.file_in_folder`).
 
-    :raises PositionError: for a bad spec, a material with no tablebase to
-        list its positions, or a bad EPD file.
+    :raises PositionError: for a material with no tablebase to list its
+        positions, too large a sample, or a bad EPD file.
     """
-    count = sample_size(spec)
-    if spec in ("all", "every") or count is not None:
-        if tablebase is None:
-            raise PositionError(f"no tablebase for {table.material}, so no list of all its "
-                                f"positions: give an EPD file")
-        from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
-        classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us),
-                                      won=True)
-        if spec == "all":
-            return LazyBoards(classes)
-        if spec == "every":
-            return EveryOrientation(classes)
-        assert count is not None  # the other specs are all and every
-        check_sample_size(repr(spec), count, len(classes),
-                          f"won {table.material} start positions (one per symmetry class)",
-                          "use all")
-        chosen = random.Random(seed).sample(classes, count)
-        return [position.board() for position in chosen]
-    path = str(file_in_folder(spec, relative_to)) if relative_to is not None else spec
-    return epd_positions(path, table.material, table.us)
+    if spec.path is not None:
+        path = str(file_in_folder(spec.path, relative_to)) if relative_to is not None \
+            else spec.path
+        return epd_positions(path, table.material, table.us)
+    if tablebase is None:
+        raise PositionError(f"no tablebase for {table.material}, so no list of all its "
+                            f"positions: give an EPD file")
+    from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
+    classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us),
+                                  won=True)
+    if spec.kind == "all":
+        return LazyBoards(classes)
+    if spec.kind == "every":
+        return EveryOrientation(classes)
+    assert spec.count is not None  # a sample has its count
+    check_sample_size(repr(f"sample:{spec.count}"), spec.count, len(classes),
+                      f"won {table.material} start positions (one per symmetry class)",
+                      "use all")
+    chosen = random.Random(spec.seed).sample(classes, spec.count)
+    return [position.board() for position in chosen]
 
 
 class LazyBoards(Sequence[chess.Board]):

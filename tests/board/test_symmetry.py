@@ -11,6 +11,7 @@ import random
 import chess
 import pytest
 
+from al0.lang.specs import PositionsSpec
 from al0.lang.specs import DefenderSpec
 from al0.errors import PredicateError, SearchBudgetExceeded
 from al0.lang.loader import load_table, parse_table
@@ -72,7 +73,7 @@ def test_transforms_agree_with_python_chess(symmetry):
 @pytest.mark.slow
 def test_the_tablebases_start_positions_are_canonical(material):
     table = mate_table(material)
-    boards = start_positions("sample:300", table, tablebase_of(material), seed=1)
+    boards = start_positions(PositionsSpec.sample(300, seed=1), table, tablebase_of(material))
     for board in boards:
         assert canonical_symmetry(from_board(board), chess.WHITE) == IDENTITY, board.fen()
 
@@ -185,8 +186,8 @@ def test_an_illegal_move_from_a_library_is_named_in_the_users_orientation():
 def test_every_lists_each_class_with_all_its_mirror_images(material, positions):
     table = mate_table(material)
     tablebase = tablebase_of(material)
-    classes = start_positions("all", table, tablebase)
-    every = start_positions("every", table, tablebase)
+    classes = start_positions(PositionsSpec("all"), table, tablebase)
+    every = start_positions(PositionsSpec("every"), table, tablebase)
     if positions is not None:
         assert len(every) == positions
     # The first classes' images, in order, each class's board first.

@@ -236,7 +236,7 @@ def test_a_table_may_name_positions_files_in_its_folder(tmp_path, positions):
     (tmp_path / "sub").mkdir()
     for name in ("some.epd", "sub/some.epd"):
         (tmp_path / name).write_text("8/8/8/8/8/8/1R6/k1K5 w - -\n")
-    assert load_table(_table_reading(tmp_path, positions)).expect[0].positions == positions
+    assert load_table(_table_reading(tmp_path, positions)).expect[0].positions.path == positions
 
 
 @pytest.mark.parametrize("make, message", [

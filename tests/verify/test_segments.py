@@ -10,6 +10,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
+from al0.lang.specs import PositionsSpec
 from al0.cli import cli
 from al0.board.position import from_board
 from al0.lang.specs import DefenderSpec
@@ -46,7 +47,8 @@ def test_games_read_off_the_segments_are_the_play_loops(table, positions, max_mo
     chains, loop = Verifier(spec), Verifier(spec)
     assert chains.segments is not None and loop.fixed is not None
     seen = set()
-    for index, board in enumerate(start_positions(positions, chains.table, chains.tablebase)):
+    for index, board in enumerate(start_positions(PositionsSpec.parse(positions), chains.table,
+                                                       chains.tablebase)):
         # Starts on in their 50 moves (and at other move numbers), as an EPD file may give.
         board.halfmove_clock, board.fullmove_number = (index * 7) % 101, 1 + index % 3
         record = chains.judge(index, board)

@@ -16,6 +16,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
+from al0.lang.specs import PositionsSpec
 from al0.cli import cli
 from al0.engine.defenders import RandomDefender
 from al0.engine.play import Ending, OurMove, play_game
@@ -41,7 +42,7 @@ def tablebase():
 @pytest.fixture(scope="module")
 def everything(tablebase):
     # Made one board at a time (a four-man ending has millions): listed here.
-    return list(start_positions("all", load_table(BOOK), tablebase))
+    return list(start_positions(PositionsSpec("all"), load_table(BOOK), tablebase))
 
 
 def test_all_positions_cover_every_white_to_move_position_once(everything):
@@ -199,11 +200,15 @@ def test_each_expect_block_is_checked_against_the_runs_it_is_about(tmp_path):
 ])
 def test_a_claim_is_decided_only_where_the_runs_positions_imply_it(holds, claimed, run,
                                                                      existential, verdict):
-    assert scoped_verdict(holds, claimed, run, existential) is verdict
+    def spec(text):  # "sample:20 (seed 3)": the sample drawn with seed 3
+        name, _, seed = text.partition(" (seed ")
+        return PositionsSpec.parse(name).drawn_with(int(seed.rstrip(")") or 0))
+
+    assert scoped_verdict(holds, spec(claimed), spec(run), existential) is verdict
 
 
 def _report(*endings: str, positions: str = "all") -> Report:
-    report = Report("t", "tablebase", positions, len(endings))
+    report = Report("t", "tablebase", PositionsSpec.parse(positions), len(endings))
     for ending in endings:
         report.add(GameRecord(chess.STARTING_FEN, ending, 12, 10))
     return report
@@ -225,7 +230,7 @@ def test_a_claim_over_no_mated_games_fails(endings, claim, holds, measured):
     # No mates in a sample says nothing of the whole ending (a longer mate in
     # a sample would refute a max-moves claim about it).
     [(_, verdict, _)] = _report(*endings, positions="sample:2").check(
-        replace(expect, positions="all"))
+        replace(expect, positions=PositionsSpec("all")))
     assert verdict is None
 
 

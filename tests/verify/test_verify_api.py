@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import al0.verify
+from al0.lang.specs import PositionsSpec
 from al0.cli import cli
 from al0.errors import AL0Error
 
@@ -17,7 +18,7 @@ from al0.errors import AL0Error
 @pytest.mark.parametrize("defender", ["tablebase", "worst"])
 def test_verify_reports_what_the_command_line_reports(tmp_path, defender):
     report = al0.verify.verify("kqk", "sample:12", defender)
-    assert (report.table, report.defender, report.positions) == ("kqk", defender, "sample:12")
+    assert (report.table, report.defender, report.positions.name) == ("kqk", defender, "sample:12")
     assert len(report.records) == report.total == 12 and not report.stopped
     out = tmp_path / "r.json"
     result = CliRunner().invoke(cli, ["verify", "kqk", "--positions", "sample:12", "--defender",
@@ -31,7 +32,8 @@ def test_verify_reports_what_the_command_line_reports(tmp_path, defender):
 
 def test_a_sample_with_another_seed_is_named_so():
     report = al0.verify.verify("kqk", "sample:3", seed=4)
-    assert report.positions == "sample:3 (seed 4)"
+    assert report.positions == PositionsSpec.sample(3, seed=4)
+    assert report.positions.name == "sample:3 (seed 4)"
 
 
 @pytest.mark.parametrize("args, message", [

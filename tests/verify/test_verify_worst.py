@@ -10,6 +10,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
+from al0.lang.specs import PositionsSpec
 from al0.cli import cli
 from al0.lang.loader import load_table
 from al0.engine.plan import Planner
@@ -31,7 +32,7 @@ STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
 
 def starts(table: str, count: int) -> list[chess.Board]:
     loaded = load_table(table)
-    return list(start_positions(f"sample:{count}", loaded, load_if_any(loaded.material)))
+    return list(start_positions(PositionsSpec.sample(count), loaded, load_if_any(loaded.material)))
 
 
 def test_position_fen_is_python_chess_fen():
