@@ -152,20 +152,17 @@ class Practice:
             return game_ending(self.board, self.planner)
         board = self.board
         if board.is_checkmate():
-            if board.turn != self.us:
-                return GameEnd(Ending.MATE, "1-0" if self.us else "0-1",
-                               "checkmate: they are mated")
-            return GameEnd(Ending.MATE, "0-1" if self.us else "1-0", "checkmate: we are mated")
+            mated = "they are" if board.turn != self.us else "we are"
+            return GameEnd(Ending.MATE, f"checkmate: {mated} mated", winner=not board.turn)
         if board.is_stalemate():
-            return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
+            return GameEnd(Ending.STALEMATE, "stalemate: a draw")
         if _ours(board, self.us) != self.material:
-            return GameEnd(Ending.MATERIAL_LOST, "*", f"material lost: "
+            return GameEnd(Ending.MATERIAL_LOST, f"material lost: "
                            f"{_ours(board, self.us)} instead of {self.material}")
         if board.halfmove_clock >= FIFTY_MOVE_PLIES:
-            return GameEnd(Ending.FIFTY_MOVES, "1/2-1/2",
-                           "50 moves without capture or pawn move: a draw")
+            return GameEnd(Ending.FIFTY_MOVES, "50 moves without capture or pawn move: a draw")
         if board.is_repetition(3):
-            return GameEnd(Ending.REPETITION, "1/2-1/2", "the position came three times: a draw")
+            return GameEnd(Ending.REPETITION, "the position came three times: a draw")
         return None
 
     def solved(self) -> bool:

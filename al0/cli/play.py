@@ -240,7 +240,7 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
                 why = ("output closed" if isinstance(stop, BrokenPipeError)
                        else "stopped" if isinstance(stop, KeyboardInterrupt)
                        else f"stopped ({' '.join(str(stop).split())})")
-                ended = GameEnd(Ending.INTERRUPTED, "*", f"{why} after {len(played)} plies")
+                ended = GameEnd(Ending.INTERRUPTED, f"{why} after {len(played)} plies")
             write_pgn(pgn_path, start, played, ended, loaded, opponent_name)
             if not isinstance(stop, BrokenPipeError):  # no one to tell
                 click.echo(f"\nPGN of the game so far written to {pgn_path}", err=True)

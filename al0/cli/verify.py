@@ -247,8 +247,8 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
                      inputs)
     if failures_path:
         write_output(failures_path, "".join(
-            chess.Board(r.fen).epd(c0=r.ending) + "\n" for r in report.failures), "failures",
-                     inputs)
+            chess.Board(r.fen).epd(c0=r.ending.value) + "\n" for r in report.failures),
+                     "failures", inputs)
     # With an output on standard output (-), it carries that alone: the
     # summary goes to stderr.
     to_stderr = STDOUT in outputs.values()

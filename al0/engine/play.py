@@ -36,6 +36,11 @@ class Ending(enum.Enum):
     INTERRUPTED = "interrupted"
     """Stopped from outside (Ctrl-C, SIGTERM): the game so far is kept."""
 
+    @property
+    def is_draw(self) -> bool:
+        """Whether the rules of chess call the game drawn by this ending alone."""
+        return self in (Ending.STALEMATE, Ending.FIFTY_MOVES, Ending.REPETITION)
+
 
 @dataclass(frozen=True)
 class OurMove:
@@ -61,12 +66,26 @@ class TheirMove:
 
 @dataclass(frozen=True)
 class GameEnd:
+    """How a game ended: the facts (as python-chess's ``Outcome``), from
+    which its PGN :attr:`result` is derived."""
     ending: Ending
-    result: str
-    """PGN result: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
     detail: str
+    """The ending in words, for a person."""
+    winner: chess.Color | None = None
+    """The side that mated (``MATE`` only)."""
+    dead: bool = False
+    """Neither side has the men left to mate (a lost piece can leave that):
+    a draw whatever the ending."""
     plan: Plan | None = None
     """The failed plan when the ending is NO_PLAN."""
+
+    @property
+    def result(self) -> str:
+        """PGN result: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (not decided:
+        the game was stopped or a plan failed)."""
+        if self.winner is not None:
+            return "1-0" if self.winner == chess.WHITE else "0-1"
+        return "1/2-1/2" if self.dead or self.ending.is_draw else "*"
 
 
 Event = Union[OurMove, TheirMove, GameEnd]
@@ -90,16 +109,14 @@ def position_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
         return None
     us = planner.table.us
     if ending is Ending.STALEMATE:
-        return GameEnd(Ending.STALEMATE, "1/2-1/2", "stalemate: a draw")
+        return GameEnd(Ending.STALEMATE, "stalemate: a draw")
     if ending is Ending.MATE:
-        winner = "1-0" if us == chess.WHITE else "0-1"
-        if board.turn != us:
-            return GameEnd(Ending.MATE, winner, "checkmate: they are mated")
-        return GameEnd(Ending.MATE, _flip(winner), "checkmate: we are mated")
+        mated = "they are" if board.turn != us else "we are"
+        return GameEnd(Ending.MATE, f"checkmate: {mated} mated", winner=not board.turn)
     needed = canonical_material(planner.table.material)
     ours = material_of(board, us)
-    return GameEnd(Ending.MATERIAL_LOST, "1/2-1/2" if board.is_insufficient_material()
-                   else "*", f"material lost: {ours} instead of {needed}")
+    return GameEnd(Ending.MATERIAL_LOST, f"material lost: {ours} instead of {needed}",
+                   dead=board.is_insufficient_material())
 
 
 def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
@@ -109,15 +126,11 @@ def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     if end is not None:
         return end
     if board.halfmove_clock >= FIFTY_MOVE_PLIES:
-        return GameEnd(Ending.FIFTY_MOVES, "1/2-1/2",
+        return GameEnd(Ending.FIFTY_MOVES,
                        "50 moves without capture or pawn move: a draw")
     if board.is_repetition(3):
-        return GameEnd(Ending.REPETITION, "1/2-1/2", "the position came three times: a draw")
+        return GameEnd(Ending.REPETITION, "the position came three times: a draw")
     return None
-
-
-def _flip(result: str) -> str:
-    return {"1-0": "0-1", "0-1": "1-0"}.get(result, result)
 
 
 def descend(tree: ForcingTree | None, move: chess.Move) -> ForcingTree | None:
@@ -150,14 +163,14 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
             return
         if board.turn == us:
             if max_moves is not None and moves_played >= max_moves:
-                yield GameEnd(Ending.MOVE_LIMIT, "*", f"stopped after {max_moves} moves")
+                yield GameEnd(Ending.MOVE_LIMIT, f"stopped after {max_moves} moves")
                 return
             new_plan = tree is None
             if tree is None:
                 plan = planner.plan(board)
                 if plan.tree is None:
-                    yield GameEnd(Ending.NO_PLAN, "*", f"no plan: {plan.describe_failure()}",
-                                  plan)
+                    yield GameEnd(Ending.NO_PLAN, f"no plan: {plan.describe_failure()}",
+                                  plan=plan)
                     return
                 tree = plan.tree
             assert plan is not None
@@ -170,7 +183,7 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
         else:
             reply = opponent(board)
             if reply is None:
-                yield GameEnd(Ending.QUIT, "*", "the opponent quit")
+                yield GameEnd(Ending.QUIT, "the opponent quit")
                 return
             san = board.san(reply) if notation else None
             in_tree = tree is not None and tree.child(reply) is not None

@@ -24,8 +24,6 @@ from al0.verify.game import GameRecord
 from al0.verify.report import Report
 from al0.verify.verifier import Verifier
 
-DRAWN = {Ending.STALEMATE.value, Ending.FIFTY_MOVES.value, Ending.REPETITION.value}
-
 
 @dataclass(frozen=True)
 class ReplayedGame:
@@ -82,13 +80,13 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
                 end = event
     except AL0Error as error:  # an engine that died on the second run
         return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
-    if end is not None and end.ending.value == record.ending:
+    if end is not None and end.ending is record.ending:
         passed_over = (tuple((why["advice"], why["why"])
                              for why in why_passed_over(end.plan, verifier.table))
                        if end.plan is not None else ())
         return ReplayedGame(record, tuple(moves), end.result, end=end, passed_over=passed_over)
     # The worst case's line stops where it escapes (a repetition, the move limit).
-    result = "1/2-1/2" if record.ending in DRAWN else "*"
+    result = "1/2-1/2" if record.ending.is_draw else "*"
     return ReplayedGame(record, tuple(moves), result)
 
 
@@ -99,7 +97,7 @@ def games_to_show(report: Report, every_failure: bool) -> list[GameRecord]:
     mated)."""
     games = (list(report.failures) if every_failure
              else [record for kept in report.failure_examples().values() for record in kept])
-    mated = [r for r in report.records if r.ending == Ending.MATE.value]
+    mated = [r for r in report.records if r.ending is Ending.MATE]
     if mated:
         games.append(max(mated, key=lambda r: (r.moves, r.fen)))
     return games
@@ -121,6 +119,6 @@ def as_pgn(games: list[ReplayedGame], verifier: Verifier) -> list[PgnGame]:
     table = verifier.table
     white, black = players(table.us, f"al0 ({table.name})", verifier.spec.defender.name)
     return [PgnGame(chess.Board(game.record.fen), game.moves, game.result,
-                    Ending(game.record.ending), f"al0 verify {table.name}", white, black,
+                    game.record.ending, f"al0 verify {table.name}", white, black,
                     table.us, game.end.detail if game.end is not None else game.note)
             for game in games]

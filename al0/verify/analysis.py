@@ -54,7 +54,7 @@ class Game(Protocol):
     @property
     def fen(self) -> str: ...
     @property
-    def ending(self) -> str: ...
+    def ending(self) -> Ending: ...
     @property
     def moves(self) -> int: ...
     @property
@@ -157,7 +157,7 @@ def advice_totals(games: Iterable[Game]) -> list[AdviceTotal]:
 def worst_games(games: Iterable[Game], count: int) -> list[Game]:
     """The ``count`` mated games with the largest excess over the optimum,
     largest first (ties by FEN, so the order does not depend on --jobs)."""
-    mated = [g for g in games if g.ending == Ending.MATE.value and g.optimal is not None
+    mated = [g for g in games if g.ending is Ending.MATE and g.optimal is not None
              and g.advice_uses]
     mated.sort(key=lambda g: (-(g.moves - g.optimal), g.fen))  # type: ignore[operator]
     return mated[:count]
@@ -188,7 +188,7 @@ def analysis(games: Sequence[Game], worst: int = WORST_KEPT) -> dict[str, Any] |
                            "most_wasted": {"rule": most.rule, "advice": most.advice,
                                            "wasted": _wasted(most)},
                            "advice": [_use_json(use) for use in game.advice_uses]})
-    mated = sum(1 for g in measured if g.ending == Ending.MATE.value and g.optimal is not None)
+    mated = sum(1 for g in measured if g.ending is Ending.MATE and g.optimal is not None)
     return {"games": len(measured), "mated_with_optimum": mated,
             "advice": [total.to_json() for total in advice_totals(measured)],
             "worst": worst_list}

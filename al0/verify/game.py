@@ -4,24 +4,19 @@ and the record a report keeps of it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import chess
 
 from al0.engine.plan import Planner
-from al0.engine.play import GameEnd, OurMove, play_game
+from al0.engine.play import Ending, GameEnd, OurMove, play_game
 from al0.verify.analysis import AdviceTally, AdviceUse
-
-if TYPE_CHECKING:
-    pass
-
 
 @dataclass(frozen=True)
 class GameRecord:
     """How one start position fared."""
     fen: str
-    ending: str
-    """An :class:`~al0.engine.play.Ending` value (``mate``, ``stalemate``, …)."""
+    ending: Ending
     moves: int
     """Our moves played (to mate, or until the failure)."""
     optimal: int | None
@@ -54,5 +49,5 @@ def play_one(planner: Planner, board: chess.Board,
         elif isinstance(event, GameEnd):
             end = event
     assert end is not None  # play_game always ends with a GameEnd
-    return GameRecord(fen, end.ending.value, moves, optimal,
+    return GameRecord(fen, end.ending, moves, optimal,
                       advice_uses=tally.uses() if tally is not None else ())

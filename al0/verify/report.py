@@ -8,7 +8,7 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import chess
 
@@ -19,10 +19,6 @@ from al0.lang.model import Expectations
 from al0.lang.specs import PositionsSpec
 from al0.verify.analysis import WORST_KEPT, analysis
 from al0.verify.game import GameRecord
-
-if TYPE_CHECKING:
-    pass
-
 
 EXAMPLES_KEPT = 5
 """Example FENs kept per kind of failure in a report."""
@@ -89,20 +85,20 @@ class Report:
         self.records.append(record)
 
     @property
-    def endings(self) -> Counter[str]:
+    def endings(self) -> Counter[Ending]:
         return Counter(record.ending for record in self.records)
 
     @property
     def failures(self) -> list[GameRecord]:
-        return [r for r in self.records if r.ending != Ending.MATE.value]
+        return [r for r in self.records if r.ending is not Ending.MATE]
 
-    def failure_examples(self) -> dict[str, list[GameRecord]]:
+    def failure_examples(self) -> dict[Ending, list[GameRecord]]:
         """Up to :data:`EXAMPLES_KEPT` failures of each kind, in the order
         played, each of a symmetry class of its own: mirror images of one
         position (a symmetric table plays them alike) would show one
         failure several times."""
-        examples: dict[str, list[GameRecord]] = {}
-        classes: set[tuple[str, Position]] = set()
+        examples: dict[Ending, list[GameRecord]] = {}
+        classes: set[tuple[Ending, Position]] = set()
         for record in self.failures:
             kept = examples.setdefault(record.ending, [])
             if len(kept) == EXAMPLES_KEPT:
@@ -125,10 +121,10 @@ class Report:
         """Each declared expectation as (name, holds, what was measured);
         holds is None where this run cannot decide it."""
         endings = self.endings
-        mated = [r.moves for r in self.records if r.ending == Ending.MATE.value]
+        mated = [r.moves for r in self.records if r.ending is Ending.MATE]
         checks: list[tuple[str, bool | None, str]] = []
         if expect.mates_all is not None:
-            failed = len(self.records) - endings[Ending.MATE.value]
+            failed = len(self.records) - endings[Ending.MATE]
             checks.append(("mates-all", (failed == 0) == expect.mates_all,
                            f"{failed} of {len(self.records)} games not mated"))
         for name, limit, ending in (("stalemates", expect.max_stalemates, Ending.STALEMATE),
@@ -136,14 +132,14 @@ class Report:
                                      Ending.MATERIAL_LOST),
                                     ("no-plan", expect.max_no_plan, Ending.NO_PLAN)):
             if limit is not None:
-                checks.append((name, endings[ending.value] <= limit,
-                               f"{endings[ending.value]} (at most {limit} expected)"))
+                checks.append((name, endings[ending] <= limit,
+                               f"{endings[ending]} (at most {limit} expected)"))
         # A claim about the mates of a run with none fails: it is about
         # nothing (an "ok" there let a table that never mates pass).
         no_mates = f"no game of {len(self.records)} was mated"
         if expect.max_moves is not None:
             longest = max(mated, default=0)
-            over = endings[Ending.MOVE_LIMIT.value]
+            over = endings[Ending.MOVE_LIMIT]
             checks.append(("max-moves", bool(mated) and longest <= expect.max_moves and not over,
                            f"{f'longest mate {longest} moves' if mated else no_mates}, {over} "
                            f"games over the move limit (at most {expect.max_moves} expected, "
@@ -184,15 +180,15 @@ class Report:
         """The report as plain data, with the claims of the ``expectations``
         blocks about this run's defender checked; ``worst``: games of largest
         excess kept in its ``analysis``."""
-        mated = [r for r in self.records if r.ending == Ending.MATE.value]
+        mated = [r for r in self.records if r.ending is Ending.MATE]
         known = [r for r in mated if r.optimal is not None]
         times = sorted(self.plan_seconds)
-        examples = {kind: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
+        examples = {kind.value: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
                     for kind, kept in self.failure_examples().items()}
         data: dict[str, Any] = {
             "table": self.table, "defender": self.defender, "positions": self.positions.name,
             "games": len(self.records), "total": self.total, "interrupted": self.interrupted,
-            "endings": dict(self.endings.most_common()),
+            "endings": {ending.value: count for ending, count in self.endings.most_common()},
             "failure_examples": examples,
             "moves_to_mate": _summary([r.moves for r in mated]),
             "optimal": _summary([r.optimal for r in known]),  # type: ignore[misc]

@@ -38,8 +38,8 @@ Key = int
 """A position packed into one int (:func:`pack`): a third of a Position's
 memory, to keep hundreds of thousands and send them between processes."""
 
-_NO_PLAN, _FIFTY = Ending.NO_PLAN.value, Ending.FIFTY_MOVES.value
-_REPETITION, _MOVE_LIMIT = Ending.REPETITION.value, Ending.MOVE_LIMIT.value
+_NO_PLAN, _FIFTY = Ending.NO_PLAN, Ending.FIFTY_MOVES
+_REPETITION, _MOVE_LIMIT = Ending.REPETITION, Ending.MOVE_LIMIT
 _MASK = (1 << 64) - 1
 
 
@@ -78,7 +78,7 @@ class Segment(NamedTuple):
     captures: int
     """Bit ``i`` is set when half-move ``i`` took a man: the 50-move count
     and the positions that count for a repetition start again."""
-    ending: str | None
+    ending: Ending | None
     """How the game ends at the last of ``keys`` (an :class:`~al0.engine.play.Ending`
     value the position decides), or at the segment's own position when there
     are no moves: an ending there, or no plan; None when a new plan starts
@@ -96,7 +96,7 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
     dtm = tablebase.dtm(board, us)
     end = ending_at(position, planner)
     if end is not None:
-        return Segment(None, None, dtm, (), (), 0, end.value)
+        return Segment(None, None, dtm, (), (), 0, end)
     try:
         plan = planner.plan_position(position)
     except AL0Error as error:
@@ -108,7 +108,7 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
     captures = 0
     men = (position.white | position.black).bit_count()
 
-    def add(reached: Position) -> str | None:
+    def add(reached: Position) -> Ending | None:
         """Note the position after a half-move; the ending it decides, if any."""
         nonlocal captures, men
         now = (reached.white | reached.black).bit_count()
@@ -118,9 +118,9 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
         keys.append(pack(reached))
         dtms.append(tablebase.dtm(board, us))
         ending = ending_at(reached, planner)
-        return None if ending is None else ending.value
+        return ending
 
-    def segment(ending: str | None) -> Segment:
+    def segment(ending: Ending | None) -> Segment:
         return Segment(plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending)
 
     tree: ForcingTree | None = plan.tree
@@ -144,7 +144,7 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
 
 class Outcome(NamedTuple):
     """How a game went, read off its chain of segments."""
-    ending: str
+    ending: Ending
     moves: int
     """Our moves played."""
     optimal: int | None
@@ -165,7 +165,7 @@ def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segmen
     optimal = current.dtm
     counts = AdviceCounts(optimal) if optimal is not None else None
 
-    def outcome(ending: str) -> Outcome:
+    def outcome(ending: Ending) -> Outcome:
         return Outcome(ending, moves, optimal, () if counts is None else counts.uses())
 
     moves = 0

@@ -26,7 +26,7 @@ Line: TypeAlias = "tuple[str, Line] | None"
 line is its move and reply in front of the next state's, shared, not copied."""
 
 
-Value = tuple[int, str, Line]
+Value = tuple[int, Ending, Line]
 """(moves, ending, line) of a state in the worst-case analysis."""
 
 
@@ -46,10 +46,10 @@ each reply (by :func:`move_code`) the step to follow next; a reply not listed
 needs a new plan."""
 
 
-_MATE, _NO_PLAN = Ending.MATE.value, Ending.NO_PLAN.value
+_MATE, _NO_PLAN = Ending.MATE, Ending.NO_PLAN
 
 
-_CYCLE: Value = (0, Ending.REPETITION.value, None)
+_CYCLE: Value = (0, Ending.REPETITION, None)
 """The value of a state met again on the line that reached it."""
 
 
@@ -91,7 +91,7 @@ class WorstCase:
         self.unplannable: dict[Position, AL0Error] = {}
         """Positions whose plan failed in a worker (a spent budget): the error
         is raised where the analysis needs the plan, as it would be here."""
-        self.endings: dict[Position, str | None] = {}
+        self.endings: dict[Position, Ending | None] = {}
         """:func:`~al0.engine.play.ending_at` (its value) of every position met:
         each is met again under many trees, and deciding it means generating
         moves."""
@@ -100,12 +100,12 @@ class WorstCase:
         one start's analysis may need thousands, and a run in one process
         shows with it that it is moving."""
 
-    def _ending(self, position: Position) -> str | None:
+    def _ending(self, position: Position) -> Ending | None:
         try:
             return self.endings[position]
         except KeyError:
             ending = ending_at(position, self.planner)
-            value = self.endings[position] = None if ending is None else ending.value
+            value = self.endings[position] = ending
             return value
 
     def _step(self, tree: ForcingTree) -> int:
@@ -217,7 +217,7 @@ class WorstCase:
         """The worst-case record of the start ``position`` (whose FEN is ``fen``)."""
         moves, ending, line = self._value(position, 0)
         if ending == _MATE and moves > self.max_moves:
-            ending = Ending.MOVE_LIMIT.value
+            ending = Ending.MOVE_LIMIT
         ucis = []
         while line is not None:
             uci, line = line

@@ -401,7 +401,7 @@ def parsed_report(name: str) -> tuple[dict, object]:
 
     from al0.report.html import render
     from al0.verify.report import Report
-    data = Report(name, "tablebase", PositionsSpec.parse(f"sample:3 {name}"), 3).to_json()
+    data = Report(name, "tablebase", PositionsSpec("file", path=f"sample:3 {name}"), 3).to_json()
     page = render(data, [], [], f"al0 verify '{name}.yaml'")
     return data, html5lib.parse(page, namespaceHTMLElements=False)
 

@@ -49,7 +49,7 @@ def games(bratko, tablebase) -> list[GameRecord]:
 def test_the_advice_breakdown_adds_up_to_the_game(games):
     for game in games:
         uses = game.advice_uses
-        assert game.ending == "mate" and uses, game.fen
+        assert game.ending is Ending.MATE and uses, game.fen
         assert sum(use.moves for use in uses) == game.moves
         # The last position is mate (DTM 0): the progress of all advice is
         # the start's distance to mate, and their waste the game's excess.
@@ -88,7 +88,7 @@ def test_a_stalemating_move_is_counted_as_losing_the_win(bratko, tablebase):
     for board in starts(STALEMATES):
         record = play_one(planner, board, TablebaseDefender("KRK"), 50, tablebase.dtm(board),
                           tablebase)
-        assert record.ending == "stalemate"
+        assert record.ending is Ending.STALEMATE
         assert record.advice_uses[-1].lost == 1 and sum(u.lost for u in record.advice_uses) == 1
         assert record.advice_uses[-1].advice in ("keeproom", "divide_in_2")
 
@@ -111,7 +111,7 @@ def test_the_worst_games_are_ordered_and_the_first_is_the_largest_excess(games):
 
 
 def test_no_tablebase_means_no_analysis_and_says_so():
-    assert analysis([GameRecord("8/8/8/8/8/8/8/8 w - - 0 1", "mate", 3, None)]) is None
+    assert analysis([GameRecord("8/8/8/8/8/8/8/8 w - - 0 1", Ending.MATE, 3, None)]) is None
     assert "needs a tablebase" in next(analysis_lines(None))
 
 
@@ -120,7 +120,7 @@ def test_the_worst_defender_breakdown_replays_its_line(tablebase):
     verifier = Verifier(VerifySpec(BOOK, DefenderSpec("worst")))
     for index, board in enumerate(starts()[:3]):
         record = verifier.judge(index, board)
-        assert record.ending == "mate" and record.line
+        assert record.ending is Ending.MATE and record.line
         assert sum(use.moves for use in record.advice_uses) == record.moves
         assert sum(use.progress for use in record.advice_uses) == tablebase.dtm(board)
 
@@ -131,7 +131,7 @@ def test_the_random_defender_is_measured_too(bratko, tablebase):
         record = play_one(planner, board, RandomDefender(seed), 50, tablebase.dtm(board),
                           tablebase)
         assert sum(use.moves for use in record.advice_uses) == record.moves
-        if record.ending == "mate":
+        if record.ending is Ending.MATE:
             assert sum(use.progress for use in record.advice_uses) == record.optimal
 
 
@@ -183,7 +183,7 @@ def test_tally_ignores_a_start_that_is_not_won(bratko):
     # The tally only starts from a won position's DTM; play_one keeps none without it.
     record = play_one(Planner(bratko), starts()[3], TablebaseDefender("KRK"), 50, None,
                       load_if_any("KRK"))
-    assert record.advice_uses == () and record.ending == Ending.MATE.value
+    assert record.advice_uses == () and record.ending is Ending.MATE
 
 
 def test_a_uci_defender_is_measured_too():

@@ -74,10 +74,10 @@ def test_worst_case_bounds_every_defence_and_its_line_replays(bratko, everything
     worst = WorstCase(planner, max_moves=50)
     for board in everything[::997]:
         record = worst.analyse(board, None)
-        assert record.ending == "mate", board.fen()
+        assert record.ending is Ending.MATE, board.fen()
         for seed in range(3):
             game = play_one(planner, board, RandomDefender(seed), 50, None)
-            assert game.ending == "mate" and game.moves <= record.moves
+            assert game.ending is Ending.MATE and game.moves <= record.moves
         # Replaying the worst line's replies against the loop gives the same game.
         replies = iter(chess.Move.from_uci(u) for u in record.line[1::2])
         events = list(play_game(planner, board.copy(), lambda b: next(replies)))
@@ -98,8 +98,8 @@ def test_worst_case_finds_an_escape(tmp_path):
     from al0.lang.loader import load_table
     record = WorstCase(Planner(load_table(table)), 50).analyse(
         chess.Board("8/8/8/8/3k4/8/8/R3K3 w - - 0 1"), None)
-    assert record.ending in ("threefold repetition", "no plan", "material lost")
-    assert record.ending != "mate"
+    assert record.ending in (Ending.REPETITION, Ending.NO_PLAN, Ending.MATERIAL_LOST)
+    assert record.ending is not Ending.MATE
 
 
 def run(*args: str):
@@ -210,7 +210,7 @@ def test_a_claim_is_decided_only_where_the_runs_positions_imply_it(holds, claime
 def _report(*endings: str, positions: str = "all") -> Report:
     report = Report("t", "tablebase", PositionsSpec.parse(positions), len(endings))
     for ending in endings:
-        report.add(GameRecord(chess.STARTING_FEN, ending, 12, 10))
+        report.add(GameRecord(chess.STARTING_FEN, Ending(ending), 12, 10))
     return report
 
 
