@@ -53,4 +53,13 @@ class PredicateError(AL0Error):
 
 
 class SearchBudgetExceeded(AL0Error):
-    """A forcing-tree search spent its node budget before it could decide."""
+    """A forcing-tree search spent its node budget before it could decide.
+
+    Besides the message it may keep what the message is made of:
+    ``detail`` (which advice, what was spent) and the compact ``position``
+    searched from, so that a search of a mirror image can be told again
+    about the position the user gave (as :class:`PredicateError`)."""
+
+    def __init__(self, message: str, detail: str = "", position: Position | None = None):
+        super().__init__(message)
+        self.detail, self.position = detail, position

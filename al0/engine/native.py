@@ -34,9 +34,8 @@ from al0.core import native
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
-from al0.engine.search import ForcingTreeSearch
+from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import LEAF, ForcingTree
-from al0.errors import SearchBudgetExceeded
 from al0.lang.library import Node
 from al0.lang.model import (Advice, AdviceTable, And, Compare, Const, DepthRange, DepthTest,
                             Feature, Goal, MoveConstraint, Not, Or, Pred)
@@ -243,11 +242,11 @@ class NativeSearch:
         if reason == "memory":
             raise MemoryError(f"advice {name!r}: out of memory searching from {self.root.fen}")
         if reason == "stopped":
-            raise SearchBudgetExceeded(f"advice {name!r}: stopped searching from {self.root.fen}")
+            raise search_stopped(f"advice {name!r}: stopped", self.root.position)
         what = {"nodes": node_budget(limits, cost),
                 "moves": f"memory limit of {limits.moves} stored moves",
                 "time": f"time limit of {limits.seconds:g} s"}[reason]
-        raise SearchBudgetExceeded(f"advice {name!r}: {what} spent searching from {self.root.fen}")
+        raise search_stopped(f"advice {name!r}: {what} spent", self.root.position)
 
 
 def table_core(table: AdviceTable) -> str:

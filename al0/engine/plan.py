@@ -9,19 +9,19 @@ from typing import Any
 
 import chess
 
-from al0.errors import AL0Error, PredicateError
+from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
 from al0.lang.failures import predicate_error
 from al0.lang.library import Node, node_at
 from al0.lang.model import AdviceTable, And, Compare, Const, Sum
 from al0.board.moves import apply
-from al0.board.position import Position, fen as position_fen, from_board, to_board
+from al0.board.position import Position, from_board, to_board
 from al0.board.fen import material_counts
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.limits import SearchLimits
 from al0.engine.memo import SearchKey
 from al0.engine.native import NativeAdvice, NativeSearch, Unsupported, compile_native, new_memo
-from al0.engine.search import ForcingTreeSearch
+from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.tree import ForcingTree, transform_tree
 
@@ -201,8 +201,10 @@ class Planner:
                 raise predicate_error(error.detail, transform_position(error.position, back),
                                       None if error.move is None
                                       else transform_move(error.move, back)) from None
-            message = str(error).replace(position_fen(image), position_fen(position))
-            raise type(error)(message) from None
+            if isinstance(error, SearchBudgetExceeded) and error.position is not None:
+                raise search_stopped(error.detail,
+                                     transform_position(error.position, INVERSE[symmetry])) from None
+            raise
 
     def _search(self, position: Position, counters: tuple[int, int] | None,
                 limits: SearchLimits) -> Plan:

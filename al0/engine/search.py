@@ -27,7 +27,7 @@ import chess
 
 from al0.board.checks import checking_moves, is_checkmate, legal_checks, mate_in_one
 from al0.board.moves import apply, legal_moves, legal_targets
-from al0.board.position import MOVES, Position
+from al0.board.position import MOVES, Position, fen
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import FAILS, HOLDS, LEAF_HERE, Entry, SearchKey, make_tree
@@ -43,6 +43,12 @@ LOOK_EVERY = 64
 millisecond or so of an ordinary table's nodes, one node of a goal of
 thousands of terms (:attr:`~al0.engine.compiled.CompiledAdvice.cost`), so
 a UCI ``stop`` or the wall-clock bound ends any search promptly."""
+
+
+def search_stopped(detail: str, root: Position) -> SearchBudgetExceeded:
+    """The error of a search from ``root`` that reached a limit: ``detail``
+    (which advice, what was spent) and the root's FEN."""
+    return SearchBudgetExceeded(f"{detail} searching from {fen(root)}", detail, root)
 
 
 def _reply_key(move: chess.Move) -> int:
@@ -162,12 +168,10 @@ class ForcingTreeSearch:
         if time.monotonic() > self.deadline:
             raise self._spent(f"time limit of {self.limits.seconds:g} s")
         if self.limits.stop is not None and self.limits.stop.is_set():
-            raise SearchBudgetExceeded(f"advice {self.advice.name!r}: stopped searching "
-                                       f"from {self.root.fen}")
+            raise search_stopped(f"advice {self.advice.name!r}: stopped", self.root.position)
 
     def _spent(self, what: str) -> SearchBudgetExceeded:
-        return SearchBudgetExceeded(f"advice {self.advice.name!r}: {what} spent "
-                                    f"searching from {self.root.fen}")
+        return search_stopped(f"advice {self.advice.name!r}: {what} spent", self.root.position)
 
     def _node(self, key: SearchKey) -> Node:
         """The node of ``key``: the root at depth 0, else from the shared

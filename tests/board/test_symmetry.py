@@ -11,8 +11,7 @@ import random
 import chess
 import pytest
 
-from al0.lang.specs import PositionsSpec
-from al0.lang.specs import DefenderSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.errors import PredicateError, SearchBudgetExceeded
 from al0.lang.loader import load_table, parse_table
 from al0.lang.model import AdviceTable

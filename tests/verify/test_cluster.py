@@ -21,10 +21,9 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
-from al0.lang.specs import PositionsSpec
 from al0.board.sampling import random_positions
 from al0.cli import cli
-from al0.lang.specs import DefenderSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.cluster import chunk_size, judge_on_cluster
 from al0.verify.scheduler import ClusterError, connect
 from al0.verify.report import Report

@@ -10,10 +10,9 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.lang.specs import PositionsSpec
 from al0.cli import cli
 from al0.board.position import from_board
-from al0.lang.specs import DefenderSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.segments import pack, unpack
 from al0.verify.game import play_one
 from al0.verify.sources import start_positions

@@ -11,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 
 from al0.engine.play import Ending
-from al0.lang.specs import PositionsSpec
 from al0.cli import cli
 from al0.lang.loader import load_table
 from al0.engine.plan import Planner
@@ -21,7 +20,7 @@ from al0.tablebase import load_if_any
 from al0.verify.verifier import VerifySpec
 from al0.verify.worker import decode_plan, decode_tree, encode_plan, encode_tree, plan_chunk
 from al0.verify.worst import WorstCase
-from al0.lang.specs import DefenderSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.deal import region
 from conftest import POSITIONS, TABLES, TEST_TABLES
 
