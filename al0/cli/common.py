@@ -480,7 +480,7 @@ class MaterialParam(click.ParamType[str]):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
-        from al0.tablebase.material import parse_material  # lazily: numpy
+        from al0.tablebase import parse_material  # lazily: numpy
         try:
             return parse_material(str(value).upper()).name
         except PositionError as error:

@@ -28,7 +28,7 @@ from al0.verify.run import CHUNK, usable_cpus, useful_jobs
 from al0.verify.game import play_one
 from al0.verify.report import Report
 from al0.verify.sources import start_positions
-from al0.verify.api import Verification
+from al0.verify import Verification
 from al0.verify.verifier import Verifier
 
 if TYPE_CHECKING:
