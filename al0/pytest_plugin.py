@@ -24,10 +24,8 @@ import pytest
 
 from al0.errors import AL0Error
 from al0.files import read_regular_file
-from al0.lang.loader import MAX_TABLE_BYTES, load_table
-from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
-from al0.verify import verify
-from al0.verify.run import INTERRUPTED
+from al0.lang import MAX_TABLE_BYTES, VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
+from al0.verify import INTERRUPTED, verify
 
 DEFAULT_POSITIONS = "sample:100"
 DEFAULT_DEFENDER = "tablebase"

@@ -109,9 +109,14 @@ def test_imports_point_down_or_stay_in_their_room(module):
 
 
 def exported(package: str) -> set[str]:
-    """The names a package's ``__init__`` defines or imports."""
+    """The names a package's ``__init__`` exports: its ``__all__`` (a face
+    may import them only when first asked for), else what it imports or
+    defines."""
     names: set[str] = set()
     for node in MODULES[package].body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.List)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)):
+            return {item.value for item in node.value.elts if isinstance(item, ast.Constant)}
         if isinstance(node, ast.ImportFrom):
             names.update(alias.asname or alias.name for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):

@@ -10,11 +10,10 @@ import time
 import click
 
 from al0.cli.common import BUDGET, TABLE, WholeNumber, reports_errors
-from al0.lang.loader import load_table
-from al0.lang.model import AdviceTable
+from al0.lang import AdviceTable, load_table
 from al0.engine.plan import Planner
 from al0.board.sampling import check_sample_size, random_positions
-from al0.verify.report import percentile
+from al0.verify import percentile
 from al0.tablebase import load_if_any
 
 

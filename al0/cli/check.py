@@ -10,8 +10,7 @@ import click
 
 from al0.cli.common import TABLE, reports_errors
 from al0.engine.native import table_core
-from al0.lang.loader import load_table
-from al0.lang.model import AdviceTable
+from al0.lang import AdviceTable, load_table
 
 
 def summary(table: AdviceTable) -> dict[str, Any]:

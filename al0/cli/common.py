@@ -21,10 +21,9 @@ import click
 
 import chess
 
-from al0.lang.specs import DefenderError, DefenderKind, DefenderSpec, PositionsSpec
+from al0.lang import AdviceTable, DefenderError, DefenderKind, DefenderSpec, PositionsSpec
 from al0.errors import AL0Error, PositionError
 from al0.integers import IntegerError, parse_int, shown
-from al0.lang.model import AdviceTable
 from al0.engine.plan import DEFAULT_BUDGET
 from al0.board.fen import check_not_over, check_playable, parse_fen
 from al0.files import check_writable, same_file, write_atomically

@@ -11,11 +11,10 @@ import click
 
 from al0.cli.common import BUDGET, TABLE, plannable, position_for, reports_errors
 from al0.errors import PositionError
-from al0.lang.loader import load_table
-from al0.lang.model import AdviceTable
+from al0.lang import AdviceTable, load_table
 from al0.engine.plan import Plan, Planner
 from al0.board.fen import epd_positions
-from al0.report.render import plan_dot, plan_json, plan_svg
+from al0.report import plan_dot, plan_json, plan_svg
 from al0.engine.tree import tree_lines
 
 

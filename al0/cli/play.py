@@ -17,15 +17,12 @@ from al0.cli.plan import plan_lines
 from al0.teach import Explainer
 from al0.engine.defenders import TablebaseDefender, make_defender
 from al0.errors import AL0Error
-from al0.lang.specs import DefenderSpec
+from al0.lang import AdviceTable, DefenderSpec, load_table
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
                        parse_move, prompt)
-from al0.lang.loader import load_table
-from al0.lang.model import AdviceTable
-from al0.report.pgn import PgnGame, distance_note, pgn_text, players
+from al0.report import PgnGame, clear_board_svgs, distance_note, pgn_text, players, write_board_svg
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.report.render import clear_board_svgs, write_board_svg
 from al0.tablebase import load_if_any
 
 

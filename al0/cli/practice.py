@@ -21,8 +21,7 @@ from al0.engine.tree import tree_lines
 from al0.errors import PositionError, TableSyntaxError
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
                        side_name, unicode_board_text)
-from al0.lang.loader import load_table
-from al0.lang.model import AdviceTable
+from al0.lang import AdviceTable, load_table
 from al0.practice import Practice, Turn
 from al0.tablebase import Tablebase, load_if_any
 from al0.teach import Grade

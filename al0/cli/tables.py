@@ -12,8 +12,7 @@ import click
 from al0.bundled import LIBRARY_DIR, bundled_tables
 from al0.cli.common import reports_errors
 from al0.errors import AL0Error
-from al0.lang.library import ENTRY_POINT_GROUP
-from al0.lang.loader import load_table
+from al0.lang import ENTRY_POINT_GROUP, load_table
 
 
 def listing() -> dict[str, Any]:

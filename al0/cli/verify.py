@@ -12,24 +12,17 @@ from typing import TYPE_CHECKING, Any, Iterator
 import chess
 import click
 
-from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
+from al0.verify import (CHUNK, WORST_KEPT, Report, Verification, Verifier, analysis_lines,
+                        most_wasteful_line, play_one, start_positions, usable_cpus, useful_jobs)
 from al0.report import html as report_html
 from al0.bundled import table_path
 from al0.cli.common import (BUDGET, ENGINE_SECONDS, STDOUT, TABLE, CommandError, DefenderParam,
                             OutputPath, PositionsParam, WholeNumber,
                             build_progress, check_no_overwrite, command_line,
                             prepare_tablebase, reports_errors, write_output)
-from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
+from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
 from al0.engine.plan import Planner
-from al0.lang.loader import load_table
-from al0.report.pgn import pgn_text
-from al0.report.replay import as_pgn, games_to_show, replay_all
-from al0.verify.run import CHUNK, usable_cpus, useful_jobs
-from al0.verify.game import play_one
-from al0.verify.report import Report
-from al0.verify.sources import start_positions
-from al0.verify import Verification
-from al0.verify.verifier import Verifier
+from al0.report import as_pgn, games_to_show, pgn_text, replay_all
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar

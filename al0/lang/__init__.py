@@ -6,4 +6,39 @@ turn goals and move constraints into functions of search nodes
 (``infer``: what the search may know of them beforehand; ``failures``:
 library code that misbehaves). ``library`` is the registry of predicates,
 features and generators a table may name; ``vocabulary`` is the standard
-one, so that tables need no Python."""
+one, so that tables need no Python. ``specs`` parses what a user or a
+table gives in words (positions, defenders) into typed values.
+
+The folder's face: :func:`load_table` and :func:`parse_table`, the
+:class:`AdviceTable` they return, and the specs; each imported from its
+module when first asked for, so that a command that only parses a spec
+(``al0 uci`` before its handshake) does not load the YAML reader.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from al0.lang.library import ENTRY_POINT_GROUP
+    from al0.lang.loader import MAX_TABLE_BYTES, load_table, parse_table
+    from al0.lang.model import AdviceTable
+    from al0.lang.specs import (VERIFY_KINDS, DefenderError, DefenderKind, DefenderSpec,
+                                PositionsSpec)
+
+_HOMES = {"ENTRY_POINT_GROUP": "library", "MAX_TABLE_BYTES": "loader", "load_table": "loader",
+          "parse_table": "loader", "AdviceTable": "model", "VERIFY_KINDS": "specs",
+          "DefenderError": "specs", "DefenderKind": "specs", "DefenderSpec": "specs",
+          "PositionsSpec": "specs"}
+"""Each name of the face and the module it lives in."""
+
+__all__ = ["ENTRY_POINT_GROUP", "MAX_TABLE_BYTES", "VERIFY_KINDS", "AdviceTable", "DefenderError",
+           "DefenderKind", "DefenderSpec", "PositionsSpec", "load_table", "parse_table"]
+
+
+def __getattr__(name: str) -> object:
+    """A name of the face, from its module (imported on first use)."""
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"al0.lang.{_HOMES[name]}"), name)
+    raise AttributeError(f"module 'al0.lang' has no attribute {name!r}")

@@ -1,3 +1,14 @@
 """What al0 writes for people and other programs: a plan as text, JSON, DOT
 or SVG (``render``), verify's games replayed (``replay``) and written as
-PGN (``pgn``) or one self-contained HTML page (``html``)."""
+PGN (``pgn``) or one self-contained HTML page (``html``).
+
+The folder's face holds what the commands call; the HTML page is
+``al0.report.html.render``."""
+
+from al0.report.pgn import PgnGame, distance_note, pgn_text, players
+from al0.report.render import clear_board_svgs, plan_dot, plan_json, plan_svg, write_board_svg
+from al0.report.replay import as_pgn, games_to_show, replay_all
+
+__all__ = ["PgnGame", "as_pgn", "clear_board_svgs", "distance_note", "games_to_show",
+           "pgn_text", "plan_dot", "plan_json", "plan_svg", "players", "replay_all",
+           "write_board_svg"]
