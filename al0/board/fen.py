@@ -13,9 +13,8 @@ import chess
 
 from al0.errors import PositionError
 from al0.files import read_regular_file
+from al0.board.material import Material
 from al0.board.position import from_board
-
-PIECE_ORDER = "KQRBNP"
 
 FIFTY_MOVE_PLIES = 100
 """The half-move clock at which the 50-move rule draws the game: al0's play
@@ -34,13 +33,9 @@ nearly every position, while the search would cost more than the game."""
 
 
 def material_of(board: chess.Board, us: chess.Color) -> str:
-    """The material as a signature, ours first: ``KRK`` for White K+R vs K."""
-    def side(color: chess.Color) -> str:
-        pieces = sorted((board.piece_at(sq).symbol().upper()  # type: ignore[union-attr]
-                         for sq in chess.SquareSet(board.occupied_co[color])),
-                        key=PIECE_ORDER.index)
-        return "".join(pieces)
-    return side(us) + side(not us)
+    """The material as a signature, ours first: ``KRK`` for White K+R vs K
+    (the name of :meth:`Material.of <al0.board.material.Material.of>`)."""
+    return Material.of(board, us).name
 
 
 def piece_counts(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
@@ -52,26 +47,21 @@ def piece_counts(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
 
 def material_counts(material: str) -> tuple[int, ...]:
     """:func:`piece_counts` of our side of ``material`` (``KRK`` → one rook, one king)."""
-    ours = material[:material.index("K", 1)]
-    return tuple(ours.count(chess.piece_symbol(piece_type).upper())
-                 for piece_type in chess.PIECE_TYPES)
+    return Material.parse(material).counts()
 
 
 def canonical_material(material: str) -> str:
-    """``material`` with each side's pieces in the order KQRBNP."""
-    second = material.index("K", 1)
-    return "".join("".join(sorted(part, key=PIECE_ORDER.index))
-                   for part in (material[:second], material[second:]))
+    """``material`` with each side's pieces in the order KQRBN (see
+    :meth:`Material.parse <al0.board.material.Material.parse>`)."""
+    return Material.parse(material).name
 
 
 def played_by(board: chess.Board, material: str, us: chess.Color) -> bool:
     """A table of ``material`` plays ``board``: our men are the table's and
     theirs the table's or fewer (a game of KQKR goes on as KQK once we take
     the rook)."""
-    found, wanted = material_of(board, us), canonical_material(material)
-    split, wanted_split = found.index("K", 1), wanted.index("K", 1)
-    return (found[:split] == wanted[:wanted_split]
-            and Counter(found[split:]) <= Counter(wanted[wanted_split:]))
+    found, wanted = Material.of(board, us), Material.parse(material)
+    return found.first == wanted.first and Counter(found.second) <= Counter(wanted.second)
 
 
 def parse_fen(fen: str) -> chess.Board:
@@ -99,10 +89,10 @@ def check_legal(board: chess.Board, fen: str) -> None:
 
 def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
     """:raises PositionError: when ``board`` is not of ``material``."""
-    found = material_of(board, us)
-    if found != canonical_material(material):
+    found, wanted = Material.of(board, us), Material.parse(material)
+    if found != wanted:
         raise PositionError(f"position {board.fen()!r} has material {found}, "
-                            f"but the table is for {canonical_material(material)}")
+                            f"but the table is for {wanted}")
 
 
 def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:

@@ -9,9 +9,7 @@ from collections import Counter
 import chess
 
 from al0.errors import PositionError
-from al0.board.fen import canonical_material
-
-PIECE_TYPES = {symbol: chess.PIECE_SYMBOLS.index(symbol.lower()) for symbol in "KQRBNP"}
+from al0.board.material import Material
 
 
 def random_positions(material: str, count: int, seed: int = 0,
@@ -23,17 +21,16 @@ def random_positions(material: str, count: int, seed: int = 0,
     :raises PositionError: when that many such positions cannot be found.
     """
     rng = random.Random(seed)
-    material = canonical_material(material)
-    second = material.index("K", 1)
-    pieces = [chess.Piece(PIECE_TYPES[s], us) for s in material[:second]]
-    pieces += [chess.Piece(PIECE_TYPES[s], not us) for s in material[second:]]
+    men = Material.parse(material)
+    pieces = [chess.Piece(piece_type, us) for piece_type in (chess.KING, *men.first)]
+    pieces += [chess.Piece(piece_type, not us) for piece_type in (chess.KING, *men.second)]
     found: dict[str, chess.Board] = {}
     # Enough tries for any real material (most random placements are legal);
     # a material with fewer positions than asked for must not loop forever.
     # After placements × (ln placements + 20) tries every placement has been
     # drawn but with a chance below e^-20, so asking for more than there are
     # gives up then, not after 1000 × count tries (hours for KRK).
-    placements = placement_count(material)
+    placements = placement_count(men)
     tries = min(1000 * count + 10_000, math.ceil(placements * (math.log(placements) + 20)))
     for _ in range(tries):
         if len(found) >= count:
@@ -50,16 +47,17 @@ def random_positions(material: str, count: int, seed: int = 0,
         if not hangs and board.is_valid():
             found.setdefault(board.fen(), board)
     if len(found) < count:
-        raise PositionError(f"found only {len(found)} of {count} random {material} positions")
+        raise PositionError(f"found only {len(found)} of {count} random {men} positions")
     return list(found.values())
 
 
-def placement_count(material: str) -> int:
+def placement_count(material: Material | str) -> int:
     """In how many ways the men of ``material`` can stand on distinct
     squares (men of one kind and colour are interchangeable)."""
-    second = material.index("K", 1)
-    alike = Counter(material[:second]) + Counter(symbol.lower() for symbol in material[second:])
-    return math.perm(64, len(material)) // math.prod(math.factorial(n) for n in alike.values())
+    if isinstance(material, str):
+        material = Material.parse(material)
+    alike = Counter(material.first) + Counter(-piece_type for piece_type in material.second)
+    return math.perm(64, material.men) // math.prod(math.factorial(n) for n in alike.values())
 
 
 def check_sample_size(asked: str, count: int, available: int, population: str,

@@ -12,6 +12,7 @@ import click
 from al0.cli.common import BUDGET, TABLE, WholeNumber, reports_errors
 from al0.lang import AdviceTable, load_table
 from al0.engine.plan import Planner
+from al0.board.material import Material
 from al0.board.sampling import check_sample_size, random_positions
 from al0.verify import percentile
 from al0.tablebase import load_if_any
@@ -34,7 +35,7 @@ def check_count(table: AdviceTable, count: int) -> None:
     stats = tablebase.stats()
     ours_stronger = stronger_colour(table.material, table.us) == table.us
     legal = stats["stronger" if ours_stronger else "weaker"]["legal"]
-    side = table.material[:table.material.index("K", 1)]
+    side = Material.parse(table.material).side_names[0]
     check_sample_size(f"--count {count}", count, legal,
                       f"{table.material} positions with {side} to move")
 

@@ -14,6 +14,7 @@ import chess
 import click
 
 from al0 import tablebase as tb
+from al0.board.material import Material
 from al0.cli.common import CommandError, MaterialParam
 from al0.errors import AL0Error
 
@@ -22,7 +23,7 @@ def _stats_text(stats: tb.Stats) -> str:
     """The stats as a table: one row per distance, a column per side to move
     and result."""
     name = stats["material"]
-    strong, weak = name[:name.index("K", 1)], name[name.index("K", 1):]
+    strong, weak = Material.parse(name).side_names
     stronger, weaker = stats["stronger"], stats["weaker"]
     lines = [
         f"{name}: {stronger['legal']} legal positions with {strong} to move, "

@@ -31,6 +31,7 @@ from al0.lang.read_expect import read_expect_blocks
 from al0.lang.read_moves import read_constraint
 from al0.lang.yaml_reader import Reader, YamlNode, compose, suggest
 from al0.board.fen import check_legal, check_playable
+from al0.board.material import Material
 from al0.lang.vocabulary.binding import Binder, split_call
 from al0.lang.vocabulary.registry import ENTRIES
 
@@ -39,8 +40,6 @@ TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then", "description"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
-MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
-"""A pawnless material: the search plays no pawn (nor castling)."""
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_TABLE_BYTES = 10_000_000
 """The largest table file read (the bundled ones are under 30 KB): a bound
@@ -82,10 +81,10 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
 
     name = reader.string(value("name"), "name")
     material = reader.string(value("material"), "material").upper()
-    if not MATERIAL.fullmatch(material):
-        pawns = " (al0 plays pawnless endings: no P)" if "P" in material else ""
-        raise reader.error(value("material"), f"material must look like KRK or KQKR, "
-                           f"not {material!r}{pawns}")
+    try:
+        Material.parse(material)
+    except PositionError as error:
+        raise reader.error(value("material"), str(error)) from None
     us = chess.WHITE
     if "side" in top:
         side = reader.string(value("side"), "side").lower()

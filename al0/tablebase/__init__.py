@@ -160,10 +160,7 @@ def stronger_colour(material: str, us: chess.Color) -> chess.Color:
     :raises PositionError: if ``material`` is not supported.
     """
     table = parse_material(material)
-    second = material.index("K", 1)
-    ours = tuple(sorted((chess.PIECE_SYMBOLS.index(letter.lower()) for letter in material[1:second]),
-                        reverse=True))
-    return us if ours == table.first else not us
+    return us if Material.parse(material).first == table.first else not us
 
 
 @dataclass(frozen=True, eq=False)

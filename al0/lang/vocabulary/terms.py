@@ -8,6 +8,7 @@ from typing import Callable, Union
 
 import chess
 
+from al0.board.material import Material
 from al0.lang.library import Node
 
 
@@ -49,13 +50,13 @@ _FIELD = (None, None, 6, 5, 4, 3, 2)
 
 def material_pieces(material: str) -> dict[str, PieceRef]:
     """The piece names of a material such as ``KRK`` or ``KBBK``."""
-    split = material.index("K", 1)
+    men = Material.parse(material)
     names: dict[str, PieceRef] = {}
-    for ours, letters in ((True, material[:split]), (False, material[split:])):
-        for letter in dict.fromkeys(letters):
-            count = letters.count(letter)
-            piece_type = chess.PIECE_SYMBOLS.index(letter.lower())
-            name = letter if ours else letter.lower()
+    for ours, pieces in ((True, (chess.KING, *men.first)), (False, (chess.KING, *men.second))):
+        for piece_type in dict.fromkeys(pieces):
+            count = pieces.count(piece_type)
+            letter = chess.piece_symbol(piece_type)
+            name = letter.upper() if ours else letter
             for index in range(count):
                 full = name if count == 1 else f"{name}{index + 1}"
                 names[full] = PieceRef(full, ours, piece_type, index)
