@@ -53,7 +53,7 @@ def start_positions(spec: PositionsSpec, table: AdviceTable, tablebase: Tablebas
     if spec.kind == "every":
         return EveryOrientation(classes)
     assert spec.count is not None  # a sample has its count
-    check_sample_size(repr(f"sample:{spec.count}"), spec.count, len(classes),
+    check_sample_size(repr(spec.name), spec.count, len(classes),
                       f"won {table.material} start positions (one per symmetry class)",
                       "use all")
     chosen = random.Random(spec.seed).sample(classes, spec.count)
