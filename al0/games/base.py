@@ -154,7 +154,7 @@ class Player(Protocol[S, M]):
 
 
 @dataclass(frozen=True)
-class GameRecord(Generic[S, M]):
+class PlayedGame(Generic[S, M]):
     """What :func:`play` returns: the moves played and where the game ended."""
 
     start: S
@@ -172,7 +172,7 @@ def play(
     players: Mapping[Side, Player[S, M]],
     show: Callable[[str], None] | None = None,
     start: S | None = None,
-) -> GameRecord[S, M]:
+) -> PlayedGame[S, M]:
     """Play one game: show the position, let the side to move choose, apply, repeat.
 
     ``players`` maps each side to its player. ``show``, if given, receives the
@@ -193,7 +193,7 @@ def play(
             move = players[side].choose(game, state)
         except QuitGame:
             say("game abandoned")
-            return GameRecord(first, tuple(played), state, quit=True)
+            return PlayedGame(first, tuple(played), state, quit=True)
         # A buggy player must not corrupt the game: check before applying.
         if move not in game.moves(state):
             raise IllegalMoveError(
@@ -206,7 +206,7 @@ def play(
     if show is not None:
         say(game.display(state))
         say(game.outcome_text(state))
-    return GameRecord(first, tuple(played), state, quit=False)
+    return PlayedGame(first, tuple(played), state, quit=False)
 
 
 def _ignore(_text: str) -> None:

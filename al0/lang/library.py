@@ -125,7 +125,9 @@ def _successor_map(node: Node) -> dict[chess.Move, Position]:
 
 Predicate = Callable[[Node, Node], bool]
 Generator = Callable[[Node], Iterable[chess.Move]]
-Feature = Callable[[Node], "int | None"]
+FeatureFunction = Callable[[Node], "int | None"]
+"""A feature of a library: a number (or None) of a node; the goal
+language's :class:`~al0.lang.model.Feature` names one in an expression."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ class Library:
     path: str = ""
     """The Python file the library was imported from; empty for the standard
     vocabulary alone (which runs no code of the table's)."""
-    features: Mapping[str, Feature] = field(default_factory=dict)
+    features: Mapping[str, FeatureFunction] = field(default_factory=dict)
     symmetric: bool = False
     """The library's vocabulary reads a position and its mirror images alike
     (distances, edges, corners; no square or colour named): a table on it may
@@ -171,7 +173,7 @@ class Library:
                        self.positional | frozenset(standard.predicates))
 
     def extended(self, predicates: Mapping[str, Predicate], generators: Mapping[str, Generator],
-                 features: Mapping[str, Feature]) -> Library:
+                 features: Mapping[str, FeatureFunction]) -> Library:
         """This library plus bound calls of the standard chess vocabulary."""
         return Library(self.name, {**self.predicates, **predicates},
                        {**self.generators, **generators}, self.path,

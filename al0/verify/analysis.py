@@ -49,7 +49,7 @@ class AdviceUse(NamedTuple):
     piece lost)."""
 
 
-class Game(Protocol):
+class AnalysedGame(Protocol):
     """What the analysis reads of a game's record (:class:`al0.verify.game.GameRecord`)."""
     @property
     def fen(self) -> str: ...
@@ -141,7 +141,7 @@ class AdviceTotal:
                 "progress_per_move": round(self.progress / self.moves, 3) if self.moves else None}
 
 
-def advice_totals(games: Iterable[Game]) -> list[AdviceTotal]:
+def advice_totals(games: Iterable[AnalysedGame]) -> list[AdviceTotal]:
     """Every (rule, advice) over ``games``, the most moves wasted first."""
     sums: dict[tuple[str | None, str | None], list[int]] = {}
     for game in games:
@@ -154,7 +154,7 @@ def advice_totals(games: Iterable[Game]) -> list[AdviceTotal]:
     return sorted(totals, key=lambda t: (-t.wasted, -t.moves, str(t.rule), str(t.advice)))
 
 
-def worst_games(games: Iterable[Game], count: int) -> list[Game]:
+def worst_games(games: Iterable[AnalysedGame], count: int) -> list[AnalysedGame]:
     """The ``count`` mated games with the largest excess over the optimum,
     largest first (ties by FEN, so the order does not depend on --jobs)."""
     mated = [g for g in games if g.ending is Ending.MATE and g.optimal is not None
@@ -167,7 +167,7 @@ def _use_json(use: AdviceUse) -> dict[str, Any]:
     return {**use._asdict(), "wasted": _wasted(use)}
 
 
-def analysis(games: Sequence[Game], worst: int = WORST_KEPT) -> dict[str, Any] | None:
+def analysis(games: Sequence[AnalysedGame], worst: int = WORST_KEPT) -> dict[str, Any] | None:
     """The analysis of a run as plain data (for the JSON report), or None
     when no game could be measured (no tablebase for the material).
 

@@ -8,7 +8,7 @@ from typing import Any
 import chess
 
 from al0.errors import TableSyntaxError, UnknownNameError
-from al0.lang.vocabulary.registry import COLOUR, ENTRIES, KING, Entry
+from al0.lang.vocabulary.registry import COLOUR, ENTRIES, KING, VocabularyEntry
 from al0.lang.vocabulary.terms import PieceRef, material_pieces
 
 
@@ -69,7 +69,7 @@ class Binder:
             self._bound[key] = function
         return self._bound[key]
 
-    def _argument(self, param: str, arg: str, entry: Entry) -> object:
+    def _argument(self, param: str, arg: str, entry: VocabularyEntry) -> object:
         if param == COLOUR and arg in ("light", "dark"):
             return arg == "light"
         piece = self.pieces.get(arg)

@@ -9,13 +9,13 @@ from typing import Callable
 
 import chess
 
-from al0.lang.library import Node
+from al0.lang.library import FeatureFunction, Node
 from al0.lang.vocabulary.geometry import (_DIST, _EDGE_DIST, _corner_squares, _reach, _region,
                                          _side, _side_attacks, _spread)
-from al0.lang.vocabulary.terms import Colour, Feature, PieceRef
+from al0.lang.vocabulary.terms import Colour, PieceRef
 
 
-def room(p: PieceRef) -> Feature:
+def room(p: PieceRef) -> FeatureFunction:
     """The squares a king can reach by king steps without stepping onto a
     square the other side's pieces (kings aside) stand on or attack — attacks
     seen through both kings; 64 when it stands on such a square itself (it is
@@ -38,7 +38,7 @@ def room(p: PieceRef) -> Feature:
     return feature
 
 
-def area(p: PieceRef) -> Feature:
+def area(p: PieceRef) -> FeatureFunction:
     """The squares a king could reach by king steps if only it moved: its
     own square, and every square connected to it through squares the other
     side does not attack (kings included, lines blocked as on the board) and
@@ -95,7 +95,7 @@ def _area_region(p: PieceRef) -> Callable[[Node], chess.Bitboard]:
     return region
 
 
-def least_area(p: PieceRef) -> Feature:
+def least_area(p: PieceRef) -> FeatureFunction:
     """The smallest ``area`` a king can leave itself with by one step of
     its own: its ``area`` when it is not in check (a step inside the box
     keeps the box); in check, the smallest of the boxes next to it that it
@@ -127,7 +127,7 @@ def least_area(p: PieceRef) -> Feature:
     return feature
 
 
-def area_corner_dist(p: PieceRef, colour: Colour = None) -> Feature:
+def area_corner_dist(p: PieceRef, colour: Colour = None) -> FeatureFunction:
     """King steps from the nearest square of a king's ``area`` to the nearest
     corner (with a second argument, a corner of that colour, as for
     ``corner_dist``): how near a corner the box it is held in reaches.
@@ -162,7 +162,7 @@ _DIST_WITHIN = tuple(tuple(sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _DI
 of it (for :func:`_nearest`)."""
 
 
-def area_dist(a: PieceRef, p: PieceRef) -> Feature:
+def area_dist(a: PieceRef, p: PieceRef) -> FeatureFunction:
     """King steps from a piece to the nearest square of a king's ``area``
     (our king's way to the box their king is held in).
 
@@ -179,7 +179,7 @@ def area_dist(a: PieceRef, p: PieceRef) -> Feature:
     return feature
 
 
-def mobility(p: PieceRef) -> Feature:
+def mobility(p: PieceRef) -> FeatureFunction:
     """The squares a king could step to: next to it, not held by its own
     side, not attacked by the other (attacks seen through the king itself).
     With them to move, their lone king's number of legal moves."""
@@ -202,7 +202,7 @@ def _free_steps(node: Node, p: PieceRef, square: chess.Square) -> chess.Bitboard
     return chess.BB_KING_ATTACKS[square] & ~_side(position, colour) & ~attacked
 
 
-def inward(p: PieceRef) -> Feature:
+def inward(p: PieceRef) -> FeatureFunction:
     """The squares a king could step to (as for ``mobility``) that lie
     farther from the edge than its own: 0 for a king held on its edge.
 

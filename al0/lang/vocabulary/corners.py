@@ -9,10 +9,10 @@ from typing import Callable
 
 import chess
 
-from al0.lang.library import Node
+from al0.lang.library import FeatureFunction, Node
 from al0.lang.vocabulary.boxes import _AreaRegion, _area_region
 from al0.lang.vocabulary.geometry import _CORNERS, _DIST, _MDIST, _corner_squares
-from al0.lang.vocabulary.terms import Colour, Feature, PieceRef
+from al0.lang.vocabulary.terms import Colour, PieceRef
 
 
 def _farthest(table: tuple[chess.Bitboard, ...], region: chess.Bitboard) -> int:
@@ -66,7 +66,7 @@ def _triangle_corners(p: PieceRef, colour: Colour
     return found
 
 
-def corner_triangle(p: PieceRef, colour: Colour = None) -> Feature:
+def corner_triangle(p: PieceRef, colour: Colour = None) -> FeatureFunction:
     """The size of the smallest corner triangle that holds a king's whole
     ``area``: 1 + the most files-plus-ranks steps from a square of the box to
     a corner, for the corner where that is least (with a second argument, a
@@ -85,7 +85,7 @@ def corner_triangle(p: PieceRef, colour: Colour = None) -> Feature:
     return feature
 
 
-def diagonal_area(p: PieceRef, colour: Colour = None) -> Feature:
+def diagonal_area(p: PieceRef, colour: Colour = None) -> FeatureFunction:
     """8 times the farthest diagonal a king's ``area`` reaches from a corner
     (files plus ranks from it), plus the squares of the area on that
     diagonal, for the corner where this is least (with a second argument, a
@@ -113,7 +113,7 @@ def _diagonal_measure(corner: chess.Square, box: chess.Bitboard) -> int:
     return 8 * far + chess.popcount(box & beyond[far] & ~beyond[far + 1])
 
 
-def wrong_way(p: PieceRef, colour: PieceRef | bool) -> Feature:
+def wrong_way(p: PieceRef, colour: PieceRef | bool) -> FeatureFunction:
     """``diagonal_area`` from the corner of that colour nearest to a king,
     of the part of its ``area`` that lies towards the nearest corner of the
     other colour (as near to it as to the other corner of that colour, files
@@ -153,7 +153,7 @@ _AS_NEAR = {a: {b: sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _MDIST[a][s
 corner ``b``, files plus ranks."""
 
 
-def triangle_corner_dist(a: PieceRef, p: PieceRef) -> Feature:
+def triangle_corner_dist(a: PieceRef, p: PieceRef) -> FeatureFunction:
     """King steps from a piece to the corner of a king's
     ``corner_triangle`` (the nearest of them when two corners tie): where
     our king goes to help mate a king boxed towards that corner.

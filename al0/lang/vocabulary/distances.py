@@ -7,13 +7,13 @@ import math
 
 import chess
 
-from al0.lang.library import Node
+from al0.lang.library import FeatureFunction, Node
 from al0.lang.vocabulary.geometry import (_CORNERS, _DIST, _EDGE_DIST, _MDIST, _XY,
                                          _square_colour)
-from al0.lang.vocabulary.terms import Colour, Feature, PieceRef
+from al0.lang.vocabulary.terms import Colour, PieceRef
 
 
-def dist(a: PieceRef, b: PieceRef) -> Feature:
+def dist(a: PieceRef, b: PieceRef) -> FeatureFunction:
     """Chebyshev (king-move) distance between two pieces."""
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
@@ -21,7 +21,7 @@ def dist(a: PieceRef, b: PieceRef) -> Feature:
     return feature
 
 
-def mdist(a: PieceRef, b: PieceRef) -> Feature:
+def mdist(a: PieceRef, b: PieceRef) -> FeatureFunction:
     """Manhattan distance (files apart plus ranks apart) between two pieces."""
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
@@ -29,7 +29,7 @@ def mdist(a: PieceRef, b: PieceRef) -> Feature:
     return feature
 
 
-def edge_dist(a: PieceRef) -> Feature:
+def edge_dist(a: PieceRef) -> FeatureFunction:
     """King steps from a piece to the nearest edge square (0 on the edge)."""
     def feature(node: Node) -> int | None:
         x = a.square(node)
@@ -49,7 +49,7 @@ def _towards_centre(square: chess.Square) -> chess.Square:
 _CENTRE_SIDE = tuple(_towards_centre(s) for s in chess.SQUARES)
 
 
-def centre_side_dist(a: PieceRef, b: PieceRef) -> Feature:
+def centre_side_dist(a: PieceRef, b: PieceRef) -> FeatureFunction:
     """King steps from the first piece to the square next to the second on
     its straight way to the middle of the board (0: standing on it).
 
@@ -63,7 +63,7 @@ def centre_side_dist(a: PieceRef, b: PieceRef) -> Feature:
     return feature
 
 
-def corner_dist(a: PieceRef, colour: Colour = None) -> Feature:
+def corner_dist(a: PieceRef, colour: Colour = None) -> FeatureFunction:
     """King steps from a piece to the nearest corner; with a second argument
     (``light``, ``dark``, or a piece: the colour of its square, e.g. a
     bishop's), to the nearest corner of that colour."""
@@ -89,7 +89,7 @@ _CORNER_DIST_BY_SHADE = tuple(_CORNER_DIST[_square_colour(s)] for s in chess.SQU
 """The same for the corners of the colour of each square (a piece's)."""
 
 
-def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> Feature:
+def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> FeatureFunction:
     """Manhattan distance from the first piece to the critical square: the
     square diagonally next to the second piece on the third's side (file and
     rank each one step towards it; the higher one when level). The book's KRK

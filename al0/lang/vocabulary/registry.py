@@ -21,7 +21,7 @@ PIECE, KING, COLOUR = "piece", "king", "colour"
 
 
 @dataclass(frozen=True)
-class Entry:
+class VocabularyEntry:
     """One family of the vocabulary: its name, kind, parameters and builder."""
     name: str
     kind: str
@@ -49,38 +49,38 @@ class Entry:
         return " ".join(doc.split("\n\n")[0].split())
 
 
-VOCABULARY: tuple[Entry, ...] = (
-    Entry("dist", "feature", (PIECE, PIECE), dist),
-    Entry("mdist", "feature", (PIECE, PIECE), mdist),
-    Entry("edge_dist", "feature", (PIECE,), edge_dist),
-    Entry("centre_side_dist", "feature", (PIECE, PIECE), centre_side_dist),
-    Entry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
-    Entry("room", "feature", (KING,), room, optional=1, default="k"),
-    Entry("area", "feature", (KING,), area, optional=1, default="k"),
-    Entry("least_area", "feature", (KING,), least_area, optional=1, default="k"),
-    Entry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2,
+VOCABULARY: tuple[VocabularyEntry, ...] = (
+    VocabularyEntry("dist", "feature", (PIECE, PIECE), dist),
+    VocabularyEntry("mdist", "feature", (PIECE, PIECE), mdist),
+    VocabularyEntry("edge_dist", "feature", (PIECE,), edge_dist),
+    VocabularyEntry("centre_side_dist", "feature", (PIECE, PIECE), centre_side_dist),
+    VocabularyEntry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
+    VocabularyEntry("room", "feature", (KING,), room, optional=1, default="k"),
+    VocabularyEntry("area", "feature", (KING,), area, optional=1, default="k"),
+    VocabularyEntry("least_area", "feature", (KING,), least_area, optional=1, default="k"),
+    VocabularyEntry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2,
           default="k"),
-    Entry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2,
+    VocabularyEntry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2,
           default="k"),
-    Entry("diagonal_area", "feature", (KING, COLOUR), diagonal_area, optional=2, default="k"),
-    Entry("wrong_way", "feature", (KING, COLOUR), wrong_way),
-    Entry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
-    Entry("area_dist", "feature", (PIECE, KING), area_dist),
-    Entry("mobility", "feature", (KING,), mobility, optional=1, default="k"),
-    Entry("inward", "feature", (KING,), inward, optional=1, default="k"),
-    Entry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
-    Entry("hanging", "feature", (), hanging),
-    Entry("lost", "predicate", (PIECE,), lost),
-    Entry("attacked", "predicate", (PIECE,), attacked),
-    Entry("en_prise", "predicate", (PIECE,), en_prise),
-    Entry("threatened", "predicate", (PIECE,), threatened),
-    Entry("divides", "predicate", (PIECE,), divides),
-    Entry("opposition", "predicate", (), opposition),
-    Entry("edge", "predicate", (PIECE,), edge),
-    Entry("corner", "predicate", (PIECE, COLOUR), corner, optional=1),
-    Entry("moves", "generator", (PIECE,), moves),
-    Entry("checks", "generator", (), checks),
-    Entry("captures", "generator", (), captures),
+    VocabularyEntry("diagonal_area", "feature", (KING, COLOUR), diagonal_area, optional=2, default="k"),
+    VocabularyEntry("wrong_way", "feature", (KING, COLOUR), wrong_way),
+    VocabularyEntry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
+    VocabularyEntry("area_dist", "feature", (PIECE, KING), area_dist),
+    VocabularyEntry("mobility", "feature", (KING,), mobility, optional=1, default="k"),
+    VocabularyEntry("inward", "feature", (KING,), inward, optional=1, default="k"),
+    VocabularyEntry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
+    VocabularyEntry("hanging", "feature", (), hanging),
+    VocabularyEntry("lost", "predicate", (PIECE,), lost),
+    VocabularyEntry("attacked", "predicate", (PIECE,), attacked),
+    VocabularyEntry("en_prise", "predicate", (PIECE,), en_prise),
+    VocabularyEntry("threatened", "predicate", (PIECE,), threatened),
+    VocabularyEntry("divides", "predicate", (PIECE,), divides),
+    VocabularyEntry("opposition", "predicate", (), opposition),
+    VocabularyEntry("edge", "predicate", (PIECE,), edge),
+    VocabularyEntry("corner", "predicate", (PIECE, COLOUR), corner, optional=1),
+    VocabularyEntry("moves", "generator", (PIECE,), moves),
+    VocabularyEntry("checks", "generator", (), checks),
+    VocabularyEntry("captures", "generator", (), captures),
 )
 """Every family, in the order the reference lists them."""
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import chess
 
 from al0.board.position import attackers, king_square
-from al0.lang.library import Node
+from al0.lang.library import FeatureFunction, Node, Predicate
 from al0.lang.vocabulary.geometry import _side, _side_attacks
-from al0.lang.vocabulary.terms import Feature, PieceRef, Predicate
+from al0.lang.vocabulary.terms import PieceRef
 
 
-def hanging() -> Feature:
+def hanging() -> FeatureFunction:
     """Our pieces (kings aside) attacked by them and not defended by us."""
     def feature(node: Node) -> int:
         position, us = node.position, node.us

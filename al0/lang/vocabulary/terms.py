@@ -63,6 +63,5 @@ def material_pieces(material: str) -> dict[str, PieceRef]:
     return names
 
 
-Feature = Callable[[Node], Union[int, None]]
-Predicate = Callable[[Node, Node], bool]
 Generator = Callable[[Node], list[chess.Move]]
+"""A generator of the vocabulary: its moves as a list, in a stated order."""
