@@ -22,7 +22,7 @@ import numpy as np
 
 from al0.errors import AL0Error
 from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text
-from al0.progress.terms import INF, MATE, Terms, Values
+from al0.progress.terms import INF, MATE, PerPosition, Terms
 from al0.progress.walk import Phase, Walker
 from al0.tablebase import load, parse_material
 from al0.tablebase.graph import Mask, MoveGraph, check_lone_king
@@ -96,7 +96,7 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
     if options.pre and not measured.any():
         raise AL0Error(f"--pre {options.pre!r}: holds at none of the {int(won.sum()):,} won positions")
     tell(f"min-max to depth {options.depth}")
-    replies: list[Values] = []
+    replies: list[PerPosition] = []
     found = depths(graph, potential, options.depth, replies=replies, hold=hold)
     data.update(material=graph.table.name, terms=list(options.terms), depth=options.depth,
                 won=int(won.sum()), hold=options.hold)
@@ -122,7 +122,7 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
         data["stuck"] = fens
         result.lines.extend(f"  stuck: {fen}" for fen in fens)
     kept: Mask | None = None
-    keeping: tuple[Values, list[Values]] | None = None
+    keeping: tuple[PerPosition, list[PerPosition]] | None = None
     phases: tuple[Mask, Phase] | None = None
     if options.closure:
         tell("closure")
@@ -157,7 +157,7 @@ def _drive(options: Options, graph: MoveGraph, terms: Terms, kept: Mask, hold: H
     if options.switch:  # as a table plays: a rule's condition, no closure known
         second = graph.won & terms.where(options.switch, "--switch")
         drive = np.where(second, MATE, drive_values)
-        replies: list[Values] = []
+        replies: list[PerPosition] = []
         found = depths(graph, drive, drive_depth, replies=replies, hold=hold)
         return second, (drive, found, replies, drive)
     replies = []
@@ -165,9 +165,9 @@ def _drive(options: Options, graph: MoveGraph, terms: Terms, kept: Mask, hold: H
     return kept, (drive, found, replies, np.where(driven | kept, drive, INF))
 
 
-def _walks(options: Options, graph: MoveGraph, terms: Terms, potential: Values, found: Values,
-           replies: list[Values], measured: Mask, target: Mask | None, kept: Mask | None,
-           keeping: tuple[Values, list[Values]] | None, phases: tuple[Mask, Phase] | None,
+def _walks(options: Options, graph: MoveGraph, terms: Terms, potential: PerPosition, found: PerPosition,
+           replies: list[PerPosition], measured: Mask, target: Mask | None, kept: Mask | None,
+           keeping: tuple[PerPosition, list[PerPosition]] | None, phases: tuple[Mask, Phase] | None,
            result: Analysis) -> None:
     """Plays ``options.walk`` positions (of the phase, or as ``al0 verify``'s
     ``sample:N``, seed 0) by the progressing moves, then (with the closure)

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from al0.progress.terms import INF, MATE, Values
+from al0.progress.terms import INF, MATE, PerPosition
 from al0.tablebase.graph import Mask, MoveGraph
 
 Hold = tuple[Mask, Mask]
 """Where a holding condition holds after our move and after their reply."""
 
 
-def depths(graph: MoveGraph, potential: Values, depth: int, counted: Mask | None = None,
-           replies: list[Values] | None = None, hold: Hold | None = None) -> Values:
+def depths(graph: MoveGraph, potential: PerPosition, depth: int, counted: Mask | None = None,
+           replies: list[PerPosition] | None = None, hold: Hold | None = None) -> PerPosition:
     """For every position with us to move, the least number of our moves
     (1 … ``depth``) in which we force a value below its own against every
     reply, 0 when we cannot.
@@ -53,15 +53,15 @@ def depths(graph: MoveGraph, potential: Values, depth: int, counted: Mask | None
     return found
 
 
-def closure(graph: MoveGraph, potential: Values, depth: int, start: Mask, hold: Hold | None = None,
-            kept_anyway: Mask | None = None) -> tuple[Mask, Values, list[Values]]:
+def closure(graph: MoveGraph, potential: PerPosition, depth: int, start: Mask, hold: Hold | None = None,
+            kept_anyway: Mask | None = None) -> tuple[Mask, PerPosition, list[PerPosition]]:
     """The largest part of ``start`` from which the potential can be forced
     lower within ``depth`` moves into a position of that part itself,
     repeated until nothing changes (positions of ``kept_anyway``, a next
     phase, need no fall); with the depths and replies that count only it."""
     counted = start.copy()
     while True:
-        replies: list[Values] = []
+        replies: list[PerPosition] = []
         found = depths(graph, potential, depth, counted, replies=replies, hold=hold)
         kept = counted & (found > 0)
         if kept_anyway is not None:
@@ -71,7 +71,7 @@ def closure(graph: MoveGraph, potential: Values, depth: int, start: Mask, hold: 
         counted = kept
 
 
-def histogram(found: Values, where: Mask, depth: int) -> dict[str, int]:
+def histogram(found: PerPosition, where: Mask, depth: int) -> dict[str, int]:
     """How many positions of ``where`` fall in d = 1 … ``depth`` moves, and
     in none (``"none"``)."""
     counts = np.bincount(found[where], minlength=depth + 1)

@@ -36,7 +36,9 @@ from al0.lang.vocabulary.binding import Binder
 from al0.tablebase import FORMAT_VERSION
 from al0.tablebase.graph import Indices, Mask, MoveGraph
 
-Values = npt.NDArray[np.int64]
+PerPosition = npt.NDArray[np.int64]
+"""A number for each position of the move graph (a potential, a depth);
+not the tablebase's ``Values``, its distances to mate."""
 INF = np.int64(1 << 50)
 """The value of a failed line (stalemate, a piece lost, or no progress)."""
 MATE = np.int64(-1)
@@ -193,7 +195,7 @@ class Terms:
         both = self._kept(["hold", condition], compute, (2, self.graph.size)).astype(bool)
         return both[0], both[1]
 
-    def feature(self, name: str, what: str = "term") -> Values:
+    def feature(self, name: str, what: str = "term") -> PerPosition:
         """A feature's values at the positions with us to move, in the order
         of ``graph.roots``."""
         try:
@@ -204,7 +206,7 @@ class Terms:
             raise TableSyntaxError(f"{what}: {name!r} is not a feature of the vocabulary "
                                    f"(see docs/language.md)")
 
-        def compute() -> Values:
+        def compute() -> PerPosition:
             column = np.zeros(len(self.graph.roots), dtype=np.int64)
             for row, node in enumerate(self.nodes(self.graph.roots, 0)):
                 value = feature(node)
@@ -214,7 +216,7 @@ class Terms:
             return column
         return self._kept([name], compute, (len(self.graph.roots),)).astype(np.int64)
 
-    def potential(self, terms: list[str], say: Callable[[str], None] | None = None) -> Values:
+    def potential(self, terms: list[str], say: Callable[[str], None] | None = None) -> PerPosition:
         """The potential at every position with us to move (``INF``
         elsewhere): the terms' values combined so that they compare
         lexicographically, the first most significant."""

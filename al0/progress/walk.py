@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 import chess
 import numpy as np
 
-from al0.progress.terms import INF, MATE, Values
+from al0.progress.terms import INF, MATE, PerPosition
 from al0.tablebase.graph import Mask, MoveGraph
 
-Phase = tuple[Values, Values, list[Values], Values]
+Phase = tuple[PerPosition, PerPosition, list[PerPosition], PerPosition]
 """A phase's potential, depths, replies (from :func:`~al0.progress.minmax.depths`)
 and the values where its plans end."""
 
@@ -70,9 +70,9 @@ class Walker:
     greedy: bool = False
     fastest: bool = False
 
-    def walk(self, potential: Values, found: Values, replies: list[Values], boards: list[chess.Board],
+    def walk(self, potential: PerPosition, found: PerPosition, replies: list[PerPosition], boards: list[chess.Board],
              counted: Mask | None = None, closure: Mask | None = None,
-             keeping: tuple[Values, list[Values]] | None = None, next_phase: Mask | None = None,
+             keeping: tuple[PerPosition, list[PerPosition]] | None = None, next_phase: Mask | None = None,
              drive: tuple[Mask, Phase] | None = None) -> Walked:
         """Plays each board, plan by plan (``found`` and ``replies`` from
         :func:`~al0.progress.minmax.depths`), against the tablebase's
@@ -142,7 +142,7 @@ class Walker:
                 walked.stopped[end] += 1
         return walked
 
-    def _choose(self, board: chess.Board, reply: Values, target: np.int64) -> chess.Move:
+    def _choose(self, board: chess.Board, reply: PerPosition, target: np.int64) -> chess.Move:
         """The move to play: one that forces the value below ``target``."""
         forcing = [m for m in board.legal_moves if self._forces(board, m, reply, target)]
         if self.fastest and self.greedy:
@@ -153,8 +153,8 @@ class Walker:
             return min(forcing, key=lambda m: self._value(board, m, reply))
         return forcing[0]
 
-    def _exit(self, board: chess.Board, potential: Values, plan: list[str],
-              keeping: tuple[Values, list[Values]]) -> str:
+    def _exit(self, board: chess.Board, potential: PerPosition, plan: list[str],
+              keeping: tuple[PerPosition, list[PerPosition]]) -> str:
         """One line on a plan that left the closure: the position, the plan
         played and the first move that keeps the progress inside it."""
         found, replies = keeping
@@ -165,7 +165,7 @@ class Walker:
         return (f"{board.fen()}: played {' '.join(plan)}; keeps the closure: "
                 f"{board.san(inside) if inside else 'none'} (in {level})")
 
-    def _value(self, board: chess.Board, move: chess.Move, reply: Values) -> int:
+    def _value(self, board: chess.Board, move: chess.Move, reply: PerPosition) -> int:
         """The value ``move`` forces (MATE for a mate)."""
         board.push(move)
         try:
@@ -185,7 +185,7 @@ class Walker:
         finally:
             board.pop()
 
-    def _forces(self, board: chess.Board, move: chess.Move, reply: Values, target: np.int64) -> bool:
+    def _forces(self, board: chess.Board, move: chess.Move, reply: PerPosition, target: np.int64) -> bool:
         """Whether ``move`` mates or keeps the value forced below ``target``."""
         board.push(move)
         try:
