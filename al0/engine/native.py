@@ -141,10 +141,10 @@ class _Writer:
             if len(alternative.generators) > 4:
                 raise Unsupported("more than four generators in one alternative")
             codes += [*_range(alternative.depths), len(alternative.generators)]
-            for text in alternative.generators:
-                name, args = split_call(text)
+            for call in alternative.generators:
+                name, args = call.family, call.args
                 if name not in _GENERATORS:
-                    raise Unsupported(f"generator {text!r}")
+                    raise Unsupported(f"generator {call.text!r}")
                 codes += [_GENERATORS[name], self.piece(args[0]) if args else ANY]
         return codes
 

@@ -44,8 +44,8 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
     # node that is expanded, so nothing is looked up or sliced per call.
     alternatives = tuple(
         (alt.depths.lo, sys.maxsize if alt.depths.hi is None else alt.depths.hi,
-         library.generators[alt.generators[0]], alt.generators[0],
-         tuple((library.generators[name], name) for name in alt.generators[1:]))
+         library.generators[alt.generators[0].text], alt.generators[0].text,
+         tuple((library.generators[call.text], call.text) for call in alt.generators[1:]))
         for alt in constraint.alternatives)
 
     def allowed(node: Node) -> list[tuple[list[chess.Move], str]]:

@@ -14,8 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from al0.errors import TableSyntaxError
-from al0.lang.model import And, Compare, Feature, Goal, Not, Or, Pred, Sum
-from al0.lang.vocabulary.binding import split_call
+from al0.lang.model import And, Call, Compare, Feature, Goal, Not, Or, Pred, Sum
 from al0.lang.yaml_reader import MAX_YAML_NODES
 
 # The YAML reader's bound, for what the definitions expand to: a name used
@@ -27,12 +26,13 @@ MAX_EXPANDED_NODES = MAX_YAML_NODES
 
 
 class DefinitionError(TableSyntaxError):
-    """A defined name used as what it is not; ``name`` is the use, for the location."""
+    """A defined name used as what it is not; ``call`` is the use, for the
+    location (None: no one use is to blame)."""
 
-    def __init__(self, reason: str, name: str):
+    def __init__(self, reason: str, call: Call | None):
         super().__init__(reason)
         self.reason = reason
-        self.name = name
+        self.call = call
 
 
 @dataclass
@@ -55,7 +55,7 @@ class Definitions:
             goal compared as a number, a defined name given arguments, or
             the table's goals past :data:`MAX_EXPANDED_NODES` nodes expanded.
         """
-        self._count(self._size(goal), _defined_names(goal, self))
+        self._count(self._size(goal), _defined_calls(goal, self))
         return self._expand(goal)
 
     def expand_sum(self, total: Sum) -> Sum:
@@ -64,17 +64,17 @@ class Definitions:
 
         :raises DefinitionError: as :meth:`expand`.
         """
-        self._count(self._sum_size(total), _defined_names(total, self))
+        self._count(self._sum_size(total), _defined_calls(total, self))
         return self._expand_sum(total)
 
-    def _count(self, size: int, names: list[str]) -> None:
+    def _count(self, size: int, calls: list[Call]) -> None:
         """Add ``size`` expanded nodes to the table's, which must stay in bound."""
         self.expanded += size
         if self.expanded > MAX_EXPANDED_NODES:
             raise DefinitionError(f"the table's goals expand to more than "
                                   f"{MAX_EXPANDED_NODES:,} nodes with each defined name "
                                   f"written out (a name used twice in the next one doubles "
-                                  f"it)", names[0] if names else "")
+                                  f"it)", calls[0] if calls else None)
 
     def _size(self, goal: Goal) -> int:
         """How many nodes ``goal`` has once expanded, counted without expanding it."""
@@ -101,10 +101,10 @@ class Definitions:
         if isinstance(goal, (And, Or)):
             return type(goal)(tuple(self._expand(operand) for operand in goal.operands))
         if isinstance(goal, Pred):
-            self._check_call(goal.name)
+            self._check_call(goal.call)
             if goal.name in self.sums:
                 raise DefinitionError(f"{goal.name!r} is a defined number: compare it "
-                                      f"(e.g. {goal.name} < root.{goal.name})", goal.name)
+                                      f"(e.g. {goal.name} < root.{goal.name})", goal.call)
             return self.goals.get(goal.name, goal)
         if isinstance(goal, Compare):
             return Compare(goal.op, self._expand_sum(goal.left), self._expand_sum(goal.right))
@@ -116,38 +116,38 @@ class Definitions:
             if not isinstance(term, Feature):
                 parts.append((sign, term))
                 continue
-            self._check_call(term.name)
+            self._check_call(term.call)
             if term.name in self.goals:
                 raise DefinitionError(f"{term.name!r} is a defined goal, not a number: "
-                                      f"use it as a condition, without a comparison", term.name)
+                                      f"use it as a condition, without a comparison", term.call)
             if term.name not in self.sums:
                 parts.append((sign, term))
                 continue
             for inner_sign, inner in self.sums[term.name].parts:
                 if isinstance(inner, Feature):
-                    inner = Feature(inner.name, inner.at_root or term.at_root)
+                    inner = Feature(inner.call, inner.at_root or term.at_root)
                 parts.append((sign * inner_sign, inner))
         return Sum(tuple(parts))
 
-    def _check_call(self, name: str) -> None:
-        family, args = split_call(name)
+    def _check_call(self, call: Call) -> None:
+        family, args = call.family, call.args
         if args and family in self:
             raise DefinitionError(f"{family!r} is defined in this table and takes no "
-                                  f"arguments", name)
+                                  f"arguments", call)
 
 
-def _defined_names(value: Goal | Sum, definitions: Definitions) -> list[str]:
-    """The defined names ``value`` uses as written, left to right: where an
-    expansion past the bound is reported."""
+def _defined_calls(value: Goal | Sum, definitions: Definitions) -> list[Call]:
+    """The uses of defined names in ``value`` as written, left to right:
+    where an expansion past the bound is reported."""
     if isinstance(value, Sum):
-        return [term.name for _, term in value.parts
+        return [term.call for _, term in value.parts
                 if isinstance(term, Feature) and term.name in definitions]
     if isinstance(value, Not):
-        return _defined_names(value.operand, definitions)
+        return _defined_calls(value.operand, definitions)
     if isinstance(value, (And, Or)):
-        return [name for operand in value.operands for name in _defined_names(operand, definitions)]
+        return [call for operand in value.operands for call in _defined_calls(operand, definitions)]
     if isinstance(value, Pred):
-        return [value.name] if value.name in definitions else []
+        return [value.call] if value.name in definitions else []
     if isinstance(value, Compare):
-        return _defined_names(value.left, definitions) + _defined_names(value.right, definitions)
+        return _defined_calls(value.left, definitions) + _defined_calls(value.right, definitions)
     return []

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from al0.errors import TableSyntaxError
 from al0.integers import MAX_DIGITS
-from al0.lang.model import (And, Alternative, Compare, Const, DepthRange, DepthTest, Feature,
-                       Goal, MoveConstraint, Not, Or, Pred, Sum)
+from al0.lang.model import (And, Alternative, Call, Compare, Const, DepthRange, DepthTest,
+                           Feature, Goal, MoveConstraint, Not, Or, Pred, Sum)
 
 KEYWORDS = frozenset({"and", "or", "not", "then", "depth", "true", "false", "root"})
 COMPARISONS = ("<=", ">=", "<", ">", "=")
@@ -175,18 +175,18 @@ class _Reader:
         if token.kind == "name" and token.text == "depth":
             return self.depth_test()
         if token.kind == "name" and token.text not in KEYWORDS:
-            name = self.call(token)
+            call = self.call(token)
             if self.peek.kind == "op" and self.peek.text in COMPARISONS + ("+", "-", "*"):
-                return self.comparison(self.sum(Feature(name)))
-            return Pred(name)
+                return self.comparison(self.sum(Feature(call)))
+            return Pred(call)
         found = token.text or "end of expression"
         raise self.fail(f"expected a predicate name, found {found!r}", token)
 
-    def call(self, name: Token) -> str:
-        """``NAME`` or ``NAME(arg, …)`` with NAME already taken, as canonical
-        text: ``dist(K, k)``. Arguments are names (pieces, colours)."""
+    def call(self, name: Token) -> Call:
+        """``NAME`` or ``NAME(arg, …)`` with NAME already taken, as a
+        :class:`Call`. Arguments are names (pieces, colours)."""
         if not (self.peek.text == "(" and self.peek.kind == "op"):
-            return name.text
+            return Call(name.text)
         self.take()
         args = []
         while True:
@@ -199,7 +199,7 @@ class _Reader:
             if not self.accept(","):
                 break
         self.expect(")")
-        return f"{name.text}({', '.join(args)})"
+        return Call(name.text, tuple(args))
 
     # comparison := sum OP sum ; sum := ['-'] product (('+' | '-') product)* ;
     # product := INT '*' feature | term ; term := INT | feature ;
@@ -272,7 +272,7 @@ class _Reader:
     def part(self) -> Alternative:
         start = self.peek
         guards: list[DepthTest] = []
-        generators: list[str] = []
+        generators: list[Call] = []
         self.terms(guards, generators)
         while self.accept("and"):
             self.terms(guards, generators)
@@ -285,7 +285,7 @@ class _Reader:
             raise self.fail("these depth guards exclude every depth", start)
         return Alternative(depths, tuple(generators))
 
-    def terms(self, guards: list[DepthTest], generators: list[str]) -> None:
+    def terms(self, guards: list[DepthTest], generators: list[Call]) -> None:
         token = self.take()
         if token.text == "(" and token.kind == "op":
             self.enter(token)
@@ -371,7 +371,7 @@ def parse_depth_spec(source: str) -> DepthRange:
     return depths
 
 
-def parse_generators(source: str) -> tuple[str, ...]:
+def parse_generators(source: str) -> tuple[Call, ...]:
     """Read the value of a by-depth constraint mapping: ``legal`` or
     ``rookmove and checkmove`` (generator names joined by ``and``)."""
     reader = _Reader(source)
@@ -386,6 +386,22 @@ def parse_generators(source: str) -> tuple[str, ...]:
             break
     reader.finish()
     return tuple(names)
+
+
+def parse_call(source: str) -> Call:
+    """Read one call (``room(k)``, ``legal``) given on its own, as a command
+    line gives a feature.
+
+    :raises ExpressionError: with the offset of the first bad token.
+    """
+    reader = _Reader(source)
+    token = reader.take()
+    if token.kind != "name" or token.text in KEYWORDS:
+        found = token.text or "end of expression"
+        raise reader.fail(f"expected a name such as room(k), found {found!r}", token)
+    call = reader.call(token)
+    reader.finish()
+    return call
 
 
 def parse_sum(source: str) -> Sum:

@@ -20,7 +20,7 @@ from al0.lang.library import mate as standard_mate
 from al0.lang.library import stalemate as standard_stalemate
 from al0.lang.library import themtomove as standard_themtomove
 from al0.lang.library import ustomove as standard_ustomove
-from al0.lang.model import (And, Compare, Const, DepthRange, DepthTest, Feature, Goal,
+from al0.lang.model import (And, Call, Compare, Const, DepthRange, DepthTest, Feature, Goal,
                            MoveConstraint, Or, Pred, leaves)
 
 
@@ -163,6 +163,6 @@ def legal_alone(constraint: MoveConstraint, library: Library) -> tuple[DepthRang
     found = []
     for lo, hi in zip(edges, edges[1:] + [None]):
         applying = [alt for alt in constraint.alternatives if lo in alt.depths]
-        if len(applying) == 1 and applying[0].generators == ("legal",):
+        if len(applying) == 1 and applying[0].generators == (Call("legal"),):
             found.append(DepthRange(lo, hi))
     return tuple(found)

@@ -24,15 +24,15 @@ from al0.files import read_regular_file
 from al0.lang.definitions import Definitions
 from al0.lang.expr import KEYWORDS, ExpressionError, parse_goal, parse_sum
 from al0.lang.library import Library, find_library
-from al0.lang.model import (AdviceTable, Advice, Feature, Goal, Rule, Sum, feature_names,
-                            predicate_names)
+from al0.lang.model import (Advice, AdviceTable, Call, Feature, Goal, Rule, Sum, feature_calls,
+                            predicate_calls)
 from al0.lang.names import KIND_WORDS, check_names, check_vocabulary, expand_at, offset_of
 from al0.lang.read_expect import read_expect_blocks
 from al0.lang.read_moves import read_constraint
 from al0.lang.yaml_reader import Reader, YamlNode, compose, suggest
 from al0.board.fen import check_legal, check_playable
 from al0.board.material import Material
-from al0.lang.vocabulary.binding import Binder, split_call
+from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.registry import ENTRIES
 
 TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
@@ -176,20 +176,19 @@ def _read_definitions(reader: Reader, node: YamlNode, library: Library) -> Defin
             total: Sum | None = parse_sum(text)
         except ExpressionError:
             total = None
-        used = {term.name for _, term in total.parts if isinstance(term, Feature)} if total else \
-            set(_goal_names(reader.expression(value_node, what, parse_goal)))
-        later = next((used_name for used_name in used
-                      if split_call(used_name)[0] in list(entries)[index:]), None)
+        used = [term.call for _, term in total.parts if isinstance(term, Feature)] if total else \
+            list(_goal_calls(reader.expression(value_node, what, parse_goal)))
+        later = next((call for call in used if call.family in list(entries)[index:]), None)
         if later is not None:
             text_offset = offset_of(text, later)
-            raise reader.error(value_node, f"{what} uses {later!r}, which is not defined above it "
+            raise reader.error(value_node, f"{what} uses {later.text!r}, which is not defined above it "
                                            f"(define a name before its first use)", offset=text_offset)
         if total is not None and not _names_a_predicate(total, library, definitions):
             if not any(isinstance(term, Feature) for _, term in total.parts):
                 raise reader.error(value_node, f"{what}: a defined number needs a feature "
                                                f"(e.g. dist(K, k)), not only numbers")
             total = expand_at(reader, value_node, definitions.expand_sum, total)
-            check_vocabulary(reader, value_node, [term.name for _, term in total.parts
+            check_vocabulary(reader, value_node, [term.call for _, term in total.parts
                                                   if isinstance(term, Feature)], library, "feature")
             definitions.sums[name] = total
         else:
@@ -200,10 +199,10 @@ def _read_definitions(reader: Reader, node: YamlNode, library: Library) -> Defin
     return definitions
 
 
-def _goal_names(goal: Goal) -> Iterable[str]:
-    """The predicate and feature names a goal uses."""
-    yield from predicate_names(goal)
-    yield from feature_names(goal)
+def _goal_calls(goal: Goal) -> Iterable[Call]:
+    """The predicates and features a goal calls."""
+    yield from predicate_calls(goal)
+    yield from feature_calls(goal)
 
 
 def _names_a_predicate(total: Sum, library: Library, definitions: Definitions) -> bool:
@@ -214,7 +213,7 @@ def _names_a_predicate(total: Sum, library: Library, definitions: Definitions) -
     term = total.parts[0][1]
     if term.at_root or total.parts[0][0] != 1:
         return False
-    entry = ENTRIES.get(split_call(term.name)[0])
+    entry = ENTRIES.get(term.call.family)
     return (term.name in library.predicates or term.name in definitions.goals
             or (entry is not None and entry.kind == "predicate"))
 
@@ -282,7 +281,7 @@ def _read_advice(reader: Reader, node: YamlNode, library: Library,
             minimise_node = parts["minimise"][1]
             minimise = expand_at(reader, minimise_node, definitions.expand_sum,
                                  reader.expression(minimise_node, f"{what} minimise", parse_sum))
-            features = [term.name for _, term in minimise.parts if isinstance(term, Feature)]
+            features = [term.call for _, term in minimise.parts if isinstance(term, Feature)]
             if not features:
                 raise reader.error(minimise_node, f"{what} minimise: a number to minimise needs "
                                                   f"a feature (e.g. dist(K, k))")

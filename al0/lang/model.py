@@ -20,11 +20,33 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- goals
 
 @dataclass(frozen=True)
-class Pred:
-    """A named predicate of the library, a function of (node, root).
+class Call:
+    """A name a goal or constraint uses, with its arguments as written
+    (pieces, colours): ``dist(K, k)`` is ``Call("dist", ("K", "k"))``,
+    ``legal`` is ``Call("legal")``. The parser makes it once; the loader
+    binds it by family and arguments without reading its text again."""
+    family: str
+    args: tuple[str, ...] = ()
 
-    A call with arguments is named by its canonical text, ``divides(R)``."""
-    name: str
+    @property
+    def text(self) -> str:
+        """The canonical text, ``dist(K, k)``: the name the library and the
+        bound vocabulary know the call by, and messages show."""
+        return f"{self.family}({', '.join(self.args)})" if self.args else self.family
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Pred:
+    """A predicate of the library, a function of (node, root), as called."""
+    call: Call
+
+    @property
+    def name(self) -> str:
+        """The call's canonical text, ``divides(R)``."""
+        return self.call.text
 
 
 @dataclass(frozen=True)
@@ -57,10 +79,15 @@ class Or:
 
 @dataclass(frozen=True)
 class Feature:
-    """A numeric feature of the library (``dist(K, k)``, by its canonical
-    text), at the node, or at the plan's root when ``at_root``."""
-    name: str
+    """A numeric feature of the library as called (``dist(K, k)``), at the
+    node, or at the plan's root when ``at_root``."""
+    call: Call
     at_root: bool = False
+
+    @property
+    def name(self) -> str:
+        """The call's canonical text, ``dist(K, k)``."""
+        return self.call.text
 
     def __str__(self) -> str:
         return f"root.{self.name}" if self.at_root else self.name
@@ -107,21 +134,31 @@ def leaves(goal: Goal) -> Iterator[Goal]:
         yield goal
 
 
-def predicate_names(goal: Goal) -> Iterator[str]:
-    """The predicate names ``goal`` uses, left to right."""
+def predicate_calls(goal: Goal) -> Iterator[Call]:
+    """The predicates ``goal`` calls, left to right."""
     for leaf in leaves(goal):
         if isinstance(leaf, Pred):
-            yield leaf.name
+            yield leaf.call
 
 
-def feature_names(goal: Goal) -> Iterator[str]:
-    """The feature names ``goal`` compares, left to right (at the node or the root)."""
+def feature_calls(goal: Goal) -> Iterator[Call]:
+    """The features ``goal`` compares, left to right (at the node or the root)."""
     for leaf in leaves(goal):
         if isinstance(leaf, Compare):
             for side in (leaf.left, leaf.right):
                 for _, term in side.parts:
                     if isinstance(term, Feature):
-                        yield term.name
+                        yield term.call
+
+
+def predicate_names(goal: Goal) -> Iterator[str]:
+    """The predicate names (canonical texts) ``goal`` uses, left to right."""
+    return (call.text for call in predicate_calls(goal))
+
+
+def feature_names(goal: Goal) -> Iterator[str]:
+    """The feature names (canonical texts) ``goal`` compares, left to right."""
+    return (call.text for call in feature_calls(goal))
 
 # ---------------------------------------------------- move constraints
 
@@ -149,10 +186,10 @@ class Alternative:
     """Moves of ``generators[0]`` (which also orders them) that every other
     generator also yields, allowed only at depths in ``depths``."""
     depths: DepthRange
-    generators: tuple[str, ...]
+    generators: tuple[Call, ...]
 
     def __str__(self) -> str:
-        return f"{self.depths}: {' and '.join(self.generators)}"
+        return f"{self.depths}: {' and '.join(g.text for g in self.generators)}"
 
 
 @dataclass(frozen=True)
@@ -167,7 +204,7 @@ class MoveConstraint:
         ``nomove`` alternatives never allow a move, whatever their depth."""
         bound = 0
         for alt in self.alternatives:
-            if alt.generators == ("nomove",):
+            if alt.generators == (Call("nomove"),):
                 continue
             if alt.depths.hi is None:
                 return None
@@ -288,5 +325,5 @@ class AdviceTable:
 
     def generators_used(self) -> list[str]:
         """Every move generator name the table uses, sorted."""
-        return sorted({g for a in self.advice.values() for c in (a.us_moves, a.them_moves)
+        return sorted({g.text for a in self.advice.values() for c in (a.us_moves, a.them_moves)
                        for alt in c.alternatives for g in alt.generators})

@@ -16,8 +16,7 @@ from typing import Any, Iterable
 from al0.errors import AL0Error, UnknownNameError
 from al0.lang.definitions import DefinitionError
 from al0.lang.library import Library
-from al0.lang.model import Goal, feature_names, predicate_names
-from al0.lang.vocabulary.binding import split_call
+from al0.lang.model import Call, Goal, feature_calls, predicate_calls
 from al0.lang.vocabulary.registry import ENTRIES
 from al0.lang.yaml_reader import Reader, ScalarNode, YamlNode, suggest
 
@@ -29,23 +28,25 @@ def expand_at(reader: Reader, node: YamlNode, expand: Any, value: Any) -> Any:
         return expand(value)
     except DefinitionError as error:
         text = reader.scalar_text(node, "") if isinstance(node, ScalarNode) else ""
-        raise reader.error(node, error.reason, offset=offset_of(text, error.name)) from None
+        offset = offset_of(text, error.call) if error.call is not None else 0
+        raise reader.error(node, error.reason, offset=offset) from None
 
 
 
 def check_names(reader: Reader, node: YamlNode, goal: Goal, library: Library) -> None:
     """Every predicate and feature of ``goal`` must be in the library or the vocabulary."""
-    check_vocabulary(reader, node, predicate_names(goal), library, "predicate")
-    check_vocabulary(reader, node, feature_names(goal), library, "feature")
+    check_vocabulary(reader, node, predicate_calls(goal), library, "predicate")
+    check_vocabulary(reader, node, feature_calls(goal), library, "feature")
 
 
 KIND_WORDS = {"predicate": "predicate", "generator": "move generator", "feature": "feature"}
 
 
-def check_vocabulary(reader: Reader, node: YamlNode, names: Iterable[str],
+def check_vocabulary(reader: Reader, node: YamlNode, calls: Iterable[Call],
                      library: Library, kind: str) -> None:
-    """Resolve each name as a ``kind``: the library's own, else a call of the
-    standard vocabulary bound to the table's material (kept in ``reader.bound``).
+    """Resolve each call as a ``kind``: the library's own name, else a call
+    of the standard vocabulary bound to the table's material (kept in
+    ``reader.bound`` by its canonical text).
 
     :raises UnknownNameError: at the first name neither knows, with a "did
         you mean" or a note that it is another kind of name.
@@ -53,19 +54,20 @@ def check_vocabulary(reader: Reader, node: YamlNode, names: Iterable[str],
     text = reader.scalar_text(node, "") if isinstance(node, ScalarNode) else ""
     own = {"predicate": library.predicates, "generator": library.generators,
            "feature": library.features}
-    for name in names:
+    for call in calls:
+        name = call.text
         if name in own[kind] or name in reader.bound[kind]:
             continue
-        offset = offset_of(text, name)
+        offset = offset_of(text, call)
         assert reader.binder is not None  # set before any expression is read
         try:
-            function = reader.binder.bind(name, kind)
+            function = reader.binder.bind(call, kind)
         except AL0Error as error:
             raise reader.error(node, str(error), type(error), offset=offset) from None
         if function is not None:
             reader.bound[kind][name] = function
             continue
-        family = split_call(name)[0]
+        family = call.family
         known = set(own[kind]) | {e.name for e in ENTRIES.values() if e.kind == kind}
         hint = suggest(family, known)
         for other in KIND_WORDS:
@@ -76,13 +78,12 @@ def check_vocabulary(reader: Reader, node: YamlNode, names: Iterable[str],
                            UnknownNameError, offset=offset)
 
 
-def offset_of(text: str, name: str) -> int:
-    """Where ``name`` (a call's canonical text, spaced as written or not) is in ``text``."""
-    family, _, rest = name.partition("(")
-    args = [re.escape(arg.strip()) for arg in rest.rstrip(")").split(",")] if rest else []
+def offset_of(text: str, call: Call) -> int:
+    """Where ``call`` (spaced as written or not) is in ``text``."""
+    family, args = call.family, [re.escape(arg) for arg in call.args]
     comma = r"\s*,\s*"
-    call = rf"\s*\(\s*{comma.join(args)}\s*\)" if args else ""
-    for pattern in (rf"(?<![.\w]){re.escape(family)}{call}", rf"\b{re.escape(family)}{call}",
+    written = rf"\s*\(\s*{comma.join(args)}\s*\)" if args else ""
+    for pattern in (rf"(?<![.\w]){re.escape(family)}{written}", rf"\b{re.escape(family)}{written}",
                     rf"\b{re.escape(family)}\b"):
         match = re.search(pattern, text)
         if match:

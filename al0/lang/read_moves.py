@@ -12,9 +12,8 @@ from typing import Iterable
 
 from al0.lang.expr import parse_constraint, parse_depth_spec, parse_generators
 from al0.lang.library import Library
-from al0.lang.model import Alternative, MoveConstraint
+from al0.lang.model import Alternative, Call, MoveConstraint
 from al0.lang.names import check_vocabulary, offset_of
-from al0.lang.vocabulary.binding import split_call
 from al0.lang.yaml_reader import MappingNode, Reader, ScalarNode, YamlNode
 
 
@@ -43,7 +42,7 @@ def read_constraint(reader: Reader, node: YamlNode, what: str,
     return constraint
 
 
-def _check_generators(reader: Reader, node: YamlNode, names: Iterable[str],
+def _check_generators(reader: Reader, node: YamlNode, calls: Iterable[Call],
                       library: Library, what: str, ours: bool) -> None:
     """Every name must be a move generator of the library or the vocabulary,
     and the vocabulary's ``moves(p)`` must name a piece of the side whose
@@ -51,10 +50,10 @@ def _check_generators(reader: Reader, node: YamlNode, names: Iterable[str],
 
     :raises TableSyntaxError: ``moves(k)`` in us-moves, ``moves(R)`` in them-moves.
     """
-    check_vocabulary(reader, node, names, library, "generator")
+    check_vocabulary(reader, node, calls, library, "generator")
     assert reader.binder is not None  # set before any expression is read
-    for name in names:
-        family, args = split_call(name)
+    for call in calls:
+        name, family, args = call.text, call.family, call.args
         if family != "moves" or name in library.generators:
             continue
         piece = reader.binder.pieces[args[0]]
@@ -63,5 +62,5 @@ def _check_generators(reader: Reader, node: YamlNode, names: Iterable[str],
             whose, side = ("their", "our") if ours else ("our", "their")
             raise reader.error(node, f"{what}: {name} moves {whose} piece {args[0]}, so it never "
                                f"gives a move on {side} turn (ours are written in upper case, "
-                               f"theirs in lower case)", offset=offset_of(text, name))
+                               f"theirs in lower case)", offset=offset_of(text, call))
 

@@ -30,6 +30,7 @@ from al0.errors import AL0Error, TableSyntaxError
 from al0.files import read_regular_file, remove_stale_temporaries, write_atomically
 from al0.integers import IntegerError, parse_int
 from al0.lang.compile_goals import compile_goal
+from al0.lang.expr import parse_call
 from al0.lang.library import Node, node_at
 from al0.lang.loader import parse_table
 from al0.lang.vocabulary.binding import Binder
@@ -199,7 +200,7 @@ class Terms:
         """A feature's values at the positions with us to move, in the order
         of ``graph.roots``."""
         try:
-            feature = self.binder.bind(name, "feature")
+            feature = self.binder.bind(parse_call(name), "feature")
         except AL0Error as error:
             raise TableSyntaxError(f"{what}: {error}") from None
         if feature is None:

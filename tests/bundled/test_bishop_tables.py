@@ -10,6 +10,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
+from al0.lang.expr import parse_call
 from al0.cli import cli
 from al0.engine.defenders import TablebaseDefender
 from al0.lang.library import Node
@@ -99,7 +100,7 @@ def test_kbbk_mates_where_the_full_run_repeated_never_boxing_one_square(name):
     # every other move of ours their king keeps at least two squares
     # (least_area >= 2), whatever it does, so no cut can bring back a box
     # the wall cannot hold.
-    area = Binder("KBBK").bind("area", "feature")
+    area = Binder("KBBK").bind(parse_call("area"), "feature")
     board = KBBK_POSITIONS[name].copy()
     planner = Planner(load_table("kbbk"))
     events = list(play_game(planner, board.copy(), TablebaseDefender("KBBK"), max_moves=50))
@@ -121,7 +122,7 @@ def test_kbbk_every_new_plan_starts_lower_on_the_potential(name):
     # new plan is made, the measures (compared in order) are lower than at
     # the last one, whatever the defender did in between.
     binder = Binder("KBBK")
-    features = [binder.bind(call, "feature") for call in KBBK_POTENTIAL]
+    features = [binder.bind(parse_call(call), "feature") for call in KBBK_POTENTIAL]
     moves, end = play_out("kbbk", KBBK_POSITIONS[name].fen())
     assert end.ending.value == "mate"
     levels = []
@@ -167,8 +168,8 @@ def test_kbnk_writes_the_published_goals_in_the_vocabulary():
     # king c3 to e4, the square beside their king d5 towards the centre).
     binder = Binder("KBNK")
     node = Node(chess.Board("8/8/8/3k4/8/2K5/8/1NB5 w - - 0 1"), 0, chess.WHITE)
-    rcdist = binder.bind("corner_dist(k, B)", "feature")
-    cpdist = binder.bind("centre_side_dist(K, k)", "feature")
+    rcdist = binder.bind(parse_call("corner_dist(k, B)"), "feature")
+    cpdist = binder.bind(parse_call("centre_side_dist(K, k)"), "feature")
     assert rcdist(node) == 4 and cpdist(node) == 2
     table = load_table("kbnk")
     assert table.library.path == ""
@@ -187,8 +188,8 @@ def test_kbnk_lowers_its_potential_with_every_plan_until_mate():
     # to plan.
     fen = "8/8/7N/8/8/3K3k/8/3B4 w - - 0 1"
     binder = Binder("KBNK")
-    terms = [(weight, binder.bind(term, "feature")) for weight, term in KBNK_COUNT]
-    area = binder.bind("area(k)", "feature")
+    terms = [(weight, binder.bind(parse_call(term), "feature")) for weight, term in KBNK_COUNT]
+    area = binder.bind(parse_call("area(k)"), "feature")
     planner = Planner(load_table("kbnk"))
     board = chess.Board(fen)
     counts = []

@@ -18,7 +18,7 @@ from al0.errors import PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node, standard_library
 from al0.lang.loader import parse_table
-from al0.lang.model import And, Const, Goal, Not, Or, Pred
+from al0.lang.model import And, Call, Const, Goal, Not, Or, Pred
 from al0.engine.plan import Planner
 from al0.engine.compiled import compile_advice
 from al0.engine.limits import SearchLimits
@@ -67,7 +67,7 @@ def test_keyboard_interrupt_from_a_predicate_still_interrupts():
 def test_a_chain_of_1200_ands_evaluates_without_deep_recursion():
     library = standard_library()
     node = Node(chess.Board(START), 0, chess.WHITE)
-    goal = And(tuple([Const(True)] * 1199 + [Pred("ustomove")]))
+    goal = And(tuple([Const(True)] * 1199 + [Pred(Call("ustomove"))]))
     assert compile_goal(goal, library)(node, node) is True
     assert compile_goal(Not(goal), library)(node, node) is False
     text = " and ".join(["true"] * 1200) + " and themtomove"
@@ -81,7 +81,7 @@ def test_goals_nested_deeper_than_python_source_allows_still_evaluate():
     library = standard_library()
     node = Node(chess.Board(START), 0, chess.WHITE)
     for depth in (1, 2, 99, 100, 101, 300):
-        goal: Goal = Pred("ustomove")
+        goal: Goal = Pred(Call("ustomove"))
         for level in range(depth):
             goal = Not(goal) if level % 2 else Or((Const(False), goal))
         expected = (depth // 2) % 2 == 0

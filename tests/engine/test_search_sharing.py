@@ -21,7 +21,7 @@ from al0.lang.infer import leaf_side, needs_check, position_only, reads_root
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import Library, Node
 from al0.lang.loader import load_table
-from al0.lang.model import And, Compare, Const, DepthTest, Feature, Not, Or, Pred, Sum
+from al0.lang.model import And, Call, Compare, Const, DepthTest, Feature, Not, Or, Pred, Sum
 from al0.engine.plan import Planner
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
@@ -53,17 +53,17 @@ def test_a_sharing_planner_plans_as_a_fresh_one(table_name, monkeypatch):
 
 def test_what_reads_the_root(bratko):
     library = bratko.library
-    assert not reads_root(Not(Pred("rooklost")), library)
-    assert not reads_root(And((Pred("themtomove"), Pred("rookdivides"))), library)
-    assert reads_root(Pred("newroomsmaller"), library)  # room(node) < room(root)
-    assert reads_root(Or((Pred("mate"), Pred("okorndle"))), library)
-    at_root = Compare("<", Sum(((1, Feature("dist(K, k)")),)),
-                      Sum(((1, Feature("dist(K, k)", at_root=True)),)))
+    assert not reads_root(Not(Pred(Call("rooklost"))), library)
+    assert not reads_root(And((Pred(Call("themtomove")), Pred(Call("rookdivides")))), library)
+    assert reads_root(Pred(Call("newroomsmaller")), library)  # room(node) < room(root)
+    assert reads_root(Or((Pred(Call("mate")), Pred(Call("okorndle")))), library)
+    at_root = Compare("<", Sum(((1, Feature(Call("dist", ("K", "k")))),)),
+                      Sum(((1, Feature(Call("dist", ("K", "k")), at_root=True)),)))
     assert reads_root(at_root, load_table(TABLES / "krk_std.yaml").library)
 
 
 def _reads(predicate: object) -> bool:
-    return reads_root(Pred("p"), Library("t", {"p": predicate}))  # type: ignore[dict-item]
+    return reads_root(Pred(Call("p")), Library("t", {"p": predicate}))  # type: ignore[dict-item]
 
 
 def test_a_predicate_reads_the_root_unless_its_code_never_names_it():
@@ -109,31 +109,31 @@ def test_a_memo_is_shared_only_by_advice_that_does_not_read_the_root(bratko):
 
 def test_which_goals_need_check(bratko):
     library = bratko.library
-    assert needs_check(Pred("mate"), library)
-    assert needs_check(Pred("check"), library)
-    assert needs_check(And((Pred("themtomove"), Pred("mate"))), library)
-    assert needs_check(Or((Pred("mate"), Pred("check"))), library)
-    assert not needs_check(Or((Pred("mate"), Pred("stalemate"))), library)
-    assert not needs_check(Not(Pred("mate")), library)
-    assert not needs_check(Pred("rookdivides"), library)
+    assert needs_check(Pred(Call("mate")), library)
+    assert needs_check(Pred(Call("check")), library)
+    assert needs_check(And((Pred(Call("themtomove")), Pred(Call("mate")))), library)
+    assert needs_check(Or((Pred(Call("mate")), Pred(Call("check")))), library)
+    assert not needs_check(Or((Pred(Call("mate")), Pred(Call("stalemate")))), library)
+    assert not needs_check(Not(Pred(Call("mate"))), library)
+    assert not needs_check(Pred(Call("rookdivides")), library)
 
 
-ROOM_SHRANK = Compare("<", Sum(((1, Feature("room")),)), Sum(((1, Feature("room", at_root=True)),)))
+ROOM_SHRANK = Compare("<", Sum(((1, Feature(Call("room"))),)), Sum(((1, Feature(Call("room"), at_root=True)),)))
 
 
 @pytest.mark.parametrize("goal, side", [
-    (Pred("ustomove"), True),
-    (Pred("themtomove"), False),
-    (Pred("mate"), False),
-    (Pred("stalemate"), False),
-    (Pred("check"), None),
-    (And((Pred("ustomove"), ROOM_SHRANK)), True),
-    (And((ROOM_SHRANK, Pred("mate"))), False),
-    (And((Pred("ustomove"), Pred("themtomove"))), None),    # never holds: no side claimed
-    (Or((Pred("mate"), Pred("stalemate"))), False),
-    (Or((Pred("ustomove"), Pred("themtomove"))), None),
-    (Or((Pred("ustomove"), ROOM_SHRANK)), None),
-    (Not(Pred("ustomove")), None),
+    (Pred(Call("ustomove")), True),
+    (Pred(Call("themtomove")), False),
+    (Pred(Call("mate")), False),
+    (Pred(Call("stalemate")), False),
+    (Pred(Call("check")), None),
+    (And((Pred(Call("ustomove")), ROOM_SHRANK)), True),
+    (And((ROOM_SHRANK, Pred(Call("mate")))), False),
+    (And((Pred(Call("ustomove")), Pred(Call("themtomove")))), None),    # never holds: no side claimed
+    (Or((Pred(Call("mate")), Pred(Call("stalemate")))), False),
+    (Or((Pred(Call("ustomove")), Pred(Call("themtomove")))), None),
+    (Or((Pred(Call("ustomove")), ROOM_SHRANK)), None),
+    (Not(Pred(Call("ustomove"))), None),
     (ROOM_SHRANK, None),
 ])
 def test_which_goals_hold_with_one_side_to_move(goal, side):
@@ -143,10 +143,10 @@ def test_which_goals_hold_with_one_side_to_move(goal, side):
 
 @pytest.mark.parametrize("table_name, goal, alone", [
     ("krk_std.yaml", ROOM_SHRANK, True),                    # root read through features only
-    ("krk_std.yaml", And((Pred("mate"), Pred("lost(R)"))), True),
+    ("krk_std.yaml", And((Pred(Call("mate")), Pred(Call("lost", ("R",))))), True),
     ("krk_std.yaml", Or((Const(True), DepthTest("<", 2))), False),  # names the depth
-    ("krk_bratko.yaml", Pred("rooklost"), False),           # a table's own Python
-    ("krk_bratko.yaml", Pred("mate"), True),
+    ("krk_bratko.yaml", Pred(Call("rooklost")), False),           # a table's own Python
+    ("krk_bratko.yaml", Pred(Call("mate")), True),
 ])
 def test_which_goals_have_one_value_per_position(table_name, goal, alone):
     assert position_only(goal, load_table(TABLES / table_name).library) is alone

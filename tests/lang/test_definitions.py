@@ -13,7 +13,7 @@ from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node
 from al0.lang.loader import parse_table
-from al0.lang.model import And, Compare, Feature, Not, Or, Pred, Sum
+from al0.lang.model import And, Call, Compare, Feature, Not, Or, Pred, Sum
 from al0.board.position import from_board
 from conftest import ROOT
 
@@ -34,13 +34,13 @@ advice:
 
 HELD = "  held: edge_dist(k) = 0 and inward(k) = 0"
 COUNT = "  count: 3 + corner_dist(k, B) - dist(N, k)"
-EDGE = Compare("=", Sum(((1, Feature("edge_dist(k)")),)), Sum(((1, 0),)))
-INWARD = Compare("=", Sum(((1, Feature("inward(k)")),)), Sum(((1, 0),)))
+EDGE = Compare("=", Sum(((1, Feature(Call("edge_dist", ("k",)))),)), Sum(((1, 0),)))
+INWARD = Compare("=", Sum(((1, Feature(Call("inward", ("k",)))),)), Sum(((1, 0),)))
 
 
 def count(at_root: bool, sign: int = 1) -> tuple[tuple[int, Feature | int], ...]:
-    return ((sign, 3), (sign, Feature("corner_dist(k, B)", at_root)),
-            (-sign, Feature("dist(N, k)", at_root)))
+    return ((sign, 3), (sign, Feature(Call("corner_dist", ("k", "B")), at_root)),
+            (-sign, Feature(Call("dist", ("N", "k")), at_root)))
 
 
 def load(define: str, better: str = "mate", condition: str = "true"):
@@ -51,7 +51,7 @@ def load(define: str, better: str = "mate", condition: str = "true"):
 @pytest.mark.parametrize("define, better, expected", [
     # A goal used as a predicate, alone or inside other goals.
     (HELD, "held", And((EDGE, INWARD))),
-    (HELD, "not held or mate", Or((Not(And((EDGE, INWARD))), Pred("mate")))),
+    (HELD, "not held or mate", Or((Not(And((EDGE, INWARD))), Pred(Call("mate"))))),
     # A sum used as a feature: spliced in, root. reaching each feature.
     (COUNT, "count < root.count", Compare("<", Sum(count(False)), Sum(count(True)))),
     # Its signs multiply through a minus.
@@ -61,8 +61,8 @@ def load(define: str, better: str = "mate", condition: str = "true"):
     (f"{HELD}\n{COUNT}\n  walked: held and count < root.count", "walked",
      And((And((EDGE, INWARD)), Compare("<", Sum(count(False)), Sum(count(True)))))),
     # One bare name: a predicate's is a goal, a feature's a number.
-    ("  over: mate", "over", Pred("mate")),
-    ("  near: dist(K, k)", "near <= 2", Compare("<=", Sum(((1, Feature("dist(K, k)")),)),
+    ("  over: mate", "over", Pred(Call("mate"))),
+    ("  near: dist(K, k)", "near <= 2", Compare("<=", Sum(((1, Feature(Call("dist", ("K", "k")))),)),
                                                 Sum(((1, 2),)))),
 ])
 def test_a_defined_name_expands_where_it_is_used(define, better, expected):

@@ -6,10 +6,10 @@ import pytest
 
 from al0.lang.expr import (ExpressionError, parse_constraint, parse_depth_spec,
                       parse_generators, parse_goal)
-from al0.lang.model import (Alternative, And, Compare, Const, DepthRange, DepthTest, Feature,
+from al0.lang.model import (Alternative, And, Call, Compare, Const, DepthRange, DepthTest, Feature,
                             Not, Or, Pred, Sum)
 
-a, b, c = Pred("a"), Pred("b"), Pred("c")
+a, b, c = Pred(Call("a")), Pred(Call("b")), Pred(Call("c"))
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -47,12 +47,12 @@ def test_goal_errors_carry_offset(source, offset):
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("legal", (Alternative(DepthRange(), ("legal",)),)),
+    ("legal", (Alternative(DepthRange(), (Call("legal"),)),)),
     ("(depth = 0) and legal then (depth = 2) and checkmove",
-     (Alternative(DepthRange(0, 1), ("legal",)), Alternative(DepthRange(2, 3), ("checkmove",)))),
-    ("depth < 3 and legal", (Alternative(DepthRange(0, 3), ("legal",)),)),
+     (Alternative(DepthRange(0, 1), (Call("legal"),)), Alternative(DepthRange(2, 3), (Call("checkmove"),)))),
+    ("depth < 3 and legal", (Alternative(DepthRange(0, 3), (Call("legal"),)),)),
     ("depth >= 1 and depth < 4 and rookmove and checkmove",
-     (Alternative(DepthRange(1, 4), ("rookmove", "checkmove")),)),
+     (Alternative(DepthRange(1, 4), (Call("rookmove"), Call("checkmove"))),)),
 ])
 def test_constraint_normal_form(source, expected):
     assert parse_constraint(source).alternatives == expected
@@ -85,7 +85,7 @@ def test_bad_depth_specs(source):
 
 
 def test_generator_lists():
-    assert parse_generators("rookmove and checkmove") == ("rookmove", "checkmove")
+    assert parse_generators("rookmove and checkmove") == (Call("rookmove"), Call("checkmove"))
     with pytest.raises(ExpressionError):
         parse_generators("rookmove or checkmove")
 
@@ -105,7 +105,7 @@ def test_a_predicate_read_at_the_root_is_explained():
     assert "root. reads" not in str(info.value) and info.value.offset == 16
 
 
-f, g, root_f = Feature("f"), Feature("g(K, k)"), Feature("f", at_root=True)
+f, g, root_f = Feature(Call("f")), Feature(Call("g", ("K", "k"))), Feature(Call("f"), at_root=True)
 
 
 @pytest.mark.parametrize("source, left, right", [

@@ -12,7 +12,7 @@ import pytest
 
 from al0.errors import LibraryError, TableSyntaxError, UnknownNameError
 from al0.lang.loader import load_table, parse_table
-from al0.lang.model import (Alternative, And, Const, DepthRange, MoveConstraint, Not,
+from al0.lang.model import (Alternative, And, Call, Const, DepthRange, MoveConstraint, Not,
                        Or, Pred)
 from conftest import BROKEN_TABLES, ROOT, TEST_TABLES
 
@@ -59,7 +59,7 @@ def test_descriptions_are_kept_on_one_line_and_merged_with_yaml_anchors(tmp_path
 def test_book_table_rules_in_order(table):
     assert [rule.name for rule in table.rules] == ["edge_rule", "else_rule"]
     edge, other = table.rules
-    assert edge.precondition == And((Pred("their_king_edge"), Pred("kings_close")))
+    assert edge.precondition == And((Pred(Call("their_king_edge")), Pred(Call("kings_close"))))
     assert edge.advice == ("mate_in_2", "squeeze", "approach", "keeproom",
                            "divide_in_2", "divide_in_3")
     assert other.precondition == Const(True)
@@ -78,12 +78,12 @@ def test_book_table_advice(table):
 
 def test_mate_in_2_constraints_by_depth(table):
     mate_in_2 = table.advice["mate_in_2"]
-    assert mate_in_2.better_goal == Pred("mate")
-    assert mate_in_2.holding_goal == And((Not(Pred("rooklost")), Pred("their_king_edge")))
+    assert mate_in_2.better_goal == Pred(Call("mate"))
+    assert mate_in_2.holding_goal == And((Not(Pred(Call("rooklost"))), Pred(Call("their_king_edge"))))
     assert mate_in_2.us_moves == MoveConstraint((
-        Alternative(DepthRange(0, 1), ("legal",)),
-        Alternative(DepthRange(2, 3), ("checkmove",))))
-    assert mate_in_2.them_moves == MoveConstraint((Alternative(DepthRange(1, 2), ("legal",)),))
+        Alternative(DepthRange(0, 1), (Call("legal"),)),
+        Alternative(DepthRange(2, 3), (Call("checkmove"),))))
+    assert mate_in_2.them_moves == MoveConstraint((Alternative(DepthRange(1, 2), (Call("legal"),)),))
     assert mate_in_2.us_moves.horizon() == 3
 
 
@@ -96,16 +96,16 @@ def test_mate_in_2_constraints_by_depth(table):
 ])
 def test_other_constraints(table, name, us, them):
     advice = table.advice[name]
-    assert advice.us_moves == MoveConstraint((Alternative(*us),))
-    assert advice.them_moves == MoveConstraint((Alternative(*them),))
+    for constraint, (depths, generators) in ((advice.us_moves, us), (advice.them_moves, them)):
+        assert constraint == MoveConstraint((Alternative(depths, tuple(map(Call, generators))),))
 
 
 def test_folded_goal_keeps_precedence(table):
     approach = table.advice["approach"].better_goal
     assert approach == And((
-        Pred("okapproachedcsquare"), Not(Pred("rookexposed")), Not(Pred("stalemate")),
-        Or((Pred("rookdivides"), Pred("lpatt"))),
-        Or((Pred("roomgt2"), Not(Pred("our_king_edge"))))))
+        Pred(Call("okapproachedcsquare")), Not(Pred(Call("rookexposed"))), Not(Pred(Call("stalemate"))),
+        Or((Pred(Call("rookdivides")), Pred(Call("lpatt")))),
+        Or((Pred(Call("roomgt2")), Not(Pred(Call("our_king_edge")))))))
 
 
 def test_every_name_is_resolved(table):

@@ -10,10 +10,10 @@ import chess
 import pytest
 
 from al0.errors import TableSyntaxError, UnknownNameError
-from al0.lang.expr import parse_goal
+from al0.lang.expr import parse_call, parse_goal
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node, load_library
-from al0.lang.model import feature_names, predicate_names
+from al0.lang.model import feature_calls, predicate_calls
 from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.registry import reference_markdown
 from conftest import POSITIONS, ROOT, random_nodes
@@ -27,9 +27,9 @@ def goal_for(source: str, material: str, base=None):
     binder = Binder(material)
     goal = parse_goal(source)
     library = base or Library("standard").with_standard()
-    predicates = {n: binder.bind(n, "predicate") for n in predicate_names(goal)
-                  if n not in library.predicates}
-    features = {n: binder.bind(n, "feature") for n in feature_names(goal)}
+    predicates = {c.text: binder.bind(c, "predicate") for c in predicate_calls(goal)
+                  if c.text not in library.predicates}
+    features = {c.text: binder.bind(c, "feature") for c in feature_calls(goal)}
     return compile_goal(goal, library.extended(predicates, {}, features))
 
 
@@ -119,21 +119,21 @@ def test_a_multiple_is_its_sum_written_out(multiple, written_out):
 ])
 def test_binding_rejects_bad_arguments(text, kind, material, error):
     with pytest.raises(error):
-        Binder(material).bind(text, kind)
+        Binder(material).bind(parse_call(text), kind)
 
 
 def test_one_call_written_two_ways_binds_one_function():
     binder = Binder("KRK")
-    assert binder.bind("room", "feature") is binder.bind("room(k)", "feature")
-    assert binder.bind("dist", "predicate") is None  # a feature, not a predicate
+    assert binder.bind(parse_call("room"), "feature") is binder.bind(parse_call("room(k)"), "feature")
+    assert binder.bind(parse_call("dist"), "predicate") is None  # a feature, not a predicate
 
 
 def test_moves_of_a_king_come_in_the_book_order():
     board = chess.Board("8/8/8/8/3K4/8/8/k6R w - - 0 1")
-    generator = Binder("KRK").bind("moves(K)", "generator")
+    generator = Binder("KRK").bind(parse_call("moves(K)"), "generator")
     moves = [m.uci() for m in generator(Node(board, 0, chess.WHITE))]
     assert moves == ["d4e5", "d4e3", "d4c5", "d4c3", "d4e4", "d4c4", "d4d5", "d4d3"]
-    assert Binder("KRK").bind("moves(k)", "generator")(Node(board, 0, chess.WHITE)) == []
+    assert Binder("KRK").bind(parse_call("moves(k)"), "generator")(Node(board, 0, chess.WHITE)) == []
 
 
 def test_language_reference_lists_the_vocabulary_from_its_docstrings():
@@ -207,14 +207,14 @@ def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
     # on the same position is the oracle for squares, attacks, king regions
     # and legal moves, for both sides to move and pieces missing.
     binder = Binder(material)
-    bound = {(name, piece.name): binder.bind(f"{name}({piece.name})", kind)
+    bound = {(name, piece.name): binder.bind(parse_call(f"{name}({piece.name})"), kind)
              for piece in binder.pieces.values()
              for name, kind in (("attacked", "predicate"), ("en_prise", "predicate"),
                                 ("lost", "predicate"), ("moves", "generator"))}
-    kings = {name: {family: binder.bind(f"{family}({name})", "feature")
+    kings = {name: {family: binder.bind(parse_call(f"{family}({name})"), "feature")
                     for family in ("room", "area", "mobility")} for name in ("K", "k")}
-    hanging = binder.bind("hanging", "feature")
-    checks, captures = binder.bind("checks", "generator"), binder.bind("captures", "generator")
+    hanging = binder.bind(parse_call("hanging"), "feature")
+    checks, captures = binder.bind(parse_call("checks"), "generator"), binder.bind(parse_call("captures"), "generator")
     for board, us, node in random_nodes(material, material, 150):
         context = (board.fen(), us)
         for piece in binder.pieces.values():

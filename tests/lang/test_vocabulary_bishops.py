@@ -7,6 +7,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from al0.lang.expr import parse_call
 from al0.lang.vocabulary.binding import Binder
 from conftest import random_nodes
 
@@ -32,7 +33,7 @@ def oracle_threatened(board: chess.Board, square: chess.Square) -> bool:
 def test_threatened_agrees_with_python_chess_on_random_positions(material):
     binder = Binder(material)
     pieces = [piece for piece in binder.pieces.values() if piece.piece_type != chess.KING]
-    bound = {piece.name: binder.bind(f"threatened({piece.name})", "predicate") for piece in pieces}
+    bound = {piece.name: binder.bind(parse_call(f"threatened({piece.name})"), "predicate") for piece in pieces}
     seen = set()
     for board, us, node in random_nodes(f"threatened {material}", material, 300):
         for piece in pieces:
@@ -47,7 +48,7 @@ def test_threatened_agrees_with_python_chess_on_random_positions(material):
 def test_threatened_takes_only_a_piece_of_the_material():
     from al0.errors import UnknownNameError
     with pytest.raises(UnknownNameError):
-        Binder("KBBK").bind("threatened(N)", "predicate")
+        Binder("KBBK").bind(parse_call("threatened(N)"), "predicate")
 
 
 def oracle_barrier(board: chess.Board, king: chess.Square) -> set[chess.Square]:
@@ -90,7 +91,7 @@ def oracle_least_area(board: chess.Board, king: chess.Square) -> int:
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK", "KRK"))
 def test_least_area_agrees_with_a_flood_fill_from_each_step_on_random_positions(material):
     binder = Binder(material)
-    least = {name: binder.bind(f"least_area({name})", "feature") for name in ("K", "k")}
+    least = {name: binder.bind(parse_call(f"least_area({name})"), "feature") for name in ("K", "k")}
     shrinks = 0
     for board, us, node in random_nodes(f"least_area {material}", material, 300):
         for name in ("K", "k"):
@@ -112,7 +113,7 @@ def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
 def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material):
     binder = Binder(material)
     light_corners, dark_corners = (chess.H1, chess.A8), (chess.A1, chess.H8)
-    features = {(name, shade): binder.bind(f"area_corner_dist({name}{shade})", "feature")
+    features = {(name, shade): binder.bind(parse_call(f"area_corner_dist({name}{shade})"), "feature")
                 for name in ("K", "k") for shade in ("", ", light", ", dark")}
     for board, us, node in random_nodes(f"area_corner_dist {material}", material, 150):
         for name in ("K", "k"):
@@ -128,10 +129,10 @@ def test_box_measures_agree_with_a_flood_fill_on_random_positions(material):
     binder = Binder(material)
     corners = {"": (chess.A1, chess.H1, chess.A8, chess.H8), ", light": (chess.H1, chess.A8),
                ", dark": (chess.A1, chess.H8)}
-    triangles = {shade: binder.bind(f"corner_triangle(k{shade})", "feature") for shade in corners}
+    triangles = {shade: binder.bind(parse_call(f"corner_triangle(k{shade})"), "feature") for shade in corners}
     pieces = [name for name in binder.pieces if name != "k"]
-    reach = {name: binder.bind(f"area_dist({name}, k)", "feature") for name in pieces}
-    towards = {name: binder.bind(f"triangle_corner_dist({name}, k)", "feature") for name in pieces}
+    reach = {name: binder.bind(parse_call(f"area_dist({name}, k)"), "feature") for name in pieces}
+    towards = {name: binder.bind(parse_call(f"triangle_corner_dist({name}, k)"), "feature") for name in pieces}
     seen = set()
     for board, us, node in random_nodes(f"corner_triangle {material}", material, 150):
         region = oracle_area(board, board.king(not us))
@@ -162,7 +163,7 @@ def test_box_measures_agree_with_a_flood_fill_on_random_positions(material):
 def test_box_measures_take_a_king_where_they_measure_a_box(call):
     from al0.errors import TableSyntaxError
     with pytest.raises(TableSyntaxError):
-        Binder("KBBK").bind(call, "feature")
+        Binder("KBBK").bind(parse_call(call), "feature")
 
 
 def edge_distance(square: chess.Square) -> int:
@@ -174,7 +175,7 @@ def edge_distance(square: chess.Square) -> int:
 def test_inward_agrees_with_python_chess_on_random_positions(material):
     # inward: the king's free steps (as mobility's oracle) farther from the edge.
     binder = Binder(material)
-    inward = {name: binder.bind(f"inward({name})", "feature") for name in ("K", "k")}
+    inward = {name: binder.bind(parse_call(f"inward({name})"), "feature") for name in ("K", "k")}
     seen = set()
     for board, us, node in random_nodes(f"inward {material}", material, 300):
         for name, feature in inward.items():
@@ -202,9 +203,9 @@ def oracle_diagonal_measure(region: set[chess.Square], corner: chess.Square) -> 
 def test_diagonal_area_and_wrong_way_agree_with_a_flood_fill_on_random_positions(material):
     binder = Binder(material)
     light, dark = (chess.H1, chess.A8), (chess.A1, chess.H8)
-    diagonal = {shade: binder.bind(f"diagonal_area(k{shade})", "feature")
+    diagonal = {shade: binder.bind(parse_call(f"diagonal_area(k{shade})"), "feature")
                 for shade in ("", ", light", ", dark")}
-    wrong = {shade: binder.bind(f"wrong_way(k, {shade})", "feature") for shade in ("light", "dark")}
+    wrong = {shade: binder.bind(parse_call(f"wrong_way(k, {shade})"), "feature") for shade in ("light", "dark")}
     seen = set()
     for board, us, node in random_nodes(f"diagonal_area {material}", material, 150):
         king = board.king(not us)

@@ -8,16 +8,18 @@ from typing import Any
 import chess
 
 from al0.errors import TableSyntaxError, UnknownNameError
+from al0.lang.expr import parse_call
+from al0.lang.model import Call
 from al0.lang.vocabulary.registry import COLOUR, ENTRIES, KING, VocabularyEntry
 from al0.lang.vocabulary.terms import PieceRef, material_pieces
 
 
 def split_call(text: str) -> tuple[str, tuple[str, ...]]:
-    """``dist(K, k)`` -> ("dist", ("K", "k")); ``legal`` -> ("legal", ())."""
-    if "(" not in text:
-        return text, ()
-    name, _, rest = text.partition("(")
-    return name, tuple(arg.strip() for arg in rest.rstrip(")").split(","))
+    """``dist(K, k)`` -> ("dist", ("K", "k")): the family and arguments of a
+    call's canonical text, for code that holds the name rather than the
+    table's :class:`~al0.lang.model.Call` (which carries them already)."""
+    call = parse_call(text)
+    return call.family, call.args
 
 
 class Binder:
@@ -37,14 +39,17 @@ class Binder:
         """Calls bound with a numbered piece (``B1``): numbered by square, so
         a mirror may swap it with its twin."""
 
-    def bind(self, text: str, kind: str) -> Any | None:
-        """The function of call ``text`` as a ``kind``; None when the
-        vocabulary has no such family of that kind.
+    def bind(self, call: Call | str, kind: str) -> Any | None:
+        """The function of ``call`` (or of the call a canonical text names,
+        ``dist(K, k)``) as a ``kind``; None when the vocabulary has no such
+        family of that kind.
 
         :raises UnknownNameError: a piece the material does not have.
         :raises TableSyntaxError: the wrong number or kind of arguments.
         """
-        name, args = split_call(text)
+        if isinstance(call, str):
+            call = parse_call(call)
+        name, args, text = call.family, call.args, call.text
         entry = ENTRIES.get(name)
         if entry is None or entry.kind != kind:
             return None
