@@ -19,7 +19,6 @@ from typing import Any, Iterable, Sequence
 import chess
 import chess.svg
 
-from al0.engine.play import Ending
 from al0.report.replay import ReplayedGame
 from al0.verify.game import GameRecord
 from al0.verify.report import EXAMPLES_KEPT
@@ -102,7 +101,7 @@ def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) ->
     and the diagonal is optimal play. None when no mated game has a known
     optimal distance."""
     pairs = Counter((r.optimal, r.moves) for r in records
-                    if r.ending is Ending.MATE and r.optimal is not None)
+                    if r.mated and r.optimal is not None)
     if not pairs:
         return None
     max_x = max(x for x, _ in pairs) + 1
@@ -248,7 +247,7 @@ def render(data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[
             parts.append(game_block(by_fen.get(example["fen"]), example["fen"],
                                     f"{kind} after {counted(example['moves'], 'move')}"))
     parts.append("</div>")
-    mated = [g for g in games if g.record.ending is Ending.MATE]
+    mated = [g for g in games if g.record.mated]
     if mated:
         longest = mated[-1]
         parts.append('<h2>Example: the longest mate</h2><div id="example">')

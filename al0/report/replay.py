@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import chess
 
 from al0.errors import AL0Error
-from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.engine.play import GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.report.pgn import PgnGame, players
 from al0.report.render import why_passed_over
 from al0.verify.game import GameRecord
@@ -97,7 +97,7 @@ def games_to_show(report: Report, every_failure: bool) -> list[GameRecord]:
     mated)."""
     games = (list(report.failures) if every_failure
              else [record for kept in report.failure_examples().values() for record in kept])
-    mated = [r for r in report.records if r.ending is Ending.MATE]
+    mated = [r for r in report.records if r.mated]
     if mated:
         games.append(max(mated, key=lambda r: (r.moves, r.fen)))
     return games

@@ -56,6 +56,8 @@ class AnalysedGame(Protocol):
     @property
     def ending(self) -> Ending: ...
     @property
+    def mated(self) -> bool: ...
+    @property
     def moves(self) -> int: ...
     @property
     def optimal(self) -> int | None: ...
@@ -157,7 +159,7 @@ def advice_totals(games: Iterable[AnalysedGame]) -> list[AdviceTotal]:
 def worst_games(games: Iterable[AnalysedGame], count: int) -> list[AnalysedGame]:
     """The ``count`` mated games with the largest excess over the optimum,
     largest first (ties by FEN, so the order does not depend on --jobs)."""
-    mated = [g for g in games if g.ending is Ending.MATE and g.optimal is not None
+    mated = [g for g in games if g.mated and g.optimal is not None
              and g.advice_uses]
     mated.sort(key=lambda g: (-(g.moves - g.optimal), g.fen))  # type: ignore[operator]
     return mated[:count]
@@ -188,7 +190,7 @@ def analysis(games: Sequence[AnalysedGame], worst: int = WORST_KEPT) -> dict[str
                            "most_wasted": {"rule": most.rule, "advice": most.advice,
                                            "wasted": _wasted(most)},
                            "advice": [_use_json(use) for use in game.advice_uses]})
-    mated = sum(1 for g in measured if g.ending is Ending.MATE and g.optimal is not None)
+    mated = sum(1 for g in measured if g.mated and g.optimal is not None)
     return {"games": len(measured), "mated_with_optimum": mated,
             "advice": [total.to_json() for total in advice_totals(measured)],
             "worst": worst_list}

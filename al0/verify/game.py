@@ -28,6 +28,11 @@ class GameRecord:
     :mod:`al0.verify.analysis`); empty when there is no tablebase or the start is
     not won."""
 
+    @property
+    def mated(self) -> bool:
+        """Whether the game ended as the table means it to: in mate."""
+        return self.ending is Ending.MATE
+
 
 def play_one(planner: Planner, board: chess.Board,
              defender: Callable[[chess.Board], chess.Move | None], max_moves: int,

@@ -90,7 +90,7 @@ class Report:
 
     @property
     def failures(self) -> list[GameRecord]:
-        return [r for r in self.records if r.ending is not Ending.MATE]
+        return [r for r in self.records if not r.mated]
 
     def failure_examples(self) -> dict[Ending, list[GameRecord]]:
         """Up to :data:`EXAMPLES_KEPT` failures of each kind, in the order
@@ -121,7 +121,7 @@ class Report:
         """Each declared expectation as (name, holds, what was measured);
         holds is None where this run cannot decide it."""
         endings = self.endings
-        mated = [r.moves for r in self.records if r.ending is Ending.MATE]
+        mated = [r.moves for r in self.records if r.mated]
         checks: list[tuple[str, bool | None, str]] = []
         if expect.mates_all is not None:
             failed = len(self.records) - endings[Ending.MATE]
@@ -180,7 +180,7 @@ class Report:
         """The report as plain data, with the claims of the ``expectations``
         blocks about this run's defender checked; ``worst``: games of largest
         excess kept in its ``analysis``."""
-        mated = [r for r in self.records if r.ending is Ending.MATE]
+        mated = [r for r in self.records if r.mated]
         known = [r for r in mated if r.optimal is not None]
         times = sorted(self.plan_seconds)
         examples = {kind.value: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
