@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.fen import material_of
+from al0.board.material import Material
 from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.plan import Plan, Planner
 from al0.engine.tree import ForcingTree
@@ -31,8 +31,7 @@ FIFTY_MOVE_PLIES = 100
 
 def _ours(board: chess.Board, us: chess.Color) -> str:
     """Our side's part of the material, ``KQ`` of ``KQKR``."""
-    material = material_of(board, us)
-    return material[:material.index("K", 1)]
+    return Material.of(board, us).side_names[0]
 
 
 @dataclass(frozen=True)
