@@ -57,7 +57,7 @@ spec = VerifySpec(os.path.abspath(table_path(table)), DefenderSpec.parse(defende
 verifier = Verifier(spec)
 positions = PositionsSpec.parse(positions)
 boards = start_positions(positions, verifier.table, verifier.tablebase)
-report = Report(verifier.table.name, defender, positions, len(boards))
+report = Report(verifier.table.name, spec.defender, positions, len(boards))
 stopped = run(spec, verifier, boards, int(jobs), report, scheduler or None)
 if stopped:
     sys.exit(stopped)

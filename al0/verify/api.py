@@ -60,7 +60,7 @@ class Verification:
         except BaseException:
             self.verifier.close()
             raise
-        self.report = Report(self.verifier.table.name, defender.name, positions,
+        self.report = Report(self.verifier.table.name, defender, positions,
                              len(self.boards))
 
     def run(self, jobs: int = 1, scheduler: str | None = None,

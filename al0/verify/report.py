@@ -16,7 +16,7 @@ from al0.board.position import Position, from_board
 from al0.board.symmetry import class_key
 from al0.engine.play import Ending
 from al0.lang.model import Expectations
-from al0.lang.specs import PositionsSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.analysis import WORST_KEPT, analysis
 from al0.verify.game import GameRecord
 
@@ -71,7 +71,7 @@ def scoped_verdict(holds: bool | None, claimed: PositionsSpec, run: PositionsSpe
 class Report:
     """The outcome of a verify run, filled in game by game."""
     table: str
-    defender: str
+    defender: DefenderSpec
     positions: PositionsSpec
     total: int
     records: list[GameRecord] = field(default_factory=list)
@@ -115,7 +115,7 @@ class Report:
         bounds every single defence too."""
         if expect.defender is None or expect.defender.kind == "worst":
             return True
-        return expect.defender.name == self.defender
+        return expect.defender == self.defender
 
     def check(self, expect: Expectations) -> list[tuple[str, bool | None, str]]:
         """Each declared expectation as (name, holds, what was measured);
@@ -186,7 +186,7 @@ class Report:
         examples = {kind.value: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
                     for kind, kept in self.failure_examples().items()}
         data: dict[str, Any] = {
-            "table": self.table, "defender": self.defender, "positions": self.positions.name,
+            "table": self.table, "defender": self.defender.name, "positions": self.positions.name,
             "games": len(self.records), "total": self.total, "interrupted": self.interrupted,
             "endings": {ending.value: count for ending, count in self.endings.most_common()},
             "failure_examples": examples,
@@ -204,7 +204,7 @@ class Report:
         if expectations:
             data["expectations"] = [
                 {"name": name, "holds": holds, "measured": measured,
-                 "defender": expect.defender.name if expect.defender else self.defender}
+                 "defender": (expect.defender or self.defender).name}
                 for expect in expectations if self.applies(expect)
                 for name, holds, measured in self.check(expect)]
         return data

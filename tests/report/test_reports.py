@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from al0 import tablebase
-from al0.lang.specs import PositionsSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.cli import cli
 from al0.engine.play import Ending
 from al0.report.html import shown_note
@@ -401,7 +401,7 @@ def parsed_report(name: str) -> tuple[dict, object]:
 
     from al0.report.html import render
     from al0.verify.report import Report
-    data = Report(name, "tablebase", PositionsSpec("file", path=f"sample:3 {name}"), 3).to_json()
+    data = Report(name, DefenderSpec("tablebase"), PositionsSpec("file", path=f"sample:3 {name}"), 3).to_json()
     page = render(data, [], [], f"al0 verify '{name}.yaml'")
     return data, html5lib.parse(page, namespaceHTMLElements=False)
 

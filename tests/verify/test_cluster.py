@@ -191,7 +191,7 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
     # What Ctrl-C does: run_with_progress closes the generator.
     boards = [chess.Board(line.split(" w ")[0] + " w - - 0 1")
               for line in open(CLUSTER_EPD) if not line.startswith("#")]
-    report = Report("krk_bratko", "tablebase", PositionsSpec.parse(CLUSTER_EPD), len(boards))
+    report = Report("krk_bratko", DefenderSpec("tablebase"), PositionsSpec.parse(CLUSTER_EPD), len(boards))
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
     records = judge_on_cluster(scheduler, Verifier(spec), boards, report)
     first = next(records)
@@ -223,7 +223,7 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own
     # workers go (with 30, two workers sometimes finished all of it first).
     boards = 300 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
                    for line in open(CLUSTER_EPD) if not line.startswith("#")]
-    report = Report("krk_bratko", "random", PositionsSpec.parse(CLUSTER_EPD), len(boards))
+    report = Report("krk_bratko", DefenderSpec("random"), PositionsSpec.parse(CLUSTER_EPD), len(boards))
     # The random defender's games go out as chunks of starts: the tablebase
     # defender's, as segments, would all be made before the workers go.
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("random"))
@@ -248,7 +248,7 @@ def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cl
     # predicate) from 600 starts are seconds of work, and the workers go
     # after one.
     boards = random_positions("KRK", 600, seed=5)
-    report = Report("krk_bratko", "tablebase", PositionsSpec.sample(600), len(boards))
+    report = Report("krk_bratko", DefenderSpec("tablebase"), PositionsSpec.sample(600), len(boards))
     verifier = Verifier(VerifySpec(table_in(tmp_path, "krk_bratko.yaml", "slow"),
                                    DefenderSpec.parse("tablebase")))
     assert verifier.segments is not None

@@ -16,7 +16,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.lang.specs import PositionsSpec
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.cli import cli
 from al0.engine.defenders import RandomDefender
 from al0.engine.play import Ending, OurMove, play_game
@@ -208,7 +208,7 @@ def test_a_claim_is_decided_only_where_the_runs_positions_imply_it(holds, claime
 
 
 def _report(*endings: str, positions: str = "all") -> Report:
-    report = Report("t", "tablebase", PositionsSpec.parse(positions), len(endings))
+    report = Report("t", DefenderSpec("tablebase"), PositionsSpec.parse(positions), len(endings))
     for ending in endings:
         report.add(GameRecord(chess.STARTING_FEN, Ending(ending), 12, 10))
     return report

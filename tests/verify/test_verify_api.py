@@ -18,7 +18,7 @@ from al0.errors import AL0Error
 @pytest.mark.parametrize("defender", ["tablebase", "worst"])
 def test_verify_reports_what_the_command_line_reports(tmp_path, defender):
     report = al0.verify.verify("kqk", "sample:12", defender)
-    assert (report.table, report.defender, report.positions.name) == ("kqk", defender, "sample:12")
+    assert (report.table, report.defender.name, report.positions.name) == ("kqk", defender, "sample:12")
     assert len(report.records) == report.total == 12 and not report.stopped
     out = tmp_path / "r.json"
     result = CliRunner().invoke(cli, ["verify", "kqk", "--positions", "sample:12", "--defender",
