@@ -214,12 +214,16 @@ KING_ORDER = tuple(
                      if 0 <= chess.square_file(king) + dx < 8
                      and 0 <= chess.square_rank(king) + dy < 8))
     for king in chess.SQUARES)
+def _rook_targets_in_book_order(rook: chess.Square) -> list[chess.Square]:
+    """The squares a rook on ``rook`` reaches on an empty board, in the book's order."""
+    targets = [to for to in chess.SQUARES if to != rook and (
+        chess.square_file(to) == chess.square_file(rook)
+        or chess.square_rank(to) == chess.square_rank(rook))]
+    return sorted(targets, key=lambda to: _book_rook_order(rook, to))
+
+
 ROOK_ORDER = tuple(
-    tuple((chess.BB_SQUARES[to], MOVES[rook][to])
-          for to in sorted((to for to in chess.SQUARES if to != rook and (
-              chess.square_file(to) == chess.square_file(rook)
-              or chess.square_rank(to) == chess.square_rank(rook))),
-              key=lambda to, rook=rook: _book_rook_order(rook, to)))  # type: ignore[misc]
+    tuple((chess.BB_SQUARES[to], MOVES[rook][to]) for to in _rook_targets_in_book_order(rook))
     for rook in chess.SQUARES)
 ROOK_MOVES = tuple(tuple(move for _, move in order) for order in ROOK_ORDER)
 """``ROOK_MOVES[rook]``: every move of a rook on an empty board, in the book's order."""
