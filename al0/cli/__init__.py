@@ -27,6 +27,7 @@ cli.lazy = {
     "practice": "al0.cli.practice:practice",
     "progress": "al0.cli.progress:progress",
     "reversi": "al0.cli.games:reversi",
+    "serve": "al0.cli.serve:serve",
     "solve": "al0.cli.games:solve",
     "tablebase": "al0.cli.tablebase:tablebase",
     "tables": "al0.cli.tables:tables",

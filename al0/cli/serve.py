@@ -1,0 +1,61 @@
+"""The ``al0 serve`` command: the plan and practice on a local web page."""
+
+from __future__ import annotations
+
+import ipaddress
+import webbrowser
+
+import click
+
+from al0.cli.common import BUDGET, CommandError, build_progress, prepare_tablebase, \
+    reports_errors
+from al0.lang.loader import load_table
+from al0.serve.api import Api, Tables
+from al0.serve.server import Server
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (``localhost``, 127.x, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.argument("table", required=False)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The interface to listen on; any other than this machine's own is "
+                   "reachable by others on the network (a warning says so).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="The port (0: a free one, printed).")
+@click.option("--no-browser", "no_browser", is_flag=True,
+              help="Do not open the page in a browser.")
+@BUDGET
+@reports_errors
+def serve(table: str | None, host: str, port: int, no_browser: bool, budget: int) -> None:
+    """Serve a local web page on which TABLE's plans are a tree you can
+    click and its ending can be practised move by move, with the teaching
+    engine's verdicts, explanations and hints (the bundled tables are there
+    too). The page needs no network; Ctrl-C stops the server.
+    """
+    if table is not None:
+        loaded = load_table(table)  # a broken table stops here, with its file:line:col
+        prepare_tablebase(loaded.material, build_progress())
+    if not _loopback(host):
+        click.echo(f"warning: serving on {host}: anyone who can reach this machine can use "
+                   f"the page (and its searches)", err=True)
+    try:
+        server = Server(Api(Tables(table), budget), host, port)
+    except OSError as error:
+        raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") \
+            from None
+    try:
+        click.echo(f"al0 serves {server.url} (Ctrl-C stops it)")
+        if not no_browser:
+            webbrowser.open(server.url)
+        server.serve_forever()
+    finally:
+        server.server_close()

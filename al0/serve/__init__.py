@@ -1,0 +1,10 @@
+"""``al0 serve``: a local web page in front of the teaching engine and the
+planner. :mod:`al0.serve.api` answers JSON requests (what the page and the
+tests call), :mod:`al0.serve.server` serves it and the page over HTTP on the
+standard library's threading server; ``static/`` holds the page."""
+
+from __future__ import annotations
+
+from al0.serve.api import Api, ApiError
+
+__all__ = ["Api", "ApiError"]

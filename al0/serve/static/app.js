@@ -1,0 +1,397 @@
+// al0 serve: the page. Every chess fact comes from the server's JSON API
+// (legal moves, positions after a move, plans, verdicts); this file only
+// draws and sends clicks.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const FILES = "abcdefgh";
+const page = {
+  table: null, mode: "plan", flipped: false, pieces: {},
+  view: null,          // what the board shows: {fen, legal, last}
+  playable: false,     // whether a move on the board is sent
+  selected: null,      // the square picked by a click
+  boxes: null,         // {before: [...], after: [...]} squares shaded
+  line: [], lineAt: 0, // plan mode: the positions explored, and the one shown
+  session: null, game: null, gameAt: null,  // practice mode
+};
+
+async function api(route, body) {
+  const options = body === undefined ? {} :
+    {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  const response = await fetch("/api/" + route, options);
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  $("error").textContent = "";
+  return answer;
+}
+
+function report(error) { $("error").textContent = error.message; }
+
+// ------------------------------------------------------------------ board
+
+function squaresOf(fen) {
+  const placement = {};
+  fen.split(" ")[0].split("/").forEach((row, index) => {
+    let file = 0;
+    for (const c of row) {
+      if (/\d/.test(c)) file += Number(c);
+      else placement[FILES[file++] + (8 - index)] = c;
+    }
+  });
+  return placement;
+}
+
+function drawBoard() {
+  const board = $("board");
+  board.textContent = "";
+  if (!page.view) return;
+  const placement = squaresOf(page.view.fen);
+  const last = page.view.last ? [page.view.last.slice(0, 2), page.view.last.slice(2, 4)] : [];
+  const targets = page.selected ? page.view.legal.filter((m) => m.startsWith(page.selected))
+    .map((m) => m.slice(2, 4)) : [];
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const file = page.flipped ? 7 - col : col, rank = page.flipped ? row + 1 : 8 - row;
+      const name = FILES[file] + rank;
+      const square = document.createElement("div");
+      square.className = "sq " + ((file + rank) % 2 ? "dark" : "light");
+      square.dataset.square = name;
+      if (last.includes(name)) square.classList.add("last");
+      if (name === page.selected) square.classList.add("selected");
+      if (targets.includes(name)) square.classList.add("target");
+      if (page.boxes && page.boxes.before.includes(name)) square.classList.add("box-before");
+      if (page.boxes && page.boxes.after.includes(name)) square.classList.add("box-after");
+      if (placement[name]) {
+        square.insertAdjacentHTML("beforeend", page.pieces[placement[name]] || placement[name]);
+        square.dataset.piece = placement[name];
+      }
+      if (col === 0) square.insertAdjacentHTML("beforeend", `<span class="coord">${rank}</span>`);
+      board.appendChild(square);
+    }
+  }
+  $("legend").hidden = !page.boxes;
+  $("fen").value = page.view.fen;
+}
+
+function movesFrom(square) {
+  return page.playable && page.view ? page.view.legal.filter((m) => m.startsWith(square)) : [];
+}
+
+function tryMove(from, to) {
+  const move = page.view.legal.find((m) => m.slice(0, 4) === from + to);
+  page.selected = null;
+  if (move) sendMove(move).catch(report); else drawBoard();
+}
+
+function squareAt(x, y) {
+  const element = document.elementFromPoint(x, y);
+  const square = element && element.closest(".sq");
+  return square ? square.dataset.square : null;
+}
+
+function setUpBoard() {
+  const board = $("board");
+  let drag = null;
+  board.addEventListener("pointerdown", (event) => {
+    const name = squareAt(event.clientX, event.clientY);
+    if (!name) return;
+    if (page.selected && page.selected !== name) { tryMove(page.selected, name); return; }
+    if (!movesFrom(name).length) { page.selected = null; drawBoard(); return; }
+    page.selected = name;
+    drawBoard();
+    const ghost = document.createElement("div");
+    ghost.className = "dragging";
+    ghost.innerHTML = page.pieces[squaresOf(page.view.fen)[name]] || "";
+    drag = {from: name, ghost, moved: false};
+  });
+  window.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (!drag.moved) { document.body.appendChild(drag.ghost); drag.moved = true; }
+    drag.ghost.style.left = event.clientX - 30 + "px";
+    drag.ghost.style.top = event.clientY - 30 + "px";
+  });
+  window.addEventListener("pointerup", (event) => {
+    if (!drag) return;
+    const {from, ghost, moved} = drag;
+    drag = null;
+    if (!moved) return;  // a click: the piece stays picked, the next click moves it
+    ghost.remove();
+    const to = squareAt(event.clientX, event.clientY);
+    if (to && to !== from) tryMove(from, to);
+  });
+}
+
+function show(view, playable) {
+  page.view = view;
+  page.playable = playable;
+  page.selected = null;
+  drawBoard();
+}
+
+// -------------------------------------------------------------- plan mode
+
+function lineList() {
+  const list = $("line");
+  list.textContent = "";
+  page.line.slice(1).forEach((step, index) => {
+    const item = document.createElement("li");
+    const span = document.createElement("span");
+    span.textContent = step.san;
+    if (index + 1 === page.lineAt) span.className = "current";
+    span.addEventListener("click", () => { page.lineAt = index + 1; showLine(); });
+    item.appendChild(span);
+    list.appendChild(item);
+  });
+}
+
+function showLine() {
+  page.boxes = null;
+  show(page.line[page.lineAt], true);
+  lineList();
+}
+
+async function setPosition(fen) {
+  const view = await api("position", {fen, table: page.table});
+  page.line = [view];
+  page.lineAt = 0;
+  $("tree").textContent = "";
+  $("plan-caption").textContent = "";
+  $("caption").textContent = "";
+  showLine();
+}
+
+async function sendMove(move) {
+  if (page.mode === "practice") return practiceMove(move);
+  const here = page.line[page.lineAt];
+  const after = await api("play", {fen: here.fen, move});
+  page.line = page.line.slice(0, page.lineAt + 1).concat([after]);
+  page.lineAt += 1;
+  showLine();
+}
+
+function treeList(tree, depth) {
+  const list = document.createElement("ul");
+  for (const branch of tree.moves) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.className = "node " + tree.side;
+    button.textContent = branch.san;
+    button.dataset.fen = branch.tree.fen;
+    button.dataset.uci = branch.uci;
+    button.title = tree.side === "us" ? "our move (the one the plan keeps)" :
+      "their reply (every reply is answered)";
+    item.appendChild(button);
+    if (branch.tree.moves.length) {
+      const sub = treeList(branch.tree, depth + 1);
+      sub.hidden = depth >= 1;  // the first two plies open; a click opens the rest
+      item.appendChild(sub);
+    } else {
+      item.appendChild(document.createTextNode(" goal"));
+    }
+    list.appendChild(item);
+  }
+  return list;
+}
+
+async function planHere() {
+  const here = page.line[page.lineAt];
+  $("plan-status").textContent = "searching…";
+  try {
+    const plan = await api("plan", {table: page.table, fen: here.fen});
+    $("plan-status").textContent = `${plan.nodes} nodes, ${plan.ms} ms`;
+    const caption = plan.advice ? (plan.advice_description || plan.advice) :
+      "no plan: " + plan.failure;
+    $("plan-caption").textContent = caption;
+    $("caption").textContent = caption;
+    const tree = $("tree");
+    tree.textContent = "";
+    if (plan.tree) {
+      const root = document.createElement("button");
+      root.className = "node current";
+      root.textContent = "start";
+      root.dataset.fen = plan.tree.fen;
+      tree.appendChild(root);
+      tree.appendChild(treeList(plan.tree, 0));
+    }
+  } finally {
+    if ($("plan-status").textContent === "searching…") $("plan-status").textContent = "";
+  }
+}
+
+function treeClick(event) {
+  const button = event.target.closest(".node");
+  if (!button) return;
+  for (const other of $("tree").querySelectorAll(".node.current")) other.classList.remove("current");
+  button.classList.add("current");
+  const sub = button.parentElement.querySelector(":scope > ul");
+  if (sub) sub.hidden = false;
+  api("position", {fen: button.dataset.fen}).then((view) => {
+    view.last = button.dataset.uci || null;
+    page.boxes = null;
+    show(view, false);
+  }).catch(report);
+}
+
+// ---------------------------------------------------------- practice mode
+
+function gameView(state, at) {
+  const step = state.positions[at];
+  return {fen: step.fen, legal: at === state.positions.length - 1 ? state.legal : [],
+          last: step.last};
+}
+
+function drawGame() {
+  const state = page.game;
+  if (!state) return;
+  const at = page.gameAt === null ? state.positions.length - 1 : page.gameAt;
+  show(gameView(state, at), page.gameAt === null && !state.over);
+  const list = $("moves");
+  list.textContent = "";
+  state.moves.forEach((san, index) => {
+    if (index % 2 === 0) list.appendChild(document.createElement("li"));
+    const span = document.createElement("span");
+    span.textContent = san;
+    if (index + 1 === at) span.className = "current";
+    span.addEventListener("click", () => {
+      page.gameAt = index + 1 === state.positions.length - 1 ? null : index + 1;
+      page.boxes = null;
+      drawGame();
+    });
+    list.lastChild.appendChild(span);
+  });
+  const toMate = state.distance === null ? "no forced mate" :
+    state.distance === 0 ? "mated" : `mate in ${state.distance}`;
+  $("status").textContent = state.over ? `Game over: ${state.over}` + (state.solved ?
+    ` — you mated in ${state.played} (the fastest: ${state.optimal})` : "") :
+    `Your move (${state.us}); ${toMate}.`;
+}
+
+async function startPractice() {
+  const body = {table: page.table};
+  const level = $("level").value.trim();
+  if (level) { body.level = level; body.seed = Number($("seed").value) || 0; }
+  else if (page.view && page.mode === "practice" && $("fen").value.trim() &&
+           $("fen").dataset.asked === "yes") body.fen = $("fen").value.trim();
+  $("fen").dataset.asked = "";
+  const state = await api("practice/start", body);
+  page.session = state.session;
+  page.game = state;
+  page.gameAt = null;
+  page.boxes = null;
+  for (const id of ["hint-text", "verdict", "explanation", "caption"]) $(id).textContent = "";
+  $("verdict").className = "";
+  drawGame();
+}
+
+async function practiceMove(move) {
+  const answer = await api("practice/move", {session: page.session, move});
+  page.game = answer.state;
+  page.gameAt = null;
+  const turn = answer.turn, verdict = turn.verdict;
+  $("hint-text").textContent = "";
+  const box = $("verdict");
+  box.className = verdict.grade;
+  box.textContent = `${turn.san}${turn.reply ? " " + turn.reply : ""}: ${verdict.grade} — ` +
+    verdict.reason + (verdict.grade === "blunder" ? " (press Retry to take it back)" : "");
+  const list = $("explanation");
+  list.textContent = "";
+  const explanation = turn.explanation;
+  if (explanation) {
+    $("caption").textContent = explanation.goal;
+    const said = new Set();
+    for (const part of explanation.changes.map((c) => c.words)
+      .concat(explanation.parts.filter((p) => p.holds).map((p) => p.words))) {
+      for (const words of part.split("; ")) {
+        if (words && !said.has(words)) {
+          said.add(words);
+          const item = document.createElement("li");
+          item.textContent = words;
+          list.appendChild(item);
+        }
+      }
+    }
+    page.boxes = explanation.squares.before ? explanation.squares : null;
+  } else {
+    page.boxes = null;
+  }
+  drawGame();
+}
+
+async function hint() {
+  const answer = await api("practice/hint", {session: page.session});
+  $("hint-text").textContent = "Hint: " + answer.words;
+  if (answer.goal) $("caption").textContent = answer.goal;
+  if (answer.move) { page.selected = answer.move.slice(0, 2); drawBoard(); }
+}
+
+async function takeBack(route) {
+  const answer = await api("practice/" + route, {session: page.session});
+  page.game = answer.state;
+  page.gameAt = null;
+  page.boxes = null;
+  $("verdict").className = "";
+  $("verdict").textContent = answer.taken_back ?
+    (route === "retry" ? "Taken back: your move again." : "Taken back.") : "Nothing to take back.";
+  $("explanation").textContent = "";
+  drawGame();
+}
+
+// ------------------------------------------------------------------- page
+
+function setMode(mode) {
+  page.mode = mode;
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.setAttribute("aria-pressed", String(tab.dataset.mode === mode));
+  }
+  $("plan-panel").hidden = mode !== "plan";
+  $("practice-panel").hidden = mode !== "practice";
+  page.boxes = null;
+  if (mode === "practice") {
+    if (page.game && page.game.table === page.table) drawGame();
+    else startPractice().catch(report);
+  } else if (page.line.length) {
+    showLine();
+  }
+}
+
+async function chooseTable(name) {
+  page.table = name;
+  page.game = null;
+  const table = await api("table", {table: name});
+  if (table.start) await setPosition(table.start);
+  if (page.mode === "practice") await startPractice();
+}
+
+async function main() {
+  setUpBoard();
+  page.pieces = await api("pieces");
+  const {first, tables} = await api("tables");
+  const select = $("table");
+  for (const name of tables) select.add(new Option(name, name));
+  select.value = first || (tables.includes("kqk") ? "kqk" : tables[0]);
+  select.addEventListener("change", () => chooseTable(select.value).catch(report));
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => setMode(tab.dataset.mode));
+  }
+  $("flip").addEventListener("click", () => { page.flipped = !page.flipped; drawBoard(); });
+  $("set-fen").addEventListener("click", () => {
+    const fen = $("fen").value.trim();
+    if (page.mode === "practice") {
+      $("fen").dataset.asked = "yes";
+      $("level").value = "";
+      startPractice().catch(report);
+    } else {
+      setPosition(fen).catch(report);
+    }
+  });
+  $("plan-here").addEventListener("click", () => planHere().catch(report));
+  $("tree").addEventListener("click", treeClick);
+  $("start").addEventListener("click", () => startPractice().catch(report));
+  $("hint").addEventListener("click", () => hint().catch(report));
+  $("retry").addEventListener("click", () => takeBack("retry").catch(report));
+  $("undo").addEventListener("click", () => takeBack("undo").catch(report));
+  setMode("plan");
+  await chooseTable(select.value);
+}
+
+main().catch(report);

@@ -1,0 +1,155 @@
+"""al0 serve's JSON API, called directly and over HTTP (no browser): what
+it refuses, the plan tree it sends, and a practice game through it."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from typing import Any, Iterator
+
+import chess
+import pytest
+
+from al0.serve.api import Api, ApiError, Tables
+from al0.serve.server import MAX_BODY, SEARCH_WORKERS, Server
+
+KQK_SHORT = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
+"""KQK, mate in 1 (Qb7#), with a stalemate among White's moves (Qb6?)."""
+
+
+@pytest.fixture(scope="module")
+def api(tablebase_cache: Any) -> Api:
+    return Api(Tables(), budget=1_000_000)
+
+
+@pytest.fixture(scope="module")
+def server(api: Api) -> Iterator[Server]:
+    served = Server(api)
+    thread = threading.Thread(target=served.serve_forever, daemon=True)
+    thread.start()
+    yield served
+    served.shutdown()
+    served.server_close()
+
+
+def request(server: Server, path: str, body: Any = None,
+            headers: dict[str, str] | None = None, data: bytes | None = None) -> tuple[int, Any]:
+    """(status, JSON answer) of a GET, or a POST of ``body`` as JSON."""
+    if data is None and body is not None:
+        data = json.dumps(body).encode()
+    sent = urllib.request.Request(server.url + path.lstrip("/"), data=data,
+                                  headers=headers or {})
+    try:
+        with urllib.request.urlopen(sent, timeout=60) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.mark.parametrize("route, body, status", [
+    ("position", {"fen": "not a fen"}, 400),
+    ("position", {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, 400),  # no kings: not a position
+    ("position", {}, 400),
+    ("position", {"fen": "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1", "table": "krk"}, 400),  # material
+    ("plan", {"table": "/etc/passwd"}, 403),
+    ("plan", {"table": "../advice_tables/krk.yaml"}, 403),
+    ("practice/move", {"session": "nope", "move": "a1a2"}, 404),
+    ("nothing", {}, 404),
+])
+def test_the_api_refuses_with_a_status(api: Api, route: str, body: dict[str, Any],
+                                       status: int) -> None:
+    with pytest.raises(ApiError) as refused:
+        api.call(route, body)
+    assert refused.value.status == status
+
+
+def test_a_position_comes_with_its_legal_moves(api: Api) -> None:
+    answer = api.call("position", {"fen": KQK_SHORT})
+    board = chess.Board(KQK_SHORT)
+    assert sorted(answer["legal"]) == sorted(move.uci() for move in board.legal_moves)
+    after = api.call("play", {"fen": KQK_SHORT, "move": "b1b7"})
+    assert after["san"] == "Qb7#" and after["ended"] and after["fen"].startswith("k7/1Q6/2K5")
+
+
+def test_the_plan_tree_carries_each_position(api: Api) -> None:
+    plan = api.call("plan", {"table": "kbbk"})
+    assert plan["advice"] is not None and plan["advice_description"]
+    board = chess.Board(plan["fen"])
+
+    def walk(tree: dict[str, Any]) -> int:
+        assert tree["fen"] == board.fen()
+        count = 1
+        for branch in tree["moves"]:
+            board.push_uci(branch["uci"])
+            count += walk(branch["tree"])
+            board.pop()
+        return count
+
+    assert walk(plan["tree"]) > 1
+
+
+def test_a_practice_game_hint_blunder_retry_mate(api: Api) -> None:
+    start = api.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})
+    session = start["session"]
+    assert start["distance"] == 1 and start["moves"] == []
+    hint = api.call("practice/hint", {"session": session})
+    assert hint["words"].startswith(f"play {hint['san']}")
+    blunder = api.call("practice/move", {"session": session, "move": "b1b6"})
+    assert blunder["turn"]["verdict"]["grade"] == "blunder"
+    assert "stalemate" in blunder["turn"]["verdict"]["reason"]
+    assert blunder["state"]["over"] is not None
+    retried = api.call("practice/retry", {"session": session})
+    assert retried["taken_back"] and retried["state"]["fen"] == chess.Board(KQK_SHORT).fen()
+    while True:
+        hint = api.call("practice/hint", {"session": session})
+        played = api.call("practice/move", {"session": session, "move": hint["move"]})
+        assert played["turn"]["verdict"]["grade"] in ("method", "fastest")
+        if played["state"]["over"] is not None:
+            break
+    assert played["state"]["solved"] and played["state"]["played"] >= 1
+    assert played["state"]["moves"][-1].endswith("#")
+
+
+def test_the_explanation_shades_their_kings_box(api: Api) -> None:
+    start = api.call("practice/start", {"table": "kqk"})
+    hint = api.call("practice/hint", {"session": start["session"]})
+    played = api.call("practice/move", {"session": start["session"], "move": hint["move"]})
+    explanation = played["turn"]["explanation"]
+    assert explanation["goal"] and explanation["because"]
+    box = explanation["squares"]
+    assert len(box["after"]) < len(box["before"])
+
+
+def test_http_refuses_bad_input_with_json(server: Server) -> None:
+    assert request(server, "/api/position", {"fen": "x"})[0] == 400
+    status, answer = request(server, "/api/plan", {"table": "/etc/passwd"})
+    assert status == 403 and "not a table this server serves" in answer["error"]
+    for path in ("/../etc/passwd", "/static/../../api.py", "/api.py", "/%2e%2e/setup.py"):
+        assert request(server, path)[0] == 404
+    status, answer = request(server, "/api/position", data=b"x" * (MAX_BODY + 1))
+    assert status == 413 and answer["status"] == 413
+    assert request(server, "/api/position", data=b"{not json")[0] == 400
+    assert request(server, "/api/position", data=b"[1]")[0] == 400
+
+
+def test_http_serves_the_page(server: Server) -> None:
+    with urllib.request.urlopen(server.url, timeout=60) as page:
+        assert b"<script src=\"/app.js\">" in page.read()
+    for name in ("app.js", "style.css"):
+        with urllib.request.urlopen(server.url + name, timeout=60) as asset:
+            assert asset.status == 200 and asset.read()
+
+
+def test_other_clients_are_answered_while_searches_run(server: Server) -> None:
+    """Every search worker held busy: the page's other requests still answer."""
+    release = threading.Event()
+    busy = [server.searches.submit(release.wait, 60) for _ in range(SEARCH_WORKERS)]
+    try:
+        status, answer = request(server, "/api/position", {"fen": KQK_SHORT})
+        assert status == 200 and answer["legal"]
+        assert not any(job.done() for job in busy)
+    finally:
+        release.set()
+    assert all(job.result() for job in busy)

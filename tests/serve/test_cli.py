@@ -1,0 +1,53 @@
+"""The ``al0 serve`` command: it prints its address, serves, stops on Ctrl-C
+with exit 130, refuses a broken table before serving, and warns of a
+non-loopback host."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import urllib.request
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from al0.cli.serve import _loopback
+
+
+def test_serve_prints_its_address_serves_and_ctrl_c_exits_130(tablebase_cache: Any) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "al0", "serve", "kqk", "--no-browser"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("al0 serves http://127.0.0.1:") and "Ctrl-C" in line, line
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/tables", timeout=60) as answer:
+            tables = json.loads(answer.read())
+        assert tables["first"] == "kqk" and "krk" in tables["tables"]
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and err.endswith("Aborted!\n"), err
+
+
+def test_serve_refuses_a_missing_table_before_serving(tmp_path: Any) -> None:
+    result = CliRunner().invoke(cli, ["serve", str(tmp_path / "nope.yaml"), "--no-browser"])
+    assert result.exit_code == 2 and "nope.yaml" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("localhost", True),
+                                            ("::1", True), ("127.0.0.2", True),
+                                            ("0.0.0.0", False), ("192.168.1.5", False),
+                                            ("example.org", False)])
+def test_only_loopback_hosts_go_without_a_warning(host: str, loopback: bool) -> None:
+    assert _loopback(host) is loopback
