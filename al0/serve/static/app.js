@@ -320,6 +320,7 @@ async function practiceMove(move) {
 async function hint() {
   const answer = await api("practice/hint", {session: page.session});
   $("hint-text").textContent = "Hint: " + answer.words;
+  $("hint-text").dataset.move = answer.move || "";
   if (answer.goal) $("caption").textContent = answer.goal;
   if (answer.move) { page.selected = answer.move.slice(0, 2); drawBoard(); }
 }

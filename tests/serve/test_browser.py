@@ -1,0 +1,155 @@
+"""al0 serve in a real browser: headless Chromium (Debian's ``chromium``
+and ``chromium-driver``, driven by Selenium) plays a KQK exercise by
+clicking and clicks through a KBBK plan tree; screenshots go to a temporary
+folder (its path is printed). Skipped where no Chromium is installed."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from al0.serve.api import Api, Tables
+from al0.serve.server import Server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
+                                 reason="no chromium and chromedriver (Debian: apt-get install "
+                                        "chromium chromium-driver)")]
+
+KQK = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
+"""Mate in one (Qb7#); Qb6 stalemates."""
+KBBK = "8/8/8/2B5/8/8/2K3B1/k7 w - - 0 1"
+"""The kbbk table mates in three here: a forcing tree five plies deep."""
+WAIT = 60.0
+"""Seconds a step may take on a loaded machine; a step that passes returns at once."""
+
+
+@pytest.fixture(scope="module")
+def url(tablebase_cache: Any) -> Iterator[str]:
+    server = Server(Api(Tables()))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--window-size=1100,800"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("serve-screenshots")
+    print(f"screenshots in {folder}")
+    return folder
+
+
+def until(browser: Any, condition: Callable[[], Any]) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(browser, WAIT).until(lambda _: condition())
+
+
+def text(browser: Any, element: str) -> str:
+    return str(browser.find_element("id", element).text)
+
+
+def click_square(browser: Any, square: str) -> None:
+    browser.find_element("css selector", f'[data-square="{square}"]').click()
+
+
+def click_move(browser: Any, uci: str) -> None:
+    click_square(browser, uci[:2])
+    until(browser, lambda: browser.find_elements("css selector", ".sq.target"))
+    click_square(browser, uci[2:4])
+
+
+def screenshot(browser: Any, path: Path) -> None:
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.save_screenshot(str(path))
+
+
+def loaded(browser: Any, url: str) -> None:
+    browser.get(url)
+    until(browser, lambda: len(browser.find_elements("css selector", ".sq svg")) >= 3)
+
+
+def test_a_kqk_exercise_by_clicking(browser: Any, url: str, shots: Path) -> None:
+    loaded(browser, url)
+    browser.find_element("id", "tab-practice").click()
+    until(browser, lambda: "Your move" in text(browser, "status"))
+    fen = browser.find_element("id", "fen")
+    fen.clear()
+    fen.send_keys(KQK)
+    browser.find_element("id", "set-fen").click()
+    until(browser, lambda: "mate in 1" in text(browser, "status"))
+    browser.find_element("id", "hint").click()
+    until(browser, lambda: text(browser, "hint-text").startswith("Hint: play "))
+    click_move(browser, "b1b6")  # stalemate
+    verdict = until(browser, lambda: "blunder" in text(browser, "verdict")
+                    and text(browser, "verdict"))
+    assert "stalemate" in verdict
+    screenshot(browser, shots / "kqk-blunder.png")
+    browser.find_element("id", "retry").click()
+    until(browser, lambda: "Taken back" in text(browser, "verdict"))
+    for _ in range(10):  # the method mates within a few moves
+        browser.find_element("id", "hint").click()
+        hint = browser.find_element("id", "hint-text")
+        until(browser, lambda: hint.text)  # cleared by each move
+        move = hint.get_attribute("data-move")
+        click_move(browser, move)
+        until(browser, lambda: not hint.text)  # the move's answer came
+        if "Game over" in text(browser, "status"):
+            break
+    status = text(browser, "status")
+    assert "checkmate" in status and "you mated" in status, status
+    assert browser.find_elements("css selector", ".sq.last")
+    screenshot(browser, shots / "kqk-mate.png")
+
+
+def test_a_kbbk_plan_tree_by_clicking(browser: Any, url: str, shots: Path) -> None:
+    loaded(browser, url)
+    select = browser.find_element("id", "table")
+    from selenium.webdriver.support.ui import Select
+    Select(select).select_by_value("kbbk")
+    fen = browser.find_element("id", "fen")
+    until(browser, lambda: fen.get_attribute("value").startswith("8/8/8/3k4/8/8/8/2BBK3"))
+    fen.clear()
+    fen.send_keys(KBBK)
+    browser.find_element("id", "set-fen").click()
+    until(browser, lambda: fen.get_attribute("value") == KBBK)
+    browser.find_element("id", "plan-here").click()
+    until(browser, lambda: browser.find_elements("css selector", "#tree .node.us"))
+    assert text(browser, "caption")  # the advice in the table's words
+    depth = 0
+    while True:  # down the first branch, each click showing its position
+        nodes = [node for node in browser.find_elements("css selector", "#tree .node")
+                 if node.is_displayed() and node.text != "start"]
+        node = nodes[depth] if depth < len(nodes) else None
+        if node is None:
+            break
+        node.click()
+        until(browser, lambda: fen.get_attribute("value") == node.get_attribute("data-fen"))
+        assert browser.find_elements("css selector", ".sq.last")
+        depth += 1
+        if "#" in node.text:
+            break
+    assert depth == 5 and "#" in node.text
+    screenshot(browser, shots / "kbbk-plan.png")
