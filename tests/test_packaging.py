@@ -55,6 +55,8 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
     assert any(name.endswith("/LICENSE") and ".dist-info/" in name for name in names)
     if native() is not None:  # this install built the core: so does the wheel
         assert any(name.startswith("al0/core/_core.") for name in names), names
+    for page in ("index.html", "app.js", "style.css"):  # al0 serve's page, no npm needed
+        assert f"al0/serve/static/{page}" in names, names
     for field in ("License-Expression: MIT\n", "Author: the al0 authors\n",
                   "Requires-Dist: platformdirs"):
         assert field in metadata, field
