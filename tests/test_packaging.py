@@ -76,6 +76,9 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
     where = run(sys.executable, "-c", "import al0.bundled as b; print(b.ROOT)",
                 cwd=elsewhere, env=env)
     assert where.strip().startswith(str(installed)), where
+    page = run(sys.executable, "-c", "from al0.serve.server import static_file as f; "
+               "print(b'/app.js' in f('index.html'), len(f('app.js')) > 0)", cwd=elsewhere, env=env)
+    assert page.strip() == "True True", page
     al0 = str(installed / "bin" / "al0")
     listed = run(al0, "tables", cwd=elsewhere, env=env)
     for name in ("krk ", "krk_bratko", "krk_std", "kqk "):

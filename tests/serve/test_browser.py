@@ -71,6 +71,11 @@ def text(browser: Any, element: str) -> str:
     return str(browser.find_element("id", element).text)
 
 
+def line(browser: Any) -> list[str]:
+    """The moves of the line explored in the plan tab."""
+    return [span.text for span in browser.find_elements("css selector", "#line span")]
+
+
 def click_square(browser: Any, square: str) -> None:
     browser.find_element("css selector", f'[data-square="{square}"]').click()
 
@@ -153,3 +158,39 @@ def test_a_kbbk_plan_tree_by_clicking(browser: Any, url: str, shots: Path) -> No
             break
     assert depth == 5 and "#" in node.text
     screenshot(browser, shots / "kbbk-plan.png")
+
+
+def drag(browser: Any, start: str, end: str) -> None:
+    """Drag the piece on ``start`` to ``end`` (the board is redrawn as the
+    piece is picked up, so by offset, not by element)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    source = browser.find_element("css selector", f'[data-square="{start}"]').rect
+    target = browser.find_element("css selector", f'[data-square="{end}"]').rect
+    start_element = browser.find_element("css selector", f'[data-square="{start}"]')
+    ActionChains(browser).move_to_element(start_element).click_and_hold() \
+        .move_by_offset(target["x"] - source["x"], (target["y"] - source["y"]) // 2) \
+        .move_by_offset(0, (target["y"] - source["y"]) - (target["y"] - source["y"]) // 2) \
+        .release().perform()
+
+
+def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> None:
+    loaded(browser, url)  # KQK's start, in the plan tab: moves explore a line
+
+    def square(name: str) -> Any:
+        return browser.find_element("css selector", f'[data-square="{name}"]')
+
+    drag(browser, "e1", "e2")
+    until(browser, lambda: line(browser) == ["Ke2"])
+    assert "last" in square("e2").get_attribute("class")
+    first = browser.find_elements("css selector", ".sq")[0]
+    assert first.get_attribute("data-square") == "a8"
+    browser.find_element("id", "flip").click()
+    until(browser, lambda: browser.find_elements("css selector", ".sq")[0]
+          .get_attribute("data-square") == "h1")
+    drag(browser, "d5", "c4")
+    until(browser, lambda: line(browser) == ["Ke2", "Kc4"])
+    assert len(browser.find_elements("css selector", "#line li")) == 1  # one move, two plies
+    browser.find_element("css selector", "#line li span").click()  # back to after Ke2
+    until(browser, lambda: square("d5").get_attribute("data-piece") == "k")
+    assert "last" in square("e2").get_attribute("class")
+    screenshot(browser, shots / "kqk-line-flipped.png")

@@ -133,14 +133,18 @@ function show(view, playable) {
 function lineList() {
   const list = $("line");
   list.textContent = "";
+  const blackFirst = page.line.length && page.line[0].turn === "black";
   page.line.slice(1).forEach((step, index) => {
-    const item = document.createElement("li");
+    const ply = index + (blackFirst ? 1 : 0);
+    if (ply % 2 === 0 || index === 0) {
+      list.appendChild(document.createElement("li"));
+      if (ply % 2) list.lastChild.appendChild(document.createTextNode("… "));
+    }
     const span = document.createElement("span");
     span.textContent = step.san;
     if (index + 1 === page.lineAt) span.className = "current";
     span.addEventListener("click", () => { page.lineAt = index + 1; showLine(); });
-    item.appendChild(span);
-    list.appendChild(item);
+    list.lastChild.appendChild(span);
   });
 }
 
@@ -388,6 +392,11 @@ async function main() {
   $("plan-here").addEventListener("click", () => planHere().catch(report));
   $("tree").addEventListener("click", treeClick);
   $("start").addEventListener("click", () => startPractice().catch(report));
+  $("next").addEventListener("click", () => {
+    if (!$("level").value.trim()) $("level").value = "1..5";
+    $("seed").value = (Number($("seed").value) || 0) + 1;
+    startPractice().catch(report);
+  });
   $("hint").addEventListener("click", () => hint().catch(report));
   $("retry").addEventListener("click", () => takeBack("retry").catch(report));
   $("undo").addEventListener("click", () => takeBack("undo").catch(report));
