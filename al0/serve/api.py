@@ -150,11 +150,11 @@ class Api:
     its tables, their tablebases and the practice sessions (never module
     globals). ``budget``: the node budget of every search, ``al0 plan``'s."""
 
-    def __init__(self, tables: Tables, budget: int = DEFAULT_BUDGET,
-                 tablebase: Callable[[str], Tablebase | None] | None = None):
+    def __init__(self, tables: Tables, budget: int = DEFAULT_BUDGET):
         self.tables = tables
         self.budget = budget
-        self._tablebase = tablebase
+        self._tablebases: dict[str, Tablebase | None] = {}
+        self._tablebase_lock = threading.Lock()
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self.routes: dict[str, Callable[[Json], Json]] = {
@@ -243,8 +243,13 @@ class Api:
     # ------------------------------------------------------------- practice
 
     def tablebase(self, material: str) -> Tablebase:
+        """The tablebase of ``material``, read (or built) once for the
+        server's life: every session of the ending probes the same one."""
         from al0.tablebase import load_if_any  # lazily: numpy
-        found = (self._tablebase or load_if_any)(material)
+        with self._tablebase_lock:
+            if material not in self._tablebases:
+                self._tablebases[material] = load_if_any(material)
+            found = self._tablebases[material]
         if found is None:
             raise ApiError(400, f"practice needs a tablebase, and there is none for {material}")
         return found

@@ -54,6 +54,8 @@ def request(server: Server, path: str, body: Any = None,
     ("position", {}, 400),
     ("position", {"fen": "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1", "table": "krk"}, 400),  # material
     ("plan", {"table": "/etc/passwd"}, 403),
+    ("plan", {"table": "kqk", "fen": "8/8/8/3k4/8/8/8/Q3K3 b - - 0 1"}, 400),  # their move
+    ("practice/start", {"table": "kqk", "level": "5..1"}, 400),
     ("plan", {"table": "../advice_tables/krk.yaml"}, 403),
     ("practice/move", {"session": "nope", "move": "a1a2"}, 404),
     ("nothing", {}, 404),
@@ -110,6 +112,13 @@ def test_a_practice_game_hint_blunder_retry_mate(api: Api) -> None:
             break
     assert played["state"]["solved"] and played["state"]["played"] >= 1
     assert played["state"]["moves"][-1].endswith("#")
+
+
+def test_an_exercise_of_a_level(api: Api) -> None:
+    first = api.call("practice/start", {"table": "kqk", "level": "1..3", "seed": 1})
+    again = api.call("practice/start", {"table": "kqk", "level": "1..3", "seed": 1})
+    assert 1 <= first["distance"] <= 3 and first["fen"] == again["fen"]
+    assert first["session"] != again["session"]
 
 
 def test_the_explanation_shades_their_kings_box(api: Api) -> None:

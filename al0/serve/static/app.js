@@ -198,7 +198,7 @@ function treeList(tree, depth) {
 }
 
 async function planHere() {
-  const here = page.line[page.lineAt];
+  const here = page.view;  // the position shown: the line's, or a tree node's
   $("plan-status").textContent = "searching…";
   try {
     const plan = await api("plan", {table: page.table, fen: here.fen});
