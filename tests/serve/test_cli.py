@@ -18,6 +18,7 @@ from al0.cli import cli
 from al0.cli.serve import _loopback
 
 
+@pytest.mark.slow
 def test_serve_prints_its_address_serves_and_ctrl_c_exits_130(tablebase_cache: Any) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "al0", "serve", "kqk", "--no-browser"],
