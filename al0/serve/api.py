@@ -45,8 +45,10 @@ MAX_SESSIONS = 64
 for days does not keep every game it ever started)."""
 MAX_FEN = 200
 """The longest FEN read: a position's is under 100 characters."""
-MAX_EXERCISES = 20
-"""Exercises one level request may draw (each is a tablebase lookup)."""
+BOX_FAMILIES = frozenset({"area", "least_area", "area_corner_dist", "corner_triangle",
+                          "diagonal_area", "area_dist"})
+"""The vocabulary's features measured on their king's box: a goal that
+reads one gets the box drawn."""
 
 
 class ApiError(AL0Error):
@@ -385,7 +387,7 @@ def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move,
         return None
     after = before.copy(stack=False)
     after.push(move)
-    boxed = any(split_call(change.feature)[0] == "area" for change in explanation.changes)
+    boxed = any(split_call(change.feature)[0] in BOX_FAMILIES for change in explanation.changes)
     squares: Json = {}
     if boxed:
         region = area_squares(material_pieces(material_of(before, table.us))["k"])
