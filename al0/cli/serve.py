@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import ipaddress
 import webbrowser
+from pathlib import Path
 
 import click
 
+from al0.board.fen import epd_positions
+from al0.errors import PositionError
 from al0.cli.common import BUDGET, CommandError, build_progress, prepare_tablebase, \
     reports_errors
 from al0.lang.loader import load_table
@@ -33,22 +36,34 @@ def _loopback(host: str) -> bool:
               help="The port (0: a free one, printed).")
 @click.option("--no-browser", "no_browser", is_flag=True,
               help="Do not open the page in a browser.")
+@click.option("--epd", type=click.Path(dir_okay=False),
+              help="Positions of TABLE to go through on the page, one by one: exercises, "
+                   "or a verify --failures file with the plan at each.")
 @BUDGET
 @reports_errors
-def serve(table: str | None, host: str, port: int, no_browser: bool, budget: int) -> None:
+def serve(table: str | None, host: str, port: int, no_browser: bool, epd: str | None,
+          budget: int) -> None:
     """Serve a local web page on which TABLE's plans are a tree you can
     click and its ending can be practised move by move, with the teaching
     engine's verdicts, explanations and hints (the bundled tables are there
     too). The page needs no network; Ctrl-C stops the server.
     """
+    positions = None
     if table is not None:
         loaded = load_table(table)  # a broken table stops here, with its file:line:col
+        if epd is not None:
+            boards = epd_positions(epd, loaded.material, loaded.us)
+            if not boards:
+                raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
+            positions = (Path(epd).name, boards)
         prepare_tablebase(loaded.material, build_progress())
+    elif epd is not None:
+        raise click.UsageError("--epd needs a TABLE: the positions are that table's")
     if not _loopback(host):
         click.echo(f"warning: serving on {host}: anyone who can reach this machine can use "
                    f"the page (and its searches)", err=True)
     try:
-        server = Server(Api(Tables(table), budget), host, port)
+        server = Server(Api(Tables(table), budget, positions), host, port)
     except OSError as error:
         raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") \
             from None

@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import chess
 import chess.svg
@@ -152,15 +152,20 @@ class Api:
     its tables, their tablebases and the practice sessions (never module
     globals). ``budget``: the node budget of every search, ``al0 plan``'s."""
 
-    def __init__(self, tables: Tables, budget: int = DEFAULT_BUDGET):
+    def __init__(self, tables: Tables, budget: int = DEFAULT_BUDGET,
+                 positions: tuple[str, Sequence[chess.Board]] | None = None):
         self.tables = tables
         self.budget = budget
+        self.positions = positions
+        """An EPD file named on the command line (its name) and its
+        positions, for the first table: exercises, or a verify --failures
+        file to step through."""
         self._tablebases: dict[str, Tablebase | None] = {}
         self._tablebase_lock = threading.Lock()
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self.routes: dict[str, Callable[[Json], Json]] = {
-            "tables": self.list_tables, "table": self.table, "pieces": self.pieces, "position": self.position,
+            "tables": self.list_tables, "table": self.table, "positions": self.list_positions, "pieces": self.pieces, "position": self.position,
             "play": self.play, "plan": self.plan,
             "practice/start": self.start, "practice/move": self.move,
             "practice/hint": self.hint, "practice/undo": self.undo,
@@ -188,6 +193,14 @@ class Api:
     def list_tables(self, body: Json) -> Json:
         """The tables served, the one named on the command line first."""
         return {"first": self.tables.first, "tables": self.tables.names()}
+
+    def list_positions(self, body: Json) -> Json:
+        """The EPD file's positions (none when no file was named)."""
+        if self.positions is None:
+            return {"name": None, "table": None, "fens": []}
+        name, boards = self.positions
+        return {"name": name, "table": self.tables.first,
+                "fens": [board.fen() for board in boards]}
 
     def table(self, body: Json) -> Json:
         """A table's name, material, side and start position (None: it has none)."""

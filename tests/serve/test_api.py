@@ -162,3 +162,11 @@ def test_other_clients_are_answered_while_searches_run(server: Server) -> None:
     finally:
         release.set()
     assert all(job.result() for job in busy)
+
+
+def test_an_epd_files_positions_are_listed(tablebase_cache: Any) -> None:
+    boards = [chess.Board(KQK_SHORT), chess.Board("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1")]
+    listed = Api(Tables("kqk"), positions=("failures.epd", boards)).call("positions", {})
+    assert listed == {"name": "failures.epd", "table": "kqk",
+                      "fens": [board.fen() for board in boards]}
+    assert Api(Tables()).call("positions", {})["fens"] == []

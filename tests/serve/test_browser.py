@@ -194,3 +194,22 @@ def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> Non
     until(browser, lambda: square("d5").get_attribute("data-piece") == "k")
     assert "last" in square("e2").get_attribute("class")
     screenshot(browser, shots / "kqk-line-flipped.png")
+
+
+def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any,
+                                                          tablebase_cache: Any) -> None:
+    import chess
+    positions = ("failures.epd", [chess.Board(KBBK)])
+    server = Server(Api(Tables("kbbk"), positions=positions))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        loaded(browser, server.url)
+        until(browser, lambda: text(browser, "positions-name") == "failures.epd")
+        browser.find_element("css selector", "#positions span").click()
+        until(browser, lambda: browser.find_elements("css selector", "#tree .node.us"))
+        assert browser.find_element("id", "fen").get_attribute("value") == KBBK
+        assert "Mate in three" in text(browser, "plan-caption")
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -52,3 +52,12 @@ def test_serve_refuses_a_missing_table_before_serving(tmp_path: Any) -> None:
                                             ("example.org", False)])
 def test_only_loopback_hosts_go_without_a_warning(host: str, loopback: bool) -> None:
     assert _loopback(host) is loopback
+
+
+def test_serve_refuses_a_bad_epd_before_serving(tmp_path: Any) -> None:
+    epd = tmp_path / "positions.epd"
+    epd.write_text("8/8/8/3k4/8/8/8/Q3K3 w - -\n8/8/8/3k4/8/8/8/R3K3 w - -\n")
+    result = CliRunner().invoke(cli, ["serve", "kqk", "--epd", str(epd), "--no-browser"])
+    assert result.exit_code == 2 and "positions.epd:2:" in result.output, result.output
+    result = CliRunner().invoke(cli, ["serve", "--epd", str(epd), "--no-browser"])
+    assert result.exit_code == 2 and "--epd needs a TABLE" in result.output, result.output

@@ -341,6 +341,40 @@ async function takeBack(route) {
   drawGame();
 }
 
+// ------------------------------------------------ an EPD file's positions
+
+async function showPositions() {
+  const {name, table, fens} = await api("positions");
+  $("positions-panel").hidden = !fens.length;
+  $("positions-name").textContent = name || "";
+  const list = $("positions");
+  fens.forEach((fen, index) => {
+    const item = document.createElement("li");
+    const span = document.createElement("span");
+    span.textContent = `position ${index + 1}`;
+    span.title = fen;
+    span.dataset.fen = fen;
+    span.addEventListener("click", () => goTo(table, fen, span).catch(report));
+    item.appendChild(span);
+    list.appendChild(item);
+  });
+}
+
+async function goTo(table, fen, span) {
+  for (const other of $("positions").querySelectorAll(".current")) other.className = "";
+  span.className = "current";
+  if (page.table !== table) { $("table").value = table; await chooseTable(table); }
+  if (page.mode === "practice") {
+    $("fen").value = fen;
+    $("fen").dataset.asked = "yes";
+    $("level").value = "";
+    await startPractice();
+  } else {
+    await setPosition(fen);
+    await planHere();
+  }
+}
+
 // ------------------------------------------------------------------- page
 
 function setMode(mode) {
@@ -402,6 +436,7 @@ async function main() {
   $("undo").addEventListener("click", () => takeBack("undo").catch(report));
   setMode("plan");
   await chooseTable(select.value);
+  await showPositions();
 }
 
 main().catch(report);
