@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -23,7 +23,7 @@ import chess.svg
 from al0.board.fen import check_playable, material_of, parse_fen
 from al0.bundled import bundled_tables
 from al0.engine.plan import DEFAULT_BUDGET, Planner
-from al0.errors import AL0Error
+from al0.errors import AL0Error, SearchBudgetExceeded
 from al0.lang.library import Node
 from al0.lang.loader import load_table
 from al0.lang.vocabulary.binding import split_call
@@ -160,6 +160,9 @@ class Api:
         """An EPD file named on the command line (its name) and its
         positions, for the first table: exercises, or a verify --failures
         file to step through."""
+        self.stop = threading.Event()
+        """Set when the server stops: every search running ends at its next
+        look at the clock, so Ctrl-C does not wait for one to finish."""
         self._tablebases: dict[str, Tablebase | None] = {}
         self._tablebase_lock = threading.Lock()
         self._sessions: OrderedDict[str, Session] = OrderedDict()
@@ -177,7 +180,8 @@ class Api:
 
     def call(self, route: str, body: Json) -> Json:
         """The answer of ``route`` to ``body``; 404 for an unknown route, 400
-        for input al0 refuses (a bad FEN, a position of another material)."""
+        for input al0 refuses (a bad FEN, a position of another material),
+        503 for a search that reached its bounds."""
         handler = self.routes.get(route)
         if handler is None:
             raise ApiError(404, f"no such endpoint: /api/{route}")
@@ -185,6 +189,9 @@ class Api:
             return handler(body)
         except ApiError:
             raise
+        except SearchBudgetExceeded as error:
+            # A bound of al0 plan's reached (or the server stopping): not the request's fault.
+            raise ApiError(503, " ".join(str(error).split())) from None
         except AL0Error as error:
             raise ApiError(400, " ".join(str(error).split())) from None
 
@@ -248,12 +255,18 @@ class Api:
         check_playable(board, table.material, table.us)
         if board.turn != table.us:
             raise ApiError(400, f"{board.fen()!r}: it is not the table's side to move")
-        result = Planner(table, self.budget).plan(board)
+        result = self.planner(table).plan(board)
         answer = plan_json(result, table)
         if answer["tree"] is not None:
             with_fens(answer["tree"], board.copy())
         answer["position"] = position_json(board)
         return answer
+
+    def planner(self, table: AdviceTable) -> Planner:
+        """A planner of ``table`` with ``al0 plan``'s bounds and the server's stop flag."""
+        planner = Planner(table, self.budget)
+        planner.limits = replace(planner.limits, stop=self.stop)
+        return planner
 
     # ------------------------------------------------------------- practice
 
@@ -295,7 +308,7 @@ class Api:
                 raise ApiError(400, f"{table.name} has no start position: give a fen")
             board = board_of(fen)
         check_playable(board, table.material, table.us)
-        game = Practice(tablebase, board, Planner(table, self.budget))
+        game = Practice(tablebase, board, self.planner(table))
         key = secrets.token_urlsafe(12)
         with self._lock:
             self._sessions[key] = Session(game, table)

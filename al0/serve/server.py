@@ -62,6 +62,7 @@ class Server(ThreadingHTTPServer):
 
     def server_close(self) -> None:
         super().server_close()
+        self.api.stop.set()  # the searches running end now; those waiting never start
         self.searches.shutdown(wait=False, cancel_futures=True)
 
 

@@ -170,3 +170,15 @@ def test_an_epd_files_positions_are_listed(tablebase_cache: Any) -> None:
     assert listed == {"name": "failures.epd", "table": "kqk",
                       "fens": [board.fen() for board in boards]}
     assert Api(Tables()).call("positions", {})["fens"] == []
+
+
+def test_a_stopping_server_ends_the_searches(tablebase_cache: Any,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C sets the stop flag every search of the page looks at (the
+    Python search: it looks every 64 nodes, and this one takes 221)."""
+    monkeypatch.setenv("AL0_CORE", "python")
+    stopping = Api(Tables())
+    stopping.stop.set()
+    with pytest.raises(ApiError, match="stopped searching") as stopped:
+        stopping.call("plan", {"table": "kbbk", "fen": "8/8/8/2B5/8/8/2K3B1/k7 w - - 0 1"})
+    assert stopped.value.status == 503
