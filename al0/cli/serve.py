@@ -14,6 +14,7 @@ from al0.cli.common import BUDGET, CommandError, build_progress, prepare_tableba
     reports_errors
 from al0.lang.loader import load_table
 from al0.serve.api import Api, Tables
+from al0.serve.review import read_games
 from al0.serve.server import Server
 
 
@@ -39,10 +40,13 @@ def _loopback(host: str) -> bool:
 @click.option("--epd", type=click.Path(dir_okay=False),
               help="Positions of TABLE to go through on the page, one by one: exercises, "
                    "or a verify --failures file with the plan at each.")
+@click.option("--pgn", type=click.Path(dir_okay=False),
+              help="Games to review: each move's position, comment (practice's verdict) "
+                   "and distance to mate ([%eval #N]) as a graph.")
 @BUDGET
 @reports_errors
 def serve(table: str | None, host: str, port: int, no_browser: bool, epd: str | None,
-          budget: int) -> None:
+          pgn: str | None, budget: int) -> None:
     """Serve a local web page on which TABLE's plans are a tree you can
     click and its ending can be practised move by move, with the teaching
     engine's verdicts, explanations and hints (the bundled tables are there
@@ -59,11 +63,12 @@ def serve(table: str | None, host: str, port: int, no_browser: bool, epd: str | 
         prepare_tablebase(loaded.material, build_progress())
     elif epd is not None:
         raise click.UsageError("--epd needs a TABLE: the positions are that table's")
+    games = (Path(pgn).name, read_games(pgn)) if pgn is not None else None
     if not _loopback(host):
         click.echo(f"warning: serving on {host}: anyone who can reach this machine can use "
                    f"the page (and its searches)", err=True)
     try:
-        server = Server(Api(Tables(table), budget, positions), host, port)
+        server = Server(Api(Tables(table), budget, positions, games), host, port)
     except OSError as error:
         raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") \
             from None

@@ -153,13 +153,17 @@ class Api:
     globals). ``budget``: the node budget of every search, ``al0 plan``'s."""
 
     def __init__(self, tables: Tables, budget: int = DEFAULT_BUDGET,
-                 positions: tuple[str, Sequence[chess.Board]] | None = None):
+                 positions: tuple[str, Sequence[chess.Board]] | None = None,
+                 games: tuple[str, list[Json]] | None = None):
         self.tables = tables
         self.budget = budget
         self.positions = positions
         """An EPD file named on the command line (its name) and its
         positions, for the first table: exercises, or a verify --failures
         file to step through."""
+        self.games = games
+        """A PGN file named on the command line (its name) and its games
+        (:func:`al0.serve.review.read_games`), to review."""
         self.stop = threading.Event()
         """Set when the server stops: every search running ends at its next
         look at the clock, so Ctrl-C does not wait for one to finish."""
@@ -168,7 +172,8 @@ class Api:
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self.routes: dict[str, Callable[[Json], Json]] = {
-            "tables": self.list_tables, "table": self.table, "positions": self.list_positions, "pieces": self.pieces, "position": self.position,
+            "tables": self.list_tables, "table": self.table, "positions": self.list_positions,
+            "games": self.list_games, "pieces": self.pieces, "position": self.position,
             "play": self.play, "plan": self.plan,
             "practice/start": self.start, "practice/move": self.move,
             "practice/hint": self.hint, "practice/undo": self.undo,
@@ -208,6 +213,11 @@ class Api:
         name, boards = self.positions
         return {"name": name, "table": self.tables.first,
                 "fens": [board.fen() for board in boards]}
+
+    def list_games(self, body: Json) -> Json:
+        """The PGN file's games (none when no file was named)."""
+        name, games = self.games if self.games is not None else (None, [])
+        return {"name": name, "games": games}
 
     def table(self, body: Json) -> Json:
         """A table's name, material, side and start position (None: it has none)."""

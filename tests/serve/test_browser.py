@@ -213,3 +213,32 @@ def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any,
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_game_reviewed_with_its_distance_graph(browser: Any, tablebase_cache: Any,
+                                                 tmp_path: Path, shots: Path) -> None:
+    from click.testing import CliRunner
+
+    from al0.cli import cli
+    from al0.serve.review import read_games
+    pgn = tmp_path / "game.pgn"
+    CliRunner().invoke(cli, ["practice", "kqk", "--fen", KQK, "--pgn", str(pgn), "--no-board"],
+                       input="Qb6\nretry\nQa2\nQb2\nquit\n")
+    server = Server(Api(Tables(), games=("game.pgn", read_games(str(pgn)))))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        loaded(browser, server.url)
+        until(browser, lambda: browser.find_element("id", "tab-review").is_displayed())
+        browser.find_element("id", "tab-review").click()
+        points = until(browser, lambda: browser.find_elements("css selector", "#graph circle"))
+        assert len(points) == 2  # the two moves with an [%eval]
+        points[0].click()
+        until(browser, lambda: text(browser, "review-comment").startswith("mistake"))
+        assert browser.find_element("id", "fen").get_attribute("value").startswith("k7/8/2K5")
+        assert "current" in browser.find_element("css selector", "#review-moves span")\
+            .get_attribute("class")
+        screenshot(browser, shots / "kqk-review.png")
+    finally:
+        server.shutdown()
+        server.server_close()

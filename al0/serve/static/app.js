@@ -13,6 +13,7 @@ const page = {
   boxes: null,         // {before: [...], after: [...]} squares shaded
   line: [], lineAt: 0, // plan mode: the positions explored, and the one shown
   session: null, game: null, gameAt: null,  // practice mode
+  games: [], review: 0, reviewAt: 0,         // review mode: the PGN's games
 };
 
 async function api(route, body) {
@@ -375,6 +376,63 @@ async function goTo(table, fen, span) {
   }
 }
 
+// ------------------------------------------------------------ review mode
+
+async function loadGames() {
+  const {name, games} = await api("games");
+  page.games = games;
+  $("tab-review").hidden = !games.length;
+  $("review-name").textContent = name || "";
+  const select = $("game");
+  games.forEach((game, index) => {
+    const h = game.headers;
+    select.add(new Option(`${index + 1}. ${h.Event || "game"} ${h.Round || ""} ${h.Result || ""}`,
+                          String(index)));
+  });
+  select.addEventListener("change", () => { page.review = Number(select.value); page.reviewAt = 0;
+                                            drawReview(); });
+}
+
+function drawGraph(plies) {
+  // Moves to mate (from [%eval #N]) for each ply that has one; higher is further.
+  const svg = $("graph");
+  const width = Number(svg.getAttribute("width")), height = Number(svg.getAttribute("height"));
+  const points = plies.map((ply, index) => [index, ply.mate]).filter(([, mate]) => mate !== null);
+  const top = Math.max(1, ...points.map(([, mate]) => Math.abs(mate)));
+  const x = (index) => 20 + index * (width - 30) / Math.max(1, plies.length - 1);
+  const y = (mate) => height - 15 - Math.abs(mate) * (height - 30) / top;
+  const marks = points.map(([index, mate]) =>
+    `<circle cx="${x(index)}" cy="${y(mate)}" r="4" data-ply="${index}"` +
+    `${index === page.reviewAt ? ' class="current"' : ""}><title>mate in ${Math.abs(mate)}` +
+    `</title></circle>`).join("");
+  svg.innerHTML = `<text x="2" y="12">mate in ${top}</text>` +
+    `<text x="2" y="${height - 3}">mate</text>` +
+    `<polyline points="${points.map(([i, m]) => x(i) + "," + y(m)).join(" ")}"/>` + marks;
+}
+
+function drawReview() {
+  const game = page.games[page.review];
+  if (!game) return;
+  const ply = game.plies[page.reviewAt];
+  page.boxes = null;
+  show({fen: ply.fen, legal: [], last: ply.last}, false);
+  $("review-comment").textContent = ply.comment || "";
+  $("caption").textContent = ply.comment || "";
+  drawGraph(game.plies);
+  const list = $("review-moves");
+  list.textContent = "";
+  const blackFirst = game.plies[0].fen.split(" ")[1] === "b";
+  game.plies.slice(1).forEach((step, index) => {
+    const number = index + (blackFirst ? 1 : 0);
+    if (number % 2 === 0 || index === 0) list.appendChild(document.createElement("li"));
+    const span = document.createElement("span");
+    span.textContent = step.san;
+    if (index + 1 === page.reviewAt) span.className = "current";
+    span.addEventListener("click", () => { page.reviewAt = index + 1; drawReview(); });
+    list.lastChild.appendChild(span);
+  });
+}
+
 // ------------------------------------------------------------------- page
 
 function setMode(mode) {
@@ -384,8 +442,11 @@ function setMode(mode) {
   }
   $("plan-panel").hidden = mode !== "plan";
   $("practice-panel").hidden = mode !== "practice";
+  $("review-panel").hidden = mode !== "review";
   page.boxes = null;
-  if (mode === "practice") {
+  if (mode === "review") {
+    drawReview();
+  } else if (mode === "practice") {
     if (page.game && page.game.table === page.table) drawGame();
     else startPractice().catch(report);
   } else if (page.line.length) {
@@ -437,6 +498,20 @@ async function main() {
   setMode("plan");
   await chooseTable(select.value);
   await showPositions();
+  await loadGames();
+  $("graph").addEventListener("click", (event) => {
+    const ply = event.target.dataset && event.target.dataset.ply;
+    if (ply !== undefined) { page.reviewAt = Number(ply); drawReview(); }
+  });
+  document.addEventListener("keydown", (event) => {  // arrows step through a game reviewed
+    if (page.mode !== "review" || event.target.tagName === "INPUT") return;
+    const game = page.games[page.review];
+    if (!game) return;
+    if (event.key === "ArrowRight") page.reviewAt = Math.min(page.reviewAt + 1, game.plies.length - 1);
+    else if (event.key === "ArrowLeft") page.reviewAt = Math.max(page.reviewAt - 1, 0);
+    else return;
+    drawReview();
+  });
 }
 
 main().catch(report);

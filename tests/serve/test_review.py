@@ -1,0 +1,56 @@
+"""al0 serve --pgn: a practice game's PGN read back for review, each ply
+with its position, its verdict (the comment, without its commands) and the
+distance to mate of its [%eval]."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from al0.errors import PositionError
+from al0.serve.api import Api, Tables
+from al0.serve.review import read_games
+
+KQK = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
+
+
+@pytest.fixture(scope="module")
+def practised(tablebase_cache: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A practice game: a blunder taken back, a mistake, then the fastest move."""
+    path = tmp_path_factory.mktemp("review") / "game.pgn"
+    result = CliRunner().invoke(cli, ["practice", "kqk", "--fen", KQK, "--pgn", str(path),
+                                      "--no-board"], input="Qb6\nretry\nQa2\nQb2\nquit\n")
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_a_practice_game_reads_back_with_verdicts_and_distances(practised: Path) -> None:
+    (game,) = read_games(str(practised))
+    plies = game["plies"]
+    assert game["headers"]["FEN"] == KQK and plies[0]["fen"] == KQK
+    assert [ply["san"] for ply in plies[1:]] == ["Qa2+", "Kb8", "Qb2+", "Ka7"]
+    assert plies[1]["comment"].startswith("mistake: mate in 2 instead of 1")
+    assert "[%" not in plies[1]["comment"]
+    assert [ply["mate"] for ply in plies] == [None, 2, None, 1, None]
+    listed = Api(Tables(), games=("game.pgn", [game])).call("games", {})
+    assert listed["name"] == "game.pgn" and listed["games"][0] == game
+
+
+def test_a_bad_pgn_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[Event "x"]\n\n1. e4 e5 2. Ke3 *\n')
+    with pytest.raises(PositionError, match=r"bad.pgn: game 1: .*Ke3"):
+        read_games(str(bad))
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("")
+    with pytest.raises(PositionError, match="no games"):
+        read_games(str(empty))
+    result = CliRunner().invoke(cli, ["serve", "--pgn", str(bad), "--no-browser"])
+    assert result.exit_code == 2 and "bad.pgn: game 1:" in result.output
+    result = CliRunner().invoke(cli, ["serve", "--pgn", str(tmp_path / "none.pgn"),
+                                      "--no-browser"])
+    assert result.exit_code == 2 and "none.pgn" in result.output
