@@ -15,6 +15,7 @@ from al0.cli.common import BUDGET, CommandError, build_progress, prepare_tableba
 from al0.lang.loader import load_table
 from al0.serve.api import Api, Tables
 from al0.serve.review import read_games
+from al0.teach.record import record_path
 from al0.serve.server import Server
 
 
@@ -68,7 +69,7 @@ def serve(table: str | None, host: str, port: int, no_browser: bool, epd: str | 
         click.echo(f"warning: serving on {host}: anyone who can reach this machine can use "
                    f"the page (and its searches)", err=True)
     try:
-        server = Server(Api(Tables(table), budget, positions, games), host, port)
+        server = Server(Api(Tables(table), budget, positions, games, record_path()), host, port)
     except OSError as error:
         raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") \
             from None

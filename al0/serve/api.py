@@ -31,7 +31,9 @@ from al0.lang.vocabulary.boxes import area_squares
 from al0.lang.vocabulary.terms import material_pieces
 from al0.practice import Practice, Turn
 from al0.report.render import plan_json
+from al0.teach import Grade
 from al0.teach.exercises import level_starts, parse_level
+from al0.teach.record import Attempt, add_attempt, read_record, record_lines
 
 if TYPE_CHECKING:
     from al0.lang.model import AdviceTable
@@ -132,6 +134,8 @@ class Session:
     game: Practice
     table: AdviceTable
     lock: threading.Lock = field(default_factory=threading.Lock)
+    left: bool = False
+    """Counted in the progress record already (the page left it)."""
 
 
 def _replay(start: chess.Board, moves: list[chess.Move]) -> tuple[list[str], list[Json]]:
@@ -154,7 +158,7 @@ class Api:
 
     def __init__(self, tables: Tables, budget: int = DEFAULT_BUDGET,
                  positions: tuple[str, Sequence[chess.Board]] | None = None,
-                 games: tuple[str, list[Json]] | None = None):
+                 games: tuple[str, list[Json]] | None = None, record: Path | None = None):
         self.tables = tables
         self.budget = budget
         self.positions = positions
@@ -162,6 +166,10 @@ class Api:
         positions, for the first table: exercises, or a verify --failures
         file to step through."""
         self.games = games
+        self.record = record
+        """The progress record an exercise left counts in (``al0 practice``'s;
+        None: none kept)."""
+        self._record_lock = threading.Lock()
         """A PGN file named on the command line (its name) and its games
         (:func:`al0.serve.review.read_games`), to review."""
         self.stop = threading.Event()
@@ -177,7 +185,8 @@ class Api:
             "play": self.play, "plan": self.plan,
             "practice/start": self.start, "practice/move": self.move,
             "practice/hint": self.hint, "practice/undo": self.undo,
-            "practice/retry": self.undo, "practice/state": self.state}
+            "practice/retry": self.undo, "practice/state": self.state,
+            "practice/leave": self.leave, "progress": self.progress}
         self.searching = frozenset({"plan", "practice/start", "practice/move",
                                     "practice/hint", "practice/undo", "practice/retry"})
         """The routes that search or read a tablebase: the server runs them
@@ -396,6 +405,31 @@ class Api:
             goal = session.table.describe_advice(advice.advice)
             return {"move": move.uci(), "san": san, "advice": advice.advice, "goal": goal,
                     "words": f"play {san} — {goal}{kept}"}
+
+    def leave(self, body: Json) -> Json:
+        """The page leaves the exercise (a new one, the page closed): it is
+        counted in the progress record as ``al0 practice`` counts one left,
+        unless no move of it got a verdict."""
+        session = self._session(body)
+        with session.lock:
+            game = session.game
+            counted = (not session.left and self.record is not None
+                       and sum(game.given.values()) > 0)
+            session.left = True
+            if counted and self.record is not None:
+                with self._record_lock:  # one read-and-write of the file at a time
+                    add_attempt(self.record, Attempt(
+                        session.table.material, game.start.fen(), game.solved(), game.moves_played,
+                        game.optimal, game.hints, game.given[Grade.MISTAKE],
+                        game.given[Grade.BLUNDER]))
+        return {"recorded": counted}
+
+    def progress(self, body: Json) -> Json:
+        """The progress record, one line an ending."""
+        if self.record is None:
+            return {"lines": ["no progress record is kept by this server"]}
+        with self._record_lock:
+            return {"lines": record_lines(read_record(self.record))}
 
     def undo(self, body: Json) -> Json:
         """Take back the student's last move and the reply (also after the end)."""

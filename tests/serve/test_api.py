@@ -182,3 +182,19 @@ def test_a_stopping_server_ends_the_searches(tablebase_cache: Any,
     with pytest.raises(ApiError, match="stopped searching") as stopped:
         stopping.call("plan", {"table": "kbbk", "fen": "8/8/8/2B5/8/8/2K3B1/k7 w - - 0 1"})
     assert stopped.value.status == 503
+
+
+def test_an_exercise_left_counts_in_the_progress_record(tablebase_cache: Any,
+                                                        tmp_path: Any) -> None:
+    recording = Api(Tables(), record=tmp_path / "progress.json")
+    assert recording.call("progress", {})["lines"] == ["no exercises recorded yet"]
+    untouched = recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})
+    assert not recording.call("practice/leave", {"session": untouched["session"]})["recorded"]
+    session = recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})["session"]
+    recording.call("practice/move", {"session": session, "move": "b1b6"})  # stalemate
+    recording.call("practice/retry", {"session": session})
+    recording.call("practice/move", {"session": session, "move": "b1b7"})  # mate
+    assert recording.call("practice/leave", {"session": session})["recorded"]
+    assert not recording.call("practice/leave", {"session": session})["recorded"]  # once
+    (line,) = recording.call("progress", {})["lines"]
+    assert line.startswith("KQK: 1 of 1 exercises solved") and "1 blunders" in line

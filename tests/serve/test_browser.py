@@ -32,8 +32,9 @@ WAIT = 60.0
 
 
 @pytest.fixture(scope="module")
-def url(tablebase_cache: Any) -> Iterator[str]:
-    server = Server(Api(Tables()))
+def url(tablebase_cache: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    record = tmp_path_factory.mktemp("record") / "progress.json"
+    server = Server(Api(Tables(), record=record))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server.url
@@ -127,6 +128,10 @@ def test_a_kqk_exercise_by_clicking(browser: Any, url: str, shots: Path) -> None
     assert "checkmate" in status and "you mated" in status, status
     assert browser.find_elements("css selector", ".sq.last")
     screenshot(browser, shots / "kqk-mate.png")
+    browser.find_element("id", "start").click()  # a new exercise: this one is counted
+    until(browser, lambda: "mate in 8" in text(browser, "status"))
+    browser.find_element("id", "show-progress").click()
+    until(browser, lambda: text(browser, "progress").startswith("KQK: 1 of 1 exercises solved"))
 
 
 def test_a_kbbk_plan_tree_by_clicking(browser: Any, url: str, shots: Path) -> None:

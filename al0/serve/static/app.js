@@ -278,6 +278,7 @@ async function startPractice() {
   else if (page.view && page.mode === "practice" && $("fen").value.trim() &&
            $("fen").dataset.asked === "yes") body.fen = $("fen").value.trim();
   $("fen").dataset.asked = "";
+  await leave();
   const state = await api("practice/start", body);
   page.session = state.session;
   page.game = state;
@@ -286,6 +287,23 @@ async function startPractice() {
   for (const id of ["hint-text", "verdict", "explanation", "caption"]) $(id).textContent = "";
   $("verdict").className = "";
   drawGame();
+}
+
+async function leave() {
+  // The exercise left counts in the progress record, as al0 practice counts it.
+  if (page.session) await api("practice/leave", {session: page.session}).catch(() => null);
+  page.session = null;
+}
+
+async function showProgress() {
+  const {lines} = await api("progress");
+  const list = $("progress");
+  list.textContent = "";
+  for (const line of lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.appendChild(item);
+  }
 }
 
 async function practiceMove(move) {
@@ -493,6 +511,11 @@ async function main() {
     startPractice().catch(report);
   });
   $("hint").addEventListener("click", () => hint().catch(report));
+  $("show-progress").addEventListener("click", () => showProgress().catch(report));
+  window.addEventListener("pagehide", () => {  // the page closed: the exercise is left
+    if (page.session) navigator.sendBeacon("/api/practice/leave",
+                                           JSON.stringify({session: page.session}));
+  });
   $("retry").addEventListener("click", () => takeBack("retry").catch(report));
   $("undo").addEventListener("click", () => takeBack("undo").catch(report));
   setMode("plan");
