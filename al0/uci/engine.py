@@ -344,9 +344,15 @@ class UciEngine:
         self.followed = Followed(after, subtree, plan) if subtree is not None else None
         score, source = table_score(board, tree, tablebase)
         pv = " ".join(m.uci() for m in principal_line(tree))
+        # The advice in the table's own words, where it has them, for a GUI's
+        # engine output (the identifiers are for the table's author); on the
+        # same line, since a client keeps one string a move, and with a
+        # folded description's line ends taken out, which would end the line.
+        advice = table.advice.get(plan.advice) if plan.advice is not None else None
+        words = " ".join(advice.description.split()) if advice is not None else ""
         search.improve(move,
                        f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}",
-                       f"info string {said}; score from {source}")
+                       f"info string {said}; score from {source}" + (f" — {words}" if words else ""))
         return move
 
     def _floor(self, search: Search, board: chess.Board, tablebase: Tablebase | None) -> None:

@@ -307,8 +307,10 @@ def test_keeps_the_tree_while_the_gui_stays_in_it():
     first = gui.ask("go")
     assert first[0].split()[:8] == "info depth 1 score mate 10 nodes 7".split()
     assert first[0].endswith(" pv e6e3")
-    assert first[1] == ("info string rule else_rule advice squeeze (new plan); score from the "
-                        "tablebase after the plan's move (the tablebase's best: mate 8)")
+    # The advice in the table's words ends the line, on the one line.
+    squeeze = " ".join(load_table(KRK).advice["squeeze"].description.split())
+    assert squeeze and first[1] == ("info string rule else_rule advice squeeze (new plan); score from the "
+                                    f"tablebase after the plan's move (the tablebase's best: mate 8) — {squeeze}")
     assert bestmove(first) == "e6e3"
     # squeeze's tree ends after our move: the reply makes a new plan.
     second = gui.ask(f"position fen {BOOK_FEN} moves e6e3 c2c1")
@@ -328,8 +330,9 @@ def test_keeps_the_tree_while_the_gui_stays_in_it():
     board.push(reply)
     gui.ask(f"position fen {board.fen()}")
     lines = gui.ask("go")
+    mate_in_2 = " ".join(load_table(KRK).advice["mate_in_2"].description.split())
     assert lines[1] == ("info string rule edge_rule advice mate_in_2 (following the tree); "
-                        "score from the plan, a forcing tree to mate")
+                        f"score from the plan, a forcing tree to mate — {mate_in_2}")
     assert lines[0] == f"info depth 1 score mate 1 nodes 0 time 0 pv {bestmove(lines)}"
     board.push_uci(bestmove(lines))
     assert board.is_checkmate()
