@@ -10,6 +10,7 @@ from typing import Any, Iterator
 
 import chess
 import click
+from click.core import ParameterSource
 
 from al0.board.fen import check_playable, epd_positions, parse_fen
 from al0.cli.common import (BUDGET, CommandError, OutputPath, WholeNumber, build_progress,
@@ -279,6 +280,20 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
     Each exercise is counted in your progress record (--progress shows it).
     """
     path = record_path()
+    context = click.get_current_context()
+    given_options = [parameter.opts[0] for parameter in context.command.params
+                     if isinstance(parameter, click.Option) and parameter.name is not None
+                     and context.get_parameter_source(parameter.name)
+                     is not ParameterSource.DEFAULT]
+    # An option that would change nothing here is refused, not ignored.
+    others = [option for option in given_options if option != "--progress"]
+    if show_progress and others:
+        raise click.UsageError(f"--progress shows the record and stops: give it without "
+                               f"{', '.join(others)}")
+    if level is None:
+        for option in ("--random", "--seed"):
+            if option in given_options:
+                raise click.UsageError(f"{option} needs --level (it draws --level's exercises)")
     if show_progress:
         for line in record_lines(read_record(path)):
             click.echo(line)

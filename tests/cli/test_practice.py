@@ -243,10 +243,14 @@ def _refusals(tmp: Path) -> list[tuple[list[str], str]]:
         (["krk", "--pgn", str(tmp / "none" / "x.pgn")], "cannot write PGN"),
         (["krk", "--pgn", str(tmp / "folder")], "is a folder"),
         (["krk", "--pgn", "-"], "cannot go to standard output"),
+        (["krk", "--random", "3"], "--random needs --level"),
+        (["krk", "--seed", "3"], "--seed needs --level"),
+        (["--progress", "--fen", KRK_FEN], "--progress shows the record and stops"),
+        (["--progress", "--flip", "--budget", "9"], "give it without --flip, --budget"),
     ]
 
 
-@pytest.mark.parametrize("case", range(7))
+@pytest.mark.parametrize("case", range(11))
 def test_what_would_lose_or_clobber_work_is_refused_before_the_first_exercise(
         case, tmp_path):
     args, fragment = _refusals(tmp_path)[case]
