@@ -247,10 +247,11 @@ def _refusals(tmp: Path) -> list[tuple[list[str], str]]:
         (["krk", "--seed", "3"], "--seed needs --level"),
         (["--progress", "--fen", KRK_FEN], "--progress shows the record and stops"),
         (["--progress", "--flip", "--budget", "9"], "give it without --flip, --budget"),
+        (["krk", "--epd", str(tmp / "blank.epd")], "no positions in it"),
     ]
 
 
-@pytest.mark.parametrize("case", range(11))
+@pytest.mark.parametrize("case", range(12))
 def test_what_would_lose_or_clobber_work_is_refused_before_the_first_exercise(
         case, tmp_path):
     args, fragment = _refusals(tmp_path)[case]
