@@ -530,7 +530,10 @@ def _print_version(context: click.Context, param: click.Parameter, value: bool) 
 
     from al0.core import status
     click.echo(f"al0, version {version('al0')}")
-    click.echo(f"core: {status()}")
+    try:
+        click.echo(f"core: {status()}")
+    except AL0Error as error:  # AL0_CORE names no core
+        raise CommandError(str(error)) from None
     context.exit()
 
 
