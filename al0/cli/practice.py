@@ -204,8 +204,12 @@ def summary(game: Practice) -> str:
 
 
 def _material_mode(name: str) -> bool:
-    """Whether TABLE names a material (capitals, no such file) rather than a table."""
-    return MATERIAL.fullmatch(name) is not None and not Path(name).exists()
+    """Whether TABLE names a material (capitals: KQKR) rather than a table.
+    As a bundled table's name does (al0.bundled.table_path), it does so even
+    where the working folder holds a file or folder of that name (./KQKR
+    names that one); asking the file system would also fail on a name too
+    long to be a file."""
+    return MATERIAL.fullmatch(name) is not None
 
 
 def _table(name: str) -> AdviceTable:
@@ -214,7 +218,7 @@ def _table(name: str) -> AdviceTable:
     try:
         return load_table(name)
     except TableSyntaxError as error:
-        if MATERIAL.fullmatch(name.upper()) and not Path(name).exists():
+        if MATERIAL.fullmatch(name.upper()) and "cannot read table" in str(error):
             raise CommandError(f"{error} (to practise {name.upper()} with the tablebase "
                                f"alone, name it in capitals: al0 practice {name.upper()})"
                                ) from None

@@ -277,6 +277,25 @@ def test_a_broken_progress_record_stops_practice_before_the_first_move(record, f
     assert (folders / "progress.json").read_text() == record
 
 
+@pytest.mark.parametrize("name, fragment", [
+    ("K" + "R" * 5000 + "K", "there is none for KRRR"),  # once a traceback: name too long
+    ("k" + "r" * 5000 + "k", "RRRK)"),  # ... name it in capitals: al0 practice KRR...K)
+])
+def test_a_material_too_long_to_be_a_file_name_is_one_line(name, fragment):
+    result = practise(name, "--level", "1", input="")
+    assert result.exit_code == 2, result.output
+    line, = result.output.strip().splitlines()
+    assert line.startswith("Error: ") and fragment in line
+
+
+def test_a_material_in_capitals_is_one_even_beside_a_folder_of_that_name(tmp_path, monkeypatch):
+    (tmp_path / "KRK").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = practise("KRK", "--level", "2", "--random", "1", "--no-board", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "the tablebase advises" in result.output
+
+
 def test_the_defence_moves_first_when_the_start_is_its_turn():
     result = practise("krk", "--fen", "8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", input="quit\n")
     assert result.exit_code == 0, result.output
