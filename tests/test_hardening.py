@@ -362,4 +362,19 @@ def test_an_error_quoting_a_huge_value_is_cut(tmp_path):
     table.write_text((TABLES / "kqk.yaml").read_text()
                      .replace("start: ", "start: " + "y" * 200_000 + " ", 1))
     line = one_line_error(run("check", str(table)), f"{table}:", "start is not a valid FEN")
-    assert len(line) <= len("Error: ") + LONGEST_ERROR and line.endswith("characters)")
+    assert len(line) <= len("Error: ") + LONGEST_ERROR and "characters cut) … " in line
+
+
+@pytest.mark.parametrize("args, reason", [
+    # What is wrong comes last: a cut keeps the end of the message too.
+    (["progress", "KRK", "dist(K, k)+" * 3000 + "(", "--depth", "1"], "is never closed"),
+    (["progress", "KRK", "[" + "not " * 5000 + "mate", "--depth", "1"], "is never closed"),
+    (["practice", "krk", "--level", "1" * 5000 + "..x"], "write N or A..B"),
+])
+def test_an_error_cut_for_length_keeps_what_is_wrong(args, reason):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    line, = result.output.strip().splitlines()
+    # click puts "Invalid value for '--level': " before a parameter's message.
+    assert len(line) <= len("Error: Invalid value for '--level': ") + LONGEST_ERROR
+    assert "characters cut) … " in line and reason in line

@@ -211,7 +211,8 @@ def epd_positions(path: str, material: str, us: chess.Color,
     side a table plays) to move and a game not over (:func:`check_not_over`),
     and passing ``check`` if one is given.
 
-    :raises PositionError: ``file:line: …`` for the first bad line.
+    :raises PositionError: ``file:line: …`` for the first bad line, or a
+        file with no position (a run over nothing would pass vacuously).
     """
     boards = []
     for number, board in read_epd(path):
@@ -225,4 +226,6 @@ def epd_positions(path: str, material: str, us: chess.Color,
         except PositionError as error:
             raise PositionError(f"{path}:{number}: {error}") from None
         boards.append(board)
+    if not boards:
+        raise PositionError(f"{path}: no positions in it (only blank lines and comments)")
     return boards

@@ -46,16 +46,26 @@ def shown_path(path: str) -> str:
     return path if path.isprintable() else repr(path)
 
 
+def error_line(message: str) -> str:
+    """``message`` as an error line: one line (:func:`one_line`) of at most
+    :data:`LONGEST_ERROR` characters. A longer one is cut in the middle,
+    saying so, since a message names its file or option first and what is
+    wrong last (``term 1 '<30,000 characters>':1: a '(' is never closed``)."""
+    message = one_line(message)
+    if len(message) <= LONGEST_ERROR:
+        return message
+    kept = LONGEST_ERROR - 50
+    return (f"{message[:kept // 2]} … ({len(message) - kept:,} characters cut) … "
+            f"{message[-(kept - kept // 2):]}")
+
+
 class CommandError(click.ClickException):
-    """A user-facing failure: one line on stderr, exit code 2, of at most
-    :data:`LONGEST_ERROR` characters (a longer one is cut, saying so)."""
+    """A user-facing failure: one line on stderr, exit code 2 (see
+    :func:`error_line`)."""
     exit_code = 2
 
     def __init__(self, message: str):
-        message = one_line(message)
-        if len(message) > LONGEST_ERROR:
-            message = f"{message[:LONGEST_ERROR - 40]}… (cut from {len(message):,} characters)"
-        super().__init__(message)
+        super().__init__(error_line(message))
 
 
 @contextlib.contextmanager
@@ -73,8 +83,8 @@ def _one_line_usage() -> Iterator[None]:
         raise
     except click.UsageError as error:
         error.ctx = None  # what makes click print the usage and the hint
-        # One line whatever a value in it holds (click types the field final).
-        setattr(error, "message", one_line(error.message))
+        # One short line whatever a value in it holds (click types the field final).
+        setattr(error, "message", error_line(error.message))
         raise
 
 
@@ -530,7 +540,10 @@ def _print_version(context: click.Context, param: click.Parameter, value: bool) 
 
     from al0.core import status
     click.echo(f"al0, version {version('al0')}")
-    click.echo(f"core: {status()}")
+    try:
+        click.echo(f"core: {status()}")
+    except AL0Error as error:  # AL0_CORE names no core
+        raise CommandError(str(error)) from None
     context.exit()
 
 

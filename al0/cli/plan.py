@@ -10,7 +10,6 @@ import chess
 import click
 
 from al0.cli.common import BUDGET, TABLE, plannable, position_for, reports_errors
-from al0.errors import PositionError
 from al0.lang import AdviceTable, load_table
 from al0.engine.plan import Plan, Planner
 from al0.board.fen import epd_positions
@@ -72,10 +71,8 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json:
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
     if epd:
-        from_file = epd_positions(epd, loaded.material, loaded.us, check=lambda board: plannable(loaded, board))
-        if not from_file:
-            raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
-        boards += from_file
+        boards += epd_positions(epd, loaded.material, loaded.us,
+                                check=lambda board: plannable(loaded, board))
     if not boards:
         raise click.UsageError("give a position with --fen FEN or --epd FILE")
     form = "json" if as_json else form

@@ -10,11 +10,12 @@ from typing import Any, Iterator
 
 import chess
 import click
+from click.core import ParameterSource
 
 from al0.board.fen import check_playable, epd_positions, parse_fen
-from al0.cli.common import (BUDGET, CommandError, WholeNumber, build_progress,
-                            prepare_tablebase, reports_errors, start_board, typed_line,
-                            write_output)
+from al0.cli.common import (BUDGET, CommandError, OutputPath, WholeNumber, build_progress,
+                            check_no_overwrite, prepare_tablebase, reports_errors, start_board,
+                            typed_line, write_output)
 from al0.cli.plan import plan_lines
 from al0.engine.plan import Planner
 from al0.engine.tree import tree_lines
@@ -28,7 +29,8 @@ from al0.teach import Grade
 from al0.teach.verdict import moves_text
 from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.pgn import pgn_text, practice_game
-from al0.teach.record import Attempt, add_attempt, read_record, record_lines, record_path
+from al0.teach.record import (Attempt, add_attempt, check_record, read_record, record_lines,
+                              record_path)
 
 COMMANDS = ("commands: hint (what to play, in the table's words), why (the goal and what "
             "the move does to it), retry or undo (take back your last move and the reply, "
@@ -202,8 +204,12 @@ def summary(game: Practice) -> str:
 
 
 def _material_mode(name: str) -> bool:
-    """Whether TABLE names a material (capitals, no such file) rather than a table."""
-    return MATERIAL.fullmatch(name) is not None and not Path(name).exists()
+    """Whether TABLE names a material (capitals: KQKR) rather than a table.
+    As a bundled table's name does (al0.bundled.table_path), it does so even
+    where the working folder holds a file or folder of that name (./KQKR
+    names that one); asking the file system would also fail on a name too
+    long to be a file."""
+    return MATERIAL.fullmatch(name) is not None
 
 
 def _table(name: str) -> AdviceTable:
@@ -212,7 +218,7 @@ def _table(name: str) -> AdviceTable:
     try:
         return load_table(name)
     except TableSyntaxError as error:
-        if MATERIAL.fullmatch(name.upper()) and not Path(name).exists():
+        if MATERIAL.fullmatch(name.upper()) and "cannot read table" in str(error):
             raise CommandError(f"{error} (to practise {name.upper()} with the tablebase "
                                f"alone, name it in capitals: al0 practice {name.upper()})"
                                ) from None
@@ -248,7 +254,7 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
               default=5, show_default=True, help="How many exercises --level draws.")
 @click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True,
               help="The seed of --level's draw (the same seed, the same exercises).")
-@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False),
+@click.option("--pgn", "pgn_path", type=OutputPath("PGN", stdout=False),
               help="Write your games here: verdicts as comments, [%eval #N], arrows.")
 @click.option("--progress", "show_progress", is_flag=True,
               help="Show your progress record and stop.")
@@ -278,6 +284,20 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
     Each exercise is counted in your progress record (--progress shows it).
     """
     path = record_path()
+    context = click.get_current_context()
+    given_options = [parameter.opts[0] for parameter in context.command.params
+                     if isinstance(parameter, click.Option) and parameter.name is not None
+                     and context.get_parameter_source(parameter.name)
+                     is not ParameterSource.DEFAULT]
+    # An option that would change nothing here is refused, not ignored.
+    others = [option for option in given_options if option != "--progress"]
+    if show_progress and others:
+        raise click.UsageError(f"--progress shows the record and stops: give it without "
+                               f"{', '.join(others)}")
+    if level is None:
+        for option in ("--random", "--seed"):
+            if option in given_options:
+                raise click.UsageError(f"{option} needs --level (it draws --level's exercises)")
     if show_progress:
         for line in record_lines(read_record(path)):
             click.echo(line)
@@ -288,7 +308,18 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
              if value is not None]
     if len(given) > 1:
         raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
+    # Before any exercise: nothing the session writes may replace what it
+    # reads, and the record must take the session's counts.
+    check_no_overwrite({"TABLE": table, "--epd": epd, "the progress record": str(path)},
+                       {"--pgn": pgn_path})
+    check_record(path)
     loaded = None if _material_mode(table) else _table(table)
+    if loaded is not None:
+        check_no_overwrite({"the table": loaded.path or None,
+                            "the table's library": loaded.library.path or None},
+                           {"--pgn": pgn_path})
+    keep = (epd, str(path)) + ((loaded.path or None, loaded.library.path or None)
+                               if loaded is not None else ())
     if loaded is None and not given:
         raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE "
                                f"or --fen FEN")
@@ -319,7 +350,7 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
         if stop:
             break
     if pgn_path is not None:
-        write_output(pgn_path, pgn_text(games), "PGN")
+        write_output(pgn_path, pgn_text(games), "PGN", keep)
         click.echo(f"PGN written to {pgn_path}")
 
 

@@ -16,9 +16,25 @@ import functools
 import os
 from types import ModuleType
 
+from al0.errors import AL0Error
+
 ENV = "AL0_CORE"
 """The environment variable that chooses the core: ``python`` forces the
 twin; unset (or ``native``) uses the native core where it is built."""
+CHOICES = ("native", "python")
+
+
+def _chosen() -> str:
+    """``AL0_CORE`` as ``native`` (also when unset or empty) or ``python``.
+
+    :raises AL0Error: any other value: a typo (``pyhton``) must not run
+        the native core while the user believes the twin runs.
+    """
+    value = os.environ.get(ENV, "").strip().lower()
+    if value and value not in CHOICES:
+        raise AL0Error(f"{ENV}={os.environ[ENV]!r}: give {' or '.join(CHOICES)} "
+                       f"(or leave it unset)")
+    return value or "native"
 
 
 @functools.cache
@@ -32,15 +48,21 @@ def _load() -> tuple[ModuleType | None, str]:
 
 
 def native() -> ModuleType | None:
-    """The native core's module when it is to run, else None."""
-    if os.environ.get(ENV, "").strip().lower() == "python":
+    """The native core's module when it is to run, else None.
+
+    :raises AL0Error: ``AL0_CORE`` names no core.
+    """
+    if _chosen() == "python":
         return None
     return _load()[0]
 
 
 def status() -> str:
-    """Which core runs, and why, in one line."""
-    if os.environ.get(ENV, "").strip().lower() == "python":
+    """Which core runs, and why, in one line.
+
+    :raises AL0Error: ``AL0_CORE`` names no core.
+    """
+    if _chosen() == "python":
         return f"python (the reference twin: {ENV}=python)"
     module, why = _load()
     if module is None:

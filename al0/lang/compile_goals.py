@@ -14,10 +14,11 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
-from al0.lang.failures import NotBool, blame, not_bool
+from al0.lang.failures import (NotBool, NotWhole, blame, not_bool, predicate_error,
+                               what_it_did)
 from al0.lang.library import Library, Node
 from al0.lang.model import (And, Compare, Const, DepthTest, Feature, Goal, Not, Or, Pred, Sum,
-                           predicate_names)
+                           feature_names, predicate_names)
 
 GoalFn = Callable[[Node, Node], bool]
 
@@ -36,8 +37,9 @@ def compile_goal(goal: Goal, library: Library) -> GoalFn:
         # (a ``holding-goal: true`` is evaluated at every node).
         return _compile(goal, library)
     names = tuple(dict.fromkeys(predicate_names(goal)))
+    features = tuple(dict.fromkeys(feature_names(goal)))
     if _nesting(goal) <= _FUSE_NESTING:
-        return _fused(goal, library, names)
+        return _fused(goal, library, names, features)
     fast = _compile(goal, library)
 
     def evaluate(node: Node, root: Node) -> bool:
@@ -46,10 +48,10 @@ def compile_goal(goal: Goal, library: Library) -> GoalFn:
         except KeyboardInterrupt:
             raise  # see al0.lang.failures: Ctrl-C always interrupts
         except BaseException as error:
-            raise blame(names, library, node, root, error) from error
+            raise blame(names, library, node, root, error, features) from error
         if result is True or result is False:
             return result
-        raise blame(names, library, node, root, NotBool(result))
+        raise blame(names, library, node, root, NotBool(result), features)
     return evaluate
 
 
@@ -79,7 +81,8 @@ def _nesting(goal: Goal) -> int:
     return deepest
 
 
-def _fused(goal: Goal, library: Library, names: tuple[str, ...]) -> GoalFn:
+def _fused(goal: Goal, library: Library, names: tuple[str, ...],
+           features: tuple[str, ...]) -> GoalFn:
     """``goal`` as one Python function, compiled from source: each
     predicate (and comparison) is called and its result checked to be a
     bool inline; ``and``/``or``/``not`` are Python's, short-circuiting
@@ -88,7 +91,8 @@ def _fused(goal: Goal, library: Library, names: tuple[str, ...]) -> GoalFn:
     negation (the goals run at every search node). Only names this function
     makes up and the goal's depth constants reach the source."""
     namespace: dict[str, object] = {"_not_bool": not_bool, "_blame": blame,
-                                    "_names": names, "_library": library}
+                                    "_names": names, "_library": library,
+                                    "_features": features}
 
     def call(function: object) -> str:
         name = f"_f{len(namespace)}"
@@ -117,7 +121,8 @@ def _fused(goal: Goal, library: Library, names: tuple[str, ...]) -> GoalFn:
               f"    except KeyboardInterrupt:\n"
               f"        raise\n"
               f"    except BaseException as error:\n"
-              f"        raise _blame(_names, _library, node, root, error) from error\n")
+              f"        raise _blame(_names, _library, node, root, error, _features) "
+              f"from error\n")
     exec(compile(source, "<al0 goal>", "exec"), namespace)
     return namespace["goal"]  # type: ignore[return-value]
 
@@ -175,6 +180,8 @@ def _compile_compare(goal: Compare, library: Library) -> GoalFn:
                 if value is None:
                     return False
                 total += times * value
+            if type(total) is not int:  # a library feature's float, NaN, ...
+                raise NotWhole(total)
             return compare(total, 0)
         return evaluate
     at_root_weighted = tuple(at_root.items())
@@ -201,6 +208,8 @@ def _compile_compare(goal: Compare, library: Library) -> GoalFn:
             if value is None:
                 return False
             total += times * value
+        if type(total) is not int:  # a library feature's float, NaN, ...
+            raise NotWhole(total)
         return compare(total, 0)
     return evaluate_with_root
 
@@ -233,16 +242,35 @@ ValueFn = Callable[[Node, Node], "int | None"]
 
 def compile_value(total: Sum, library: Library) -> ValueFn:
     """The value of a sum of features at (node, root), None where a feature
-    has none: what ``minimise:`` compares between trees."""
+    has none: what ``minimise:`` compares between trees.
+
+    :raises PredicateError: (when called) naming a feature that raised or
+        returned what is not a whole number (a library's: it is read at
+        a tree's leaves only, so each value is checked).
+    """
     parts = [(coefficient, term if isinstance(term, int) else library.features[term.name],
-              isinstance(term, Feature) and term.at_root) for coefficient, term in total.parts]
+              isinstance(term, Feature) and term.at_root,
+              term.name if isinstance(term, Feature) else "")
+             for coefficient, term in total.parts]
 
     def value(node: Node, root: Node) -> int | None:
         result = 0
-        for coefficient, term, at_root in parts:
-            part = term if isinstance(term, int) else term(root if at_root else node)
+        for coefficient, term, at_root, name in parts:
+            if isinstance(term, int):
+                result += coefficient * term
+                continue
+            at = root if at_root else node
+            try:
+                part = term(at)
+            except KeyboardInterrupt:
+                raise  # see al0.lang.failures: Ctrl-C always interrupts
+            except BaseException as error:
+                raise predicate_error(f"feature {name!r} {what_it_did(error)}",
+                                      at.position) from error
             if part is None:
                 return None
+            if not isinstance(part, int):
+                raise predicate_error(f"feature {name!r} {NotWhole(part)}", at.position)
             result += coefficient * part
         return result
     return value

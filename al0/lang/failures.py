@@ -38,11 +38,22 @@ def not_bool(value: object) -> NoReturn:
     raise NotBool(value)
 
 
+class NotWhole(Exception):
+    """A feature returned ``value``, which is neither a whole number nor None."""
+
+    def __init__(self, value: object):
+        super().__init__(f"returned {value!r} ({type(value).__name__}), not a whole number "
+                         f"(or None: no value)")
+        self.value = value
+
+
 def blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
-           error: BaseException) -> PredicateError:
-    """Name the predicate that raised ``error`` (or returned a non-bool).
-    Predicates are pure, so re-evaluating them one by one finds it; the
-    check sits on the whole goal rather than on each predicate to keep
+          error: BaseException, features: tuple[str, ...] = ()) -> PredicateError:
+    """Name the predicate that raised ``error`` (or returned a non-bool), or
+    else the feature that raised or returned what is not a whole number
+    (at the node or at the root). Predicates and features are pure, so
+    re-evaluating them one by one finds it; the check sits on the whole goal
+    (a comparison checks only its sum) rather than on each call, to keep
     evaluation fast."""
     culprit, failure = "?", error
     for name in names:
@@ -51,18 +62,32 @@ def blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
         except KeyboardInterrupt:
             raise
         except BaseException as raised:
-            culprit, failure = name, raised
+            culprit, failure = f"predicate {name!r}", raised
             break
         if value is not True and value is not False:
-            culprit, failure = name, NotBool(value)
+            culprit, failure = f"predicate {name!r}", NotBool(value)
             break
-    return predicate_error(f"predicate {culprit!r} {what_it_did(failure)}", node.position)
+    else:
+        for name, at in ((name, at) for name in features for at in (node, root)):
+            try:
+                number: object = library.features[name](at)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as raised:
+                culprit, failure = f"feature {name!r}", raised
+                break
+            if number is not None and not isinstance(number, int):
+                culprit, failure = f"feature {name!r}", NotWhole(number)
+                break
+        else:
+            culprit = "predicate '?'" if isinstance(error, NotBool) else "goal"
+    return predicate_error(f"{culprit} {what_it_did(failure)}", node.position)
 
 
 def what_it_did(failure: BaseException) -> str:
     """What library code did, in words: returned a non-bool, called
     ``sys.exit()``, or raised."""
-    if isinstance(failure, NotBool):
+    if isinstance(failure, (NotBool, NotWhole)):
         return str(failure)
     if isinstance(failure, SystemExit):
         return f"called sys.exit({failure.code!r})"

@@ -122,7 +122,7 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
     return AdviceTable(
         name=name, material=material, us=us, rules=rules, advice=advice, library=library,
         path=path,
-        description=reader.string(value("description"), "description") if "description" in top else "",
+        description=_description(reader, top, "the table's"),
         start_fen=start, symmetric=symmetric,
         expect=read_expect_blocks(reader, value("expect")) if "expect" in top else ())
 
@@ -303,5 +303,6 @@ def _description(reader: Reader, entries: dict[str, tuple[YamlNode, YamlNode]],
     """
     if "description" not in entries:
         return ""
-    return " ".join(reader.string(entries["description"][1], f"{what} description").split())
+    return " ".join(reader.string(entries["description"][1], f"{what} description",
+                                  lines=True).split())
 

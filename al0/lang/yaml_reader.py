@@ -11,6 +11,7 @@ not import ``yaml`` themselves.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -180,10 +181,26 @@ class Reader:
                              f"{'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
         return str(node.value)
 
-    def string(self, node: yaml.Node, what: str) -> str:
+    def string(self, node: yaml.Node, what: str, lines: bool = False) -> str:
+        """A scalar's text, stripped: never empty, never with a control
+        character (an escape such as ``"\\e"`` or ``"\\0"`` would reach the
+        terminal, a PGN header or a report as it is), and on one line unless
+        ``lines`` (a description, whose line breaks read as spaces).
+
+        :raises TableSyntaxError: at the value, naming the character.
+        """
         text = self.scalar_text(node, what).strip()
         if not text:
             raise self.error(node, f"{what} is empty")
+        for character in text:
+            if character in "\n\r\t" and lines:
+                continue
+            if character in "\n\r" or unicodedata.category(character) == "Cc" \
+                    or character in "\u2028\u2029":
+                kind = "a line break" if character in "\n\r\u2028\u2029" \
+                    else "a control character"
+                raise self.error(node, f"{what} has {kind} ({character!r}): "
+                                       f"{text[:40]!r}{'…' if len(text) > 40 else ''}")
         return text
 
     def integer(self, node: yaml.Node, what: str) -> int:

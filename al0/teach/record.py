@@ -13,11 +13,15 @@ from typing import Any
 import platformdirs
 
 from al0.errors import AL0Error
+from al0.files import check_writable, read_regular_file, write_atomically
 
 FILE_NAME = "progress.json"
 VERSION = 1
 COUNTS = ("tried", "solved", "moves", "over_optimum", "hints", "mistakes", "blunders")
 """What the record counts for each ending."""
+MAX_BYTES = 1 << 20
+"""The largest record read: a few hundred bytes an ending (a larger file,
+or a device, is not one al0 wrote)."""
 
 
 def record_path() -> Path:
@@ -42,20 +46,63 @@ class Attempt:
 
 
 def read_record(path: Path) -> dict[str, Any]:
-    """The record at ``path`` (an empty one when there is no file yet).
+    """The record at ``path`` (an empty one when there is no file yet),
+    checked whole: each ending a material with every count a whole number
+    at least 0, so that counting and showing it cannot fail half-way.
 
-    :raises AL0Error: a file that is not a record of this version.
+    :raises AL0Error: a file that cannot be read (a FIFO or device
+        included: it would block or never end) or is not a record of this
+        version, naming the file and what is wrong.
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular_file(path, MAX_BYTES).decode("utf-8"))
     except FileNotFoundError:
         return {"version": VERSION, "endings": {}}
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        raise AL0Error(f"{path}: cannot read the progress record: {error.strerror}") from None
+    except ValueError as error:
         raise AL0Error(f"{path}: cannot read the progress record: {error}") from None
-    if not isinstance(data, dict) or data.get("version") != VERSION \
-            or not isinstance(data.get("endings"), dict):
-        raise AL0Error(f"{path}: not a progress record of al0 (version {VERSION})")
-    return data
+    problem = _shape_problem(data)
+    if problem:
+        raise AL0Error(f"{path}: not a progress record of al0 (version {VERSION}): {problem}")
+    return data  # type: ignore[no-any-return]
+
+
+def _shape_problem(data: Any) -> str:
+    """What makes ``data`` not a record of this version ('' when it is one)."""
+    if not isinstance(data, dict):
+        return "its top level is not an object"
+    version = data.get("version")
+    # bool is an int to Python (True == 1): a record's version is a number.
+    if type(version) is not int or version != VERSION:
+        return f"version {version!r}"
+    endings = data.get("endings")
+    if not isinstance(endings, dict):
+        return "no 'endings' object"
+    for material, counts in endings.items():
+        if not isinstance(counts, dict) or set(counts) != set(COUNTS):
+            return f"ending {material!r} does not hold the counts {', '.join(COUNTS)}"
+        for name in COUNTS:
+            if type(counts[name]) is not int or counts[name] < 0:
+                return f"ending {material!r}: {name} is {counts[name]!r}, not a count"
+    return ""
+
+
+def check_record(path: Path) -> None:
+    """Fail now, before any exercise, if the record at ``path`` cannot be
+    read or written: a student's work is not lost at the end of a session.
+
+    :raises AL0Error: naming the file and why.
+    """
+    read_record(path)
+    # The file, or the first folder on its way that exists (al0 makes the rest).
+    target = path
+    while not target.parent.exists():
+        target = target.parent
+    try:
+        check_writable(target)
+    except OSError as error:
+        raise AL0Error(f"{path}: cannot write the progress record: {error.strerror}") from None
 
 
 def add_attempt(path: Path, attempt: Attempt) -> dict[str, Any]:
@@ -76,10 +123,7 @@ def add_attempt(path: Path, attempt: Attempt) -> dict[str, Any]:
         counts["over_optimum"] += max(0, attempt.moves - attempt.optimal)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n",
-                             encoding="utf-8")
-        temporary.replace(path)
+        write_atomically(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
     except OSError as error:
         raise AL0Error(f"{path}: cannot write the progress record: {error.strerror}") from None
     return data

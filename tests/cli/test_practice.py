@@ -216,6 +216,86 @@ def test_exercises_named_twice_or_not_at_all_are_a_usage_error(args, fragment):
     assert fragment in result.output and "Traceback" not in result.output
 
 
+def _refusals(tmp: Path) -> list[tuple[list[str], str]]:
+    """Command lines refused before the first exercise, with what the one
+    line says: a file the session would overwrite or could not write, a
+    progress record it could not count into, an option that would change
+    nothing, exercises that are none."""
+    table = tmp / "mine.yaml"
+    table.write_text((ROOT / "advice_tables" / "kqk.yaml").read_text())
+    epd = tmp / "set.epd"
+    epd.write_text("8/8/8/8/8/k7/2K5/6Q1 w - -\n")
+    (tmp / "blank.epd").write_text("\n# only a comment\n")
+    (tmp / "folder").mkdir()
+    # A table with a library of its own (a copy: were the check to fail, the
+    # test would overwrite that file, not the repository's).
+    (tmp / "lib.py").write_text((ROOT / "library" / "krk.py").read_text())
+    (tmp / "with_library.yaml").write_text(
+        (ROOT / "advice_tables" / "krk.yaml").read_text().replace("../library/krk.py", "lib.py"))
+    record = tmp / "data" / "progress.json"
+    record.parent.mkdir()
+    return [
+        ([str(table), "--pgn", str(table)], "would overwrite TABLE"),
+        ([str(table), "--epd", str(epd), "--pgn", str(epd)], "would overwrite --epd"),
+        ([str(table), "--pgn", str(record)], "would overwrite the progress record"),
+        ([str(tmp / "with_library.yaml"), "--pgn", str(tmp / "lib.py")],
+         "would overwrite the table's library"),
+        (["krk", "--pgn", str(tmp / "none" / "x.pgn")], "cannot write PGN"),
+        (["krk", "--pgn", str(tmp / "folder")], "is a folder"),
+        (["krk", "--pgn", "-"], "cannot go to standard output"),
+        (["krk", "--random", "3"], "--random needs --level"),
+        (["krk", "--seed", "3"], "--seed needs --level"),
+        (["--progress", "--fen", KRK_FEN], "--progress shows the record and stops"),
+        (["--progress", "--flip", "--budget", "9"], "give it without --flip, --budget"),
+        (["krk", "--epd", str(tmp / "blank.epd")], "no positions in it"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_what_would_lose_or_clobber_work_is_refused_before_the_first_exercise(
+        case, tmp_path):
+    args, fragment = _refusals(tmp_path)[case]
+    kept = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
+    result = practise(*args, input="Qg3\nquit\n")
+    assert result.exit_code == 2, result.output
+    line, = result.output.strip().splitlines()
+    assert line.startswith("Error: ") and fragment in line, line
+    assert {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()} == kept
+
+
+@pytest.mark.parametrize("record", [
+    '{"version": 1, "endings": {"KRK": 5}}', '{"version": true, "endings": {}}', "[1",
+])
+def test_a_broken_progress_record_stops_practice_before_the_first_move(record, folders):
+    folders.mkdir()
+    (folders / "progress.json").write_text(record)
+    for args in (["krk"], ["--progress"]):
+        result = practise(*args, input="Rb6\nquit\n")
+        assert result.exit_code == 2, result.output
+        line, = result.output.strip().splitlines()
+        assert "progress.json" in line and "Traceback" not in line
+    assert (folders / "progress.json").read_text() == record
+
+
+@pytest.mark.parametrize("name, fragment", [
+    ("K" + "R" * 5000 + "K", "there is none for KRRR"),  # once a traceback: name too long
+    ("k" + "r" * 5000 + "k", "RRRK)"),  # ... name it in capitals: al0 practice KRR...K)
+])
+def test_a_material_too_long_to_be_a_file_name_is_one_line(name, fragment):
+    result = practise(name, "--level", "1", input="")
+    assert result.exit_code == 2, result.output
+    line, = result.output.strip().splitlines()
+    assert line.startswith("Error: ") and fragment in line
+
+
+def test_a_material_in_capitals_is_one_even_beside_a_folder_of_that_name(tmp_path, monkeypatch):
+    (tmp_path / "KRK").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = practise("KRK", "--level", "2", "--random", "1", "--no-board", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "the tablebase advises" in result.output
+
+
 def test_the_defence_moves_first_when_the_start_is_its_turn():
     result = practise("krk", "--fen", "8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", input="quit\n")
     assert result.exit_code == 0, result.output

@@ -30,11 +30,12 @@ BROKEN = "../tests/data/broken_tables/lib_broken_at_search.py"
 
 
 def planner(better: str = "themtomove", holding: str = "true", us: str = "{0: legal}",
-            them: str = "nomove", library: str = BROKEN) -> Planner:
+            them: str = "nomove", library: str = BROKEN, minimise: str = "") -> Planner:
     text = (f"name: t\nmaterial: KRK\nlibrary: {library}\n"
             f"rules: [{{name: r, if: true, then: [a]}}]\n"
             f"advice: {{a: {{better-goal: {better}, holding-goal: {holding}, "
-            f"us-moves: {us}, them-moves: {them}}}}}\n")
+            f"us-moves: {us}, them-moves: {them}"
+            f"{f', minimise: {minimise}' if minimise else ''}}}}}\n")
     return Planner(parse_table(text, "<test>", TABLES))
 
 
@@ -49,6 +50,16 @@ def planner(better: str = "themtomove", holding: str = "true", us: str = "{0: le
     ({"us": "{0: yields_illegal}"}, "yields_illegal", "e6d5, not a legal move"),
     ({"us": "{0: yields_their_move}"}, "yields_their_move", "c2c3, not a legal move"),
     ({"us": "{0: exits_generating}"}, "exits_generating", "called sys.exit('bye')"),
+    ({"better": "half < 2"}, "half", "1.5 (float), not a whole number"),
+    ({"better": "themtomove and 2 * half + edge_dist(k) < root.half"}, "half", "not a whole"),
+    ({"holding": "not not_a_number > 1"}, "not_a_number", "nan (float), not a whole number"),
+    ({"better": "root.text = 3"}, "text", "'3' (str), not a whole number"),
+    ({"better": "themtomove or divides_by_zero > 0"}, "divides_by_zero",
+     "raised ZeroDivisionError"),
+    ({"better": "themtomove", "minimise": "half"}, "half", "1.5 (float), not a whole number"),
+    ({"better": "themtomove", "minimise": "edge_dist(k) + text"}, "text", "'3' (str)"),
+    ({"better": "themtomove", "minimise": "root.divides_by_zero"}, "divides_by_zero",
+     "raised ZeroDivisionError"),
 ])
 def test_broken_library_code_is_named_at_the_boundary(kwargs, culprit, what):
     with pytest.raises(PredicateError) as error:

@@ -56,6 +56,48 @@ def test_descriptions_are_kept_on_one_line_and_merged_with_yaml_anchors(tmp_path
     assert plain.describe_advice(name) in (name, plain.advice[name].description)
 
 
+KQK = (ROOT / "advice_tables" / "kqk.yaml").read_text()
+MATE_WORDS = 'description: "Mate in one with the queen."'
+
+
+@pytest.mark.parametrize("old, new, fragment", [
+    (MATE_WORDS, r'description: "\e[31mred\e[0m"', r"description has a control character ('\x1b')"),
+    (MATE_WORDS, r'description: "a\0b"', r"description has a control character ('\x00')"),
+    (MATE_WORDS, r'description: "a\x07"', r"description has a control character ('\x07')"),
+    ("name: kqk", r'name: "kqk\n[Result \"1-0\"]"', r"name has a line break ('\n')"),
+    ("name: kqk", r'name: "kqk\u2028x"', "name has a line break"),
+    ("name: kqk", r'name: "kqk\tx"', r"name has a control character ('\t')"),
+    ("  - name: rescue", r'  - name: "res\rcue"', "a rule's name has a line break"),
+    ("material: KQK", r'material: "KQK\0"', "material has a control character"),
+    (MATE_WORDS, "description: [a, b]", "description must be a single value, not a list"),
+    (MATE_WORDS, 'description: " "', "description is empty"),
+])
+def test_a_tables_words_with_control_characters_are_an_error_at_the_value(old, new, fragment,
+                                                                          tmp_path):
+    text = KQK.replace(old, new, 1)
+    assert text != KQK
+    with pytest.raises(TableSyntaxError, match=r"^t\.yaml:\d+:\d+: ") as error:
+        parse_table(text, "t.yaml", tmp_path)
+    assert fragment in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("new, words", [
+    ("description: 42", "42"),
+    (r'description: "tab\there,\nline"', "tab here, line"),
+    ("description: |\n      one\n      two", "one two"),
+    (r'description: "\u202eevil"', "\u202eevil"),
+    ("description: " + "x" * 1_000_000, "x" * 1_000_000),
+])
+def test_a_description_reads_as_words_on_one_line(new, words, tmp_path):
+    table = parse_table(KQK.replace(MATE_WORDS, new, 1), "t.yaml", tmp_path)
+    assert table.advice["mate_in_1"].description == words
+
+
+def test_the_tables_own_description_is_one_line_too(tmp_path):
+    text = KQK.replace("description: King and Queen vs King", "description: |\n  King and\n  Queen vs King", 1)
+    assert parse_table(text, "t.yaml", tmp_path).description.startswith("King and Queen vs King")
+
+
 def test_book_table_rules_in_order(table):
     assert [rule.name for rule in table.rules] == ["edge_rule", "else_rule"]
     edge, other = table.rules

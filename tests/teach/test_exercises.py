@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -13,7 +14,8 @@ from al0 import tablebase
 from al0.errors import AL0Error, PositionError
 from al0.tablebase import Tablebase
 from al0.teach.exercises import Level, level_starts, parse_level
-from al0.teach.record import Attempt, add_attempt, read_record, record_lines, record_path
+from al0.teach.record import (Attempt, add_attempt, check_record, read_record, record_lines,
+                              record_path)
 
 
 @pytest.fixture
@@ -73,9 +75,60 @@ def test_the_record_counts_attempts_by_ending(tmp_path, own_folders):
         "1 mistakes, 1 blunders"]
 
 
-@pytest.mark.parametrize("text", ["not json", "[]", json.dumps({"version": 99, "endings": {}})])
-def test_a_file_that_is_not_a_record_is_an_error_naming_it(tmp_path, text):
+COUNTED = {"tried": 1, "solved": 1, "moves": 9, "over_optimum": 1, "hints": 0,
+           "mistakes": 0, "blunders": 0}
+"""One ending's counts, as al0 writes them."""
+
+
+@pytest.mark.parametrize("text, why", [
+    ("not json", "Expecting value"),
+    ("[]", "its top level is not an object"),
+    (b"\xff\xfe", "can't decode"),
+    (json.dumps({"version": 99, "endings": {}}), "version 99"),
+    (json.dumps({"version": True, "endings": {}}), "version True"),
+    (json.dumps({"version": 1, "endings": []}), "no 'endings' object"),
+    (json.dumps({"version": 1, "endings": {"KRK": 5}}), "'KRK' does not hold the counts"),
+    (json.dumps({"version": 1, "endings": {"KRK": {}}}), "'KRK' does not hold the counts"),
+    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "extra": 1}}}), "does not hold"),
+    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "tried": "x"}}}),
+     "tried is 'x', not a count"),
+    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "moves": -1}}}), "moves is -1"),
+    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "hints": 1.5}}}), "hints is 1.5"),
+    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "solved": True}}}), "solved is True"),
+    ('{"version": 1, "endings": {"KRK": {"tried": NaN}}}', "does not hold"),
+])
+def test_a_file_that_is_not_a_record_is_one_error_naming_it_and_why(tmp_path, text, why):
     path = tmp_path / "progress.json"
-    path.write_text(text)
-    with pytest.raises(AL0Error, match="progress.json"):
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(AL0Error, match="progress.json") as error:
         read_record(path)
+    assert why in str(error.value) and "\n" not in str(error.value)
+    with pytest.raises(AL0Error):  # counting into it fails as cleanly
+        add_attempt(path, Attempt("KRK", "fen", True, 9, 8, 0, 0, 0))
+
+
+def test_a_record_that_is_a_fifo_or_a_folder_is_refused_not_waited_for(tmp_path):
+    fifo = tmp_path / "fifo" / "progress.json"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    with pytest.raises(AL0Error, match="not a regular file"):
+        read_record(fifo)
+    folder = tmp_path / "folder" / "progress.json"
+    folder.mkdir(parents=True)
+    with pytest.raises(AL0Error, match="Is a directory"):
+        check_record(folder)
+
+
+def test_a_record_whose_folder_is_a_file_fails_before_the_session(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(AL0Error, match="cannot read the progress record: Not a directory"):
+        check_record(tmp_path / "file" / "deeper" / "progress.json")
+    check_record(tmp_path / "new" / "deeper" / "progress.json")  # made when written
+
+
+def test_a_record_written_through_a_link_keeps_the_link(tmp_path):
+    target = tmp_path / "kept.json"
+    link = tmp_path / "progress.json"
+    link.symlink_to(target)
+    add_attempt(link, Attempt("KRK", "fen", True, 9, 8, 0, 0, 0))
+    assert link.is_symlink() and read_record(target)["endings"]["KRK"]["tried"] == 1

@@ -1,5 +1,6 @@
 """A predicate library whose functions break only when the search calls
-them: each returns or raises something a predicate or generator must not."""
+them: each returns or raises something a predicate, generator or feature
+must not."""
 
 from __future__ import annotations
 
@@ -43,9 +44,27 @@ def exits_generating(node: Node) -> Any:
     raise SystemExit("bye")
 
 
+def half(node: Node) -> Any:
+    return 1.5  # a feature is a whole number: 1.5 < 2 would decide silently
+
+
+def not_a_number(node: Node) -> Any:
+    return float("nan")  # every comparison with it false, silently
+
+
+def text(node: Node) -> Any:
+    return "3"
+
+
+def divides_by_zero(node: Node) -> Any:
+    return 1 // 0
+
+
 def library() -> Library:
     return Library("broken", {"says_false_as_text": says_false_as_text, "exits": exits,
                               "interrupts": interrupts},
                    {"yields_text": yields_text, "yields_none": yields_none,
                     "yields_illegal": yields_illegal, "yields_their_move": yields_their_move,
-                    "exits_generating": exits_generating})
+                    "exits_generating": exits_generating},
+                   features={"half": half, "not_a_number": not_a_number, "text": text,
+                             "divides_by_zero": divides_by_zero})
