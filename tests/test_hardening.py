@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from al0.cli import cli
-from al0.cli.common import LONGEST_ERROR
+from al0.cli.messages import LONGEST_ERROR
 from al0.engine.defenders import RandomDefender, make_defender
 from al0.lang.specs import DefenderError, DefenderSpec, MADE_KINDS
 from al0.board.sampling import placement_count
@@ -313,7 +313,7 @@ def test_engine_time_is_finite_and_bounded(command, seconds, why):
 
 @given(st.text(max_size=25))
 def test_a_number_of_seconds_is_a_bounded_decimal_or_a_usage_error(text):
-    from al0.cli.common import ENGINE_SECONDS, MAX_ENGINE_SECONDS
+    from al0.cli.params import ENGINE_SECONDS, MAX_ENGINE_SECONDS
     try:
         seconds = ENGINE_SECONDS.convert(text, None, None)
     except click.BadParameter as error:

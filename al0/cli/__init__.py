@@ -1,14 +1,19 @@
 """The ``al0`` command line: the only package that prints or exits.
 
-:mod:`al0.cli.common` holds the group, the shared options and parameter
-types and the error handling; each other module is one command, imported
-when that command runs (so ``al0 uci`` starts without the others' imports).
+What the commands share is one module an idea: the group
+(:mod:`~al0.cli.group`), errors as one line (:mod:`~al0.cli.messages`),
+signals, broken pipes and closed streams (:mod:`~al0.cli.process`), the
+parameter types and shared options (:mod:`~al0.cli.params`), output files
+(:mod:`~al0.cli.outputs`), the terminal (:mod:`~al0.cli.terminal`) and a
+table's position (:mod:`~al0.cli.positions`). Each other module is one
+command, imported when that command runs (so ``al0 uci`` starts without
+the others' imports).
 """
 
 import sys
 
 try:
-    from al0.cli.common import cli
+    from al0.cli.group import cli
 except KeyboardInterrupt:
     # Ctrl-C while the commands load (half a second; seconds on a busy
     # machine): the line and exit code a command gives (130: 128 + SIGINT),

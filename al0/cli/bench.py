@@ -9,7 +9,8 @@ import time
 
 import click
 
-from al0.cli.common import BUDGET, TABLE, WholeNumber, reports_errors
+from al0.cli.messages import reports_errors
+from al0.cli.params import BUDGET, TABLE, WholeNumber
 from al0.lang import AdviceTable, load_table
 from al0.engine.plan import Planner
 from al0.board.material import Material

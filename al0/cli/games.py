@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import click
 
-from al0.cli.common import Decimal, WholeNumber, reports_errors
+from al0.cli.messages import reports_errors
+from al0.cli.params import Decimal, WholeNumber
 from al0.errors import SearchBudgetExceeded
 from al0.games.base import Player, Side, play
 from al0.games.chess_game import mate_in, mate_lines

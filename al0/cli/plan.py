@@ -9,7 +9,9 @@ from typing import Iterable
 import chess
 import click
 
-from al0.cli.common import BUDGET, TABLE, plannable, position_for, reports_errors
+from al0.cli.messages import reports_errors
+from al0.cli.params import BUDGET, TABLE
+from al0.cli.positions import plannable, position_for
 from al0.lang import AdviceTable, load_table
 from al0.engine.plan import Plan, Planner
 from al0.board.fen import epd_positions

@@ -9,10 +9,11 @@ from typing import Any, Callable
 import chess
 import click
 
-from al0.cli.common import (BUDGET, ENGINE_SECONDS, TABLE, CommandError, DefenderParam,
-                            OutputPath, WholeNumber, build_progress, check_no_overwrite,
-                            prepare_tablebase, reports_errors, shown_path, start_board,
-                            typed_line, write_output)
+from al0.cli.messages import CommandError, reports_errors, shown_path
+from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
+from al0.cli.params import BUDGET, DefenderParam, ENGINE_SECONDS, TABLE, WholeNumber
+from al0.cli.positions import start_board
+from al0.cli.terminal import build_progress, prepare_tablebase, typed_line
 from al0.cli.plan import plan_lines
 from al0.teach import Explainer
 from al0.engine.defenders import TablebaseDefender, make_defender
@@ -28,7 +29,7 @@ from al0.tablebase import load_if_any
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
     """Reads their moves from standard input (see :func:`al0.human.parse_move`
-    and :func:`al0.cli.common.typed_line`); None on ``quit`` or end of
+    and :func:`al0.cli.terminal.typed_line`); None on ``quit`` or end of
     input. Lists the legal moves on request and re-prompts on an illegal,
     ambiguous or unparsable move."""
 

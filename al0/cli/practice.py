@@ -5,7 +5,6 @@ for a material with no table, the tablebase) gives hints on request."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any, Iterator
 
 import chess
@@ -13,9 +12,11 @@ import click
 from click.core import ParameterSource
 
 from al0.board.fen import check_playable, epd_positions, parse_fen
-from al0.cli.common import (BUDGET, CommandError, OutputPath, WholeNumber, build_progress,
-                            check_no_overwrite, prepare_tablebase, reports_errors, start_board,
-                            typed_line, write_output)
+from al0.cli.messages import CommandError, reports_errors
+from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
+from al0.cli.params import BUDGET, WholeNumber
+from al0.cli.positions import start_board
+from al0.cli.terminal import build_progress, prepare_tablebase, typed_line
 from al0.cli.plan import plan_lines
 from al0.engine.plan import Planner
 from al0.engine.tree import tree_lines
@@ -23,7 +24,7 @@ from al0.errors import PositionError, TableSyntaxError
 from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
                        side_name, unicode_board_text)
 from al0.lang import AdviceTable, load_table
-from al0.practice import Practice, Turn
+from al0.teach import Practice, Turn
 from al0.tablebase import Tablebase, load_if_any
 from al0.teach import Grade
 from al0.teach.verdict import moves_text

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import click
 
-from al0.cli.common import MaterialParam, WholeNumber, build_progress, reports_errors
+from al0.cli.messages import reports_errors
+from al0.cli.params import MaterialParam, WholeNumber
+from al0.cli.terminal import build_progress
 
 DEPTH = WholeNumber(minimum=1, maximum=20)
 COUNT = WholeNumber(minimum=0, maximum=1_000_000)

@@ -10,13 +10,12 @@ import click
 
 from al0.board.fen import epd_positions
 from al0.errors import PositionError
-from al0.cli.common import BUDGET, CommandError, build_progress, prepare_tablebase, \
-    reports_errors
-from al0.lang.loader import load_table
-from al0.serve.api import Api, Tables
-from al0.serve.review import read_games
+from al0.cli.messages import CommandError, reports_errors
+from al0.cli.params import BUDGET
+from al0.cli.terminal import build_progress, prepare_tablebase
+from al0.lang import load_table
+from al0.serve import Api, Server, Tables, read_games
 from al0.teach.record import record_path
-from al0.serve.server import Server
 
 
 def _loopback(host: str) -> bool:

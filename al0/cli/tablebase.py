@@ -15,7 +15,8 @@ import click
 
 from al0 import tablebase as tb
 from al0.board.material import Material
-from al0.cli.common import CommandError, MaterialParam
+from al0.cli.messages import CommandError
+from al0.cli.params import MaterialParam
 from al0.errors import AL0Error
 
 

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import click
 
 from al0.bundled import LIBRARY_DIR, bundled_tables
-from al0.cli.common import reports_errors
+from al0.cli.messages import reports_errors
 from al0.errors import AL0Error
 from al0.lang import ENTRY_POINT_GROUP, load_table
 

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from al0.cli.common import BUDGET, reports_errors
+from al0.cli.messages import reports_errors
+from al0.cli.params import BUDGET
 from al0.uci import handshake
 
 if TYPE_CHECKING:

@@ -16,10 +16,11 @@ from al0.verify import (CHUNK, WORST_KEPT, Report, Verification, Verifier, analy
                         most_wasteful_line, play_one, start_positions, usable_cpus, useful_jobs)
 from al0.report import html as report_html
 from al0.bundled import table_path
-from al0.cli.common import (BUDGET, ENGINE_SECONDS, STDOUT, TABLE, CommandError, DefenderParam,
-                            OutputPath, PositionsParam, WholeNumber,
-                            build_progress, check_no_overwrite, command_line,
-                            prepare_tablebase, reports_errors, write_output)
+from al0.cli.group import command_line
+from al0.cli.messages import CommandError, reports_errors
+from al0.cli.outputs import OutputPath, STDOUT, check_no_overwrite, write_output
+from al0.cli.params import BUDGET, DefenderParam, ENGINE_SECONDS, PositionsParam, TABLE, WholeNumber
+from al0.cli.terminal import build_progress, prepare_tablebase
 from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
 from al0.engine.plan import Planner
 from al0.report import as_pgn, games_to_show, pgn_text, replay_all

@@ -2,7 +2,7 @@
 sessions, as plain dicts in and out, so the tests call it without a server.
 
 Every answer comes from the library entries the CLI uses: the planner and
-``report.render.plan_json`` for plans, :class:`~al0.practice.Practice` and
+``report.render.plan_json`` for plans, :class:`~al0.teach.Practice` and
 :mod:`al0.teach` for verdicts, explanations and hints. Only the tables the
 server was given are read (:class:`Tables`); a request naming another file
 is refused.
@@ -29,7 +29,7 @@ from al0.lang.loader import load_table
 from al0.lang.vocabulary.binding import split_call
 from al0.lang.vocabulary.boxes import area_squares
 from al0.lang.vocabulary.terms import material_pieces
-from al0.practice import Practice, Turn
+from al0.teach import Practice, Turn
 from al0.report.render import plan_json
 from al0.teach import Grade
 from al0.teach.exercises import level_starts, parse_level

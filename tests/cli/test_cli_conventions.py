@@ -17,7 +17,7 @@ import al0.cli.play
 import al0.cli.practice
 import al0.cli.verify
 from al0.cli import cli
-from al0.cli.common import prepare_tablebase
+from al0.cli.terminal import prepare_tablebase
 from al0.cli.verify import default_jobs, duration, san_line
 from al0.lang.specs import DefenderSpec
 from al0.lang.loader import load_table

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from al0.cli import cli
-from al0.cli.common import check_no_overwrite
+from al0.cli.outputs import check_no_overwrite
 from conftest import POSITIONS, ROOT, TABLES
 
 POSITION = "8/8/4R3/8/3K4/8/2k5/8 w - -\n"

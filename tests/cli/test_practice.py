@@ -21,7 +21,7 @@ from al0.cli import cli
 from al0.cli.practice import hint_lines, why_lines
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
-from al0.practice import Practice
+from al0.teach import Practice
 from al0.teach import Grade
 from al0.teach.exercises import Level, level_starts
 from conftest import POSITIONS, ROOT

@@ -21,7 +21,7 @@ from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.plan import Plan, Planner
 from al0.engine.tree import ForcingTree
 from al0.errors import PositionError
-from al0.teach import Grade, Judge, Verdict
+from al0.teach.verdict import Grade, Judge, Verdict
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase

@@ -1,0 +1,49 @@
+"""The position a command works on, for a table: read from a FEN, the
+table's start, or made plannable."""
+
+from __future__ import annotations
+
+
+import click
+
+import chess
+
+from al0.lang import AdviceTable
+from al0.errors import PositionError
+from al0.board.fen import check_not_over, check_playable, parse_fen
+
+def position_for(table: AdviceTable, fen: str) -> chess.Board:
+    """The board of ``fen``, checked against the table's material (and to
+    have no castling rights, which the search does not play)."""
+    board = parse_fen(fen)
+    check_playable(board, table.material, table.us)
+    return board
+
+
+def start_board(table: AdviceTable, name: str, fen: str | None) -> chess.Board:
+    """Where a game of ``table`` (given as ``name``) starts: ``fen`` when
+    given, else the table's ``start:``, checked as :func:`position_for` does.
+
+    :raises click.UsageError: when neither is there.
+    """
+    if fen is None:
+        if table.start_fen is None:
+            raise click.UsageError(f"{name} has no start position: give one with --fen, "
+                                   "or add a start: line (a FEN) to the table")
+        fen = table.start_fen
+    return position_for(table, fen)
+
+
+def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
+    """``board``, checked to be one the table can plan at.
+
+    Every position is checked before any is planned, so a bad one late in an
+    EPD file fails at once rather than after the others' output.
+
+    :raises PositionError: when it is not the table's side to move or the
+        game is over (:func:`~al0.board.fen.check_not_over`).
+    """
+    if board.turn != table.us:
+        raise PositionError(f"{board.fen()!r}: it is not the table's side to move")
+    check_not_over(board)
+    return board

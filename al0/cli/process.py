@@ -1,0 +1,124 @@
+"""The process's edges: SIGTERM and SIGHUP taken as Ctrl-C, exit codes of
+128 + the signal, a broken pipe (141, nothing more written) and standard
+streams that were closed when al0 started."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import Iterator
+
+import click
+
+
+
+TERMINATING = (signal.SIGTERM, signal.SIGHUP)
+"""What ``timeout``, CI cancellation, systemd and a dropped ssh session
+send: a request to stop, taken as Ctrl-C is."""
+
+
+class Terminated(KeyboardInterrupt):
+    """A signal of :data:`TERMINATING`, raised where Ctrl-C raises
+    ``KeyboardInterrupt`` so that a command stops the same way (``verify``
+    writes what it has); ``signal_number`` says which."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(signal.Signals(signal_number).name)
+        self.signal_number = signal_number
+
+
+def _terminate(signal_number: int, frame: FrameType | None) -> None:
+    raise Terminated(signal_number)
+
+
+@contextlib.contextmanager
+def terminating_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated`
+    (a ``KeyboardInterrupt``); the handlers before are put back after. Only
+    the main thread may set handlers: elsewhere (a test runner's thread)
+    the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _terminate) for number in TERMINATING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def exit_interrupted(interrupt: KeyboardInterrupt) -> click.exceptions.Exit:
+    """The exit of a command stopped by ``interrupt``, after one line on
+    stderr: 128 + the signal's number, as a shell reports a process that a
+    signal ended (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    number = interrupt.signal_number if isinstance(interrupt, Terminated) else signal.SIGINT
+    name = "" if number == signal.SIGINT else f" ({signal.Signals(number).name})"
+    click.echo(f"\nAborted{name}!", err=True)
+    return click.exceptions.Exit(128 + number)
+
+
+BROKEN_PIPE = 128 + signal.SIGPIPE
+"""The exit code of a command whose reader went away (``al0 … | head``):
+what a shell reports for a process that SIGPIPE ended (141)."""
+
+_STREAMS = ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w"))
+
+
+def open_closed_streams() -> None:
+    """Give a standard stream that was closed when al0 started (``2>&-``, a
+    daemon) the null device, as its descriptor and as ``sys``'s stream:
+    Python leaves ``sys.stderr`` None then (a command's first message would
+    raise, unseen, exit 1), and the first file al0 opened would take the
+    free descriptor and receive what is meant for the stream."""
+    for number, name, mode in _STREAMS:
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(number)
+            taken = True  # something opened since start holds the number
+        except OSError:
+            taken = False
+        if not taken:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != number:
+                os.dup2(null, number)
+                os.close(null)
+            setattr(sys, name, open(number, mode, closefd=False))  # noqa: SIM115 (for the process's life)
+        else:
+            setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115
+
+
+def silence_output() -> None:
+    """Send whatever is still written to standard output and error (a
+    buffer flushed at exit included) to the null device: after a broken
+    pipe a command writes nothing more."""
+    for number, name, mode in _STREAMS[1:]:
+        stream = getattr(sys, name)
+        try:
+            fileno = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # a test runner's buffer
+            fileno = -1
+        if fileno == number:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, number)
+            os.close(null)
+        else:
+            setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115
+
+
+@contextlib.contextmanager
+def broken_pipe_exits() -> Iterator[None]:
+    """A broken pipe in the block (the reader went away: ``al0 … | head``)
+    ends the command with :data:`BROKEN_PIPE` and nothing more written: what
+    was asked is cut short, not failed, and there is no one to tell (click
+    would exit 1, verify's code for a failed expectation)."""
+    try:
+        yield
+    except BrokenPipeError:
+        silence_output()
+        raise click.exceptions.Exit(BROKEN_PIPE) from None

@@ -1,0 +1,61 @@
+"""What a person at a terminal types and sees outside a command's own
+output: a typed line, and a tablebase build's progress."""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+import click
+
+
+from al0.errors import PositionError
+
+def typed_line(question: str) -> str | None:
+    """Ask ``question`` and return the line a person types on standard
+    input, stripped; None at the end of input. A line that is not text in
+    standard input's encoding is refused with a note and asked again (it
+    is read as bytes and decoded here: a strict text stream would raise)."""
+    stdin = sys.stdin
+    raw = getattr(stdin, "buffer", None)
+    encoding = getattr(stdin, "encoding", None) or "utf-8"
+    while True:
+        click.echo(question, nl=False)
+        line = raw.readline() if raw is not None else stdin.readline()
+        if not line:
+            click.echo()
+            return None
+        if isinstance(line, bytes):
+            try:
+                line = line.decode(encoding)
+            except UnicodeDecodeError:
+                click.echo(f"that line is not {encoding} text: type a move such as Kb2")
+                continue
+        return str(line).strip()
+
+
+def build_progress() -> Callable[[str], None] | None:
+    """Where a tablebase build tells how it goes: standard error on a
+    terminal (as ``al0 tablebase`` shows it), nowhere in a pipe or a log."""
+    if not sys.stderr.isatty():
+        return None
+    return lambda message: click.echo(message, err=True)
+
+
+def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
+    """Build the tablebase of ``material`` now, telling ``say`` how it goes,
+    when there is one for it and it is not cached yet: a command that uses
+    it would otherwise build it in silence (5 to 40 s for a four-man ending,
+    once). Nothing without ``say``: the command builds it as before."""
+    from al0 import tablebase  # lazily: numpy
+    if say is None:
+        return
+    try:
+        path = tablebase.cache_path(material)
+    except PositionError:  # no tablebase for this material
+        return
+    if path.exists():
+        return
+    say(f"building the {tablebase.parse_material(material).name} tablebase, once: "
+        f"it is kept in {path.parent}")
+    tablebase.load(material, progress=say)
