@@ -12,9 +12,12 @@ from setuptools import Extension, find_packages, setup
 
 BUNDLED = ["al0.bundled.advice_tables", "al0.bundled.library"]
 
-CORE = Extension("al0.core._core", sources=sorted(glob("al0/core/*.c")),
-                 depends=sorted(glob("al0/core/*.h")),
-                 extra_compile_args=["-O2", "-Wall"] if not __import__("os").name == "nt" else [],
-                 optional=True)
+CORE = Extension(
+    "al0.core._core",
+    sources=sorted(glob("al0/core/*.c")),
+    depends=sorted(glob("al0/core/*.h")),
+    extra_compile_args=["-O2", "-Wall"] if not __import__("os").name == "nt" else [],
+    optional=True,
+)
 
 setup(packages=find_packages(include=["al0", "al0.*"]) + BUNDLED, ext_modules=[CORE])

@@ -46,8 +46,9 @@ class PredicateError(AL0Error):
     position the user gave (:meth:`al0.engine.plan.Planner.plan_position`).
     """
 
-    def __init__(self, message: str, detail: str = "", position: Position | None = None,
-                 move: chess.Move | None = None):
+    def __init__(
+        self, message: str, detail: str = "", position: Position | None = None, move: chess.Move | None = None
+    ):
         super().__init__(message)
         self.detail, self.position, self.move = detail, position, move
 

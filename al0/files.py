@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-
 STALE_SECONDS = 600.0
 """Age past which a temporary file of :func:`write_atomically` is left over
 from a process that was killed (``kill -9``, a power cut): a write holds one
@@ -29,8 +28,7 @@ def _temporaries(target: Path) -> Iterator[Path]:
     except OSError:
         return
     for name in names:
-        if name.startswith(prefix) and name.endswith(".tmp") and \
-                len(name) == len(prefix) + 8 + len(".tmp"):
+        if name.startswith(prefix) and name.endswith(".tmp") and len(name) == len(prefix) + 8 + len(".tmp"):
             yield target.parent / name
 
 
@@ -95,8 +93,7 @@ def _read_regular(path: str | os.PathLike[str], count: int | None) -> bytes:
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
         if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)",
-                          str(path))
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)", str(path))
         with os.fdopen(fd, "rb", closefd=False) as stream:
             return stream.read() if count is None else stream.read(count)
     finally:
@@ -108,8 +105,9 @@ class WouldOverwrite(OSError):
     (an input of the run): the path became a link to it after it was checked."""
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes,
-                     keep: Iterable[str | os.PathLike[str] | None] = ()) -> None:
+def write_atomically(
+    path: str | os.PathLike[str], data: bytes, keep: Iterable[str | os.PathLike[str] | None] = ()
+) -> None:
     """Write ``data`` to ``path`` so that a reader sees the old file or the
     whole new one, never replacing one of the files ``keep`` names (None
     entries ignored): that is checked here, where the path is resolved for
@@ -131,8 +129,9 @@ def write_atomically(path: str | os.PathLike[str], data: bytes,
     target = Path(os.path.realpath(path))
     for kept in keep:
         if kept is not None and same_file(target, kept):
-            raise WouldOverwrite(errno.EEXIST, f"it is (a link to) {os.fspath(kept)!r}, "
-                                               f"which this run reads", os.fspath(path))
+            raise WouldOverwrite(
+                errno.EEXIST, f"it is (a link to) {os.fspath(kept)!r}, which this run reads", os.fspath(path)
+            )
     try:
         existing = os.stat(target)
     except FileNotFoundError:

@@ -36,8 +36,11 @@ def _readings(board: chess.Board, move: chess.Move) -> tuple[str, str, str]:
     the letter and target alone (``bd4`` for ``Bcd4``: ambiguous if another
     bishop also reaches d4; '' for a pawn)."""
     piece = board.piece_type_at(move.from_square)
-    short = (chess.piece_symbol(piece) + chess.square_name(move.to_square)
-             if piece is not None and piece != chess.PAWN else "")
+    short = (
+        chess.piece_symbol(piece) + chess.square_name(move.to_square)
+        if piece is not None and piece != chess.PAWN
+        else ""
+    )
     return _folded(board.san(move)), move.uci(), short
 
 
@@ -57,15 +60,15 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
         if move in board.legal_moves:
             return move
     folded = _folded(text)
-    matches = [move for move in board.legal_moves
-               if folded and folded in _readings(board, move)]
+    matches = [move for move in board.legal_moves if folded and folded in _readings(board, move)]
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
         could_be = ", ".join(sorted(board.san(move) for move in matches))
         raise MoveInputError(f"{shown(text)} is ambiguous here: {could_be}")
-    raise MoveInputError(f"{shown(text)} is not a legal move here; legal moves: "
-                         f"{', '.join(legal_sans(board))}")
+    raise MoveInputError(
+        f"{shown(text)} is not a legal move here; legal moves: {', '.join(legal_sans(board))}"
+    )
 
 
 def side_name(color: chess.Color) -> str:
@@ -78,8 +81,7 @@ def last_move_text(board: chess.Board) -> str:
         return ""
     move = board.pop()
     try:
-        number = f"{board.fullmove_number}." if board.turn == chess.WHITE \
-            else f"{board.fullmove_number}..."
+        number = f"{board.fullmove_number}." if board.turn == chess.WHITE else f"{board.fullmove_number}..."
         return f"{number} {board.san(move)}"
     finally:
         board.push(move)
@@ -117,5 +119,4 @@ def status_text(board: chess.Board) -> str:
 
 def prompt(board: chess.Board) -> str:
     """What the player is asked at their turn."""
-    return (f"Your move as {side_name(board.turn)} (SAN or UCI; 'moves' lists the legal "
-            f"moves, 'quit' stops): ")
+    return f"Your move as {side_name(board.turn)} (SAN or UCI; 'moves' lists the legal moves, 'quit' stops): "

@@ -52,8 +52,11 @@ def parse_int(text: str, what: str, minimum: int | None = 0, maximum: int | None
     if minimum is None:
         wanted = "a whole number" if maximum is None else f"a whole number <= {maximum}"
     else:
-        wanted = (f"a whole number >= {minimum}" if maximum is None
-                  else f"a whole number from {minimum} to {maximum}")
+        wanted = (
+            f"a whole number >= {minimum}"
+            if maximum is None
+            else f"a whole number from {minimum} to {maximum}"
+        )
     negative_allowed = minimum is None or minimum < 0
     if not _WHOLE.fullmatch(value) or value.startswith("-") and not negative_allowed:
         raise IntegerError(f"{what} must be {wanted}, not {shown(text)}")

@@ -39,18 +39,26 @@ TOP_LEVEL_EXPECT = re.compile(r"^expect\s*:", re.M)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini("al0_positions", default=DEFAULT_POSITIONS,
-                  help="al0: start positions for tables whose expect: block names none "
-                       "(all, every, sample:N or an EPD file relative to the table)")
-    parser.addini("al0_defender", default=DEFAULT_DEFENDER,
-                  help="al0: defender for tables whose expect: block names none "
-                       "(tablebase, random or worst: a file names no engine)")
+    parser.addini(
+        "al0_positions",
+        default=DEFAULT_POSITIONS,
+        help="al0: start positions for tables whose expect: block names none "
+        "(all, every, sample:N or an EPD file relative to the table)",
+    )
+    parser.addini(
+        "al0_defender",
+        default=DEFAULT_DEFENDER,
+        help="al0: defender for tables whose expect: block names none "
+        "(tablebase, random or worst: a file names no engine)",
+    )
     parser.getgroup("al0").addoption(
-        "--al0-defender", metavar="DEFENDER",
+        "--al0-defender",
+        metavar="DEFENDER",
         help=f"defender for tables whose expect: block names none: tablebase, random, "
-             f"worst or uci:COMMAND (a UCI engine, which only this option and the "
-             f"environment variable {DEFENDER_VARIABLE} can give); default: the ini "
-             f"option al0_defender")
+        f"worst or uci:COMMAND (a UCI engine, which only this option and the "
+        f"environment variable {DEFENDER_VARIABLE} can give); default: the ini "
+        f"option al0_defender",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -60,8 +68,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     :raises pytest.UsageError: for a bad spec, saying where it came from.
     """
-    given = [(config.getoption("al0_defender", None), "--al0-defender"),
-             (os.environ.get(DEFENDER_VARIABLE), DEFENDER_VARIABLE)]
+    given = [
+        (config.getoption("al0_defender", None), "--al0-defender"),
+        (os.environ.get(DEFENDER_VARIABLE), DEFENDER_VARIABLE),
+    ]
     try:
         for text, where in given:
             if text:
@@ -134,8 +144,7 @@ class TableItem(pytest.Item):
         if broken:
             raise ExpectationsBroken(describe(data, broken))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ExpectationsBroken):
             return "\n".join(excinfo.value.lines)
         return str(super().repr_failure(excinfo))
@@ -147,9 +156,11 @@ class TableItem(pytest.Item):
 def describe(data: dict[str, Any], broken: list[dict[str, Any]]) -> list[str]:
     """The failure message: what was verified, each broken expectation with
     what was measured, and example positions of each kind of failure."""
-    lines = [f"al0 verify {data['table']}: {len(broken)} expectation(s) broken over "
-             f"{data['games']} positions ({data['positions']}) against the "
-             f"{data['defender']} defender"]
+    lines = [
+        f"al0 verify {data['table']}: {len(broken)} expectation(s) broken over "
+        f"{data['games']} positions ({data['positions']}) against the "
+        f"{data['defender']} defender"
+    ]
     lines += [f"  expect {check['name']}: {check['measured']}" for check in broken]
     for kind, examples in data["failure_examples"].items():
         lines.append(f"  {kind}: {data['endings'][kind]} games, e.g.")

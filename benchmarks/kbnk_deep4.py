@@ -78,6 +78,7 @@ for line in open(sys.argv[2]):
 @dataclass(frozen=True)
 class Row:
     """One position planned by one checkout: median CPU over the runs."""
+
     fen: str
     advice: str | None
     nodes: int
@@ -105,8 +106,13 @@ def run(checkout: Checkout, table: Path, epd: Path, cores: dict[Checkout, str]) 
     env = {**os.environ, "PYTHONPATH": str(repo)}
     if core:
         env["AL0_CORE"] = core
-    out = subprocess.run([sys.executable, "-c", DRIVER, str(table), str(epd)], env=env,
-                         cwd=repo, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(table), str(epd)],
+        env=env,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
     if out.returncode:
         sys.exit(f"{repo} failed:\n{out.stderr}")
     lines = [json.loads(line) for line in out.stdout.splitlines()]
@@ -121,21 +127,27 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repo", type=Path, action="append", default=[],
-                        help="another checkout to run side by side (repeatable)")
-    parser.add_argument("--twin", action="store_true",
-                        help="also run this checkout on its Python search (AL0_CORE=python)")
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        action="append",
+        default=[],
+        help="another checkout to run side by side (repeatable)",
+    )
+    parser.add_argument(
+        "--twin", action="store_true", help="also run this checkout on its Python search (AL0_CORE=python)"
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--table", type=Path, default=HERE / "kbnk_deep4.yaml")
     parser.add_argument("--epd", type=Path, default=HERE / "kbnk_deep4.epd")
     args = parser.parse_args()
 
     mine_: Checkout = (ROOT, "")
-    repos: list[Checkout] = ([mine_] + ([(ROOT, "python")] if args.twin else [])
-                             + [(repo.resolve(), "") for repo in args.repo])
+    repos: list[Checkout] = (
+        [mine_] + ([(ROOT, "python")] if args.twin else []) + [(repo.resolve(), "") for repo in args.repo]
+    )
     table, epd = args.table.resolve(), args.epd.resolve()
-    print(f"{table.name} on {epd.name}; {args.runs} runs; "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{table.name} on {epd.name}; {args.runs} runs; load average {os.getloadavg()[0]:.2f}")
     passes: dict[Checkout, list[list[Row]]] = {repo: [] for repo in repos}
     cores: dict[Checkout, str] = {}
     for index in range(args.runs):
@@ -144,28 +156,36 @@ def main() -> None:
             passes[repo].append(run(repo, table, epd, cores))
     for repo in repos:
         print(f"{label(repo)}: core {cores[repo]}")
-    rows = {repo: [replace(first, cpu=statistics.median(p[i].cpu for p in runs))
-                   for i, first in enumerate(runs[0])]
-            for repo, runs in passes.items()}
+    rows = {
+        repo: [
+            replace(first, cpu=statistics.median(p[i].cpu for p in runs)) for i, first in enumerate(runs[0])
+        ]
+        for repo, runs in passes.items()
+    }
     if len(rows[mine_]) <= 50:
         print("position | " + " | ".join(f"{label(repo)}: advice, nodes, CPU s" for repo in repos))
         for i, row in enumerate(rows[mine_]):
-            print(f"{row.fen} | " + " | ".join(
-                f"{r[i].advice or '-'}, {r[i].nodes}, {r[i].cpu:.4f}" for r in rows.values()))
+            print(
+                f"{row.fen} | "
+                + " | ".join(f"{r[i].advice or '-'}, {r[i].nodes}, {r[i].cpu:.4f}" for r in rows.values())
+            )
     mine = sum(row.cpu for row in rows[mine_])
     for repo, found in rows.items():
         total = sum(row.cpu for row in found)
         ms = [row.cpu * 1000 for row in found]
-        differ = [row.fen for row, own in zip(found, rows[mine_])
-                  if (row.advice is None) != (own.advice is None)]
+        differ = [
+            row.fen for row, own in zip(found, rows[mine_]) if (row.advice is None) != (own.advice is None)
+        ]
         trees = sum(row.tree != own.tree for row, own in zip(found, rows[mine_]))
-        print(f"{label(repo)}: total CPU {total:.3f} s ({total / mine:.2f}x this checkout's), "
-              f"per plan median {statistics.median(ms):.2f} ms, "
-              f"p95 {percentile(ms, 0.95):.2f} ms; "
-              f"{sum(row.nodes for row in found)} nodes; advice found at "
-              f"{sum(row.advice is not None for row in found)} of {len(found)}; "
-              f"outcome differs at {len(differ)}{': ' + ', '.join(differ) if differ else ''}; "
-              f"trees differ at {trees}")
+        print(
+            f"{label(repo)}: total CPU {total:.3f} s ({total / mine:.2f}x this checkout's), "
+            f"per plan median {statistics.median(ms):.2f} ms, "
+            f"p95 {percentile(ms, 0.95):.2f} ms; "
+            f"{sum(row.nodes for row in found)} nodes; advice found at "
+            f"{sum(row.advice is not None for row in found)} of {len(found)}; "
+            f"outcome differs at {len(differ)}{': ' + ', '.join(differ) if differ else ''}; "
+            f"trees differ at {trees}"
+        )
 
 
 if __name__ == "__main__":

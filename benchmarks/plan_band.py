@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from al0.lang.loader import load_table  # noqa: E402
-from al0.engine.plan import Planner  # noqa: E402
 from al0.board.sampling import random_positions  # noqa: E402
+from al0.engine.plan import Planner  # noqa: E402
+from al0.lang.loader import load_table  # noqa: E402
 
 
 def main() -> None:
@@ -69,8 +69,11 @@ def main() -> None:
         for _ in range(args.times):
             for board in band:
                 planner.plan(board)
-    print(f"{len(band)} positions x {args.times}, ranks {lo}-{hi} of {len(ranked)}"
-          f"{' (none planned)' if args.none else ''}", file=sys.stderr)
+    print(
+        f"{len(band)} positions x {args.times}, ranks {lo}-{hi} of {len(ranked)}"
+        f"{' (none planned)' if args.none else ''}",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

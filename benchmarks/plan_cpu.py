@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from al0.lang.loader import load_table  # noqa: E402
-from al0.engine.plan import Planner  # noqa: E402
 from al0.board.sampling import random_positions  # noqa: E402
+from al0.engine.plan import Planner  # noqa: E402
+from al0.lang.loader import load_table  # noqa: E402
 from al0.verify.report import percentile  # noqa: E402
 
 
@@ -47,10 +47,12 @@ def main() -> None:
         ms.append(best * 1000)
         nodes.append(plan.nodes)
     ordered = sorted(ms)
-    print(f"{table.name}: {args.count} positions (seed {args.seed}), best of {args.repeat}, "
-          f"CPU ms per plan: median {statistics.median(ordered):.2f}, "
-          f"p95 {percentile(ordered, 0.95):.2f}, max {ordered[-1]:.2f}; "
-          f"nodes median {statistics.median(nodes)}, p95 {percentile(sorted(nodes), 0.95)}")
+    print(
+        f"{table.name}: {args.count} positions (seed {args.seed}), best of {args.repeat}, "
+        f"CPU ms per plan: median {statistics.median(ordered):.2f}, "
+        f"p95 {percentile(ordered, 0.95):.2f}, max {ordered[-1]:.2f}; "
+        f"nodes median {statistics.median(nodes)}, p95 {percentile(sorted(nodes), 0.95)}"
+    )
 
 
 if __name__ == "__main__":

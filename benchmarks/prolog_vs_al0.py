@@ -63,16 +63,19 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from al0.lang.loader import load_table  # noqa: E402
-from al0.lang.model import AdviceTable  # noqa: E402
-from al0.engine.plan import Planner  # noqa: E402
 from al0.board.position import Position, from_board  # noqa: E402
 from al0.board.sampling import random_positions  # noqa: E402
+from al0.engine.plan import Planner  # noqa: E402
+from al0.lang.loader import load_table  # noqa: E402
+from al0.lang.model import AdviceTable  # noqa: E402
 
 STATISTICS = ("median", "p95", "p99", "max")
 DRIVER = ROOT / "benchmarks" / "al0_plan_times.pl"
-KRK = {chess.Piece(chess.KING, chess.WHITE), chess.Piece(chess.ROOK, chess.WHITE),
-       chess.Piece(chess.KING, chess.BLACK)}
+KRK = {
+    chess.Piece(chess.KING, chess.WHITE),
+    chess.Piece(chess.ROOK, chess.WHITE),
+    chess.Piece(chess.KING, chess.BLACK),
+}
 
 
 def fail(message: str) -> NoReturn:
@@ -86,8 +89,8 @@ def summary(ms: list[float]) -> dict[str, float]:
 
     def at(fraction: float) -> float:
         return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-    return {"median": statistics.median(ordered), "p95": at(0.95), "p99": at(0.99),
-            "max": ordered[-1]}
+
+    return {"median": statistics.median(ordered), "p95": at(0.95), "p99": at(0.99), "max": ordered[-1]}
 
 
 def book_move(move: chess.Move | None) -> str:
@@ -95,8 +98,10 @@ def book_move(move: chess.Move | None) -> str:
     if move is None:
         return "none"
     f, t = move.from_square, move.to_square
-    return (f"{chess.square_file(f) + 1}:{chess.square_rank(f) + 1}-"
-            f"{chess.square_file(t) + 1}:{chess.square_rank(t) + 1}")
+    return (
+        f"{chess.square_file(f) + 1}:{chess.square_rank(f) + 1}-"
+        f"{chess.square_file(t) + 1}:{chess.square_rank(t) + 1}"
+    )
 
 
 def read_positions(epd: Path) -> list[chess.Board]:
@@ -114,27 +119,32 @@ def read_positions(epd: Path) -> list[chess.Board]:
             board = chess.Board.from_epd(line)[0]
         except ValueError as error:
             fail(f"{epd}:{number}: not an EPD position ({error})")
-        if set(board.piece_map().values()) != KRK or len(board.piece_map()) != 3 \
-                or board.turn != chess.WHITE or not board.is_valid():
-            fail(f"{epd}:{number}: {line.strip()!r} is not a legal KRK position "
-                 f"with White to move")
+        if (
+            set(board.piece_map().values()) != KRK
+            or len(board.piece_map()) != 3
+            or board.turn != chess.WHITE
+            or not board.is_valid()
+        ):
+            fail(f"{epd}:{number}: {line.strip()!r} is not a legal KRK position with White to move")
         boards.append(board)
     if not boards:
         fail(f"{epd}: no positions")
     return boards
 
 
-def run_prolog(book: Path, epd: Path, count: int,
-               flags: list[str]) -> tuple[list[float], list[str]]:
+def run_prolog(book: Path, epd: Path, count: int, flags: list[str]) -> tuple[list[float], list[str]]:
     """CPU ms per plan and first moves of the book's program on ``epd``
     (``flags``: swipl's own)."""
-    out = subprocess.run(["swipl", *flags, str(DRIVER), "--", str(book), str(epd)],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        ["swipl", *flags, str(DRIVER), "--", str(book), str(epd)], capture_output=True, text=True
+    )
     rows = [line.split() for line in out.stdout.splitlines() if line.strip()]
     if out.returncode != 0 or len(rows) != count or any(len(row) != 3 for row in rows):
         errors = [line for line in out.stderr.splitlines() if line.strip()]
-        fail(f"swipl planned {len(rows)} of {count} positions of {epd} with {book} "
-             f"(exit {out.returncode}): {errors[-1] if errors else 'no message'}")
+        fail(
+            f"swipl planned {len(rows)} of {count} positions of {epd} with {book} "
+            f"(exit {out.returncode}): {errors[-1] if errors else 'no message'}"
+        )
     return [float(ms) for _, ms, _ in rows], [move for _, _, move in rows]
 
 
@@ -153,8 +163,7 @@ def measure(book: Path, epd: Path, table: AdviceTable, runs: int, flags: list[st
     each run's figures, then the summary."""
     boards = read_positions(epd)
     positions = [from_board(board) for board in boards]
-    print(f"\n{len(boards)} positions from {epd}; {runs} runs; "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"\n{len(boards)} positions from {epd}; {runs} runs; load average {os.getloadavg()[0]:.2f}")
     results: dict[str, list[dict[str, float]]] = {"prolog": [], "al0": []}
     prolog_moves: list[str] = []
     al0_moves: list[str] = []
@@ -167,9 +176,14 @@ def measure(book: Path, epd: Path, table: AdviceTable, runs: int, flags: list[st
             else:
                 times, al0_moves = run_al0(Planner(table, cache=False), positions)
             results[side].append(summary(times))
-        print(f"run {run + 1}: " + "; ".join(
-            f"{side} " + " ".join(f"{k} {results[side][-1][k]:.3f}" for k in STATISTICS)
-            for side in ("prolog", "al0")) + f"  (ms; load {os.getloadavg()[0]:.2f})")
+        print(
+            f"run {run + 1}: "
+            + "; ".join(
+                f"{side} " + " ".join(f"{k} {results[side][-1][k]:.3f}" for k in STATISTICS)
+                for side in ("prolog", "al0")
+            )
+            + f"  (ms; load {os.getloadavg()[0]:.2f})"
+        )
 
     print(f"CPU ms per plan, median over {runs} runs [min-max]:")
     print(f"{'':8}" + "".join(f"{k:>24}" for k in STATISTICS))
@@ -179,8 +193,10 @@ def measure(book: Path, epd: Path, table: AdviceTable, runs: int, flags: list[st
             values = [r[k] for r in results[side]]
             cells.append(f"{statistics.median(values):.3f} [{min(values):.3f}-{max(values):.3f}]")
         print(f"{side:8}" + "".join(f"{c:>24}" for c in cells))
-    ratios = [statistics.median(r[k] for r in results["al0"])
-              / statistics.median(r[k] for r in results["prolog"]) for k in STATISTICS]
+    ratios = [
+        statistics.median(r[k] for r in results["al0"]) / statistics.median(r[k] for r in results["prolog"])
+        for k in STATISTICS
+    ]
     print(f"{'ratio':8}" + "".join(f"{r:>23.2f}x" for r in ratios) + "   (al0 / prolog)")
     differ = sum(a != b for a, b in zip(prolog_moves, al0_moves))
     print(f"first moves that differ: {differ} of {len(boards)}")
@@ -189,8 +205,12 @@ def measure(book: Path, epd: Path, table: AdviceTable, runs: int, flags: list[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("book", type=Path, help="the book's Prolog AL0 program")
-    parser.add_argument("--epd", type=Path, action="append",
-                        help="a set of positions (repeatable; default: seeded random KRK)")
+    parser.add_argument(
+        "--epd",
+        type=Path,
+        action="append",
+        help="a set of positions (repeatable; default: seeded random KRK)",
+    )
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--runs", type=int, default=5)
@@ -203,8 +223,10 @@ def main() -> None:
     if args.runs < 1 or args.count < 1:
         fail("--runs and --count must be at least 1")
     flags = ["-O"] if args.optimise else []
-    print(f"book program {args.book}, md5 {hashlib.md5(args.book.read_bytes()).hexdigest()}"
-          f"{'; swipl -O' if flags else ''}")
+    print(
+        f"book program {args.book}, md5 {hashlib.md5(args.book.read_bytes()).hexdigest()}"
+        f"{'; swipl -O' if flags else ''}"
+    )
 
     table = load_table(ROOT / "advice_tables" / "krk_bratko.yaml")
     if args.epd:
@@ -214,8 +236,7 @@ def main() -> None:
     handle, name = tempfile.mkstemp(suffix=".epd")
     try:
         with os.fdopen(handle, "w") as out:
-            out.writelines(board.epd() + "\n"
-                           for board in random_positions("KRK", args.count, args.seed))
+            out.writelines(board.epd() + "\n" for board in random_positions("KRK", args.count, args.seed))
         measure(args.book, Path(name), table, args.runs, flags)
     finally:
         os.unlink(name)

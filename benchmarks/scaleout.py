@@ -68,16 +68,23 @@ print(json.dumps({"games": len(report.records), "plans": len(report.plan_seconds
 per CPU) would not let 8 workers run on 2 cores."""
 
 
-def one_run(tree: Path, table: str, positions: str, jobs: int, defender: str,
-            scheduler: str = "") -> dict[str, float]:
+def one_run(
+    tree: Path, table: str, positions: str, jobs: int, defender: str, scheduler: str = ""
+) -> dict[str, float]:
     """One verify run (on the cluster of ``scheduler``, if given): its
     plans, wall seconds, CPU seconds (the run's, with its worker processes)
     and the load before it."""
     load = os.getloadavg()[0]
     command = [sys.executable, "-c", RUN, table, positions, defender, str(jobs), scheduler]
     started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command,
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     output, errors = process.communicate()
     wall = time.perf_counter() - started
     if process.returncode:
@@ -86,18 +93,24 @@ def one_run(tree: Path, table: str, positions: str, jobs: int, defender: str,
     return {"plans": data["plans"], "wall": wall, "cpu": data["cpu"], "load": load}
 
 
-def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
-             ) -> dict[str, float]:
+def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str) -> dict[str, float]:
     """One verify run on a local Dask cluster of ``workers`` single-thread
     worker processes, started for it (not timed) and closed after it: as
     :func:`one_run`, its CPU time the client's, the workers' and the
     scheduler's (in this process) during the run."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      host="127.0.0.1", dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         client.wait_for_workers(workers)
         before = sum(client.run(_cpu_seconds).values()), time.process_time()
         run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
@@ -115,18 +128,24 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def dask_startup_seconds(tree: Path, table: str, workers: int
-                         ) -> list[tuple[float, float, float, float]]:
+def dask_startup_seconds(tree: Path, table: str, workers: int) -> list[tuple[float, float, float, float]]:
     """For each worker of a fresh local Dask cluster of ``workers``: the
     wall and CPU seconds it takes to import al0's verifier (as al0's check
     of the workers does, before a run), then to make its verifier."""
     from distributed import Client, LocalCluster
 
     spec = _spec(tree, table)
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      host="127.0.0.1", dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         client.wait_for_workers(workers)
         imports = client.run(_import_al0)
         verifiers = client.run(_make_verifier, spec)
@@ -136,6 +155,7 @@ def dask_startup_seconds(tree: Path, table: str, workers: int
 def _import_al0() -> tuple[float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     import al0.verify.verifier  # noqa: F401
+
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
@@ -157,6 +177,7 @@ def startup_seconds(tree: Path, table: str) -> tuple[float, float]:
 
 def _make_verifier(spec: VerifySpec) -> tuple[float, float]:
     from al0.verify.verifier import Verifier
+
     wall, cpu = time.perf_counter(), time.process_time()
     Verifier(spec)
     return time.perf_counter() - wall, time.process_time() - cpu
@@ -167,9 +188,13 @@ def main() -> None:
     parser.add_argument("table")
     parser.add_argument("positions")
     parser.add_argument("--jobs", type=int, nargs="*", default=[1, 2])
-    parser.add_argument("--dask", type=int, nargs="*", default=[],
-                        help="worker processes of a local Dask cluster, for each run started "
-                             "afresh (on 127.0.0.1)")
+    parser.add_argument(
+        "--dask",
+        type=int,
+        nargs="*",
+        default=[],
+        help="worker processes of a local Dask cluster, for each run started afresh (on 127.0.0.1)",
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--defender", default="tablebase")
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
@@ -178,36 +203,42 @@ def main() -> None:
         parser.error("give at least one --jobs N or --dask N")
     # The workers of a Dask cluster are started afresh: they import al0 from the tree.
     os.environ["PYTHONPATH"] = str(arguments.tree)
-    modes = [(f"--jobs {jobs}", functools.partial(one_run, jobs=jobs))
-             for jobs in arguments.jobs]
-    modes += [(f"--dask {workers}", functools.partial(dask_run, workers=workers))
-              for workers in arguments.dask]
+    modes = [(f"--jobs {jobs}", functools.partial(one_run, jobs=jobs)) for jobs in arguments.jobs]
+    modes += [
+        (f"--dask {workers}", functools.partial(dask_run, workers=workers)) for workers in arguments.dask
+    ]
     medians = {}
     for name, mode in modes:
         runs = []
         for _ in range(arguments.runs):
-            run = mode(arguments.tree, arguments.table, arguments.positions,
-                       defender=arguments.defender)
+            run = mode(arguments.tree, arguments.table, arguments.positions, defender=arguments.defender)
             runs.append(run)
             parts = ", ".join(f"{key} {run[key]:.1f} s" for key in run if key.endswith(" cpu"))
-            print(f"{name}: {run['plans']} plans, {run['wall']:.1f} s wall, "
-                  f"{run['cpu']:.1f} s CPU{f' ({parts})' if parts else ''}, "
-                  f"load {run['load']:.1f}", flush=True)
+            print(
+                f"{name}: {run['plans']} plans, {run['wall']:.1f} s wall, "
+                f"{run['cpu']:.1f} s CPU{f' ({parts})' if parts else ''}, "
+                f"load {run['load']:.1f}",
+                flush=True,
+            )
         medians[name] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
     first = medians[modes[0][0]]
     for name, median in medians.items():
-        print(f"median {name}: {median['plans']:.0f} plans "
-              f"({median['plans'] / first['plans']:.3f}x), "
-              f"{median['wall']:.1f} s wall ({median['wall'] / first['wall']:.2f}x), "
-              f"{median['cpu']:.1f} s CPU, load {median['load']:.1f}")
+        print(
+            f"median {name}: {median['plans']:.0f} plans "
+            f"({median['plans'] / first['plans']:.3f}x), "
+            f"{median['wall']:.1f} s wall ({median['wall'] / first['wall']:.2f}x), "
+            f"{median['cpu']:.1f} s CPU, load {median['load']:.1f}"
+        )
     wall, cpu = startup_seconds(arguments.tree, arguments.table)
     print(f"worker start-up ({arguments.table}): {wall:.2f} s wall, {cpu:.2f} s CPU")
     for workers in arguments.dask:
         times = dask_startup_seconds(arguments.tree, arguments.table, workers)
         import_wall, import_cpu, wall, cpu = (max(column) for column in zip(*times))
-        print(f"Dask worker start-up ({arguments.table}, {workers} workers, the slowest): "
-              f"importing al0 {import_wall:.2f} s wall, {import_cpu:.2f} s CPU; "
-              f"then its verifier {wall:.2f} s wall, {cpu:.2f} s CPU")
+        print(
+            f"Dask worker start-up ({arguments.table}, {workers} workers, the slowest): "
+            f"importing al0 {import_wall:.2f} s wall, {import_cpu:.2f} s CPU; "
+            f"then its verifier {wall:.2f} s wall, {cpu:.2f} s CPU"
+        )
 
 
 if __name__ == "__main__":

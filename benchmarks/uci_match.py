@@ -44,6 +44,7 @@ rule ends any game without progress well before: 100 plies)."""
 @dataclass
 class Game:
     """One game's outcome, as the match runner saw it."""
+
     start: str
     control: str
     end: str = ""
@@ -80,16 +81,27 @@ def starts(material: str, games: int, seed: int) -> list[chess.Board]:
     return chosen
 
 
-def limit_for(control: str, board: chess.Board, clocks: dict[chess.Color, float],
-              increment: float) -> chess.engine.Limit:
+def limit_for(
+    control: str, board: chess.Board, clocks: dict[chess.Color, float], increment: float
+) -> chess.engine.Limit:
     if control.startswith("movetime"):
         return chess.engine.Limit(time=float(control.split()[1]))
-    return chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
-                              white_inc=increment, black_inc=increment)
+    return chess.engine.Limit(
+        white_clock=clocks[chess.WHITE],
+        black_clock=clocks[chess.BLACK],
+        white_inc=increment,
+        black_inc=increment,
+    )
 
 
-def play(al0: chess.engine.SimpleEngine, stockfish: chess.engine.SimpleEngine,
-         start: chess.Board, control: str, number: int, margin: float) -> Game:
+def play(
+    al0: chess.engine.SimpleEngine,
+    stockfish: chess.engine.SimpleEngine,
+    start: chess.Board,
+    control: str,
+    number: int,
+    margin: float,
+) -> Game:
     """One game from ``start``: al0 White, Stockfish Black."""
     game = Game(start.fen(), control)
     board = start.copy()
@@ -159,34 +171,42 @@ def main() -> None:
     parser.add_argument("--materials", nargs="+", default=["KRK", "KQK", "KBBK"])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--movetime", type=float, default=0.1,
-                        help="seconds a move (0: no such run)")
-    parser.add_argument("--clock", default="10+0.1",
-                        help="BASE+INCREMENT seconds ('' for no such run)")
-    parser.add_argument("--margin", type=float, default=0.1,
-                        help="seconds a fixed-time move may run over before it loses")
-    parser.add_argument("--al0", default=f"{shlex.quote(sys.executable)} -m al0 uci",
-                        help="the command that starts al0 as a UCI engine")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a UCI option for al0 (TablebaseRescue=false: the table's own play)")
+    parser.add_argument("--movetime", type=float, default=0.1, help="seconds a move (0: no such run)")
+    parser.add_argument("--clock", default="10+0.1", help="BASE+INCREMENT seconds ('' for no such run)")
+    parser.add_argument(
+        "--margin", type=float, default=0.1, help="seconds a fixed-time move may run over before it loses"
+    )
+    parser.add_argument(
+        "--al0",
+        default=f"{shlex.quote(sys.executable)} -m al0 uci",
+        help="the command that starts al0 as a UCI engine",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a UCI option for al0 (TablebaseRescue=false: the table's own play)",
+    )
     parser.add_argument("--stockfish", default="stockfish")
     parser.add_argument("--json", help="write every game here")
     args = parser.parse_args()
 
-    controls = ([f"movetime {args.movetime:g}"] if args.movetime else []) + \
-        ([f"clock {args.clock}"] if args.clock else [])
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"{os.cpu_count()} cores")
+    controls = ([f"movetime {args.movetime:g}"] if args.movetime else []) + (
+        [f"clock {args.clock}"] if args.clock else []
+    )
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
     games: list[Game] = []
-    with chess.engine.SimpleEngine.popen_uci(shlex.split(args.al0)) as al0, \
-            chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish:
+    with (
+        chess.engine.SimpleEngine.popen_uci(shlex.split(args.al0)) as al0,
+        chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish,
+    ):
         stockfish.configure({"Threads": 1, "Hash": 16})
         al0.configure(dict(option.split("=", 1) for option in args.option))
         # As a GUI does before the first game (al0 makes its engine then).
         al0.ping()
         stockfish.ping()
-        print(f"al0: {al0.id.get('name')} {' '.join(args.option)}; "
-              f"Black: {stockfish.id.get('name')}")
+        print(f"al0: {al0.id.get('name')} {' '.join(args.option)}; Black: {stockfish.id.get('name')}")
         number = 0
         for material in args.materials:
             positions = starts(material, args.games, args.seed)
@@ -199,19 +219,25 @@ def main() -> None:
                     games.append(game)
                     row.append(game)
                     ends[game.end] += 1
-                    print(f"  {material} {control}: {game.end} in {game.moves} moves "
-                          f"(slowest {game.slowest:.3f} s, unscored {game.unscored}) "
-                          f"from {game.start}", flush=True)
+                    print(
+                        f"  {material} {control}: {game.end} in {game.moves} moves "
+                        f"(slowest {game.slowest:.3f} s, unscored {game.unscored}) "
+                        f"from {game.start}",
+                        flush=True,
+                    )
                 mated = [g.moves for g in row if g.end == "mate"]
-                print(f"{material} {control}: {ends['mate']}/{len(row)} mated"
-                      f" (mean {sum(mated) / max(len(mated), 1):.1f} moves), "
-                      f"draws {sum(n for e, n in ends.items() if e not in ('mate', 'illegal', 'time-loss', 'engine-error'))}"
-                      f" {dict((e, n) for e, n in ends.items() if e != 'mate')}, "
-                      f"illegal {ends['illegal']}, time losses {ends['time-loss']}, "
-                      f"moves without score {sum(g.unscored for g in row)} of "
-                      f"{sum(g.moves for g in row)}, slowest move "
-                      f"{max(g.slowest for g in row):.3f} s (Stockfish's "
-                      f"{max(g.their_slowest for g in row):.3f} s)", flush=True)
+                print(
+                    f"{material} {control}: {ends['mate']}/{len(row)} mated"
+                    f" (mean {sum(mated) / max(len(mated), 1):.1f} moves), "
+                    f"draws {sum(n for e, n in ends.items() if e not in ('mate', 'illegal', 'time-loss', 'engine-error'))}"
+                    f" {dict((e, n) for e, n in ends.items() if e != 'mate')}, "
+                    f"illegal {ends['illegal']}, time losses {ends['time-loss']}, "
+                    f"moves without score {sum(g.unscored for g in row)} of "
+                    f"{sum(g.moves for g in row)}, slowest move "
+                    f"{max(g.slowest for g in row):.3f} s (Stockfish's "
+                    f"{max(g.their_slowest for g in row):.3f} s)",
+                    flush=True,
+                )
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.json:
         with open(args.json, "w") as out:

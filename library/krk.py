@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import chess
 
-from al0.lang.library import Library, Node
 from al0.board.moves import legal_moves
 from al0.board.position import MOVES
-
+from al0.lang.library import Library, Node
 
 Squares = tuple[chess.Square, chess.Square | None, chess.Square]
 """Our king, our rook (None when it is gone), their king: a plain tuple,
@@ -35,7 +34,8 @@ def squares(node: Node) -> Squares:
         found = node.facts[squares] = (
             (kings & ours).bit_length() - 1,
             (rooks & -rooks).bit_length() - 1 if rooks else None,
-            (kings & theirs).bit_length() - 1)
+            (kings & theirs).bit_length() - 1,
+        )
     return found
 
 
@@ -45,33 +45,36 @@ _BB = chess.BB_SQUARES
 # python-chess's distances and coordinates, tabulated once: predicates read
 # them at every search node, and an indexing is several times faster than a
 # call (so the predicates index these tables directly).
-DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES)
-                 for a in chess.SQUARES)
-MANHATTAN = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQUARES)
-                  for a in chess.SQUARES)
+DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
+MANHATTAN = tuple(tuple(chess.square_manhattan_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
 XY = tuple((chess.square_file(s) + 1, chess.square_rank(s) + 1) for s in chess.SQUARES)
 
 
 def _between(masks: list[chess.Bitboard]) -> tuple[tuple[chess.Bitboard, ...], ...]:
     """``[i][j]``: the union of ``masks`` strictly between indices i and j."""
-    return tuple(tuple(sum(masks[min(i, j) + 1:max(i, j)]) for j in range(8)) for i in range(8))
+    return tuple(tuple(sum(masks[min(i, j) + 1 : max(i, j)]) for j in range(8)) for i in range(8))
 
 
 _FILES_BETWEEN, _RANKS_BETWEEN = _between(chess.BB_FILES), _between(chess.BB_RANKS)
-DIVIDING = tuple(tuple(_FILES_BETWEEN[chess.square_file(w)][chess.square_file(b)]
-                       | _RANKS_BETWEEN[chess.square_rank(w)][chess.square_rank(b)]
-                       for b in chess.SQUARES) for w in chess.SQUARES)
+DIVIDING = tuple(
+    tuple(
+        _FILES_BETWEEN[chess.square_file(w)][chess.square_file(b)]
+        | _RANKS_BETWEEN[chess.square_rank(w)][chess.square_rank(b)]
+        for b in chess.SQUARES
+    )
+    for w in chess.SQUARES
+)
 """``DIVIDING[w][b]``: the squares on a file strictly between the files of
 w and b or on a rank strictly between their ranks (where the rook divides
 kings on w and b), tabulated once: rookdivides runs at most nodes."""
 
 
-EDGE = tuple(chess.square_file(s) in (0, 7) or chess.square_rank(s) in (0, 7)
-             for s in chess.SQUARES)
+EDGE = tuple(chess.square_file(s) in (0, 7) or chess.square_rank(s) in (0, 7) for s in chess.SQUARES)
 """``EDGE[square]``: whether ``square`` is on an edge file or rank."""
 
 
 # ------------------------------------------------------------ predicates
+
 
 def their_king_edge(node: Node, root: Node) -> bool:
     """B stands on an edge file or rank."""
@@ -140,8 +143,7 @@ def newroomsmaller(node: Node, root: Node) -> bool:
     # room() of both, inlined: this runs at every node of squeeze.
     _, r, b = node.facts.get(squares) or squares(node)
     _, root_r, root_b = root.facts.get(squares) or squares(root)
-    return ((64 if r is None else ROOM[r][b])
-            < (64 if root_r is None else ROOM[root_r][root_b]))
+    return (64 if r is None else ROOM[r][b]) < (64 if root_r is None else ROOM[root_r][root_b])
 
 
 def roomgt2(node: Node, root: Node) -> bool:
@@ -208,28 +210,43 @@ def _book_rook_order(rook: chess.Square, to: chess.Square) -> tuple[int, int]:
 # Both orders tabulated once per square, as (target bitboard, move) pairs:
 # a generator then only filters them, which is most of the speed of search.
 KING_ORDER = tuple(
-    tuple((chess.BB_SQUARES[to], MOVES[king][to])
-          for to in (chess.square(chess.square_file(king) + dx, chess.square_rank(king) + dy)
-                     for dx, dy in KING_STEPS
-                     if 0 <= chess.square_file(king) + dx < 8
-                     and 0 <= chess.square_rank(king) + dy < 8))
-    for king in chess.SQUARES)
+    tuple(
+        (chess.BB_SQUARES[to], MOVES[king][to])
+        for to in (
+            chess.square(chess.square_file(king) + dx, chess.square_rank(king) + dy)
+            for dx, dy in KING_STEPS
+            if 0 <= chess.square_file(king) + dx < 8 and 0 <= chess.square_rank(king) + dy < 8
+        )
+    )
+    for king in chess.SQUARES
+)
+
+
 def _rook_targets_in_book_order(rook: chess.Square) -> list[chess.Square]:
     """The squares a rook on ``rook`` reaches on an empty board, in the book's order."""
-    targets = [to for to in chess.SQUARES if to != rook and (
-        chess.square_file(to) == chess.square_file(rook)
-        or chess.square_rank(to) == chess.square_rank(rook))]
+    targets = [
+        to
+        for to in chess.SQUARES
+        if to != rook
+        and (
+            chess.square_file(to) == chess.square_file(rook)
+            or chess.square_rank(to) == chess.square_rank(rook)
+        )
+    ]
     return sorted(targets, key=lambda to: _book_rook_order(rook, to))
 
 
 ROOK_ORDER = tuple(
     tuple((chess.BB_SQUARES[to], MOVES[rook][to]) for to in _rook_targets_in_book_order(rook))
-    for rook in chess.SQUARES)
+    for rook in chess.SQUARES
+)
 ROOK_MOVES = tuple(tuple(move for _, move in order) for order in ROOK_ORDER)
 """``ROOK_MOVES[rook]``: every move of a rook on an empty board, in the book's order."""
-ROOK_LINES = tuple((chess.BB_FILES[chess.square_file(rook)]
-                    | chess.BB_RANKS[chess.square_rank(rook)]) & ~chess.BB_SQUARES[rook]
-                   for rook in chess.SQUARES)
+ROOK_LINES = tuple(
+    (chess.BB_FILES[chess.square_file(rook)] | chess.BB_RANKS[chess.square_rank(rook)])
+    & ~chess.BB_SQUARES[rook]
+    for rook in chess.SQUARES
+)
 """``ROOK_LINES[rook]``: the squares of the rook's file and rank but its own."""
 
 
@@ -258,9 +275,10 @@ def rookmove(node: Node) -> list[chess.Move]:
         # Nothing on its file or rank (more than half the positions): every
         # move, without filtering them.
         return list(ROOK_MOVES[rook])
-    targets = ((chess.BB_RANK_ATTACKS[rook][chess.BB_RANK_MASKS[rook] & occupied]
-                | chess.BB_FILE_ATTACKS[rook][chess.BB_FILE_MASKS[rook] & occupied])
-               & ~occupied)
+    targets = (
+        chess.BB_RANK_ATTACKS[rook][chess.BB_RANK_MASKS[rook] & occupied]
+        | chess.BB_FILE_ATTACKS[rook][chess.BB_FILE_MASKS[rook] & occupied]
+    ) & ~occupied
     return [move for to, move in ROOK_ORDER[rook] if targets & to]
 
 
@@ -289,8 +307,10 @@ def legal(node: Node) -> list[chess.Move]:
     guarded = chess.BB_KING_ATTACKS[w] | chess.BB_SQUARES[w]
     if r is not None:
         without_b = occupied & ~chess.BB_SQUARES[b]
-        guarded |= (chess.BB_RANK_ATTACKS[r][chess.BB_RANK_MASKS[r] & without_b]
-                    | chess.BB_FILE_ATTACKS[r][chess.BB_FILE_MASKS[r] & without_b])
+        guarded |= (
+            chess.BB_RANK_ATTACKS[r][chess.BB_RANK_MASKS[r] & without_b]
+            | chess.BB_FILE_ATTACKS[r][chess.BB_FILE_MASKS[r] & without_b]
+        )
     return _king_steps(b, guarded)
 
 
@@ -306,14 +326,23 @@ def library() -> Library:
     return Library(
         "krk",
         predicates={
-            "their_king_edge": their_king_edge, "our_king_edge": our_king_edge,
-            "kings_close": kings_close, "rooklost": rooklost,
-            "rookexposed": rookexposed, "rookdivides": rookdivides,
-            "newroomsmaller": newroomsmaller, "roomgt2": roomgt2,
-            "okapproachedcsquare": okapproachedcsquare, "lpatt": lpatt,
+            "their_king_edge": their_king_edge,
+            "our_king_edge": our_king_edge,
+            "kings_close": kings_close,
+            "rooklost": rooklost,
+            "rookexposed": rookexposed,
+            "rookdivides": rookdivides,
+            "newroomsmaller": newroomsmaller,
+            "roomgt2": roomgt2,
+            "okapproachedcsquare": okapproachedcsquare,
+            "lpatt": lpatt,
             "okorndle": okorndle,
         },
-        generators={"kingdiagfirst": kingdiagfirst, "rookmove": rookmove,
-                    "checkmove": checkmove, "legal": legal},
+        generators={
+            "kingdiagfirst": kingdiagfirst,
+            "rookmove": rookmove,
+            "checkmove": checkmove,
+            "legal": legal,
+        },
         symmetric=True,
     )

@@ -23,12 +23,13 @@ from typing import Iterator, NamedTuple
 
 import chess
 
-from al0.lang.library import Library, Node, load_library, standard_library
 from al0.board.position import attacks, king_square, occupied, pieces
+from al0.lang.library import Library, Node, load_library, standard_library
 
 
 class Squares(NamedTuple):
     """Our king, our rook (None when it is gone), their king."""
+
     w: chess.Square
     r: chess.Square | None
     b: chess.Square
@@ -43,8 +44,11 @@ def squares(node: Node) -> Squares:
 def _find_squares(node: Node) -> Squares:
     position = node.position
     rooks = pieces(position, chess.ROOK, node.us)
-    return Squares(king_square(position, node.us), chess.lsb(rooks) if rooks else None,
-                   king_square(position, not node.us))
+    return Squares(
+        king_square(position, node.us),
+        chess.lsb(rooks) if rooks else None,
+        king_square(position, not node.us),
+    )
 
 
 def _room(rook: chess.Square, b: chess.Square) -> int:
@@ -68,14 +72,14 @@ def _csquare_distance(w: chess.Square, rook: chess.Square, b: chess.Square) -> i
 
 # ------------------------------------------------------------ generators
 
+
 def _king_moves(node: Node) -> list[chess.Move]:
     """Our king's steps, never next to B or onto R, in square order."""
     s = squares(node)
     forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
     if s.r is not None:
         forbidden |= chess.BB_SQUARES[s.r]
-    return [chess.Move(s.w, to)
-            for to in chess.scan_forward(chess.BB_KING_ATTACKS[s.w] & ~forbidden)]
+    return [chess.Move(s.w, to) for to in chess.scan_forward(chess.BB_KING_ATTACKS[s.w] & ~forbidden)]
 
 
 def kingtoward(node: Node) -> Iterator[chess.Move]:
@@ -86,9 +90,15 @@ def kingtoward(node: Node) -> Iterator[chess.Move]:
     if s.r is None:
         return iter(moves)
     rook = s.r
-    return iter(sorted(moves, key=lambda move: (
-        _csquare_distance(move.to_square, rook, s.b),
-        chess.square_distance(move.to_square, s.b))))
+    return iter(
+        sorted(
+            moves,
+            key=lambda move: (
+                _csquare_distance(move.to_square, rook, s.b),
+                chess.square_distance(move.to_square, s.b),
+            ),
+        )
+    )
 
 
 def rooksqueeze(node: Node) -> Iterator[chess.Move]:
@@ -96,8 +106,12 @@ def rooksqueeze(node: Node) -> Iterator[chess.Move]:
     king), the one leaving B the least room first, then the one farthest
     from B."""
     s = squares(node)
-    return iter(sorted(_rook_moves(node), key=lambda move: (
-        _room(move.to_square, s.b), -chess.square_distance(move.to_square, s.b))))
+    return iter(
+        sorted(
+            _rook_moves(node),
+            key=lambda move: (_room(move.to_square, s.b), -chess.square_distance(move.to_square, s.b)),
+        )
+    )
 
 
 def _rook_moves(node: Node) -> list[chess.Move]:
@@ -115,9 +129,15 @@ def kingreach(node: Node) -> Iterator[chess.Move]:
     """Our king's moves (never next to B or onto R), the one leaving B the
     fewest squares to reach (:func:`reach`) first, then nearest to B."""
     s = squares(node)
-    return iter(sorted(_king_moves(node), key=lambda move: (
-        chess.popcount(_region_of(move.to_square, s.r, s.b)),
-        chess.square_distance(move.to_square, s.b))))
+    return iter(
+        sorted(
+            _king_moves(node),
+            key=lambda move: (
+                chess.popcount(_region_of(move.to_square, s.r, s.b)),
+                chess.square_distance(move.to_square, s.b),
+            ),
+        )
+    )
 
 
 def rookbeyond(node: Node) -> Iterator[chess.Move]:
@@ -130,9 +150,11 @@ def rookbeyond(node: Node) -> Iterator[chess.Move]:
 
     def key(move: chess.Move) -> tuple[bool, bool, int]:
         to = move.to_square
-        return (chess.square_distance(to, s.b) < 3,
-                chess.square_distance(to, s.w) <= chess.square_distance(to, s.b),
-                -chess.square_distance(to, s.w))
+        return (
+            chess.square_distance(to, s.b) < 3,
+            chess.square_distance(to, s.w) <= chess.square_distance(to, s.b),
+            -chess.square_distance(to, s.w),
+        )
 
     return iter(sorted(_rook_moves(node), key=key))
 
@@ -160,8 +182,12 @@ def rookfar(node: Node) -> Iterator[chess.Move]:
     far = _far_edges(s.w)
     if s.r is None or chess.BB_SQUARES[s.r] & far:
         return iter(())
-    return iter(sorted((move for move in _rook_moves(node) if chess.BB_SQUARES[move.to_square] & far),
-                       key=lambda move: _room(move.to_square, s.b)))
+    return iter(
+        sorted(
+            (move for move in _rook_moves(node) if chess.BB_SQUARES[move.to_square] & far),
+            key=lambda move: _room(move.to_square, s.b),
+        )
+    )
 
 
 def kingnear(node: Node) -> Iterator[chess.Move]:
@@ -169,8 +195,12 @@ def kingnear(node: Node) -> Iterator[chess.Move]:
     then farthest from the nearest corner: out of a corner, towards their
     king."""
     s = squares(node)
-    return iter(sorted(_king_moves(node), key=lambda move: (
-        chess.square_distance(move.to_square, s.b), -_corner_distance(move.to_square))))
+    return iter(
+        sorted(
+            _king_moves(node),
+            key=lambda move: (chess.square_distance(move.to_square, s.b), -_corner_distance(move.to_square)),
+        )
+    )
 
 
 def squeezefirst(node: Node) -> Iterator[chess.Move]:
@@ -181,6 +211,7 @@ def squeezefirst(node: Node) -> Iterator[chess.Move]:
 
 
 # ------------------------------------------------------------ the edge box
+
 
 def _region(node: Node) -> chess.Bitboard:
     """B's square and the squares B can reach from it by king steps, never
@@ -197,9 +228,13 @@ def _region_of(w: chess.Square, r: chess.Square | None, b: chess.Square) -> ches
     if r is None:
         return _flood(w, 0, b)
     blockers = chess.BB_SQUARES[w] | chess.BB_SQUARES[r]
-    return _flood(w, chess.BB_RANK_ATTACKS[r][chess.BB_RANK_MASKS[r] & blockers]
-                  | chess.BB_FILE_ATTACKS[r][chess.BB_FILE_MASKS[r] & blockers]
-                  | chess.BB_SQUARES[r], b)
+    return _flood(
+        w,
+        chess.BB_RANK_ATTACKS[r][chess.BB_RANK_MASKS[r] & blockers]
+        | chess.BB_FILE_ATTACKS[r][chess.BB_FILE_MASKS[r] & blockers]
+        | chess.BB_SQUARES[r],
+        b,
+    )
 
 
 def _flood(w: chess.Square, guarded: chess.Bitboard, b: chess.Square) -> chess.Bitboard:
@@ -295,9 +330,15 @@ def kingtofront(node: Node) -> Iterator[chess.Move]:
     if edge is None:
         return iter(moves)
     targets = _targets(edge, s.b)
-    return iter(sorted(moves, key=lambda move: (
-        _target_distance(move.to_square, targets),
-        chess.square_distance(move.to_square, s.b))))
+    return iter(
+        sorted(
+            moves,
+            key=lambda move: (
+                _target_distance(move.to_square, targets),
+                chess.square_distance(move.to_square, s.b),
+            ),
+        )
+    )
 
 
 def rookaside(node: Node) -> Iterator[chess.Move]:
@@ -308,14 +349,19 @@ def rookaside(node: Node) -> Iterator[chess.Move]:
     s = squares(node)
 
     def between(rook: chess.Square, to: chess.Square) -> bool:
-        along = chess.square_rank if chess.square_file(to) == chess.square_file(rook) \
-            else chess.square_file
+        along = chess.square_rank if chess.square_file(to) == chess.square_file(rook) else chess.square_file
         low, high = sorted((along(s.w), along(s.b)))
         return low < along(to) < high and chess.square_distance(to, s.b) > 1
 
-    return iter(sorted(_rook_moves(node), key=lambda move: (
-        not between(move.from_square, move.to_square),
-        -chess.square_distance(move.to_square, s.b))))
+    return iter(
+        sorted(
+            _rook_moves(node),
+            key=lambda move: (
+                not between(move.from_square, move.to_square),
+                -chess.square_distance(move.to_square, s.b),
+            ),
+        )
+    )
 
 
 def _held(node: Node) -> tuple[int, int]:
@@ -331,10 +377,14 @@ def _held(node: Node) -> tuple[int, int]:
     by_rank = _flood(s.w, rank, s.b)
     by_file = _flood(s.w, file, s.b)
     if chess.popcount(by_rank) <= chess.popcount(by_file):
-        return (chess.popcount(by_rank),
-                len({chess.square_file(square) for square in chess.scan_forward(by_rank)}))
-    return (chess.popcount(by_file),
-            len({chess.square_rank(square) for square in chess.scan_forward(by_file)}))
+        return (
+            chess.popcount(by_rank),
+            len({chess.square_file(square) for square in chess.scan_forward(by_rank)}),
+        )
+    return (
+        chess.popcount(by_file),
+        len({chess.square_rank(square) for square in chess.scan_forward(by_file)}),
+    )
 
 
 def span(node: Node) -> int:
@@ -408,10 +458,12 @@ def cutgap(node: Node) -> int:
     s = squares(node)
     if s.r is None:
         return 8
-    gaps = [abs(along(s.b) - along(s.r))
-            for along in (chess.square_file, chess.square_rank)
-            if min(along(s.w), along(s.b)) < along(s.r) < max(along(s.w), along(s.b))
-            and abs(along(s.w) - along(s.r)) >= 3]
+    gaps = [
+        abs(along(s.b) - along(s.r))
+        for along in (chess.square_file, chess.square_rank)
+        if min(along(s.w), along(s.b)) < along(s.r) < max(along(s.w), along(s.b))
+        and abs(along(s.w) - along(s.r)) >= 3
+    ]
     return min(gaps, default=8)
 
 
@@ -427,16 +479,37 @@ def library() -> Library:
     standard = standard_library()
     return Library(
         "krk_fast",
-        predicates={**{name: predicate for name, predicate in book.predicates.items()
-                       if name not in standard.predicates}, "edgebound": edgebound,
-                    "our_king_cornered": our_king_cornered,
-                    "rooksafe": rooksafe},
-        generators={**book.generators, "kingtoward": kingtoward,
-                    "rooksqueeze": rooksqueeze, "squeezefirst": squeezefirst,
-                    "kingtofront": kingtofront, "rookaside": rookaside,
-                    "rookbeyond": rookbeyond, "rookfar": rookfar, "kingreach": kingreach, "kingnear": kingnear},
-        features={"frontdist": frontdist, "reach": reach, "box": box, "span": span,
-                  "length": length, "cornerdist": cornerdist,
-                  "edgedist": edgedist, "cutgap": cutgap},
+        predicates={
+            **{
+                name: predicate
+                for name, predicate in book.predicates.items()
+                if name not in standard.predicates
+            },
+            "edgebound": edgebound,
+            "our_king_cornered": our_king_cornered,
+            "rooksafe": rooksafe,
+        },
+        generators={
+            **book.generators,
+            "kingtoward": kingtoward,
+            "rooksqueeze": rooksqueeze,
+            "squeezefirst": squeezefirst,
+            "kingtofront": kingtofront,
+            "rookaside": rookaside,
+            "rookbeyond": rookbeyond,
+            "rookfar": rookfar,
+            "kingreach": kingreach,
+            "kingnear": kingnear,
+        },
+        features={
+            "frontdist": frontdist,
+            "reach": reach,
+            "box": box,
+            "span": span,
+            "length": length,
+            "cornerdist": cornerdist,
+            "edgedist": edgedist,
+            "cutgap": cutgap,
+        },
         symmetric=True,
     )

@@ -2,6 +2,7 @@
 depth-D closure of the walk potential, the shares of a few features there
 against the closure, an EPD of them (python research/kbnk_walk_failures.py 7;
 feature columns memoised in /tmp/kbnk_memo). A lab script, not a tool."""
+
 import collections
 import random
 import sys
@@ -16,8 +17,8 @@ from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
 
 ROOT = Path(__file__).resolve().parent.parent
-memo = Path('/tmp/kbnk_memo')
-g = MoveGraph(load('KBNK'))
+memo = Path("/tmp/kbnk_memo")
+g = MoveGraph(load("KBNK"))
 t = Terms(g, memo)
 H = "edge_dist(k) = 0 and inward(k) = 0 and dist(K, k) <= 2 and centre_side_dist(K, k) <= 1"
 COUNT = "3*corner_dist(k, B) + 3*edge_dist(k) + 2*centre_side_dist(K, k) + mobility + dist(N, k)"
@@ -31,21 +32,46 @@ counted, _, _ = closure(g, pot, D, won)
 stuck = held & (found == 0)
 out = held & ~counted & (found > 0)
 print("held", held.sum(), "stuck", stuck.sum(), "fall but leave closure", out.sum())
+
+
 def feat(name):
     col = t.feature(name)
-    full = np.zeros(g.size, np.int64); full[g.roots] = col; return full
+    full = np.zeros(g.size, np.int64)
+    full[g.roots] = col
+    return full
+
+
 dtm = g.table.values[0]
 sel_ok = held & counted
-for name in ["corner_dist(k, B)", "dist(N, k)", "dist(B, k)", "mobility", "centre_side_dist(K, k)", "corner_dist(k)"]:
-    try: f = feat(name)
-    except AL0Error: continue
+for name in [
+    "corner_dist(k, B)",
+    "dist(N, k)",
+    "dist(B, k)",
+    "mobility",
+    "centre_side_dist(K, k)",
+    "corner_dist(k)",
+]:
+    try:
+        f = feat(name)
+    except AL0Error:
+        continue
     for label, sel in (("stuck", stuck), ("left", out), ("closure", sel_ok)):
-        c = collections.Counter(f[sel]); tot = sel.sum()
-        print(f"{name:24s} {label:8s}", " ".join(f"{int(k)}:{100*v/tot:.0f}%" for k, v in sorted(c.items())))
-print("dtm plies stuck", np.percentile(dtm[stuck], [10,50,90]), "closure", np.percentile(dtm[sel_ok], [10,50,90]))
+        c = collections.Counter(f[sel])
+        tot = sel.sum()
+        print(
+            f"{name:24s} {label:8s}", " ".join(f"{int(k)}:{100 * v / tot:.0f}%" for k, v in sorted(c.items()))
+        )
+print(
+    "dtm plies stuck",
+    np.percentile(dtm[stuck], [10, 50, 90]),
+    "closure",
+    np.percentile(dtm[sel_ok], [10, 50, 90]),
+)
 fails = np.flatnonzero(held & ~counted)
-with open(ROOT / 'research' / 'kbnk_walk_failures.epd', 'w') as fh:
+with open(ROOT / "research" / "kbnk_walk_failures.epd", "w") as fh:
     for n, i in zip(t.nodes(fails, 0), fails):
-        fh.write(f"{n.fen.rsplit(' ', 2)[0]} c0 \"{'stuck' if stuck[i] else 'leaves the closure'}\"; dm {int(dtm[i]+1)//2};\n")
+        fh.write(
+            f'{n.fen.rsplit(" ", 2)[0]} c0 "{"stuck" if stuck[i] else "leaves the closure"}"; dm {int(dtm[i] + 1) // 2};\n'
+        )
 for i in random.Random(1).sample(list(np.flatnonzero(stuck)), 12):
     print(next(iter(t.nodes(np.array([i]), 0))).fen, int(dtm[i]))

@@ -79,12 +79,14 @@ def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def forks_of(pid: int) -> list[int]:
     """The child processes of ``pid`` forked from it (the same command line:
     verify's pool workers), read from /proc (Linux)."""
+
     def command(process: int) -> bytes:
         try:
             with open(f"/proc/{process}/cmdline", "rb") as line:
                 return line.read()
         except OSError:  # it has just ended
             return b""
+
     children: list[int] = []
     for task in os.listdir(f"/proc/{pid}/task"):
         with open(f"/proc/{pid}/task/{task}/children") as listed:
@@ -97,6 +99,7 @@ def pool_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The worker counts of the process pools verify starts while the test
     runs, in order (the pools are real: only their sizes are recorded)."""
     import al0.verify.run as verify_run
+
     made: list[int] = []
 
     class Recording(verify_run.ProcessPoolExecutor):
@@ -126,13 +129,16 @@ def stop_at_first_progress(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], N
                     os.kill(worker, number)
                 os.kill(os.getpid(), number)
 
-        monkeypatch.setattr(al0.cli.verify, "progress_lines",
-                            lambda total: (send, lambda planned, known: send()))
+        monkeypatch.setattr(
+            al0.cli.verify, "progress_lines", lambda total: (send, lambda planned, known: send())
+        )
+
     return stop
 
 
-def random_position(rng: random.Random, material: str, drop: float = 0.1,
-                    turn: chess.Color | None = None) -> chess.Board:
+def random_position(
+    rng: random.Random, material: str, drop: float = 0.1, turn: chess.Color | None = None
+) -> chess.Board:
     """A legal position of ``material`` (white ours), each non-king piece
     taken off with chance ``drop`` so that the vocabulary meets missing
     pieces too; ``turn`` to move, else either side."""
@@ -143,15 +149,13 @@ def random_position(rng: random.Random, material: str, drop: float = 0.1,
         men = [m for m in men if m[0] == "K" or rng.random() > drop]
         board = chess.Board(None)
         for (letter, colour), square in zip(men, rng.sample(chess.SQUARES, len(men))):
-            board.set_piece_at(square, chess.Piece.from_symbol(
-                letter if colour else letter.lower()))
+            board.set_piece_at(square, chess.Piece.from_symbol(letter if colour else letter.lower()))
         board.turn = rng.choice(chess.COLORS) if turn is None else turn
         if board.is_valid():
             return board
 
 
-def random_nodes(seed: str, material: str, count: int
-                 ) -> Iterator[tuple[chess.Board, chess.Color, Node]]:
+def random_nodes(seed: str, material: str, count: int) -> Iterator[tuple[chess.Board, chess.Color, Node]]:
     """``count`` seeded :func:`random_position` boards of ``material``, each
     with a random side as ours and the search node of that side over it."""
     rng = random.Random(seed)

@@ -66,8 +66,7 @@ def examples() -> list[Example]:
     return found
 
 
-def commands(document: str, line: int, body: str,
-             tables: tuple[tuple[str, str], ...]) -> list[Example]:
+def commands(document: str, line: int, body: str, tables: tuple[tuple[str, str], ...]) -> list[Example]:
     """The commands of one console block (its first line is one), each
     with the output after it; ``line`` is the block's first line."""
     assert body.startswith("$ al0 "), f"{document}:{line}: a console block starts with $ al0"
@@ -77,8 +76,7 @@ def commands(document: str, line: int, body: str,
             found.append((number, text[2:], []))
         else:
             found[-1][2].append(text + "\n")
-    return [Example(document, number, command, "".join(output), tables)
-            for number, command, output in found]
+    return [Example(document, number, command, "".join(output), tables) for number, command, output in found]
 
 
 def normalised(text: str) -> str:
@@ -106,8 +104,7 @@ def test_the_tutorial_has_its_examples():
     assert sum(example.document == "authoring.md" for example in EXAMPLES) >= 8
 
 
-@pytest.mark.parametrize("example", EXAMPLES,
-                         ids=lambda e: f"{e.document}:{e.line}:{e.command.split()[1]}")
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"{e.document}:{e.line}:{e.command.split()[1]}")
 @pytest.mark.slow
 def test_a_documented_command_prints_what_the_document_shows(example, tmp_path, monkeypatch):
     for name, text in example.tables:
@@ -120,21 +117,27 @@ def test_a_documented_command_prints_what_the_document_shows(example, tmp_path, 
     shown = normalised(result.output)
     assert result.exit_code == 0, shown
     if not expected_pattern(example.expected).fullmatch(shown):
-        pytest.fail(f"{example.document}:{example.line}: `{example.command}` now prints "
-                    f"(timings normalised):\n{shown}", pytrace=False)
+        pytest.fail(
+            f"{example.document}:{example.line}: `{example.command}` now prints "
+            f"(timings normalised):\n{shown}",
+            pytrace=False,
+        )
 
 
-@pytest.mark.parametrize("expected, output, matches", [
-    ("a\nb\n", "a\nb\n", True),
-    ("a\n", "a\nb\n", False),
-    ("a\n…\nc\n", "a\nc\n", True),
-    ("a\n…\nc\n", "a\nb\nb\nc\n", True),
-    ("a\n…\nc\n", "a\nb\n", False),
-    ("line: x … z\n", "line: x y y z\n", True),
-    ("line: x … z\n", "line: x y\nz\n", False),
-    ("in 0.82 ms\n", "in 210.4 ms\n", True),
-    ("20 nodes in 0.82 ms\n", "9 nodes in 0.82 ms\n", False),
-    ("wall time: 8.1 s\n", "wall time: 14 s\n", True),
-])
+@pytest.mark.parametrize(
+    "expected, output, matches",
+    [
+        ("a\nb\n", "a\nb\n", True),
+        ("a\n", "a\nb\n", False),
+        ("a\n…\nc\n", "a\nc\n", True),
+        ("a\n…\nc\n", "a\nb\nb\nc\n", True),
+        ("a\n…\nc\n", "a\nb\n", False),
+        ("line: x … z\n", "line: x y y z\n", True),
+        ("line: x … z\n", "line: x y\nz\n", False),
+        ("in 0.82 ms\n", "in 210.4 ms\n", True),
+        ("20 nodes in 0.82 ms\n", "9 nodes in 0.82 ms\n", False),
+        ("wall time: 8.1 s\n", "wall time: 14 s\n", True),
+    ],
+)
 def test_only_timings_and_ellipses_are_free(expected, output, matches):
     assert bool(expected_pattern(expected).fullmatch(normalised(output))) is matches

@@ -12,8 +12,11 @@ from al0.cli import cli
 from al0.lang.loader import load_table
 from conftest import ROOT
 
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
-             *sorted((ROOT / "research").rglob("*.md"))]
+DOCUMENTS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").rglob("*.md")),
+    *sorted((ROOT / "research").rglob("*.md")),
+]
 LINK = re.compile(r"\]\(([^)#\s]+)")
 
 
@@ -53,8 +56,7 @@ def test_the_tutorials_typo_is_reported_as_it_shows(tmp_path, monkeypatch):
     shown = re.search(r"^Error: my_kqk\.yaml:.*$", text, re.M)
     assert shown is not None
     first = YAML_BLOCK.findall(text)[0]
-    (tmp_path / "my_kqk.yaml").write_text(first.replace("dist(K, k)", "dist(K, q)", 1),
-                                          encoding="utf-8")
+    (tmp_path / "my_kqk.yaml").write_text(first.replace("dist(K, k)", "dist(K, q)", 1), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["check", "my_kqk.yaml"])
     assert result.exit_code == 2

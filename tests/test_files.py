@@ -11,8 +11,14 @@ import threading
 
 import pytest
 
-from al0.files import (STALE_SECONDS, WouldOverwrite, check_writable, read_regular_file,
-                       remove_stale_temporaries, write_atomically)
+from al0.files import (
+    STALE_SECONDS,
+    WouldOverwrite,
+    check_writable,
+    read_regular_file,
+    remove_stale_temporaries,
+    write_atomically,
+)
 
 
 def test_a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_mode(tmp_path):
@@ -98,6 +104,7 @@ def without_blocking(read, *args):
             outcome.append(read(*args))
         except OSError as error:
             outcome.append(error)
+
     thread = threading.Thread(target=attempt, daemon=True)
     thread.start()
     thread.join(timeout=20)
@@ -105,12 +112,17 @@ def without_blocking(read, *args):
     return outcome[0]
 
 
-@pytest.mark.parametrize("make, why", [
-    (lambda tmp_path: os.mkfifo(tmp_path / "fifo") or tmp_path / "fifo",
-     "not a regular file"),  # no writer: a plain open() waits for one for ever
-    (lambda tmp_path: "/dev/zero", "not a regular file"),  # never ends
-    (lambda tmp_path: tmp_path, "Is a directory"),
-])
+@pytest.mark.parametrize(
+    "make, why",
+    [
+        (
+            lambda tmp_path: os.mkfifo(tmp_path / "fifo") or tmp_path / "fifo",
+            "not a regular file",
+        ),  # no writer: a plain open() waits for one for ever
+        (lambda tmp_path: "/dev/zero", "not a regular file"),  # never ends
+        (lambda tmp_path: tmp_path, "Is a directory"),
+    ],
+)
 def test_anything_but_a_regular_file_is_refused_at_once(tmp_path, make, why):
     error = without_blocking(read_regular_file, make(tmp_path), 1000)
     assert isinstance(error, OSError) and why in str(error.strerror)
@@ -137,11 +149,13 @@ def test_a_file_to_keep_is_never_written_whatever_the_path_has_become(tmp_path, 
 
 def test_only_stale_temporaries_of_the_target_are_removed(tmp_path):
     target = tmp_path / "KRK.dtm"
-    names = {".KRK.dtm.0123abcd.tmp": True,       # a killed write's, old: removed
-             ".KRK.dtm.89abcdef.tmp": False,      # a write under way: kept
-             ".KRK.dtm.0123abcd.tmp.keep": False,  # not one of ours
-             ".KQK.dtm.0123abcd.tmp": False,      # another target's
-             "KRK.dtm": False}
+    names = {
+        ".KRK.dtm.0123abcd.tmp": True,  # a killed write's, old: removed
+        ".KRK.dtm.89abcdef.tmp": False,  # a write under way: kept
+        ".KRK.dtm.0123abcd.tmp.keep": False,  # not one of ours
+        ".KQK.dtm.0123abcd.tmp": False,  # another target's
+        "KRK.dtm": False,
+    }
     for name in names:
         (tmp_path / name).write_bytes(b"x")
     now = os.stat(tmp_path / "KRK.dtm").st_mtime
@@ -149,5 +163,4 @@ def test_only_stale_temporaries_of_the_target_are_removed(tmp_path):
     for name in (".KRK.dtm.0123abcd.tmp", ".KRK.dtm.0123abcd.tmp.keep", ".KQK.dtm.0123abcd.tmp"):
         os.utime(tmp_path / name, (old, old))
     assert remove_stale_temporaries(target, now) == 1
-    assert {path.name for path in tmp_path.iterdir()} == {name for name, gone in names.items()
-                                                          if not gone}
+    assert {path.name for path in tmp_path.iterdir()} == {name for name, gone in names.items() if not gone}

@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from al0.board.sampling import placement_count
 from al0.cli import cli
 from al0.cli.messages import LONGEST_ERROR
 from al0.engine.defenders import RandomDefender, make_defender
-from al0.lang.specs import DefenderError, DefenderSpec, MADE_KINDS
-from al0.board.sampling import placement_count
+from al0.lang.specs import MADE_KINDS, DefenderError, DefenderSpec
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import FAKE_ENGINE, LIBRARIES, TABLES
 
@@ -44,37 +44,54 @@ def one_line_error(result, *fragments: str) -> str:
 
 # ------------------------------------------------- item 1: output files
 
+
 @pytest.mark.parametrize("option", ["--json", "--failures"])
 def test_verify_output_typo_fails_before_the_run(tmp_path, option):
     missing = str(tmp_path / "no-such-dir" / "out")
-    line = one_line_error(run("verify", BOOK, "--positions", "sample:2", option, missing),
-                          missing, "No such file or directory")
+    line = one_line_error(
+        run("verify", BOOK, "--positions", "sample:2", option, missing), missing, "No such file or directory"
+    )
     assert "positions" not in line  # nothing was verified first
 
 
 def test_play_pgn_typo_fails_before_the_game(tmp_path):
     missing = str(tmp_path / "no-such-dir" / "game.pgn")
-    one_line_error(run("play", BOOK, "--opponent", "random", "--no-board", "--pgn", missing),
-                   missing, "cannot write PGN")
+    one_line_error(
+        run("play", BOOK, "--opponent", "random", "--no-board", "--pgn", missing), missing, "cannot write PGN"
+    )
 
 
 def test_a_sample_larger_than_the_ending_is_refused():
     # KRK has 21,959 won classes with White to move: a larger sample would
     # silently be all of them.
-    one_line_error(run("verify", BOOK, "--positions", "sample:30000"),
-                   "'sample:30000'", "there are only 21,959 won KRK start positions", "use all")
+    one_line_error(
+        run("verify", BOOK, "--positions", "sample:30000"),
+        "'sample:30000'",
+        "there are only 21,959 won KRK start positions",
+        "use all",
+    )
 
 
 def test_a_bench_count_larger_than_the_ending_is_refused():
     # KRK has 175,168 positions with White to move: 200,000 distinct ones
     # were looked for, for hours.
-    one_line_error(run("bench", "krk", "--count", "200000"),
-                   "--count 200000", "there are only 175,168 KRK positions with KR to move")
+    one_line_error(
+        run("bench", "krk", "--count", "200000"),
+        "--count 200000",
+        "there are only 175,168 KRK positions with KR to move",
+    )
 
 
-@pytest.mark.parametrize("material, placements", [
-    ("KK", 64 * 63), ("KRK", 64 * 63 * 62), ("KBBK", 64 * 63 * 62 * 61 // 2),
-    ("KBKB", 64 * 63 * 62 * 61), ("KNNK", 64 * 63 * 62 * 61 // 2)])
+@pytest.mark.parametrize(
+    "material, placements",
+    [
+        ("KK", 64 * 63),
+        ("KRK", 64 * 63 * 62),
+        ("KBBK", 64 * 63 * 62 * 61 // 2),
+        ("KBKB", 64 * 63 * 62 * 61),
+        ("KNNK", 64 * 63 * 62 * 61 // 2),
+    ],
+)
 def test_placement_count_bounds_the_sampler(material, placements):
     assert placement_count(material) == placements
 
@@ -118,21 +135,24 @@ def test_play_reports_a_predicate_that_exits(monkeypatch):
     assert "sys.exit(3)" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("how, jobs, message, games", [
-    # sys.exit() in a predicate is the predicate's failure, located (al0/lang/failures.py).
-    ("predicate", 1, "predicate 'doomed' called sys.exit(3) at ", (249, 249)),
-    # Which chunks arrive before the pool breaks depends on the workers' timing.
-    ("predicate", 2, "predicate 'doomed' called sys.exit(3) at ", (0, 499)),
-    ("predicate-hard", 2, "a worker process died", (0, 499)),
-])
+@pytest.mark.parametrize(
+    "how, jobs, message, games",
+    [
+        # sys.exit() in a predicate is the predicate's failure, located (al0/lang/failures.py).
+        ("predicate", 1, "predicate 'doomed' called sys.exit(3) at ", (249, 249)),
+        # Which chunks arrive before the pool breaks depends on the workers' timing.
+        ("predicate", 2, "predicate 'doomed' called sys.exit(3) at ", (0, 499)),
+        ("predicate-hard", 2, "a worker process died", (0, 499)),
+    ],
+)
 def test_verify_ends_with_the_partial_report_when_library_code_exits(
-        monkeypatch, tmp_path, how, jobs, message, games):
+    monkeypatch, tmp_path, how, jobs, message, games
+):
     # With --jobs 2 and multiprocessing.Pool, a dead worker made verify hang forever.
     monkeypatch.setenv("AL0_TEST_EXIT", how)
     monkeypatch.setenv("AL0_TEST_EXIT_AT", "250")
     out = tmp_path / "report.json"
-    result = run("verify", EXITING, "--positions", "sample:500", "--jobs", str(jobs),
-                 "--json", str(out))
+    result = run("verify", EXITING, "--positions", "sample:500", "--jobs", str(jobs), "--json", str(out))
     assert result.exit_code == 2, result.output
     last = result.output.splitlines()[-1]
     assert last.startswith("Error: stopped after") and message in last, last
@@ -151,8 +171,16 @@ def test_an_engine_that_never_answers_go_ends_verify_with_the_report(tmp_path):
     epd = tmp_path / "p.epd"
     epd.write_text(TWO_POSITIONS)
     out = tmp_path / "r.json"
-    result = run("verify", BOOK, "--positions", str(epd), "--json", str(out),
-                 "--defender", f"uci:{FAKE_ENGINE} --hang-after 2")
+    result = run(
+        "verify",
+        BOOK,
+        "--positions",
+        str(epd),
+        "--json",
+        str(out),
+        "--defender",
+        f"uci:{FAKE_ENGINE} --hang-after 2",
+    )
     assert result.exit_code == 2, result.output
     last = result.output.splitlines()[-1]
     assert last.startswith("Error: stopped after 0 of 2 positions") and "did not answer 'go'" in last
@@ -168,32 +196,38 @@ def test_an_engine_that_never_answers_go_ends_play_with_one_line():
     assert "did not answer 'go'" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("command, option, message", [
-    ("play", "--opponent", "bad engine command \"'x\": No closing quotation"),
-    ("verify", "--defender", "bad engine command \"'x\": No closing quotation"),
-])
+@pytest.mark.parametrize(
+    "command, option, message",
+    [
+        ("play", "--opponent", 'bad engine command "\'x": No closing quotation'),
+        ("verify", "--defender", 'bad engine command "\'x": No closing quotation'),
+    ],
+)
 def test_an_unclosed_quote_in_an_engine_command_is_one_line(command, option, message):
     one_line_error(run(command, BOOK, option, "uci:'x"), message)
 
 
 @pytest.mark.slow
 def test_a_program_that_is_not_a_uci_engine_is_named_so():
-    one_line_error(run("play", BOOK, "--opponent", "uci:cat"),
-                   "'cat' is not a UCI engine", "'uciok'")
+    one_line_error(run("play", BOOK, "--opponent", "uci:cat"), "'cat' is not a UCI engine", "'uciok'")
 
 
 # ------------------------------------------------- item 7: one defender spec
 
-@pytest.mark.parametrize("text, allowed, expected", [
-    ("random", MADE_KINDS, DefenderSpec("random")),
-    ("uci:stockfish -x 'a b'", MADE_KINDS, DefenderSpec("uci", ("stockfish", "-x", "a b"))),
-    ("worst", ("random", "worst"), DefenderSpec("worst")),
-    ("worst", MADE_KINDS, DefenderError),
-    ("human", MADE_KINDS, DefenderError),
-    ("strong", MADE_KINDS, DefenderError),
-    ("uci:  ", MADE_KINDS, DefenderError),
-    ("Random", MADE_KINDS, DefenderError),
-])
+
+@pytest.mark.parametrize(
+    "text, allowed, expected",
+    [
+        ("random", MADE_KINDS, DefenderSpec("random")),
+        ("uci:stockfish -x 'a b'", MADE_KINDS, DefenderSpec("uci", ("stockfish", "-x", "a b"))),
+        ("worst", ("random", "worst"), DefenderSpec("worst")),
+        ("worst", MADE_KINDS, DefenderError),
+        ("human", MADE_KINDS, DefenderError),
+        ("strong", MADE_KINDS, DefenderError),
+        ("uci:  ", MADE_KINDS, DefenderError),
+        ("Random", MADE_KINDS, DefenderError),
+    ],
+)
 def test_a_defender_spec_is_parsed_once(text, allowed, expected):
     if isinstance(expected, type):
         with pytest.raises(expected):
@@ -220,14 +254,20 @@ def test_the_factory_makes_each_kind_and_refuses_the_others():
 
 # ------------------------------------------------- item 9: smaller things
 
-@pytest.mark.parametrize("args, message", [
-    (["plya"], "No such command 'plya'"),
-    (["verify"], "Missing argument 'TABLE'"),
-    (["play", BOOK, "--opponent", "strong"], "unknown defender 'strong'"),
-    (["plan", BOOK, "--budget", "0"], "Invalid value for '--budget'"),
-    (["bench", BOOK, "--repeat", "999999999999999999"],
-     "Invalid value for '--repeat': it must be a whole number from 1 to 100"),
-])
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["plya"], "No such command 'plya'"),
+        (["verify"], "Missing argument 'TABLE'"),
+        (["play", BOOK, "--opponent", "strong"], "unknown defender 'strong'"),
+        (["plan", BOOK, "--budget", "0"], "Invalid value for '--budget'"),
+        (
+            ["bench", BOOK, "--repeat", "999999999999999999"],
+            "Invalid value for '--repeat': it must be a whole number from 1 to 100",
+        ),
+    ],
+)
 def test_usage_errors_are_one_line(args, message):
     one_line_error(run(*args), message)
 
@@ -271,8 +311,16 @@ def test_an_interrupted_run_leaves_its_expectations_undecided(tmp_path):
     epd = tmp_path / "p.epd"
     epd.write_text(TWO_POSITIONS)
     out = tmp_path / "r.json"
-    result = run("verify", str(TABLES / "krk.yaml"), "--positions", str(epd), "--json", str(out),
-                 "--defender", f"uci:{FAKE_ENGINE} --die-after 4")
+    result = run(
+        "verify",
+        str(TABLES / "krk.yaml"),
+        "--positions",
+        str(epd),
+        "--json",
+        str(out),
+        "--defender",
+        f"uci:{FAKE_ENGINE} --die-after 4",
+    )
     assert result.exit_code == 2, result.output
     data = json.loads(out.read_text())
     assert data["interrupted"] and data["expectations"]
@@ -299,13 +347,26 @@ def test_a_line_that_is_not_utf8_on_standard_input_is_re_prompted():
 
 # ------------------------------------------------- issue 25, item 6: seconds
 
-@pytest.mark.parametrize("command", [["verify", BOOK, "--defender", f"uci:{FAKE_ENGINE}"],
-                                     ["play", BOOK, "--opponent", f"uci:{FAKE_ENGINE}"]])
-@pytest.mark.parametrize("seconds, why", [
-    ("inf", "a decimal number such as 0.05, not 'inf'"), ("nan", "not 'nan'"),
-    ("1e999", "not '1e999'"), ("-1", "from 0.001 to 3600 s, not -1"), ("0", "not 0"),
-    ("99999999", "from 0.001 to 3600 s"), ("\u0661", "not '\u0661'"),
-])
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["verify", BOOK, "--defender", f"uci:{FAKE_ENGINE}"],
+        ["play", BOOK, "--opponent", f"uci:{FAKE_ENGINE}"],
+    ],
+)
+@pytest.mark.parametrize(
+    "seconds, why",
+    [
+        ("inf", "a decimal number such as 0.05, not 'inf'"),
+        ("nan", "not 'nan'"),
+        ("1e999", "not '1e999'"),
+        ("-1", "from 0.001 to 3600 s, not -1"),
+        ("0", "not 0"),
+        ("99999999", "from 0.001 to 3600 s"),
+        ("\u0661", "not '\u0661'"),
+    ],
+)
 def test_engine_time_is_finite_and_bounded(command, seconds, why):
     # inf once reached the engine's clock: an asyncio traceback, and no exit.
     one_line_error(run(*command, "--engine-time", seconds), "'--engine-time'", why)
@@ -314,6 +375,7 @@ def test_engine_time_is_finite_and_bounded(command, seconds, why):
 @given(st.text(max_size=25))
 def test_a_number_of_seconds_is_a_bounded_decimal_or_a_usage_error(text):
     from al0.cli.params import ENGINE_SECONDS, MAX_ENGINE_SECONDS
+
     try:
         seconds = ENGINE_SECONDS.convert(text, None, None)
     except click.BadParameter as error:
@@ -323,6 +385,7 @@ def test_a_number_of_seconds_is_a_bounded_decimal_or_a_usage_error(text):
 
 
 # ------------------------------------------------- inputs that are not files
+
 
 def finished(*args: str):
     """``run(*args)`` in a thread, failing (not hanging) if it blocks."""
@@ -334,12 +397,15 @@ def finished(*args: str):
     return results[0]
 
 
-@pytest.mark.parametrize("args", [
-    ["check", "{input}"],
-    ["play", "{input}"],
-    ["plan", BOOK, "--epd", "{input}"],
-    ["verify", BOOK, "--positions", "{input}"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "{input}"],
+        ["play", "{input}"],
+        ["plan", BOOK, "--epd", "{input}"],
+        ["verify", BOOK, "--positions", "{input}"],
+    ],
+)
 def test_a_fifo_as_an_input_is_refused_at_once(tmp_path, args):
     # A FIFO nobody writes blocked the open for ever (and /dev/zero, refused
     # the same way, filled the memory: tests/test_files.py).
@@ -352,29 +418,34 @@ def test_a_fifo_as_an_input_is_refused_at_once(tmp_path, args):
 @pytest.mark.parametrize("spec", ["ALL", "sampel:5", "", "missing.epd"])
 def test_positions_that_name_no_file_say_what_is_taken(spec):
     # 'ALL: cannot read: No such file or directory', after loading the table.
-    one_line_error(run("verify", BOOK, "--positions", spec), "Invalid value for '--positions'",
-                   f"{spec!r} is no file: give all, every, sample:N or an EPD file")
+    one_line_error(
+        run("verify", BOOK, "--positions", spec),
+        "Invalid value for '--positions'",
+        f"{spec!r} is no file: give all, every, sample:N or an EPD file",
+    )
 
 
 def test_an_error_quoting_a_huge_value_is_cut(tmp_path):
     # The 3 MB start: line came back twice in one 6 MB error line.
     table = tmp_path / "long.yaml"
-    table.write_text((TABLES / "kqk.yaml").read_text()
-                     .replace("start: ", "start: " + "y" * 200_000 + " ", 1))
+    table.write_text((TABLES / "kqk.yaml").read_text().replace("start: ", "start: " + "y" * 200_000 + " ", 1))
     line = one_line_error(run("check", str(table)), f"{table}:", "start is not a valid FEN")
     assert len(line) <= len("Error: ") + LONGEST_ERROR and "characters cut) … " in line
 
 
-@pytest.mark.parametrize("args, reason", [
-    # What is wrong comes last: a cut keeps the end of the message too.
-    (["progress", "KRK", "dist(K, k)+" * 3000 + "(", "--depth", "1"], "is never closed"),
-    (["progress", "KRK", "[" + "not " * 5000 + "mate", "--depth", "1"], "is never closed"),
-    (["practice", "krk", "--level", "1" * 5000 + "..x"], "write N or A..B"),
-])
+@pytest.mark.parametrize(
+    "args, reason",
+    [
+        # What is wrong comes last: a cut keeps the end of the message too.
+        (["progress", "KRK", "dist(K, k)+" * 3000 + "(", "--depth", "1"], "is never closed"),
+        (["progress", "KRK", "[" + "not " * 5000 + "mate", "--depth", "1"], "is never closed"),
+        (["practice", "krk", "--level", "1" * 5000 + "..x"], "write N or A..B"),
+    ],
+)
 def test_an_error_cut_for_length_keeps_what_is_wrong(args, reason):
     result = run(*args)
     assert result.exit_code == 2, result.output
-    line, = result.output.strip().splitlines()
+    (line,) = result.output.strip().splitlines()
     # click puts "Invalid value for '--level': " before a parameter's message.
     assert len(line) <= len("Error: Invalid value for '--level': ") + LONGEST_ERROR
     assert "characters cut) … " in line and reason in line

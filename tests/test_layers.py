@@ -29,8 +29,9 @@ def floors() -> list[tuple[str, list[str]]]:
         name = room.removesuffix("/").removesuffix(".py")
         return "al0" if name == "__init__" else f"al0.{name}"
 
-    return [(floor.strip(), [module(room) for room in re.findall(r"`([^`]+)`", rooms)])
-            for floor, rooms in rows]
+    return [
+        (floor.strip(), [module(room) for room in re.findall(r"`([^`]+)`", rooms)]) for floor, rooms in rows
+    ]
 
 
 FLOORS = floors()
@@ -39,9 +40,12 @@ FLOORS = floors()
 def room_of(module: str) -> tuple[int, str]:
     """The floor (0 the top) and room of ``module``: the longest room name
     it is, or is inside (``al0`` holds the package's ``__init__`` alone)."""
-    found = [(len(room), index, room) for index, (_, rooms) in enumerate(FLOORS)
-             for room in rooms
-             if module == room or room != "al0" and module.startswith(room + ".")]
+    found = [
+        (len(room), index, room)
+        for index, (_, rooms) in enumerate(FLOORS)
+        for room in rooms
+        if module == room or room != "al0" and module.startswith(room + ".")
+    ]
     assert found, f"{module} is in no room of the table of floors in docs/architecture.md"
     _, floor, room = max(found)
     return floor, room
@@ -54,8 +58,12 @@ def module_name(path: Path) -> str:
 
 def is_type_checking(node: ast.If) -> bool:
     test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
-            or isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    return (
+        isinstance(test, ast.Name)
+        and test.id == "TYPE_CHECKING"
+        or isinstance(test, ast.Attribute)
+        and test.attr == "TYPE_CHECKING"
+    )
 
 
 def imports(tree: ast.Module) -> list[tuple[int, str, list[str]]]:
@@ -74,20 +82,23 @@ def imports(tree: ast.Module) -> list[tuple[int, str, list[str]]]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names = [alias.name for alias in node.names]
             if node.module == "al0":  # from al0 import tablebase: the module itself
-                found.extend((node.lineno, f"al0.{name}" if f"al0.{name}" in MODULES
-                              else "al0", []) for name in names)
+                found.extend(
+                    (node.lineno, f"al0.{name}" if f"al0.{name}" in MODULES else "al0", []) for name in names
+                )
             else:
                 found.append((node.lineno, node.module, names))
         for child in ast.iter_child_nodes(node):
             visit(child)
 
     visit(tree)
-    return [(line, module, names) for line, module, names in found
-            if module == "al0" or module.startswith("al0.")]
+    return [
+        (line, module, names) for line, module, names in found if module == "al0" or module.startswith("al0.")
+    ]
 
 
-MODULES = {module_name(path): ast.parse(path.read_text(encoding="utf-8"))
-           for path in sorted(PACKAGE.rglob("*.py"))}
+MODULES = {
+    module_name(path): ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))
+}
 
 
 def test_every_room_of_the_table_exists_and_every_module_is_in_one():
@@ -105,7 +116,8 @@ def test_imports_point_down_or_stay_in_their_room(module):
         their_floor, their_room = room_of(imported)
         assert their_floor > floor or their_room == room, (
             f"{module}:{line} imports {imported}: {FLOORS[their_floor][0]} "
-            f"({their_room}) is not below {FLOORS[floor][0]} ({room})")
+            f"({their_room}) is not below {FLOORS[floor][0]} ({room})"
+        )
 
 
 def exported(package: str) -> set[str]:
@@ -114,8 +126,11 @@ def exported(package: str) -> set[str]:
     defines."""
     names: set[str] = set()
     for node in MODULES[package].body:
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.List)
-                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.List)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        ):
             return {item.value for item in node.value.elts if isinstance(item, ast.Constant)}
         if isinstance(node, ast.ImportFrom):
             names.update(alias.asname or alias.name for alias in node.names)
@@ -132,5 +147,7 @@ def test_a_command_imports_what_a_folder_exports_from_the_folder(module):
         package = imported.rpartition(".")[0]
         if package in MODULES and package != "al0" and not package.startswith("al0.cli"):
             faced = sorted(set(names) & exported(package))
-            assert not faced, (f"{module}:{line} imports {', '.join(faced)} from {imported}: "
-                               f"import it from {package}, which exports it")
+            assert not faced, (
+                f"{module}:{line} imports {', '.join(faced)} from {imported}: "
+                f"import it from {package}, which exports it"
+            )

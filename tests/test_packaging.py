@@ -20,8 +20,18 @@ from al0.cli import cli
 from al0.core import native
 from conftest import PLUGIN_TABLES, ROOT
 
-SHIPPED = ("al0", "library", "advice_tables", "docs", "research", "pyproject.toml", "setup.py",
-           "README.md", "LICENSE", "MANIFEST.in")
+SHIPPED = (
+    "al0",
+    "library",
+    "advice_tables",
+    "docs",
+    "research",
+    "pyproject.toml",
+    "setup.py",
+    "README.md",
+    "LICENSE",
+    "MANIFEST.in",
+)
 
 
 def run(*command: str, cwd=None, env=None) -> str:
@@ -36,8 +46,7 @@ def copy_source(tmp_path: Path) -> Path:
     source.mkdir()
     for name in SHIPPED:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(ROOT / name, source / name)
     return source
@@ -47,8 +56,18 @@ def copy_source(tmp_path: Path) -> Path:
 def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
     source = copy_source(tmp_path)
     wheels = tmp_path / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-        "--quiet", "-w", str(wheels), str(source))
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "--quiet",
+        "-w",
+        str(wheels),
+        str(source),
+    )
     with zipfile.ZipFile(next(wheels.glob("al0-*.whl"))) as built:
         names = built.namelist()
         metadata = built.read("al0-0.1.0.dist-info/METADATA").decode()
@@ -57,8 +76,7 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
         assert any(name.startswith("al0/core/_core.") for name in names), names
     for page in ("index.html", "app.js", "style.css"):  # al0 serve's page, no npm needed
         assert f"al0/serve/static/{page}" in names, names
-    for field in ("License-Expression: MIT\n", "Author: the al0 authors\n",
-                  "Requires-Dist: platformdirs"):
+    for field in ("License-Expression: MIT\n", "Author: the al0 authors\n", "Requires-Dist: platformdirs"):
         assert field in metadata, field
     # Installed into a folder of its own, run by this very interpreter: the
     # wheel's al0 comes first on the path and chess, yaml and click come from
@@ -67,25 +85,39 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
     # would see the base interpreter's packages, not the outer venv's).
     installed = tmp_path / "installed"
     wheel = next(wheels.glob("al0-*.whl"))
-    run(sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
-        "--target", str(installed), str(wheel))
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--no-deps",
+        "--no-index",
+        "--quiet",
+        "--target",
+        str(installed),
+        str(wheel),
+    )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(installed)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    where = run(sys.executable, "-c", "import al0.bundled as b; print(b.ROOT)",
-                cwd=elsewhere, env=env)
+    where = run(sys.executable, "-c", "import al0.bundled as b; print(b.ROOT)", cwd=elsewhere, env=env)
     assert where.strip().startswith(str(installed)), where
-    page = run(sys.executable, "-c", "from al0.serve.server import static_file as f; "
-               "print(b'/app.js' in f('index.html'), len(f('app.js')) > 0)", cwd=elsewhere, env=env)
+    page = run(
+        sys.executable,
+        "-c",
+        "from al0.serve.server import static_file as f; "
+        "print(b'/app.js' in f('index.html'), len(f('app.js')) > 0)",
+        cwd=elsewhere,
+        env=env,
+    )
     assert page.strip() == "True True", page
     al0 = str(installed / "bin" / "al0")
     listed = run(al0, "tables", cwd=elsewhere, env=env)
     for name in ("krk ", "krk_bratko", "krk_std", "kqk "):
         assert name in listed, listed
     for table in ("krk", "kqk"):
-        played = run(al0, "play", table, "--opponent", "random", "--no-board",
-                     cwd=elsewhere, env=env)
+        played = run(al0, "play", table, "--opponent", "random", "--no-board", cwd=elsewhere, env=env)
         assert "Game over: checkmate" in played, played
 
 
@@ -94,8 +126,7 @@ def test_the_sdist_holds_every_file_the_readme_links_to(tmp_path):
     its links are relative, so the source distribution carries their files."""
     source = copy_source(tmp_path)
     out = tmp_path / "dist"
-    run(sys.executable, "-c", f"import setuptools.build_meta as b; b.build_sdist({str(out)!r})",
-        cwd=source)
+    run(sys.executable, "-c", f"import setuptools.build_meta as b; b.build_sdist({str(out)!r})", cwd=source)
     with tarfile.open(next(out.glob("al0-*.tar.gz"))) as built:
         names = {name.split("/", 1)[1] for name in built.getnames() if "/" in name}
     assert "LICENSE" in names
@@ -124,12 +155,12 @@ def test_check_says_what_a_table_runs_and_reads():
     assert std.exit_code == 0
     assert "this table runs no Python and starts no program" in std.output
     assert "reads:" not in std.output
-    book = CliRunner().invoke(cli, ["check", str(PLUGIN_TABLES /
-                                                 "krk_holds.yaml")])
+    book = CliRunner().invoke(cli, ["check", str(PLUGIN_TABLES / "krk_holds.yaml")])
     assert book.exit_code == 0
-    assert (f"library: {ROOT / 'library' / 'krk.py'} — Python: loading the table imported it "
-            f"and ran its code, which can do anything you can; the table starts no program"
-            in book.output)
+    assert (
+        f"library: {ROOT / 'library' / 'krk.py'} — Python: loading the table imported it "
+        f"and ran its code, which can do anything you can; the table starts no program" in book.output
+    )
     assert "reads: krk_some.epd — the start positions of its expect: claims" in book.output
 
 
@@ -142,31 +173,38 @@ def test_an_installed_package_offers_a_library_by_entry_point(tmp_path, monkeypa
         "    '''Their king is far from our queen.'''\n"
         "    return True\n"
         "def library():\n"
-        "    return Library('kqk_extra', predicates={'queen_far': queen_far})\n")
+        "    return Library('kqk_extra', predicates={'queen_far': queen_far})\n"
+    )
     info = tmp_path / "kqk_extra-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: kqk-extra\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[al0.libraries]\nkqk_extra = kqk_extra\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     table = tmp_path / "t.yaml"
-    table.write_text((ROOT / "advice_tables" / "kqk.yaml").read_text().replace(
-        "material: KQK", "material: KQK\nlibrary: kqk_extra").replace(
-        "if: true", "if: queen_far"))
+    table.write_text(
+        (ROOT / "advice_tables" / "kqk.yaml")
+        .read_text()
+        .replace("material: KQK", "material: KQK\nlibrary: kqk_extra")
+        .replace("if: true", "if: queen_far")
+    )
     result = CliRunner().invoke(cli, ["check", str(table)])
     assert result.exit_code == 0, result.output
     assert f"library: {tmp_path / 'kqk_extra.py'} — Python" in result.output
     assert "queen_far: Their king is far from our queen." in result.output
 
 
-@pytest.mark.parametrize("path, cwd, kept", [
-    (["", "/lib"], "/anywhere", ["/lib"]),          # python -m, as some Pythons write it
-    (["{cwd}", "/lib"], "{cwd}", ["/lib"]),         # python -m, as 3.11 writes it
-    (["/venv/bin", "/lib"], "{cwd}", ["/venv/bin", "/lib"]),  # the al0 script's folder
-    ([], "{cwd}", []),
-])
-def test_python_m_al0_takes_the_working_folder_off_the_path(path, cwd, kept, tmp_path,
-                                                            monkeypatch):
+@pytest.mark.parametrize(
+    "path, cwd, kept",
+    [
+        (["", "/lib"], "/anywhere", ["/lib"]),  # python -m, as some Pythons write it
+        (["{cwd}", "/lib"], "{cwd}", ["/lib"]),  # python -m, as 3.11 writes it
+        (["/venv/bin", "/lib"], "{cwd}", ["/venv/bin", "/lib"]),  # the al0 script's folder
+        ([], "{cwd}", []),
+    ],
+)
+def test_python_m_al0_takes_the_working_folder_off_the_path(path, cwd, kept, tmp_path, monkeypatch):
     from al0.__main__ import drop_working_folder
+
     monkeypatch.chdir(tmp_path if cwd == "{cwd}" else "/")
     given = [str(tmp_path) if entry == "{cwd}" else entry for entry in path]
     drop_working_folder(given)

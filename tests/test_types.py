@@ -11,6 +11,7 @@ from conftest import ROOT
 
 @pytest.mark.slow
 def test_package_is_strictly_typed(tmp_path):
-    report, errors, status = api.run(["--strict", "--cache-dir", str(tmp_path),
-                                      str(ROOT / "al0"), str(ROOT / "library")])
+    report, errors, status = api.run(
+        ["--strict", "--cache-dir", str(tmp_path), str(ROOT / "al0"), str(ROOT / "library")]
+    )
     assert status == 0, report + errors

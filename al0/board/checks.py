@@ -15,8 +15,7 @@ from typing import Iterable, Iterator
 import chess
 
 from al0.board.moves import apply, has_legal_move, legal_moves
-from al0.board.position import (MOVES, Bitboard, Position, attacks, is_check,
-                                king_danger)
+from al0.board.position import MOVES, Bitboard, Position, attacks, is_check, king_danger
 
 _BB = chess.BB_SQUARES
 _KING = chess.BB_KING_ATTACKS
@@ -40,13 +39,17 @@ def gives_check(position: Position, move: chess.Move) -> bool:
     king = king_bb.bit_length() - 1
     # Each of our masks after the move: without ``frm``, with ``to`` for the mover's kind.
     mine = ours & ~f
-    if (_KING[king] & (kings & mine | (t if kings & f else 0))
-            or _KNIGHT[king] & (knights & mine | (t if knights & f else 0))):
+    if _KING[king] & (kings & mine | (t if kings & f else 0)) or _KNIGHT[king] & (
+        knights & mine | (t if knights & f else 0)
+    ):
         return True
     occupancy = ((white | black) & ~f) | t
     straight = (rooks | queens) & mine | (t if (rooks | queens) & f else 0)
-    if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
-                     | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+    if (
+        straight
+        and (_RANK_ATT[king][_RANK_MASK[king] & occupancy] | _FILE_ATT[king][_FILE_MASK[king] & occupancy])
+        & straight
+    ):
         return True
     diagonal = (bishops | queens) & mine | (t if (bishops | queens) & f else 0)
     return bool(diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal)
@@ -55,9 +58,10 @@ def gives_check(position: Position, move: chess.Move) -> bool:
 def _lines(square: chess.Square, occupancy: Bitboard) -> tuple[Bitboard, Bitboard]:
     """The squares a rook and a bishop on ``square`` would attack, with
     ``occupancy`` blocking: where a line piece checks a king on ``square``."""
-    return (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
-            | _FILE_ATT[square][_FILE_MASK[square] & occupancy],
-            _DIAG_ATT[square][_DIAG_MASK[square] & occupancy])
+    return (
+        _RANK_ATT[square][_RANK_MASK[square] & occupancy] | _FILE_ATT[square][_FILE_MASK[square] & occupancy],
+        _DIAG_ATT[square][_DIAG_MASK[square] & occupancy],
+    )
 
 
 def checking_moves(position: Position, moves: Iterable[chess.Move]) -> list[chess.Move]:
@@ -87,8 +91,7 @@ def checking_moves(position: Position, moves: Iterable[chess.Move]) -> list[ches
             elif knights & f:
                 mask = _KNIGHT[king]
             else:
-                mask = ((straight if (rooks | queens) & f else 0)
-                        | (diagonal if (bishops | queens) & f else 0))
+                mask = (straight if (rooks | queens) & f else 0) | (diagonal if (bishops | queens) & f else 0)
             squares[frm] = mask
         if mask & _BB[move.to_square] if mask >= 0 else gives_check(position, move):
             found.append(move)
@@ -144,8 +147,9 @@ def _checking_targets(position: Position) -> Iterator[tuple[chess.Square, Bitboa
             if knights & f:
                 targets &= _KNIGHT[king]
             else:
-                targets &= ((straight if (rooks | queens) & f else 0)
-                            | (diagonal if (bishops | queens) & f else 0))
+                targets &= (straight if (rooks | queens) & f else 0) | (
+                    diagonal if (bishops | queens) & f else 0
+                )
         yield frm, targets, uncovers
 
 
@@ -193,8 +197,10 @@ def mate_in_one(position: Position) -> chess.Move | None:
             else:
                 reach = 0
                 if (rooks | queens) & f:
-                    reach = (_RANK_ATT[square][_RANK_MASK[square] & vacated]
-                             | _FILE_ATT[square][_FILE_MASK[square] & vacated])
+                    reach = (
+                        _RANK_ATT[square][_RANK_MASK[square] & vacated]
+                        | _FILE_ATT[square][_FILE_MASK[square] & vacated]
+                    )
                 if (bishops | queens) & f:
                     reach |= _DIAG_ATT[square][_DIAG_MASK[square] & vacated]
                 targets &= reach
@@ -218,7 +224,6 @@ def _descending(row: tuple[chess.Move, ...], targets: Bitboard) -> list[chess.Mo
         targets ^= _BB[to]
         moves.append(row[to])
     return moves
-
 
 
 def _lone_king(position: Position) -> tuple[bool, bool] | None:

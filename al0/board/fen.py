@@ -11,10 +11,10 @@ from typing import Callable
 
 import chess
 
-from al0.errors import PositionError
-from al0.files import read_regular_file
 from al0.board.material import Material
 from al0.board.position import from_board
+from al0.errors import PositionError
+from al0.files import read_regular_file
 
 FIFTY_MOVE_PLIES = 100
 """The half-move clock at which the 50-move rule draws the game: al0's play
@@ -41,8 +41,7 @@ def material_of(board: chess.Board, us: chess.Color) -> str:
 def piece_counts(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
     """How many pawns, knights, bishops, rooks, queens and kings ``color``
     has: a cheap material comparison for the play loop's every ply."""
-    return tuple(chess.popcount(board.pieces_mask(piece_type, color))
-                 for piece_type in chess.PIECE_TYPES)
+    return tuple(chess.popcount(board.pieces_mask(piece_type, color)) for piece_type in chess.PIECE_TYPES)
 
 
 def material_counts(material: str) -> tuple[int, ...]:
@@ -82,8 +81,11 @@ def check_legal(board: chess.Board, fen: str) -> None:
     message names) is not a legal position."""
     status = board.status()
     if status != chess.STATUS_VALID:
-        problems = [flag.name.lower().replace("_", " ") for flag in chess.Status
-                    if flag and flag in status and flag.name]
+        problems = [
+            flag.name.lower().replace("_", " ")
+            for flag in chess.Status
+            if flag and flag in status and flag.name
+        ]
         raise PositionError(f"illegal position {fen!r}: {', '.join(problems)}")
 
 
@@ -91,8 +93,7 @@ def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
     """:raises PositionError: when ``board`` is not of ``material``."""
     found, wanted = Material.of(board, us), Material.parse(material)
     if found != wanted:
-        raise PositionError(f"position {board.fen()!r} has material {found}, "
-                            f"but the table is for {wanted}")
+        raise PositionError(f"position {board.fen()!r} has material {found}, but the table is for {wanted}")
 
 
 def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
@@ -120,9 +121,11 @@ def file_in_folder(name: str, folder: str | os.PathLike[str]) -> Path:
     except (OSError, ValueError):  # a NUL byte, a loop of links
         raise PositionError(f"positions file {name!r}: not a file name") from None
     if os.path.isabs(name) or not path.is_relative_to(base):
-        raise PositionError(f"positions file {name!r}: a table reads positions only from "
-                            f"files in its own folder (a relative path such as "
-                            f"positions.epd), or use all, every or sample:N")
+        raise PositionError(
+            f"positions file {name!r}: a table reads positions only from "
+            f"files in its own folder (a relative path such as "
+            f"positions.epd), or use all, every or sample:N"
+        )
     try:
         mode = path.stat().st_mode
     except OSError:
@@ -143,12 +146,15 @@ def check_not_over(board: chess.Board) -> None:
         raise PositionError(f"{board.fen()!r}: the game is already over")
     clock = board.halfmove_clock
     if clock >= FIFTY_MOVE_PLIES:
-        raise PositionError(f"{board.fen()!r}: the 50-move rule has already ended the game "
-                            f"(half-move clock {clock})")
+        raise PositionError(
+            f"{board.fen()!r}: the 50-move rule has already ended the game (half-move clock {clock})"
+        )
     left = FIFTY_MOVE_PLIES - clock
     if left <= LAST_PLIES_SEARCHED and not _mate_or_reset_within(board, left):
-        raise PositionError(f"{board.fen()!r}: the 50-move rule ends the game before any "
-                            f"mate is possible (half-move clock {clock})")
+        raise PositionError(
+            f"{board.fen()!r}: the 50-move rule ends the game before any "
+            f"mate is possible (half-move clock {clock})"
+        )
 
 
 def _mate_or_reset_within(board: chess.Board, plies: int) -> bool:
@@ -205,8 +211,9 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
     return positions
 
 
-def epd_positions(path: str, material: str, us: chess.Color,
-                  check: Callable[[chess.Board], object] | None = None) -> list[chess.Board]:
+def epd_positions(
+    path: str, material: str, us: chess.Color, check: Callable[[chess.Board], object] | None = None
+) -> list[chess.Board]:
     """The positions of an EPD file, each of ``material`` with ``us`` (the
     side a table plays) to move and a game not over (:func:`check_not_over`),
     and passing ``check`` if one is given.

@@ -66,8 +66,7 @@ class Material:
             raise PositionError(f"material must look like KRK or KQKR, not {text!r}{pawns}")
 
         def pieces(letters: str) -> Pieces:
-            return _ordered(tuple(chess.PIECE_SYMBOLS.index(letter.lower())
-                                  for letter in letters))
+            return _ordered(tuple(chess.PIECE_SYMBOLS.index(letter.lower()) for letter in letters))
 
         return cls(pieces(match.group(1)), pieces(match.group(2)))
 
@@ -75,14 +74,20 @@ class Material:
     def of(cls, board: chess.Board, first: chess.Color) -> Material:
         """The material on ``board``, the side of colour ``first`` named first
         (pawns, which no table plays, named last: ``KRPK``)."""
+
         def pieces(color: chess.Color) -> Pieces:
-            return tuple(piece_type for piece_type in reversed(chess.PIECE_TYPES[:-1])
-                         for _ in board.pieces(piece_type, color))
+            return tuple(
+                piece_type
+                for piece_type in reversed(chess.PIECE_TYPES[:-1])
+                for _ in board.pieces(piece_type, color)
+            )
+
         return cls(pieces(first), pieces(not first))
 
     @property
     def name(self) -> str:
         """``KRK``: the first side's king and pieces, then the other's."""
+
         def letters(pieces: Pieces) -> str:
             return "".join(chess.piece_symbol(piece).upper() for piece in pieces)
 
@@ -108,8 +113,9 @@ class Material:
         (0 the first, 1 the second) has, as
         :func:`al0.board.position.piece_counts` counts a board's."""
         pieces = self.first if side == 0 else self.second
-        return tuple(1 if piece_type == chess.KING else pieces.count(piece_type)
-                     for piece_type in chess.PIECE_TYPES)
+        return tuple(
+            1 if piece_type == chess.KING else pieces.count(piece_type) for piece_type in chess.PIECE_TYPES
+        )
 
     def swapped(self) -> Material:
         """The same men, the other side named first."""
@@ -154,8 +160,9 @@ class Material:
         that fills it, and whether its first side is our second side."""
         types, sides = self.types, self.sides
         rest = [s for s in range(len(types)) if s != slot]
-        ours = [tuple(types[s] for s in rest if sides[s] == side and types[s] != chess.KING)
-                for side in (0, 1)]
+        ours = [
+            tuple(types[s] for s in rest if sides[s] == side and types[s] != chess.KING) for side in (0, 1)
+        ]
         smaller = Material(_ordered(ours[0]), _ordered(ours[1])).stronger_first()
         swapped = smaller.first != _ordered(ours[0])
         order = (1, 0) if swapped else (0, 1)
@@ -163,7 +170,7 @@ class Material:
         for side in order:
             mapping.append(next(s for s in rest if sides[s] == side and types[s] == chess.KING))
             taken = [s for s in rest if sides[s] == side and types[s] != chess.KING]
-            for piece in (smaller.first if side == order[0] else smaller.second):
+            for piece in smaller.first if side == order[0] else smaller.second:
                 chosen = next(s for s in taken if types[s] == piece)
                 taken.remove(chosen)
                 mapping.append(chosen)

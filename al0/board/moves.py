@@ -13,8 +13,7 @@ from typing import Iterable, Iterator
 
 import chess
 
-from al0.board.position import (MOVES, Bitboard, Position, attacks, is_check,
-                                king_danger)
+from al0.board.position import MOVES, Bitboard, Position, attacks, is_check, king_danger
 
 _BB = chess.BB_SQUARES
 _KING = chess.BB_KING_ATTACKS
@@ -53,8 +52,11 @@ def play(position: Position, move: chess.Move) -> Position | None:
             return None
         occupancy &= ~f
         straight = (rooks | queens) & theirs
-        if straight and (_RANK_ATT[to][_RANK_MASK[to] & occupancy]
-                         | _FILE_ATT[to][_FILE_MASK[to] & occupancy]) & straight:
+        if (
+            straight
+            and (_RANK_ATT[to][_RANK_MASK[to] & occupancy] | _FILE_ATT[to][_FILE_MASK[to] & occupancy])
+            & straight
+        ):
             return None
         diagonal = (bishops | queens) & theirs
         if diagonal and _DIAG_ATT[to][_DIAG_MASK[to] & occupancy] & diagonal:
@@ -67,8 +69,7 @@ def play(position: Position, move: chess.Move) -> Position | None:
     else:
         reach = 0
         if (rooks | queens) & f:
-            reach = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
-                     | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
+            reach = _RANK_ATT[frm][_RANK_MASK[frm] & occupancy] | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy]
         if (bishops | queens) & f:
             reach |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
     if not reach & t:
@@ -94,8 +95,13 @@ def play(position: Position, move: chess.Move) -> Position | None:
             return None
         occupancy = ours | theirs
         straight = (rooks | queens) & theirs
-        if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
-                         | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+        if (
+            straight
+            and (
+                _RANK_ATT[king][_RANK_MASK[king] & occupancy] | _FILE_ATT[king][_FILE_MASK[king] & occupancy]
+            )
+            & straight
+        ):
             return None
         diagonal = (bishops | queens) & theirs
         if diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal:
@@ -113,8 +119,13 @@ def apply(position: Position, move: chess.Move) -> Position:
     # loses ``f`` and gains ``t`` (``t`` is clear in it now, so xor does both).
     if theirs & t:
         keep = ~t
-        kings, queens, rooks, bishops, knights = (kings & keep, queens & keep, rooks & keep,
-                                                  bishops & keep, knights & keep)
+        kings, queens, rooks, bishops, knights = (
+            kings & keep,
+            queens & keep,
+            rooks & keep,
+            bishops & keep,
+            knights & keep,
+        )
         theirs &= keep
     both = f | t
     if kings & f:
@@ -131,7 +142,6 @@ def apply(position: Position, move: chess.Move) -> Position:
     if turn:
         return _new(Position, (ours, theirs, kings, queens, rooks, bishops, knights, False))
     return _new(Position, (theirs, ours, kings, queens, rooks, bishops, knights, True))
-
 
 
 def legal_moves(position: Position) -> list[chess.Move]:
@@ -178,8 +188,7 @@ def legal_moves(position: Position) -> list[chess.Move]:
     return found
 
 
-def legal_targets(position: Position,
-                  froms: Iterable[chess.Square] | None = None) -> list[Bitboard]:
+def legal_targets(position: Position, froms: Iterable[chess.Square] | None = None) -> list[Bitboard]:
     """``[square]``: the target squares of the legal moves of the piece of
     the side to move on ``square`` (0 where it has none): the moves of
     :func:`legal_moves` as bitboards, without listing them. Telling whether
@@ -213,8 +222,9 @@ def legal_targets(position: Position,
         else:
             targets = 0
             if (rooks | queens) & f:
-                targets = (_RANK_ATT[frm][_RANK_MASK[frm] & occupancy]
-                           | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy])
+                targets = (
+                    _RANK_ATT[frm][_RANK_MASK[frm] & occupancy] | _FILE_ATT[frm][_FILE_MASK[frm] & occupancy]
+                )
             if (bishops | queens) & f:
                 targets |= _DIAG_ATT[frm][_DIAG_MASK[frm] & occupancy]
         targets &= ~ours
@@ -228,8 +238,7 @@ def legal_targets(position: Position,
     return found
 
 
-def _king_steps(position: Position, ours: Bitboard, theirs: Bitboard,
-                king_bb: Bitboard) -> list[chess.Move]:
+def _king_steps(position: Position, ours: Bitboard, theirs: Bitboard, king_bb: Bitboard) -> list[chess.Move]:
     """The legal moves of our king on ``king_bb``, highest target square first."""
     king = king_bb.bit_length() - 1
     row = MOVES[king]
@@ -255,8 +264,7 @@ def has_legal_move(position: Position) -> bool:
     white, black, kings, _, _, _, _, turn = position
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & ours
-    if king_bb and (_KING[king_bb.bit_length() - 1] & ~ours
-                    & ~king_danger(position, theirs, king_bb)):
+    if king_bb and (_KING[king_bb.bit_length() - 1] & ~ours & ~king_danger(position, theirs, king_bb)):
         return True
     occupancy = white | black
     for frm in chess.scan_reversed(ours & ~king_bb):

@@ -39,6 +39,7 @@ class Position(NamedTuple):
     """A pawnless position without castling rights: piece bitboards and the
     side to move. Two positions are equal exactly when they have the same
     legal moves and the same future, so a Position is the search's key."""
+
     white: Bitboard
     black: Bitboard
     kings: Bitboard
@@ -70,19 +71,32 @@ def from_board(board: chess.Board) -> Position:
         which a compact position cannot represent.
     """
     if board.pawns or board.castling_rights:
-        raise PositionError(f"al0 searches pawnless positions without castling rights, "
-                            f"not {board.fen()}")
-    return _new(Position, (board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK],
-                           board.kings, board.queens, board.rooks, board.bishops,
-                           board.knights, board.turn))
+        raise PositionError(f"al0 searches pawnless positions without castling rights, not {board.fen()}")
+    return _new(
+        Position,
+        (
+            board.occupied_co[chess.WHITE],
+            board.occupied_co[chess.BLACK],
+            board.kings,
+            board.queens,
+            board.rooks,
+            board.bishops,
+            board.knights,
+            board.turn,
+        ),
+    )
 
 
 def to_board(position: Position) -> chess.Board:
     """A python-chess board at ``position`` (move counters at their defaults)."""
     board = chess.Board(None)
-    for piece_type, mask in ((chess.KING, position.kings), (chess.QUEEN, position.queens),
-                             (chess.ROOK, position.rooks), (chess.BISHOP, position.bishops),
-                             (chess.KNIGHT, position.knights)):
+    for piece_type, mask in (
+        (chess.KING, position.kings),
+        (chess.QUEEN, position.queens),
+        (chess.ROOK, position.rooks),
+        (chess.BISHOP, position.bishops),
+        (chess.KNIGHT, position.knights),
+    ):
         for color in chess.COLORS:
             for square in chess.scan_forward(mask & (position.white if color else position.black)):
                 board.set_piece_at(square, chess.Piece(piece_type, color))
@@ -101,8 +115,9 @@ def occupied(position: Position) -> Bitboard:
 
 def pieces(position: Position, piece_type: chess.PieceType, color: chess.Color) -> Bitboard:
     """The squares of ``color``'s pieces of ``piece_type``, as a bitboard."""
-    mask = (0, 0, position.knights, position.bishops, position.rooks, position.queens,
-            position.kings)[piece_type]
+    mask = (0, 0, position.knights, position.bishops, position.rooks, position.queens, position.kings)[
+        piece_type
+    ]
     return mask & (position.white if color else position.black)
 
 
@@ -115,9 +130,14 @@ def piece_counts(position: Position, color: chess.Color) -> tuple[int, ...]:
     """Like :func:`al0.board.fen.piece_counts`: pawns, knights, bishops,
     rooks, queens and kings of ``color``."""
     side = position.white if color else position.black
-    return (0, (position.knights & side).bit_count(), (position.bishops & side).bit_count(),
-            (position.rooks & side).bit_count(), (position.queens & side).bit_count(),
-            (position.kings & side).bit_count())
+    return (
+        0,
+        (position.knights & side).bit_count(),
+        (position.bishops & side).bit_count(),
+        (position.rooks & side).bit_count(),
+        (position.queens & side).bit_count(),
+        (position.kings & side).bit_count(),
+    )
 
 
 def attacks(position: Position, square: chess.Square, occupancy: Bitboard) -> Bitboard:
@@ -129,8 +149,10 @@ def attacks(position: Position, square: chess.Square, occupancy: Bitboard) -> Bi
         return _KNIGHT[square]
     result = 0
     if (position.rooks | position.queens) & bb:
-        result = (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
-                  | _FILE_ATT[square][_FILE_MASK[square] & occupancy])
+        result = (
+            _RANK_ATT[square][_RANK_MASK[square] & occupancy]
+            | _FILE_ATT[square][_FILE_MASK[square] & occupancy]
+        )
     if (position.bishops | position.queens) & bb:
         result |= _DIAG_ATT[square][_DIAG_MASK[square] & occupancy]
     return result
@@ -143,8 +165,10 @@ def attackers(position: Position, color: chess.Color, square: chess.Square) -> B
     found = (_KING[square] & position.kings) | (_KNIGHT[square] & position.knights)
     straight = (position.rooks | position.queens) & them
     if straight:
-        found |= (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
-                  | _FILE_ATT[square][_FILE_MASK[square] & occupancy]) & straight
+        found |= (
+            _RANK_ATT[square][_RANK_MASK[square] & occupancy]
+            | _FILE_ATT[square][_FILE_MASK[square] & occupancy]
+        ) & straight
     diagonal = (position.bishops | position.queens) & them
     if diagonal:
         found |= _DIAG_ATT[square][_DIAG_MASK[square] & occupancy] & diagonal
@@ -163,8 +187,11 @@ def is_check(position: Position) -> bool:
         return True
     occupancy = white | black
     straight = (rooks | queens) & theirs
-    if straight and (_RANK_ATT[king][_RANK_MASK[king] & occupancy]
-                     | _FILE_ATT[king][_FILE_MASK[king] & occupancy]) & straight:
+    if (
+        straight
+        and (_RANK_ATT[king][_RANK_MASK[king] & occupancy] | _FILE_ATT[king][_FILE_MASK[king] & occupancy])
+        & straight
+    ):
         return True
     diagonal = (bishops | queens) & theirs
     return bool(diagonal and _DIAG_ATT[king][_DIAG_MASK[king] & occupancy] & diagonal)
@@ -189,8 +216,10 @@ def king_danger(position: Position, theirs: Bitboard, king_bb: Bitboard) -> Bitb
     while pieces:
         square = pieces.bit_length() - 1
         pieces ^= _BB[square]
-        danger |= (_RANK_ATT[square][_RANK_MASK[square] & occupancy]
-                   | _FILE_ATT[square][_FILE_MASK[square] & occupancy])
+        danger |= (
+            _RANK_ATT[square][_RANK_MASK[square] & occupancy]
+            | _FILE_ATT[square][_FILE_MASK[square] & occupancy]
+        )
     pieces = theirs & (bishops | queens)
     while pieces:
         square = pieces.bit_length() - 1

@@ -8,12 +8,13 @@ from collections import Counter
 
 import chess
 
-from al0.errors import PositionError
 from al0.board.material import Material
+from al0.errors import PositionError
 
 
-def random_positions(material: str, count: int, seed: int = 0,
-                     us: chess.Color = chess.WHITE) -> list[chess.Board]:
+def random_positions(
+    material: str, count: int, seed: int = 0, us: chess.Color = chess.WHITE
+) -> list[chess.Board]:
     """``count`` distinct random positions of ``material`` with us to move,
     legal, not mate or stalemate, and where them, were it their move, could
     capture nothing (so no piece hangs at the start).
@@ -60,8 +61,7 @@ def placement_count(material: Material | str) -> int:
     return math.perm(64, material.men) // math.prod(math.factorial(n) for n in alike.values())
 
 
-def check_sample_size(asked: str, count: int, available: int, population: str,
-                      instead: str = "") -> None:
+def check_sample_size(asked: str, count: int, available: int, population: str, instead: str = "") -> None:
     """Refuse to draw ``count`` positions from only ``available``: a sample
     larger than its population is all of it at best, and a sampler of
     distinct positions would look for the rest for hours.
@@ -70,5 +70,6 @@ def check_sample_size(asked: str, count: int, available: int, population: str,
         ``--count N``), the ``population`` and what to do ``instead``.
     """
     if count > available:
-        raise PositionError(f"{asked}: there are only {available:,} {population}"
-                            + (f": {instead}" if instead else ""))
+        raise PositionError(
+            f"{asked}: there are only {available:,} {population}" + (f": {instead}" if instead else "")
+        )

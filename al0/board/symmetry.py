@@ -38,18 +38,20 @@ def _image(symmetry: Symmetry, square: chess.Square) -> chess.Square:
 SQUARE_MAPS = tuple(tuple(_image(g, s) for s in chess.SQUARES) for g in range(8))
 """``SQUARE_MAPS[g][square]``: where symmetry ``g`` takes ``square``."""
 
-INVERSE = tuple(next(h for h in range(8) if all(SQUARE_MAPS[h][SQUARE_MAPS[g][s]] == s
-                                                for s in chess.SQUARES))
-                for g in range(8))
+INVERSE = tuple(
+    next(h for h in range(8) if all(SQUARE_MAPS[h][SQUARE_MAPS[g][s]] == s for s in chess.SQUARES))
+    for g in range(8)
+)
 """``INVERSE[g]``: the symmetry that undoes ``g``."""
 
 _FIELDS = (3, 4, 5, 6)
 """Position fields of the men other than kings, most valuable first:
 queens, rooks, bishops, knights."""
 
-_LEAST = tuple(tuple(g for g in range(8)
-                     if SQUARE_MAPS[g][square] == min(SQUARE_MAPS[h][square] for h in range(8)))
-               for square in chess.SQUARES)
+_LEAST = tuple(
+    tuple(g for g in range(8) if SQUARE_MAPS[g][square] == min(SQUARE_MAPS[h][square] for h in range(8)))
+    for square in chess.SQUARES
+)
 """``_LEAST[square]``: the symmetries that take ``square`` to the least
 square of its orbit, in the a1-d1-d4 triangle: one, or two for a square of
 a long diagonal (its image lies on a1-d4, which the a1-h8 reflection keeps)."""
@@ -71,10 +73,16 @@ def transform_position(position: Position, symmetry: Symmetry) -> Position:
     if symmetry == IDENTITY:
         return position
     white, black, kings, queens, rooks, bishops, knights, turn = position
-    return Position(transform_bitboard(white, symmetry), transform_bitboard(black, symmetry),
-                    transform_bitboard(kings, symmetry), transform_bitboard(queens, symmetry),
-                    transform_bitboard(rooks, symmetry), transform_bitboard(bishops, symmetry),
-                    transform_bitboard(knights, symmetry), turn)
+    return Position(
+        transform_bitboard(white, symmetry),
+        transform_bitboard(black, symmetry),
+        transform_bitboard(kings, symmetry),
+        transform_bitboard(queens, symmetry),
+        transform_bitboard(rooks, symmetry),
+        transform_bitboard(bishops, symmetry),
+        transform_bitboard(knights, symmetry),
+        turn,
+    )
 
 
 def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
@@ -90,8 +98,11 @@ def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
     groups: list[list[chess.Square]] = []
     for colour in (ours, (position.white | position.black) & ~ours):
         groups.append(list(chess.scan_forward(position.kings & colour)))
-        groups += [list(chess.scan_forward(position[field] & colour))
-                   for field in _FIELDS if position[field] & colour]
+        groups += [
+            list(chess.scan_forward(position[field] & colour))
+            for field in _FIELDS
+            if position[field] & colour
+        ]
 
     def key(symmetry: Symmetry) -> list[list[chess.Square]]:
         squares = SQUARE_MAPS[symmetry]

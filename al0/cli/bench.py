@@ -9,15 +9,14 @@ import time
 
 import click
 
-from al0.cli.messages import reports_errors
-from al0.cli.params import BUDGET, TABLE, WholeNumber
-from al0.lang import AdviceTable, load_table
-from al0.engine.plan import Planner
 from al0.board.material import Material
 from al0.board.sampling import check_sample_size, random_positions
-from al0.verify import percentile
+from al0.cli.messages import reports_errors
+from al0.cli.params import BUDGET, TABLE, WholeNumber
+from al0.engine.plan import Planner
+from al0.lang import AdviceTable, load_table
 from al0.tablebase import load_if_any
-
+from al0.verify import percentile
 
 MAX_REPEAT = 100
 """The most times one position is planned: a best of more damps no more
@@ -33,22 +32,33 @@ def check_count(table: AdviceTable, count: int) -> None:
     if tablebase is None:
         return
     from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
+
     stats = tablebase.stats()
     ours_stronger = stronger_colour(table.material, table.us) == table.us
     legal = stats["stronger" if ours_stronger else "weaker"]["legal"]
     side = Material.parse(table.material).side_names[0]
-    check_sample_size(f"--count {count}", count, legal,
-                      f"{table.material} positions with {side} to move")
+    check_sample_size(f"--count {count}", count, legal, f"{table.material} positions with {side} to move")
 
 
 @click.command()
 @TABLE
-@click.option("--count", type=WholeNumber(minimum=1), default=200, show_default=True,
-              help="How many seeded random positions to plan for.")
-@click.option("--seed", type=WholeNumber(minimum=None), default=1, show_default=True, help="Seed of the positions.")
-@click.option("--repeat", type=WholeNumber(minimum=1, maximum=MAX_REPEAT), default=3,
-              show_default=True,
-              help="Plan every position this many times; each position's best time counts.")
+@click.option(
+    "--count",
+    type=WholeNumber(minimum=1),
+    default=200,
+    show_default=True,
+    help="How many seeded random positions to plan for.",
+)
+@click.option(
+    "--seed", type=WholeNumber(minimum=None), default=1, show_default=True, help="Seed of the positions."
+)
+@click.option(
+    "--repeat",
+    type=WholeNumber(minimum=1, maximum=MAX_REPEAT),
+    default=3,
+    show_default=True,
+    help="Plan every position this many times; each position's best time counts.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @BUDGET
 @reports_errors
@@ -75,14 +85,24 @@ def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget:
         advice[plans[0].advice] = advice.get(plans[0].advice, 0) + 1
     wall = time.perf_counter() - started
     ordered = sorted(seconds)
-    node_stats = {"median": statistics.median(nodes), "p95": percentile(sorted(nodes), 0.95),
-                  "max": max(nodes), "total": sum(nodes)}
-    ms = {"median": round(statistics.median(ordered) * 1000, 3),
-          "p95": round(percentile(ordered, 0.95) * 1000, 3),
-          "max": round(ordered[-1] * 1000, 3)}
+    node_stats = {
+        "median": statistics.median(nodes),
+        "p95": percentile(sorted(nodes), 0.95),
+        "max": max(nodes),
+        "total": sum(nodes),
+    }
+    ms = {
+        "median": round(statistics.median(ordered) * 1000, 3),
+        "p95": round(percentile(ordered, 0.95) * 1000, 3),
+        "max": round(ordered[-1] * 1000, 3),
+    }
     data = {
-        "table": loaded.name, "positions": count, "seed": seed, "repeat": repeat,
-        "nodes": node_stats, "plan_ms": ms,
+        "table": loaded.name,
+        "positions": count,
+        "seed": seed,
+        "repeat": repeat,
+        "nodes": node_stats,
+        "plan_ms": ms,
         "chosen_advice": advice,
         "wall_seconds": round(wall, 2),
         "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -92,9 +112,10 @@ def bench(table: str, count: int, seed: int, repeat: int, as_json: bool, budget:
         return
     n = node_stats
     click.echo(f"{loaded.name}: {count} positions (seed {seed}), best of {repeat} runs each")
-    click.echo(f"nodes per plan: median {n['median']}, p95 {n['p95']}, max {n['max']}, "
-               f"total {n['total']}")
+    click.echo(f"nodes per plan: median {n['median']}, p95 {n['p95']}, max {n['max']}, total {n['total']}")
     click.echo(f"time per plan:  median {ms['median']} ms, p95 {ms['p95']} ms, max {ms['max']} ms")
-    click.echo("advice chosen:  " + ", ".join(f"{k or '(no plan)'} {v}" for k, v in
-                                              sorted(advice.items(), key=lambda kv: -kv[1])))
+    click.echo(
+        "advice chosen:  "
+        + ", ".join(f"{k or '(no plan)'} {v}" for k, v in sorted(advice.items(), key=lambda kv: -kv[1]))
+    )
     click.echo(f"wall time {data['wall_seconds']} s, peak memory {data['peak_memory_mb']} MB")

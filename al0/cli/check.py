@@ -27,15 +27,19 @@ def summary(table: AdviceTable) -> dict[str, Any]:
         "plays": chess.COLOR_NAMES[table.us],
         "description": table.description,
         "library": str(library.path) if library.path else None,
-        "reads": sorted({e.positions.path for e in table.expect
-                         if e.positions and e.positions.path is not None}),
+        "reads": sorted(
+            {e.positions.path for e in table.expect if e.positions and e.positions.path is not None}
+        ),
         "symmetric": table.symmetric,
-        "rules": [{"name": rule.name, "if": rule.source, "then": list(rule.advice),
-                   "description": rule.description} for rule in table.rules],
-        "advice": {advice.name: ({"description": advice.description} if advice.description
-                                 else {}) | {key: " ".join(text.split())
-                                             for key, text in advice.source.items()}
-                   for advice in table.advice.values()},
+        "rules": [
+            {"name": rule.name, "if": rule.source, "then": list(rule.advice), "description": rule.description}
+            for rule in table.rules
+        ],
+        "advice": {
+            advice.name: ({"description": advice.description} if advice.description else {})
+            | {key: " ".join(text.split()) for key, text in advice.source.items()}
+            for advice in table.advice.values()
+        },
         "predicates": described(table.predicates_used()),
         "features": described(table.features_used()),
         "generators": described(table.generators_used()),
@@ -45,25 +49,26 @@ def summary(table: AdviceTable) -> dict[str, Any]:
 
 def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
     """The summary as text for a person."""
-    yield (f"{path}: ok — table {data['name']!r}, {data['material']}, "
-           f"plays {data['plays'].title()}")
+    yield (f"{path}: ok — table {data['name']!r}, {data['material']}, plays {data['plays'].title()}")
     if data["description"]:
         yield f"  {data['description']}"
     # What the table can make al0 run or read: the whole list (docs/trust.md).
     if data["library"]:
-        yield (f"library: {data['library']} — Python: loading the table imported it and "
-               f"ran its code, which can do anything you can; the table starts no program")
+        yield (
+            f"library: {data['library']} — Python: loading the table imported it and "
+            f"ran its code, which can do anything you can; the table starts no program"
+        )
     else:
-        yield ("library: none — standard vocabulary only: this table runs no Python and "
-               "starts no program")
+        yield ("library: none — standard vocabulary only: this table runs no Python and starts no program")
     if data["reads"]:
-        yield (f"reads: {', '.join(data['reads'])} — the start positions of its expect: "
-               f"claims (a table may name files in its own folder only)")
+        yield (
+            f"reads: {', '.join(data['reads'])} — the start positions of its expect: "
+            f"claims (a table may name files in its own folder only)"
+        )
     if data["symmetric"]:
         yield "symmetric: yes — mirror images are played alike (one orientation per class)"
     else:
-        yield ("symmetric: no — played as the board is given; verify judges one "
-               "orientation of each position")
+        yield ("symmetric: no — played as the board is given; verify judges one orientation of each position")
     yield f"rules ({len(data['rules'])}):"
     for rule in data["rules"]:
         yield f"  {rule['name']}: if {rule['if']} then {', '.join(rule['then'])}"
@@ -74,8 +79,11 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
         yield f"  {name}:"
         for key, text in parts.items():
             yield f"    {key}: {text}"
-    for key, title in (("predicates", "predicates used"), ("features", "features compared"),
-                       ("generators", "move generators used")):
+    for key, title in (
+        ("predicates", "predicates used"),
+        ("features", "features compared"),
+        ("generators", "move generators used"),
+    ):
         if data[key] or key != "features":
             yield f"{title}:"
         for name, meaning in data[key].items():
@@ -85,12 +93,16 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
 
 @click.command()
 @TABLE
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the summary as one JSON object: name, material, plays, "
-                   "description, library (its file, or null), reads (the files its expect: "
-                   "claims read), symmetric, rules and advice (each with its "
-                   "description), and the predicates, features and generators used with "
-                   "their meaning.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the summary as one JSON object: name, material, plays, "
+    "description, library (its file, or null), reads (the files its expect: "
+    "claims read), symmetric, rules and advice (each with its "
+    "description), and the predicates, features and generators used with "
+    "their meaning.",
+)
 @reports_errors
 def check(table: str, as_json: bool) -> None:
     """Validate TABLE and summarise it: rules, advice, vocabulary.

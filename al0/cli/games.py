@@ -19,7 +19,6 @@ from al0.errors import SearchBudgetExceeded
 from al0.games.base import Player, Side, play
 from al0.games.chess_game import mate_in, mate_lines
 from al0.games.players import HumanPlayer
-from al0.games.search import PROOF_BUDGET
 from al0.games.reversi import (
     BLACK,
     WHITE,
@@ -34,15 +33,26 @@ from al0.games.reversi import (
     standings,
     start_position,
 )
+from al0.games.search import PROOF_BUDGET
+
 
 @click.command()
 @click.option("--fen", required=True, help="The position; the side to move is the one trying to mate.")
 @click.option(
-    "--moves", "-n", "max_moves", type=WholeNumber(minimum=1, maximum=10), default=3, show_default=True,
+    "--moves",
+    "-n",
+    "max_moves",
+    type=WholeNumber(minimum=1, maximum=10),
+    default=3,
+    show_default=True,
     help="Look for a mate within this many moves of the side to move.",
 )
 @click.option(
-    "--nodes", "max_nodes", type=WholeNumber(minimum=1), default=PROOF_BUDGET, show_default=True,
+    "--nodes",
+    "max_nodes",
+    type=WholeNumber(minimum=1),
+    default=PROOF_BUDGET,
+    show_default=True,
     help="Give up (exit 2) after generating this many positions.",
 )
 @reports_errors
@@ -87,13 +97,47 @@ def _reader() -> Callable[[str], str]:
 
 
 @click.command()
-@click.option("--black", default="human", show_default=True, help="Black's player: human, random, novice, pro, minimax:D or alphabeta:D (optionally :novice or :discs).")
+@click.option(
+    "--black",
+    default="human",
+    show_default=True,
+    help="Black's player: human, random, novice, pro, minimax:D or alphabeta:D (optionally :novice or :discs).",
+)
 @click.option("--white", default="pro", show_default=True, help="White's player, as for --black.")
-@click.option("--games", type=WholeNumber(minimum=1), default=None, help="Play a match of N games between computer players, colours alternating.")
-@click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True, help="Seed of the players' tie-breaks.")
-@click.option("--perft", "perft_depth", type=WholeNumber(minimum=0, maximum=20), default=None, help="Only print the number of move sequences of depth D from the start.")
-@click.option("--edge-value", type=Decimal(-1000, 1000), default=NoviceWeights.edge, show_default=True, help="Novice value of a flipped edge disc.")
-@click.option("--inner-value", type=Decimal(-1000, 1000), default=NoviceWeights.inner, show_default=True, help="Novice value of a flipped inner disc.")
+@click.option(
+    "--games",
+    type=WholeNumber(minimum=1),
+    default=None,
+    help="Play a match of N games between computer players, colours alternating.",
+)
+@click.option(
+    "--seed",
+    type=WholeNumber(minimum=None),
+    default=0,
+    show_default=True,
+    help="Seed of the players' tie-breaks.",
+)
+@click.option(
+    "--perft",
+    "perft_depth",
+    type=WholeNumber(minimum=0, maximum=20),
+    default=None,
+    help="Only print the number of move sequences of depth D from the start.",
+)
+@click.option(
+    "--edge-value",
+    type=Decimal(-1000, 1000),
+    default=NoviceWeights.edge,
+    show_default=True,
+    help="Novice value of a flipped edge disc.",
+)
+@click.option(
+    "--inner-value",
+    type=Decimal(-1000, 1000),
+    default=NoviceWeights.inner,
+    show_default=True,
+    help="Novice value of a flipped inner disc.",
+)
 @reports_errors
 def reversi(
     black: str,

@@ -10,10 +10,10 @@ from typing import Any
 
 import click
 
-
-from al0.errors import AL0Error
 from al0.cli.messages import CommandError, one_line_usage, warning_line
 from al0.cli.process import broken_pipe_exits, exit_interrupted, open_closed_streams, terminating_as_interrupt
+from al0.errors import AL0Error
+
 
 class Al0Group(click.Group):
     """The ``al0`` group: every usage error is one line, every warning is
@@ -46,14 +46,14 @@ class Al0Group(click.Group):
         assert isinstance(command, click.Command), self.lazy[cmd_name]
         return command
 
-    def make_context(self, info_name: str | None, args: list[str],
-                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
         with broken_pipe_exits(), one_line_usage():
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with broken_pipe_exits(), one_line_usage(), warnings.catch_warnings(), \
-                terminating_as_interrupt():
+        with broken_pipe_exits(), one_line_usage(), warnings.catch_warnings(), terminating_as_interrupt():
             # catch_warnings restores the usual display when the command ends.
             warnings.showwarning = warning_line
             try:
@@ -83,6 +83,7 @@ def _print_version(context: click.Context, param: click.Parameter, value: bool) 
     from importlib.metadata import version
 
     from al0.core import status
+
     click.echo(f"al0, version {version('al0')}")
     try:
         click.echo(f"core: {status()}")
@@ -92,8 +93,14 @@ def _print_version(context: click.Context, param: click.Parameter, value: bool) 
 
 
 @click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
-              callback=_print_version, help="Show the version and the search core, and exit.")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the search core, and exit.",
+)
 def cli() -> None:
     """al0 — play chess endgames from advice tables (Advice Language 0).
 

@@ -9,7 +9,6 @@ from typing import Any, Callable, Iterator, TextIO
 
 import click
 
-
 from al0.errors import AL0Error
 
 LONGEST_ERROR = 1000
@@ -38,13 +37,16 @@ def error_line(message: str) -> str:
     if len(message) <= LONGEST_ERROR:
         return message
     kept = LONGEST_ERROR - 50
-    return (f"{message[:kept // 2]} … ({len(message) - kept:,} characters cut) … "
-            f"{message[-(kept - kept // 2):]}")
+    return (
+        f"{message[: kept // 2]} … ({len(message) - kept:,} characters cut) … "
+        f"{message[-(kept - kept // 2) :]}"
+    )
 
 
 class CommandError(click.ClickException):
     """A user-facing failure: one line on stderr, exit code 2 (see
     :func:`error_line`)."""
+
     exit_code = 2
 
     def __init__(self, message: str):
@@ -71,8 +73,14 @@ def one_line_usage() -> Iterator[None]:
         raise
 
 
-def warning_line(message: Warning | str, category: type[Warning], filename: str,
-                  lineno: int, file: TextIO | None = None, line: str | None = None) -> None:
+def warning_line(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
     """Show a warning (e.g. a tablebase cache that cannot be written) as one
     line for a person, not Python's ``file:line: Category`` and source line."""
     click.echo(f"warning: {message}", err=True)
@@ -85,6 +93,7 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     calling ``sys.exit()``; al0's own commands exit through click): it is
     reported too, or the game would stop without a word and exit 0.
     """
+
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -93,6 +102,9 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             # One line, whatever the error text holds (a FEN, a library's message).
             raise CommandError(" ".join(str(error).split())) from None
         except SystemExit as error:
-            raise CommandError(f"library code called sys.exit({error.code!r}): a predicate "
-                               f"or generator must return, not exit") from None
+            raise CommandError(
+                f"library code called sys.exit({error.code!r}): a predicate "
+                f"or generator must return, not exit"
+            ) from None
+
     return wrapper

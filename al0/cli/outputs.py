@@ -8,7 +8,6 @@ from typing import Any, Iterable
 
 import click
 
-
 from al0.cli.messages import CommandError, shown_path
 from al0.files import check_writable, same_file, write_atomically
 
@@ -30,21 +29,18 @@ class OutputPath(click.ParamType[str]):
         self.what = what
         self.stdout = stdout
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         path = str(value)
         if path == STDOUT:
             if not self.stdout:
-                self.fail(f"{self.what} cannot go to standard output (-) here: give a file",
-                          param, ctx)
+                self.fail(f"{self.what} cannot go to standard output (-) here: give a file", param, ctx)
             return path
         if path.endswith("/") or os.path.isdir(path):
             self.fail(f"{path!r} is a folder: give a file for {self.what}", param, ctx)
         try:
             check_writable(path)
         except OSError as error:
-            self.fail(f"{shown_path(path)}: cannot write {self.what}: {error.strerror}",
-                      param, ctx)
+            self.fail(f"{shown_path(path)}: cannot write {self.what}: {error.strerror}", param, ctx)
         return path
 
 
@@ -59,9 +55,11 @@ def check_no_overwrite(inputs: dict[str, str | None], outputs: dict[str, str | N
     given = {name: path for name, path in outputs.items() if path is not None}
     to_stdout = [name for name, path in given.items() if path == STDOUT]
     if len(to_stdout) > 1:
-        raise click.UsageError(f"{' and '.join(to_stdout)} "
-                               f"{'both' if len(to_stdout) == 2 else 'all'} write to standard "
-                               f"output (-): give a file to all but one")
+        raise click.UsageError(
+            f"{' and '.join(to_stdout)} "
+            f"{'both' if len(to_stdout) == 2 else 'all'} write to standard "
+            f"output (-): give a file to all but one"
+        )
     seen = [(name, path) for name, path in inputs.items() if path is not None]
     for name, path in given.items():
         if path == STDOUT:
@@ -69,8 +67,9 @@ def check_no_overwrite(inputs: dict[str, str | None], outputs: dict[str, str | N
         for other, earlier in seen:
             if same_file(path, earlier):
                 same = "" if path == earlier else f" ({shown_path(earlier)})"
-                raise click.UsageError(f"{name} {shown_path(path)} would overwrite {other}{same}: "
-                                       f"give another file")
+                raise click.UsageError(
+                    f"{name} {shown_path(path)} would overwrite {other}{same}: give another file"
+                )
         seen.append((name, path))
 
 

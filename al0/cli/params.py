@@ -10,11 +10,11 @@ from typing import Any
 
 import click
 
-
-from al0.lang import DefenderError, DefenderKind, DefenderSpec, PositionsSpec
+from al0.engine.plan import DEFAULT_BUDGET
 from al0.errors import PositionError
 from al0.integers import IntegerError, parse_int, shown
-from al0.engine.plan import DEFAULT_BUDGET
+from al0.lang import DefenderError, DefenderKind, DefenderSpec, PositionsSpec
+
 
 class DefenderParam(click.ParamType[DefenderSpec]):
     """A defender spec on the command line, parsed once into a
@@ -25,8 +25,7 @@ class DefenderParam(click.ParamType[DefenderSpec]):
     def __init__(self, allowed: tuple[DefenderKind, ...]):
         self.allowed = allowed
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> DefenderSpec:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> DefenderSpec:
         if isinstance(value, DefenderSpec):
             return value
         try:
@@ -46,8 +45,7 @@ class WholeNumber(click.ParamType[int]):
     def __init__(self, minimum: int | None = 0, maximum: int | None = None):
         self.minimum, self.maximum = minimum, maximum
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):  # a default
             return value
         try:
@@ -75,18 +73,17 @@ class Decimal(click.ParamType[float]):
     def __init__(self, minimum: float, maximum: float, unit: str = ""):
         self.minimum, self.maximum, self.unit = minimum, maximum, unit
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         if isinstance(value, (int, float)):  # a default
             return float(value)
         text = str(value).strip(" \t\r\n")
         if not self.TEXT.fullmatch(text):
-            self.fail(f"it must be a decimal number such as 0.05, not {shown(str(value))}",
-                      param, ctx)
+            self.fail(f"it must be a decimal number such as 0.05, not {shown(str(value))}", param, ctx)
         number = float(text)
         if not self.minimum <= number <= self.maximum:
-            self.fail(f"it must be from {self.minimum:g} to {self.maximum:g}{self.unit}, "
-                      f"not {text}", param, ctx)
+            self.fail(
+                f"it must be from {self.minimum:g} to {self.maximum:g}{self.unit}, not {text}", param, ctx
+            )
         return number
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
@@ -108,9 +105,9 @@ class MaterialParam(click.ParamType[str]):
 
     name = "material"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         from al0.tablebase import parse_material  # lazily: numpy
+
         try:
             return parse_material(str(value).upper()).name
         except PositionError as error:
@@ -123,8 +120,7 @@ class PositionsParam(click.ParamType[PositionsSpec]):
 
     name = "positions"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> PositionsSpec:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> PositionsSpec:
         if isinstance(value, PositionsSpec):
             return value
         text = str(value)
@@ -134,12 +130,16 @@ class PositionsParam(click.ParamType[PositionsSpec]):
             self.fail(str(error), param, ctx)
         if spec.path is not None and not os.path.lexists(spec.path):
             # A typo (ALL, sample 500, sampel:5) is no file either: say what is taken.
-            self.fail(f"{shown(text)} is no file: give all, every, sample:N or an EPD file",
-                      param, ctx)
+            self.fail(f"{shown(text)} is no file: give all, every, sample:N or an EPD file", param, ctx)
         return spec
 
 
 TABLE = click.argument("table", type=click.Path(dir_okay=False))
-BUDGET = click.option("--budget", type=WholeNumber(minimum=1), default=DEFAULT_BUDGET,
-                      show_default=True, metavar="NODES",
-                      help="Most nodes one forcing-tree search may evaluate.")
+BUDGET = click.option(
+    "--budget",
+    type=WholeNumber(minimum=1),
+    default=DEFAULT_BUDGET,
+    show_default=True,
+    metavar="NODES",
+    help="Most nodes one forcing-tree search may evaluate.",
+)

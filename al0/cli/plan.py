@@ -9,18 +9,17 @@ from typing import Iterable
 import chess
 import click
 
+from al0.board.fen import epd_positions
 from al0.cli.messages import reports_errors
 from al0.cli.params import BUDGET, TABLE
 from al0.cli.positions import plannable, position_for
-from al0.lang import AdviceTable, load_table
 from al0.engine.plan import Plan, Planner
-from al0.board.fen import epd_positions
-from al0.report import plan_dot, plan_json, plan_svg
 from al0.engine.tree import tree_lines
+from al0.lang import AdviceTable, load_table
+from al0.report import plan_dot, plan_json, plan_svg
 
 
-def plan_lines(plan: Plan, board: chess.Board,
-               table: AdviceTable | None = None) -> Iterable[str]:
+def plan_lines(plan: Plan, board: chess.Board, table: AdviceTable | None = None) -> Iterable[str]:
     """The plan as text: rule, advice tried, advice chosen (each with the
     table's description, when given one), forcing tree."""
     yield f"position: {plan.fen}"
@@ -30,8 +29,10 @@ def plan_lines(plan: Plan, board: chess.Board,
     if plan.tree is None:
         yield f"no plan:  {plan.describe_failure()}"
     else:
-        yield (f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
-               f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms")
+        yield (
+            f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
+            f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms"
+        )
         if table is not None and table.describe_advice(plan.advice) != plan.advice:
             yield f"          ({table.describe_advice(plan.advice)})"
         for line in tree_lines(plan.tree, board):
@@ -47,19 +48,22 @@ def _words(table: AdviceTable | None, rule: str | None) -> str:
 
 @click.command()
 @TABLE
-@click.option("--fen", "fens", multiple=True, metavar="FEN",
-              help="A position to plan for (repeatable).")
+@click.option("--fen", "fens", multiple=True, metavar="FEN", help="A position to plan for (repeatable).")
 @click.option("--epd", type=click.Path(dir_okay=False), help="Plan for every position of this EPD file.")
-@click.option("--format", "form", type=click.Choice(["text", "json", "dot", "svg"]),
-              default="text", show_default=True,
-              help="The tree as indented SAN, JSON (one object a line), Graphviz DOT "
-                   "(one digraph a position) or SVG (one position: the board, and the "
-                   "planned line as a strip of boards, one per ply).")
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", "json", "dot", "svg"]),
+    default="text",
+    show_default=True,
+    help="The tree as indented SAN, JSON (one object a line), Graphviz DOT "
+    "(one digraph a position) or SVG (one position: the board, and the "
+    "planned line as a strip of boards, one per ply).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @BUDGET
 @reports_errors
-def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json: bool,
-         budget: int) -> None:
+def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json: bool, budget: int) -> None:
     """Show the plan TABLE makes at each position: the rule that applies,
     the advice tried in order, the one chosen and its forcing tree.
 
@@ -73,8 +77,7 @@ def plan(table: str, fens: tuple[str, ...], epd: str | None, form: str, as_json:
     loaded = load_table(table)
     boards = [plannable(loaded, position_for(loaded, fen)) for fen in fens]
     if epd:
-        boards += epd_positions(epd, loaded.material, loaded.us,
-                                check=lambda board: plannable(loaded, board))
+        boards += epd_positions(epd, loaded.material, loaded.us, check=lambda board: plannable(loaded, board))
     if not boards:
         raise click.UsageError("give a position with --fen FEN or --epd FILE")
     form = "json" if as_json else form

@@ -11,20 +11,19 @@ import click
 
 from al0.cli.messages import CommandError, reports_errors, shown_path
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
-from al0.cli.params import BUDGET, DefenderParam, ENGINE_SECONDS, TABLE, WholeNumber
+from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNumber
+from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, prepare_tablebase, typed_line
-from al0.cli.plan import plan_lines
-from al0.teach import Explainer
 from al0.engine.defenders import TablebaseDefender, make_defender
-from al0.errors import AL0Error
-from al0.lang import AdviceTable, DefenderSpec, load_table
-from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans,
-                       parse_move, prompt)
-from al0.report import PgnGame, clear_board_svgs, distance_note, pgn_text, players, write_board_svg
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.errors import AL0Error
+from al0.human import LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans, parse_move, prompt
+from al0.lang import AdviceTable, DefenderSpec, load_table
+from al0.report import PgnGame, clear_board_svgs, distance_note, pgn_text, players, write_board_svg
 from al0.tablebase import load_if_any
+from al0.teach import Explainer
 
 
 def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
@@ -47,6 +46,7 @@ def human_opponent() -> Callable[[chess.Board], chess.Move | None]:
                 return parse_move(board, text)
             except MoveInputError as error:
                 click.echo(str(error))
+
     return choose
 
 
@@ -57,14 +57,29 @@ def move_label(board: chess.Board) -> str:
     return f"{board.fullmove_number - 1}..."
 
 
-def write_pgn(path: str, start: chess.Board, moves: list[tuple[chess.Move, str]],
-              end: GameEnd, table: AdviceTable, opponent: str) -> None:
+def write_pgn(
+    path: str,
+    start: chess.Board,
+    moves: list[tuple[chess.Move, str]],
+    end: GameEnd,
+    table: AdviceTable,
+    opponent: str,
+) -> None:
     """Write the game to ``path`` as PGN (atomically), with today's date
     and, when the material has a tablebase, the distance to mate after each
     move in the comments."""
     white, black = players(table.us, f"al0 ({table.name})", opponent)
-    game = PgnGame(start, tuple(moves), end.result, end.ending, f"al0 play {table.name}",
-                   white, black, table.us, end.detail)
+    game = PgnGame(
+        start,
+        tuple(moves),
+        end.result,
+        end.ending,
+        f"al0 play {table.name}",
+        white,
+        black,
+        table.us,
+        end.detail,
+    )
     write_output(path, pgn_text([game], load_if_any(table.material)), "PGN", inputs_of(table))
 
 
@@ -76,33 +91,73 @@ def inputs_of(table: AdviceTable) -> tuple[str | None, ...]:
 @click.command()
 @TABLE
 @click.option("--fen", help="Start position (default: the table's start position).")
-@click.option("--opponent", type=DefenderParam(("human", "random", "tablebase", "uci")),
-              default=None, metavar="human|random|tablebase|uci:COMMAND",
-              help="Who plays the other side: you, a seeded random mover, the tablebase's "
-                   "longest resistance (with the optimal distance to mate shown after each "
-                   "of our moves), or a UCI engine. Default: the tablebase when the "
-                   "material has one, else random: you watch. Play yourself with "
-                   "--opponent human.")
-@click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True, help="Seed of the random opponent.")
-@click.option("--engine-time", type=ENGINE_SECONDS, default=0.1, show_default=True,
-              help="Seconds per move for a UCI opponent.")
-@click.option("--max-moves", type=WholeNumber(minimum=1), default=None,
-              help="Stop after this many of our moves.")
-@click.option("--pgn", "pgn_path", type=OutputPath("PGN", stdout=False),
-              help="Write the game as PGN, with the advice as move comments (to a file: "
-                   "standard output shows the game).")
-@click.option("--explain", is_flag=True,
-              help="Show, for each new plan, the advice tried and the forcing tree.")
-@click.option("--board/--no-board", "show_board", default=True, show_default=True,
-              help="Show the board at the start and after each of our moves.")
-@click.option("--svg", "svg_dir", type=click.Path(file_okay=False),
-              help="Write the board after each move, captioned with the move and advice, as "
-                   "DIR/ply-NNN.svg (000: the start), removing an earlier game's ply-NNN.svg.")
+@click.option(
+    "--opponent",
+    type=DefenderParam(("human", "random", "tablebase", "uci")),
+    default=None,
+    metavar="human|random|tablebase|uci:COMMAND",
+    help="Who plays the other side: you, a seeded random mover, the tablebase's "
+    "longest resistance (with the optimal distance to mate shown after each "
+    "of our moves), or a UCI engine. Default: the tablebase when the "
+    "material has one, else random: you watch. Play yourself with "
+    "--opponent human.",
+)
+@click.option(
+    "--seed",
+    type=WholeNumber(minimum=None),
+    default=0,
+    show_default=True,
+    help="Seed of the random opponent.",
+)
+@click.option(
+    "--engine-time",
+    type=ENGINE_SECONDS,
+    default=0.1,
+    show_default=True,
+    help="Seconds per move for a UCI opponent.",
+)
+@click.option(
+    "--max-moves", type=WholeNumber(minimum=1), default=None, help="Stop after this many of our moves."
+)
+@click.option(
+    "--pgn",
+    "pgn_path",
+    type=OutputPath("PGN", stdout=False),
+    help="Write the game as PGN, with the advice as move comments (to a file: "
+    "standard output shows the game).",
+)
+@click.option(
+    "--explain", is_flag=True, help="Show, for each new plan, the advice tried and the forcing tree."
+)
+@click.option(
+    "--board/--no-board",
+    "show_board",
+    default=True,
+    show_default=True,
+    help="Show the board at the start and after each of our moves.",
+)
+@click.option(
+    "--svg",
+    "svg_dir",
+    type=click.Path(file_okay=False),
+    help="Write the board after each move, captioned with the move and advice, as "
+    "DIR/ply-NNN.svg (000: the start), removing an earlier game's ply-NNN.svg.",
+)
 @BUDGET
 @reports_errors
-def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, engine_time: float,
-         max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
-         svg_dir: str | None, budget: int) -> None:
+def play(
+    table: str,
+    fen: str | None,
+    opponent: DefenderSpec | None,
+    seed: int,
+    engine_time: float,
+    max_moves: int | None,
+    pgn_path: str | None,
+    explain: bool,
+    show_board: bool,
+    svg_dir: str | None,
+    budget: int,
+) -> None:
     """Play the endgame with TABLE against an opponent.
 
     Every move of ours names the rule and piece of advice it comes from.
@@ -113,23 +168,36 @@ def play(table: str, fen: str | None, opponent: DefenderSpec | None, seed: int, 
     """
     check_no_overwrite({"TABLE": table}, {"--pgn": pgn_path, "--svg": svg_dir})
     loaded = load_table(table)
-    check_no_overwrite({"the table's library": loaded.library.path or None},
-                       {"--pgn": pgn_path, "--svg": svg_dir})
+    check_no_overwrite(
+        {"the table's library": loaded.library.path or None}, {"--pgn": pgn_path, "--svg": svg_dir}
+    )
     prepare_tablebase(loaded.material, build_progress())
     board = start_board(loaded, table, fen)
     pictures = board_pictures(svg_dir, inputs_of(loaded))
     if opponent is None:
         opponent = default_opponent(loaded)
     if opponent.kind == "human":
-        play_out(loaded, board, human_opponent(), "human", max_moves, pgn_path, explain,
-                 show_board, budget, None, pictures)
+        play_out(
+            loaded,
+            board,
+            human_opponent(),
+            "human",
+            max_moves,
+            pgn_path,
+            explain,
+            show_board,
+            budget,
+            None,
+            pictures,
+        )
         return
     made = make_defender(opponent, loaded.material, seed, engine_time)
     name = f"random (seed {seed})" if opponent.kind == "random" else opponent.name
     optimal = made.table if isinstance(made, TablebaseDefender) else None
     try:
-        play_out(loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget,
-                 optimal, pictures)
+        play_out(
+            loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget, optimal, pictures
+        )
     finally:
         made.close()
 
@@ -149,22 +217,22 @@ def board_pictures(svg_dir: str | None, keep: tuple[str | None, ...] = ()) -> Pi
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise CommandError(f"{shown_path(svg_dir)}: cannot make the folder: "
-                           f"{error.strerror}") from None
+        raise CommandError(f"{shown_path(svg_dir)}: cannot make the folder: {error.strerror}") from None
     try:
         removed = clear_board_svgs(directory)
     except OSError as error:
-        raise CommandError(f"{shown_path(svg_dir)}: cannot remove an earlier game's boards: "
-                           f"{error.strerror}") from None
+        raise CommandError(
+            f"{shown_path(svg_dir)}: cannot remove an earlier game's boards: {error.strerror}"
+        ) from None
     if removed:
-        click.echo(f"{shown_path(svg_dir)}: removed the {removed} boards of an earlier game "
-                   f"(ply-NNN.svg)")
+        click.echo(f"{shown_path(svg_dir)}: removed the {removed} boards of an earlier game (ply-NNN.svg)")
 
     def write(board: chess.Board, caption: list[str]) -> None:
         try:
             write_board_svg(directory, board, caption, keep=keep)
         except OSError as error:
             raise CommandError(f"{shown_path(svg_dir)}: cannot write: {error.strerror}") from None
+
     return write
 
 
@@ -174,10 +242,19 @@ def default_opponent(table: AdviceTable) -> DefenderSpec:
     return DefenderSpec("tablebase" if load_if_any(table.material) is not None else "random")
 
 
-def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, opponent_name: str,
-             max_moves: int | None, pgn_path: str | None, explain: bool, show_board: bool,
-             budget: int, tablebase: Any | None,
-             picture: Picture = lambda board, caption: None) -> None:
+def play_out(
+    loaded: AdviceTable,
+    board: chess.Board,
+    defender: Opponent,
+    opponent_name: str,
+    max_moves: int | None,
+    pgn_path: str | None,
+    explain: bool,
+    show_board: bool,
+    budget: int,
+    tablebase: Any | None,
+    picture: Picture = lambda board, caption: None,
+) -> None:
     """Play the game and print it; ``tablebase``, when given, shows the
     optimal distance to mate before and after each of our moves; ``picture``
     is shown every board, the start's included, captioned with the move
@@ -186,8 +263,11 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
     explainer = Explainer(loaded)
     picture(board, [f"start: {board.fen()}"])
     played: list[tuple[chess.Move, str]] = []
-    dtm_before = (distance_note(board, tablebase, loaded.us)
-                  if tablebase is not None and board.turn == loaded.us else None)
+    dtm_before = (
+        distance_note(board, tablebase, loaded.us)
+        if tablebase is not None and board.turn == loaded.us
+        else None
+    )
     ended: GameEnd | None = None
     try:
         click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
@@ -196,18 +276,29 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
         for event in play_game(Planner(loaded, budget), board, defender, max_moves):
             if isinstance(event, OurMove):
                 words = loaded.describe_advice(event.plan.advice)
-                played.append((event.move, f"{event.plan.rule}: {event.plan.advice}"
-                               + (f" ({words})" if words != event.plan.advice else "")))
-                picture(board, [f"{move_label(board)} {event.san}",
-                                f"{event.plan.rule} / {event.plan.advice}",
-                                *([words] if words != event.plan.advice else [])])
+                played.append(
+                    (
+                        event.move,
+                        f"{event.plan.rule}: {event.plan.advice}"
+                        + (f" ({words})" if words != event.plan.advice else ""),
+                    )
+                )
+                picture(
+                    board,
+                    [
+                        f"{move_label(board)} {event.san}",
+                        f"{event.plan.rule} / {event.plan.advice}",
+                        *([words] if words != event.plan.advice else []),
+                    ],
+                )
                 how = "new plan" if event.new_plan else "following the tree"
                 if tablebase is not None:
                     dtm_after = distance_note(board, tablebase, loaded.us)
                     how += f"  (optimal {dtm_before}, now {dtm_after})"
                 how += f" — {words}" if words != event.plan.advice else ""
-                click.echo(f"{move_label(board)} {event.san:<7} "
-                           f"[{event.plan.rule} / {event.plan.advice}]  {how}")
+                click.echo(
+                    f"{move_label(board)} {event.san:<7} [{event.plan.rule} / {event.plan.advice}]  {how}"
+                )
                 if explain and event.plan.advice is not None:
                     before = board.copy()
                     before.pop()
@@ -235,9 +326,13 @@ def play_out(loaded: AdviceTable, board: chess.Board, defender: Opponent, oppone
         # far are written, as verify writes its partial report.
         if pgn_path:
             if ended is None:
-                why = ("output closed" if isinstance(stop, BrokenPipeError)
-                       else "stopped" if isinstance(stop, KeyboardInterrupt)
-                       else f"stopped ({' '.join(str(stop).split())})")
+                why = (
+                    "output closed"
+                    if isinstance(stop, BrokenPipeError)
+                    else "stopped"
+                    if isinstance(stop, KeyboardInterrupt)
+                    else f"stopped ({' '.join(str(stop).split())})"
+                )
                 ended = GameEnd(Ending.INTERRUPTED, f"{why} after {len(played)} plies")
             write_pgn(pgn_path, start, played, ended, loaded, opponent_name)
             if not isinstance(stop, BrokenPipeError):  # no one to tell

@@ -3,14 +3,13 @@ table's start, or made plannable."""
 
 from __future__ import annotations
 
-
+import chess
 import click
 
-import chess
-
-from al0.lang import AdviceTable
-from al0.errors import PositionError
 from al0.board.fen import check_not_over, check_playable, parse_fen
+from al0.errors import PositionError
+from al0.lang import AdviceTable
+
 
 def position_for(table: AdviceTable, fen: str) -> chess.Board:
     """The board of ``fen``, checked against the table's material (and to
@@ -28,8 +27,10 @@ def start_board(table: AdviceTable, name: str, fen: str | None) -> chess.Board:
     """
     if fen is None:
         if table.start_fen is None:
-            raise click.UsageError(f"{name} has no start position: give one with --fen, "
-                                   "or add a start: line (a FEN) to the table")
+            raise click.UsageError(
+                f"{name} has no start position: give one with --fen, "
+                "or add a start: line (a FEN) to the table"
+            )
         fen = table.start_fen
     return position_for(table, fen)
 

@@ -15,42 +15,54 @@ from al0.board.fen import check_playable, epd_positions, parse_fen
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, WholeNumber
+from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, prepare_tablebase, typed_line
-from al0.cli.plan import plan_lines
 from al0.engine.plan import Planner
 from al0.engine.tree import tree_lines
 from al0.errors import PositionError, TableSyntaxError
-from al0.human import (LIST_WORDS, QUIT_WORDS, MoveInputError, legal_sans, parse_move,
-                       side_name, unicode_board_text)
+from al0.human import (
+    LIST_WORDS,
+    QUIT_WORDS,
+    MoveInputError,
+    legal_sans,
+    parse_move,
+    side_name,
+    unicode_board_text,
+)
 from al0.lang import AdviceTable, load_table
-from al0.teach import Practice, Turn
 from al0.tablebase import Tablebase, load_if_any
-from al0.teach import Grade
-from al0.teach.verdict import moves_text
+from al0.teach import Grade, Practice, Turn
 from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.pgn import pgn_text, practice_game
-from al0.teach.record import (Attempt, add_attempt, check_record, read_record, record_lines,
-                              record_path)
+from al0.teach.record import Attempt, add_attempt, check_record, read_record, record_lines, record_path
+from al0.teach.verdict import moves_text
 
-COMMANDS = ("commands: hint (what to play, in the table's words), why (the goal and what "
-            "the move does to it), retry or undo (take back your last move and the reply, "
-            "also after the game ended), best (the fastest move and the method's), next (the "
-            "next exercise), flip (turn the board), board, moves (the legal moves), quit")
+COMMANDS = (
+    "commands: hint (what to play, in the table's words), why (the goal and what "
+    "the move does to it), retry or undo (take back your last move and the reply, "
+    "also after the game ended), best (the fastest move and the method's), next (the "
+    "next exercise), flip (turn the board), board, moves (the legal moves), quit"
+)
 MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
 """A material named in capitals (``KQKR``): practise it with the tablebase alone."""
 MAX_EXERCISES = 1000
 """The most exercises --random draws: a set for a class, not the tablebase."""
-GRADE_WORDS = {Grade.METHOD: "method", Grade.FASTEST: "fastest", Grade.GOOD: "good",
-               Grade.MISTAKE: "MISTAKE", Grade.BLUNDER: "BLUNDER"}
+GRADE_WORDS = {
+    Grade.METHOD: "method",
+    Grade.FASTEST: "fastest",
+    Grade.GOOD: "good",
+    Grade.MISTAKE: "MISTAKE",
+    Grade.BLUNDER: "BLUNDER",
+}
 
 
 class LevelType(click.ParamType[Level]):
     """``--level A..B``: a band of distances to mate, parsed once."""
+
     name = "level"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Level:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Level:
         if isinstance(value, Level):
             return value
         try:
@@ -60,8 +72,7 @@ class LevelType(click.ParamType[Level]):
 
 
 def practice_prompt(board: chess.Board) -> str:
-    return (f"Your move as {side_name(board.turn)} (SAN or UCI; hint, why, retry, best, "
-            f"help, quit): ")
+    return f"Your move as {side_name(board.turn)} (SAN or UCI; hint, why, retry, best, help, quit): "
 
 
 def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
@@ -74,8 +85,11 @@ def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
         return
     san = board.san(advice.move)
     if advice.advice is None:
-        why = ("the table has no plan here; the tablebase's fastest move"
-               if advice.plan is not None else "the tablebase's fastest move")
+        why = (
+            "the table has no plan here; the tablebase's fastest move"
+            if advice.plan is not None
+            else "the tablebase's fastest move"
+        )
         yield f"hint: play {san} ({why})"
         if verbose and advice.plan is not None:
             yield f"      (no plan: {advice.plan.describe_failure()})"
@@ -113,8 +127,7 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
         yield f"goal: {table.describe_advice(advice.advice)}"
         ours = (advice.tree.height + 1) // 2
         if ours > 1:
-            yield (f"  the plan reaches it in at most {ours} of our moves, whatever they "
-                   f"reply")
+            yield (f"  the plan reaches it in at most {ours} of our moves, whatever they reply")
         explanation = verdict.explanation
         if explanation is not None:
             # Measured where the plan's line ends (its longest resistance).
@@ -122,8 +135,9 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
             said = [change.words for change in explanation.changes if change.progress]
             for part in explanation.parts:
                 # A part's words not said already (a comparison's are its measures').
-                said += [words for words in part.words.split("; ")
-                         if part.holds and words and words not in said]
+                said += [
+                    words for words in part.words.split("; ") if part.holds and words and words not in said
+                ]
             for words in said:
                 yield f"  {label}: {words}"
         yield f"  after {san}: {distance_text(verdict.after)}"
@@ -131,8 +145,10 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
         # The table's own move throws the win away (the book's KRK table
         # stalemates from 11 positions): say so, and what wins.
         fastest = ", ".join(game.board.san(best) for best in verdict.best)
-        yield (f"  careful: the table errs here, {san} is a blunder ({verdict.reason}); "
-               f"the tablebase wins with {fastest}")
+        yield (
+            f"  careful: the table errs here, {san} is a blunder ({verdict.reason}); "
+            f"the tablebase wins with {fastest}"
+        )
     if verbose:
         yield from _trace(game)
 
@@ -146,8 +162,10 @@ def _trace(game: Practice) -> Iterator[str]:
     if advice.new_plan or advice.tree is None:
         yield from plan_lines(advice.plan, game.board.copy(), game.planner.table)
         return
-    yield (f"following rule {advice.plan.rule}, advice {advice.plan.advice}: the rest of its "
-           f"forcing tree, depth {advice.tree.height}")
+    yield (
+        f"following rule {advice.plan.rule}, advice {advice.plan.advice}: the rest of its "
+        f"forcing tree, depth {advice.tree.height}"
+    )
     for line in tree_lines(advice.tree, game.board.copy()):
         yield "  " + line
 
@@ -164,8 +182,7 @@ def best_lines(game: Practice) -> Iterator[str]:
     yield f"best: {fastest} (mate in {after})" if after else f"best: {fastest}"
     if advice.advice is not None and advice.tree is not None and game.planner is not None:
         move = advice.tree.branches[0][0]
-        yield (f"the method: {board.san(move)} — "
-               f"{game.planner.table.describe_advice(advice.advice)}")
+        yield (f"the method: {board.san(move)} — {game.planner.table.describe_advice(advice.advice)}")
 
 
 def distance_text(moves: int | None) -> str:
@@ -181,11 +198,14 @@ def turn_line(turn: Turn, number: str, verbose: bool = False) -> str:
     if turn.reply_san is not None:
         line += f"  {turn.reply_san}"
     verdict = turn.verdict
-    line = (f"{line:<18} {distance_text(turn.before)} → {distance_text(turn.after)}  "
-            f"{GRADE_WORDS[verdict.grade]}: {verdict.reason}")
+    line = (
+        f"{line:<18} {distance_text(turn.before)} → {distance_text(turn.after)}  "
+        f"{GRADE_WORDS[verdict.grade]}: {verdict.reason}"
+    )
     if verbose and verdict.explanation is not None:
-        parts = ", ".join(f"{part.source}: {'yes' if part.holds else 'no'}"
-                          for part in verdict.explanation.parts)
+        parts = ", ".join(
+            f"{part.source}: {'yes' if part.holds else 'no'}" for part in verdict.explanation.parts
+        )
         line += f"  [{verdict.explanation.advice}: {parts}]"
     return line
 
@@ -197,11 +217,12 @@ def summary(game: Practice) -> str:
     if game.solved():
         if played == optimal:
             return f"You mated in {moves_text(played)}: the fastest mate there is."
-        return (f"You mated in {moves_text(played)}; the fastest mate from the start takes "
-                f"{optimal} (tablebase): {played - optimal} over.")
+        return (
+            f"You mated in {moves_text(played)}; the fastest mate from the start takes "
+            f"{optimal} (tablebase): {played - optimal} over."
+        )
     what = f"Game over: {end.detail} ({end.result})" if end is not None else "Stopped"
-    return (f"{what} after {played} of your moves; from the start the tablebase mates "
-            f"in {optimal}.")
+    return f"{what} after {played} of your moves; from the start the tablebase mates in {optimal}."
 
 
 def _material_mode(name: str) -> bool:
@@ -220,14 +241,23 @@ def _table(name: str) -> AdviceTable:
         return load_table(name)
     except TableSyntaxError as error:
         if MATERIAL.fullmatch(name.upper()) and "cannot read table" in str(error):
-            raise CommandError(f"{error} (to practise {name.upper()} with the tablebase "
-                               f"alone, name it in capitals: al0 practice {name.upper()})"
-                               ) from None
+            raise CommandError(
+                f"{error} (to practise {name.upper()} with the tablebase "
+                f"alone, name it in capitals: al0 practice {name.upper()})"
+            ) from None
         raise
 
 
-def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: str | None,
-            epd: str | None, level: Level | None, count: int, seed: int) -> list[chess.Board]:
+def _starts(
+    loaded: AdviceTable | None,
+    name: str,
+    tablebase: Tablebase,
+    fen: str | None,
+    epd: str | None,
+    level: Level | None,
+    count: int,
+    seed: int,
+) -> list[chess.Board]:
     """The exercises: an EPD file's positions, a level band's, a FEN, or
     the table's start."""
     material = loaded.material if loaded is not None else name
@@ -247,29 +277,63 @@ def _starts(loaded: AdviceTable | None, name: str, tablebase: Tablebase, fen: st
 @click.command()
 @click.argument("table", required=False)
 @click.option("--fen", help="Start position (default: the table's start position).")
-@click.option("--epd", type=click.Path(dir_okay=False),
-              help="Exercises: every position of this EPD file (e.g. verify --failures).")
-@click.option("--level", type=LevelType(), metavar="A..B",
-              help="Exercises from the tablebase: positions mating in A to B moves.")
-@click.option("--random", "count", type=WholeNumber(minimum=1, maximum=MAX_EXERCISES),
-              default=5, show_default=True, help="How many exercises --level draws.")
-@click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True,
-              help="The seed of --level's draw (the same seed, the same exercises).")
-@click.option("--pgn", "pgn_path", type=OutputPath("PGN", stdout=False),
-              help="Write your games here: verdicts as comments, [%eval #N], arrows.")
-@click.option("--progress", "show_progress", is_flag=True,
-              help="Show your progress record and stop.")
-@click.option("--verbose", is_flag=True,
-              help="Also the table's identifiers and the search behind each hint.")
+@click.option(
+    "--epd",
+    type=click.Path(dir_okay=False),
+    help="Exercises: every position of this EPD file (e.g. verify --failures).",
+)
+@click.option(
+    "--level",
+    type=LevelType(),
+    metavar="A..B",
+    help="Exercises from the tablebase: positions mating in A to B moves.",
+)
+@click.option(
+    "--random",
+    "count",
+    type=WholeNumber(minimum=1, maximum=MAX_EXERCISES),
+    default=5,
+    show_default=True,
+    help="How many exercises --level draws.",
+)
+@click.option(
+    "--seed",
+    type=WholeNumber(minimum=None),
+    default=0,
+    show_default=True,
+    help="The seed of --level's draw (the same seed, the same exercises).",
+)
+@click.option(
+    "--pgn",
+    "pgn_path",
+    type=OutputPath("PGN", stdout=False),
+    help="Write your games here: verdicts as comments, [%eval #N], arrows.",
+)
+@click.option("--progress", "show_progress", is_flag=True, help="Show your progress record and stop.")
+@click.option("--verbose", is_flag=True, help="Also the table's identifiers and the search behind each hint.")
 @click.option("--flip", "flipped", is_flag=True, help="Show the board from the defending side.")
-@click.option("--no-board", "no_board", is_flag=True,
-              help="Draw no board, the start's included (its FEN instead); 'board' "
-                   "still shows it.")
+@click.option(
+    "--no-board",
+    "no_board",
+    is_flag=True,
+    help="Draw no board, the start's included (its FEN instead); 'board' still shows it.",
+)
 @BUDGET
 @reports_errors
-def practice(table: str | None, fen: str | None, epd: str | None, level: Level | None,
-             count: int, seed: int, pgn_path: str | None, show_progress: bool,
-             verbose: bool, flipped: bool, no_board: bool, budget: int) -> None:
+def practice(
+    table: str | None,
+    fen: str | None,
+    epd: str | None,
+    level: Level | None,
+    count: int,
+    seed: int,
+    pgn_path: str | None,
+    show_progress: bool,
+    verbose: bool,
+    flipped: bool,
+    no_board: bool,
+    budget: int,
+) -> None:
     """Play the winning side of TABLE's endgame yourself against the
     tablebase's longest resistance. TABLE is a table (krk, kqk, a file) or
     a material in capitals (KQKR): then hints and verdicts come from the
@@ -286,15 +350,17 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
     """
     path = record_path()
     context = click.get_current_context()
-    given_options = [parameter.opts[0] for parameter in context.command.params
-                     if isinstance(parameter, click.Option) and parameter.name is not None
-                     and context.get_parameter_source(parameter.name)
-                     is not ParameterSource.DEFAULT]
+    given_options = [
+        parameter.opts[0]
+        for parameter in context.command.params
+        if isinstance(parameter, click.Option)
+        and parameter.name is not None
+        and context.get_parameter_source(parameter.name) is not ParameterSource.DEFAULT
+    ]
     # An option that would change nothing here is refused, not ignored.
     others = [option for option in given_options if option != "--progress"]
     if show_progress and others:
-        raise click.UsageError(f"--progress shows the record and stops: give it without "
-                               f"{', '.join(others)}")
+        raise click.UsageError(f"--progress shows the record and stops: give it without {', '.join(others)}")
     if level is None:
         for option in ("--random", "--seed"):
             if option in given_options:
@@ -305,31 +371,33 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
         return
     if table is None:
         raise click.UsageError("name a TABLE (krk, kqk, a file) or a material (KQKR)")
-    given = [name for name, value in (("--fen", fen), ("--epd", epd), ("--level", level))
-             if value is not None]
+    given = [
+        name for name, value in (("--fen", fen), ("--epd", epd), ("--level", level)) if value is not None
+    ]
     if len(given) > 1:
         raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
     # Before any exercise: nothing the session writes may replace what it
     # reads, and the record must take the session's counts.
-    check_no_overwrite({"TABLE": table, "--epd": epd, "the progress record": str(path)},
-                       {"--pgn": pgn_path})
+    check_no_overwrite({"TABLE": table, "--epd": epd, "the progress record": str(path)}, {"--pgn": pgn_path})
     check_record(path)
     loaded = None if _material_mode(table) else _table(table)
     if loaded is not None:
-        check_no_overwrite({"the table": loaded.path or None,
-                            "the table's library": loaded.library.path or None},
-                           {"--pgn": pgn_path})
-    keep = (epd, str(path)) + ((loaded.path or None, loaded.library.path or None)
-                               if loaded is not None else ())
+        check_no_overwrite(
+            {"the table": loaded.path or None, "the table's library": loaded.library.path or None},
+            {"--pgn": pgn_path},
+        )
+    keep = (epd, str(path)) + (
+        (loaded.path or None, loaded.library.path or None) if loaded is not None else ()
+    )
     if loaded is None and not given:
-        raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE "
-                               f"or --fen FEN")
+        raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE or --fen FEN")
     material = loaded.material if loaded is not None else table
     prepare_tablebase(material, build_progress())
     tablebase = load_if_any(material)
     if tablebase is None:
-        raise CommandError(f"practice needs a tablebase, and there is none for "
-                           f"{material} (pawnless, up to four men)")
+        raise CommandError(
+            f"practice needs a tablebase, and there is none for {material} (pawnless, up to four men)"
+        )
     starts = _starts(loaded, table, tablebase, fen, epd, level, count, seed)
     planner = Planner(loaded, budget) if loaded is not None else None
     games = []
@@ -339,15 +407,34 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
             click.echo(f"Exercise {number} of {len(starts)}: {board.fen()}")
         stop = _exercise(game, loaded, material, flipped, verbose, not no_board)
         end = game.ending()
-        games.append(practice_game(game.start, game.turns, game.us, {
-            "Event": f"al0 practice {material}", "Round": str(number),
-            "Annotator": loaded.name if loaded is not None else "tablebase"},
-            end.result if end is not None else "*", game.taken_back))
+        games.append(
+            practice_game(
+                game.start,
+                game.turns,
+                game.us,
+                {
+                    "Event": f"al0 practice {material}",
+                    "Round": str(number),
+                    "Annotator": loaded.name if loaded is not None else "tablebase",
+                },
+                end.result if end is not None else "*",
+                game.taken_back,
+            )
+        )
         if sum(game.given.values()):  # an exercise left untouched is not counted
-            add_attempt(path, Attempt(material, game.start.fen(), game.solved(),
-                                      game.moves_played,
-                                      game.optimal, game.hints, game.given[Grade.MISTAKE],
-                                      game.given[Grade.BLUNDER]))
+            add_attempt(
+                path,
+                Attempt(
+                    material,
+                    game.start.fen(),
+                    game.solved(),
+                    game.moves_played,
+                    game.optimal,
+                    game.hints,
+                    game.given[Grade.MISTAKE],
+                    game.given[Grade.BLUNDER],
+                ),
+            )
         if stop:
             break
     if pgn_path is not None:
@@ -355,8 +442,9 @@ def practice(table: str | None, fen: str | None, epd: str | None, level: Level |
         click.echo(f"PGN written to {pgn_path}")
 
 
-def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped: bool,
-              verbose: bool, boards: bool) -> bool:
+def _exercise(
+    game: Practice, loaded: AdviceTable | None, material: str, flipped: bool, verbose: bool, boards: bool
+) -> bool:
     """One exercise at the terminal; True when the person quit (no more
     exercises). ``boards``: draw the board after each move."""
     board = game.board
@@ -367,8 +455,10 @@ def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped
         return [unicode_board_text(board, orientation)] if boards else []
 
     advisor = f"{loaded.name} advises" if loaded is not None else "the tablebase advises"
-    click.echo(f"You play {side_name(you)} ({material}) against the tablebase's defence; "
-               f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}.")
+    click.echo(
+        f"You play {side_name(you)} ({material}) against the tablebase's defence; "
+        f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}."
+    )
     click.echo(COMMANDS)
     if game.opening_reply is not None:
         click.echo(f"the defence opens: {game.opening_reply}")
@@ -378,8 +468,9 @@ def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped
         if game.ending() is not None and not told:
             click.echo(summary(game))
             told = True
-        question = ("Game over: retry, undo, next or quit: " if game.ending() is not None
-                    else practice_prompt(board))
+        question = (
+            "Game over: retry, undo, next or quit: " if game.ending() is not None else practice_prompt(board)
+        )
         text = typed_line(question)
         if text is None or text.lower() in QUIT_WORDS:
             if not told:
@@ -395,13 +486,14 @@ def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped
         if word in ("undo", "retry"):
             if game.undo():
                 told = False
-                lines = ["taken back: your move again" if word == "retry" else "taken back",
-                         *drawn()]
+                lines = ["taken back: your move again" if word == "retry" else "taken back", *drawn()]
             else:
                 lines = ["nothing to undo"]
         elif game.ending() is not None and word not in ("flip", "board", "help"):
-            lines = ["the game is over: retry or undo to take your last move back, "
-                     "next for the next exercise, quit to stop"]
+            lines = [
+                "the game is over: retry or undo to take your last move back, "
+                "next for the next exercise, quit to stop"
+            ]
         elif word == "hint":
             game.hint()
             lines = list(hint_lines(game, verbose))
@@ -422,8 +514,9 @@ def _exercise(game: Practice, loaded: AdviceTable | None, material: str, flipped
             except MoveInputError as error:
                 click.echo(str(error))
                 continue
-            number = f"{board.fullmove_number}." if board.turn == chess.WHITE \
-                else f"{board.fullmove_number}..."
+            number = (
+                f"{board.fullmove_number}." if board.turn == chess.WHITE else f"{board.fullmove_number}..."
+            )
             before = board.copy()
             turn = game.play(move)
             lines = [turn_line(turn, number, verbose), *drawn()]
@@ -448,4 +541,3 @@ def _after_a_slip(game: Practice, before: chess.Board, turn: Turn) -> Iterator[s
         yield "  type retry to take it back and try again"
     else:
         yield "  type retry to take it back, or play on: the win is kept"
-

@@ -14,8 +14,6 @@ from typing import Iterator
 
 import click
 
-
-
 TERMINATING = (signal.SIGTERM, signal.SIGHUP)
 """What ``timeout``, CI cancellation, systemd and a dropped ssh session
 send: a request to stop, taken as Ctrl-C is."""

@@ -20,42 +20,106 @@ COUNT = WholeNumber(minimum=0, maximum=1_000_000)
 @click.command()
 @click.argument("material", type=MaterialParam())
 @click.argument("terms", nargs=-1, required=True, metavar="TERM...")
-@click.option("--depth", type=DEPTH, default=3, show_default=True,
-              help="Our moves allowed for each fall (the advice's depth).")
-@click.option("--pre", metavar="EXPR",
-              help="A phase's precondition: measure over the won positions where it holds (us to move).")
-@click.option("--target", metavar="EXPR",
-              help="A next phase: positions where it holds (us to move) count as lower than every value.")
-@click.option("--hold", metavar="EXPR",
-              help="A holding-goal: must hold after each of our moves and their replies on the way.")
-@click.option("--closure", "with_closure", is_flag=True,
-              help="Also count the positions from which the progress can be kept up until mate.")
-@click.option("--drive", multiple=True, metavar="TERM",
-              help="With --closure: a term (repeatable) of a second potential whose falls lead into the "
-                   "closure (a first phase).")
-@click.option("--drive-depth", type=DEPTH, metavar="D", help="With --drive: our moves allowed to it (default --depth).")
-@click.option("--switch", metavar="EXPR",
-              help="With --drive and --walk: play the second phase where EXPR holds (as a table's rule "
-                   "would), not where the closure does.")
-@click.option("--walk", type=COUNT, default=0, metavar="N",
-              help="Also play N won positions (al0 verify's sample:N, seed 0) by the first progressing move, "
-                   "against the tablebase's defence.")
+@click.option(
+    "--depth",
+    type=DEPTH,
+    default=3,
+    show_default=True,
+    help="Our moves allowed for each fall (the advice's depth).",
+)
+@click.option(
+    "--pre",
+    metavar="EXPR",
+    help="A phase's precondition: measure over the won positions where it holds (us to move).",
+)
+@click.option(
+    "--target",
+    metavar="EXPR",
+    help="A next phase: positions where it holds (us to move) count as lower than every value.",
+)
+@click.option(
+    "--hold",
+    metavar="EXPR",
+    help="A holding-goal: must hold after each of our moves and their replies on the way.",
+)
+@click.option(
+    "--closure",
+    "with_closure",
+    is_flag=True,
+    help="Also count the positions from which the progress can be kept up until mate.",
+)
+@click.option(
+    "--drive",
+    multiple=True,
+    metavar="TERM",
+    help="With --closure: a term (repeatable) of a second potential whose falls lead into the "
+    "closure (a first phase).",
+)
+@click.option(
+    "--drive-depth", type=DEPTH, metavar="D", help="With --drive: our moves allowed to it (default --depth)."
+)
+@click.option(
+    "--switch",
+    metavar="EXPR",
+    help="With --drive and --walk: play the second phase where EXPR holds (as a table's rule "
+    "would), not where the closure does.",
+)
+@click.option(
+    "--walk",
+    type=COUNT,
+    default=0,
+    metavar="N",
+    help="Also play N won positions (al0 verify's sample:N, seed 0) by the first progressing move, "
+    "against the tablebase's defence.",
+)
 @click.option("--greedy", is_flag=True, help="Walk by the move that forces the lowest value.")
-@click.option("--fastest", is_flag=True,
-              help="Walk by the tablebase's best move among those that keep the fall forced: about "
-                   "the best any table on this potential can do.")
-@click.option("--exits", type=COUNT, default=0, metavar="N",
-              help="With --closure and --walk: print the first N plans that left the closure.")
-@click.option("--stuck", type=COUNT, default=0, metavar="N",
-              help="With --hold: print N positions where it holds and the value cannot fall.")
-@click.option("--memo", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Keep each term's and condition's values in DIR, so later runs reuse them.")
+@click.option(
+    "--fastest",
+    is_flag=True,
+    help="Walk by the tablebase's best move among those that keep the fall forced: about "
+    "the best any table on this potential can do.",
+)
+@click.option(
+    "--exits",
+    type=COUNT,
+    default=0,
+    metavar="N",
+    help="With --closure and --walk: print the first N plans that left the closure.",
+)
+@click.option(
+    "--stuck",
+    type=COUNT,
+    default=0,
+    metavar="N",
+    help="With --hold: print N positions where it holds and the value cannot fall.",
+)
+@click.option(
+    "--memo",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Keep each term's and condition's values in DIR, so later runs reuse them.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @reports_errors
-def progress(material: str, terms: tuple[str, ...], depth: int, pre: str | None, target: str | None,
-             hold: str | None, with_closure: bool, drive: tuple[str, ...], drive_depth: int | None,
-             switch: str | None, walk: int, greedy: bool, fastest: bool, exits: int, stuck: int,
-             memo: Path | None, as_json: bool) -> None:
+def progress(
+    material: str,
+    terms: tuple[str, ...],
+    depth: int,
+    pre: str | None,
+    target: str | None,
+    hold: str | None,
+    with_closure: bool,
+    drive: tuple[str, ...],
+    drive_depth: int | None,
+    switch: str | None,
+    walk: int,
+    greedy: bool,
+    fastest: bool,
+    exits: int,
+    stuck: int,
+    memo: Path | None,
+    as_json: bool,
+) -> None:
     """Whether a potential can be forced lower against every defence, over
     every won position of MATERIAL (their side a lone king: KRK, KQK, KBBK,
     KBNK), before any advice is written.
@@ -95,7 +159,24 @@ def progress(material: str, terms: tuple[str, ...], depth: int, pre: str | None,
         Options,
         analyse,
     )
-    options = Options(material, terms, depth, pre, target, hold, with_closure, drive, drive_depth, switch,
-                      walk, exits, stuck, greedy, fastest, memo)
+
+    options = Options(
+        material,
+        terms,
+        depth,
+        pre,
+        target,
+        hold,
+        with_closure,
+        drive,
+        drive_depth,
+        switch,
+        walk,
+        exits,
+        stuck,
+        greedy,
+        fastest,
+        memo,
+    )
     result = analyse(options, build_progress())
     click.echo(json.dumps(result.data) if as_json else "\n".join(result.lines))

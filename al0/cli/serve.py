@@ -9,10 +9,10 @@ from pathlib import Path
 import click
 
 from al0.board.fen import epd_positions
-from al0.errors import PositionError
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.params import BUDGET
 from al0.cli.terminal import build_progress, prepare_tablebase
+from al0.errors import PositionError
 from al0.lang import load_table
 from al0.serve import Api, Server, Tables, read_games
 from al0.teach.record import record_path
@@ -30,23 +30,38 @@ def _loopback(host: str) -> bool:
 
 @click.command()
 @click.argument("table", required=False)
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="The interface to listen on; any other than this machine's own is "
-                   "reachable by others on the network (a warning says so).")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
-              help="The port (0: a free one, printed).")
-@click.option("--no-browser", "no_browser", is_flag=True,
-              help="Do not open the page in a browser.")
-@click.option("--epd", type=click.Path(dir_okay=False),
-              help="Positions of TABLE to go through on the page, one by one: exercises, "
-                   "or a verify --failures file with the plan at each.")
-@click.option("--pgn", type=click.Path(dir_okay=False),
-              help="Games to review: each move's position, comment (practice's verdict) "
-                   "and distance to mate ([%eval #N]) as a graph.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The interface to listen on; any other than this machine's own is "
+    "reachable by others on the network (a warning says so).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="The port (0: a free one, printed).",
+)
+@click.option("--no-browser", "no_browser", is_flag=True, help="Do not open the page in a browser.")
+@click.option(
+    "--epd",
+    type=click.Path(dir_okay=False),
+    help="Positions of TABLE to go through on the page, one by one: exercises, "
+    "or a verify --failures file with the plan at each.",
+)
+@click.option(
+    "--pgn",
+    type=click.Path(dir_okay=False),
+    help="Games to review: each move's position, comment (practice's verdict) "
+    "and distance to mate ([%eval #N]) as a graph.",
+)
 @BUDGET
 @reports_errors
-def serve(table: str | None, host: str, port: int, no_browser: bool, epd: str | None,
-          pgn: str | None, budget: int) -> None:
+def serve(
+    table: str | None, host: str, port: int, no_browser: bool, epd: str | None, pgn: str | None, budget: int
+) -> None:
     """Serve a local web page on which TABLE's plans are a tree you can
     click and its ending can be practised move by move, with the teaching
     engine's verdicts, explanations and hints (the bundled tables are there
@@ -65,13 +80,15 @@ def serve(table: str | None, host: str, port: int, no_browser: bool, epd: str | 
         raise click.UsageError("--epd needs a TABLE: the positions are that table's")
     games = (Path(pgn).name, read_games(pgn)) if pgn is not None else None
     if not _loopback(host):
-        click.echo(f"warning: serving on {host}: anyone who can reach this machine can use "
-                   f"the page (and its searches)", err=True)
+        click.echo(
+            f"warning: serving on {host}: anyone who can reach this machine can use "
+            f"the page (and its searches)",
+            err=True,
+        )
     try:
         server = Server(Api(Tables(table), budget, positions, games, record_path()), host, port)
     except OSError as error:
-        raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") \
-            from None
+        raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     try:
         click.echo(f"al0 serves {server.url} (Ctrl-C stops it)")
         if not no_browser:

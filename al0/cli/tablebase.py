@@ -33,7 +33,12 @@ def _stats_text(stats: tb.Stats) -> str:
         f"{'moves':>5} {strong + ' mates':>12} {strong + ' is mated':>12} "
         f"{weak + ' mates':>12} {weak + ' is mated':>12}   (side to move)",
     ]
-    columns = [stronger["wins_by_dtm"], stronger["losses_by_dtm"], weaker["wins_by_dtm"], weaker["losses_by_dtm"]]
+    columns = [
+        stronger["wins_by_dtm"],
+        stronger["losses_by_dtm"],
+        weaker["wins_by_dtm"],
+        weaker["losses_by_dtm"],
+    ]
     for moves in range(max(len(column) for column in columns)):
         counts = [column[moves] if moves < len(column) else 0 for column in columns]
         lines.append(f"{moves:>5} " + " ".join(f"{count:>12}" for count in counts))
@@ -80,7 +85,9 @@ def _probe_text(probe: dict[str, Any]) -> str:
 
 @click.command("tablebase")
 @click.argument("material", type=MaterialParam())
-@click.option("--stats", "show_stats", is_flag=True, help="Count legal positions by distance to mate (the default).")
+@click.option(
+    "--stats", "show_stats", is_flag=True, help="Count legal positions by distance to mate (the default)."
+)
 @click.option("--fen", help="Probe this position: who mates in how many moves, and the best moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
 def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -> None:

@@ -27,15 +27,20 @@ def listing() -> dict[str, Any]:
         except AL0Error as error:
             entry["error"] = " ".join(str(error).split())
         else:
-            entry.update(material=table.material, description=table.description,
-                         library=table.library.name if table.library.path else None)
+            entry.update(
+                material=table.material,
+                description=table.description,
+                library=table.library.name if table.library.path else None,
+            )
         tables.append(entry)
     libraries: list[dict[str, str]] = [
         {"name": path.stem, "source": "bundled", "path": str(path)}
-        for path in sorted(LIBRARY_DIR.glob("*.py"))]
-    libraries += [{"name": point.name, "source": "installed", "module": point.value}
-                  for point in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
-                                      key=lambda p: p.name)]
+        for path in sorted(LIBRARY_DIR.glob("*.py"))
+    ]
+    libraries += [
+        {"name": point.name, "source": "installed", "module": point.value}
+        for point in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name)
+    ]
     return {"tables": tables, "libraries": libraries}
 
 
@@ -62,10 +67,14 @@ def listing_lines(data: dict[str, Any]) -> Iterator[str]:
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object: tables (name, path, material, library, "
-                   "description, or error) and libraries (name, source: bundled with its "
-                   "path or installed with its module).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object: tables (name, path, material, library, "
+    "description, or error) and libraries (name, source: bundled with its "
+    "path or installed with its module).",
+)
 @reports_errors
 def tables(as_json: bool) -> None:
     """List the bundled advice tables (play one with `al0 play NAME`) and

@@ -8,8 +8,8 @@ from typing import Callable
 
 import click
 
-
 from al0.errors import PositionError
+
 
 def typed_line(question: str) -> str | None:
     """Ask ``question`` and return the line a person types on standard
@@ -48,6 +48,7 @@ def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
     it would otherwise build it in silence (5 to 40 s for a four-man ending,
     once). Nothing without ``say``: the command builds it as before."""
     from al0 import tablebase  # lazily: numpy
+
     if say is None:
         return
     try:
@@ -56,6 +57,7 @@ def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
         return
     if path.exists():
         return
-    say(f"building the {tablebase.parse_material(material).name} tablebase, once: "
-        f"it is kept in {path.parent}")
+    say(
+        f"building the {tablebase.parse_material(material).name} tablebase, once: it is kept in {path.parent}"
+    )
     tablebase.load(material, progress=say)

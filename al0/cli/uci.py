@@ -50,12 +50,14 @@ def uci(table: str | None, budget: int) -> None:
     loaded = None
     if table:  # a bad table fails here, before the protocol
         from al0.lang import load_table
+
         loaded = load_table(table)
 
     def make() -> UciEngine:
         # Imported here, once the GUI has its uciok: the engine brings in
         # the tablebases, the short search and numpy.
         from al0.uci import UciEngine
+
         return UciEngine(_send, loaded, budget, table or handshake.AUTO)
 
     handshake.serve(iter(sys.stdin.readline, ""), _send, make, budget, table or handshake.AUTO)

@@ -12,24 +12,35 @@ from typing import TYPE_CHECKING, Any, Iterator
 import chess
 import click
 
-from al0.verify import (CHUNK, WORST_KEPT, Report, Verification, Verifier, analysis_lines,
-                        most_wasteful_line, play_one, start_positions, usable_cpus, useful_jobs)
-from al0.report import html as report_html
 from al0.bundled import table_path
 from al0.cli.group import command_line
 from al0.cli.messages import CommandError, reports_errors
-from al0.cli.outputs import OutputPath, STDOUT, check_no_overwrite, write_output
-from al0.cli.params import BUDGET, DefenderParam, ENGINE_SECONDS, PositionsParam, TABLE, WholeNumber
+from al0.cli.outputs import STDOUT, OutputPath, check_no_overwrite, write_output
+from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, PositionsParam, WholeNumber
 from al0.cli.terminal import build_progress, prepare_tablebase
-from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
 from al0.engine.plan import Planner
+from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
 from al0.report import as_pgn, games_to_show, pgn_text, replay_all
+from al0.report import html as report_html
+from al0.verify import (
+    CHUNK,
+    WORST_KEPT,
+    Report,
+    Verification,
+    Verifier,
+    analysis_lines,
+    most_wasteful_line,
+    play_one,
+    start_positions,
+    usable_cpus,
+    useful_jobs,
+)
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
-def default_jobs(defender: DefenderSpec, scheduler: str | None, positions: int,
-                 cpus: int) -> int:
+
+def default_jobs(defender: DefenderSpec, scheduler: str | None, positions: int, cpus: int) -> int:
     """``--jobs`` when it is not given: one worker per usable CPU (no more
     than :func:`~al0.verify.run.useful_jobs` finds worth starting), but one
     process for a UCI defender (one engine per run), on a cluster (its
@@ -59,17 +70,24 @@ def large_run_note(verifier: Verifier, count: int, jobs: int, seed: int) -> str:
     if kind in ("uci", "worst"):
         return f"note: {count:,} positions to judge: this may take hours; {sample}"
     planner = Planner(verifier.table, verifier.spec.budget)
-    pilot = start_positions(PositionsSpec.sample(PILOT_GAMES, seed), verifier.table,
-                            verifier.tablebase)
+    pilot = start_positions(PositionsSpec.sample(PILOT_GAMES, seed), verifier.table, verifier.tablebase)
     started = time.process_time()
     for index, board in enumerate(pilot):
-        play_one(planner, board, verifier.defender_for(index), verifier.spec.max_moves,
-                 verifier.optimal(board), verifier.tablebase)
+        play_one(
+            planner,
+            board,
+            verifier.defender_for(index),
+            verifier.spec.max_moves,
+            verifier.optimal(board),
+            verifier.tablebase,
+        )
     per_game = (time.process_time() - started) / len(pilot)
     processes = f"{jobs} process{'' if jobs == 1 else 'es'}"
-    return (f"note: {count:,} positions to judge: roughly {duration(per_game * count / jobs)} "
-            f"with {processes}, at the pace of {len(pilot)} sample games; {sample} in about "
-            f"{duration(per_game * 1000)}")
+    return (
+        f"note: {count:,} positions to judge: roughly {duration(per_game * count / jobs)} "
+        f"with {processes}, at the pace of {len(pilot)} sample games; {sample} in about "
+        f"{duration(per_game * 1000)}"
+    )
 
 
 def duration(seconds: float) -> str:
@@ -89,19 +107,22 @@ def san_line(fen: str, line: Sequence[str]) -> str:
 
 def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
     """The report as text for a person."""
-    yield (f"{data['games']} of {data['total']} positions"
-           f"{' (interrupted)' if report.interrupted else ''}: "
-           + ", ".join(f"{kind} {count}" for kind, count in data["endings"].items()))
+    yield (
+        f"{data['games']} of {data['total']} positions"
+        f"{' (interrupted)' if report.interrupted else ''}: "
+        + ", ".join(f"{kind} {count}" for kind, count in data["endings"].items())
+    )
     moves = data["moves_to_mate"]
     if moves.get("count"):
         line = f"moves to mate: mean {moves['mean']}, median {moves['median']}, max {moves['max']}"
         optimal, excess = data["optimal"], data["excess"]
         if optimal.get("count"):
-            line += (f"; optimal mean {optimal['mean']}, max {optimal['max']}; "
-                     f"excess mean {excess['mean']}, max {excess['max']}")
+            line += (
+                f"; optimal mean {optimal['mean']}, max {optimal['max']}; "
+                f"excess mean {excess['mean']}, max {excess['max']}"
+            )
         yield line
-        yield "histogram (moves: games): " + " ".join(
-            f"{k}:{v}" for k, v in moves["histogram"].items())
+        yield "histogram (moves: games): " + " ".join(f"{k}:{v}" for k, v in moves["histogram"].items())
     for kind, examples in data["failure_examples"].items():
         yield f"{kind}: {data['endings'][kind]} — e.g."
         for example in examples:
@@ -109,68 +130,139 @@ def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
             yield f"  {example['fen']}" + (f"  line: {line}" if line else "")
     if data["plan_ms"]:
         ms = data["plan_ms"]
-        yield (f"plans: {data['plans_searched']} searched, median {ms['median']} ms, "
-               f"p95 {ms['p95']} ms, max {ms['max']} ms; {data['plans_per_second']} plans/s")
+        yield (
+            f"plans: {data['plans_searched']} searched, median {ms['median']} ms, "
+            f"p95 {ms['p95']} ms, max {ms['max']} ms; {data['plans_per_second']} plans/s"
+        )
     yield f"wall time: {data['wall_seconds']} s"
 
 
 @click.command()
 @TABLE
-@click.option("--positions", "positions_spec", type=PositionsParam(), default="all",
-              show_default=True,
-              metavar="all|every|sample:N|FILE.epd",
-              help="Every position, one per symmetry class (White to move, won: a "
-                   "symmetric table plays its mirror images alike), every position "
-                   "with all its mirror images, a seeded sample of the classes, or the "
-                   "positions of an EPD file.")
-@click.option("--defender", type=DefenderParam(VERIFY_KINDS),
-              default="tablebase", show_default=True,
-              metavar="tablebase|random|uci:COMMAND|worst",
-              help="Who defends: longest resistance by the tablebase, a seeded random "
-                   "mover, a UCI engine, or the exact worst case over every defence.")
-@click.option("--max-moves", type=WholeNumber(minimum=1), default=50, show_default=True,
-              help="Our moves before a game counts as failed (the 50-move rule).")
-@click.option("--seed", type=WholeNumber(minimum=None), default=0, show_default=True,
-              help="Seed of the random defender and of sample:N.")
-@click.option("--engine-time", type=ENGINE_SECONDS, default=0.05,
-              show_default=True, help="Seconds per move for a UCI defender.")
-@click.option("--jobs", type=WholeNumber(minimum=1), default=None,
-              help="Worker processes: at most 2 per CPU, and one per chunk of 200 "
-                   "positions (a note says when fewer are started). Default: one per CPU "
-                   "this process may use; one with a UCI defender or --scheduler, or for "
-                   f"at most {CHUNK} positions (starting workers would cost more than "
-                   "they save).")
-@click.option("--scheduler", metavar="tcp://HOST:PORT",
-              help="Judge the positions on the Dask cluster of this scheduler instead "
-                   "of locally (not with --defender worst).")
-@click.option("--json", "json_path", type=OutputPath("the JSON report", stdout=True),
-              help="Write the full report as JSON to this file (- for standard output: "
-                   "the summary then goes to standard error, as for each option here).")
-@click.option("--failures", "failures_path", type=OutputPath("failures", stdout=True),
-              help="Write the failing positions to this EPD file, with the kind as c0.")
-@click.option("--html", "html_path", type=OutputPath("the HTML report", stdout=True),
-              help="Write the report as one self-contained HTML page: summary, chart, "
-                   "failures with boards and game lines.")
-@click.option("--pgn", "pgn_path", type=OutputPath("PGN", stdout=True),
-              help="Write every failed game and the longest mate as PGN, with the advice "
-                   "and the distance to mate as comments. One output at most may be -; "
-                   "none may be the table, its library, --positions or another output.")
-@click.option("--analysis", "show_analysis", is_flag=True,
-              help="Show where the moves go: for each rule/advice, the moves it chose, the "
-                   "tablebase distance to mate they took off (with the replies), the moves "
-                   "that took none off; then the mated games of largest excess over the "
-                   "optimum, each with the advice that wasted most. Needs a tablebase; "
-                   "with --defender worst it replays every worst line, so it is only "
-                   "computed when asked for.")
-@click.option("--worst", type=WholeNumber(minimum=0), default=WORST_KEPT, show_default=True,
-              metavar="N", help="Games of largest excess listed by --analysis and in the JSON.")
+@click.option(
+    "--positions",
+    "positions_spec",
+    type=PositionsParam(),
+    default="all",
+    show_default=True,
+    metavar="all|every|sample:N|FILE.epd",
+    help="Every position, one per symmetry class (White to move, won: a "
+    "symmetric table plays its mirror images alike), every position "
+    "with all its mirror images, a seeded sample of the classes, or the "
+    "positions of an EPD file.",
+)
+@click.option(
+    "--defender",
+    type=DefenderParam(VERIFY_KINDS),
+    default="tablebase",
+    show_default=True,
+    metavar="tablebase|random|uci:COMMAND|worst",
+    help="Who defends: longest resistance by the tablebase, a seeded random "
+    "mover, a UCI engine, or the exact worst case over every defence.",
+)
+@click.option(
+    "--max-moves",
+    type=WholeNumber(minimum=1),
+    default=50,
+    show_default=True,
+    help="Our moves before a game counts as failed (the 50-move rule).",
+)
+@click.option(
+    "--seed",
+    type=WholeNumber(minimum=None),
+    default=0,
+    show_default=True,
+    help="Seed of the random defender and of sample:N.",
+)
+@click.option(
+    "--engine-time",
+    type=ENGINE_SECONDS,
+    default=0.05,
+    show_default=True,
+    help="Seconds per move for a UCI defender.",
+)
+@click.option(
+    "--jobs",
+    type=WholeNumber(minimum=1),
+    default=None,
+    help="Worker processes: at most 2 per CPU, and one per chunk of 200 "
+    "positions (a note says when fewer are started). Default: one per CPU "
+    "this process may use; one with a UCI defender or --scheduler, or for "
+    f"at most {CHUNK} positions (starting workers would cost more than "
+    "they save).",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Judge the positions on the Dask cluster of this scheduler instead "
+    "of locally (not with --defender worst).",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=OutputPath("the JSON report", stdout=True),
+    help="Write the full report as JSON to this file (- for standard output: "
+    "the summary then goes to standard error, as for each option here).",
+)
+@click.option(
+    "--failures",
+    "failures_path",
+    type=OutputPath("failures", stdout=True),
+    help="Write the failing positions to this EPD file, with the kind as c0.",
+)
+@click.option(
+    "--html",
+    "html_path",
+    type=OutputPath("the HTML report", stdout=True),
+    help="Write the report as one self-contained HTML page: summary, chart, "
+    "failures with boards and game lines.",
+)
+@click.option(
+    "--pgn",
+    "pgn_path",
+    type=OutputPath("PGN", stdout=True),
+    help="Write every failed game and the longest mate as PGN, with the advice "
+    "and the distance to mate as comments. One output at most may be -; "
+    "none may be the table, its library, --positions or another output.",
+)
+@click.option(
+    "--analysis",
+    "show_analysis",
+    is_flag=True,
+    help="Show where the moves go: for each rule/advice, the moves it chose, the "
+    "tablebase distance to mate they took off (with the replies), the moves "
+    "that took none off; then the mated games of largest excess over the "
+    "optimum, each with the advice that wasted most. Needs a tablebase; "
+    "with --defender worst it replays every worst line, so it is only "
+    "computed when asked for.",
+)
+@click.option(
+    "--worst",
+    type=WholeNumber(minimum=0),
+    default=WORST_KEPT,
+    show_default=True,
+    metavar="N",
+    help="Games of largest excess listed by --analysis and in the JSON.",
+)
 @BUDGET
 @reports_errors
-def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, max_moves: int,
-           seed: int, engine_time: float, jobs: int | None, scheduler: str | None,
-           json_path: str | None,
-           failures_path: str | None, html_path: str | None, pgn_path: str | None,
-           show_analysis: bool, worst: int, budget: int) -> None:
+def verify(
+    table: str,
+    positions_spec: PositionsSpec,
+    defender: DefenderSpec,
+    max_moves: int,
+    seed: int,
+    engine_time: float,
+    jobs: int | None,
+    scheduler: str | None,
+    json_path: str | None,
+    failures_path: str | None,
+    html_path: str | None,
+    pgn_path: str | None,
+    show_analysis: bool,
+    worst: int,
+    budget: int,
+) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
     what it does: mates, failures by kind with examples, moves against the
     optimum, time per plan.
@@ -196,20 +288,28 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     if defender.kind == "uci" and jobs is not None and jobs > 1:
         raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
     if scheduler and defender.kind == "worst":
-        raise click.UsageError("--defender worst explores one game graph shared by every "
-                               "position, so it runs locally: drop --scheduler")
+        raise click.UsageError(
+            "--defender worst explores one game graph shared by every "
+            "position, so it runs locally: drop --scheduler"
+        )
     if scheduler and (defender.kind == "uci" or jobs is not None and jobs > 1):
         raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
-    outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path,
-               "--pgn": pgn_path}
+    outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path, "--pgn": pgn_path}
     inputs = [str(table_path(table)), positions_spec.path]
     check_no_overwrite({"TABLE": inputs[0], "--positions": inputs[1]}, outputs)
     say = build_progress()
     if say is not None:  # the table is loaded twice, on a terminal only: a few ms
         prepare_tablebase(load_table(table_path(table)).material, say)
-    with Verification(table, positions_spec, defender, max_moves=max_moves, seed=seed,
-                      budget=budget, engine_seconds=engine_time,
-                      analysis=show_analysis) as verification:
+    with Verification(
+        table,
+        positions_spec,
+        defender,
+        max_moves=max_moves,
+        seed=seed,
+        budget=budget,
+        engine_seconds=engine_time,
+        analysis=show_analysis,
+    ) as verification:
         verifier, boards = verification.verifier, verification.boards
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
         inputs.append(verifier.table.library.path or None)
@@ -217,8 +317,7 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
             jobs = default_jobs(defender, scheduler, len(boards), usable_cpus())
         elif jobs > 1:
             asked = jobs
-            jobs, why = useful_jobs(jobs, len(boards), defender.kind in ("worst", "tablebase"),
-                                    usable_cpus())
+            jobs, why = useful_jobs(jobs, len(boards), defender.kind in ("worst", "tablebase"), usable_cpus())
             if why:
                 click.echo(f"note: --jobs {asked} lowered to {jobs}: {why}", err=True)
         if positions_spec.kind in ("all", "every") and len(boards) >= LARGE_RUN:
@@ -233,55 +332,62 @@ def verify(table: str, positions_spec: PositionsSpec, defender: DefenderSpec, ma
     if json_path and json_path != STDOUT:
         write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report", inputs)
     if html_path:
-        write_output(html_path, report_html.render(data, report.records, games,
-                                                   command_line(click.get_current_context())),
-                     "the HTML report", inputs)
+        write_output(
+            html_path,
+            report_html.render(data, report.records, games, command_line(click.get_current_context())),
+            "the HTML report",
+            inputs,
+        )
     if pgn_path:
-        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN",
-                     inputs)
+        write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN", inputs)
     if failures_path:
-        write_output(failures_path, "".join(
-            chess.Board(r.fen).epd(c0=r.ending.value) + "\n" for r in report.failures),
-                     "failures", inputs)
+        write_output(
+            failures_path,
+            "".join(chess.Board(r.fen).epd(c0=r.ending.value) + "\n" for r in report.failures),
+            "failures",
+            inputs,
+        )
     # With an output on standard output (-), it carries that alone: the
     # summary goes to stderr.
     to_stderr = STDOUT in outputs.values()
     for line in summary_lines(report, data):
         click.echo(line, err=to_stderr)
     if positions_spec.kind in ("all", "sample") and not verifier.table.symmetric:
-        click.echo(f"note: {verifier.table.name} is played as the board is given "
-                   f"(symmetric: false), and these are one orientation of each position: "
-                   f"a mirror image may be played differently (--positions every judges "
-                   f"them all)", err=to_stderr)
+        click.echo(
+            f"note: {verifier.table.name} is played as the board is given "
+            f"(symmetric: false), and these are one orientation of each position: "
+            f"a mirror image may be played differently (--positions every judges "
+            f"them all)",
+            err=to_stderr,
+        )
     if show_analysis:
         for line in analysis_lines(data["analysis"]):
             click.echo(line, err=to_stderr)
     elif (wasteful := most_wasteful_line(data["analysis"])) is not None:
-        click.echo(f"{wasteful} (--analysis for every advice and the worst games)",
-                   err=to_stderr)
+        click.echo(f"{wasteful} (--analysis for every advice and the worst games)", err=to_stderr)
     if json_path == STDOUT:
         click.echo(json.dumps(data))
     checks = data.get("expectations", [])
     verdicts = {True: "ok", False: "FAILED", None: "undecided"}
     for check in checks:
-        click.echo(f"expect {check['name']}: {verdicts[check['holds']]} "
-                   f"({check['measured']})", err=to_stderr)
+        click.echo(f"expect {check['name']}: {verdicts[check['holds']]} ({check['measured']})", err=to_stderr)
     if not verifier.table.expect:
         click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
     elif not checks:
-        about = ", ".join(sorted({e.defender.name if e.defender else ""
-                                  for e in verifier.table.expect}))
-        click.echo(f"no expectations about the {defender.name} defender (the table's are "
-                   f"about: {about})", err=to_stderr)
+        about = ", ".join(sorted({e.defender.name if e.defender else "" for e in verifier.table.expect}))
+        click.echo(
+            f"no expectations about the {defender.name} defender (the table's are about: {about})",
+            err=to_stderr,
+        )
     if report.stopped:
-        raise CommandError(f"stopped after {len(report.records)} of {report.total} "
-                           f"positions: {report.stopped}")
+        raise CommandError(
+            f"stopped after {len(report.records)} of {report.total} positions: {report.stopped}"
+        )
     if any(check["holds"] is False for check in checks):
         raise click.exceptions.Exit(1)
 
 
-def run_with_progress(verification: Verification, jobs: int,
-                      scheduler: str | None = None) -> Report:
+def run_with_progress(verification: Verification, jobs: int, scheduler: str | None = None) -> Report:
     """Run ``verification`` (see :meth:`al0.verify.Verification.run`) with a
     progress bar on a terminal, after a line counting the plans while
     workers make them (``--defender worst --jobs N``); into a log or a pipe,
@@ -292,8 +398,7 @@ def run_with_progress(verification: Verification, jobs: int,
         try:  # lazily: Dask takes half a second to import, and is an extra
             import al0.verify.cluster  # noqa: F401  (Dask and what it needs are there)
         except ModuleNotFoundError as error:
-            raise CommandError(f"--scheduler needs Dask ({error}): "
-                               f"pip install 'al0[cluster]'") from None
+            raise CommandError(f"--scheduler needs Dask ({error}): pip install 'al0[cluster]'") from None
     if not sys.stderr.isatty():
         return verification.run(jobs, scheduler, *progress_lines(total))
     with contextlib.ExitStack() as stack:
@@ -313,8 +418,11 @@ def run_with_progress(verification: Verification, jobs: int,
             if not bars:  # the first record: the plans, if counted, are all made
                 if counted:
                     click.echo(err=True)
-                bars.append(stack.enter_context(click.progressbar(
-                    length=total, label="verifying", file=sys.stderr, show_eta=True)))
+                bars.append(
+                    stack.enter_context(
+                        click.progressbar(length=total, label="verifying", file=sys.stderr, show_eta=True)
+                    )
+                )
             bars[0].update(1)
 
         return verification.run(jobs, scheduler, progress, planning)
@@ -353,12 +461,12 @@ def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int |
         nonlocal judged
         judged += 1
         if due():
-            click.echo(f"verifying: {judged} of {total} positions, "
-                       f"{time.monotonic() - started:.0f} s", err=True)
+            click.echo(
+                f"verifying: {judged} of {total} positions, {time.monotonic() - started:.0f} s", err=True
+            )
 
     def planning(planned: int, known: int | None) -> None:
         if due():
-            click.echo(f"planning: {_planned(planned, known)}, "
-                       f"{time.monotonic() - started:.0f} s", err=True)
+            click.echo(f"planning: {_planned(planned, known)}, {time.monotonic() - started:.0f} s", err=True)
 
     return progress, planning

@@ -32,8 +32,7 @@ def _chosen() -> str:
     """
     value = os.environ.get(ENV, "").strip().lower()
     if value and value not in CHOICES:
-        raise AL0Error(f"{ENV}={os.environ[ENV]!r}: give {' or '.join(CHOICES)} "
-                       f"(or leave it unset)")
+        raise AL0Error(f"{ENV}={os.environ[ENV]!r}: give {' or '.join(CHOICES)} (or leave it unset)")
     return value or "native"
 
 

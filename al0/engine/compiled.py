@@ -14,8 +14,15 @@ from typing import Callable
 
 from al0.lang.compile_goals import GoalFn, compile_goal
 from al0.lang.compile_moves import MovesFn, compile_constraint
-from al0.lang.infer import (leaf_side, legal_alone, mate_alone, needs_check, position_only,
-                            reads_root, root_features)
+from al0.lang.infer import (
+    leaf_side,
+    legal_alone,
+    mate_alone,
+    needs_check,
+    position_only,
+    reads_root,
+    root_features,
+)
 from al0.lang.library import Library, Node
 from al0.lang.model import Advice, DepthRange, Goal, feature_names, leaves
 
@@ -30,10 +37,10 @@ def root_key(advice: CompiledAdvice, root: Node) -> RootKey:
     return tuple(feature(root) for feature in advice.root_features)
 
 
-
 @dataclass(frozen=True)
 class CompiledAdvice:
     """A piece of advice with its goals and constraints bound to a library."""
+
     name: str
     better: GoalFn
     holding: GoalFn
@@ -88,8 +95,9 @@ each of its nodes counts as one."""
 def goal_cost(*goals: Goal) -> int:
     """How many nodes of the budget one evaluation of ``goals`` counts as:
     one per :data:`TERMS_PER_NODE` terms begun, at least one."""
-    terms = sum(1 for goal in goals for _ in leaves(goal)) + \
-        sum(1 for goal in goals for _ in feature_names(goal))
+    terms = sum(1 for goal in goals for _ in leaves(goal)) + sum(
+        1 for goal in goals for _ in feature_names(goal)
+    )
     return max(1, -(-terms // TERMS_PER_NODE))
 
 
@@ -99,20 +107,20 @@ def compile_advice(advice: Advice, library: Library) -> CompiledAdvice:
     bounded = [h for h in horizons if h is not None]
     if len(bounded) < 2:
         raise ValueError(f"advice {advice.name!r} has an unbounded move constraint")
-    return CompiledAdvice(advice.name, compile_goal(advice.better_goal, library),
-                          compile_goal(advice.holding_goal, library),
-                          compile_constraint(advice.us_moves, library),
-                          compile_constraint(advice.them_moves, library),
-                          max(bounded),
-                          reads_root(advice.better_goal, library)
-                          or reads_root(advice.holding_goal, library),
-                          needs_check(advice.better_goal, library),
-                          leaf_side(advice.better_goal, library),
-                          legal_alone(advice.us_moves, library),
-                          legal_alone(advice.them_moves, library),
-                          position_only(advice.better_goal, library)
-                          and position_only(advice.holding_goal, library),
-                          root_features(advice.better_goal, library)
-                          + root_features(advice.holding_goal, library),
-                          mate_alone(advice.better_goal, advice.holding_goal, library),
-                          goal_cost(advice.better_goal, advice.holding_goal))
+    return CompiledAdvice(
+        advice.name,
+        compile_goal(advice.better_goal, library),
+        compile_goal(advice.holding_goal, library),
+        compile_constraint(advice.us_moves, library),
+        compile_constraint(advice.them_moves, library),
+        max(bounded),
+        reads_root(advice.better_goal, library) or reads_root(advice.holding_goal, library),
+        needs_check(advice.better_goal, library),
+        leaf_side(advice.better_goal, library),
+        legal_alone(advice.us_moves, library),
+        legal_alone(advice.them_moves, library),
+        position_only(advice.better_goal, library) and position_only(advice.holding_goal, library),
+        root_features(advice.better_goal, library) + root_features(advice.holding_goal, library),
+        mate_alone(advice.better_goal, advice.holding_goal, library),
+        goal_cost(advice.better_goal, advice.holding_goal),
+    )

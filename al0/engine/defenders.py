@@ -48,6 +48,7 @@ class TablebaseDefender:
 
     def __init__(self, material: str):
         from al0 import tablebase  # lazily: building a table takes seconds
+
         self.table = tablebase.load(material)
 
     def __call__(self, board: chess.Board) -> chess.Move:
@@ -70,11 +71,12 @@ class UciDefender:
         self.shown = shlex.join(command)
         self.limit = chess.engine.Limit(time=seconds)
         try:
-            self.engine = chess.engine.SimpleEngine.popen_uci(list(command),
-                                                              timeout=ENGINE_GRACE_SECONDS)
+            self.engine = chess.engine.SimpleEngine.popen_uci(list(command), timeout=ENGINE_GRACE_SECONDS)
         except TimeoutError:  # before OSError: in Python 3.11 it is one
-            raise DefenderError(f"{self.shown!r} is not a UCI engine: it did not answer 'uci' "
-                                f"with 'uciok' within {ENGINE_GRACE_SECONDS:g} s") from None
+            raise DefenderError(
+                f"{self.shown!r} is not a UCI engine: it did not answer 'uci' "
+                f"with 'uciok' within {ENGINE_GRACE_SECONDS:g} s"
+            ) from None
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
             reason = getattr(error, "strerror", None) or error
             raise DefenderError(f"cannot start UCI engine {self.shown!r}: {reason}") from None
@@ -85,15 +87,15 @@ class UciDefender:
             result = self.engine.play(board, self.limit)
         except TimeoutError:
             self.hung = True
-            raise DefenderError(f"UCI engine {self.shown!r} did not answer 'go' within "
-                                f"{self.limit.time:g} s + {ENGINE_GRACE_SECONDS:g} s at "
-                                f"{board.fen()}") from None
+            raise DefenderError(
+                f"UCI engine {self.shown!r} did not answer 'go' within "
+                f"{self.limit.time:g} s + {ENGINE_GRACE_SECONDS:g} s at "
+                f"{board.fen()}"
+            ) from None
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
-            raise DefenderError(f"UCI engine {self.shown!r} failed at {board.fen()}: "
-                                f"{error}") from None
+            raise DefenderError(f"UCI engine {self.shown!r} failed at {board.fen()}: {error}") from None
         if result.move is None or result.move not in board.legal_moves:
-            raise DefenderError(f"UCI engine {self.shown!r} gave no legal move at "
-                                f"{board.fen()}")
+            raise DefenderError(f"UCI engine {self.shown!r} gave no legal move at {board.fen()}")
         return result.move
 
     def close(self) -> None:
@@ -116,8 +118,7 @@ class UciDefender:
 Defender = RandomDefender | TablebaseDefender | UciDefender
 
 
-def make_defender(spec: DefenderSpec, material: str, seed: int = 0,
-                  engine_seconds: float = 0.05) -> Defender:
+def make_defender(spec: DefenderSpec, material: str, seed: int = 0, engine_seconds: float = 0.05) -> Defender:
     """The defender ``spec`` names for ``material``: the one factory of
     play and verify.
 

@@ -17,6 +17,7 @@ class SearchLimits:
     """How much one forcing-tree search may spend before it gives up with
     :class:`~al0.errors.SearchBudgetExceeded`. The book's KRK table needs a
     few thousand nodes at most; the bounds are there to stop runaway tables."""
+
     nodes: int = 1_000_000
     """Nodes whose goals are evaluated, each counting as its advice's
     :attr:`~al0.engine.compiled.CompiledAdvice.cost` (one per 100 terms of goals)."""
@@ -34,4 +35,5 @@ def node_budget(limits: SearchLimits, cost: int) -> str:
     """A spent node budget as an error names it: with the advice's cost per
     node (:attr:`~al0.engine.compiled.CompiledAdvice.cost`) when above one."""
     return f"node budget of {limits.nodes}" + (
-        f" (each node counting as {cost}, one per 100 terms of its goals)" if cost > 1 else "")
+        f" (each node counting as {cost}, one per 100 terms of its goals)" if cost > 1 else ""
+    )

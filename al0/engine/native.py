@@ -37,8 +37,21 @@ from al0.engine.memo import make_tree
 from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import LEAF, ForcingTree
 from al0.lang.library import Node
-from al0.lang.model import (Advice, AdviceTable, And, Compare, Const, DepthRange, DepthTest,
-                            Feature, Goal, MoveConstraint, Not, Or, Pred)
+from al0.lang.model import (
+    Advice,
+    AdviceTable,
+    And,
+    Compare,
+    Const,
+    DepthRange,
+    DepthTest,
+    Feature,
+    Goal,
+    MoveConstraint,
+    Not,
+    Or,
+    Pred,
+)
 from al0.lang.vocabulary.binding import split_call
 from al0.lang.vocabulary.registry import ENTRIES
 from al0.lang.vocabulary.terms import PieceRef, material_pieces
@@ -47,8 +60,7 @@ CONST, NOT, AND, OR, PRED, DEPTH, CMP = range(7)
 _OPS = {"=": 0, "<": 1, "<=": 2, ">": 3, ">=": 4}
 ANY, LIGHT, DARK = -1, -2, -3
 LEGAL, NOMOVE, MOVES_OF, CHECKS, CAPTURES = range(5)
-_GENERATORS = {"legal": LEGAL, "nomove": NOMOVE, "moves": MOVES_OF, "checks": CHECKS,
-               "captures": CAPTURES}
+_GENERATORS = {"legal": LEGAL, "nomove": NOMOVE, "moves": MOVES_OF, "checks": CHECKS, "captures": CAPTURES}
 TERM_INTS = 6
 MAX_SLOTS = 64
 MAX_MEN = 8
@@ -62,6 +74,7 @@ class Unsupported(ValueError):
 @dataclass(frozen=True)
 class NativeAdvice:
     """A piece of advice as the core holds it, with its Python twin."""
+
     compiled: CompiledAdvice
     core: Any
     """The core's ``Advice`` object."""
@@ -89,8 +102,7 @@ class _Writer:
         entry = ENTRIES.get(name)
         if not args and entry is not None and entry.default is not None:
             args = (entry.default,)
-        codes = [LIGHT if arg == "light" else DARK if arg == "dark" else self.piece(arg)
-                 for arg in args]
+        codes = [LIGHT if arg == "light" else DARK if arg == "dark" else self.piece(arg) for arg in args]
         return (codes + [ANY, ANY, ANY])[:3]
 
     def goal(self, goal: Goal) -> list[int]:
@@ -103,8 +115,7 @@ class _Writer:
             return [NOT, 2 + len(inner), *inner]
         if isinstance(goal, (And, Or)):
             parts = [code for operand in goal.operands for code in self.goal(operand)]
-            return [AND if isinstance(goal, And) else OR, 3 + len(parts), len(goal.operands),
-                    *parts]
+            return [AND if isinstance(goal, And) else OR, 3 + len(parts), len(goal.operands), *parts]
         if isinstance(goal, Pred):
             name = split_call(goal.name)[0]
             if name not in self.predicates:
@@ -127,13 +138,11 @@ class _Writer:
                 name = split_call(term.name)[0]
                 if name not in self.features:
                     raise Unsupported(f"feature {term.name!r}")
-                terms += [int(term.at_root), sign * coefficient, self.features[name],
-                          *self.args(term.name)]
-        if not -2**31 < constant < 2**31:
+                terms += [int(term.at_root), sign * coefficient, self.features[name], *self.args(term.name)]
+        if not -(2**31) < constant < 2**31:
             raise Unsupported(f"constant {constant}")
         self.slots += 1
-        return [CMP, 6 + len(terms), _OPS[goal.op], self.slots - 1, constant,
-                len(terms) // TERM_INTS, *terms]
+        return [CMP, 6 + len(terms), _OPS[goal.op], self.slots - 1, constant, len(terms) // TERM_INTS, *terms]
 
     def constraint(self, constraint: MoveConstraint) -> list[int]:
         codes: list[int] = []
@@ -153,8 +162,7 @@ def _range(depths: DepthRange) -> tuple[int, int]:
     return depths.lo, -1 if depths.hi is None else depths.hi
 
 
-def compile_native(advice: Advice, compiled: CompiledAdvice,
-                   table: AdviceTable) -> NativeAdvice:
+def compile_native(advice: Advice, compiled: CompiledAdvice, table: AdviceTable) -> NativeAdvice:
     """``advice`` of ``table`` for the native core.
 
     :raises Unsupported: when the core is not running, the table has a
@@ -169,12 +177,19 @@ def compile_native(advice: Advice, compiled: CompiledAdvice,
         raise Unsupported(f"horizon {compiled.horizon}")
     writer = _Writer(table.material, core)
     better, holding = writer.goal(advice.better_goal), writer.goal(advice.holding_goal)
-    spec = (better, holding, compiled.horizon, int(compiled.leaf_in_check),
-            -1 if compiled.leaf_ours is None else int(compiled.leaf_ours),
-            int(compiled.position_only), int(compiled.mate_alone),
-            [n for r in compiled.legal_depths for n in _range(r)],
-            [n for r in compiled.their_legal_depths for n in _range(r)],
-            writer.constraint(advice.us_moves), writer.constraint(advice.them_moves))
+    spec = (
+        better,
+        holding,
+        compiled.horizon,
+        int(compiled.leaf_in_check),
+        -1 if compiled.leaf_ours is None else int(compiled.leaf_ours),
+        int(compiled.position_only),
+        int(compiled.mate_alone),
+        [n for r in compiled.legal_depths for n in _range(r)],
+        [n for r in compiled.their_legal_depths for n in _range(r)],
+        writer.constraint(advice.us_moves),
+        writer.constraint(advice.them_moves),
+    )
     return NativeAdvice(compiled, core.Advice(*spec), core)
 
 
@@ -191,10 +206,15 @@ def as_tree(nested: tuple[int, tuple[Any, ...]]) -> ForcingTree:
         found = made.get(id(node))
         if found is None:
             height, branches = node
-            found = made[id(node)] = LEAF if not branches and not height else make_tree(
-                height, tuple((MOVES[move >> 6][move & 63], walk(child))
-                              for move, child in branches))
+            found = made[id(node)] = (
+                LEAF
+                if not branches and not height
+                else make_tree(
+                    height, tuple((MOVES[move >> 6][move & 63], walk(child)) for move, child in branches)
+                )
+            )
         return found
+
     return walk(nested)
 
 
@@ -203,12 +223,12 @@ class NativeSearch:
     the same tree and node count. ``memo`` (from :func:`new_memo`) may be
     shared as the Python search's memo and values are."""
 
-    def __init__(self, advice: NativeAdvice, root: Node,
-                 limits: SearchLimits | int = SearchLimits(), memo: Any = None):
+    def __init__(
+        self, advice: NativeAdvice, root: Node, limits: SearchLimits | int = SearchLimits(), memo: Any = None
+    ):
         compiled = advice.compiled
         if memo is not None and compiled.reads_root and not compiled.position_only:
-            raise ValueError(f"advice {compiled.name!r} reads the root: its searches "
-                             f"cannot share a memo")
+            raise ValueError(f"advice {compiled.name!r} reads the root: its searches cannot share a memo")
         self.advice = advice
         self.root = root
         self.limits = limits if isinstance(limits, SearchLimits) else SearchLimits(limits)
@@ -234,18 +254,28 @@ class NativeSearch:
         # nodes * cost > limit exactly when nodes > limit // cost.
         cost = self.advice.compiled.cost
         reason, tree, self.nodes, self.moves = self.advice.module.search(
-            self.advice.core, self.root.position, self.root.us == chess.WHITE, memo, shared,
-            limits.nodes // cost, limits.moves, time.monotonic() + limits.seconds, time.monotonic,
-            limits.stop)
+            self.advice.core,
+            self.root.position,
+            self.root.us == chess.WHITE,
+            memo,
+            shared,
+            limits.nodes // cost,
+            limits.moves,
+            time.monotonic() + limits.seconds,
+            time.monotonic,
+            limits.stop,
+        )
         if reason == "done":
             return None if tree is None else as_tree(tree)
         if reason == "memory":
             raise MemoryError(f"advice {name!r}: out of memory searching from {self.root.fen}")
         if reason == "stopped":
             raise search_stopped(f"advice {name!r}: stopped", self.root.position)
-        what = {"nodes": node_budget(limits, cost),
-                "moves": f"memory limit of {limits.moves} stored moves",
-                "time": f"time limit of {limits.seconds:g} s"}[reason]
+        what = {
+            "nodes": node_budget(limits, cost),
+            "moves": f"memory limit of {limits.moves} stored moves",
+            "time": f"time limit of {limits.seconds:g} s",
+        }[reason]
         raise search_stopped(f"advice {name!r}: {what} spent", self.root.position)
 
 
@@ -269,5 +299,4 @@ def table_core(table: AdviceTable) -> str:
     reasons = "; ".join(dict.fromkeys(passed.values()))
     if len(passed) == len(table.advice):
         return f"python for every piece of advice (the native core lacks: {reasons})"
-    return (f"native (C), but python for {', '.join(passed)} "
-            f"(the native core lacks: {reasons})")
+    return f"native (C), but python for {', '.join(passed)} (the native core lacks: {reasons})"

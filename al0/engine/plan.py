@@ -9,21 +9,21 @@ from typing import Any
 
 import chess
 
-from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
-from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
-from al0.lang.failures import predicate_error
-from al0.lang.library import Node, node_at
-from al0.lang.model import AdviceTable, And, Compare, Const, Sum
+from al0.board.fen import material_counts
 from al0.board.moves import apply
 from al0.board.position import Position, from_board, to_board
-from al0.board.fen import material_counts
+from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.limits import SearchLimits
 from al0.engine.memo import SearchKey
 from al0.engine.native import NativeAdvice, NativeSearch, Unsupported, compile_native, new_memo
 from al0.engine.search import ForcingTreeSearch, search_stopped
-from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.tree import ForcingTree, transform_tree
+from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
+from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
+from al0.lang.failures import predicate_error
+from al0.lang.library import Node, node_at
+from al0.lang.model import AdviceTable, And, Compare, Const, Sum
 
 DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs
@@ -45,6 +45,7 @@ class Plan:
     and ``tree`` are None when the table has no plan: then ``rule`` is None
     when no precondition held.
     """
+
     position: Position
     """The position planned for."""
     rule: str | None
@@ -74,20 +75,34 @@ class Plan:
         """Why there is no plan, in words."""
         if self.rule is None:
             return "no rule's precondition holds"
-        return (f"rule {self.rule}: no advice gives a move to play "
-                f"(tried {', '.join(self.tried)})")
+        return f"rule {self.rule}: no advice gives a move to play (tried {', '.join(self.tried)})"
 
 
-def _plan(position: Position, rule: str | None, advice: str | None, tried: tuple[str, ...],
-          tree: ForcingTree | None, nodes: int, seconds: float,
-          counters: tuple[int, int] | None) -> Plan:
+def _plan(
+    position: Position,
+    rule: str | None,
+    advice: str | None,
+    tried: tuple[str, ...],
+    tree: ForcingTree | None,
+    nodes: int,
+    seconds: float,
+    counters: tuple[int, int] | None,
+) -> Plan:
     """``Plan(...)`` of these fields, made without the dataclass's
     ``__init__``: a frozen dataclass sets each field through
     ``object.__setattr__``, which for a plan's eight fields costs about as
     much as a tenth of a typical search (one plan is made per position)."""
     plan = _new_object(Plan)
-    plan.__dict__.update(position=position, rule=rule, advice=advice, tried=tried, tree=tree,
-                         nodes=nodes, seconds=seconds, counters=counters)
+    plan.__dict__.update(
+        position=position,
+        rule=rule,
+        advice=advice,
+        tried=tried,
+        tree=tree,
+        nodes=nodes,
+        seconds=seconds,
+        counters=counters,
+    )
     return plan
 
 
@@ -108,13 +123,18 @@ class Planner:
     def __init__(self, table: AdviceTable, budget: int = DEFAULT_BUDGET, cache: bool = True):
         self.table = table
         self.budget = budget
-        self.rules = [(rule, None if rule.precondition == Const(True)
-                       else compile_goal(rule.precondition, table.library))
-                      for rule in table.rules]
+        self.rules = [
+            (
+                rule,
+                None if rule.precondition == Const(True) else compile_goal(rule.precondition, table.library),
+            )
+            for rule in table.rules
+        ]
         """Each rule with its compiled precondition, None for ``true`` (the
         usual last rule: it holds without a call)."""
         self.advice: dict[str, CompiledAdvice] = {
-            name: compile_advice(advice, table.library) for name, advice in table.advice.items()}
+            name: compile_advice(advice, table.library) for name, advice in table.advice.items()
+        }
         self.native: dict[str, NativeAdvice] = {}
         """The advice the native core searches (:mod:`al0.engine.native`):
         all that it supports, unless ``AL0_CORE=python``; the rest, and every
@@ -126,7 +146,9 @@ class Planner:
                 pass
         self.minimise: dict[str, ValueFn] = {
             name: compile_value(advice.minimise, table.library)
-            for name, advice in table.advice.items() if advice.minimise is not None}
+            for name, advice in table.advice.items()
+            if advice.minimise is not None
+        }
         """The value each ``minimise:`` advice lowers over its trees' worst leaves."""
         self.needed_material = material_counts(table.material)
         """Our pieces the table needs (see :func:`al0.board.fen.piece_counts`)."""
@@ -157,8 +179,9 @@ class Planner:
         """
         return self.plan_position(from_board(board), board, limits)
 
-    def plan_position(self, position: Position, board: chess.Board | None = None,
-                      limits: SearchLimits | None = None) -> Plan:
+    def plan_position(
+        self, position: Position, board: chess.Board | None = None, limits: SearchLimits | None = None
+    ) -> Plan:
         """The plan at ``position`` (our move); ``board``, when given, is
         the same position with its move counters, kept for display;
         ``limits`` as in :meth:`plan`."""
@@ -172,9 +195,16 @@ class Planner:
             # Planned in the class's canonical orientation and mapped back,
             # so that mirror images play as mirror images.
             seen = self._canonical_plan(position, symmetry, limits)
-            plan = _plan(position, seen.rule, seen.advice, seen.tried,
-                         None if seen.tree is None else transform_tree(seen.tree, INVERSE[symmetry]),
-                         seen.nodes, seen.seconds, counters)
+            plan = _plan(
+                position,
+                seen.rule,
+                seen.advice,
+                seen.tried,
+                None if seen.tree is None else transform_tree(seen.tree, INVERSE[symmetry]),
+                seen.nodes,
+                seen.seconds,
+                counters,
+            )
         else:
             plan = self._search(position, counters, limits or self.limits)
             self.search_seconds.append(plan.seconds)
@@ -182,8 +212,7 @@ class Planner:
             self.cache[position] = plan
         return plan
 
-    def _canonical_plan(self, position: Position, symmetry: int,
-                        limits: SearchLimits | None) -> Plan:
+    def _canonical_plan(self, position: Position, symmetry: int, limits: SearchLimits | None) -> Plan:
         """The plan of ``position`` under ``symmetry`` (its canonical
         orientation). An error names ``position`` as the user gave it, not
         its mirror image: library code that failed at a node of the search
@@ -198,16 +227,18 @@ class Planner:
         except AL0Error as error:
             if isinstance(error, PredicateError) and error.position is not None:
                 back = INVERSE[symmetry]
-                raise predicate_error(error.detail, transform_position(error.position, back),
-                                      None if error.move is None
-                                      else transform_move(error.move, back)) from None
+                raise predicate_error(
+                    error.detail,
+                    transform_position(error.position, back),
+                    None if error.move is None else transform_move(error.move, back),
+                ) from None
             if isinstance(error, SearchBudgetExceeded) and error.position is not None:
-                raise search_stopped(error.detail,
-                                     transform_position(error.position, INVERSE[symmetry])) from None
+                raise search_stopped(
+                    error.detail, transform_position(error.position, INVERSE[symmetry])
+                ) from None
             raise
 
-    def _search(self, position: Position, counters: tuple[int, int] | None,
-                limits: SearchLimits) -> Plan:
+    def _search(self, position: Position, counters: tuple[int, int] | None, limits: SearchLimits) -> Plan:
         started = time.perf_counter()
         root = node_at(position, 0, self.table.us)
         nodes = 0
@@ -221,8 +252,11 @@ class Planner:
                     advice = self.advice[name]
                     native = self.native.get(name)
                     memo = values = None
-                    if (memos is not None and advice.horizon > 1
-                            and (advice.position_only or not advice.reads_root)):
+                    if (
+                        memos is not None
+                        and advice.horizon > 1
+                        and (advice.position_only or not advice.reads_root)
+                    ):
                         # Searches whose goals read the same values at their
                         # roots find the same facts at every (position, depth).
                         # (A one-ply search keeps no memo: it meets each
@@ -235,7 +269,9 @@ class Planner:
                             values = self.values.setdefault(key, {})
                     search: ForcingTreeSearch | NativeSearch = (
                         ForcingTreeSearch(advice, root, limits, memo, self.nodes, values)
-                        if native is None else NativeSearch(native, root, limits, memo))
+                        if native is None
+                        else NativeSearch(native, root, limits, memo)
+                    )
                     tree = search.run()
                     nodes += search.nodes
                     self.visited += search.nodes
@@ -245,19 +281,35 @@ class Planner:
                     # A better-goal that already holds at the root is satisfied
                     # with no move to play: it cannot guide play, so pass it over.
                     if tree is not None and not tree.is_leaf:
-                        return _plan(position, rule.name, name, tuple(tried), tree, nodes,
-                                     time.perf_counter() - started, counters)
+                        return _plan(
+                            position,
+                            rule.name,
+                            name,
+                            tuple(tried),
+                            tree,
+                            nodes,
+                            time.perf_counter() - started,
+                            counters,
+                        )
                     tried.append(name)
-                return _plan(position, rule.name, None, tuple(tried), None, nodes,
-                             time.perf_counter() - started, counters)
-            return _plan(position, None, None, (), None, nodes, time.perf_counter() - started,
-                         counters)
+                return _plan(
+                    position,
+                    rule.name,
+                    None,
+                    tuple(tried),
+                    None,
+                    nodes,
+                    time.perf_counter() - started,
+                    counters,
+                )
+            return _plan(position, None, None, (), None, nodes, time.perf_counter() - started, counters)
         finally:
             if self.nodes is not None:
                 self._bound_shared()
 
-    def _minimised(self, name: str, root: Node, tree: ForcingTree,
-                   limits: SearchLimits) -> tuple[ForcingTree, int]:
+    def _minimised(
+        self, name: str, root: Node, tree: ForcingTree, limits: SearchLimits
+    ) -> tuple[ForcingTree, int]:
         """Of the trees of advice ``name`` at ``root``, one whose worst leaf
         has the least value of its ``minimise:`` sum, starting from ``tree``,
         and the nodes searched for it. Branch and bound by tightening: search
@@ -273,8 +325,9 @@ class Planner:
             if worst is None:  # a leaf without a value: no bound to tighten to
                 return tree, nodes
             below = Compare("<", advice.minimise, Sum(((1, worst),)))
-            tighter = compile_advice(replace(advice, better_goal=And((advice.better_goal, below))),
-                                     self.table.library)
+            tighter = compile_advice(
+                replace(advice, better_goal=And((advice.better_goal, below))), self.table.library
+            )
             search = ForcingTreeSearch(tighter, root, limits, None, self.nodes)
             found = search.run()
             nodes += search.nodes

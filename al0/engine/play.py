@@ -13,10 +13,10 @@ from typing import Callable, Iterator, Union
 
 import chess
 
-from al0.engine.plan import Plan, Planner
+from al0.board.fen import FIFTY_MOVE_PLIES, canonical_material, material_of
 from al0.board.moves import has_legal_move
 from al0.board.position import Position, from_board, is_check, piece_counts
-from al0.board.fen import FIFTY_MOVE_PLIES, canonical_material, material_of
+from al0.engine.plan import Plan, Planner
 from al0.engine.tree import ForcingTree
 
 Opponent = Callable[[chess.Board], Union[chess.Move, None]]
@@ -25,6 +25,7 @@ Opponent = Callable[[chess.Board], Union[chess.Move, None]]
 
 class Ending(enum.Enum):
     """Every way a game of al0 ends."""
+
     MATE = "mate"
     STALEMATE = "stalemate"
     MATERIAL_LOST = "material lost"
@@ -46,6 +47,7 @@ class Ending(enum.Enum):
 class OurMove:
     """We played ``move`` from ``plan``; ``new_plan`` tells whether the plan
     was chosen at this position or carried over from an earlier tree."""
+
     move: chess.Move
     san: str | None
     """The move in SAN; None when the game is played without notation."""
@@ -59,6 +61,7 @@ class OurMove:
 class TheirMove:
     """They played ``move``; ``in_tree`` tells whether our tree foresaw it
     and is still followed."""
+
     move: chess.Move
     san: str | None
     in_tree: bool
@@ -68,6 +71,7 @@ class TheirMove:
 class GameEnd:
     """How a game ended: the facts (as python-chess's ``Outcome``), from
     which its PGN :attr:`result` is derived."""
+
     ending: Ending
     detail: str
     """The ending in words, for a person."""
@@ -115,8 +119,11 @@ def position_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
         return GameEnd(Ending.MATE, f"checkmate: {mated} mated", winner=not board.turn)
     needed = canonical_material(planner.table.material)
     ours = material_of(board, us)
-    return GameEnd(Ending.MATERIAL_LOST, f"material lost: {ours} instead of {needed}",
-                   dead=board.is_insufficient_material())
+    return GameEnd(
+        Ending.MATERIAL_LOST,
+        f"material lost: {ours} instead of {needed}",
+        dead=board.is_insufficient_material(),
+    )
 
 
 def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
@@ -126,8 +133,7 @@ def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     if end is not None:
         return end
     if board.halfmove_clock >= FIFTY_MOVE_PLIES:
-        return GameEnd(Ending.FIFTY_MOVES,
-                       "50 moves without capture or pawn move: a draw")
+        return GameEnd(Ending.FIFTY_MOVES, "50 moves without capture or pawn move: a draw")
     if board.is_repetition(3):
         return GameEnd(Ending.REPETITION, "the position came three times: a draw")
     return None
@@ -141,8 +147,13 @@ def descend(tree: ForcingTree | None, move: chess.Move) -> ForcingTree | None:
     return None if subtree is None or subtree.is_leaf else subtree
 
 
-def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
-              max_moves: int | None = None, notation: bool = True) -> Iterator[Event]:
+def play_game(
+    planner: Planner,
+    board: chess.Board,
+    opponent: Opponent,
+    max_moves: int | None = None,
+    notation: bool = True,
+) -> Iterator[Event]:
     """Play from ``board`` (mutated as the game goes) until it ends.
 
     ``max_moves`` bounds the number of our moves. Without ``notation`` the
@@ -169,8 +180,7 @@ def play_game(planner: Planner, board: chess.Board, opponent: Opponent,
             if tree is None:
                 plan = planner.plan(board)
                 if plan.tree is None:
-                    yield GameEnd(Ending.NO_PLAN, f"no plan: {plan.describe_failure()}",
-                                  plan=plan)
+                    yield GameEnd(Ending.NO_PLAN, f"no plan: {plan.describe_failure()}", plan=plan)
                     return
                 tree = plan.tree
             assert plan is not None

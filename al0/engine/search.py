@@ -76,14 +76,17 @@ class ForcingTreeSearch:
     what this search adds.
     """
 
-    def __init__(self, advice: CompiledAdvice, root: Node,
-                 limits: SearchLimits | int = SearchLimits(),
-                 memo: dict[SearchKey, Entry] | None = None,
-                 nodes: dict[SearchKey, Node] | None = None,
-                 values: dict[Position, int] | None = None):
+    def __init__(
+        self,
+        advice: CompiledAdvice,
+        root: Node,
+        limits: SearchLimits | int = SearchLimits(),
+        memo: dict[SearchKey, Entry] | None = None,
+        nodes: dict[SearchKey, Node] | None = None,
+        values: dict[Position, int] | None = None,
+    ):
         if memo is not None and advice.reads_root and not advice.position_only:
-            raise ValueError(f"advice {advice.name!r} reads the root: its searches "
-                             f"cannot share a memo")
+            raise ValueError(f"advice {advice.name!r} reads the root: its searches cannot share a memo")
         self.advice = advice
         self.us = root.us
         self.root = root
@@ -107,13 +110,15 @@ class ForcingTreeSearch:
         then each of the root's children is met once and never again, so
         :meth:`_one_ply` tries them without records or memo entries."""
         self.node_memo = nodes
-        self.last_theirs = (advice.horizon - 1 if advice.leaf_ours and advice.position_only
-                            and not advice.mate_alone else -1)
+        self.last_theirs = (
+            advice.horizon - 1 if advice.leaf_ours and advice.position_only and not advice.mate_alone else -1
+        )
         """The depth of the last nodes of theirs with moves, where only
         leaves may follow, when :meth:`_last_reply` decides them (a leaf has
         us to move, goals are kept per position); else -1."""
         self.values: dict[Position, int] | None = (
-            None if not advice.position_only else {} if values is None else values)
+            None if not advice.position_only else {} if values is None else values
+        )
         """What the goals say at each position met (:data:`FAILS`, :data:`HOLDS`
         or :data:`LEAF_HERE`), for advice whose goals are position-only; ``values``
         may be shared by searches whose roots give :attr:`~CompiledAdvice.root_features`
@@ -277,16 +282,16 @@ class ForcingTreeSearch:
             # bound - 1, and where there is none, none within bound either.
             bound -= 1
             if entry.lo < bound:
-                tree, lo = (self._deepen(key, entry, node, bound) if bound
-                            else (None, 0))
+                tree, lo = self._deepen(key, entry, node, bound) if bound else (None, 0)
                 if tree is not None:
                     return tree, lo
             entry.lo = max(entry.lo, bound + 1)
             return None, entry.lo
         return self._deepen(key, entry, node, bound)
 
-    def _deepen(self, key: SearchKey, entry: Entry, node: Node | None,
-                bound: int) -> tuple[ForcingTree | None, int]:
+    def _deepen(
+        self, key: SearchKey, entry: Entry, node: Node | None, bound: int
+    ) -> tuple[ForcingTree | None, int]:
         """:meth:`_solve` at a node the memo cannot answer for ``bound`` > 0:
         search its children (``node`` is its Node when at hand)."""
         self.steps += 1
@@ -298,8 +303,7 @@ class ForcingTreeSearch:
             ours = key[0].turn == self.us
             if self.one_ply and ours and not advice.leaf_in_check and entry.children is None:
                 return self._one_ply(key, entry, node)
-            if (entry.children is None and advice.leaf_in_check and ours
-                    and self._legal_alone(True, key[1])):
+            if entry.children is None and advice.leaf_in_check and ours and self._legal_alone(True, key[1]):
                 return self._mate_in_one(key, entry)
             if advice.mate_alone and not ours:
                 # Every reply leads to a node of ours at bound 0, which holds
@@ -326,8 +330,7 @@ class ForcingTreeSearch:
             entry.tree = tree
         return tree, entry.lo
 
-    def _one_ply(self, key: SearchKey, entry: Entry,
-                 node: Node | None) -> tuple[ForcingTree | None, int]:
+    def _one_ply(self, key: SearchKey, entry: Entry, node: Node | None) -> tuple[ForcingTree | None, int]:
         """:meth:`_deepen` at the root of a one-ply search (:attr:`one_ply`)
         whose leaves need no check: the allowed moves are tried in trying
         order straight from the generators, and the first that reaches a
@@ -367,8 +370,11 @@ class ForcingTreeSearch:
                     reach = targets.get(frm)
                     if reach is None:
                         reach = targets[frm] = legal_targets(position, (frm,))[frm]
-                    child = (apply(position, move) if reach & _BB[to] and MOVES[frm][to] is move
-                             else play_checked(position, move, name))
+                    child = (
+                        apply(position, move)
+                        if reach & _BB[to] and MOVES[frm][to] is move
+                        else play_checked(position, move, name)
+                    )
                 # :meth:`_visit`'s count and goals, without its memo entry.
                 self._count_node()
                 if shared is None:
@@ -415,16 +421,18 @@ class ForcingTreeSearch:
         if self._legal_alone(False, depth):
             segments = [(legal_moves(position), "legal", True)]
         else:
-            segments = [(moves, name, False)
-                        for moves, name in self.advice.them_moves(self._node(key))]
+            segments = [(moves, name, False) for moves, name in self.advice.them_moves(self._node(key))]
         replies = [(move, name, known) for moves, name, known in segments for move in moves]
         if not replies:
             # Not a leaf and no allowed move: no tree, at any bound.
             entry.lo = self.never
             return None, self.never
         history = self.history.get(depth)
-        trying = (sorted(replies, key=lambda reply: -history.get(_reply_key(reply[0]), 0))
-                  if history and len(replies) > 1 else replies)
+        trying = (
+            sorted(replies, key=lambda reply: -history.get(_reply_key(reply[0]), 0))
+            if history and len(replies) > 1
+            else replies
+        )
         for move, name, known in trying:
             child = apply(position, move) if known else play_checked(position, move, name)
             reached = values.get(child)
@@ -476,31 +484,36 @@ class ForcingTreeSearch:
         for moves, name in segments:
             place = len(children)
             if legal is not None and len(moves) == len(legal) and all(map(is_, moves, legal)):
-                children += [[move, None, place + index, name, True]
-                             for index, move in enumerate(moves)]
+                children += [[move, None, place + index, name, True] for index, move in enumerate(moves)]
                 continue
             # The legal targets of the pieces this generator moves only.
             targets = legal_targets(node.position, {move.from_square for move in moves})
-            children += [[move, None, place + index, name,
-                          targets[move.from_square] & _BB[move.to_square] != 0
-                          and MOVES[move.from_square][move.to_square] is move]
-                         for index, move in enumerate(moves)]
+            children += [
+                [
+                    move,
+                    None,
+                    place + index,
+                    name,
+                    targets[move.from_square] & _BB[move.to_square] != 0
+                    and MOVES[move.from_square][move.to_square] is move,
+                ]
+                for index, move in enumerate(moves)
+            ]
         return children
 
-    def _child(self, parent: SearchKey, child: list[Any],
-               bound: int) -> tuple[ForcingTree | None, int]:
+    def _child(self, parent: SearchKey, child: list[Any], bound: int) -> tuple[ForcingTree | None, int]:
         """:meth:`_solve` of one child ``[move, key, place, generator, legal]``
         of ``parent``; its move is played (and checked legal unless known to
         be) the first time it is tried."""
         key = child[1]
         if key is None:
-            position = (apply(parent[0], child[0]) if child[4]
-                        else play_checked(parent[0], child[0], child[3]))
+            position = apply(parent[0], child[0]) if child[4] else play_checked(parent[0], child[0], child[3])
             key = child[1] = (position, parent[1] + 1)
         return self._solve(key, bound)
 
-    def _solve_ours(self, key: SearchKey, children: list[list[Any]], lo: int,
-                    bound: int) -> tuple[ForcingTree | None, int]:
+    def _solve_ours(
+        self, key: SearchKey, children: list[list[Any]], lo: int, bound: int
+    ) -> tuple[ForcingTree | None, int]:
         # Raise the child bound step by step: the first child that succeeds
         # has the least height, so the tree is the shallowest. A child that
         # failed at bound b fails at every bound <= its lo, so the bound may
@@ -557,8 +570,7 @@ class ForcingTreeSearch:
         entry.lo = max(entry.lo, 1)
         return None, entry.lo
 
-    def _first_leaf(self, key: SearchKey,
-                    children: list[list[Any]]) -> tuple[chess.Move | None, int]:
+    def _first_leaf(self, key: SearchKey, children: list[list[Any]]) -> tuple[chess.Move | None, int]:
         """The move of the first child that is a leaf, or None and the least
         ``lo`` of the children (they all fail at every bound up to it). This
         is :meth:`_child` at bound 0, inlined: at our nodes every child is
@@ -578,8 +590,7 @@ class ForcingTreeSearch:
         for child in trying:
             child_key = child[1]
             if child_key is None:
-                position = (apply(key[0], child[0]) if child[4]
-                            else play_checked(key[0], child[0], child[3]))
+                position = apply(key[0], child[0]) if child[4] else play_checked(key[0], child[0], child[3])
                 child_key = child[1] = (position, depth)
             entry = memo.get(child_key)
             if entry is None:
@@ -602,8 +613,9 @@ class ForcingTreeSearch:
         if not unplayed:
             return children
         checking = {id(move) for move in checking_moves(position, unplayed)}
-        return [child for child in children
-                if child[1] is not None or not child[4] or id(child[0]) in checking]
+        return [
+            child for child in children if child[1] is not None or not child[4] or id(child[0]) in checking
+        ]
 
     def _refuters_first(self, depth: int, children: list[list[Any]]) -> None:
         """Order a their node's new ``children`` by how often each reply
@@ -631,8 +643,9 @@ class ForcingTreeSearch:
         key = _reply_key(move)
         history[key] = history.get(key, 0) + 1
 
-    def _solve_theirs(self, key: SearchKey, children: list[list[Any]],
-                      bound: int) -> tuple[ForcingTree | None, int]:
+    def _solve_theirs(
+        self, key: SearchKey, children: list[list[Any]], bound: int
+    ) -> tuple[ForcingTree | None, int]:
         branches = []
         for index, child in enumerate(children):
             subtree, child_lo = self._child(key, child, bound - 1)

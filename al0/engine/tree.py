@@ -19,6 +19,7 @@ from al0.board.symmetry import IDENTITY, SQUARE_MAPS, Symmetry
 class ForcingTree:
     """A node of a forcing tree; ``height`` is its worst-case number of plies
     to a leaf (0 at a leaf)."""
+
     height: int
     branches: tuple[tuple[chess.Move, ForcingTree], ...] = ()
 
@@ -75,9 +76,13 @@ def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
     def walk(node: ForcingTree) -> ForcingTree:
         found = done.get(id(node))
         if found is None:
-            found = done[id(node)] = ForcingTree(node.height, tuple(
-                (MOVES[squares[move.from_square]][squares[move.to_square]], walk(child))
-                for move, child in node.branches))
+            found = done[id(node)] = ForcingTree(
+                node.height,
+                tuple(
+                    (MOVES[squares[move.from_square]][squares[move.to_square]], walk(child))
+                    for move, child in node.branches
+                ),
+            )
         return found
 
     return walk(tree)

@@ -41,8 +41,15 @@ class ChessState:
             self,
             "key",
             (
-                b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings,
-                b.occupied_co[chess.WHITE], b.turn, b.clean_castling_rights(),
+                b.pawns,
+                b.knights,
+                b.bishops,
+                b.rooks,
+                b.queens,
+                b.kings,
+                b.occupied_co[chess.WHITE],
+                b.turn,
+                b.clean_castling_rights(),
                 b.ep_square if b.has_legal_en_passant() else None,
             ),
         )

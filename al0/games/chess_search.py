@@ -27,8 +27,14 @@ from al0.games.search import Proof, SearchResult, alphabeta, prove_win
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
 
-PIECE_VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500,
-                chess.QUEEN: 900, chess.KING: 0}
+PIECE_VALUES = {
+    chess.PAWN: 100,
+    chess.KNIGHT: 300,
+    chess.BISHOP: 300,
+    chess.ROOK: 500,
+    chess.QUEEN: 900,
+    chess.KING: 0,
+}
 """Centipawns: the classic values, enough for a search of a few plies."""
 
 CENTIPAWN = 1e-4
@@ -50,8 +56,9 @@ class BoundedChess(ChessGame):
     Captures are tried first (the most valuable victim first), which is what
     makes alpha-beta cut."""
 
-    def __init__(self, start: ChessState, max_nodes: int | None = None,
-                 stop: threading.Event | None = None) -> None:
+    def __init__(
+        self, start: ChessState, max_nodes: int | None = None, stop: threading.Event | None = None
+    ) -> None:
         super().__init__(start)
         self.max_nodes = max_nodes
         self.stop = stop
@@ -83,6 +90,7 @@ class BoundedChess(ChessGame):
 @dataclass(frozen=True)
 class Line:
     """One completed iteration of the short search."""
+
     depth: int
     """Plies searched."""
     pv: tuple[chess.Move, ...]
@@ -109,8 +117,9 @@ class ShortSearch:
     each, and only where cached on disk (``cached`` says where they are,
     so a test can point elsewhere)."""
 
-    def __init__(self, board: chess.Board, max_nodes: int | None = None,
-                 stop: threading.Event | None = None) -> None:
+    def __init__(
+        self, board: chess.Board, max_nodes: int | None = None, stop: threading.Event | None = None
+    ) -> None:
         self.root = ChessState(board.copy(stack=False))
         self.game = BoundedChess(self.root, max_nodes, stop)
         self._tables: dict[str, Tablebase | None] = {}
@@ -124,8 +133,7 @@ class ShortSearch:
         """
         order: list[chess.Move] | None = None
         for depth in range(1, max_depth + 1):
-            found: SearchResult[chess.Move] = alphabeta(self.game, self.root, depth,
-                                                        self.evaluate, order)
+            found: SearchResult[chess.Move] = alphabeta(self.game, self.root, depth, self.evaluate, order)
             line = self._line(depth, found)
             yield line
             if abs(found.value) >= 1.0 or not found.pv:
@@ -183,15 +191,21 @@ class ShortSearch:
 
 def material_balance(board: chess.Board, side: chess.Color) -> int:
     """``side``'s material less the other side's, in centipawns."""
-    return sum(PIECE_VALUES[piece] * (chess.popcount(board.pieces_mask(piece, side))
-                                      - chess.popcount(board.pieces_mask(piece, not side)))
-               for piece in chess.PIECE_TYPES)
+    return sum(
+        PIECE_VALUES[piece]
+        * (
+            chess.popcount(board.pieces_mask(piece, side))
+            - chess.popcount(board.pieces_mask(piece, not side))
+        )
+        for piece in chess.PIECE_TYPES
+    )
 
 
 def cached_tablebase(material: str) -> Tablebase | None:
     """The tablebase of ``material`` when its cache file is on disk (loading
     it then takes milliseconds), else None."""
     from al0 import tablebase  # lazily: numpy, and only where a leaf needs it
+
     try:
         if not tablebase.cache_path(material).is_file():
             return None

@@ -79,7 +79,9 @@ class StaticPlayer(Generic[S, M]):
     ``evaluate``; this is :func:`~al0.games.search.minimax` to depth 1.
     """
 
-    def __init__(self, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = "static") -> None:
+    def __init__(
+        self, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = "static"
+    ) -> None:
         self.evaluate = evaluate
         self.rng = rng
         self.name = name
@@ -99,7 +101,9 @@ class StaticPlayer(Generic[S, M]):
 class MinimaxPlayer(Generic[S, M]):
     """Plays the first move of the :func:`~al0.games.search.minimax` principal variation."""
 
-    def __init__(self, depth: int, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = "") -> None:
+    def __init__(
+        self, depth: int, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = ""
+    ) -> None:
         self.depth = depth
         self.evaluate = evaluate
         self.rng = rng
@@ -117,7 +121,9 @@ class AlphaBetaPlayer(Generic[S, M]):
     what the pruning saves.
     """
 
-    def __init__(self, depth: int, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = "") -> None:
+    def __init__(
+        self, depth: int, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = ""
+    ) -> None:
         self.depth = depth
         self.evaluate = evaluate
         self.rng = rng

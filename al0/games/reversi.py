@@ -29,7 +29,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from al0.errors import PositionError, SearchBudgetExceeded
-from al0.integers import IntegerError, parse_int, shown
 from al0.games.base import Game, IllegalMoveError, Player, PlayerSpecError, ScoredGame, Side, play
 from al0.games.players import (
     AlphaBetaPlayer,
@@ -40,6 +39,7 @@ from al0.games.players import (
     first_best,
     root_order,
 )
+from al0.integers import IntegerError, parse_int, shown
 
 BLACK = 0
 """The side that moves first."""
@@ -276,7 +276,15 @@ class Reversi(Game[ReversiState, Move]):
             cells = []
             for col in range(8):
                 bit = 1 << (8 * row + col)
-                cells.append("X" if state.black & bit else "O" if state.white & bit else "*" if state.legal & bit else ".")
+                cells.append(
+                    "X"
+                    if state.black & bit
+                    else "O"
+                    if state.white & bit
+                    else "*"
+                    if state.legal & bit
+                    else "."
+                )
             rows.append(f"{row + 1}  " + " ".join(cells))
         nb, nw = state.black.bit_count(), state.white.bit_count()
         rows.append(f"Black (X) {nb}, White (O) {nw}; {self.side_name(state.turn)} to move")
@@ -325,8 +333,9 @@ def perft(state: ReversiState, depth: int, max_nodes: int = PERFT_BUDGET) -> int
         nonlocal made
         made += 1
         if made > max_nodes:
-            raise SearchBudgetExceeded(f"perft {depth}: gave up after making {max_nodes:,} "
-                                       f"positions undecided")
+            raise SearchBudgetExceeded(
+                f"perft {depth}: gave up after making {max_nodes:,} positions undecided"
+            )
         legal = legal_moves(mover, other)
         if not legal:
             if not legal_moves(other, mover):
@@ -380,7 +389,9 @@ class NoviceWeights:
 class NovicePlayer:
     """Plays the move with the highest R (see :class:`NoviceWeights`): one ply, no look-ahead."""
 
-    def __init__(self, weights: NoviceWeights, rng: random.Random | None = None, name: str = "novice") -> None:
+    def __init__(
+        self, weights: NoviceWeights, rng: random.Random | None = None, name: str = "novice"
+    ) -> None:
         self.weights = weights
         self.rng = rng
         self.name = name
@@ -413,7 +424,14 @@ class ProfessionalPlayer:
         return first_best(root_order(game, state, self.rng), lambda m: self.value(game, state, m))
 
 
-PLAYER_KINDS = ("human", "random", "novice", "pro", "minimax:D[:novice|:discs]", "alphabeta:D[:novice|:discs]")
+PLAYER_KINDS = (
+    "human",
+    "random",
+    "novice",
+    "pro",
+    "minimax:D[:novice|:discs]",
+    "alphabeta:D[:novice|:discs]",
+)
 """The player specs :func:`make_player` accepts."""
 
 MAX_DEPTH = 8

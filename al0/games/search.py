@@ -68,9 +68,7 @@ class _AndOr(Generic[S, M]):
         """The position after ``move``, counted against the node budget."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchBudgetExceeded(
-                f"AND/OR search spent its budget of {self.max_nodes} nodes undecided"
-            )
+            raise SearchBudgetExceeded(f"AND/OR search spent its budget of {self.max_nodes} nodes undecided")
         return self.game.result(state, move)
 
     def solve(self, state: S, n: int) -> Proof[S, M] | None:

@@ -24,17 +24,34 @@ if TYPE_CHECKING:
     from al0.lang.library import ENTRY_POINT_GROUP
     from al0.lang.loader import MAX_TABLE_BYTES, load_table, parse_table
     from al0.lang.model import AdviceTable
-    from al0.lang.specs import (VERIFY_KINDS, DefenderError, DefenderKind, DefenderSpec,
-                                PositionsSpec)
+    from al0.lang.specs import VERIFY_KINDS, DefenderError, DefenderKind, DefenderSpec, PositionsSpec
 
-_HOMES = {"ENTRY_POINT_GROUP": "library", "MAX_TABLE_BYTES": "loader", "load_table": "loader",
-          "parse_table": "loader", "AdviceTable": "model", "VERIFY_KINDS": "specs",
-          "DefenderError": "specs", "DefenderKind": "specs", "DefenderSpec": "specs",
-          "PositionsSpec": "specs"}
+_HOMES = {
+    "ENTRY_POINT_GROUP": "library",
+    "MAX_TABLE_BYTES": "loader",
+    "load_table": "loader",
+    "parse_table": "loader",
+    "AdviceTable": "model",
+    "VERIFY_KINDS": "specs",
+    "DefenderError": "specs",
+    "DefenderKind": "specs",
+    "DefenderSpec": "specs",
+    "PositionsSpec": "specs",
+}
 """Each name of the face and the module it lives in."""
 
-__all__ = ["ENTRY_POINT_GROUP", "MAX_TABLE_BYTES", "VERIFY_KINDS", "AdviceTable", "DefenderError",
-           "DefenderKind", "DefenderSpec", "PositionsSpec", "load_table", "parse_table"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "MAX_TABLE_BYTES",
+    "VERIFY_KINDS",
+    "AdviceTable",
+    "DefenderError",
+    "DefenderKind",
+    "DefenderSpec",
+    "PositionsSpec",
+    "load_table",
+    "parse_table",
+]
 
 
 def __getattr__(name: str) -> object:

@@ -14,16 +14,32 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
-from al0.lang.failures import (NotBool, NotWhole, blame, not_bool, predicate_error,
-                               what_it_did)
+from al0.lang.failures import NotBool, NotWhole, blame, not_bool, predicate_error, what_it_did
 from al0.lang.library import Library, Node
-from al0.lang.model import (And, Compare, Const, DepthTest, Feature, Goal, Not, Or, Pred, Sum,
-                           feature_names, predicate_names)
+from al0.lang.model import (
+    And,
+    Compare,
+    Const,
+    DepthTest,
+    Feature,
+    Goal,
+    Not,
+    Or,
+    Pred,
+    Sum,
+    feature_names,
+    predicate_names,
+)
 
 GoalFn = Callable[[Node, Node], bool]
 
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "=": operator.eq, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+    "=": operator.eq,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 def compile_goal(goal: Goal, library: Library) -> GoalFn:
@@ -52,6 +68,7 @@ def compile_goal(goal: Goal, library: Library) -> GoalFn:
         if result is True or result is False:
             return result
         raise blame(names, library, node, root, NotBool(result), features)
+
     return evaluate
 
 
@@ -81,8 +98,7 @@ def _nesting(goal: Goal) -> int:
     return deepest
 
 
-def _fused(goal: Goal, library: Library, names: tuple[str, ...],
-           features: tuple[str, ...]) -> GoalFn:
+def _fused(goal: Goal, library: Library, names: tuple[str, ...], features: tuple[str, ...]) -> GoalFn:
     """``goal`` as one Python function, compiled from source: each
     predicate (and comparison) is called and its result checked to be a
     bool inline; ``and``/``or``/``not`` are Python's, short-circuiting
@@ -90,9 +106,13 @@ def _fused(goal: Goal, library: Library, names: tuple[str, ...],
     alone, where a chain of closures adds a call per connective and per
     negation (the goals run at every search node). Only names this function
     makes up and the goal's depth constants reach the source."""
-    namespace: dict[str, object] = {"_not_bool": not_bool, "_blame": blame,
-                                    "_names": names, "_library": library,
-                                    "_features": features}
+    namespace: dict[str, object] = {
+        "_not_bool": not_bool,
+        "_blame": blame,
+        "_names": names,
+        "_library": library,
+        "_features": features,
+    }
 
     def call(function: object) -> str:
         name = f"_f{len(namespace)}"
@@ -111,18 +131,25 @@ def _fused(goal: Goal, library: Library, names: tuple[str, ...],
         if isinstance(goal, Not):
             return f"(not {expression(goal.operand)})"
         if isinstance(goal, (And, Or)):
-            return "(" + (" and " if isinstance(goal, And) else " or ").join(
-                expression(operand) for operand in _flattened(goal)) + ")"
+            return (
+                "("
+                + (" and " if isinstance(goal, And) else " or ").join(
+                    expression(operand) for operand in _flattened(goal)
+                )
+                + ")"
+            )
         raise TypeError(f"not a goal: {goal!r}")
 
-    source = (f"def goal(node, root):\n"
-              f"    try:\n"
-              f"        return {expression(goal)}\n"
-              f"    except KeyboardInterrupt:\n"
-              f"        raise\n"
-              f"    except BaseException as error:\n"
-              f"        raise _blame(_names, _library, node, root, error, _features) "
-              f"from error\n")
+    source = (
+        f"def goal(node, root):\n"
+        f"    try:\n"
+        f"        return {expression(goal)}\n"
+        f"    except KeyboardInterrupt:\n"
+        f"        raise\n"
+        f"    except BaseException as error:\n"
+        f"        raise _blame(_names, _library, node, root, error, _features) "
+        f"from error\n"
+    )
     exec(compile(source, "<al0 goal>", "exec"), namespace)
     return namespace["goal"]  # type: ignore[return-value]
 
@@ -151,6 +178,7 @@ def _compile(goal: Goal, library: Library) -> GoalFn:
             if value is False:
                 return True
             not_bool(value)
+
         return negation
     if isinstance(goal, Compare):
         return _compile_compare(goal, library)
@@ -173,6 +201,7 @@ def _compile_compare(goal: Compare, library: Library) -> GoalFn:
     at_node, at_root, constant = _weights(goal, library)
     weighted = tuple(at_node.items())
     if not at_root:
+
         def evaluate(node: Node, root: Node) -> bool:
             total = constant
             for feature, times in weighted:
@@ -183,6 +212,7 @@ def _compile_compare(goal: Compare, library: Library) -> GoalFn:
             if type(total) is not int:  # a library feature's float, NaN, ...
                 raise NotWhole(total)
             return compare(total, 0)
+
         return evaluate
     at_root_weighted = tuple(at_root.items())
 
@@ -211,6 +241,7 @@ def _compile_compare(goal: Compare, library: Library) -> GoalFn:
         if type(total) is not int:  # a library feature's float, NaN, ...
             raise NotWhole(total)
         return compare(total, 0)
+
     return evaluate_with_root
 
 
@@ -248,10 +279,15 @@ def compile_value(total: Sum, library: Library) -> ValueFn:
         returned what is not a whole number (a library's: it is read at
         a tree's leaves only, so each value is checked).
     """
-    parts = [(coefficient, term if isinstance(term, int) else library.features[term.name],
-              isinstance(term, Feature) and term.at_root,
-              term.name if isinstance(term, Feature) else "")
-             for coefficient, term in total.parts]
+    parts = [
+        (
+            coefficient,
+            term if isinstance(term, int) else library.features[term.name],
+            isinstance(term, Feature) and term.at_root,
+            term.name if isinstance(term, Feature) else "",
+        )
+        for coefficient, term in total.parts
+    ]
 
     def value(node: Node, root: Node) -> int | None:
         result = 0
@@ -265,14 +301,14 @@ def compile_value(total: Sum, library: Library) -> ValueFn:
             except KeyboardInterrupt:
                 raise  # see al0.lang.failures: Ctrl-C always interrupts
             except BaseException as error:
-                raise predicate_error(f"feature {name!r} {what_it_did(error)}",
-                                      at.position) from error
+                raise predicate_error(f"feature {name!r} {what_it_did(error)}", at.position) from error
             if part is None:
                 return None
             if not isinstance(part, int):
                 raise predicate_error(f"feature {name!r} {NotWhole(part)}", at.position)
             result += coefficient * part
         return result
+
     return value
 
 
@@ -301,6 +337,7 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
         # The common case, unrolled: two calls, no loop.
         first, second = parts
         if kind is And:
+
             def both(node: Node, root: Node) -> bool:
                 value = first(node, root)
                 if value is not True:
@@ -309,6 +346,7 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
                 if value is True or value is False:
                     return value
                 not_bool(value)
+
             return both
 
         def either(node: Node, root: Node) -> bool:
@@ -319,14 +357,17 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
             if value is True or value is False:
                 return value
             not_bool(value)
+
         return either
     if kind is And:
+
         def every(node: Node, root: Node) -> bool:
             for part in parts:
                 value = part(node, root)
                 if value is not True:
                     return False if value is False else not_bool(value)
             return True
+
         return every
 
     def some(node: Node, root: Node) -> bool:
@@ -335,4 +376,5 @@ def _connective(goal: And | Or, library: Library) -> GoalFn:
             if value is not False:
                 return True if value is True else not_bool(value)
         return False
+
     return some

@@ -15,11 +15,11 @@ from typing import Callable, Iterable, NoReturn
 
 import chess
 
+from al0.board.moves import play
+from al0.board.position import Position
 from al0.lang.failures import predicate_error, what_it_did
 from al0.lang.library import Library, Node
 from al0.lang.model import MoveConstraint
-from al0.board.moves import play
-from al0.board.position import Position
 
 MovesFn = Callable[[Node], list[tuple[list[chess.Move], str]]]
 """The allowed moves at a node, in trying order, in lists each with the name
@@ -43,10 +43,15 @@ def compile_constraint(constraint: MoveConstraint, library: Library) -> MovesFn:
     # generator with its name and the others with theirs: this runs at every
     # node that is expanded, so nothing is looked up or sliced per call.
     alternatives = tuple(
-        (alt.depths.lo, sys.maxsize if alt.depths.hi is None else alt.depths.hi,
-         library.generators[alt.generators[0].text], alt.generators[0].text,
-         tuple((library.generators[call.text], call.text) for call in alt.generators[1:]))
-        for alt in constraint.alternatives)
+        (
+            alt.depths.lo,
+            sys.maxsize if alt.depths.hi is None else alt.depths.hi,
+            library.generators[alt.generators[0].text],
+            alt.generators[0].text,
+            tuple((library.generators[call.text], call.text) for call in alt.generators[1:]),
+        )
+        for alt in constraint.alternatives
+    )
 
     def allowed(node: Node) -> list[tuple[list[chess.Move], str]]:
         found: list[tuple[list[chess.Move], str]] = []
@@ -81,8 +86,7 @@ def play_checked(position: Position, move: chess.Move, generator: str) -> Positi
     return child
 
 
-def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
-              node: Node) -> list[chess.Move]:
+def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str, node: Node) -> list[chess.Move]:
     """The moves ``generator`` yields at ``node``, as a list (the very list
     it returns, when it returns one: the search never changes it)."""
     try:
@@ -94,8 +98,7 @@ def _generate(generator: Callable[[Node], Iterable[chess.Move]], name: str,
     except BaseException as error:
         raise predicate_error(f"generator {name!r} {what_it_did(error)}", node.position) from error
     if not _MOVE_TYPE.issuperset(map(type, moves)):
-        _bad_move(name, next(move for move in moves if type(move) is not chess.Move),
-                  node.position)
+        _bad_move(name, next(move for move in moves if type(move) is not chess.Move), node.position)
     return moves
 
 
@@ -105,7 +108,9 @@ _MOVE_TYPE = {chess.Move}
 def _bad_move(culprit: str, move: object, position: Position) -> NoReturn:
     """Raise the error for a generator output that is not a legal move."""
     if type(move) is not chess.Move:
-        raise predicate_error(f"generator {culprit!r} yielded {move!r} ({type(move).__name__}),"
-                              " not a chess.Move,", position)
-    raise predicate_error(f"generator {culprit!r} yielded {{move}}, not a legal move of the"
-                          " side to move,", position, move)
+        raise predicate_error(
+            f"generator {culprit!r} yielded {move!r} ({type(move).__name__}), not a chess.Move,", position
+        )
+    raise predicate_error(
+        f"generator {culprit!r} yielded {{move}}, not a legal move of the side to move,", position, move
+    )

@@ -40,6 +40,7 @@ class Definitions:
     """The names a table defines: goals (used as predicates) and sums (used
     as features), and how many nodes the table's goals have expanded to so
     far (``expanded``, bounded by :data:`MAX_EXPANDED_NODES`)."""
+
     goals: dict[str, Goal] = field(default_factory=dict)
     sums: dict[str, Sum] = field(default_factory=dict)
     expanded: int = 0
@@ -71,10 +72,13 @@ class Definitions:
         """Add ``size`` expanded nodes to the table's, which must stay in bound."""
         self.expanded += size
         if self.expanded > MAX_EXPANDED_NODES:
-            raise DefinitionError(f"the table's goals expand to more than "
-                                  f"{MAX_EXPANDED_NODES:,} nodes with each defined name "
-                                  f"written out (a name used twice in the next one doubles "
-                                  f"it)", calls[0] if calls else None)
+            raise DefinitionError(
+                f"the table's goals expand to more than "
+                f"{MAX_EXPANDED_NODES:,} nodes with each defined name "
+                f"written out (a name used twice in the next one doubles "
+                f"it)",
+                calls[0] if calls else None,
+            )
 
     def _size(self, goal: Goal) -> int:
         """How many nodes ``goal`` has once expanded, counted without expanding it."""
@@ -91,9 +95,10 @@ class Definitions:
         return 1
 
     def _sum_size(self, total: Sum) -> int:
-        return sum(len(self.sums[term.name].parts)
-                   if isinstance(term, Feature) and term.name in self.sums else 1
-                   for _, term in total.parts)
+        return sum(
+            len(self.sums[term.name].parts) if isinstance(term, Feature) and term.name in self.sums else 1
+            for _, term in total.parts
+        )
 
     def _expand(self, goal: Goal) -> Goal:
         if isinstance(goal, Not):
@@ -103,8 +108,10 @@ class Definitions:
         if isinstance(goal, Pred):
             self._check_call(goal.call)
             if goal.name in self.sums:
-                raise DefinitionError(f"{goal.name!r} is a defined number: compare it "
-                                      f"(e.g. {goal.name} < root.{goal.name})", goal.call)
+                raise DefinitionError(
+                    f"{goal.name!r} is a defined number: compare it (e.g. {goal.name} < root.{goal.name})",
+                    goal.call,
+                )
             return self.goals.get(goal.name, goal)
         if isinstance(goal, Compare):
             return Compare(goal.op, self._expand_sum(goal.left), self._expand_sum(goal.right))
@@ -118,8 +125,11 @@ class Definitions:
                 continue
             self._check_call(term.call)
             if term.name in self.goals:
-                raise DefinitionError(f"{term.name!r} is a defined goal, not a number: "
-                                      f"use it as a condition, without a comparison", term.call)
+                raise DefinitionError(
+                    f"{term.name!r} is a defined goal, not a number: "
+                    f"use it as a condition, without a comparison",
+                    term.call,
+                )
             if term.name not in self.sums:
                 parts.append((sign, term))
                 continue
@@ -132,16 +142,16 @@ class Definitions:
     def _check_call(self, call: Call) -> None:
         family, args = call.family, call.args
         if args and family in self:
-            raise DefinitionError(f"{family!r} is defined in this table and takes no "
-                                  f"arguments", call)
+            raise DefinitionError(f"{family!r} is defined in this table and takes no arguments", call)
 
 
 def _defined_calls(value: Goal | Sum, definitions: Definitions) -> list[Call]:
     """The uses of defined names in ``value`` as written, left to right:
     where an expansion past the bound is reported."""
     if isinstance(value, Sum):
-        return [term.call for _, term in value.parts
-                if isinstance(term, Feature) and term.name in definitions]
+        return [
+            term.call for _, term in value.parts if isinstance(term, Feature) and term.name in definitions
+        ]
     if isinstance(value, Not):
         return _defined_calls(value.operand, definitions)
     if isinstance(value, (And, Or)):

@@ -24,8 +24,22 @@ from dataclasses import dataclass
 
 from al0.errors import TableSyntaxError
 from al0.integers import MAX_DIGITS
-from al0.lang.model import (And, Alternative, Call, Compare, Const, DepthRange, DepthTest,
-                           Feature, Goal, MoveConstraint, Not, Or, Pred, Sum)
+from al0.lang.model import (
+    Alternative,
+    And,
+    Call,
+    Compare,
+    Const,
+    DepthRange,
+    DepthTest,
+    Feature,
+    Goal,
+    MoveConstraint,
+    Not,
+    Or,
+    Pred,
+    Sum,
+)
 
 KEYWORDS = frozenset({"and", "or", "not", "then", "depth", "true", "false", "root"})
 COMPARISONS = ("<=", ">=", "<", ">", "=")
@@ -37,8 +51,10 @@ Python's recursion limit, so a pathological table is a located error."""
 
 # ASCII digits only: ``\d`` and ``str.isdigit`` also accept digits (``²``,
 # ``٣``) that are not what a table's author means by a number.
-_TOKEN = re.compile(r"\s*(?:(?P<int>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-                    r"|(?P<op><=|>=|==|[()<>=,.+*-]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<int>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<op><=|>=|==|[()<>=,.+*-]))"
+)
 
 
 class ExpressionError(TableSyntaxError):
@@ -53,7 +69,7 @@ class ExpressionError(TableSyntaxError):
 
 @dataclass(frozen=True)
 class Token:
-    kind: str   # "int", "name", "op" or "end"
+    kind: str  # "int", "name", "op" or "end"
     text: str
     offset: int
 
@@ -193,8 +209,7 @@ class _Reader:
             arg = self.take()
             if arg.kind != "name" or arg.text in KEYWORDS:
                 found = arg.text or "end of expression"
-                raise self.fail(f"expected an argument (a piece name such as K, R, k), "
-                                f"found {found!r}", arg)
+                raise self.fail(f"expected an argument (a piece name such as K, R, k), found {found!r}", arg)
             args.append(arg.text)
             if not self.accept(","):
                 break
@@ -209,9 +224,12 @@ class _Reader:
         if op.text not in COMPARISONS:
             found = op.text or "end of expression"
             at_root = [term for _, term in left.parts if isinstance(term, Feature) and term.at_root]
-            hint = (f" after root.{at_root[0].name} (root. reads a feature, to be compared, "
-                    f"e.g. root.dist(K, k) > 2; a predicate cannot be read at the root)"
-                    if len(left.parts) == 1 and at_root else "")
+            hint = (
+                f" after root.{at_root[0].name} (root. reads a feature, to be compared, "
+                f"e.g. root.dist(K, k) > 2; a predicate cannot be read at the root)"
+                if len(left.parts) == 1 and at_root
+                else ""
+            )
             raise self.fail(f"expected a comparison (=, <, <=, >, >=), found {found!r}{hint}", op)
         right = self.sum()
         if all(isinstance(term, int) for _, term in left.parts + right.parts):
@@ -242,8 +260,10 @@ class _Reader:
             self.take()
             feature = self.term()
             if isinstance(feature, int):
-                raise self.fail("expected a feature after '*' (a number multiplies a feature, "
-                                "e.g. 3 * dist(K, k))", self.tokens[self.index - 1])
+                raise self.fail(
+                    "expected a feature after '*' (a number multiplies a feature, e.g. 3 * dist(K, k))",
+                    self.tokens[self.index - 1],
+                )
             return term, feature
         return 1, term
 
@@ -258,8 +278,7 @@ class _Reader:
         if token.kind == "name" and token.text not in KEYWORDS:
             return Feature(self.call(token), at_root)
         found = token.text or "end of expression"
-        raise self.fail(f"expected a number or a feature (e.g. dist(K, k)), found {found!r}",
-                        token)
+        raise self.fail(f"expected a number or a feature (e.g. dist(K, k)), found {found!r}", token)
 
     # constraint := part ('then' part)* ; part := term ('and' term)* ;
     # term := '(' part ')' | depth OP k | NAME
@@ -306,8 +325,13 @@ class _Reader:
 def guard_range(test: DepthTest) -> DepthRange:
     """The depths a depth test admits, as a half-open range."""
     k = test.value
-    return {"=": DepthRange(k, k + 1), "<": DepthRange(0, k), "<=": DepthRange(0, k + 1),
-            ">": DepthRange(k + 1, None), ">=": DepthRange(k, None)}[test.op]
+    return {
+        "=": DepthRange(k, k + 1),
+        "<": DepthRange(0, k),
+        "<=": DepthRange(0, k + 1),
+        ">": DepthRange(k + 1, None),
+        ">=": DepthRange(k, None),
+    }[test.op]
 
 
 def intersect(a: DepthRange, b: DepthRange) -> DepthRange:
@@ -363,8 +387,10 @@ def parse_depth_spec(source: str) -> DepthRange:
         reader.finish()
     except ExpressionError as error:
         raise ExpressionError(
-            "bad depth guard (use k, = k, < k, <= k, >= k or a..b)", source,
-            lead + max(0, error.offset - len("depth "))) from None
+            "bad depth guard (use k, = k, < k, <= k, >= k or a..b)",
+            source,
+            lead + max(0, error.offset - len("depth ")),
+        ) from None
     depths = guard_range(test)
     if depths.hi is not None and depths.hi <= depths.lo:
         raise ExpressionError("this depth guard admits no depth", source, lead)

@@ -21,9 +21,9 @@ from typing import NoReturn
 
 import chess
 
+from al0.board.position import Position, fen
 from al0.errors import PredicateError
 from al0.lang.library import Library, Node
-from al0.board.position import Position, fen
 
 
 class NotBool(Exception):
@@ -42,13 +42,20 @@ class NotWhole(Exception):
     """A feature returned ``value``, which is neither a whole number nor None."""
 
     def __init__(self, value: object):
-        super().__init__(f"returned {value!r} ({type(value).__name__}), not a whole number "
-                         f"(or None: no value)")
+        super().__init__(
+            f"returned {value!r} ({type(value).__name__}), not a whole number (or None: no value)"
+        )
         self.value = value
 
 
-def blame(names: tuple[str, ...], library: Library, node: Node, root: Node,
-          error: BaseException, features: tuple[str, ...] = ()) -> PredicateError:
+def blame(
+    names: tuple[str, ...],
+    library: Library,
+    node: Node,
+    root: Node,
+    error: BaseException,
+    features: tuple[str, ...] = (),
+) -> PredicateError:
     """Name the predicate that raised ``error`` (or returned a non-bool), or
     else the feature that raised or returned what is not a whole number
     (at the node or at the root). Predicates and features are pure, so
@@ -94,8 +101,7 @@ def what_it_did(failure: BaseException) -> str:
     return f"raised {type(failure).__name__}: {failure}"
 
 
-def predicate_error(detail: str, position: Position, move: chess.Move | None = None
-                    ) -> PredicateError:
+def predicate_error(detail: str, position: Position, move: chess.Move | None = None) -> PredicateError:
     """The error for library code that failed at ``position``: ``detail``,
     with ``{move}`` standing for ``move`` in UCI, then the position's FEN."""
     try:

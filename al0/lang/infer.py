@@ -20,8 +20,20 @@ from al0.lang.library import mate as standard_mate
 from al0.lang.library import stalemate as standard_stalemate
 from al0.lang.library import themtomove as standard_themtomove
 from al0.lang.library import ustomove as standard_ustomove
-from al0.lang.model import (And, Call, Compare, Const, DepthRange, DepthTest, Feature, Goal,
-                           MoveConstraint, Or, Pred, leaves)
+from al0.lang.model import (
+    And,
+    Call,
+    Compare,
+    Const,
+    DepthRange,
+    DepthTest,
+    Feature,
+    Goal,
+    MoveConstraint,
+    Or,
+    Pred,
+    leaves,
+)
 
 
 def reads_root(goal: Goal, library: Library) -> bool:
@@ -38,8 +50,10 @@ def reads_root(goal: Goal, library: Library) -> bool:
         if isinstance(leaf, Pred) and not _ignores_root(library.predicates[leaf.name]):
             return True
         if isinstance(leaf, Compare) and any(
-                isinstance(term, Feature) and term.at_root
-                for side in (leaf.left, leaf.right) for _, term in side.parts):
+            isinstance(term, Feature) and term.at_root
+            for side in (leaf.left, leaf.right)
+            for _, term in side.parts
+        ):
             return True
     return False
 
@@ -56,8 +70,10 @@ def position_only(goal: Goal, library: Library) -> bool:
         if isinstance(leaf, Pred) and leaf.name not in library.positional:
             return False
         if isinstance(leaf, Compare) and any(
-                isinstance(term, Feature) and term.name not in library.positional
-                for side in (leaf.left, leaf.right) for _, term in side.parts):
+            isinstance(term, Feature) and term.name not in library.positional
+            for side in (leaf.left, leaf.right)
+            for _, term in side.parts
+        ):
             return False
     return True
 
@@ -123,12 +139,16 @@ def mate_alone(better: Goal, holding: Goal, library: Library) -> bool:
     its holding-goal the constant ``true``: then a node is a leaf exactly
     when it is checkmate with them to move, every node holds, and the search
     may decide both from the position alone."""
-    return (isinstance(better, Pred) and library.predicates.get(better.name) is standard_mate
-            and holding == Const(True))
+    return (
+        isinstance(better, Pred)
+        and library.predicates.get(better.name) is standard_mate
+        and holding == Const(True)
+    )
 
 
-_INTROSPECTION = frozenset({"locals", "vars", "eval", "exec", "_getframe", "currentframe",
-                            "f_locals", "signature"})
+_INTROSPECTION = frozenset(
+    {"locals", "vars", "eval", "exec", "_getframe", "currentframe", "f_locals", "signature"}
+)
 """Names through which a function could reach its parameters other than by name."""
 
 

@@ -26,11 +26,11 @@ from typing import Any, Callable, Iterable, Mapping
 
 import chess
 
-from al0.bundled import LIBRARY_DIR
-from al0.errors import LibraryError
 from al0.board.checks import is_checkmate, is_stalemate
 from al0.board.moves import apply, legal_moves
 from al0.board.position import Position, from_board, is_check, to_board
+from al0.bundled import LIBRARY_DIR
+from al0.errors import LibraryError
 
 
 class Node:
@@ -133,6 +133,7 @@ language's :class:`~al0.lang.model.Feature` names one in an expression."""
 @dataclass(frozen=True)
 class Library:
     """The vocabulary an advice table may use, by name."""
+
     name: str
     predicates: Mapping[str, Predicate] = field(default_factory=dict)
     generators: Mapping[str, Generator] = field(default_factory=dict)
@@ -165,32 +166,47 @@ class Library:
         standard = standard_library()
         clash = sorted(set(self.predicates) & set(standard.predicates))
         if clash:
-            raise LibraryError(f"{self.path or self.name}: library redefines the "
-                               f"standard predicate {clash[0]!r}")
-        return Library(self.name, {**standard.predicates, **self.predicates},
-                       {**standard.generators, **self.generators}, self.path,
-                       self.features, self.symmetric,
-                       self.positional | frozenset(standard.predicates))
+            raise LibraryError(
+                f"{self.path or self.name}: library redefines the standard predicate {clash[0]!r}"
+            )
+        return Library(
+            self.name,
+            {**standard.predicates, **self.predicates},
+            {**standard.generators, **self.generators},
+            self.path,
+            self.features,
+            self.symmetric,
+            self.positional | frozenset(standard.predicates),
+        )
 
-    def extended(self, predicates: Mapping[str, Predicate], generators: Mapping[str, Generator],
-                 features: Mapping[str, FeatureFunction]) -> Library:
+    def extended(
+        self,
+        predicates: Mapping[str, Predicate],
+        generators: Mapping[str, Generator],
+        features: Mapping[str, FeatureFunction],
+    ) -> Library:
         """This library plus bound calls of the standard chess vocabulary."""
-        return Library(self.name, {**self.predicates, **predicates},
-                       {**self.generators, **generators}, self.path,
-                       {**self.features, **features}, self.symmetric,
-                       self.positional | frozenset(predicates) | frozenset(features))
+        return Library(
+            self.name,
+            {**self.predicates, **predicates},
+            {**self.generators, **generators},
+            self.path,
+            {**self.features, **features},
+            self.symmetric,
+            self.positional | frozenset(predicates) | frozenset(features),
+        )
 
     def describe(self, name: str) -> str:
         """The first paragraph of a predicate's, generator's or feature's
         docstring, on one line (a summary wrapped over lines is not cut
         mid-sentence)."""
-        function = (self.predicates.get(name) or self.generators.get(name)
-                    or self.features.get(name))
+        function = self.predicates.get(name) or self.generators.get(name) or self.features.get(name)
         doc = (getattr(function, "__doc__", None) or "").strip()
         return " ".join(doc.split("\n\n")[0].split())
 
 
 # ------------------------------------------------- standard vocabulary
+
 
 def mate(node: Node, root: Node) -> bool:
     """Them to move, in check, with no legal move."""
@@ -241,9 +257,15 @@ def standard_library() -> Library:
     """The vocabulary every library gets."""
     return Library(
         "standard",
-        {"mate": mate, "stalemate": stalemate, "check": check,
-         "themtomove": themtomove, "ustomove": ustomove},
-        {"legal": legal, "nomove": nomove})
+        {
+            "mate": mate,
+            "stalemate": stalemate,
+            "check": check,
+            "themtomove": themtomove,
+            "ustomove": ustomove,
+        },
+        {"legal": legal, "nomove": nomove},
+    )
 
 
 # ------------------------------------------------------------ loading
@@ -279,8 +301,10 @@ def find_library(spec: str, table_dir: Path) -> Library:
     points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=spec)
     for point in points:
         return _load_entry_point(point)
-    raise LibraryError(f"{spec[:80]!r}: no such library (not a file, not bundled in "
-                       f"{LIBRARY_DIR}, no installed '{ENTRY_POINT_GROUP}' entry point)")
+    raise LibraryError(
+        f"{spec[:80]!r}: no such library (not a file, not bundled in "
+        f"{LIBRARY_DIR}, no installed '{ENTRY_POINT_GROUP}' entry point)"
+    )
 
 
 def _is_file(path: Path) -> bool:
@@ -305,8 +329,9 @@ def _load_entry_point(point: importlib.metadata.EntryPoint) -> Library:
     library = _run_library_code(make, where)
     module = importlib.import_module(point.module)
     path = getattr(module, "__file__", None) or where
-    return Library(library.name, library.predicates, library.generators, path,
-                   library.features, library.symmetric).with_standard()
+    return Library(
+        library.name, library.predicates, library.generators, path, library.features, library.symmetric
+    ).with_standard()
 
 
 def _run_library_code(make: Callable[[], object], where: str) -> Library:
@@ -356,5 +381,6 @@ def load_library(path: Path) -> Library:
         return made()
 
     library = _run_library_code(make, str(path))
-    return Library(library.name, library.predicates, library.generators, str(path),
-                   library.features, library.symmetric).with_standard()
+    return Library(
+        library.name, library.predicates, library.generators, str(path), library.features, library.symmetric
+    ).with_standard()

@@ -18,25 +18,35 @@ from typing import Iterable
 
 import chess
 
+from al0.board.fen import check_legal, check_playable
+from al0.board.material import Material
 from al0.bundled import bundled_namesake, table_path
 from al0.errors import LibraryError, PositionError, TableSyntaxError, UnknownNameError
 from al0.files import read_regular_file
 from al0.lang.definitions import Definitions
 from al0.lang.expr import KEYWORDS, ExpressionError, parse_goal, parse_sum
 from al0.lang.library import Library, find_library
-from al0.lang.model import (Advice, AdviceTable, Call, Feature, Goal, Rule, Sum, feature_calls,
-                            predicate_calls)
+from al0.lang.model import Advice, AdviceTable, Call, Feature, Goal, Rule, Sum, feature_calls, predicate_calls
 from al0.lang.names import KIND_WORDS, check_names, check_vocabulary, expand_at, offset_of
 from al0.lang.read_expect import read_expect_blocks
 from al0.lang.read_moves import read_constraint
-from al0.lang.yaml_reader import Reader, YamlNode, compose, suggest
-from al0.board.fen import check_legal, check_playable
-from al0.board.material import Material
 from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.registry import ENTRIES
+from al0.lang.yaml_reader import Reader, YamlNode, compose, suggest
 
-TABLE_KEYS = {"name", "material", "side", "library", "description", "start",
-              "symmetric", "define", "rules", "advice", "expect"}
+TABLE_KEYS = {
+    "name",
+    "material",
+    "side",
+    "library",
+    "description",
+    "start",
+    "symmetric",
+    "define",
+    "rules",
+    "advice",
+    "expect",
+}
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then", "description"}
 ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
@@ -57,8 +67,9 @@ def load_table(path: str | Path) -> AdviceTable:
     path = table_path(str(path))
     try:
         # Newlines as read_text() gives them: \r\n and \r are \n.
-        text = (read_regular_file(path, MAX_TABLE_BYTES).decode("utf-8")
-                .replace("\r\n", "\n").replace("\r", "\n"))
+        text = (
+            read_regular_file(path, MAX_TABLE_BYTES).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        )
     except OSError as error:
         namesake = bundled_namesake(path) if isinstance(error, FileNotFoundError) else None
         hint = f" (the bundled table of that name is `{namesake}`)" if namesake else ""
@@ -112,23 +123,27 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         except PositionError as error:
             raise reader.error(value("start"), f"start: {error}") from None
 
-    definitions = _read_definitions(reader, value("define"), library) if "define" in top \
-        else Definitions()
+    definitions = _read_definitions(reader, value("define"), library) if "define" in top else Definitions()
     advice = _read_advice(reader, value("advice"), library, definitions)
     rules = _read_rules(reader, value("rules"), library, advice, definitions)
     symmetric = _read_symmetric(reader, top, library)
-    library = library.extended(reader.bound["predicate"], reader.bound["generator"],
-                               reader.bound["feature"])
+    library = library.extended(reader.bound["predicate"], reader.bound["generator"], reader.bound["feature"])
     return AdviceTable(
-        name=name, material=material, us=us, rules=rules, advice=advice, library=library,
+        name=name,
+        material=material,
+        us=us,
+        rules=rules,
+        advice=advice,
+        library=library,
         path=path,
         description=_description(reader, top, "the table's"),
-        start_fen=start, symmetric=symmetric,
-        expect=read_expect_blocks(reader, value("expect")) if "expect" in top else ())
+        start_fen=start,
+        symmetric=symmetric,
+        expect=read_expect_blocks(reader, value("expect")) if "expect" in top else (),
+    )
 
 
-def _read_symmetric(reader: Reader, top: dict[str, tuple[YamlNode, YamlNode]],
-                    library: Library) -> bool:
+def _read_symmetric(reader: Reader, top: dict[str, tuple[YamlNode, YamlNode]], library: Library) -> bool:
     """Whether the table is planned in one orientation per symmetry class:
     as its ``symmetric`` key says, else when its library says its vocabulary
     ignores the board's orientation and the table names no numbered piece
@@ -143,8 +158,11 @@ def _read_symmetric(reader: Reader, top: dict[str, tuple[YamlNode, YamlNode]],
     node = top["symmetric"][1]
     symmetric = reader.boolean(node, "symmetric")
     if symmetric and reader.binder.colours:
-        raise reader.error(node, f"symmetric: true, but {reader.binder.colours[0]} names a "
-                           f"square colour, which a mirror image swaps")
+        raise reader.error(
+            node,
+            f"symmetric: true, but {reader.binder.colours[0]} names a "
+            f"square colour, which a mirror image swaps",
+        )
     return symmetric
 
 
@@ -162,38 +180,60 @@ def _read_definitions(reader: Reader, node: YamlNode, library: Library) -> Defin
     entries = reader.mapping(node, "define", ())
     for index, (name, (key_node, value_node)) in enumerate(entries.items()):
         if not NAME.fullmatch(name) or name in KEYWORDS:
-            raise reader.error(key_node, f"define: {name!r} is not a name to define (letters, "
-                                         f"digits and _, not a keyword such as 'root')")
+            raise reader.error(
+                key_node,
+                f"define: {name!r} is not a name to define (letters, "
+                f"digits and _, not a keyword such as 'root')",
+            )
         entry = ENTRIES.get(name)
-        for kind, own in (("predicate", library.predicates), ("feature", library.features),
-                          ("generator", library.generators)):
+        for kind, own in (
+            ("predicate", library.predicates),
+            ("feature", library.features),
+            ("generator", library.generators),
+        ):
             if name in own or (entry is not None and entry.kind == kind):
-                raise reader.error(key_node, f"define: {name!r} would hide the {KIND_WORDS[kind]} "
-                                             f"of that name")
+                raise reader.error(
+                    key_node, f"define: {name!r} would hide the {KIND_WORDS[kind]} of that name"
+                )
         what = f"define {name!r}"
         text = reader.scalar_text(value_node, what)
         try:
             total: Sum | None = parse_sum(text)
         except ExpressionError:
             total = None
-        used = [term.call for _, term in total.parts if isinstance(term, Feature)] if total else \
-            list(_goal_calls(reader.expression(value_node, what, parse_goal)))
+        used = (
+            [term.call for _, term in total.parts if isinstance(term, Feature)]
+            if total
+            else list(_goal_calls(reader.expression(value_node, what, parse_goal)))
+        )
         later = next((call for call in used if call.family in list(entries)[index:]), None)
         if later is not None:
             text_offset = offset_of(text, later)
-            raise reader.error(value_node, f"{what} uses {later.text!r}, which is not defined above it "
-                                           f"(define a name before its first use)", offset=text_offset)
+            raise reader.error(
+                value_node,
+                f"{what} uses {later.text!r}, which is not defined above it "
+                f"(define a name before its first use)",
+                offset=text_offset,
+            )
         if total is not None and not _names_a_predicate(total, library, definitions):
             if not any(isinstance(term, Feature) for _, term in total.parts):
-                raise reader.error(value_node, f"{what}: a defined number needs a feature "
-                                               f"(e.g. dist(K, k)), not only numbers")
+                raise reader.error(
+                    value_node,
+                    f"{what}: a defined number needs a feature (e.g. dist(K, k)), not only numbers",
+                )
             total = expand_at(reader, value_node, definitions.expand_sum, total)
-            check_vocabulary(reader, value_node, [term.call for _, term in total.parts
-                                                  if isinstance(term, Feature)], library, "feature")
+            check_vocabulary(
+                reader,
+                value_node,
+                [term.call for _, term in total.parts if isinstance(term, Feature)],
+                library,
+                "feature",
+            )
             definitions.sums[name] = total
         else:
-            goal = expand_at(reader, value_node, definitions.expand,
-                             reader.expression(value_node, what, parse_goal))
+            goal = expand_at(
+                reader, value_node, definitions.expand, reader.expression(value_node, what, parse_goal)
+            )
             check_names(reader, value_node, goal, library)
             definitions.goals[name] = goal
     return definitions
@@ -214,13 +254,16 @@ def _names_a_predicate(total: Sum, library: Library, definitions: Definitions) -
     if term.at_root or total.parts[0][0] != 1:
         return False
     entry = ENTRIES.get(term.call.family)
-    return (term.name in library.predicates or term.name in definitions.goals
-            or (entry is not None and entry.kind == "predicate"))
+    return (
+        term.name in library.predicates
+        or term.name in definitions.goals
+        or (entry is not None and entry.kind == "predicate")
+    )
 
 
-
-def _read_rules(reader: Reader, node: YamlNode, library: Library,
-                advice: dict[str, Advice], definitions: Definitions) -> tuple[Rule, ...]:
+def _read_rules(
+    reader: Reader, node: YamlNode, library: Library, advice: dict[str, Advice], definitions: Definitions
+) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     names: set[str] = set()
     items = reader.sequence(node, "rules")
@@ -234,68 +277,98 @@ def _read_rules(reader: Reader, node: YamlNode, library: Library,
             raise reader.error(name_node, f"duplicate rule name {name!r}")
         names.add(name)
         if_node = entries["if"][1]
-        precondition = expand_at(reader, if_node, definitions.expand,
-                                 reader.expression(if_node, f"rule {name!r} precondition",
-                                                   parse_goal))
+        precondition = expand_at(
+            reader,
+            if_node,
+            definitions.expand,
+            reader.expression(if_node, f"rule {name!r} precondition", parse_goal),
+        )
         check_names(reader, if_node, precondition, library)
         advice_names = []
         then_node = entries["then"][1]
         for advice_node in reader.sequence(then_node, f"rule {name!r} advice list"):
             advice_name = reader.string(advice_node, "an advice name")
             if advice_name not in advice:
-                raise reader.error(advice_node, f"unknown advice {advice_name!r}"
-                                   f"{suggest(advice_name, advice)}", UnknownNameError)
+                raise reader.error(
+                    advice_node,
+                    f"unknown advice {advice_name!r}{suggest(advice_name, advice)}",
+                    UnknownNameError,
+                )
             advice_names.append(advice_name)
         if not advice_names:
             raise reader.error(then_node, f"rule {name!r} lists no advice")
-        rules.append(Rule(name, precondition, tuple(advice_names),
-                          reader.scalar_text(if_node, ""), reader.where(name_node),
-                          _description(reader, entries, f"rule {name!r}")))
+        rules.append(
+            Rule(
+                name,
+                precondition,
+                tuple(advice_names),
+                reader.scalar_text(if_node, ""),
+                reader.where(name_node),
+                _description(reader, entries, f"rule {name!r}"),
+            )
+        )
     return tuple(rules)
 
 
-def _read_advice(reader: Reader, node: YamlNode, library: Library,
-                 definitions: Definitions) -> dict[str, Advice]:
+def _read_advice(
+    reader: Reader, node: YamlNode, library: Library, definitions: Definitions
+) -> dict[str, Advice]:
     pieces: dict[str, Advice] = {}
     entries = reader.mapping(node, "advice", ())
     if not entries:
         raise reader.error(node, "advice must define at least one piece of advice")
     for name, (key_node, value_node) in entries.items():
         what = f"advice {name!r}"
-        parts = reader.mapping(value_node, what, ADVICE_KEYS,
-                               ("better-goal", "holding-goal", "us-moves", "them-moves"))
+        parts = reader.mapping(
+            value_node, what, ADVICE_KEYS, ("better-goal", "holding-goal", "us-moves", "them-moves")
+        )
         goals = {}
         for key in ("better-goal", "holding-goal"):
             goal_node = parts[key][1]
-            goals[key] = expand_at(reader, goal_node, definitions.expand,
-                                   reader.expression(goal_node, f"{what} {key}", parse_goal))
+            goals[key] = expand_at(
+                reader,
+                goal_node,
+                definitions.expand,
+                reader.expression(goal_node, f"{what} {key}", parse_goal),
+            )
             check_names(reader, goal_node, goals[key], library)
-        constraints = {key: read_constraint(reader, parts[key][1], f"{what} {key}", library,
-                                            ours=key == "us-moves")
-                       for key in ("us-moves", "them-moves")}
-        source = {key: reader.scalar_text(parts[key][1], key)
-                  for key in ("better-goal", "holding-goal")}
+        constraints = {
+            key: read_constraint(reader, parts[key][1], f"{what} {key}", library, ours=key == "us-moves")
+            for key in ("us-moves", "them-moves")
+        }
+        source = {key: reader.scalar_text(parts[key][1], key) for key in ("better-goal", "holding-goal")}
         source.update({key: str(constraints[key]) for key in ("us-moves", "them-moves")})
         minimise = None
         if "minimise" in parts:
             minimise_node = parts["minimise"][1]
-            minimise = expand_at(reader, minimise_node, definitions.expand_sum,
-                                 reader.expression(minimise_node, f"{what} minimise", parse_sum))
+            minimise = expand_at(
+                reader,
+                minimise_node,
+                definitions.expand_sum,
+                reader.expression(minimise_node, f"{what} minimise", parse_sum),
+            )
             features = [term.call for _, term in minimise.parts if isinstance(term, Feature)]
             if not features:
-                raise reader.error(minimise_node, f"{what} minimise: a number to minimise needs "
-                                                  f"a feature (e.g. dist(K, k))")
+                raise reader.error(
+                    minimise_node, f"{what} minimise: a number to minimise needs a feature (e.g. dist(K, k))"
+                )
             check_vocabulary(reader, minimise_node, features, library, "feature")
             source["minimise"] = reader.scalar_text(minimise_node, "minimise")
-        pieces[name] = Advice(name, goals["better-goal"], goals["holding-goal"],
-                              constraints["us-moves"], constraints["them-moves"],
-                              source, reader.where(key_node), minimise,
-                              _description(reader, parts, what))
+        pieces[name] = Advice(
+            name,
+            goals["better-goal"],
+            goals["holding-goal"],
+            constraints["us-moves"],
+            constraints["them-moves"],
+            source,
+            reader.where(key_node),
+            minimise,
+            _description(reader, parts, what),
+        )
     return pieces
 
 
-def _description(reader: Reader, entries: dict[str, tuple[YamlNode, YamlNode]],
-                 what: str) -> str:
+def _description(reader: Reader, entries: dict[str, tuple[YamlNode, YamlNode]], what: str) -> str:
     """The entry's ``description:`` on one line (a folded or literal block
     reads as its words), or "" when it has none.
 
@@ -303,6 +376,4 @@ def _description(reader: Reader, entries: dict[str, tuple[YamlNode, YamlNode]],
     """
     if "description" not in entries:
         return ""
-    return " ".join(reader.string(entries["description"][1], f"{what} description",
-                                  lines=True).split())
-
+    return " ".join(reader.string(entries["description"][1], f"{what} description", lines=True).split())

@@ -19,12 +19,14 @@ if TYPE_CHECKING:
 
 # ---------------------------------------------------------------- goals
 
+
 @dataclass(frozen=True)
 class Call:
     """A name a goal or constraint uses, with its arguments as written
     (pieces, colours): ``dist(K, k)`` is ``Call("dist", ("K", "k"))``,
     ``legal`` is ``Call("legal")``. The parser makes it once; the loader
     binds it by family and arguments without reading its text again."""
+
     family: str
     args: tuple[str, ...] = ()
 
@@ -41,6 +43,7 @@ class Call:
 @dataclass(frozen=True)
 class Pred:
     """A predicate of the library, a function of (node, root), as called."""
+
     call: Call
 
     @property
@@ -52,12 +55,14 @@ class Pred:
 @dataclass(frozen=True)
 class Const:
     """``true`` or ``false``."""
+
     value: bool
 
 
 @dataclass(frozen=True)
 class DepthTest:
     """``depth = k``, ``depth < k``, ``depth <= k`` …: the node's ply from the root."""
+
     op: str
     value: int
 
@@ -81,6 +86,7 @@ class Or:
 class Feature:
     """A numeric feature of the library as called (``dist(K, k)``), at the
     node, or at the plan's root when ``at_root``."""
+
     call: Call
     at_root: bool = False
 
@@ -99,13 +105,13 @@ class Sum:
     feature perhaps times a whole number: ``3 * corner_dist(k) + dist(k, R) + 1``.
     Each part is (coefficient, term): the term's sign, times its multiple
     when it is written ``3 * feature`` (a number's coefficient is its sign)."""
+
     parts: tuple[tuple[int, Feature | int], ...]
 
     def __str__(self) -> str:
         text = ""
         for coefficient, term in self.parts:
-            text += (" - " if coefficient < 0 else " + ") if text else (
-                "-" if coefficient < 0 else "")
+            text += (" - " if coefficient < 0 else " + ") if text else ("-" if coefficient < 0 else "")
             text += str(term) if abs(coefficient) == 1 else f"{abs(coefficient)} * {term}"
         return text
 
@@ -115,6 +121,7 @@ class Compare:
     """``left OP right`` over numeric features: ``room(k) < root.room(k)``.
     A feature of a piece no longer on the board has no value, and a
     comparison involving it is false."""
+
     op: str
     left: Sum
     right: Sum
@@ -160,11 +167,14 @@ def feature_names(goal: Goal) -> Iterator[str]:
     """The feature names (canonical texts) ``goal`` compares, left to right."""
     return (call.text for call in feature_calls(goal))
 
+
 # ---------------------------------------------------- move constraints
+
 
 @dataclass(frozen=True)
 class DepthRange:
     """Depths ``lo <= depth < hi``; ``hi`` is None for no upper bound."""
+
     lo: int = 0
     hi: int | None = None
 
@@ -185,6 +195,7 @@ class DepthRange:
 class Alternative:
     """Moves of ``generators[0]`` (which also orders them) that every other
     generator also yields, allowed only at depths in ``depths``."""
+
     depths: DepthRange
     generators: tuple[Call, ...]
 
@@ -196,6 +207,7 @@ class Alternative:
 class MoveConstraint:
     """Alternatives tried in order (``C1 then C2``); outside every depth range
     no move is allowed."""
+
     alternatives: tuple[Alternative, ...]
 
     def horizon(self) -> int | None:
@@ -214,11 +226,14 @@ class MoveConstraint:
     def __str__(self) -> str:
         return "; ".join(str(alt) for alt in self.alternatives) or "nomove"
 
+
 # ------------------------------------------------------------- tables
+
 
 @dataclass(frozen=True)
 class Location:
     """Where something stands in a table file (1-based line and column)."""
+
     path: str
     line: int
     column: int
@@ -230,6 +245,7 @@ class Location:
 @dataclass(frozen=True)
 class Advice:
     """A piece of advice: better-goal, holding-goal and move constraints."""
+
     name: str
     better_goal: Goal
     holding_goal: Goal
@@ -248,6 +264,7 @@ class Advice:
 @dataclass(frozen=True)
 class Rule:
     """If ``precondition`` holds, try ``advice`` in order."""
+
     name: str
     precondition: Goal
     advice: tuple[str, ...]
@@ -262,6 +279,7 @@ class Expectations:
     """What a table claims about its play, checked by ``al0 verify``.
 
     Each field is None when the table makes no such claim."""
+
     mates_all: bool | None = None
     max_stalemates: int | None = None
     max_material_lost: int | None = None
@@ -281,6 +299,7 @@ class Expectations:
 @dataclass(frozen=True)
 class AdviceTable:
     """A loaded, validated advice table ready for search."""
+
     name: str
     material: str
     """Pieces of us then them, e.g. ``KRK``: White (us) K+R, Black K."""
@@ -325,5 +344,12 @@ class AdviceTable:
 
     def generators_used(self) -> list[str]:
         """Every move generator name the table uses, sorted."""
-        return sorted({g.text for a in self.advice.values() for c in (a.us_moves, a.them_moves)
-                       for alt in c.alternatives for g in alt.generators})
+        return sorted(
+            {
+                g.text
+                for a in self.advice.values()
+                for c in (a.us_moves, a.them_moves)
+                for alt in c.alternatives
+                for g in alt.generators
+            }
+        )

@@ -32,7 +32,6 @@ def expand_at(reader: Reader, node: YamlNode, expand: Any, value: Any) -> Any:
         raise reader.error(node, error.reason, offset=offset) from None
 
 
-
 def check_names(reader: Reader, node: YamlNode, goal: Goal, library: Library) -> None:
     """Every predicate and feature of ``goal`` must be in the library or the vocabulary."""
     check_vocabulary(reader, node, predicate_calls(goal), library, "predicate")
@@ -42,8 +41,9 @@ def check_names(reader: Reader, node: YamlNode, goal: Goal, library: Library) ->
 KIND_WORDS = {"predicate": "predicate", "generator": "move generator", "feature": "feature"}
 
 
-def check_vocabulary(reader: Reader, node: YamlNode, calls: Iterable[Call],
-                     library: Library, kind: str) -> None:
+def check_vocabulary(
+    reader: Reader, node: YamlNode, calls: Iterable[Call], library: Library, kind: str
+) -> None:
     """Resolve each call as a ``kind``: the library's own name, else a call
     of the standard vocabulary bound to the table's material (kept in
     ``reader.bound`` by its canonical text).
@@ -52,8 +52,7 @@ def check_vocabulary(reader: Reader, node: YamlNode, calls: Iterable[Call],
         you mean" or a note that it is another kind of name.
     """
     text = reader.scalar_text(node, "") if isinstance(node, ScalarNode) else ""
-    own = {"predicate": library.predicates, "generator": library.generators,
-           "feature": library.features}
+    own = {"predicate": library.predicates, "generator": library.generators, "feature": library.features}
     for call in calls:
         name = call.text
         if name in own[kind] or name in reader.bound[kind]:
@@ -74,8 +73,9 @@ def check_vocabulary(reader: Reader, node: YamlNode, calls: Iterable[Call],
             entry = ENTRIES.get(family)
             if other != kind and (name in own[other] or entry and entry.kind == other):
                 hint = f" ({family!r} is a {KIND_WORDS[other]}, not a {KIND_WORDS[kind]})"
-        raise reader.error(node, f"unknown {KIND_WORDS[kind]} {name!r}{hint}",
-                           UnknownNameError, offset=offset)
+        raise reader.error(
+            node, f"unknown {KIND_WORDS[kind]} {name!r}{hint}", UnknownNameError, offset=offset
+        )
 
 
 def offset_of(text: str, call: Call) -> int:
@@ -83,10 +83,12 @@ def offset_of(text: str, call: Call) -> int:
     family, args = call.family, [re.escape(arg) for arg in call.args]
     comma = r"\s*,\s*"
     written = rf"\s*\(\s*{comma.join(args)}\s*\)" if args else ""
-    for pattern in (rf"(?<![.\w]){re.escape(family)}{written}", rf"\b{re.escape(family)}{written}",
-                    rf"\b{re.escape(family)}\b"):
+    for pattern in (
+        rf"(?<![.\w]){re.escape(family)}{written}",
+        rf"\b{re.escape(family)}{written}",
+        rf"\b{re.escape(family)}\b",
+    ):
         match = re.search(pattern, text)
         if match:
             return match.start()
     return 0
-

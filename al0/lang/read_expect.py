@@ -10,16 +10,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from al0.board.fen import file_in_folder
 from al0.errors import AL0Error
 from al0.lang.model import Expectations
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.lang.yaml_reader import Reader, SequenceNode, YamlNode
-from al0.board.fen import file_in_folder
 
-EXPECT_KEYS = {"mates-all": "mates_all", "stalemates": "max_stalemates",
-               "material-lost": "max_material_lost", "no-plan": "max_no_plan",
-               "max-moves": "max_moves", "mean-moves": "mean_moves", "positions": "positions",
-               "defender": "defender"}
+EXPECT_KEYS = {
+    "mates-all": "mates_all",
+    "stalemates": "max_stalemates",
+    "material-lost": "max_material_lost",
+    "no-plan": "max_no_plan",
+    "max-moves": "max_moves",
+    "mean-moves": "mean_moves",
+    "positions": "positions",
+    "defender": "defender",
+}
 
 
 def read_expect_blocks(reader: Reader, node: YamlNode) -> tuple[Expectations, ...]:
@@ -52,8 +58,7 @@ def _read_expect(reader: Reader, node: YamlNode) -> Expectations:
 def _read_mean(reader: Reader, node: YamlNode) -> float:
     text = reader.scalar_text(node, "expect mean-moves").strip()
     if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,9})?", text):
-        raise reader.error(node, f"expect mean-moves must be a number >= 0 such as 13.0, "
-                                 f"not {text!r}")
+        raise reader.error(node, f"expect mean-moves must be a number >= 0 such as 13.0, not {text!r}")
     return float(text)
 
 

@@ -17,8 +17,9 @@ from al0.lang.names import check_vocabulary, offset_of
 from al0.lang.yaml_reader import MappingNode, Reader, ScalarNode, YamlNode
 
 
-def read_constraint(reader: Reader, node: YamlNode, what: str,
-                    library: Library, ours: bool) -> MoveConstraint:
+def read_constraint(
+    reader: Reader, node: YamlNode, what: str, library: Library, ours: bool
+) -> MoveConstraint:
     """A move constraint: the book's text form, or a mapping from depth guard
     (``0``, ``< 3``, ``1..4``) to generators (``legal``, ``rookmove and checkmove``).
     ``ours``: whether it gives our side's moves (us-moves) or theirs."""
@@ -37,13 +38,17 @@ def read_constraint(reader: Reader, node: YamlNode, what: str,
         for alternative in constraint.alternatives:
             _check_generators(reader, node, alternative.generators, library, what, ours)
     if constraint.horizon() is None:
-        raise reader.error(node, f"{what} allows moves at every depth, so a forcing tree "
-                           f"could be endless: bound it, e.g. '< 3: legal'")
+        raise reader.error(
+            node,
+            f"{what} allows moves at every depth, so a forcing tree "
+            f"could be endless: bound it, e.g. '< 3: legal'",
+        )
     return constraint
 
 
-def _check_generators(reader: Reader, node: YamlNode, calls: Iterable[Call],
-                      library: Library, what: str, ours: bool) -> None:
+def _check_generators(
+    reader: Reader, node: YamlNode, calls: Iterable[Call], library: Library, what: str, ours: bool
+) -> None:
     """Every name must be a move generator of the library or the vocabulary,
     and the vocabulary's ``moves(p)`` must name a piece of the side whose
     moves the constraint gives (else it never gives a move).
@@ -60,7 +65,10 @@ def _check_generators(reader: Reader, node: YamlNode, calls: Iterable[Call],
         if piece.ours != ours:
             text = reader.scalar_text(node, "") if isinstance(node, ScalarNode) else ""
             whose, side = ("their", "our") if ours else ("our", "their")
-            raise reader.error(node, f"{what}: {name} moves {whose} piece {args[0]}, so it never "
-                               f"gives a move on {side} turn (ours are written in upper case, "
-                               f"theirs in lower case)", offset=offset_of(text, call))
-
+            raise reader.error(
+                node,
+                f"{what}: {name} moves {whose} piece {args[0]}, so it never "
+                f"gives a move on {side} turn (ours are written in upper case, "
+                f"theirs in lower case)",
+                offset=offset_of(text, call),
+            )

@@ -31,6 +31,7 @@ class PositionsSpec:
     of the ending, won for the table's side), ``every`` (each class with all
     its mirror images), ``sample`` (``count`` classes drawn with ``seed``)
     or ``file`` (the EPD file ``path``, as given)."""
+
     kind: PositionsKind
     count: int | None = None
     """N of ``sample:N`` (``sample`` only)."""
@@ -52,7 +53,7 @@ class PositionsSpec:
             return cls("every")
         if text.startswith("sample:"):
             try:
-                count = parse_int(text[len("sample:"):], "N in sample:N", minimum=1)
+                count = parse_int(text[len("sample:") :], "N in sample:N", minimum=1)
             except IntegerError as error:
                 raise PositionError(f"{shown(text)}: {error}") from None
             return cls("sample", count=count)
@@ -97,11 +98,14 @@ TABLE_KINDS: tuple[DefenderKind, ...] = ("tablebase", "random", "worst")
 plugin's ini option): those built into al0. A file never makes al0 start a
 program: an engine's command comes only from whoever runs al0."""
 
-ENGINE_FROM_THE_RUNNER = ("a UCI engine's command comes only from whoever runs al0, never "
-                          "from a file: give it as al0 verify TABLE --defender uci:COMMAND, "
-                          "or pytest --al0-defender uci:COMMAND (or AL0_DEFENDER=uci:COMMAND "
-                          "in the environment)")
+ENGINE_FROM_THE_RUNNER = (
+    "a UCI engine's command comes only from whoever runs al0, never "
+    "from a file: give it as al0 verify TABLE --defender uci:COMMAND, "
+    "or pytest --al0-defender uci:COMMAND (or AL0_DEFENDER=uci:COMMAND "
+    "in the environment)"
+)
 """Why a file cannot name a ``uci:`` defender, and where an engine is given instead."""
+
 
 class DefenderError(AL0Error):
     """A defender spec is unknown, or a defender cannot be made or has
@@ -112,6 +116,7 @@ class DefenderError(AL0Error):
 class DefenderSpec:
     """A parsed defender spec: its kind and, for ``uci``, the engine's
     command line split into words."""
+
     kind: DefenderKind
     command: tuple[str, ...] = ()
     """The engine's program and arguments (``uci`` only)."""

@@ -41,7 +41,6 @@ keys share a node, but reading the table expands them, so 800 bytes of
 ``<<: [*a, *a]`` on 39 levels would take 2**39 steps."""
 
 
-
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, refusing collections nested deeper than
     :data:`MAX_YAML_DEPTH` and documents that expand to more than
@@ -67,8 +66,7 @@ class _Loader(yaml.SafeLoader):
         self._count(1, event)
         if self.check_event(yaml.CollectionStartEvent):
             if self.nesting >= MAX_YAML_DEPTH:
-                raise _composer_error(f"collections nested more than {MAX_YAML_DEPTH} deep",
-                                      event)
+                raise _composer_error(f"collections nested more than {MAX_YAML_DEPTH} deep", event)
             self.nesting += 1
             try:
                 node = super().compose_node(parent, index)
@@ -84,9 +82,11 @@ class _Loader(yaml.SafeLoader):
         """Add ``nodes`` met at ``event``, refusing the document past the bound."""
         self.expanded += nodes
         if self.expanded > MAX_YAML_NODES:
-            raise _composer_error(f"the table expands to more than {MAX_YAML_NODES:,} YAML "
-                                  f"nodes (aliases and '<<' merge keys repeat what they name)",
-                                  event)
+            raise _composer_error(
+                f"the table expands to more than {MAX_YAML_NODES:,} YAML "
+                f"nodes (aliases and '<<' merge keys repeat what they name)",
+                event,
+            )
 
 
 def _composer_error(problem: str, event: yaml.Event) -> yaml.composer.ComposerError:
@@ -104,8 +104,7 @@ class Reader:
         """The table's folder, the only one whose files it may name."""
         self.binder: Binder | None = None
         """Binds the standard vocabulary's calls; set once the material is read."""
-        self.bound: dict[str, dict[str, Any]] = {"predicate": {}, "generator": {},
-                                                 "feature": {}}
+        self.bound: dict[str, dict[str, Any]] = {"predicate": {}, "generator": {}, "feature": {}}
 
     def where(self, node: yaml.Node, offset: int = 0) -> Location:
         """The location of ``node``, or of character ``offset`` of a scalar's
@@ -123,12 +122,14 @@ class Reader:
         column = index - newline - 1 if newline >= 0 else mark.column + index - mark.pointer
         return Location(self.path, line + 1, column + 1)
 
-    def error(self, node: yaml.Node, message: str, kind: type[AL0Error] = TableSyntaxError,
-              offset: int = 0) -> AL0Error:
+    def error(
+        self, node: yaml.Node, message: str, kind: type[AL0Error] = TableSyntaxError, offset: int = 0
+    ) -> AL0Error:
         return kind(f"{self.where(node, offset)}: {message}")
 
-    def mapping(self, node: yaml.Node, what: str, allowed: Iterable[str],
-                required: Iterable[str] = ()) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    def mapping(
+        self, node: yaml.Node, what: str, allowed: Iterable[str], required: Iterable[str] = ()
+    ) -> dict[str, tuple[yaml.Node, yaml.Node]]:
         """A mapping's entries by key, each as (key node, value node)."""
         if not isinstance(node, yaml.MappingNode):
             raise self.error(node, f"{what} must be a mapping")
@@ -145,8 +146,7 @@ class Reader:
             entries[key] = (key_node, value_node)
         for key_node, value_node in merged:
             # The mapping's own keys win; of merged ones, the first wins (YAML's rule).
-            entries.setdefault(self.scalar_text(key_node, f"a key of {what}"),
-                               (key_node, value_node))
+            entries.setdefault(self.scalar_text(key_node, f"a key of {what}"), (key_node, value_node))
         for key, (key_node, _) in entries.items():
             if allowed and key not in allowed:
                 hint = suggest(key, allowed) or f" (expected {', '.join(sorted(allowed))})"
@@ -156,8 +156,7 @@ class Reader:
                 raise self.error(node, f"{what} is missing the key {key!r}")
         return entries
 
-    def merged_entries(self, node: yaml.Node, what: str,
-                       seen: set[int]) -> list[tuple[yaml.Node, yaml.Node]]:
+    def merged_entries(self, node: yaml.Node, what: str, seen: set[int]) -> list[tuple[yaml.Node, yaml.Node]]:
         """The entries a ``<<:`` key merges into a mapping: those of one
         mapping (``<<: *name``) or of a list of them, earlier ones first,
         each with the entries it merges itself after its own."""
@@ -165,8 +164,9 @@ class Reader:
         entries: list[tuple[yaml.Node, yaml.Node]] = []
         for source in sources:
             if not isinstance(source, yaml.MappingNode):
-                raise self.error(source, f"'<<' in {what} must merge a mapping "
-                                         "(an alias such as *name, or a list of them)")
+                raise self.error(
+                    source, f"'<<' in {what} must merge a mapping (an alias such as *name, or a list of them)"
+                )
             if id(source) in seen:
                 raise self.error(source, f"'<<' in {what} merges a mapping into itself")
             entries.extend(entry for entry in source.value if entry[0].tag != MERGE_TAG)
@@ -177,8 +177,11 @@ class Reader:
 
     def scalar_text(self, node: yaml.Node, what: str) -> str:
         if not isinstance(node, yaml.ScalarNode):
-            raise self.error(node, f"{what} must be a single value, not a "
-                             f"{'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
+            raise self.error(
+                node,
+                f"{what} must be a single value, not a "
+                f"{'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}",
+            )
         return str(node.value)
 
     def string(self, node: yaml.Node, what: str, lines: bool = False) -> str:
@@ -195,12 +198,11 @@ class Reader:
         for character in text:
             if character in "\n\r\t" and lines:
                 continue
-            if character in "\n\r" or unicodedata.category(character) == "Cc" \
-                    or character in "\u2028\u2029":
-                kind = "a line break" if character in "\n\r\u2028\u2029" \
-                    else "a control character"
-                raise self.error(node, f"{what} has {kind} ({character!r}): "
-                                       f"{text[:40]!r}{'…' if len(text) > 40 else ''}")
+            if character in "\n\r" or unicodedata.category(character) == "Cc" or character in "\u2028\u2029":
+                kind = "a line break" if character in "\n\r\u2028\u2029" else "a control character"
+                raise self.error(
+                    node, f"{what} has {kind} ({character!r}): {text[:40]!r}{'…' if len(text) > 40 else ''}"
+                )
         return text
 
     def integer(self, node: yaml.Node, what: str) -> int:
@@ -226,8 +228,7 @@ class Reader:
         try:
             return parse(text)
         except ExpressionError as error:
-            raise self.error(node, f"{what}: {error.reason}: {text!r}",
-                             offset=error.offset) from None
+            raise self.error(node, f"{what}: {error.reason}: {text!r}", offset=error.offset) from None
 
 
 def _source_index(node: yaml.ScalarNode, offset: int) -> int | None:
@@ -251,7 +252,7 @@ def _source_index(node: yaml.ScalarNode, offset: int) -> int | None:
     elif node.style in ("'", '"'):
         start += 1
     chars = [c for c in node.value if not c.isspace()]
-    positions = [i for i in range(start, end) if not buffer[i].isspace()][:len(chars)]
+    positions = [i for i in range(start, end) if not buffer[i].isspace()][: len(chars)]
     if [buffer[i] for i in positions] != chars:
         return None
     before = sum(1 for c in node.value[:offset] if not c.isspace())
@@ -261,10 +262,9 @@ def _source_index(node: yaml.ScalarNode, offset: int) -> int | None:
 
 
 def suggest(name: str, known: Iterable[str]) -> str:
-    """ `` (did you mean 'x'?)`` when a known name is close to ``name``."""
+    """`` (did you mean 'x'?)`` when a known name is close to ``name``."""
     close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
-
 
 
 def compose(text: str, path: str) -> YamlNode | None:
@@ -284,8 +284,10 @@ def compose(text: str, path: str) -> YamlNode | None:
         # PyYAML gives its offset, not its line and column.
         line = text.count("\n", 0, error.position) + 1
         column = error.position - text.rfind("\n", 0, error.position)
-        raise TableSyntaxError(f"{path}:{line}:{column}: bad YAML: character "
-                               f"U+{error.character:04X} is not allowed: YAML takes "
-                               f"printable text, tabs and newlines") from None
+        raise TableSyntaxError(
+            f"{path}:{line}:{column}: bad YAML: character "
+            f"U+{error.character:04X} is not allowed: YAML takes "
+            f"printable text, tabs and newlines"
+        ) from None
     except yaml.YAMLError as error:
         raise TableSyntaxError(f"{path}:1:1: bad YAML: {error}") from None

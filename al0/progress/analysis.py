@@ -68,6 +68,7 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
     :raises AL0Error: bad material (their side not a lone king) or a bad
         term or condition.
     """
+
     def tell(message: str) -> None:
         if say is not None:
             say(message)
@@ -98,11 +99,18 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
     tell(f"min-max to depth {options.depth}")
     replies: list[PerPosition] = []
     found = depths(graph, potential, options.depth, replies=replies, hold=hold)
-    data.update(material=graph.table.name, terms=list(options.terms), depth=options.depth,
-                won=int(won.sum()), hold=options.hold)
-    result.lines.append(f"{graph.table.name}, potential ({'; '.join(options.terms)}), {int(won.sum()):,} won positions"
-                        + (f", holding {options.hold}" if options.hold else "")
-                        + (f", {int(target.sum()):,} in the target ({options.target})" if target is not None else ""))
+    data.update(
+        material=graph.table.name,
+        terms=list(options.terms),
+        depth=options.depth,
+        won=int(won.sum()),
+        hold=options.hold,
+    )
+    result.lines.append(
+        f"{graph.table.name}, potential ({'; '.join(options.terms)}), {int(won.sum()):,} won positions"
+        + (f", holding {options.hold}" if options.hold else "")
+        + (f", {int(target.sum()):,} in the target ({options.target})" if target is not None else "")
+    )
     if target is not None:
         data["target"] = {"condition": options.target, "positions": int(target.sum())}
     if options.pre:
@@ -114,8 +122,10 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
     if hold is not None:
         held = measured & hold[1]
         data["falls_where_held"] = histogram(found, held, options.depth)
-        result.lines.append(f"from the {int(held.sum()):,} where the condition holds: "
-                            f"{histogram_text(histogram(found, held, options.depth))}")
+        result.lines.append(
+            f"from the {int(held.sum()):,} where the condition holds: "
+            f"{histogram_text(histogram(found, held, options.depth))}"
+        )
         stuck = np.flatnonzero(held & (found == 0))
         chosen = random.Random(0).sample(list(stuck), min(options.stuck, len(stuck)))
         fens = [node.fen for node in terms.nodes(np.array(chosen, dtype=np.int64), 0)]
@@ -130,17 +140,28 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
         keeping = (kept_found, kept_replies)
         inside = int((kept & measured).sum())
         data["closure"] = inside
-        result.lines.append(f"progress kept up to {'the target or ' if target is not None else ''}mate: "
-                            f"{inside:,} positions ({100 * inside / measured.sum():.1f} %)")
+        result.lines.append(
+            f"progress kept up to {'the target or ' if target is not None else ''}mate: "
+            f"{inside:,} positions ({100 * inside / measured.sum():.1f} %)"
+        )
         if options.drive:
             phases = _drive(options, graph, terms, kept, hold, result, tell)
     if options.walk:
-        _walks(options, graph, terms, potential, found, replies, measured, target, kept, keeping, phases, result)
+        _walks(
+            options, graph, terms, potential, found, replies, measured, target, kept, keeping, phases, result
+        )
     return result
 
 
-def _drive(options: Options, graph: MoveGraph, terms: Terms, kept: Mask, hold: Hold | None,
-           result: Analysis, tell: Say) -> tuple[Mask, Phase]:
+def _drive(
+    options: Options,
+    graph: MoveGraph,
+    terms: Terms,
+    kept: Mask,
+    hold: Hold | None,
+    result: Analysis,
+    tell: Say,
+) -> tuple[Mask, Phase]:
     """The first phase: the positions from which the drive's potential can be
     kept falling until the game enters the closure ``kept`` (entering it
     counts as lower than every value of the drive); the phases a two-phase
@@ -152,8 +173,10 @@ def _drive(options: Options, graph: MoveGraph, terms: Terms, kept: Mask, hold: H
     driven, _, _ = closure(graph, drive, drive_depth, graph.won, hold, kept_anyway=kept)
     share = 100 * driven.sum() / graph.won.sum()
     result.data["driven"] = int(driven.sum())
-    result.lines.append(f"driven into it by ({'; '.join(options.drive)}) within {drive_depth} moves, "
-                        f"progress kept: {int(driven.sum()):,} positions ({share:.1f} %)")
+    result.lines.append(
+        f"driven into it by ({'; '.join(options.drive)}) within {drive_depth} moves, "
+        f"progress kept: {int(driven.sum()):,} positions ({share:.1f} %)"
+    )
     if options.switch:  # as a table plays: a rule's condition, no closure known
         second = graph.won & terms.where(options.switch, "--switch")
         drive = np.where(second, MATE, drive_values)
@@ -165,22 +188,41 @@ def _drive(options: Options, graph: MoveGraph, terms: Terms, kept: Mask, hold: H
     return kept, (drive, found, replies, np.where(driven | kept, drive, INF))
 
 
-def _walks(options: Options, graph: MoveGraph, terms: Terms, potential: PerPosition, found: PerPosition,
-           replies: list[PerPosition], measured: Mask, target: Mask | None, kept: Mask | None,
-           keeping: tuple[PerPosition, list[PerPosition]] | None, phases: tuple[Mask, Phase] | None,
-           result: Analysis) -> None:
+def _walks(
+    options: Options,
+    graph: MoveGraph,
+    terms: Terms,
+    potential: PerPosition,
+    found: PerPosition,
+    replies: list[PerPosition],
+    measured: Mask,
+    target: Mask | None,
+    kept: Mask | None,
+    keeping: tuple[PerPosition, list[PerPosition]] | None,
+    phases: tuple[Mask, Phase] | None,
+    result: Analysis,
+) -> None:
     """Plays ``options.walk`` positions (of the phase, or as ``al0 verify``'s
     ``sample:N``, seed 0) by the progressing moves, then (with the closure)
     by the closure-keeping ones, then in two phases (with the drive)."""
     if options.pre:  # the phase's own positions, seeded
-        chosen = random.Random(0).sample(list(np.flatnonzero(measured)), min(options.walk, int(measured.sum())))
+        chosen = random.Random(0).sample(
+            list(np.flatnonzero(measured)), min(options.walk, int(measured.sum()))
+        )
         boards = [chess.Board(node.fen) for node in terms.nodes(np.array(chosen, dtype=np.int64), 0)]
     else:
         classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
         boards = [c.board() for c in random.Random(0).sample(classes, min(options.walk, len(classes)))]
     walker = Walker(graph, greedy=options.greedy, fastest=options.fastest)
-    how = ("lowest value, then the tablebase's best," if options.fastest and options.greedy
-           else "the tablebase's best" if options.fastest else "lowest value" if options.greedy else "first")
+    how = (
+        "lowest value, then the tablebase's best,"
+        if options.fastest and options.greedy
+        else "the tablebase's best"
+        if options.fastest
+        else "lowest value"
+        if options.greedy
+        else "first"
+    )
     walked = walker.walk(potential, found, replies, boards, None, kept, keeping, target)
     walks: dict[str, object] = {"progressing": walked.summary()}
     result.data["walks"] = walks
@@ -190,8 +232,10 @@ def _walks(options: Options, graph: MoveGraph, terms: Terms, potential: PerPosit
     inside = sum(bool(kept[graph.index(board)]) for board in boards)
     walks["starts_in_closure"] = inside
     walks["left_closure"] = len(walked.exits)
-    result.lines.append(f"  {inside} of the {len(boards)} starts in the closure; {len(walked.exits)} plans left it")
-    result.lines.extend(f"  left: {line}" for line in walked.exits[:options.exits])
+    result.lines.append(
+        f"  {inside} of the {len(boards)} starts in the closure; {len(walked.exits)} plans left it"
+    )
+    result.lines.extend(f"  left: {line}" for line in walked.exits[: options.exits])
     keeping_walk = walker.walk(potential, *keeping, boards, kept, next_phase=target)
     walks["keeping_closure"] = keeping_walk.summary()
     result.lines.append(f"walk, {how} move keeping the closure: {keeping_walk.text()}")

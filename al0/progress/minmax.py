@@ -15,8 +15,14 @@ Hold = tuple[Mask, Mask]
 """Where a holding condition holds after our move and after their reply."""
 
 
-def depths(graph: MoveGraph, potential: PerPosition, depth: int, counted: Mask | None = None,
-           replies: list[PerPosition] | None = None, hold: Hold | None = None) -> PerPosition:
+def depths(
+    graph: MoveGraph,
+    potential: PerPosition,
+    depth: int,
+    counted: Mask | None = None,
+    replies: list[PerPosition] | None = None,
+    hold: Hold | None = None,
+) -> PerPosition:
     """For every position with us to move, the least number of our moves
     (1 … ``depth``) in which we force a value below its own against every
     reply, 0 when we cannot.
@@ -53,8 +59,14 @@ def depths(graph: MoveGraph, potential: PerPosition, depth: int, counted: Mask |
     return found
 
 
-def closure(graph: MoveGraph, potential: PerPosition, depth: int, start: Mask, hold: Hold | None = None,
-            kept_anyway: Mask | None = None) -> tuple[Mask, PerPosition, list[PerPosition]]:
+def closure(
+    graph: MoveGraph,
+    potential: PerPosition,
+    depth: int,
+    start: Mask,
+    hold: Hold | None = None,
+    kept_anyway: Mask | None = None,
+) -> tuple[Mask, PerPosition, list[PerPosition]]:
     """The largest part of ``start`` from which the potential can be forced
     lower within ``depth`` moves into a position of that part itself,
     repeated until nothing changes (positions of ``kept_anyway``, a next

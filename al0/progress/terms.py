@@ -114,23 +114,27 @@ class Terms:
         """The goal expression ``condition``, read as the precondition of a
         one-rule table, so its names are checked as a table's are; an error
         names ``what`` and the column in ``condition``."""
-        text = (f"name: hold\nmaterial: {self.graph.table.name}\nrules:\n"
-                f"{_RULE_PREFIX}{json.dumps(condition)}, then: [a]}}\n"
-                "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, "
-                "them-moves: nomove}}\n")
+        text = (
+            f"name: hold\nmaterial: {self.graph.table.name}\nrules:\n"
+            f"{_RULE_PREFIX}{json.dumps(condition)}, then: [a]}}\n"
+            "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, "
+            "them-moves: nomove}}\n"
+        )
         try:
             table = parse_table(text, what, Path("."))
         except AL0Error as error:
-            found = re.fullmatch(rf"{re.escape(what)}:\d+:(\d+): (?:rule 'hold' precondition: )?(.*)",
-                                 str(error), re.DOTALL)
+            found = re.fullmatch(
+                rf"{re.escape(what)}:\d+:(\d+): (?:rule 'hold' precondition: )?(.*)", str(error), re.DOTALL
+            )
             if found is None:
                 raise TableSyntaxError(f"{what} {condition!r}: {error}") from None
             column = max(1, int(found.group(1)) - _EXPRESSION_COLUMN + 1)
             raise TableSyntaxError(f"{what} {condition!r}:{column}: {found.group(2)}") from None
         return compile_goal(table.rules[0].precondition, table.library)
 
-    def _kept(self, key: list[str], compute: Callable[[], npt.NDArray[np.generic]],
-              shape: tuple[int, ...]) -> npt.NDArray[np.generic]:
+    def _kept(
+        self, key: list[str], compute: Callable[[], npt.NDArray[np.generic]], shape: tuple[int, ...]
+    ) -> npt.NDArray[np.generic]:
         """``compute()``, an array of ``shape``, kept in the memo directory
         under a name made of ``key`` (readable, and a hash of it and of the
         memo's format and al0's version, so two keys, layouts or releases
@@ -149,8 +153,9 @@ class Terms:
             if path.exists():
                 # Read as every input is (a FIFO there would block np.load),
                 # and no larger than an array of this shape can be.
-                value = np.asarray(np.load(io.BytesIO(read_regular_file(
-                    path, _MEMO_HEADER + 8 * math.prod(shape)))))
+                value = np.asarray(
+                    np.load(io.BytesIO(read_regular_file(path, _MEMO_HEADER + 8 * math.prod(shape))))
+                )
                 if value.shape != shape:
                     raise ValueError(f"shape {value.shape}, not {shape}")
                 return value
@@ -165,25 +170,29 @@ class Terms:
         except OSError as error:
             raise AL0Error(f"--memo: {path}: {error.strerror or error}") from None
         except ValueError:
-            raise AL0Error(f"--memo: {path}: not an array al0 progress wrote "
-                           f"(delete it, or give another directory)") from None
+            raise AL0Error(
+                f"--memo: {path}: not an array al0 progress wrote (delete it, or give another directory)"
+            ) from None
         return value
 
     def where(self, condition: str, what: str = "--pre") -> Mask:
         """Where the goal expression ``condition`` holds at the positions
         with us to move (a phase's precondition, a target, an ``[EXPR]``
         term), over the index; false elsewhere."""
+
         def compute() -> Mask:
             goal = self._goal(condition, what)
             where = np.zeros(self.graph.size, dtype=bool)
             where[self.graph.roots] = [goal(node, node) for node in self.nodes(self.graph.roots, 0)]
             return where
+
         return self._kept(["where", condition], compute, (self.graph.size,)).astype(bool)
 
     def holds(self, condition: str) -> tuple[Mask, Mask]:
         """Where the goal expression ``condition`` (as a table's holding-goal
         writes it) holds: after our move (them to move, depth 1) and after
         their reply (us to move, depth 2), as two arrays over the index."""
+
         def compute() -> Mask:
             goal = self._goal(condition, "--hold")
             after_ours = np.unique(np.concatenate([end for _, end in self.graph.ours]))
@@ -193,6 +202,7 @@ class Terms:
                 where[indices] = [goal(node, node) for node in self.nodes(indices, side, 2 - side)]
                 found.append(where)
             return np.stack(found)
+
         both = self._kept(["hold", condition], compute, (2, self.graph.size)).astype(bool)
         return both[0], both[1]
 
@@ -204,8 +214,9 @@ class Terms:
         except AL0Error as error:
             raise TableSyntaxError(f"{what}: {error}") from None
         if feature is None:
-            raise TableSyntaxError(f"{what}: {name!r} is not a feature of the vocabulary "
-                                   f"(see docs/language.md)")
+            raise TableSyntaxError(
+                f"{what}: {name!r} is not a feature of the vocabulary (see docs/language.md)"
+            )
 
         def compute() -> PerPosition:
             column = np.zeros(len(self.graph.roots), dtype=np.int64)
@@ -215,6 +226,7 @@ class Terms:
                     raise TableSyntaxError(f"{what}: {name} has no value at {node.fen}")
                 column[row] = value
             return column
+
         return self._kept([name], compute, (len(self.graph.roots),)).astype(np.int64)
 
     def potential(self, terms: list[str], say: Callable[[str], None] | None = None) -> PerPosition:
@@ -240,9 +252,11 @@ class Terms:
         spans = [int(column.max()) - int(column.min()) + 1 for column in columns]
         if math.prod(spans) >= INF:
             # Combined, the values would pass INF (or wrap around int64 unseen).
-            raise TableSyntaxError(f"the terms take {' × '.join(map(str, spans))} values "
-                                   f"together, too many to compare as one (at most "
-                                   f"{int(INF):,}): use smaller weights or fewer terms")
+            raise TableSyntaxError(
+                f"the terms take {' × '.join(map(str, spans))} values "
+                f"together, too many to compare as one (at most "
+                f"{int(INF):,}): use smaller weights or fewer terms"
+            )
         potential = np.zeros(len(self.graph.roots), dtype=np.int64)
         for column in columns:
             low = column.min()

@@ -16,8 +16,13 @@ Phase = tuple[PerPosition, PerPosition, list[PerPosition], PerPosition]
 """A phase's potential, depths, replies (from :func:`~al0.progress.minmax.depths`)
 and the values where its plans end."""
 
-STOPS = ("no plan", "no plan in the drive", "over 50 moves", "threefold repetition",
-         "threefold repetition in a drive plan")
+STOPS = (
+    "no plan",
+    "no plan in the drive",
+    "over 50 moves",
+    "threefold repetition",
+    "threefold repetition in a drive plan",
+)
 """How a game that neither mates nor reaches the target ends."""
 
 
@@ -49,9 +54,15 @@ class Walked:
 
     def summary(self) -> dict[str, object]:
         """The counts, for JSON (exits left out)."""
-        return {"games": self.games, "mated": self.mated, "moves": self.moves, "optimal": self.optimal,
-                "reached": self.reached, "reached_moves": self.reached_moves,
-                "stopped": {kind: count for kind, count in self.stopped.items() if count}}
+        return {
+            "games": self.games,
+            "mated": self.mated,
+            "moves": self.moves,
+            "optimal": self.optimal,
+            "reached": self.reached,
+            "reached_moves": self.reached_moves,
+            "stopped": {kind: count for kind, count in self.stopped.items() if count},
+        }
 
 
 @dataclass(frozen=True)
@@ -70,10 +81,18 @@ class Walker:
     greedy: bool = False
     fastest: bool = False
 
-    def walk(self, potential: PerPosition, found: PerPosition, replies: list[PerPosition], boards: list[chess.Board],
-             counted: Mask | None = None, closure: Mask | None = None,
-             keeping: tuple[PerPosition, list[PerPosition]] | None = None, next_phase: Mask | None = None,
-             drive: tuple[Mask, Phase] | None = None) -> Walked:
+    def walk(
+        self,
+        potential: PerPosition,
+        found: PerPosition,
+        replies: list[PerPosition],
+        boards: list[chess.Board],
+        counted: Mask | None = None,
+        closure: Mask | None = None,
+        keeping: tuple[PerPosition, list[PerPosition]] | None = None,
+        next_phase: Mask | None = None,
+        drive: tuple[Mask, Phase] | None = None,
+    ) -> Walked:
         """Plays each board, plan by plan (``found`` and ``replies`` from
         :func:`~al0.progress.minmax.depths`), against the tablebase's
         defence. A plan ends where the value falls at a position of
@@ -128,8 +147,13 @@ class Walker:
                     if reached_at[self.graph.index(board)] < target:
                         break
                     level -= 1
-                if closure is not None and keeping is not None and not end and closure[root] \
-                        and not closure[self.graph.index(board)]:
+                if (
+                    closure is not None
+                    and keeping is not None
+                    and not end
+                    and closure[root]
+                    and not closure[self.graph.index(board)]
+                ):
                     walked.exits.append(self._exit(chess.Board(before), potential, plan, keeping))
             if end == "mate":
                 walked.mated += 1
@@ -153,17 +177,27 @@ class Walker:
             return min(forcing, key=lambda m: self._value(board, m, reply))
         return forcing[0]
 
-    def _exit(self, board: chess.Board, potential: PerPosition, plan: list[str],
-              keeping: tuple[PerPosition, list[PerPosition]]) -> str:
+    def _exit(
+        self,
+        board: chess.Board,
+        potential: PerPosition,
+        plan: list[str],
+        keeping: tuple[PerPosition, list[PerPosition]],
+    ) -> str:
         """One line on a plan that left the closure: the position, the plan
         played and the first move that keeps the progress inside it."""
         found, replies = keeping
         level = int(found[self.graph.index(board)])
         target = potential[self.graph.index(board)]
-        inside = next((m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target)), None) \
-            if level else None
-        return (f"{board.fen()}: played {' '.join(plan)}; keeps the closure: "
-                f"{board.san(inside) if inside else 'none'} (in {level})")
+        inside = (
+            next((m for m in board.legal_moves if self._forces(board, m, replies[level - 1], target)), None)
+            if level
+            else None
+        )
+        return (
+            f"{board.fen()}: played {' '.join(plan)}; keeps the closure: "
+            f"{board.san(inside) if inside else 'none'} (in {level})"
+        )
 
     def _value(self, board: chess.Board, move: chess.Move, reply: PerPosition) -> int:
         """The value ``move`` forces (MATE for a mate)."""

@@ -9,6 +9,17 @@ from al0.report.pgn import PgnGame, distance_note, pgn_text, players
 from al0.report.render import clear_board_svgs, plan_dot, plan_json, plan_svg, write_board_svg
 from al0.report.replay import as_pgn, games_to_show, replay_all
 
-__all__ = ["PgnGame", "as_pgn", "clear_board_svgs", "distance_note", "games_to_show",
-           "pgn_text", "plan_dot", "plan_json", "plan_svg", "players", "replay_all",
-           "write_board_svg"]
+__all__ = [
+    "PgnGame",
+    "as_pgn",
+    "clear_board_svgs",
+    "distance_note",
+    "games_to_show",
+    "pgn_text",
+    "plan_dot",
+    "plan_json",
+    "plan_svg",
+    "players",
+    "replay_all",
+    "write_board_svg",
+]

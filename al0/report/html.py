@@ -42,8 +42,7 @@ def esc(value: object) -> str:
     return html.escape(str(value))
 
 
-SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
-                  "\u2028": "\\u2028", "\u2029": "\\u2029"}
+SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 """What JSON embedded in a ``<script>`` element must not hold as is. An
 HTML5 parser ends the element at ``</script`` (in any case), and after
 ``<!--<script`` it skips the real end tag (the script data escaped states),
@@ -76,21 +75,30 @@ def _table(rows: Iterable[tuple[str, object]], head: tuple[str, str] | None = No
 def summary_rows(data: dict[str, Any]) -> list[tuple[str, object]]:
     """The report's headline numbers, in reading order."""
     rows: list[tuple[str, object]] = [
-        ("table", data["table"]), ("defender", data["defender"]),
+        ("table", data["table"]),
+        ("defender", data["defender"]),
         ("positions", data["positions"]),
-        ("games", f"{data['games']} of {data['total']}"
-                  + (" (interrupted)" if data["interrupted"] else "")),
+        ("games", f"{data['games']} of {data['total']}" + (" (interrupted)" if data["interrupted"] else "")),
     ]
     for name in ("moves_to_mate", "optimal", "excess"):
         stats = data[name]
         if stats.get("count"):
-            rows.append((name.replace("_", " "),
-                         f"mean {stats['mean']}, median {stats['median']}, max {stats['max']}"))
+            rows.append(
+                (
+                    name.replace("_", " "),
+                    f"mean {stats['mean']}, median {stats['median']}, max {stats['max']}",
+                )
+            )
     if data["plan_ms"]:
         ms = data["plan_ms"]
-        rows.append(("plans", f"{data['plans_searched']} searched; median {ms['median']} ms, "
-                              f"p95 {ms['p95']} ms, max {ms['max']} ms; "
-                              f"{data['plans_per_second']} plans/s"))
+        rows.append(
+            (
+                "plans",
+                f"{data['plans_searched']} searched; median {ms['median']} ms, "
+                f"p95 {ms['p95']} ms, max {ms['max']} ms; "
+                f"{data['plans_per_second']} plans/s",
+            )
+        )
     rows.append(("wall time", f"{data['wall_seconds']} s"))
     return rows
 
@@ -100,8 +108,7 @@ def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) ->
     our moves to mate up; each cell's shade grows with its count (log scale),
     and the diagonal is optimal play. None when no mated game has a known
     optimal distance."""
-    pairs = Counter((r.optimal, r.moves) for r in records
-                    if r.mated and r.optimal is not None)
+    pairs = Counter((r.optimal, r.moves) for r in records if r.mated and r.optimal is not None)
     if not pairs:
         return None
     max_x = max(x for x, _ in pairs) + 1
@@ -110,35 +117,49 @@ def chart(records: Sequence[GameRecord], width: int = 560, height: int = 400) ->
     cell_w = (width - left - right) / max_x
     cell_h = (height - top - bottom) / max_y
     most = max(pairs.values())
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="moves to mate against '
-             f'the optimal distance">',
-             f'<rect x="{left}" y="{top}" width="{width - left - right}" '
-             f'height="{height - top - bottom}" fill="#fafafa" stroke="#999"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="moves to mate against '
+        f'the optimal distance">',
+        f'<rect x="{left}" y="{top}" width="{width - left - right}" '
+        f'height="{height - top - bottom}" fill="#fafafa" stroke="#999"/>',
+    ]
     for (x, y), count in sorted(pairs.items()):
         shade = 0.15 + 0.85 * math.log1p(count) / math.log1p(most)
-        parts.append(f'<rect x="{left + x * cell_w:.1f}" '
-                     f'y="{height - bottom - (y + 1) * cell_h:.1f}" '
-                     f'width="{cell_w:.1f}" height="{cell_h:.1f}" fill="#1f5fa8" '
-                     f'fill-opacity="{shade:.2f}"><title>optimal {x}, played {y}: '
-                     f'{counted(count, "game")}</title></rect>')
+        parts.append(
+            f'<rect x="{left + x * cell_w:.1f}" '
+            f'y="{height - bottom - (y + 1) * cell_h:.1f}" '
+            f'width="{cell_w:.1f}" height="{cell_h:.1f}" fill="#1f5fa8" '
+            f'fill-opacity="{shade:.2f}"><title>optimal {x}, played {y}: '
+            f"{counted(count, 'game')}</title></rect>"
+        )
     diagonal = min(max_x, max_y)
-    parts.append(f'<line x1="{left}" y1="{height - bottom}" x2="{left + diagonal * cell_w:.1f}" '
-                 f'y2="{height - bottom - diagonal * cell_h:.1f}" stroke="#b00020" '
-                 f'stroke-dasharray="4 3"/>')
+    parts.append(
+        f'<line x1="{left}" y1="{height - bottom}" x2="{left + diagonal * cell_w:.1f}" '
+        f'y2="{height - bottom - diagonal * cell_h:.1f}" stroke="#b00020" '
+        f'stroke-dasharray="4 3"/>'
+    )
     step_x = max(1, round(max_x / 10))
     for x in range(0, max_x, step_x):
-        parts.append(f'<text x="{left + (x + 0.5) * cell_w:.1f}" y="{height - bottom + 14}" '
-                     f'font-size="11" text-anchor="middle">{x}</text>')
+        parts.append(
+            f'<text x="{left + (x + 0.5) * cell_w:.1f}" y="{height - bottom + 14}" '
+            f'font-size="11" text-anchor="middle">{x}</text>'
+        )
     step_y = max(1, round(max_y / 10))
     for y in range(0, max_y, step_y):
-        parts.append(f'<text x="{left - 6}" y="{height - bottom - (y + 0.5) * cell_h + 4:.1f}" '
-                     f'font-size="11" text-anchor="end">{y}</text>')
-    parts.append(f'<text x="{left + (width - left - right) / 2}" y="{height - 6}" font-size="12" '
-                 f'text-anchor="middle">optimal moves to mate (tablebase)</text>')
+        parts.append(
+            f'<text x="{left - 6}" y="{height - bottom - (y + 0.5) * cell_h + 4:.1f}" '
+            f'font-size="11" text-anchor="end">{y}</text>'
+        )
+    parts.append(
+        f'<text x="{left + (width - left - right) / 2}" y="{height - 6}" font-size="12" '
+        f'text-anchor="middle">optimal moves to mate (tablebase)</text>'
+    )
     middle = top + (height - top - bottom) / 2
-    parts.append(f'<text x="14" y="{middle}" font-size="12" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {middle})">our moves to mate</text>')
+    parts.append(
+        f'<text x="14" y="{middle}" font-size="12" text-anchor="middle" '
+        f'transform="rotate(-90 14 {middle})">our moves to mate</text>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -152,8 +173,10 @@ def shown_note(shown: int, count: int) -> str:
     """What the examples of a kind of failure are, when they are not all
     its games: one game per symmetry class, up to :data:`EXAMPLES_KEPT`."""
     if shown < EXAMPLES_KEPT:
-        return (f"{shown} of {count} shown: the other {count - shown} are mirror images "
-                f"of {'this one' if shown == 1 else 'these'}.")
+        return (
+            f"{shown} of {count} shown: the other {count - shown} are mirror images "
+            f"of {'this one' if shown == 1 else 'these'}."
+        )
     return f"{shown} of {count} shown, each of a different symmetry class."
 
 
@@ -166,10 +189,11 @@ def no_plan_reasons(game: ReplayedGame) -> str:
         return ""
     if plan.rule is None:
         return "<p>No plan at the last position: no rule's precondition holds there.</p>"
-    items = "".join(f"<li><b>{esc(advice)}</b>: {esc(why)}</li>"
-                    for advice, why in game.passed_over)
-    return (f"<p>No plan at the last position: rule <b>{esc(plan.rule)}</b> applies, "
-            f"and each piece of advice it tried was passed over:</p><ul>{items}</ul>")
+    items = "".join(f"<li><b>{esc(advice)}</b>: {esc(why)}</li>" for advice, why in game.passed_over)
+    return (
+        f"<p>No plan at the last position: rule <b>{esc(plan.rule)}</b> applies, "
+        f"and each piece of advice it tried was passed over:</p><ul>{items}</ul>"
+    )
 
 
 def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
@@ -182,8 +206,7 @@ def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
             board.push(move)
         check = board.king(board.turn) if board.is_check() else None
         picture += chess.svg.board(board, lastmove=board.peek(), check=check, size=200)
-    text = [f'<div class="line"><p><b>{esc(caption)}</b></p>',
-            f'<p class="fen">{esc(fen)}</p>']
+    text = [f'<div class="line"><p><b>{esc(caption)}</b></p>', f'<p class="fen">{esc(fen)}</p>']
     if game is not None and game.moves:
         text.append(f"<p>{esc(game.san_line())} <b>{esc(game.result)}</b></p>")
         advice = [comment for _, comment in game.moves if comment]
@@ -198,29 +221,39 @@ def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
     return f'<div class="game">{picture}{"".join(text)}</div>'
 
 
-def render(data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[ReplayedGame],
-           command: str) -> str:
+def render(
+    data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[ReplayedGame], command: str
+) -> str:
     """The whole page. ``data`` is the JSON report, ``records`` every
     game's record (for the chart), ``games`` the replayed failures and
     example, ``command`` the command line that reproduces the run."""
     by_fen = {game.record.fen: game for game in games}
     title = f"al0 verify: {data['table']} against {data['defender']}"
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
-             f"<h1>{esc(title)}</h1>",
-             f'<h2>Command</h2><div id="command"><pre>{esc(command)}</pre></div>',
-             '<h2>Summary</h2><div id="summary">', _table(summary_rows(data)), "</div>",
-             '<h2>Endings</h2><div id="endings">',
-             _table(data["endings"].items(), head=("ending", "games")), "</div>"]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{esc(title)}</h1>",
+        f'<h2>Command</h2><div id="command"><pre>{esc(command)}</pre></div>',
+        '<h2>Summary</h2><div id="summary">',
+        _table(summary_rows(data)),
+        "</div>",
+        '<h2>Endings</h2><div id="endings">',
+        _table(data["endings"].items(), head=("ending", "games")),
+        "</div>",
+    ]
     checks = data.get("expectations")
     parts.append('<h2>Expectations</h2><div id="expectations">')
     if checks:
         parts.append("<table><tr><th>expectation</th><th>holds</th><th>measured</th></tr>")
         for check in checks:
-            cls, word = {True: ("ok", "ok"), False: ("failed", "FAILED"),
-                         None: ("undecided", "undecided")}[check["holds"]]
-            parts.append(f'<tr><th>{esc(check["name"])}</th><td class="{cls}">{word}</td>'
-                         f'<td>{esc(check["measured"])}</td></tr>')
+            cls, word = {True: ("ok", "ok"), False: ("failed", "FAILED"), None: ("undecided", "undecided")}[
+                check["holds"]
+            ]
+            parts.append(
+                f'<tr><th>{esc(check["name"])}</th><td class="{cls}">{word}</td>'
+                f"<td>{esc(check['measured'])}</td></tr>"
+            )
         parts.append("</table>")
     else:
         parts.append("<p>The table declares no expectations (no <code>expect:</code> block).</p>")
@@ -231,29 +264,40 @@ def render(data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[
         parts.append("<p>No mated game with a known optimal distance: nothing to chart.</p>")
     else:
         parts.append(drawn)
-        parts.append("<p>Across: the tablebase's fewest moves to mate; up: the moves al0 took. "
-                     "Each cell counts the mated games of that optimal distance and that "
-                     "length; darker is more. The dashed line is optimal play.</p>")
+        parts.append(
+            "<p>Across: the tablebase's fewest moves to mate; up: the moves al0 took. "
+            "Each cell counts the mated games of that optimal distance and that "
+            "length; darker is more. The dashed line is optimal play.</p>"
+        )
     parts.append("</div>")
     parts.append('<h2>Failures</h2><div id="failures">')
     if not data["failure_examples"]:
         parts.append("<p>None: every game was mated.</p>")
     for kind, examples in data["failure_examples"].items():
         count = data["endings"][kind]
-        parts.append(f'<h3>{esc(kind)}: {counted(count, "game")}</h3>')
+        parts.append(f"<h3>{esc(kind)}: {counted(count, 'game')}</h3>")
         if len(examples) < count:
             parts.append(f"<p>{shown_note(len(examples), count)}</p>")
         for example in examples:
-            parts.append(game_block(by_fen.get(example["fen"]), example["fen"],
-                                    f"{kind} after {counted(example['moves'], 'move')}"))
+            parts.append(
+                game_block(
+                    by_fen.get(example["fen"]),
+                    example["fen"],
+                    f"{kind} after {counted(example['moves'], 'move')}",
+                )
+            )
     parts.append("</div>")
     mated = [g for g in games if g.record.mated]
     if mated:
         longest = mated[-1]
         parts.append('<h2>Example: the longest mate</h2><div id="example">')
-        parts.append(game_block(longest, longest.record.fen,
-                                f"mate in {counted(longest.record.moves, 'move')} (optimal "
-                                f"{longest.record.optimal})"))
+        parts.append(
+            game_block(
+                longest,
+                longest.record.fen,
+                f"mate in {counted(longest.record.moves, 'move')} (optimal {longest.record.optimal})",
+            )
+        )
         parts.append("</div>")
     parts.append(f'<script type="application/json" id="al0-report">{script_json(data)}</script>')
     parts.append("</body></html>")

@@ -38,6 +38,7 @@ ENDING_TAG = "Al0Ending"
 class PgnGame:
     """What a PGN game is made of: the start, the moves each with its
     comment (the advice for ours, '' for theirs) and the headers' facts."""
+
     start: chess.Board
     moves: tuple[tuple[chess.Move, str], ...]
     result: str
@@ -81,8 +82,9 @@ def distance_note(board: chess.Board, table: Tablebase | None, us: chess.Color) 
     return "mated" if dtm == 0 else f"mate in {dtm}"
 
 
-def _verdict(board: chess.Board, table: Tablebase | None,
-             us: chess.Color) -> tuple[str, chess.engine.PovScore | None]:
+def _verdict(
+    board: chess.Board, table: Tablebase | None, us: chess.Color
+) -> tuple[str, chess.engine.PovScore | None]:
     """The tablebase's verdict on ``board`` for ``us``: the score ``mate in
     N`` when ``us`` mates in N, the words ``no forced mate`` when it cannot;
     nothing at mate (the board says it) or without a tablebase."""

@@ -15,12 +15,12 @@ from typing import Any, Iterable, Iterator
 import chess
 import chess.svg
 
-from al0.lang.compile_goals import compile_goal
-from al0.lang.library import Node
-from al0.lang.model import Advice, AdviceTable, Rule
 from al0.engine.plan import Plan
 from al0.engine.tree import ForcingTree, principal_line
 from al0.files import write_atomically
+from al0.lang.compile_goals import compile_goal
+from al0.lang.library import Node
+from al0.lang.model import Advice, AdviceTable, Rule
 
 OUR_ARROW = "#15781b"
 """Green: our moves on the board picture."""
@@ -59,8 +59,12 @@ def tree_json(tree: ForcingTree, board: chess.Board, us: chess.Color) -> dict[st
         board.push(move)
         moves.append({"uci": move.uci(), "san": san, "tree": tree_json(subtree, board, us)})
         board.pop()
-    return {"to_move": chess.COLOR_NAMES[board.turn], "side": "us" if board.turn == us else "them",
-            "height": tree.height, "moves": moves}
+    return {
+        "to_move": chess.COLOR_NAMES[board.turn],
+        "side": "us" if board.turn == us else "them",
+        "height": tree.height,
+        "moves": moves,
+    }
 
 
 def plan_json(plan: Plan, table: AdviceTable) -> dict[str, Any]:
@@ -68,13 +72,19 @@ def plan_json(plan: Plan, table: AdviceTable) -> dict[str, Any]:
     the advice tried and why each was passed over, the forcing tree, the
     nodes searched and the time."""
     board = plan.board.copy()
-    return {"fen": plan.fen, "rule": plan.rule, "advice": plan.advice,
-            "rule_description": _description(table.rules, plan.rule),
-            "advice_description": _description(table.advice.values(), plan.advice),
-            "tried": list(plan.tried), "passed_over": why_passed_over(plan, table),
-            "failure": None if plan.tree is not None else plan.describe_failure(),
-            "tree": tree_json(plan.tree, board, table.us) if plan.tree else None,
-            "nodes": plan.nodes, "ms": round(plan.seconds * 1000, 3)}
+    return {
+        "fen": plan.fen,
+        "rule": plan.rule,
+        "advice": plan.advice,
+        "rule_description": _description(table.rules, plan.rule),
+        "advice_description": _description(table.advice.values(), plan.advice),
+        "tried": list(plan.tried),
+        "passed_over": why_passed_over(plan, table),
+        "failure": None if plan.tree is not None else plan.describe_failure(),
+        "tree": tree_json(plan.tree, board, table.us) if plan.tree else None,
+        "nodes": plan.nodes,
+        "ms": round(plan.seconds * 1000, 3),
+    }
 
 
 def _description(items: Iterable[Rule | Advice], name: str | None) -> str:
@@ -83,6 +93,7 @@ def _description(items: Iterable[Rule | Advice], name: str | None) -> str:
 
 
 # ----------------------------------------------------------------- DOT
+
 
 def _dot_text(text: str) -> str:
     """``text`` as a DOT string, line breaks as DOT's ``\\n``."""
@@ -95,10 +106,14 @@ def plan_dot(plan: Plan, table: AdviceTable) -> str:
     kept), ellipses where they move (every reply kept), double octagons at
     leaves (the better-goal holds). Edges carry the moves in SAN."""
     board = plan.board.copy()
-    title = (f"{plan.rule} / {plan.advice}" if plan.tree is not None
-             else f"no plan: {plan.describe_failure()}")
-    lines = ["digraph plan {", f"  label={_dot_text(title + chr(10) + plan.fen)};",
-             "  labelloc=t;", "  node [fontname=Helvetica];", "  edge [fontname=Helvetica];"]
+    title = f"{plan.rule} / {plan.advice}" if plan.tree is not None else f"no plan: {plan.describe_failure()}"
+    lines = [
+        "digraph plan {",
+        f"  label={_dot_text(title + chr(10) + plan.fen)};",
+        "  labelloc=t;",
+        "  node [fontname=Helvetica];",
+        "  edge [fontname=Helvetica];",
+    ]
     if plan.tree is None:
         lines += [f"  n0 [shape=box, label={_dot_text('root')}];", "}"]
         return "\n".join(lines) + "\n"
@@ -150,8 +165,10 @@ def wrap(lines: list[str], width: float) -> list[str]:
 
 
 def _text(x: float, y: float, text: str, color: str = "#222") -> str:
-    return (f'<text x="{x}" y="{y}" font-family="Helvetica, Arial" font-size="13" '
-            f'fill="{color}">{html.escape(text)}</text>')
+    return (
+        f'<text x="{x}" y="{y}" font-family="Helvetica, Arial" font-size="13" '
+        f'fill="{color}">{html.escape(text)}</text>'
+    )
 
 
 def _place(svg: str, x: float, y: float) -> str:
@@ -160,9 +177,11 @@ def _place(svg: str, x: float, y: float) -> str:
 
 
 def _sheet(width: float, height: float, parts: list[str]) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-            f'width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">'
-            f'<rect width="100%" height="100%" fill="white"/>{"".join(parts)}</svg>\n')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">'
+        f'<rect width="100%" height="100%" fill="white"/>{"".join(parts)}</svg>\n'
+    )
 
 
 def ply_label(board: chess.Board, move: chess.Move) -> str:
@@ -187,9 +206,14 @@ def plan_svg(plan: Plan, size: int = 400) -> str:
     width = max(size, strip_width)
     first = chess.svg.Arrow(line[0].from_square, line[0].to_square, color=OUR_ARROW)
     parts = [_place(chess.svg.board(board, arrows=[first], size=size), 0, 0)]
-    caption = wrap([f"{plan.rule} / {plan.advice}: a forcing tree of depth {plan.tree.height}; "
-                    f"its worst-case line of {len(line)} plies:", board.variation_san(line)],
-                   width)
+    caption = wrap(
+        [
+            f"{plan.rule} / {plan.advice}: a forcing tree of depth {plan.tree.height}; "
+            f"its worst-case line of {len(line)} plies:",
+            board.variation_san(line),
+        ],
+        width,
+    )
     y = size + GAP
     for text in caption:
         y += LINE_HEIGHT
@@ -202,8 +226,11 @@ def plan_svg(plan: Plan, size: int = 400) -> str:
         x = column * (STRIP_BOARD + GAP)
         top = y + row * (STRIP_BOARD + LINE_HEIGHT + GAP)
         parts.append(_place(board_svg(board, STRIP_BOARD), x, top))
-        parts.append(_text(x + 2, top + STRIP_BOARD + LINE_HEIGHT - 4, label,
-                           OUR_ARROW if ply % 2 == 0 else THEIR_ARROW))
+        parts.append(
+            _text(
+                x + 2, top + STRIP_BOARD + LINE_HEIGHT - 4, label, OUR_ARROW if ply % 2 == 0 else THEIR_ARROW
+            )
+        )
     rows = -(-len(line) // STRIP_COLUMNS)
     return _sheet(width, y + rows * (STRIP_BOARD + LINE_HEIGHT + GAP), parts)
 
@@ -236,8 +263,9 @@ def clear_board_svgs(directory: Path) -> int:
     return len(earlier)
 
 
-def write_board_svg(directory: Path, board: chess.Board, caption: list[str], size: int = 360,
-                    keep: Iterable[str | None] = ()) -> Path:
+def write_board_svg(
+    directory: Path, board: chess.Board, caption: list[str], size: int = 360, keep: Iterable[str | None] = ()
+) -> Path:
     """Write ``board`` with ``caption`` beneath (wrapped) to
     ``directory/ply-NNN.svg`` (NNN: half-moves played, 000 the start), so
     the files sort in the order of the game: atomically (a full disk leaves
@@ -246,6 +274,7 @@ def write_board_svg(directory: Path, board: chess.Board, caption: list[str], siz
     :raises OSError: when the file cannot be written.
     """
     path = directory / f"ply-{len(board.move_stack):03d}.svg"
-    write_atomically(path, with_caption(board_svg(board, size), size,
-                                        wrap(caption, size)).encode("utf-8"), keep)
+    write_atomically(
+        path, with_caption(board_svg(board, size), size, wrap(caption, size)).encode("utf-8"), keep
+    )
     return path

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import chess
 
-from al0.errors import AL0Error
 from al0.engine.play import GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.errors import AL0Error
 from al0.report.pgn import PgnGame, players
 from al0.report.render import why_passed_over
 from al0.verify.game import GameRecord
@@ -29,6 +29,7 @@ from al0.verify.verifier import Verifier
 class ReplayedGame:
     """A judged game with its moves: each ``(move, comment)``, the comment
     naming the rule and advice of our moves ('' for theirs)."""
+
     record: GameRecord
     moves: tuple[tuple[chess.Move, str], ...]
     result: str
@@ -81,9 +82,11 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
     except AL0Error as error:  # an engine that died on the second run
         return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
     if end is not None and end.ending is record.ending:
-        passed_over = (tuple((why["advice"], why["why"])
-                             for why in why_passed_over(end.plan, verifier.table))
-                       if end.plan is not None else ())
+        passed_over = (
+            tuple((why["advice"], why["why"]) for why in why_passed_over(end.plan, verifier.table))
+            if end.plan is not None
+            else ()
+        )
         return ReplayedGame(record, tuple(moves), end.result, end=end, passed_over=passed_over)
     # The worst case's line stops where it escapes (a repetition, the move limit).
     result = "1/2-1/2" if record.ending.is_draw else "*"
@@ -95,16 +98,20 @@ def games_to_show(report: Report, every_failure: bool) -> list[GameRecord]:
     ``every_failure``, the examples the JSON report keeps of each kind), then
     the longest mate as the example of a won game (none when nothing was
     mated)."""
-    games = (list(report.failures) if every_failure
-             else [record for kept in report.failure_examples().values() for record in kept])
+    games = (
+        list(report.failures)
+        if every_failure
+        else [record for kept in report.failure_examples().values() for record in kept]
+    )
     mated = [r for r in report.records if r.mated]
     if mated:
         games.append(max(mated, key=lambda r: (r.moves, r.fen)))
     return games
 
 
-def replay_all(verifier: Verifier, boards: Sequence[chess.Board], records: list[GameRecord]
-               ) -> list[ReplayedGame]:
+def replay_all(
+    verifier: Verifier, boards: Sequence[chess.Board], records: list[GameRecord]
+) -> list[ReplayedGame]:
     """Each of ``records`` replayed; ``boards`` (the run's start positions,
     in order) gives each its index, which seeds a random defender."""
     index: dict[str, int] = {}
@@ -118,7 +125,17 @@ def as_pgn(games: list[ReplayedGame], verifier: Verifier) -> list[PgnGame]:
     and, in words, after its last move."""
     table = verifier.table
     white, black = players(table.us, f"al0 ({table.name})", verifier.spec.defender.name)
-    return [PgnGame(chess.Board(game.record.fen), game.moves, game.result,
-                    game.record.ending, f"al0 verify {table.name}", white, black,
-                    table.us, game.end.detail if game.end is not None else game.note)
-            for game in games]
+    return [
+        PgnGame(
+            chess.Board(game.record.fen),
+            game.moves,
+            game.result,
+            game.record.ending,
+            f"al0 verify {table.name}",
+            white,
+            black,
+            table.us,
+            game.end.detail if game.end is not None else game.note,
+        )
+        for game in games
+    ]

@@ -29,9 +29,8 @@ from al0.lang.loader import load_table
 from al0.lang.vocabulary.binding import split_call
 from al0.lang.vocabulary.boxes import area_squares
 from al0.lang.vocabulary.terms import material_pieces
-from al0.teach import Practice, Turn
 from al0.report.render import plan_json
-from al0.teach import Grade
+from al0.teach import Grade, Practice, Turn
 from al0.teach.exercises import level_starts, parse_level
 from al0.teach.record import Attempt, add_attempt, read_record, record_lines
 
@@ -47,8 +46,9 @@ MAX_SESSIONS = 64
 for days does not keep every game it ever started)."""
 MAX_FEN = 200
 """The longest FEN read: a position's is under 100 characters."""
-BOX_FAMILIES = frozenset({"area", "least_area", "area_corner_dist", "corner_triangle",
-                          "diagonal_area", "area_dist"})
+BOX_FAMILIES = frozenset(
+    {"area", "least_area", "area_corner_dist", "corner_triangle", "diagonal_area", "area_dist"}
+)
 """The vocabulary's features measured on their king's box: a goal that
 reads one gets the box drawn."""
 
@@ -81,9 +81,13 @@ def board_of(fen: str) -> chess.Board:
 
 def position_json(board: chess.Board) -> Json:
     """What the page draws and lets be played at ``board``."""
-    return {"fen": board.fen(), "turn": chess.COLOR_NAMES[board.turn],
-            "legal": [move.uci() for move in board.legal_moves],
-            "ended": board.is_game_over(), "check": board.is_check()}
+    return {
+        "fen": board.fen(),
+        "turn": chess.COLOR_NAMES[board.turn],
+        "legal": [move.uci() for move in board.legal_moves],
+        "ended": board.is_game_over(),
+        "check": board.is_check(),
+    }
 
 
 def with_fens(tree: Json, board: chess.Board) -> Json:
@@ -107,8 +111,7 @@ class Tables:
         self.paths: dict[str, str] = {path.stem: path.stem for path in bundled_tables()}
         self.first: str | None = None
         if named is not None:
-            key = Path(named).stem if ("/" in named or named.endswith((".yaml", ".yml"))) \
-                else named
+            key = Path(named).stem if ("/" in named or named.endswith((".yaml", ".yml"))) else named
             self.paths[key] = named
             self.first = key
         self._loaded: dict[str, AdviceTable] = {}
@@ -120,8 +123,9 @@ class Tables:
     def get(self, name: str) -> AdviceTable:
         """The table called ``name``; 403 for any other name or path."""
         if name not in self.paths:
-            raise ApiError(403, f"{name!r} is not a table this server serves "
-                                f"(it serves {', '.join(self.names())})")
+            raise ApiError(
+                403, f"{name!r} is not a table this server serves (it serves {', '.join(self.names())})"
+            )
         with self._lock:
             if name not in self._loaded:
                 self._loaded[name] = load_table(self.paths[name])
@@ -131,6 +135,7 @@ class Tables:
 @dataclass
 class Session:
     """One practice game of the page, with the lock its requests take in turn."""
+
     game: Practice
     table: AdviceTable
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -156,9 +161,14 @@ class Api:
     its tables, their tablebases and the practice sessions (never module
     globals). ``budget``: the node budget of every search, ``al0 plan``'s."""
 
-    def __init__(self, tables: Tables, budget: int = DEFAULT_BUDGET,
-                 positions: tuple[str, Sequence[chess.Board]] | None = None,
-                 games: tuple[str, list[Json]] | None = None, record: Path | None = None):
+    def __init__(
+        self,
+        tables: Tables,
+        budget: int = DEFAULT_BUDGET,
+        positions: tuple[str, Sequence[chess.Board]] | None = None,
+        games: tuple[str, list[Json]] | None = None,
+        record: Path | None = None,
+    ):
         self.tables = tables
         self.budget = budget
         self.positions = positions
@@ -180,15 +190,26 @@ class Api:
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self.routes: dict[str, Callable[[Json], Json]] = {
-            "tables": self.list_tables, "table": self.table, "positions": self.list_positions,
-            "games": self.list_games, "pieces": self.pieces, "position": self.position,
-            "play": self.play, "plan": self.plan,
-            "practice/start": self.start, "practice/move": self.move,
-            "practice/hint": self.hint, "practice/undo": self.undo,
-            "practice/retry": self.undo, "practice/state": self.state,
-            "practice/leave": self.leave, "progress": self.progress}
-        self.searching = frozenset({"plan", "practice/start", "practice/move",
-                                    "practice/hint", "practice/undo", "practice/retry"})
+            "tables": self.list_tables,
+            "table": self.table,
+            "positions": self.list_positions,
+            "games": self.list_games,
+            "pieces": self.pieces,
+            "position": self.position,
+            "play": self.play,
+            "plan": self.plan,
+            "practice/start": self.start,
+            "practice/move": self.move,
+            "practice/hint": self.hint,
+            "practice/undo": self.undo,
+            "practice/retry": self.undo,
+            "practice/state": self.state,
+            "practice/leave": self.leave,
+            "progress": self.progress,
+        }
+        self.searching = frozenset(
+            {"plan", "practice/start", "practice/move", "practice/hint", "practice/undo", "practice/retry"}
+        )
         """The routes that search or read a tablebase: the server runs them
         off the threads that answer requests."""
 
@@ -220,8 +241,7 @@ class Api:
         if self.positions is None:
             return {"name": None, "table": None, "fens": []}
         name, boards = self.positions
-        return {"name": name, "table": self.tables.first,
-                "fens": [board.fen() for board in boards]}
+        return {"name": name, "table": self.tables.first, "fens": [board.fen() for board in boards]}
 
     def list_games(self, body: Json) -> Json:
         """The PGN file's games (none when no file was named)."""
@@ -231,14 +251,17 @@ class Api:
     def table(self, body: Json) -> Json:
         """A table's name, material, side and start position (None: it has none)."""
         table = self.tables.get(_text(body, "table"))
-        return {"name": table.name, "material": table.material,
-                "us": chess.COLOR_NAMES[table.us], "start": table.start_fen}
+        return {
+            "name": table.name,
+            "material": table.material,
+            "us": chess.COLOR_NAMES[table.us],
+            "start": table.start_fen,
+        }
 
     def pieces(self, body: Json) -> Json:
         """The pieces' pictures, python-chess's SVGs by FEN letter (so the
         page bundles no piece set of its own)."""
-        return {symbol: chess.svg.piece(chess.Piece.from_symbol(symbol))
-                for symbol in "KQRBNPkqrbnp"}
+        return {symbol: chess.svg.piece(chess.Piece.from_symbol(symbol)) for symbol in "KQRBNPkqrbnp"}
 
     def play(self, body: Json) -> Json:
         """The position after a legal ``move`` (UCI) at ``fen``: the page
@@ -293,6 +316,7 @@ class Api:
         """The tablebase of ``material``, read (or built) once for the
         server's life: every session of the ending probes the same one."""
         from al0.tablebase import load_if_any  # lazily: numpy
+
         with self._tablebase_lock:
             if material not in self._tablebases:
                 self._tablebases[material] = load_if_any(material)
@@ -306,8 +330,7 @@ class Api:
         with self._lock:
             session = self._sessions.get(key)
         if session is None:
-            raise ApiError(404, "no such practice session (it may have been dropped): start "
-                                "a new one")
+            raise ApiError(404, "no such practice session (it may have been dropped): start a new one")
         return session
 
     def start(self, body: Json) -> Json:
@@ -319,8 +342,7 @@ class Api:
             seed = body.get("seed", 0)
             if not isinstance(seed, int):
                 raise ApiError(400, "'seed': a whole number is required")
-            board = level_starts(tablebase, parse_level(body["level"][:20]), 1, seed,
-                                 table.us)[0]
+            board = level_starts(tablebase, parse_level(body["level"][:20]), 1, seed, table.us)[0]
         else:
             fen = _text(body, "fen") if "fen" in body else table.start_fen
             if fen is None:
@@ -351,12 +373,21 @@ class Api:
         end = game.ending()
         last = moves[-1].uci() if moves else None
         sans, positions = _replay(game.start, moves[start_moves:])
-        return {"session": key, "table": session.table.name, **position_json(board),
-                "us": chess.COLOR_NAMES[game.us], "start": game.start.fen(),
-                "moves": sans, "positions": positions, "last": last,
-                "over": end.detail if end is not None else None, "solved": game.solved(),
-                "optimal": game.optimal, "distance": game.distance(),
-                "played": game.moves_played}
+        return {
+            "session": key,
+            "table": session.table.name,
+            **position_json(board),
+            "us": chess.COLOR_NAMES[game.us],
+            "start": game.start.fen(),
+            "moves": sans,
+            "positions": positions,
+            "last": last,
+            "over": end.detail if end is not None else None,
+            "solved": game.solved(),
+            "optimal": game.optimal,
+            "distance": game.distance(),
+            "played": game.moves_played,
+        }
 
     def move(self, body: Json) -> Json:
         """Play the student's move (UCI): its verdict, explanation and the
@@ -375,14 +406,21 @@ class Api:
                 raise ApiError(400, f"{text!r} is not legal in {game.board.fen()!r}")
             before = game.board.copy(stack=False)
             turn = game.play(move)
-            return {"turn": self._turn(turn, before, session.table),
-                    "state": self._state(body["session"].strip(), session)}
+            return {
+                "turn": self._turn(turn, before, session.table),
+                "state": self._state(body["session"].strip(), session),
+            }
 
     def _turn(self, turn: Turn, before: chess.Board, table: AdviceTable) -> Json:
         verdict = turn.verdict
-        return {"san": turn.san, "reply": turn.reply_san, "before": turn.before,
-                "after": turn.after, "verdict": _verdict(verdict, before),
-                "explanation": _explanation(verdict, before, turn.move, table)}
+        return {
+            "san": turn.san,
+            "reply": turn.reply_san,
+            "before": turn.before,
+            "after": turn.after,
+            "verdict": _verdict(verdict, before),
+            "explanation": _explanation(verdict, before, turn.move, table),
+        }
 
     def hint(self, body: Json) -> Json:
         """What to play here, in the table's words."""
@@ -394,17 +432,27 @@ class Api:
             advice = game.hint()
             move = advice.move
             if move is None:
-                return {"move": None, "words": "there is no forced mate here any more: "
-                                               "retry (take back your move)"}
+                return {
+                    "move": None,
+                    "words": "there is no forced mate here any more: retry (take back your move)",
+                }
             san = game.board.san(move)
             if advice.advice is None:
-                return {"move": move.uci(), "san": san, "advice": None,
-                        "words": f"play {san} (the tablebase's fastest move: the table "
-                                 f"has no plan here)"}
+                return {
+                    "move": move.uci(),
+                    "san": san,
+                    "advice": None,
+                    "words": f"play {san} (the tablebase's fastest move: the table has no plan here)",
+                }
             kept = "" if advice.new_plan else ", the plan being followed"
             goal = session.table.describe_advice(advice.advice)
-            return {"move": move.uci(), "san": san, "advice": advice.advice, "goal": goal,
-                    "words": f"play {san} — {goal}{kept}"}
+            return {
+                "move": move.uci(),
+                "san": san,
+                "advice": advice.advice,
+                "goal": goal,
+                "words": f"play {san} — {goal}{kept}",
+            }
 
     def leave(self, body: Json) -> Json:
         """The page leaves the exercise (a new one, the page closed): it is
@@ -413,15 +461,23 @@ class Api:
         session = self._session(body)
         with session.lock:
             game = session.game
-            counted = (not session.left and self.record is not None
-                       and sum(game.given.values()) > 0)
+            counted = not session.left and self.record is not None and sum(game.given.values()) > 0
             session.left = True
             if counted and self.record is not None:
                 with self._record_lock:  # one read-and-write of the file at a time
-                    add_attempt(self.record, Attempt(
-                        session.table.material, game.start.fen(), game.solved(), game.moves_played,
-                        game.optimal, game.hints, game.given[Grade.MISTAKE],
-                        game.given[Grade.BLUNDER]))
+                    add_attempt(
+                        self.record,
+                        Attempt(
+                            session.table.material,
+                            game.start.fen(),
+                            game.solved(),
+                            game.moves_played,
+                            game.optimal,
+                            game.hints,
+                            game.given[Grade.MISTAKE],
+                            game.given[Grade.BLUNDER],
+                        ),
+                    )
         return {"recorded": counted}
 
     def progress(self, body: Json) -> Json:
@@ -436,19 +492,21 @@ class Api:
         session = self._session(body)
         with session.lock:
             taken = session.game.undo()
-            return {"taken_back": taken,
-                    "state": self._state(body["session"].strip(), session)}
+            return {"taken_back": taken, "state": self._state(body["session"].strip(), session)}
 
 
 def _verdict(verdict: Verdict, before: chess.Board) -> Json:
-    return {"grade": verdict.grade.value, "reason": verdict.reason,
-            "before": verdict.before, "after": verdict.after,
-            "best": [before.san(move) for move in verdict.best],
-            "method": before.san(verdict.method) if verdict.method is not None else None}
+    return {
+        "grade": verdict.grade.value,
+        "reason": verdict.reason,
+        "before": verdict.before,
+        "after": verdict.after,
+        "best": [before.san(move) for move in verdict.best],
+        "method": before.san(verdict.method) if verdict.method is not None else None,
+    }
 
 
-def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move,
-                 table: AdviceTable) -> Json | None:
+def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move, table: AdviceTable) -> Json | None:
     """The explanation of the move against the advice followed, with the
     squares of the features it reads that the board can show: the box of
     their king before and after the move."""
@@ -461,15 +519,25 @@ def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move,
     squares: Json = {}
     if boxed:
         region = area_squares(material_pieces(material_of(before, table.us))["k"])
-        squares = {"before": [chess.square_name(s) for s in
-                              chess.SquareSet(region(Node(before, 0, table.us)))],
-                   "after": [chess.square_name(s) for s in
-                             chess.SquareSet(region(Node(after, 1, table.us)))]}
-    return {"advice": explanation.advice, "goal": explanation.goal,
-            "because": explanation.because(), "met": explanation.met,
-            "changes": [{"feature": change.feature, "words": change.words,
-                         "before": change.before, "after": change.after,
-                         "progress": change.progress} for change in explanation.changes],
-            "parts": [{"words": part.words, "holds": part.holds}
-                      for part in explanation.parts if part.words],
-            "squares": squares}
+        squares = {
+            "before": [chess.square_name(s) for s in chess.SquareSet(region(Node(before, 0, table.us)))],
+            "after": [chess.square_name(s) for s in chess.SquareSet(region(Node(after, 1, table.us)))],
+        }
+    return {
+        "advice": explanation.advice,
+        "goal": explanation.goal,
+        "because": explanation.because(),
+        "met": explanation.met,
+        "changes": [
+            {
+                "feature": change.feature,
+                "words": change.words,
+                "before": change.before,
+                "after": change.after,
+                "progress": change.progress,
+            }
+            for change in explanation.changes
+        ],
+        "parts": [{"words": part.words, "holds": part.holds} for part in explanation.parts if part.words],
+        "squares": squares,
+    }

@@ -33,8 +33,9 @@ def read_games(path: str) -> list[dict[str, Any]]:
     file = Path(path)
     try:
         if file.stat().st_size > MAX_BYTES:
-            raise PositionError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB: "
-                                f"too many games to review")
+            raise PositionError(
+                f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB: too many games to review"
+            )
         handle = file.open(encoding="utf-8-sig", errors="replace")
     except OSError as error:
         raise PositionError(f"{path}: {error.strerror or error}") from None
@@ -54,14 +55,30 @@ def read_games(path: str) -> list[dict[str, Any]]:
 
 def _game(game: chess.pgn.Game) -> dict[str, Any]:
     board = game.board()
-    plies: list[dict[str, Any]] = [{"san": None, "uci": None, "fen": board.fen(), "last": None,
-                                    "comment": _words(game.comment), "mate": _mate(game)}]
+    plies: list[dict[str, Any]] = [
+        {
+            "san": None,
+            "uci": None,
+            "fen": board.fen(),
+            "last": None,
+            "comment": _words(game.comment),
+            "mate": _mate(game),
+        }
+    ]
     for node in game.mainline():
         move = node.move
         san = board.san(move)
         board.push(move)
-        plies.append({"san": san, "uci": move.uci(), "fen": board.fen(), "last": move.uci(),
-                      "comment": _words(node.comment), "mate": _mate(node)})
+        plies.append(
+            {
+                "san": san,
+                "uci": move.uci(),
+                "fen": board.fen(),
+                "last": move.uci(),
+                "comment": _words(node.comment),
+                "mate": _mate(node),
+            }
+        )
     return {"headers": dict(game.headers), "plies": plies}
 
 

@@ -31,8 +31,11 @@ does not keep its thread)."""
 SEARCH_WORKERS = 2
 """Searches run at once (the machine's cores are for the searches; more
 wait their turn)."""
-STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-          "style.css": "text/css; charset=utf-8"}
+STATIC = {
+    "index.html": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+}
 """The page's files, the only files the server sends (by name: no path is
 ever joined from a request)."""
 
@@ -96,7 +99,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         if path.startswith("/api/"):
-            self._api(path[len("/api/"):], {})
+            self._api(path[len("/api/") :], {})
             return
         name = "index.html" if path == "/" else path.lstrip("/")
         if name == "favicon.ico":  # asked for by every browser: there is none
@@ -122,8 +125,9 @@ class Handler(BaseHTTPRequestHandler):
         if length < 0 or length > MAX_BODY:
             # Not read: the connection is closed after the answer.
             self.close_connection = True
-            self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                        f"a body of {length} bytes: the most is {MAX_BODY}")
+            self._error(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a body of {length} bytes: the most is {MAX_BODY}"
+            )
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
@@ -133,7 +137,7 @@ class Handler(BaseHTTPRequestHandler):
         if not isinstance(body, dict):
             self._error(HTTPStatus.BAD_REQUEST, "the body must be a JSON object")
             return
-        self._api(path[len("/api/"):], body)
+        self._api(path[len("/api/") :], body)
 
     def _api(self, route: str, body: dict[str, Any]) -> None:
         api = self.server.api
@@ -146,7 +150,8 @@ class Handler(BaseHTTPRequestHandler):
             self._error(error.status, str(error))
             return
         except Exception as error:  # a bug, or a table library's: one line, not a traceback
-            self._error(HTTPStatus.INTERNAL_SERVER_ERROR,
-                        " ".join(f"{type(error).__name__}: {error}".split()))
+            self._error(
+                HTTPStatus.INTERNAL_SERVER_ERROR, " ".join(f"{type(error).__name__}: {error}".split())
+            )
             return
         self._json(HTTPStatus.OK, answer)

@@ -40,13 +40,27 @@ import platformdirs
 
 from al0.errors import PositionError
 from al0.files import read_regular_file, read_start, remove_stale_temporaries, write_atomically
-from al0.tablebase.geometry import (ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout)
+from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout
 from al0.tablebase.material import Material, parse_material
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Progress, Values, build
 
 __all__ = [
-    "DRAW", "ILLEGAL", "FORMAT_VERSION", "Material", "PositionClass", "PositionClasses", "Result", "SideStats", "Stats",
-    "Tablebase", "build", "cache_path", "default_cache_dir", "load", "parse_material", "stronger_colour",
+    "DRAW",
+    "ILLEGAL",
+    "FORMAT_VERSION",
+    "Material",
+    "PositionClass",
+    "PositionClasses",
+    "Result",
+    "SideStats",
+    "Stats",
+    "Tablebase",
+    "build",
+    "cache_path",
+    "default_cache_dir",
+    "load",
+    "parse_material",
+    "stronger_colour",
 ]
 
 #: Bumped whenever the table layout or the build changes, so that an old cache
@@ -102,8 +116,13 @@ class PositionClasses(Sequence[PositionClass]):
     :class:`PositionClass` only when asked (a four-man ending has a million
     classes; a sample needs a few thousand)."""
 
-    def __init__(self, squares: npt.NDArray[np.int64], sizes: npt.NDArray[np.int64],
-                 pieces: tuple[chess.Piece, ...], turn: chess.Color):
+    def __init__(
+        self,
+        squares: npt.NDArray[np.int64],
+        sizes: npt.NDArray[np.int64],
+        pieces: tuple[chess.Piece, ...],
+        turn: chess.Color,
+    ):
         self._squares = squares  # shape (classes, men)
         self._sizes = sizes
         self._pieces = pieces
@@ -191,8 +210,11 @@ class Tablebase:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         table, side, index = self._locate(board)
         if not board.is_valid():
-            problems = ", ".join(flag.name.lower().replace("_", " ") for flag in chess.Status
-                                 if flag and flag in board.status() and flag.name)
+            problems = ", ".join(
+                flag.name.lower().replace("_", " ")
+                for flag in chess.Status
+                if flag and flag in board.status() and flag.name
+            )
             raise PositionError(f"illegal position ({problems}): {board.fen()}")
         if board.castling_rights:
             raise PositionError(f"castling rights are not supported: {board.fen()}")
@@ -211,7 +233,9 @@ class Tablebase:
         return int(table.values[side, index])
 
     @functools.cached_property
-    def _layouts(self) -> dict[tuple[tuple[chess.PieceType, chess.Color], ...], tuple[Tablebase, chess.Color]]:
+    def _layouts(
+        self,
+    ) -> dict[tuple[tuple[chess.PieceType, chess.Color], ...], tuple[Tablebase, chess.Color]]:
         """For the men besides the kings (sorted pairs of piece type and
         colour), the table that knows them and the colour of its first side;
         White when both sides have the same pieces."""
@@ -229,11 +253,19 @@ class Tablebase:
 
         :raises PositionError: for material this table cannot answer for.
         """
-        return self._layout_of(board, [(piece, colour) for piece in _MEN for colour in chess.COLORS
-                                       for _ in chess.scan_forward(board.pieces_mask(piece, colour))])
+        return self._layout_of(
+            board,
+            [
+                (piece, colour)
+                for piece in _MEN
+                for colour in chess.COLORS
+                for _ in chess.scan_forward(board.pieces_mask(piece, colour))
+            ],
+        )
 
-    def _layout_of(self, board: chess.Board,
-                   men: list[tuple[chess.PieceType, chess.Color]]) -> tuple[Tablebase, chess.Color]:
+    def _layout_of(
+        self, board: chess.Board, men: list[tuple[chess.PieceType, chess.Color]]
+    ) -> tuple[Tablebase, chess.Color]:
         """:meth:`_layout` of ``board`` given its men besides the kings."""
         found = self._layouts.get(tuple(sorted(men)))
         if found is None:
@@ -248,8 +280,12 @@ class Tablebase:
 
         :raises PositionError: for material this table cannot answer for.
         """
-        others = [(piece, colour, square) for piece in _MEN for colour in chess.COLORS
-                  for square in chess.scan_forward(board.pieces_mask(piece, colour))]
+        others = [
+            (piece, colour, square)
+            for piece in _MEN
+            for colour in chess.COLORS
+            for square in chess.scan_forward(board.pieces_mask(piece, colour))
+        ]
         table, first = self._layout_of(board, [(piece, colour) for piece, colour, _ in others])
         squares: list[int] = []
         for piece, side in zip(table.material.types, table.material.sides):
@@ -370,8 +406,9 @@ class Tablebase:
             sizes.append(group // fixed[least] // per_board)
         return np.concatenate(indices), np.concatenate(sizes)
 
-    def positions(self, side_to_move: chess.Color, stronger: chess.Color = chess.WHITE,
-                  won: bool = False) -> PositionClasses:
+    def positions(
+        self, side_to_move: chess.Color, stronger: chess.Color = chess.WHITE, won: bool = False
+    ) -> PositionClasses:
         """One position per symmetry class, legal, with ``side_to_move`` to
         move and the stronger side's pieces in colour ``stronger``; with
         ``won``, only those the side to move wins. Ordered by the squares of
@@ -385,8 +422,10 @@ class Tablebase:
         kings = self.material.kings
         others = [s for s in range(len(squares)) if s not in kings]
         order = np.lexsort([squares[s] for s in reversed(others)] + [squares[kings[1]], squares[kings[0]]])
-        pieces = tuple(chess.Piece(piece, stronger if side == 0 else not stronger)
-                       for piece, side in zip(self.material.types, self.material.sides))
+        pieces = tuple(
+            chess.Piece(piece, stronger if side == 0 else not stronger)
+            for piece, side in zip(self.material.types, self.material.sides)
+        )
         return PositionClasses(np.stack(squares, axis=1)[order], size[order], pieces, side_to_move)
 
     def stats(self) -> Stats:
@@ -417,8 +456,12 @@ class Tablebase:
 
         stronger, weaker = side(self.values[0]), side(self.values[1])
         has_mates = stronger["wins"] + stronger["losses"] + weaker["wins"] + weaker["losses"] > 0
-        return {"material": self.name, "stronger": stronger, "weaker": weaker,
-                "max_dtm": longest if has_mates else None}
+        return {
+            "material": self.name,
+            "stronger": stronger,
+            "weaker": weaker,
+            "max_dtm": longest if has_mates else None,
+        }
 
 
 def default_cache_dir() -> Path:
@@ -479,8 +522,9 @@ def _not_a_file(path: Path) -> bool:
         return False
 
 
-def load(material: str, cache_dir: str | os.PathLike[str] | None = None,
-         progress: Progress | None = None) -> Tablebase:
+def load(
+    material: str, cache_dir: str | os.PathLike[str] | None = None, progress: Progress | None = None
+) -> Tablebase:
     """The tablebase of ``material`` (e.g. ``"KRK"``, ``"KNKR"`` for KRKN),
     from the cache or built, with the smaller tables its captures lead to.
 
@@ -507,8 +551,12 @@ def load_if_any(material: str, progress: Progress | None = None) -> Tablebase | 
         return None
 
 
-def _load(parsed: Material, cache_dir: str | os.PathLike[str] | None, progress: Progress | None,
-          unwritable: list[str]) -> Tablebase:
+def _load(
+    parsed: Material,
+    cache_dir: str | os.PathLike[str] | None,
+    progress: Progress | None,
+    unwritable: list[str],
+) -> Tablebase:
     """:func:`load`, adding what could not be cached to ``unwritable``."""
     smaller: dict[str, Tablebase] = {}
     for slot, piece in enumerate(parsed.types):

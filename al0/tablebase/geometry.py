@@ -59,8 +59,26 @@ def _steps(offsets: list[tuple[int, int]]) -> npt.NDArray[np.int64]:
     return table
 
 
-STEP = _steps([(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1),
-               (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])
+STEP = _steps(
+    [
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ]
+)
 """``STEP[direction, square]``: the next square that way (OFF past the edge).
 Directions 0-3 are orthogonal, 4-7 diagonal, 8-15 the knight's jumps."""
 
@@ -76,17 +94,25 @@ MOVES: dict[chess.PieceType, tuple[range, bool]] = {
 
 def _pairs(test: Callable[[int, int], object]) -> npt.NDArray[np.bool_]:
     """``table[a, b]``: whether ``test`` holds for squares a and b (never for OFF)."""
-    return np.array([[bool(test(a, b)) if a < OFF and b < OFF else False
-                      for b in range(OFF + 1)] for a in range(OFF + 1)])
+    return np.array(
+        [[bool(test(a, b)) if a < OFF and b < OFF else False for b in range(OFF + 1)] for a in range(OFF + 1)]
+    )
 
 
 KING_TOUCH = _pairs(lambda a, b: chess.square_distance(a, b) == 1)
 KNIGHT_TOUCH = _pairs(lambda a, b: chess.BB_KNIGHT_ATTACKS[a] & chess.BB_SQUARES[b])
-ROOK_LINE = _pairs(lambda a, b: a != b and chess.BB_RAYS[a][b] and (
-    chess.square_file(a) == chess.square_file(b) or chess.square_rank(a) == chess.square_rank(b)))
+ROOK_LINE = _pairs(
+    lambda a, b: (
+        a != b
+        and chess.BB_RAYS[a][b]
+        and (chess.square_file(a) == chess.square_file(b) or chess.square_rank(a) == chess.square_rank(b))
+    )
+)
 BISHOP_LINE = _pairs(lambda a, b: a != b and chess.BB_RAYS[a][b] and not ROOK_LINE[a, b])
-BETWEEN = np.array([[chess.between(a, b) if a < 64 and b < 64 else 0 for b in range(OFF + 1)]
-                    for a in range(OFF + 1)], dtype=np.uint64)
+BETWEEN = np.array(
+    [[chess.between(a, b) if a < 64 and b < 64 else 0 for b in range(OFF + 1)] for a in range(OFF + 1)],
+    dtype=np.uint64,
+)
 """``BETWEEN[a, b]``: the squares strictly between two squares on a line, as a bitboard."""
 BIT = np.array([1 << s for s in range(64)] + [0], dtype=np.uint64)
 
@@ -174,8 +200,13 @@ class Layout:
         return result
 
 
-def attacked(types: tuple[chess.PieceType, ...], attackers: list[int], squares: list[Squares],
-             target: Squares, occupied: npt.NDArray[np.uint64]) -> Mask:
+def attacked(
+    types: tuple[chess.PieceType, ...],
+    attackers: list[int],
+    squares: list[Squares],
+    target: Squares,
+    occupied: npt.NDArray[np.uint64],
+) -> Mask:
     """Whether any man in ``attackers`` (slots) attacks ``target``, with
     ``occupied`` (a bitboard per position) blocking the sliders."""
     hit = np.zeros(len(target), dtype=bool)

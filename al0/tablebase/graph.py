@@ -35,8 +35,9 @@ def check_lone_king(material: Material) -> None:
     :raises PositionError: naming the material and those it takes.
     """
     if material.sides.count(1) != 1:
-        raise PositionError(f"{material.name}: the weaker side must have a lone king "
-                            f"(KRK, KQK, KBBK, KBNK, …)")
+        raise PositionError(
+            f"{material.name}: the weaker side must have a lone king (KRK, KQK, KBBK, KBNK, …)"
+        )
 
 
 class MoveGraph:
@@ -107,8 +108,16 @@ class MoveGraph:
                 bit = 1 << squares[slot][row]
                 colours[owner] |= bit
                 kinds[piece] |= bit
-            yield Position(colours[0], colours[1], kinds[chess.KING], kinds[chess.QUEEN], kinds[chess.ROOK],
-                           kinds[chess.BISHOP], kinds[chess.KNIGHT], turn)
+            yield Position(
+                colours[0],
+                colours[1],
+                kinds[chess.KING],
+                kinds[chess.QUEEN],
+                kinds[chess.ROOK],
+                kinds[chess.BISHOP],
+                kinds[chess.KNIGHT],
+                turn,
+            )
 
     def index(self, board: chess.Board) -> int:
         """The canonical index of ``board`` (either side to move; our pieces
@@ -117,8 +126,9 @@ class MoveGraph:
         taken: set[chess.Square] = set()
         squares = []
         for piece, side in zip(material.types, material.sides):
-            square = next(s for s in board.pieces(piece, chess.WHITE if side == 0 else chess.BLACK)
-                          if s not in taken)
+            square = next(
+                s for s in board.pieces(piece, chess.WHITE if side == 0 else chess.BLACK) if s not in taken
+            )
             taken.add(square)
             squares.append(np.array([square]))
         return int(self.layout.canonical(squares)[0])

@@ -27,8 +27,7 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
-from al0.tablebase.geometry import (MOVES, OFF, STEP, Indices, Layout, Squares, attacked,
-                                        occupancy)
+from al0.tablebase.geometry import MOVES, OFF, STEP, Indices, Layout, Squares, attacked, occupancy
 from al0.tablebase.material import Material
 
 Values = npt.NDArray[np.uint8]
@@ -49,8 +48,9 @@ _NEVER = np.int32(1 << 30)
 Progress = Callable[[str], None]
 
 
-def moves(material: Material, mover: int, squares: list[Squares], captures: bool
-          ) -> Iterator[tuple[int, Squares, Indices, int]]:
+def moves(
+    material: Material, mover: int, squares: list[Squares], captures: bool
+) -> Iterator[tuple[int, Squares, Indices, int]]:
     """The pseudo-legal moves of side ``mover`` in every position: for each
     piece, direction and distance, ``(slot, destinations, positions,
     captured)``, where ``positions`` selects the positions that have the move
@@ -59,7 +59,9 @@ def moves(material: Material, mover: int, squares: list[Squares], captures: bool
     a quiet move is its own un-move, so this also generates predecessors."""
     types, sides = material.types, material.sides
     count = len(squares[0])
-    targets = [s for s in range(len(types)) if sides[s] != mover and types[s] != chess.KING] if captures else []
+    targets = (
+        [s for s in range(len(types)) if sides[s] != mover and types[s] != chess.KING] if captures else []
+    )
     for slot in [s for s in range(len(types)) if sides[s] == mover]:
         directions, slides = MOVES[types[slot]]
         for direction in directions:
@@ -110,7 +112,9 @@ class _Classes:
             for side in (0, 1):
                 own_king, their_king = squares[kings[side]], squares[kings[1 - side]]
                 # Legal with ``side`` to move: the other king is not in check.
-                self.legal[side, index] = distinct & ~attacked(types, slots[side], squares, their_king, occupied)
+                self.legal[side, index] = distinct & ~attacked(
+                    types, slots[side], squares, their_king, occupied
+                )
                 self.check[side, index] = attacked(types, slots[1 - side], squares, own_king, occupied)
             least = np.ones(len(index), dtype=bool)
             fixed = np.zeros(len(index), dtype=np.int32)
@@ -148,7 +152,7 @@ def build(material: Material, smaller: Mapping[str, Values], progress: Progress 
         live = np.flatnonzero(classes.canonical & legal[side])
         mated: list[Indices] = []
         for start in range(0, len(live), CHUNK):
-            index = live[start:start + CHUNK]
+            index = live[start : start + CHUNK]
             quiet, escape, losing, won, worst = _count_moves(layout, side, index, legal, smaller)
             counter[side, index] = np.where(escape, _NEVER, quiet * weight[index])
             win_at[side, index] = won
@@ -157,8 +161,11 @@ def build(material: Material, smaller: Mapping[str, Values], progress: Progress 
             lost_by_captures = none_quiet & (losing > 0)
             lose_at[side, index[lost_by_captures]] = worst[lost_by_captures]
             mated.append(index[none_quiet & (losing == 0) & (won == 255) & classes.check[side, index]])
-            last_scheduled = max(last_scheduled, int(np.max(np.where(won < 255, won, 0), initial=0)),
-                                 int(np.max(np.where(losing > 0, worst, 0), initial=0)))
+            last_scheduled = max(
+                last_scheduled,
+                int(np.max(np.where(won < 255, won, 0), initial=0)),
+                int(np.max(np.where(losing > 0, worst, 0), initial=0)),
+            )
         frontier.append(np.concatenate(mated))
         values[side, frontier[side]] = 0
 
@@ -197,15 +204,16 @@ def build(material: Material, smaller: Mapping[str, Values], progress: Progress 
     return values
 
 
-def _unmove(layout: Layout, side: int, frontier: Indices, legal: npt.NDArray[np.bool_],
-            weight: npt.NDArray[np.int32]) -> tuple[Indices, npt.NDArray[np.int32]]:
+def _unmove(
+    layout: Layout, side: int, frontier: Indices, legal: npt.NDArray[np.bool_], weight: npt.NDArray[np.int32]
+) -> tuple[Indices, npt.NDArray[np.int32]]:
     """The classes (canonical indices) with ``side`` to move that reach a
     class of ``frontier`` by a quiet move, once per un-move, with each
     un-move's worth in counter units."""
     found: list[Indices] = []
     worth: list[npt.NDArray[np.int32]] = []
     for start in range(0, len(frontier), CHUNK):
-        chunk = frontier[start:start + CHUNK]
+        chunk = frontier[start : start + CHUNK]
         squares = layout.decode(chunk)
         for slot, destination, selected, _ in moves(layout.material, side, squares, captures=False):
             before = [square[selected] for square in squares]
@@ -219,10 +227,15 @@ def _unmove(layout: Layout, side: int, frontier: Indices, legal: npt.NDArray[np.
     return np.concatenate(found), np.concatenate(worth)
 
 
-def _count_moves(layout: Layout, side: int, index: Indices, legal: npt.NDArray[np.bool_],
-                 smaller: Mapping[str, Values]
-                 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.int32],
-                            npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+def _count_moves(
+    layout: Layout, side: int, index: Indices, legal: npt.NDArray[np.bool_], smaller: Mapping[str, Values]
+) -> tuple[
+    npt.NDArray[np.int32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.uint8],
+]:
     """For positions with ``side`` to move: legal quiet moves, whether a
     capture draws or wins (an escape from losing), captures that lose, the
     fewest plies a winning capture mates in (255: none), and the most plies

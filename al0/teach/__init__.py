@@ -10,5 +10,15 @@ from al0.teach.explain import Change, Explainer, Explanation, Part
 from al0.teach.session import Practice, Turn
 from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason
 
-__all__ = ["Change", "Explainer", "Explanation", "Grade", "Judge", "Part", "Practice", "Turn",
-           "Verdict", "blunder_reason"]
+__all__ = [
+    "Change",
+    "Explainer",
+    "Explanation",
+    "Grade",
+    "Judge",
+    "Part",
+    "Practice",
+    "Turn",
+    "Verdict",
+    "blunder_reason",
+]

@@ -24,6 +24,7 @@ one position in a few hundred is still found (the draws are cheap lookups)."""
 @dataclass(frozen=True)
 class Level:
     """A band of distances to mate, in the winner's moves: ``lo..hi``."""
+
     lo: int
     hi: int
 
@@ -41,8 +42,7 @@ def parse_level(text: str) -> Level:
     """
     match = BAND.fullmatch(text.strip())
     if match is None:
-        raise PositionError(f"{text!r} is not a level: write N or A..B (moves to mate, "
-                            f"e.g. 1..5)")
+        raise PositionError(f"{text!r} is not a level: write N or A..B (moves to mate, e.g. 1..5)")
     lo = int(match.group(1))
     hi = int(match.group(2)) if match.group(2) is not None else lo
     if lo < 1 or hi < lo:
@@ -50,8 +50,9 @@ def parse_level(text: str) -> Level:
     return Level(lo, hi)
 
 
-def level_starts(tablebase: Tablebase, level: Level, count: int, seed: int,
-                 us: chess.Color = chess.WHITE) -> list[chess.Board]:
+def level_starts(
+    tablebase: Tablebase, level: Level, count: int, seed: int, us: chess.Color = chess.WHITE
+) -> list[chess.Board]:
     """``count`` distinct positions (one per symmetry class), ``us`` to move
     and mating in a number of moves within ``level``, drawn at random with
     ``seed`` from every class of the ending.
@@ -74,6 +75,8 @@ def level_starts(tablebase: Tablebase, level: Level, count: int, seed: int,
         if moves is not None and moves in level:
             found.append(board)
     if len(found) < count:
-        raise PositionError(f"{tablebase.name}: found {len(found)} of {count} positions "
-                            f"mating in {level} moves (seed {seed}); try a wider level")
+        raise PositionError(
+            f"{tablebase.name}: found {len(found)} of {count} positions "
+            f"mating in {level} moves (seed {seed}); try a wider level"
+        )
     return found

@@ -17,15 +17,15 @@ import chess
 
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node
+from al0.lang.model import AdviceTable, And, Compare, Const, DepthTest, Feature, Goal, Not, Or, Pred
 from al0.lang.vocabulary.binding import Binder
-from al0.lang.model import (AdviceTable, And, Compare, Const, DepthTest, Feature, Goal, Not,
-                            Or, Pred)
 from al0.teach.words import change_words, measure_words, saying
 
 
 @dataclass(frozen=True)
 class Change:
     """A feature the goal compares, before and after the move."""
+
     feature: str
     """Its name in the table (an identifier: for --verbose and JSON)."""
     words: str
@@ -41,6 +41,7 @@ class Change:
 class Part:
     """One conjunct of the better-goal after the move: whether it holds,
     and in words."""
+
     source: str
     """The conjunct as the table writes it (an identifier: for --verbose)."""
     holds: bool
@@ -50,6 +51,7 @@ class Part:
 @dataclass(frozen=True)
 class Explanation:
     """What ``move`` does to the goal of the advice ``advice``."""
+
     advice: str
     goal: str
     """The advice in the table's words (its description; its name when it has none)."""
@@ -103,8 +105,9 @@ def _progress(goal: Goal) -> set[str]:
     """The features ``goal`` compares with their own value at the root."""
     found: set[str] = set()
     if isinstance(goal, Compare):
-        terms = [term for side in (goal.left, goal.right) for _, term in side.parts
-                 if isinstance(term, Feature)]
+        terms = [
+            term for side in (goal.left, goal.right) for _, term in side.parts if isinstance(term, Feature)
+        ]
         found = {term.name for term in terms if term.at_root}
     elif isinstance(goal, Not):
         found = _progress(goal.operand)
@@ -148,8 +151,7 @@ def standard_measures(material: str) -> dict[str, Callable[[Node], int | None]]:
     return measures
 
 
-def measured(material: str, us: chess.Color, board: chess.Board,
-             move: chess.Move) -> Explanation:
+def measured(material: str, us: chess.Color, board: chess.Board, move: chess.Move) -> Explanation:
     """What our ``move`` at ``board`` does to the standard measures, where
     there is no table (a material practised with the tablebase alone)."""
     after = board.copy(stack=False)
@@ -160,8 +162,9 @@ def measured(material: str, us: chess.Color, board: chess.Board,
         said = measure_words(name, after, us)
         if said is not None:
             before_value, after_value = feature(root), feature(node)
-            changes.append(Change(name, change_words(*said, before_value, after_value),
-                                  before_value, after_value, True))
+            changes.append(
+                Change(name, change_words(*said, before_value, after_value), before_value, after_value, True)
+            )
     return Explanation("", "", tuple(changes), (), True)
 
 
@@ -174,8 +177,9 @@ class Explainer:
         self.standard = standard_measures(table.material)
         """The standard measures, bound to the table's material."""
 
-    def explain(self, advice: str, board: chess.Board, move: chess.Move,
-                line: Sequence[chess.Move] = ()) -> Explanation:
+    def explain(
+        self, advice: str, board: chess.Board, move: chess.Move, line: Sequence[chess.Move] = ()
+    ) -> Explanation:
         """What our ``move`` at ``board`` (our turn, legal) does to the
         better-goal of ``advice``: measured right after it, or, given the
         ``line`` of the plan's forcing tree that starts with it (its
@@ -203,20 +207,31 @@ class Explainer:
                 continue
             noun, measure = said
             before_value, after_value = feature(root), feature(node)
-            changes.append(Change(name, change_words(noun, measure, before_value, after_value),
-                                  before_value, after_value, name in progress))
+            changes.append(
+                Change(
+                    name,
+                    change_words(noun, measure, before_value, after_value),
+                    before_value,
+                    after_value,
+                    name in progress,
+                )
+            )
         parts = []
         for conjunct in _conjuncts(goal):
             if isinstance(conjunct, (Const, DepthTest)):
                 continue
             holds = compile_goal(conjunct, library)(node, root)
-            parts.append(Part(_source(conjunct), holds,
-                              self._words(conjunct, holds, node, root, after)))
-        return Explanation(advice, table.describe_advice(advice), tuple(changes), tuple(parts),
-                           all(part.holds for part in parts), (len(line) + 1) // 2)
+            parts.append(Part(_source(conjunct), holds, self._words(conjunct, holds, node, root, after)))
+        return Explanation(
+            advice,
+            table.describe_advice(advice),
+            tuple(changes),
+            tuple(parts),
+            all(part.holds for part in parts),
+            (len(line) + 1) // 2,
+        )
 
-    def _words(self, goal: Goal, holds: bool, node: Node, root: Node,
-               board: chess.Board) -> str:
+    def _words(self, goal: Goal, holds: bool, node: Node, root: Node, board: chess.Board) -> str:
         """A conjunct in words, as it stands after the move."""
         us = self.table.us
         if isinstance(goal, Pred):

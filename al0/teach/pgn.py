@@ -27,6 +27,7 @@ covers most of the board and says nothing a student can see."""
 
 class Played(Protocol):
     """A move of the student with its verdict and the defence's reply."""
+
     @property
     def move(self) -> chess.Move: ...
     @property
@@ -41,10 +42,10 @@ def _arrows(verdict: Verdict, move: chess.Move) -> list[chess.svg.Arrow]:
     arrows = []
     if verdict.grade in (Grade.GOOD, Grade.MISTAKE, Grade.BLUNDER):
         if verdict.method is not None and verdict.method != move:
-            arrows.append(chess.svg.Arrow(verdict.method.from_square, verdict.method.to_square,
-                                          color="green"))
-        fastest = next((best for best in verdict.best
-                        if best not in (move, verdict.method)), None)
+            arrows.append(
+                chess.svg.Arrow(verdict.method.from_square, verdict.method.to_square, color="green")
+            )
+        fastest = next((best for best in verdict.best if best not in (move, verdict.method)), None)
         if fastest is not None:
             arrows.append(chess.svg.Arrow(fastest.from_square, fastest.to_square, color="blue"))
     if verdict.grade is Grade.BLUNDER:
@@ -52,9 +53,14 @@ def _arrows(verdict: Verdict, move: chess.Move) -> list[chess.svg.Arrow]:
     return arrows
 
 
-def practice_game(start: chess.Board, turns: Iterable[Played], us: chess.Color,
-                  headers: dict[str, str], result: str = "*",
-                  taken_back: Iterable[tuple[int, str, Played]] = ()) -> chess.pgn.Game:
+def practice_game(
+    start: chess.Board,
+    turns: Iterable[Played],
+    us: chess.Color,
+    headers: dict[str, str],
+    result: str = "*",
+    taken_back: Iterable[tuple[int, str, Played]] = (),
+) -> chess.pgn.Game:
     """The game from ``start`` (our move) as a python-chess game tree; the
     moves ``taken_back`` (each with its place among ``turns`` and the FEN
     it was played at) as variations beside the move played there, with
@@ -75,6 +81,7 @@ def practice_game(start: chess.Board, turns: Iterable[Played], us: chess.Color,
 
     def box(board: chess.Board) -> chess.Bitboard:
         return region(Node(board, 1, us))
+
     for index in range(len(played) + 1):
         parent = node
         here = parent.board().fen()
@@ -87,8 +94,9 @@ def practice_game(start: chess.Board, turns: Iterable[Played], us: chess.Color,
     return game
 
 
-def _annotated(parent: chess.pgn.GameNode, turn: Played, us: chess.Color,
-               box: Callable[[chess.Board], chess.Bitboard]) -> chess.pgn.GameNode:
+def _annotated(
+    parent: chess.pgn.GameNode, turn: Played, us: chess.Color, box: Callable[[chess.Board], chess.Bitboard]
+) -> chess.pgn.GameNode:
     """``turn`` added under ``parent`` with its verdict, eval, arrows and
     their king's box (and the reply)."""
     verdict = turn.verdict
@@ -99,8 +107,7 @@ def _annotated(parent: chess.pgn.GameNode, turn: Played, us: chess.Color,
     arrows = _arrows(verdict, turn.move)
     squares = box(child.board())
     if verdict.grade is not Grade.BLUNDER and 0 < chess.popcount(squares) <= LARGEST_BOX:
-        arrows += [chess.svg.Arrow(square, square, color="yellow")
-                   for square in chess.scan_forward(squares)]
+        arrows += [chess.svg.Arrow(square, square, color="yellow") for square in chess.scan_forward(squares)]
     child.set_arrows(arrows)
     if turn.reply is not None:
         child.add_variation(turn.reply)

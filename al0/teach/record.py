@@ -27,14 +27,14 @@ or a device, is not one al0 wrote)."""
 def record_path() -> Path:
     """``$AL0_DATA_DIR/progress.json``, else the platform's data folder for al0."""
     explicit = os.environ.get("AL0_DATA_DIR")
-    folder = Path(explicit) if explicit else Path(platformdirs.user_data_dir("al0",
-                                                                             appauthor=False))
+    folder = Path(explicit) if explicit else Path(platformdirs.user_data_dir("al0", appauthor=False))
     return folder / FILE_NAME
 
 
 @dataclass(frozen=True)
 class Attempt:
     """One exercise as the student left it."""
+
     material: str
     fen: str
     solved: bool
@@ -136,9 +136,10 @@ def record_lines(data: dict[str, Any]) -> list[str]:
     lines = []
     for material, counts in sorted(data["endings"].items()):
         solved = counts["solved"]
-        over = (f", {counts['over_optimum'] / solved:.1f} moves over the optimum a mate"
-                if solved else "")
-        lines.append(f"{material}: {solved} of {counts['tried']} exercises solved{over}; "
-                     f"{counts['hints']} hints, {counts['mistakes']} mistakes, "
-                     f"{counts['blunders']} blunders")
+        over = f", {counts['over_optimum'] / solved:.1f} moves over the optimum a mate" if solved else ""
+        lines.append(
+            f"{material}: {solved} of {counts['tried']} exercises solved{over}; "
+            f"{counts['hints']} hints, {counts['mistakes']} mistakes, "
+            f"{counts['blunders']} blunders"
+        )
     return lines

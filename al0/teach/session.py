@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.board.material import Material
-from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.plan import Plan, Planner
+from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.tree import ForcingTree
 from al0.errors import PositionError
 from al0.teach.verdict import Grade, Judge, Verdict
@@ -40,6 +40,7 @@ class Advice:
     here when ``new_plan``, else earlier and still followed; None with no
     table), the forcing tree from here, and the move (None: no move to
     advise)."""
+
     plan: Plan | None
     tree: ForcingTree | None
     new_plan: bool
@@ -65,6 +66,7 @@ class Turn:
     when the person's move ended the game), with the tablebase's distance
     to mate for the person's side before the move and after the reply
     (None: no forced mate)."""
+
     move: chess.Move
     san: str
     reply: chess.Move | None
@@ -81,6 +83,7 @@ class _Undo:
     """What taking back one move of the person restores: the game's length
     before it and the plan and tree al0 followed there (and where that plan
     was made)."""
+
     plies: int
     plan: Plan | None
     tree: ForcingTree | None
@@ -96,13 +99,11 @@ class Practice:
         side cannot force mate from ``board`` (there is nothing to practise).
     """
 
-    def __init__(self, tablebase: Tablebase, board: chess.Board,
-                 planner: Planner | None = None):
+    def __init__(self, tablebase: Tablebase, board: chess.Board, planner: Planner | None = None):
         self.planner = planner
         self.tablebase = tablebase
         self.board = board
-        self.us: chess.Color = planner.table.us if planner is not None \
-            else tablebase.stronger(board)
+        self.us: chess.Color = planner.table.us if planner is not None else tablebase.stronger(board)
         self.material = _ours(board, self.us)
         """Our pieces at the start (``KQ``): losing one ends the game."""
         self.judge = Judge(tablebase, self.us, planner)
@@ -110,8 +111,9 @@ class Practice:
             raise PositionError(f"{board.fen()!r}: the game is already over")
         optimal = tablebase.dtm(board, self.us)
         if optimal is None:
-            raise PositionError(f"{board.fen()!r}: the side to play cannot force mate here, "
-                                f"so there is no win to practise")
+            raise PositionError(
+                f"{board.fen()!r}: the side to play cannot force mate here, so there is no win to practise"
+            )
         self.optimal: int = optimal
         """The tablebase's distance to mate from the start, in our moves."""
         self.opening_reply: str | None = None
@@ -156,8 +158,9 @@ class Practice:
         if board.is_stalemate():
             return GameEnd(Ending.STALEMATE, "stalemate: a draw")
         if _ours(board, self.us) != self.material:
-            return GameEnd(Ending.MATERIAL_LOST, f"material lost: "
-                           f"{_ours(board, self.us)} instead of {self.material}")
+            return GameEnd(
+                Ending.MATERIAL_LOST, f"material lost: {_ours(board, self.us)} instead of {self.material}"
+            )
         if board.halfmove_clock >= FIFTY_MOVE_PLIES:
             return GameEnd(Ending.FIFTY_MOVES, "50 moves without capture or pawn move: a draw")
         if board.is_repetition(3):
@@ -188,8 +191,9 @@ class Practice:
             self._plan = self.planner.plan(self.board)
             self._tree = self._plan.tree
             self._planned_at = len(self.board.move_stack)
-        return Advice(self._plan, self._tree,
-                      new_plan=self._planned_at == len(self.board.move_stack), fastest=fastest)
+        return Advice(
+            self._plan, self._tree, new_plan=self._planned_at == len(self.board.move_stack), fastest=fastest
+        )
 
     def hint(self) -> Advice:
         """:meth:`advice`, counted as a hint asked for."""
@@ -216,8 +220,7 @@ class Practice:
         while the moves are the tree's."""
         verdict = self.judge_move(move)
         self.given[verdict.grade] += 1
-        self._undo.append(_Undo(len(self.board.move_stack), self._plan, self._tree,
-                                self._planned_at))
+        self._undo.append(_Undo(len(self.board.move_stack), self._plan, self._tree, self._planned_at))
         before = self.distance()
         san = self.board.san(move)
         hinted, self._hinted = self._hinted, False
@@ -248,4 +251,3 @@ class Practice:
     def over_optimum(self) -> int:
         """Moves played beyond the tablebase's optimum from the start."""
         return max(0, self.moves_played - self.optimal)
-

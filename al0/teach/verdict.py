@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from al0.board.fen import material_of
+from al0.board.position import from_board
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import PositionError, SearchBudgetExceeded
 from al0.lang.library import node_at
-from al0.board.position import from_board
-from al0.board.fen import material_of
 from al0.teach.explain import Explainer, Explanation, measured
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 class Grade(enum.Enum):
     """The five verdicts, best first."""
+
     METHOD = "method"
     """The table's move, or one its current advice accepts."""
     FASTEST = "fastest"
@@ -48,6 +49,7 @@ class Grade(enum.Enum):
 @dataclass(frozen=True)
 class Verdict:
     """The verdict on one move, what it is measured against and why."""
+
     grade: Grade
     reason: str
     """One line for the student, in words (no identifiers)."""
@@ -131,8 +133,14 @@ class Judge:
             # the tablebase alone, as one the advice does not accept.
             return None
 
-    def judge(self, board: chess.Board, move: chess.Move, advice: str | None = None,
-              tree: ForcingTree | None = None, plan: Plan | None = None) -> Verdict:
+    def judge(
+        self,
+        board: chess.Board,
+        move: chess.Move,
+        advice: str | None = None,
+        tree: ForcingTree | None = None,
+        plan: Plan | None = None,
+    ) -> Verdict:
         """The verdict on our legal ``move`` at ``board`` (our turn), where
         the table follows ``advice`` with the forcing ``tree`` from here
         (None: no table, or no plan; its first move is the method's);
@@ -158,11 +166,25 @@ class Judge:
             # No table: what the move does to the measures of every mating drive.
             explanation = measured(material_of(board, us), us, board, move)
         if after is None:
-            return Verdict(Grade.BLUNDER, blunder_reason(tablebase, after_board, us), before,
-                           None, best, method, explanation)
+            return Verdict(
+                Grade.BLUNDER,
+                blunder_reason(tablebase, after_board, us),
+                before,
+                None,
+                best,
+                method,
+                explanation,
+            )
         if after == 0:
-            return Verdict(Grade.METHOD if move == method else Grade.FASTEST, "checkmate",
-                           before, after, best, method, explanation)
+            return Verdict(
+                Grade.METHOD if move == method else Grade.FASTEST,
+                "checkmate",
+                before,
+                after,
+                best,
+                method,
+                explanation,
+            )
         if rest is not None:
             words = self.planner.table.describe_advice(advice) if self.planner else ""
             because = explanation.because() if explanation is not None else ""
@@ -170,18 +192,23 @@ class Judge:
             return Verdict(Grade.METHOD, reason, before, after, best, method, explanation)
         if move in best:
             because = explanation.because() if explanation is not None and method is None else ""
-            return Verdict(Grade.FASTEST, f"the fastest way: mate in {after} after it"
-                           + (f" — {because}" if because else ""), before, after, best, method,
-                           explanation)
+            return Verdict(
+                Grade.FASTEST,
+                f"the fastest way: mate in {after} after it" + (f" — {because}" if because else ""),
+                before,
+                after,
+                best,
+                method,
+                explanation,
+            )
         reference = self._reference(board, method, best)
         if after <= reference:
             than = "the method's move" if method is not None else "the fastest"
-            how = f"as fast as {than}" if after == reference else \
-                f"faster than {than} (mate in {reference})"
-            return Verdict(Grade.GOOD, f"the win kept: mate in {after}, {how}", before, after,
-                           best, method, explanation)
-        reason = (f"mate in {after} instead of {reference}: "
-                  f"{moves_text(after - reference)} slower")
+            how = f"as fast as {than}" if after == reference else f"faster than {than} (mate in {reference})"
+            return Verdict(
+                Grade.GOOD, f"the win kept: mate in {after}, {how}", before, after, best, method, explanation
+            )
+        reason = f"mate in {after} instead of {reference}: {moves_text(after - reference)} slower"
         broken = ""
         if explanation is not None and self._one_move(advice):
             broken = "; ".join(part.words for part in explanation.broken if part.words)
@@ -196,11 +223,9 @@ class Judge:
     def _one_move(self, advice: str | None) -> bool:
         """Whether ``advice`` reaches its goal with our move alone, so a
         goal not met after the move is a goal broken."""
-        return (self.planner is not None and advice is not None
-                and self.planner.advice[advice].horizon == 1)
+        return self.planner is not None and advice is not None and self.planner.advice[advice].horizon == 1
 
-    def _reference(self, board: chess.Board, method: chess.Move | None,
-                   best: tuple[chess.Move, ...]) -> int:
+    def _reference(self, board: chess.Board, method: chess.Move | None, best: tuple[chess.Move, ...]) -> int:
         """The mate after the method's move (after the fastest with no
         method): what a move no further from mate than is good."""
         move = method if method is not None else best[0]

@@ -15,9 +15,18 @@ import chess
 
 from al0.lang.vocabulary.binding import split_call
 
-PIECE_WORDS = {"K": "our king", "k": "their king", "Q": "the queen", "R": "the rook",
-               "B": "the bishop", "N": "the knight", "q": "their queen", "r": "their rook",
-               "b": "their bishop", "n": "their knight"}
+PIECE_WORDS = {
+    "K": "our king",
+    "k": "their king",
+    "Q": "the queen",
+    "R": "the rook",
+    "B": "the bishop",
+    "N": "the knight",
+    "q": "their queen",
+    "r": "their rook",
+    "b": "their bishop",
+    "n": "their knight",
+}
 """A piece name of the vocabulary in words (B1, B2: "the bishop", told apart by square)."""
 
 
@@ -38,6 +47,7 @@ def piece_words(name: str, board: chess.Board | None = None, us: chess.Color = c
 class Measure:
     """What a numeric feature measures: a noun phrase with ``{0}``, ``{1}``
     … for its pieces, whether smaller is a size or a distance, and its unit."""
+
     noun: str
     size: bool
     """True: shrinks/grows (a box, a count); False: falls/rises (a distance)."""
@@ -59,20 +69,25 @@ MEASURES: dict[str, Measure] = {
     "corner_triangle": Measure("the corner triangle that holds {0}'s box", True),
     "diagonal_area": Measure("how far {0}'s box reaches from the corner", True),
     "wrong_way": Measure("how far {0} can still run the wrong way", True),
-    "triangle_corner_dist": Measure("the way of {0} to the corner of {1}'s triangle", False,
-                                    "steps"),
+    "triangle_corner_dist": Measure("the way of {0} to the corner of {1}'s triangle", False, "steps"),
     "area_dist": Measure("the way of {0} to {1}'s box", False, "steps"),
     "mobility": Measure("the squares {0} can step to", True, plural=True),
     "inward": Measure("the squares {0} can step to away from the edge", True, plural=True),
-    "critical_mdist": Measure("the way of {0} to the critical square beside {1}", False,
-                              "squares"),
+    "critical_mdist": Measure("the way of {0} to the critical square beside {1}", False, "squares"),
     "hanging": Measure("our pieces left hanging", True, plural=True),
 }
 """Feature families, in words; default arguments as the vocabulary's (``room``: their king)."""
 
-DEFAULTS = {"room": ("k",), "area": ("k",), "least_area": ("k",), "area_corner_dist": ("k",),
-            "corner_triangle": ("k",), "diagonal_area": ("k",), "mobility": ("k",),
-            "inward": ("k",)}
+DEFAULTS = {
+    "room": ("k",),
+    "area": ("k",),
+    "least_area": ("k",),
+    "area_corner_dist": ("k",),
+    "corner_triangle": ("k",),
+    "diagonal_area": ("k",),
+    "mobility": ("k",),
+    "inward": ("k",),
+}
 
 SAYINGS: dict[str, tuple[str, str]] = {
     "mate": ("checkmate", "no mate"),
@@ -93,8 +108,9 @@ SAYINGS: dict[str, tuple[str, str]] = {
 SILENT = frozenset({"themtomove", "ustomove"})
 
 
-def measure_words(name: str, board: chess.Board | None = None,
-                  us: chess.Color = chess.WHITE) -> tuple[str, Measure] | None:
+def measure_words(
+    name: str, board: chess.Board | None = None, us: chess.Color = chess.WHITE
+) -> tuple[str, Measure] | None:
     """The noun phrase of feature ``name`` (``dist(K, k)``) and its measure;
     None for a feature of no vocabulary family."""
     family, args = split_call(name)
@@ -105,8 +121,9 @@ def measure_words(name: str, board: chess.Board | None = None,
     return measure.noun.format(*(piece_words(a, board, us) for a in args), "", ""), measure
 
 
-def saying(name: str, holds: bool, board: chess.Board | None = None,
-           us: chess.Color = chess.WHITE) -> str | None:
+def saying(
+    name: str, holds: bool, board: chess.Board | None = None, us: chess.Color = chess.WHITE
+) -> str | None:
     """What predicate ``name`` says when it ``holds`` (or not), in words;
     None for one of no vocabulary family or one not worth telling."""
     family, args = split_call(name)
@@ -123,8 +140,9 @@ def change_words(noun: str, measure: Measure, before: int | None, after: int | N
     if after == 1 and unit.endswith("s"):
         unit = unit[:-1]
     if before is None or after is None:
-        return f"{noun}: {before if before is not None else 'none'} → " \
-               f"{after if after is not None else 'none'}"
+        return (
+            f"{noun}: {before if before is not None else 'none'} → {after if after is not None else 'none'}"
+        )
     s = "" if measure.plural else "s"
     if before == after:
         return f"{noun} stay{s} at {after}{unit}"

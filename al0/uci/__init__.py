@@ -44,5 +44,6 @@ def __getattr__(name: str) -> object:
     (``uci`` → ``uciok``) needs none of them."""
     if name in ("UciEngine", "parse_position", "serve"):
         from al0.uci import engine
+
         return getattr(engine, name)
     raise AttributeError(f"module 'al0.uci' has no attribute {name!r}")

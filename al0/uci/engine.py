@@ -13,21 +13,21 @@ from chess.polyglot import zobrist_hash
 
 from al0.board.fen import canonical_material, material_of, played_by
 from al0.bundled import TABLES_DIR
+from al0.engine.limits import SearchLimits
 from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
 from al0.engine.play import descend
-from al0.engine.limits import SearchLimits
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
-from al0.integers import IntegerError, parse_int
 from al0.games.chess_search import ShortSearch, material_balance
 from al0.games.search import PROOF_BUDGET
+from al0.integers import IntegerError, parse_int
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
+from al0.tablebase import load_if_any
 from al0.uci.go import Go, Search, Send, parse_go
 from al0.uci.handshake import AUTO, MAX_BUDGET, identify
 from al0.uci.rescue import rescue_move, why_not
 from al0.uci.scores import move_score, playable, proof_line, table_score, tablebase_score
-from al0.tablebase import load_if_any
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -53,13 +53,14 @@ def bounded(line: str) -> str:
     """``line`` cut to :data:`LONGEST_LINE` characters, saying so."""
     if len(line) <= LONGEST_LINE:
         return line
-    return f"{line[:LONGEST_LINE - 40]}… (cut from {len(line):,} characters)"
+    return f"{line[: LONGEST_LINE - 40]}… (cut from {len(line):,} characters)"
 
 
 @dataclass(frozen=True)
 class Followed:
     """The plan being followed: the board our last move left, the subtree
     from there (their move next) and the plan it comes from."""
+
     after: chess.Board
     tree: ForcingTree
     plan: Plan
@@ -74,8 +75,14 @@ class UciEngine:
     worker's, never from two at once.
     """
 
-    def __init__(self, send: Send, table: AdviceTable | None = None,
-                 budget: int = DEFAULT_BUDGET, table_spec: str = AUTO, rescue: bool = True):
+    def __init__(
+        self,
+        send: Send,
+        table: AdviceTable | None = None,
+        budget: int = DEFAULT_BUDGET,
+        table_spec: str = AUTO,
+        rescue: bool = True,
+    ):
         lock = threading.Lock()
 
         def locked_send(line: str) -> None:
@@ -112,16 +119,22 @@ class UciEngine:
         """
         words = line.split()
         handlers: dict[str, Callable[[list[str]], None]] = {
-            "uci": self._uci, "isready": self._is_ready,
-            "ucinewgame": self._new_game, "position": self._position, "go": self._go,
-            "stop": self._stop, "ponderhit": self._ponderhit, "quit": self._quit,
+            "uci": self._uci,
+            "isready": self._is_ready,
+            "ucinewgame": self._new_game,
+            "position": self._position,
+            "go": self._go,
+            "stop": self._stop,
+            "ponderhit": self._ponderhit,
+            "quit": self._quit,
             "setoption": self._set_option,
             # Accepted and ignored: we have no debug output and need no registration.
-            "debug": lambda _: None, "register": lambda _: None,
+            "debug": lambda _: None,
+            "register": lambda _: None,
         }
         for at, word in enumerate(words):
             if word in handlers:
-                handlers[word](words[at + 1:])
+                handlers[word](words[at + 1 :])
                 return
         if words:
             self._send(f"info string ignored unknown command {line.strip()!r}")
@@ -153,8 +166,7 @@ class UciEngine:
         one, and a match runner's clock starts at ``go``."""
         board = self.board
         try:
-            planner = (self.fixed if self.fixed is not None or board is None
-                       else self._planner_for(board))
+            planner = self.fixed if self.fixed is not None or board is None else self._planner_for(board)
             if planner is not None:
                 self._tablebase_for(planner.table.material)
         except Exception as error:  # the worker meets it again, and says so
@@ -168,7 +180,7 @@ class UciEngine:
         self._settle()
         at = args.index("value") if "value" in args else len(args)
         named = args[1:at] if args[:1] == ["name"] else args[:at]
-        name, value = " ".join(named).lower(), " ".join(args[at + 1:])
+        name, value = " ".join(named).lower(), " ".join(args[at + 1 :])
         if name == "budget":
             try:
                 self.budget = parse_int(value, "Budget", minimum=1, maximum=MAX_BUDGET)
@@ -180,8 +192,7 @@ class UciEngine:
             self._auto.clear()
         elif name == "tablebaserescue":
             if value.lower() not in ("true", "false"):
-                self._send(f"info string ignored setoption: TablebaseRescue is true or false, "
-                           f"not {value!r}")
+                self._send(f"info string ignored setoption: TablebaseRescue is true or false, not {value!r}")
                 return
             self.rescue = value.lower() == "true"
             return
@@ -251,15 +262,19 @@ class UciEngine:
         for note in notes:
             self._send(note)
         if board is None or not any(board.generate_legal_moves()):
-            why = ("the game is over: no legal move" if board is not None
-                   else f"no valid position ({self.position_error})")
+            why = (
+                "the game is over: no legal move"
+                if board is not None
+                else f"no valid position ({self.position_error})"
+            )
             self._send(f"info string {why}")
             self._send("bestmove (none)")
             return
         # Until the worker knows better: a legal move, the first in UCI order.
         search = Search(self._send, go.held, min(board.legal_moves, key=chess.Move.uci))
-        search.worker = threading.Thread(target=self._think, args=(search, board.copy(), go),
-                                         name="al0-search", daemon=True)
+        search.worker = threading.Thread(
+            target=self._think, args=(search, board.copy(), go), name="al0-search", daemon=True
+        )
         if go.seconds is not None:
             search.clock = threading.Timer(go.seconds, search.expire)
             search.clock.daemon = True
@@ -288,8 +303,9 @@ class UciEngine:
         short search's. Before any search, the move a cut search plays."""
         planner = self._planner_for(board)
         # No tablebase knows castling rights (a rook and king on their squares).
-        tablebase = (None if planner is None or board.castling_rights
-                     else self._tablebase_for(planner.table.material))
+        tablebase = (
+            None if planner is None or board.castling_rights else self._tablebase_for(planner.table.material)
+        )
         self._floor(search, board, tablebase)
         if go.mate is not None:
             move = self._mate_search(search, board, go.mate, go.nodes)
@@ -297,14 +313,18 @@ class UciEngine:
                 return move
         if planner is None:
             self.followed = None
-            outside = ("no bundled table plays this position" if self.fixed is None else
-                       f"not a {canonical_material(self.fixed.table.material)} position")
+            outside = (
+                "no bundled table plays this position"
+                if self.fixed is None
+                else f"not a {canonical_material(self.fixed.table.material)} position"
+            )
             return self._short_search(search, board, go, outside)
         table = planner.table
         if board.turn != table.us:
             side = "White" if table.us == chess.WHITE else "Black"
-            return self._fallback(search, board, go, tablebase,
-                                  f"the table plays {side}, not the side to move")
+            return self._fallback(
+                search, board, go, tablebase, f"the table plays {side}, not the side to move"
+            )
         tree, plan, how = self._tree_at(board)
         # Following the tree searches nothing: no nodes, no time.
         nodes, ms = 0, 0
@@ -317,8 +337,7 @@ class UciEngine:
             except AL0Error as error:  # a spent budget, a stop, a library that raised
                 return self._fallback(search, board, go, tablebase, one_line(error))
             if plan.tree is None:
-                return self._fallback(search, board, go, tablebase,
-                                      f"no plan: {plan.describe_failure()}")
+                return self._fallback(search, board, go, tablebase, f"no plan: {plan.describe_failure()}")
             tree = plan.tree
             # A plan the planner remembers (this position, or its mirror
             # image, planned before, in this game or an earlier one) was
@@ -336,8 +355,7 @@ class UciEngine:
             except PositionError:  # material the tablebase does not cover
                 why = None
             if why is not None:
-                return self._fallback(search, board, go, tablebase,
-                                      f"{said}: its move {move.uci()} {why}")
+                return self._fallback(search, board, go, tablebase, f"{said}: its move {move.uci()} {why}")
         after = board.copy()
         after.push(move)
         subtree = descend(tree, move)
@@ -350,9 +368,11 @@ class UciEngine:
         # folded description's line ends taken out, which would end the line.
         advice = table.advice.get(plan.advice) if plan.advice is not None else None
         words = " ".join(advice.description.split()) if advice is not None else ""
-        search.improve(move,
-                       f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}",
-                       f"info string {said}; score from {source}" + (f" — {words}" if words else ""))
+        search.improve(
+            move,
+            f"info depth {tree.height} score {score} nodes {nodes} time {ms} pv {pv}",
+            f"info string {said}; score from {source}" + (f" — {words}" if words else ""),
+        )
         return move
 
     def _floor(self, search: Search, board: chess.Board, tablebase: Tablebase | None) -> None:
@@ -368,9 +388,11 @@ class UciEngine:
                 search.floor(move, *lines)
                 return
         move = min(board.legal_moves, key=chess.Move.uci)
-        search.floor(move, f"info depth 0 score cp {material_balance(board, board.turn)} "
-                           f"pv {move.uci()}",
-                     "info string cut before a search ended: playing the first legal move")
+        search.floor(
+            move,
+            f"info depth 0 score cp {material_balance(board, board.turn)} pv {move.uci()}",
+            "info string cut before a search ended: playing the first legal move",
+        )
 
     def _tree_at(self, board: chess.Board) -> tuple[ForcingTree | None, Plan | None, str]:
         """The subtree to follow at ``board``: when it is the position our last
@@ -389,8 +411,9 @@ class UciEngine:
                 return subtree, followed.plan, "following the tree"
         return None, None, ""
 
-    def _fallback(self, search: Search, board: chess.Board, go: Go,
-                  tablebase: Tablebase | None, why: str) -> chess.Move | None:
+    def _fallback(
+        self, search: Search, board: chess.Board, go: Go, tablebase: Tablebase | None, why: str
+    ) -> chess.Move | None:
         """Where the table cannot play its own material: the tablebase's
         move, else the short search's."""
         self.followed = None
@@ -400,8 +423,7 @@ class UciEngine:
         search.improve(move, *lines)
         return move
 
-    def _short_search(self, search: Search, board: chess.Board, go: Go,
-                      why: str) -> chess.Move | None:
+    def _short_search(self, search: Search, board: chess.Board, go: Go, why: str) -> chess.Move | None:
         """The short search's move, each depth's line said as it is found."""
         search.say(f"info string {why}: playing a short search")
         limited = go.held or go.seconds is not None or go.nodes is not None
@@ -416,14 +438,16 @@ class UciEngine:
                 pv = " ".join(m.uci() for m in playable(board, line.pv))
                 if line.pv:
                     move = line.pv[0]
-                    search.improve(move, f"info depth {line.depth} score {score} "
-                                         f"nodes {line.nodes} time {ms} pv {pv}")
+                    search.improve(
+                        move, f"info depth {line.depth} score {score} nodes {line.nodes} time {ms} pv {pv}"
+                    )
         except SearchBudgetExceeded as error:
             search.say(f"info string short search ended: {one_line(error)}")
         return move
 
-    def _mate_search(self, search: Search, board: chess.Board, moves: int,
-                     nodes: int | None) -> chess.Move | None:
+    def _mate_search(
+        self, search: Search, board: chess.Board, moves: int, nodes: int | None
+    ) -> chess.Move | None:
         """``go mate N``: the first move of a mate in ``moves``, if one is found."""
         searcher = ShortSearch(board, PROOF_BUDGET if nodes is None else nodes, search.stop)
         try:
@@ -437,9 +461,11 @@ class UciEngine:
         self.followed = None
         move = proof.branches[0][0]
         pv = " ".join(m.uci() for m in proof_line(proof))
-        search.improve(move, f"info depth {2 * proof.moves - 1} score mate {proof.moves} "
-                             f"nodes {searcher.game.nodes} pv {pv}",
-                       f"info string mate in {proof.moves} found by the mate search")
+        search.improve(
+            move,
+            f"info depth {2 * proof.moves - 1} score mate {proof.moves} nodes {searcher.game.nodes} pv {pv}",
+            f"info string mate in {proof.moves} found by the mate search",
+        )
         return move
 
     def _planner_for(self, board: chess.Board) -> Planner | None:
@@ -464,12 +490,14 @@ class UciEngine:
         otherwise wait in silence, 5 to 40 s for a four-man ending)."""
         if material not in self._tablebases:
             self._tablebases[material] = load_if_any(
-                material, progress=lambda message: self._send(f"info string {message}"))
+                material, progress=lambda message: self._send(f"info string {message}")
+            )
         return self._tablebases[material]
 
 
-def tablebase_answer(tablebase: Tablebase, board: chess.Board,
-                     why: str) -> tuple[chess.Move, tuple[str, str]]:
+def tablebase_answer(
+    tablebase: Tablebase, board: chess.Board, why: str
+) -> tuple[chess.Move, tuple[str, str]]:
     """The tablebase's move (:func:`~al0.uci.rescue.rescue_move`) and its
     ``info`` lines: its score, and ``why`` it is played.
 
@@ -478,8 +506,10 @@ def tablebase_answer(tablebase: Tablebase, board: chess.Board,
     move = rescue_move(tablebase, board)
     score, best = move_score(tablebase, board, move), tablebase_score(tablebase, board)
     note = "" if score == best else f" (its quickest, {best}, would repeat a position)"
-    return move, (f"info depth 1 score {score} pv {move.uci()}",
-                  f"info string {why}: playing the tablebase move{note}")
+    return move, (
+        f"info depth 1 score {score} pv {move.uci()}",
+        f"info string {why}: playing the tablebase move{note}",
+    )
 
 
 def parse_position(args: list[str]) -> chess.Board:
@@ -489,7 +519,7 @@ def parse_position(args: list[str]) -> chess.Board:
     """
     if "moves" in args:
         at = args.index("moves")
-        setup, moves = args[:at], args[at + 1:]
+        setup, moves = args[:at], args[at + 1 :]
     else:
         setup, moves = args, []
     if setup == ["startpos"]:

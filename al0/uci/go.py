@@ -29,6 +29,7 @@ beyond any game, and a timer cannot wait much past 2**33 s (``wtime
 @dataclass(frozen=True)
 class Go:
     """What one ``go`` asks for."""
+
     seconds: float | None = None
     """The time to think: ``movetime``, or a share of our clock."""
     nodes: int | None = None
@@ -79,12 +80,12 @@ def parse_go(args: list[str], turn: chess.Color) -> tuple[Go, list[str]]:
     else:
         left, increment = ("wtime", "winc") if turn == chess.WHITE else ("btime", "binc")
         if left in numbers:
-            seconds = clock_share(numbers[left], numbers.get(increment, 0),
-                                  numbers.get("movestogo", MOVES_TO_GO))
+            seconds = clock_share(
+                numbers[left], numbers.get(increment, 0), numbers.get("movestogo", MOVES_TO_GO)
+            )
     if seconds is not None:
         seconds = min(max(0.01, seconds - MARGIN), LONGEST_THINK)
-    return Go(seconds, numbers.get("nodes"), numbers.get("depth"), numbers.get("mate"),
-              held), notes
+    return Go(seconds, numbers.get("nodes"), numbers.get("depth"), numbers.get("mate"), held), notes
 
 
 def clock_share(left_ms: int, increment_ms: int, moves_to_go: int) -> float:

@@ -18,8 +18,21 @@ AUTO = "auto"
 """The Table option's value for the bundled table of the position's material."""
 MAX_BUDGET = 1_000_000_000
 """The largest node budget the Budget option takes: far beyond any table's need."""
-COMMANDS = frozenset({"uci", "isready", "ucinewgame", "position", "go", "stop", "ponderhit",
-                      "quit", "setoption", "debug", "register"})
+COMMANDS = frozenset(
+    {
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "quit",
+        "setoption",
+        "debug",
+        "register",
+    }
+)
 """The protocol's commands (a GUI → engine line starts with one, after
 any unknown words, which the protocol says to skip)."""
 
@@ -31,15 +44,19 @@ def command_of(words: list[str]) -> int | None:
 
 def identify(budget: int, table_spec: str, rescue: bool) -> list[str]:
     """The answer to ``uci``: the engine's name, its options, ``uciok``."""
-    return [f"id name al0 {__version__}", "id author al0",
-            f"option name Budget type spin default {budget} min 1 max {MAX_BUDGET}",
-            f"option name Table type string default {table_spec}",
-            f"option name TablebaseRescue type check default {str(rescue).lower()}",
-            "uciok"]
+    return [
+        f"id name al0 {__version__}",
+        "id author al0",
+        f"option name Budget type spin default {budget} min 1 max {MAX_BUDGET}",
+        f"option name Table type string default {table_spec}",
+        f"option name TablebaseRescue type check default {str(rescue).lower()}",
+        "uciok",
+    ]
 
 
-def serve(lines: Iterable[str], send: Send, make: Callable[[], UciEngine],
-          budget: int, table_spec: str) -> None:
+def serve(
+    lines: Iterable[str], send: Send, make: Callable[[], UciEngine], budget: int, table_spec: str
+) -> None:
     """Answer every line until ``quit`` or the end of the input: ``uci``
     from :func:`identify` while no engine is needed, everything else by
     the engine ``make`` returns, made at the first other command."""

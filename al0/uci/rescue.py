@@ -97,6 +97,14 @@ def rescue_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
         after.push(move)
         result = tablebase.result(after)
         if result.winner == board.turn and result.plies is not None:
-            ranked.append((after.is_repetition(3), past_fifty(board, move, now, result.plies),
-                           repeats(board, move) is not None, result.plies, move.uci(), move))
+            ranked.append(
+                (
+                    after.is_repetition(3),
+                    past_fifty(board, move, now, result.plies),
+                    repeats(board, move) is not None,
+                    result.plies,
+                    move.uci(),
+                    move,
+                )
+            )
     return min(ranked)[-1]

@@ -11,7 +11,7 @@ import chess
 
 from al0.engine.tree import ForcingTree
 from al0.errors import PositionError
-from al0.games.chess_search import material_balance, mate_in_moves
+from al0.games.chess_search import mate_in_moves, material_balance
 
 if TYPE_CHECKING:
     from al0.games.chess_game import ChessState
@@ -46,8 +46,7 @@ def move_score(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> st
     return f"mate {mate_in_moves(result.plies + 1, result.winner, board.turn)}"
 
 
-def table_score(board: chess.Board, tree: ForcingTree,
-                tablebase: Tablebase | None) -> tuple[str, str]:
+def table_score(board: chess.Board, tree: ForcingTree, tablebase: Tablebase | None) -> tuple[str, str]:
     """The ``score`` of the line al0 plays from ``board`` with ``tree``, and
     where it comes from: the tree's height when every leaf is a mate (al0
     follows the tree: it mates within that), else the tablebase's distance

@@ -18,6 +18,21 @@ from al0.verify.run import CHUNK, INTERRUPTED, usable_cpus, useful_jobs
 from al0.verify.sources import start_positions
 from al0.verify.verifier import Verifier, VerifySpec
 
-__all__ = ["CHUNK", "INTERRUPTED", "WORST_KEPT", "GameRecord", "Report", "Verification",
-           "Verifier", "VerifySpec", "analysis_lines", "most_wasteful_line", "percentile",
-           "play_one", "start_positions", "usable_cpus", "useful_jobs", "verify"]
+__all__ = [
+    "CHUNK",
+    "INTERRUPTED",
+    "WORST_KEPT",
+    "GameRecord",
+    "Report",
+    "Verification",
+    "Verifier",
+    "VerifySpec",
+    "analysis_lines",
+    "most_wasteful_line",
+    "percentile",
+    "play_one",
+    "start_positions",
+    "usable_cpus",
+    "useful_jobs",
+    "verify",
+]

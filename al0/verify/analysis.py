@@ -35,6 +35,7 @@ class AdviceUse(NamedTuple):
     Invariant: ``stalled + lost <= moves``; ``moves - progress`` is what it
     wasted.
     """
+
     rule: str | None
     advice: str | None
     moves: int
@@ -51,6 +52,7 @@ class AdviceUse(NamedTuple):
 
 class AnalysedGame(Protocol):
     """What the analysis reads of a game's record (:class:`al0.verify.game.GameRecord`)."""
+
     @property
     def fen(self) -> str: ...
     @property
@@ -94,8 +96,7 @@ class AdviceCounts:
         self._before = after
 
     def uses(self) -> tuple[AdviceUse, ...]:
-        return tuple(AdviceUse(rule, advice, *counts)
-                     for (rule, advice), counts in self._counts.items())
+        return tuple(AdviceUse(rule, advice, *counts) for (rule, advice), counts in self._counts.items())
 
 
 class AdviceTally(AdviceCounts):
@@ -124,6 +125,7 @@ class AdviceTally(AdviceCounts):
 @dataclass(frozen=True)
 class AdviceTotal:
     """One piece of advice over a whole run."""
+
     rule: str | None
     advice: str | None
     games: int
@@ -137,10 +139,17 @@ class AdviceTotal:
         return self.moves - self.progress
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "advice": self.advice, "games": self.games,
-                "moves": self.moves, "progress": self.progress, "stalled": self.stalled,
-                "lost": self.lost, "wasted": self.wasted,
-                "progress_per_move": round(self.progress / self.moves, 3) if self.moves else None}
+        return {
+            "rule": self.rule,
+            "advice": self.advice,
+            "games": self.games,
+            "moves": self.moves,
+            "progress": self.progress,
+            "stalled": self.stalled,
+            "lost": self.lost,
+            "wasted": self.wasted,
+            "progress_per_move": round(self.progress / self.moves, 3) if self.moves else None,
+        }
 
 
 def advice_totals(games: Iterable[AnalysedGame]) -> list[AdviceTotal]:
@@ -159,8 +168,7 @@ def advice_totals(games: Iterable[AnalysedGame]) -> list[AdviceTotal]:
 def worst_games(games: Iterable[AnalysedGame], count: int) -> list[AnalysedGame]:
     """The ``count`` mated games with the largest excess over the optimum,
     largest first (ties by FEN, so the order does not depend on --jobs)."""
-    mated = [g for g in games if g.mated and g.optimal is not None
-             and g.advice_uses]
+    mated = [g for g in games if g.mated and g.optimal is not None and g.advice_uses]
     mated.sort(key=lambda g: (-(g.moves - g.optimal), g.fen))  # type: ignore[operator]
     return mated[:count]
 
@@ -185,15 +193,23 @@ def analysis(games: Sequence[AnalysedGame], worst: int = WORST_KEPT) -> dict[str
     for game in worst_games(measured, worst):
         assert game.optimal is not None  # worst_games keeps games with an optimum
         most = max(game.advice_uses, key=_wasted)
-        worst_list.append({"fen": game.fen, "moves": game.moves, "optimal": game.optimal,
-                           "excess": game.moves - game.optimal,
-                           "most_wasted": {"rule": most.rule, "advice": most.advice,
-                                           "wasted": _wasted(most)},
-                           "advice": [_use_json(use) for use in game.advice_uses]})
+        worst_list.append(
+            {
+                "fen": game.fen,
+                "moves": game.moves,
+                "optimal": game.optimal,
+                "excess": game.moves - game.optimal,
+                "most_wasted": {"rule": most.rule, "advice": most.advice, "wasted": _wasted(most)},
+                "advice": [_use_json(use) for use in game.advice_uses],
+            }
+        )
     mated = sum(1 for g in measured if g.mated and g.optimal is not None)
-    return {"games": len(measured), "mated_with_optimum": mated,
-            "advice": [total.to_json() for total in advice_totals(measured)],
-            "worst": worst_list}
+    return {
+        "games": len(measured),
+        "mated_with_optimum": mated,
+        "advice": [total.to_json() for total in advice_totals(measured)],
+        "worst": worst_list,
+    }
 
 
 def _name(entry: dict[str, Any]) -> str:
@@ -207,31 +223,40 @@ def analysis_lines(data: dict[str, Any] | None) -> Iterator[str]:
         return
     rows = data["advice"]
     width = max(len(_name(row)) for row in rows)
-    yield (f"moves by advice over {data['games']} games (progress: DTM taken off by the move "
-           f"and the reply; wasted = moves - progress):")
-    yield (f"  {'rule/advice':<{width}}  {'games':>6}  {'moves':>7}  {'progress':>8}  "
-           f"{'stalled':>7}  {'lost':>4}  {'per move':>8}  {'wasted':>7}")
+    yield (
+        f"moves by advice over {data['games']} games (progress: DTM taken off by the move "
+        f"and the reply; wasted = moves - progress):"
+    )
+    yield (
+        f"  {'rule/advice':<{width}}  {'games':>6}  {'moves':>7}  {'progress':>8}  "
+        f"{'stalled':>7}  {'lost':>4}  {'per move':>8}  {'wasted':>7}"
+    )
     for row in rows:
         per_move = "-" if row["progress_per_move"] is None else f"{row['progress_per_move']:.3f}"
-        yield (f"  {_name(row):<{width}}  {row['games']:>6}  {row['moves']:>7}  "
-               f"{row['progress']:>8}  {row['stalled']:>7}  {row['lost']:>4}  "
-               f"{per_move:>8}  {row['wasted']:>7}")
+        yield (
+            f"  {_name(row):<{width}}  {row['games']:>6}  {row['moves']:>7}  "
+            f"{row['progress']:>8}  {row['stalled']:>7}  {row['lost']:>4}  "
+            f"{per_move:>8}  {row['wasted']:>7}"
+        )
     if not data["worst"]:
         return
-    yield (f"largest excess over the optimum ({len(data['worst'])} of "
-           f"{data['mated_with_optimum']} mated games):")
+    yield (
+        f"largest excess over the optimum ({len(data['worst'])} of {data['mated_with_optimum']} mated games):"
+    )
     for game in data["worst"]:
         most = game["most_wasted"]
-        yield (f"  +{game['excess']}: {game['moves']} moves, optimal {game['optimal']}: "
-               f"{game['fen']}")
+        yield (f"  +{game['excess']}: {game['moves']} moves, optimal {game['optimal']}: {game['fen']}")
         uses = game["advice"]
         width = max(len(_name(use)) for use in uses)
         for use in uses:
-            mark = "  <- most wasted" if (use["rule"], use["advice"]) == (
-                most["rule"], most["advice"]) else ""
-            yield (f"    {_name(use):<{width}}  {use['moves']:>3} moves  progress "
-                   f"{use['progress']:>3}  stalled {use['stalled']:>3}  wasted "
-                   f"{use['wasted']:>3}" + (f"  lost the win" if use["lost"] else "") + mark)
+            mark = (
+                "  <- most wasted" if (use["rule"], use["advice"]) == (most["rule"], most["advice"]) else ""
+            )
+            yield (
+                f"    {_name(use):<{width}}  {use['moves']:>3} moves  progress "
+                f"{use['progress']:>3}  stalled {use['stalled']:>3}  wasted "
+                f"{use['wasted']:>3}" + (f"  lost the win" if use["lost"] else "") + mark
+            )
 
 
 def most_wasteful_line(data: dict[str, Any] | None) -> str | None:
@@ -239,8 +264,10 @@ def most_wasteful_line(data: dict[str, Any] | None) -> str | None:
     if data is None or not data["advice"]:
         return None
     top = data["advice"][0]
-    text = (f"most moves wasted: {_name(top)}, {top['wasted']} in its {top['moves']} moves "
-            f"({top['stalled']} made no progress")
+    text = (
+        f"most moves wasted: {_name(top)}, {top['wasted']} in its {top['moves']} moves "
+        f"({top['stalled']} made no progress"
+    )
     if top["progress"] < 0:
         # More wasted than played: the moves put the mate further away.
         text += f"; together they put the mate {-top['progress']} moves further away"

@@ -36,10 +36,19 @@ class Verification:
         used (one line, naming the file and place or the value).
     """
 
-    def __init__(self, table: str | os.PathLike[str], positions: str | PositionsSpec = "all",
-                 defender: str | DefenderSpec = "tablebase", *, max_moves: int = 50,
-                 seed: int = 0, budget: int = DEFAULT_BUDGET, engine_seconds: float = 0.05,
-                 analysis: bool = False, positions_folder: str | None = None):
+    def __init__(
+        self,
+        table: str | os.PathLike[str],
+        positions: str | PositionsSpec = "all",
+        defender: str | DefenderSpec = "tablebase",
+        *,
+        max_moves: int = 50,
+        seed: int = 0,
+        budget: int = DEFAULT_BUDGET,
+        engine_seconds: float = 0.05,
+        analysis: bool = False,
+        positions_folder: str | None = None,
+    ):
         if isinstance(defender, str):
             defender = DefenderSpec.parse(defender, VERIFY_KINDS)
         if isinstance(positions, str):
@@ -47,25 +56,34 @@ class Verification:
         # Another seed draws another sample: a claim about sample:N is not about it.
         positions = positions.drawn_with(seed)
         # A bundled table's name (krk) is resolved here: workers get a path.
-        self.spec = VerifySpec(os.path.abspath(table_path(os.fspath(table))), defender,
-                               max_moves, seed, budget, engine_seconds,
-                               replay_worst_lines=analysis)
+        self.spec = VerifySpec(
+            os.path.abspath(table_path(os.fspath(table))),
+            defender,
+            max_moves,
+            seed,
+            budget,
+            engine_seconds,
+            replay_worst_lines=analysis,
+        )
         self.verifier = Verifier(self.spec)
         try:
             self.boards: Sequence[chess.Board] = start_positions(
-                positions, self.verifier.table, self.verifier.tablebase,
-                relative_to=positions_folder)
+                positions, self.verifier.table, self.verifier.tablebase, relative_to=positions_folder
+            )
             if not self.boards:
                 raise PositionError(f"{positions}: no positions to verify")
         except BaseException:
             self.verifier.close()
             raise
-        self.report = Report(self.verifier.table.name, defender, positions,
-                             len(self.boards))
+        self.report = Report(self.verifier.table.name, defender, positions, len(self.boards))
 
-    def run(self, jobs: int = 1, scheduler: str | None = None,
-            progress: Callable[[], None] = lambda: None,
-            planning: Planning = lambda planned, known: None) -> Report:
+    def run(
+        self,
+        jobs: int = 1,
+        scheduler: str | None = None,
+        progress: Callable[[], None] = lambda: None,
+        planning: Planning = lambda planned, known: None,
+    ) -> Report:
         """Judge every start position with ``jobs`` worker processes or on
         the Dask cluster of ``scheduler``; ``progress`` is called after each
         position, ``planning`` while a worst-case run's workers make its
@@ -75,8 +93,9 @@ class Verification:
 
         :raises ModuleNotFoundError: for ``scheduler`` without Dask installed.
         """
-        self.report.stopped = run(self.spec, self.verifier, self.boards, jobs, self.report,
-                                  scheduler, progress, planning)
+        self.report.stopped = run(
+            self.spec, self.verifier, self.boards, jobs, self.report, scheduler, progress, planning
+        )
         return self.report
 
     def close(self) -> None:
@@ -86,22 +105,40 @@ class Verification:
     def __enter__(self) -> Verification:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         self.close()
 
 
-def verify(table: str | os.PathLike[str], positions: str | PositionsSpec = "all",
-           defender: str | DefenderSpec = "tablebase", *, jobs: int = 1,
-           scheduler: str | None = None, max_moves: int = 50, seed: int = 0,
-           budget: int = DEFAULT_BUDGET, engine_seconds: float = 0.05,
-           analysis: bool = False, positions_folder: str | None = None,
-           progress: Callable[[], None] = lambda: None,
-           planning: Planning = lambda planned, known: None) -> Report:
+def verify(
+    table: str | os.PathLike[str],
+    positions: str | PositionsSpec = "all",
+    defender: str | DefenderSpec = "tablebase",
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    max_moves: int = 50,
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    engine_seconds: float = 0.05,
+    analysis: bool = False,
+    positions_folder: str | None = None,
+    progress: Callable[[], None] = lambda: None,
+    planning: Planning = lambda planned, known: None,
+) -> Report:
     """Verify ``table`` over ``positions`` against ``defender`` (see
     :class:`Verification`) and return the report (see
     :meth:`Verification.run`)."""
-    with Verification(table, positions, defender, max_moves=max_moves, seed=seed,
-                      budget=budget, engine_seconds=engine_seconds, analysis=analysis,
-                      positions_folder=positions_folder) as verification:
+    with Verification(
+        table,
+        positions,
+        defender,
+        max_moves=max_moves,
+        seed=seed,
+        budget=budget,
+        engine_seconds=engine_seconds,
+        analysis=analysis,
+        positions_folder=positions_folder,
+    ) as verification:
         return verification.run(jobs, scheduler, progress, planning)

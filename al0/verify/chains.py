@@ -33,8 +33,9 @@ Workers = Callable[[Deal[Key]], SegmentsAnswers]
 more as they are answered) and yields the answers as they come."""
 
 
-def judge_chains(verifier: Verifier, boards: Sequence[chess.Board], report: Report,
-                 jobs: int, workers: Workers) -> Generator[GameRecord, None, None]:
+def judge_chains(
+    verifier: Verifier, boards: Sequence[chess.Board], report: Report, jobs: int, workers: Workers
+) -> Generator[GameRecord, None, None]:
     """The games from ``boards`` against the tablebase defender, the
     segments made by ``jobs`` ``workers``: this process asks for the segment
     of every start and, as segments come in, of where each game goes on; it

@@ -29,8 +29,8 @@ import threading
 import time
 import uuid
 from asyncio import CancelledError as TaskCancelled
-from concurrent.futures import CancelledError as FutureCancelled
 from collections.abc import Sequence
+from concurrent.futures import CancelledError as FutureCancelled
 from typing import TYPE_CHECKING, Any, Callable, Generator, TypeVar
 
 import chess
@@ -40,8 +40,15 @@ from al0.verify.chains import SegmentsAnswers, judge_chains
 from al0.verify.deal import Deal
 from al0.verify.game import GameRecord
 from al0.verify.report import Report
-from al0.verify.scheduler import (CONNECT_SECONDS, NO_WORKER_SECONDS, ClusterError, check_workers,
-                                  connect, describe, quiet_dask)
+from al0.verify.scheduler import (
+    CONNECT_SECONDS,
+    NO_WORKER_SECONDS,
+    ClusterError,
+    check_workers,
+    connect,
+    describe,
+    quiet_dask,
+)
 from al0.verify.segments import Key, unpack
 from al0.verify.sources import position_fen
 from al0.verify.verifier import Verifier, VerifySpec
@@ -95,10 +102,14 @@ def chunk_size(positions: int, workers: int) -> int:
     return max(MIN_CHUNK, min(MAX_CHUNK, share))
 
 
-def judge_on_cluster(address: str, verifier: Verifier, boards: Sequence[chess.Board],
-                     report: Report, no_worker_seconds: float = NO_WORKER_SECONDS,
-                     connect_seconds: float = CONNECT_SECONDS
-                     ) -> Generator[GameRecord, None, None]:
+def judge_on_cluster(
+    address: str,
+    verifier: Verifier,
+    boards: Sequence[chess.Board],
+    report: Report,
+    no_worker_seconds: float = NO_WORKER_SECONDS,
+    connect_seconds: float = CONNECT_SECONDS,
+) -> Generator[GameRecord, None, None]:
     """Judge every board with ``verifier``'s spec on the Dask cluster at
     ``address``: the records in the order of ``boards``, each added to
     ``report`` (with its plan times) as it is yielded, like
@@ -121,8 +132,9 @@ def judge_on_cluster(address: str, verifier: Verifier, boards: Sequence[chess.Bo
         raise
     tasks = _Tasks(client, address, verifier.spec, no_worker_seconds)
     if verifier.segments is not None:
-        records = judge_chains(verifier, boards, report, len(workers),
-                               lambda deal: _segments(tasks, workers, deal))
+        records = judge_chains(
+            verifier, boards, report, len(workers), lambda deal: _segments(tasks, workers, deal)
+        )
     else:
         records = _games(tasks, boards, report, chunk_size(len(boards), len(workers)))
     return _closing(tasks, records)
@@ -139,9 +151,14 @@ def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
 def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResult:
     """A Dask task: the records of ``chunk`` and the search times of the
     plans it made, judged as :func:`al0.verify.worker.judge_chunk` does."""
-    return _on_worker(spec, run, lambda verifier: (
-        [verifier.judge(index, chess.Board(fen)) for index, fen in chunk],
-        verifier.new_plan_seconds()))
+    return _on_worker(
+        spec,
+        run,
+        lambda verifier: (
+            [verifier.judge(index, chess.Board(fen)) for index, fen in chunk],
+            verifier.new_plan_seconds(),
+        ),
+    )
 
 
 def segments_on_worker(spec: VerifySpec, run: str, keys: list[Key]) -> SegmentsResult:
@@ -160,8 +177,7 @@ def _on_worker(spec: VerifySpec, run: str, work: Callable[[Verifier], _Answer]) 
         try:
             return work(_run_verifier(spec, run))
         except Exception as error:  # crossing to the client: keep the worker's name and the cause
-            raise ClusterError(f"worker {distributed.get_worker().address}: "
-                               f"{describe(error)}") from None
+            raise ClusterError(f"worker {distributed.get_worker().address}: {describe(error)}") from None
 
 
 class _Tasks:
@@ -169,8 +185,7 @@ class _Tasks:
     failures made :class:`ClusterError` s, and what is still out cancelled
     at the end."""
 
-    def __init__(self, client: distributed.Client, address: str, spec: VerifySpec,
-                 no_worker_seconds: float):
+    def __init__(self, client: distributed.Client, address: str, spec: VerifySpec, no_worker_seconds: float):
         self.client = client
         self.address = address
         self.spec = spec
@@ -180,12 +195,10 @@ class _Tasks:
         """The tasks sent and not answered, each with what it judges (for messages)."""
         self.workerless_since: float | None = None
 
-    def submit(self, task: _Task, chunk: Any, what: str, worker: str | None = None
-               ) -> _Future:
+    def submit(self, task: _Task, chunk: Any, what: str, worker: str | None = None) -> _Future:
         """Send ``task`` of ``chunk`` (``what`` it judges, for messages),
         to ``worker`` when it is there (or else any worker)."""
-        place: dict[str, Any] = ({} if worker is None
-                                 else {"workers": [worker], "allow_other_workers": True})
+        place: dict[str, Any] = {} if worker is None else {"workers": [worker], "allow_other_workers": True}
         future = self.client.submit(task, self.spec, self.run, chunk, pure=False, **place)
         self.waiting[future] = what
         return future
@@ -199,9 +212,9 @@ class _Tasks:
         """
         done = _wait(self.client, self.address, set(self.waiting))
         if not done:
-            self.workerless_since = _check_workers_left(self.client, self.address,
-                                                        self.workerless_since,
-                                                        self.no_worker_seconds)
+            self.workerless_since = _check_workers_left(
+                self.client, self.address, self.workerless_since, self.no_worker_seconds
+            )
             return []
         self.workerless_since = None
         answers = []
@@ -222,8 +235,7 @@ class _Tasks:
             self.client.close(timeout=CONNECT_SECONDS)
 
 
-def _closing(tasks: _Tasks, records: Generator[GameRecord, None, None]
-             ) -> Generator[GameRecord, None, None]:
+def _closing(tasks: _Tasks, records: Generator[GameRecord, None, None]) -> Generator[GameRecord, None, None]:
     """``records``, with Dask kept quiet meanwhile, and ``tasks`` closed
     once they are all out or the caller stops."""
     with quiet_dask():
@@ -234,15 +246,18 @@ def _closing(tasks: _Tasks, records: Generator[GameRecord, None, None]
             tasks.close()
 
 
-def _games(tasks: _Tasks, boards: Sequence[chess.Board], report: Report, size: int
-           ) -> Generator[GameRecord, None, None]:
+def _games(
+    tasks: _Tasks, boards: Sequence[chess.Board], report: Report, size: int
+) -> Generator[GameRecord, None, None]:
     """Send the games in chunks of ``size`` start positions, then yield
     their records in position order as they come back; see
     :func:`judge_on_cluster`."""
     items = [(index, board.fen()) for index, board in enumerate(boards)]
-    chunks = [items[start:start + size] for start in range(0, len(items), size)]
-    numbers = {tasks.submit(judge_chunk_on_worker, chunk, f"positions {_span(chunk)}"): number
-               for number, chunk in enumerate(chunks)}
+    chunks = [items[start : start + size] for start in range(0, len(items), size)]
+    numbers = {
+        tasks.submit(judge_chunk_on_worker, chunk, f"positions {_span(chunk)}"): number
+        for number, chunk in enumerate(chunks)
+    }
     arrived: dict[int, list[GameRecord]] = {}  # chunk number -> records not yet yielded
     following = 0  # the next chunk to yield
     try:
@@ -278,8 +293,10 @@ def _segments(tasks: _Tasks, workers: list[str], deal: Deal[Key]) -> SegmentsAns
                 chunk = deal.chunk(region)
                 if not chunk:
                     break
-                what = (f"positions where games start a new plan ({len(chunk)}, from "
-                        f"{position_fen(unpack(chunk[0]))})")
+                what = (
+                    f"positions where games start a new plan ({len(chunk)}, from "
+                    f"{position_fen(unpack(chunk[0]))})"
+                )
                 sent[tasks.submit(segments_on_worker, chunk, what, worker)] = region, chunk
                 out[region] += 1
         if not sent:
@@ -290,8 +307,7 @@ def _segments(tasks: _Tasks, workers: list[str], deal: Deal[Key]) -> SegmentsAns
             yield chunk, answer
 
 
-def _wait(client: distributed.Client, address: str, waiting: set[_Future]
-          ) -> set[_Future]:
+def _wait(client: distributed.Client, address: str, waiting: set[_Future]) -> set[_Future]:
     """The futures of ``waiting`` done (with a result or an error) within
     :data:`POLL_SECONDS`; maybe none.
 
@@ -299,8 +315,7 @@ def _wait(client: distributed.Client, address: str, waiting: set[_Future]
     """
     try:
         with client.as_current():  # distributed.wait asks for "the current client"
-            done, _ = distributed.wait(list(waiting), timeout=POLL_SECONDS,
-                                       return_when="FIRST_COMPLETED")
+            done, _ = distributed.wait(list(waiting), timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
     except TimeoutError:
         return set()
     except LOST_SCHEDULER as error:
@@ -308,8 +323,9 @@ def _wait(client: distributed.Client, address: str, waiting: set[_Future]
     return set(done)
 
 
-def _check_workers_left(client: distributed.Client, address: str, since: float | None,
-                        no_worker_seconds: float) -> float | None:
+def _check_workers_left(
+    client: distributed.Client, address: str, since: float | None, no_worker_seconds: float
+) -> float | None:
     """When the cluster has no worker: since when (``since`` or now).
 
     :raises ClusterError: the scheduler is gone, or has had no worker for
@@ -323,8 +339,7 @@ def _check_workers_left(client: distributed.Client, address: str, since: float |
         return None
     now = time.monotonic()
     if since is not None and now - since >= no_worker_seconds:
-        raise ClusterError(f"no worker left on the scheduler at {address} for "
-                           f"{no_worker_seconds:g} s")
+        raise ClusterError(f"no worker left on the scheduler at {address} for {no_worker_seconds:g} s")
     return now if since is None else since
 
 
@@ -347,9 +362,11 @@ def _result(future: _Future, address: str, what: str) -> Any:
     except LOST_SCHEDULER as error:
         raise _lost_scheduler(address, error) from None
     except Exception as error:  # Dask's own: the task never ran on a worker
-        raise ClusterError(f"{what} could not be judged on the cluster at {address}: "
-                           f"{describe(error)} (the scheduler and every worker need the "
-                           f"same al0 installed)") from None
+        raise ClusterError(
+            f"{what} could not be judged on the cluster at {address}: "
+            f"{describe(error)} (the scheduler and every worker need the "
+            f"same al0 installed)"
+        ) from None
 
 
 def _span(chunk: Chunk) -> str:

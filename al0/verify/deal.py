@@ -27,8 +27,13 @@ class Deal(Generic[Item]):
     images, so its plans and search memos serve one another and, but where
     an idle worker helps another, no plan is made by two workers."""
 
-    def __init__(self, jobs: int, position: Callable[[Item], Position],
-                 read: Callable[[], list[Item]], read_ahead: bool):
+    def __init__(
+        self,
+        jobs: int,
+        position: Callable[[Item], Position],
+        read: Callable[[], list[Item]],
+        read_ahead: bool,
+    ):
         self.jobs = jobs
         self.position = position
         """The position of an item, whose region decides its worker."""
@@ -74,13 +79,16 @@ class Deal(Generic[Item]):
         return [queue.popleft() for _ in range(size)]
 
 
-_ORBIT_RANK = {least: rank for rank, least in enumerate(sorted(set(
-    min(square_map[square] for square_map in SQUARE_MAPS) for square in chess.SQUARES)))}
+_ORBIT_RANK = {
+    least: rank
+    for rank, least in enumerate(
+        sorted(set(min(square_map[square] for square_map in SQUARE_MAPS) for square in chess.SQUARES))
+    )
+}
 """The rank of each orbit of a square under the board's 8 symmetries (by
 its least square: a1, b1, c1, d1, b2, …, d4): ten in all."""
 
-_ORBIT = tuple(_ORBIT_RANK[min(square_map[square] for square_map in SQUARE_MAPS)]
-               for square in chess.SQUARES)
+_ORBIT = tuple(_ORBIT_RANK[min(square_map[square] for square_map in SQUARE_MAPS)] for square in chess.SQUARES)
 """The rank of each square's orbit."""
 
 _PLACES = len(_ORBIT_RANK) * 8

@@ -12,9 +12,11 @@ from al0.engine.plan import Planner
 from al0.engine.play import Ending, GameEnd, OurMove, play_game
 from al0.verify.analysis import AdviceTally, AdviceUse
 
+
 @dataclass(frozen=True)
 class GameRecord:
     """How one start position fared."""
+
     fen: str
     ending: Ending
     moves: int
@@ -34,9 +36,14 @@ class GameRecord:
         return self.ending is Ending.MATE
 
 
-def play_one(planner: Planner, board: chess.Board,
-             defender: Callable[[chess.Board], chess.Move | None], max_moves: int,
-             optimal: int | None, tablebase: Any | None = None) -> GameRecord:
+def play_one(
+    planner: Planner,
+    board: chess.Board,
+    defender: Callable[[chess.Board], chess.Move | None],
+    max_moves: int,
+    optimal: int | None,
+    tablebase: Any | None = None,
+) -> GameRecord:
     """Play one game with the real loop and record how it ended (and, with
     the ``tablebase``, each advice's moves and progress)."""
     fen = board.fen()
@@ -44,8 +51,11 @@ def play_one(planner: Planner, board: chess.Board,
     end: GameEnd | None = None
     game = board.copy()
     us = planner.table.us
-    tally = (AdviceTally(lambda board: tablebase.dtm(board, us), optimal)
-             if tablebase is not None and optimal is not None else None)
+    tally = (
+        AdviceTally(lambda board: tablebase.dtm(board, us), optimal)
+        if tablebase is not None and optimal is not None
+        else None
+    )
     for event in play_game(planner, game, defender, max_moves, notation=False):
         if tally is not None:
             tally.observe(event, game)
@@ -54,5 +64,4 @@ def play_one(planner: Planner, board: chess.Board,
         elif isinstance(event, GameEnd):
             end = event
     assert end is not None  # play_game always ends with a GameEnd
-    return GameRecord(fen, end.ending, moves, optimal,
-                      advice_uses=tally.uses() if tally is not None else ())
+    return GameRecord(fen, end.ending, moves, optimal, advice_uses=tally.uses() if tally is not None else ())

@@ -28,9 +28,13 @@ def _summary(values: list[int]) -> dict[str, Any]:
     if not values:
         return {"count": 0}
     ordered = sorted(values)
-    return {"count": len(values), "mean": round(statistics.fmean(values), 3),
-            "median": statistics.median(values), "max": ordered[-1],
-            "histogram": dict(sorted(Counter(values).items()))}
+    return {
+        "count": len(values),
+        "mean": round(statistics.fmean(values), 3),
+        "median": statistics.median(values),
+        "max": ordered[-1],
+        "histogram": dict(sorted(Counter(values).items())),
+    }
 
 
 def percentile(ordered: list[float], fraction: float) -> float:
@@ -44,8 +48,9 @@ one orientation of every class; a sample stands for fewer, and a file's
 positions are not known here."""
 
 
-def scoped_verdict(holds: bool | None, claimed: PositionsSpec, run: PositionsSpec,
-                   existential: bool | None) -> bool | None:
+def scoped_verdict(
+    holds: bool | None, claimed: PositionsSpec, run: PositionsSpec, existential: bool | None
+) -> bool | None:
     """The verdict on a claim about positions ``claimed`` that held
     (``holds``) over a run's positions ``run``, or None where the run cannot
     decide it. A claim that every game does something (at most N failures,
@@ -70,6 +75,7 @@ def scoped_verdict(holds: bool | None, claimed: PositionsSpec, run: PositionsSpe
 @dataclass
 class Report:
     """The outcome of a verify run, filled in game by game."""
+
     table: str
     defender: DefenderSpec
     positions: PositionsSpec
@@ -125,86 +131,127 @@ class Report:
         checks: list[tuple[str, bool | None, str]] = []
         if expect.mates_all is not None:
             failed = len(self.records) - endings[Ending.MATE]
-            checks.append(("mates-all", (failed == 0) == expect.mates_all,
-                           f"{failed} of {len(self.records)} games not mated"))
-        for name, limit, ending in (("stalemates", expect.max_stalemates, Ending.STALEMATE),
-                                    ("material-lost", expect.max_material_lost,
-                                     Ending.MATERIAL_LOST),
-                                    ("no-plan", expect.max_no_plan, Ending.NO_PLAN)):
+            checks.append(
+                (
+                    "mates-all",
+                    (failed == 0) == expect.mates_all,
+                    f"{failed} of {len(self.records)} games not mated",
+                )
+            )
+        for name, limit, ending in (
+            ("stalemates", expect.max_stalemates, Ending.STALEMATE),
+            ("material-lost", expect.max_material_lost, Ending.MATERIAL_LOST),
+            ("no-plan", expect.max_no_plan, Ending.NO_PLAN),
+        ):
             if limit is not None:
-                checks.append((name, endings[ending] <= limit,
-                               f"{endings[ending]} (at most {limit} expected)"))
+                checks.append(
+                    (name, endings[ending] <= limit, f"{endings[ending]} (at most {limit} expected)")
+                )
         # A claim about the mates of a run with none fails: it is about
         # nothing (an "ok" there let a table that never mates pass).
         no_mates = f"no game of {len(self.records)} was mated"
         if expect.max_moves is not None:
             longest = max(mated, default=0)
             over = endings[Ending.MOVE_LIMIT]
-            checks.append(("max-moves", bool(mated) and longest <= expect.max_moves and not over,
-                           f"{f'longest mate {longest} moves' if mated else no_mates}, {over} "
-                           f"games over the move limit (at most {expect.max_moves} expected, "
-                           f"against the {self.defender} defender)"))
+            checks.append(
+                (
+                    "max-moves",
+                    bool(mated) and longest <= expect.max_moves and not over,
+                    f"{f'longest mate {longest} moves' if mated else no_mates}, {over} "
+                    f"games over the move limit (at most {expect.max_moves} expected, "
+                    f"against the {self.defender} defender)",
+                )
+            )
         if expect.mean_moves is not None:
             mean = statistics.fmean(mated) if mated else 0.0
-            checks.append(("mean-moves", bool(mated) and mean <= expect.mean_moves,
-                           (f"mean {mean:.2f} moves over {len(mated)} mated games" if mated
-                            else f"no mean: {no_mates}") +
-                           f" (at most {expect.mean_moves} expected, against the "
-                           f"{self.defender} defender)"))
-        checks = [self._scoped(check, expect.positions,
-                               # No mates here says nothing of other positions.
-                               existential=None if check[0] == "mean-moves" or not mated
-                               and check[0] == "max-moves"
-                               else check[0] == "mates-all" and expect.mates_all is False)
-                  for check in checks]
+            checks.append(
+                (
+                    "mean-moves",
+                    bool(mated) and mean <= expect.mean_moves,
+                    (
+                        f"mean {mean:.2f} moves over {len(mated)} mated games"
+                        if mated
+                        else f"no mean: {no_mates}"
+                    )
+                    + f" (at most {expect.mean_moves} expected, against the "
+                    f"{self.defender} defender)",
+                )
+            )
+        checks = [
+            self._scoped(
+                check,
+                expect.positions,
+                # No mates here says nothing of other positions.
+                existential=None
+                if check[0] == "mean-moves" or not mated and check[0] == "max-moves"
+                else check[0] == "mates-all" and expect.mates_all is False,
+            )
+            for check in checks
+        ]
         if self.interrupted:
             # Part of the positions says nothing of the whole run's claims.
-            return [(name, None, f"{measured}; the run was interrupted")
-                    for name, _, measured in checks]
+            return [(name, None, f"{measured}; the run was interrupted") for name, _, measured in checks]
         return checks
 
-    def _scoped(self, check: tuple[str, bool | None, str], positions: PositionsSpec | None,
-                existential: bool | None) -> tuple[str, bool | None, str]:
+    def _scoped(
+        self, check: tuple[str, bool | None, str], positions: PositionsSpec | None, existential: bool | None
+    ) -> tuple[str, bool | None, str]:
         """``check`` as this run can decide it: see :func:`scoped_verdict`."""
         name, holds, measured = check
         if positions is None or positions == self.positions:
             return check
         verdict = scoped_verdict(holds, positions, self.positions, existential)
         if verdict is None:
-            return name, None, (f"{measured}; the claim is about positions {positions}, "
-                                f"not {self.positions}")
+            return name, None, (f"{measured}; the claim is about positions {positions}, not {self.positions}")
         return name, verdict, measured
 
-    def to_json(self, expectations: Sequence[Expectations] = (),
-                worst: int = WORST_KEPT) -> dict[str, Any]:
+    def to_json(self, expectations: Sequence[Expectations] = (), worst: int = WORST_KEPT) -> dict[str, Any]:
         """The report as plain data, with the claims of the ``expectations``
         blocks about this run's defender checked; ``worst``: games of largest
         excess kept in its ``analysis``."""
         mated = [r for r in self.records if r.mated]
         known = [r for r in mated if r.optimal is not None]
         times = sorted(self.plan_seconds)
-        examples = {kind.value: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
-                    for kind, kept in self.failure_examples().items()}
+        examples = {
+            kind.value: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
+            for kind, kept in self.failure_examples().items()
+        }
         data: dict[str, Any] = {
-            "table": self.table, "defender": self.defender.name, "positions": self.positions.name,
-            "games": len(self.records), "total": self.total, "interrupted": self.interrupted,
+            "table": self.table,
+            "defender": self.defender.name,
+            "positions": self.positions.name,
+            "games": len(self.records),
+            "total": self.total,
+            "interrupted": self.interrupted,
             "endings": {ending.value: count for ending, count in self.endings.most_common()},
             "failure_examples": examples,
             "moves_to_mate": _summary([r.moves for r in mated]),
             "optimal": _summary([r.optimal for r in known]),  # type: ignore[misc]
             "excess": _summary([r.moves - r.optimal for r in known]),  # type: ignore[operator]
             "plans_searched": len(times),
-            "plan_ms": ({"median": round(statistics.median(times) * 1000, 3),
-                         "p95": round(percentile(times, 0.95) * 1000, 3),
-                         "max": round(times[-1] * 1000, 3)} if times else {}),
+            "plan_ms": (
+                {
+                    "median": round(statistics.median(times) * 1000, 3),
+                    "p95": round(percentile(times, 0.95) * 1000, 3),
+                    "max": round(times[-1] * 1000, 3),
+                }
+                if times
+                else {}
+            ),
             "wall_seconds": round(self.wall_seconds, 2),
             "plans_per_second": round(len(times) / sum(times), 1) if times else None,
             "analysis": analysis(self.records, worst),
         }
         if expectations:
             data["expectations"] = [
-                {"name": name, "holds": holds, "measured": measured,
-                 "defender": (expect.defender or self.defender).name}
-                for expect in expectations if self.applies(expect)
-                for name, holds, measured in self.check(expect)]
+                {
+                    "name": name,
+                    "holds": holds,
+                    "measured": measured,
+                    "defender": (expect.defender or self.defender).name,
+                }
+                for expect in expectations
+                if self.applies(expect)
+                for name, holds, measured in self.check(expect)
+            ]
         return data

@@ -22,16 +22,15 @@ from typing import Any, Callable, Generator, TypeVar
 
 import chess
 
-from al0.errors import AL0Error
 from al0.board.position import Position
-from al0.verify.parent_watch import exit_with_parent
+from al0.errors import AL0Error
 from al0.verify.chains import judge_chains
 from al0.verify.deal import PLAN_CHUNK, Deal
 from al0.verify.game import GameRecord
+from al0.verify.parent_watch import exit_with_parent
 from al0.verify.report import Report
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import (ChunkResult, StopRequest, decode_plan, judge_chunk, plan_chunk,
-                               segment_chunk)
+from al0.verify.worker import ChunkResult, StopRequest, decode_plan, judge_chunk, plan_chunk, segment_chunk
 from al0.verify.worst import Start
 
 _Result = TypeVar("_Result")
@@ -80,9 +79,11 @@ def useful_jobs(jobs: int, positions: int, by_plans: bool, cpus: int) -> tuple[i
         chunks = -(-positions // CHUNK)
         if chunks < useful:
             useful = 1 if chunks == 1 else chunks
-            why = (f"{_count(positions, 'position')} make{'s' if positions == 1 else ''} "
-                   f"{_count(chunks, 'chunk')} "
-                   f"of at most {CHUNK}")
+            why = (
+                f"{_count(positions, 'position')} make{'s' if positions == 1 else ''} "
+                f"{_count(chunks, 'chunk')} "
+                f"of at most {CHUNK}"
+            )
     if JOBS_PER_CPU * cpus < useful:
         useful = JOBS_PER_CPU * cpus
         why = f"{_count(cpus, 'CPU')}, at most {JOBS_PER_CPU} workers each"
@@ -93,10 +94,14 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
-              jobs: int, report: Report,
-              planning: Planning = lambda planned, known: None
-              ) -> Generator[GameRecord, None, None]:
+def judge_all(
+    spec: VerifySpec,
+    verifier: Verifier,
+    boards: Sequence[chess.Board],
+    jobs: int,
+    report: Report,
+    planning: Planning = lambda planned, known: None,
+) -> Generator[GameRecord, None, None]:
     """Judge every board, in this process or in ``jobs`` worker processes,
     adding records and plan times to ``report`` as they arrive."""
     if jobs > 1 and verifier.worst is not None:
@@ -105,8 +110,9 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
         return
     if jobs > 1 and verifier.segments is not None:
         # Games from different starts join: the workers share their segments.
-        yield from judge_chains(verifier, boards, report, jobs,
-                                lambda deal: _dealt(spec, segment_chunk, deal))
+        yield from judge_chains(
+            verifier, boards, report, jobs, lambda deal: _dealt(spec, segment_chunk, deal)
+        )
         return
     if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
         if verifier.worst is not None:
@@ -118,7 +124,7 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
             yield record
         return
     items = [(index, board.fen()) for index, board in enumerate(boards)]
-    chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
     sent: dict[Future[ChunkResult], list[tuple[int, str]]] = {}
     answered: queue.SimpleQueue[Future[ChunkResult]] = queue.SimpleQueue()
     try:
@@ -148,8 +154,9 @@ def judge_all(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board
                     report.add(record)
 
 
-def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
-           deal: Deal[_Item]) -> Generator[tuple[list[_Item], _Result], None, None]:
+def _dealt(
+    spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result], deal: Deal[_Item]
+) -> Generator[tuple[list[_Item], _Result], None, None]:
     """Run ``task(spec, chunk)`` over the chunks of ``deal`` on
     ``deal.jobs`` worker processes, two chunks at a time per worker (one to
     work on, one ready for when it is done), and yield each chunk with its
@@ -183,9 +190,14 @@ def _dealt(spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result],
             yield chunk, _chunk_result(future)
 
 
-def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board],
-                 jobs: int, report: Report, planning: Planning
-                 ) -> Generator[GameRecord, None, None]:
+def _judge_worst(
+    spec: VerifySpec,
+    verifier: Verifier,
+    boards: Sequence[chess.Board],
+    jobs: int,
+    report: Report,
+    planning: Planning,
+) -> Generator[GameRecord, None, None]:
     """The worst case of every board with ``jobs`` worker processes, split
     by plans, not by start positions: worst lines from any start reach
     nearly every position, so workers judging different starts would each
@@ -203,7 +215,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
 
     def read() -> list[Position]:
         """Read the next chunk of start positions, for their plans."""
-        read = [verifier.start(board) for board in boards[len(starts):len(starts) + PLAN_CHUNK]]
+        read = [verifier.start(board) for board in boards[len(starts) : len(starts) + PLAN_CHUNK]]
         starts.extend(read)
         return [start[1] for start in read]
 
@@ -220,8 +232,11 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
             worst.learn_steps(result.steps, ids)
             plans = result.plans or repeat(None)
             for position, (step, replans), plan in zip(chunk, result.answers, plans):
-                worst.learn(position, step if isinstance(step, AL0Error) else ids[step],
-                            None if plan is None else decode_plan(position, plan))
+                worst.learn(
+                    position,
+                    step if isinstance(step, AL0Error) else ids[step],
+                    None if plan is None else decode_plan(position, plan),
+                )
                 for replan in replans:
                     deal.ask(replan)
             planned += len(chunk)
@@ -234,8 +249,7 @@ def _judge_worst(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Bo
 
 
 @contextlib.contextmanager
-def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
-           ) -> Iterator[list[ProcessPoolExecutor]]:
+def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]) -> Iterator[list[ProcessPoolExecutor]]:
     """``pools`` pools of ``workers`` processes each, shut down when done:
     one pool shares out its tasks itself, pools of one process each let the
     caller choose which process does what. A process pool notices a dead
@@ -250,10 +264,15 @@ def _pools(pools: int, workers: int, tasks: Collection[Future[Any]]
     that never returns), are killed."""
     main_thread = threading.main_thread().ident
     assert main_thread is not None  # it has started: this code runs in a thread
-    executors = [ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
-                                     initializer=_start_worker,
-                                     initargs=(os.getpid(), main_thread))
-                 for _ in range(pools)]
+    executors = [
+        ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context(),
+            initializer=_start_worker,
+            initargs=(os.getpid(), main_thread),
+        )
+        for _ in range(pools)
+    ]
     finished = False
     try:
         yield executors
@@ -273,10 +292,8 @@ def _stop(executors: list[ProcessPoolExecutor], tasks: Collection[Future[Any]]) 
     # 3.14 (terminate_workers), so its processes (and the thread
     # that reads their answers) are taken from it before shutdown
     # clears them.
-    processes = [process for executor in executors
-                 for process in (executor._processes or {}).values()]
-    threads = [getattr(executor, "_executor_manager_thread", None)
-               for executor in executors]
+    processes = [process for executor in executors for process in (executor._processes or {}).values()]
+    threads = [getattr(executor, "_executor_manager_thread", None) for executor in executors]
     for process in processes:
         # Only a worker not yet reaped: its number cannot have been given to
         # another process since (one of a later run, which would stop short).
@@ -319,8 +336,12 @@ def _holding_stop_signals() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _submit(executor: ProcessPoolExecutor, done: Callable[[Future[_Result]], None],
-            task: Callable[..., _Result], *args: Any) -> Future[_Result]:
+def _submit(
+    executor: ProcessPoolExecutor,
+    done: Callable[[Future[_Result]], None],
+    task: Callable[..., _Result],
+    *args: Any,
+) -> Future[_Result]:
     """``executor.submit``, ``done`` called with the task once it is done
     (from the executor's thread), with Ctrl-C held back until it returns.
 
@@ -353,12 +374,14 @@ def _chunk_result(future: Future[_Result]) -> _Result:
     except AL0Error:
         raise
     except BrokenProcessPool:
-        raise WorkerError("a worker process died (it was killed, or library code "
-                          "ended it with os._exit)") from None
+        raise WorkerError(
+            "a worker process died (it was killed, or library code ended it with os._exit)"
+        ) from None
     except BaseException as error:  # from the worker, pickled back: not our Ctrl-C
         detail = f": {error}" if str(error) else ""
-        raise WorkerError(f"a worker process stopped: library code raised "
-                          f"{type(error).__name__}{detail}") from None
+        raise WorkerError(
+            f"a worker process stopped: library code raised {type(error).__name__}{detail}"
+        ) from None
 
 
 def _start_worker(creator: int, main_thread: int) -> None:
@@ -382,10 +405,16 @@ INTERRUPTED = "interrupted"
 """Why :func:`run` stopped when Ctrl-C (or SIGTERM, SIGHUP) stopped it."""
 
 
-def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], jobs: int,
-        report: Report, scheduler: str | None = None,
-        progress: Callable[[], None] = lambda: None,
-        planning: Planning = lambda planned, known: None) -> str:
+def run(
+    spec: VerifySpec,
+    verifier: Verifier,
+    boards: Sequence[chess.Board],
+    jobs: int,
+    report: Report,
+    scheduler: str | None = None,
+    progress: Callable[[], None] = lambda: None,
+    planning: Planning = lambda planned, known: None,
+) -> str:
     """Judge every board, locally (``jobs`` worker processes) or on the Dask
     cluster of ``scheduler``, calling ``progress`` after each (and, while the
     workers of a worst-case run make its plans, ``planning``). Returns why
@@ -398,6 +427,7 @@ def run(spec: VerifySpec, verifier: Verifier, boards: Sequence[chess.Board], job
     started = time.perf_counter()
     if scheduler:
         from al0.verify.cluster import judge_on_cluster  # lazily: Dask is slow to import, an extra
+
         records = judge_on_cluster(scheduler, verifier, boards, report)
     else:
         records = judge_all(spec, verifier, boards, jobs, report, planning)

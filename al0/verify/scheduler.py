@@ -40,8 +40,9 @@ class ClusterError(AL0Error):
     workers, the scheduler or every worker gone."""
 
 
-def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS,
-            connect_seconds: float = CONNECT_SECONDS) -> distributed.Client:
+def connect(
+    address: str, no_worker_seconds: float = NO_WORKER_SECONDS, connect_seconds: float = CONNECT_SECONDS
+) -> distributed.Client:
     """A client of the scheduler at ``address`` with at least one worker,
     each step of reaching it bounded by ``connect_seconds``.
 
@@ -58,23 +59,27 @@ def connect(address: str, no_worker_seconds: float = NO_WORKER_SECONDS,
     client = distributed.Client.__new__(distributed.Client)
     try:
         with quiet_dask():
-            distributed.Client.__init__(client, address, timeout=connect_seconds,
-                                        set_as_default=False)
+            distributed.Client.__init__(client, address, timeout=connect_seconds, set_as_default=False)
     except (OSError, TimeoutError) as error:
         _discard(client)
-        raise ClusterError(f"no Dask scheduler at {address} "
-                           f"({describe(error)}): start one with `dask scheduler`") from None
+        raise ClusterError(
+            f"no Dask scheduler at {address} ({describe(error)}): start one with `dask scheduler`"
+        ) from None
     except Exception as error:  # what Dask raises on a bad answer: a MemoryError, a KeyError
         _discard(client)
-        raise ClusterError(f"{address} is not a Dask scheduler: it answered the client "
-                           f"with something else ({describe(error)})") from None
+        raise ClusterError(
+            f"{address} is not a Dask scheduler: it answered the client "
+            f"with something else ({describe(error)})"
+        ) from None
     try:
         client.wait_for_workers(1, timeout=no_worker_seconds)
     except TimeoutError:
         client.close()
-        raise ClusterError(f"the scheduler at {address} has no worker after "
-                           f"{no_worker_seconds:g} s: start some with "
-                           f"`dask worker {address}`") from None
+        raise ClusterError(
+            f"the scheduler at {address} has no worker after "
+            f"{no_worker_seconds:g} s: start some with "
+            f"`dask worker {address}`"
+        ) from None
     return client
 
 
@@ -101,29 +106,33 @@ def _reach(address: str, seconds: float) -> None:
 
     :raises ClusterError: naming the step that failed.
     """
-    host, port = address[len("tcp://"):].rsplit(":", 1)
+    host, port = address[len("tcp://") :].rsplit(":", 1)
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
     except OSError as error:
-        raise ClusterError(f"no Dask scheduler at {address} ({describe(error)}): start one "
-                           f"with `dask scheduler`") from None
+        raise ClusterError(
+            f"no Dask scheduler at {address} ({describe(error)}): start one with `dask scheduler`"
+        ) from None
 
     async def handshake() -> None:
-        comm = await asyncio.wait_for(distributed.comm.core.connect(address, timeout=seconds),
-                                      seconds)
+        comm = await asyncio.wait_for(distributed.comm.core.connect(address, timeout=seconds), seconds)
         await comm.close()
 
     try:
         with quiet_dask():
             asyncio.run(handshake())
     except TimeoutError:
-        raise ClusterError(f"{address} accepted the connection but gave no Dask handshake "
-                           f"within {seconds:g} s: is it a Dask scheduler?") from None
+        raise ClusterError(
+            f"{address} accepted the connection but gave no Dask handshake "
+            f"within {seconds:g} s: is it a Dask scheduler?"
+        ) from None
     except Exception as error:
         # Dask's message on junk is about the frame it misread (an
         # allocation of exabytes): the kind of error is enough.
-        raise ClusterError(f"{address} is not a Dask scheduler: it answered the handshake "
-                           f"with something else ({type(error).__name__})") from None
+        raise ClusterError(
+            f"{address} is not a Dask scheduler: it answered the handshake "
+            f"with something else ({type(error).__name__})"
+        ) from None
 
 
 def check_workers(client: distributed.Client, spec: VerifySpec) -> None:
@@ -134,11 +143,15 @@ def check_workers(client: distributed.Client, spec: VerifySpec) -> None:
     :raises ClusterError: naming each worker that failed and why.
     """
     answers = client.run(_load_table_on_worker, spec.table_path, on_error="return")
-    failed = [f"worker {worker}: {describe(answer)}"
-              for worker, answer in sorted(answers.items()) if isinstance(answer, BaseException)]
+    failed = [
+        f"worker {worker}: {describe(answer)}"
+        for worker, answer in sorted(answers.items())
+        if isinstance(answer, BaseException)
+    ]
     if failed:
-        raise ClusterError("; ".join(failed) + " (every worker needs al0 installed and "
-                           "the table at the same path)")
+        raise ClusterError(
+            "; ".join(failed) + " (every worker needs al0 installed and the table at the same path)"
+        )
 
 
 def _load_table_on_worker(table_path: str) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-
 from al0.board.moves import apply, play
 from al0.board.position import Position, to_board
 from al0.engine.plan import Planner
@@ -47,8 +46,9 @@ def pack(position: Position) -> Key:
     """``position`` as one int: its bitboards side by side (the knights are
     what is left of the men: a position has no pawns) and the side to move."""
     white, black, kings, queens, rooks, bishops, _, turn = position
-    return (((((white << 64 | black) << 64 | kings) << 64 | queens) << 64 | rooks) << 64
-            | bishops) << 1 | turn
+    return (
+        ((((white << 64 | black) << 64 | kings) << 64 | queens) << 64 | rooks) << 64 | bishops
+    ) << 1 | turn
 
 
 def unpack(key: Key) -> Position:
@@ -65,6 +65,7 @@ def unpack(key: Key) -> Position:
 class Segment(NamedTuple):
     """What a game does from a position where it starts a new plan (our
     move), up to the next such position or the end of the game."""
+
     rule: str | None
     advice: str | None
     """The plan's rule and advice: every move of the segment is theirs."""
@@ -144,6 +145,7 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
 
 class Outcome(NamedTuple):
     """How a game went, read off its chain of segments."""
+
     ending: Ending
     moves: int
     """Our moves played."""
@@ -203,8 +205,15 @@ def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segmen
             times = seen[key] = seen.get(key, 0) + 1
             if not ours and counts is not None:
                 counts.count(advice, current.dtms[index])  # after their reply
-            ending = (current.ending if index == last and current.ending is not None
-                      else _FIFTY if clock >= 100 else _REPETITION if times >= 3 else None)
+            ending = (
+                current.ending
+                if index == last and current.ending is not None
+                else _FIFTY
+                if clock >= 100
+                else _REPETITION
+                if times >= 3
+                else None
+            )
             if ending is not None:
                 if ours and counts is not None:
                     counts.count(advice, current.dtms[index])  # our move ended the game

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from al0.tablebase import PositionClass, Tablebase
 
 
-def start_positions(spec: PositionsSpec, table: AdviceTable, tablebase: Tablebase | None,
-                    relative_to: str | None = None) -> Sequence[chess.Board]:
+def start_positions(
+    spec: PositionsSpec, table: AdviceTable, tablebase: Tablebase | None, relative_to: str | None = None
+) -> Sequence[chess.Board]:
     """The start positions ``spec`` names: ``all`` (one position per
     symmetry class of the table's material, the table's side to move, won
     for it by the tablebase), ``every`` (every such position: each class
@@ -39,23 +40,27 @@ def start_positions(spec: PositionsSpec, table: AdviceTable, tablebase: Tablebas
         positions, too large a sample, or a bad EPD file.
     """
     if spec.path is not None:
-        path = str(file_in_folder(spec.path, relative_to)) if relative_to is not None \
-            else spec.path
+        path = str(file_in_folder(spec.path, relative_to)) if relative_to is not None else spec.path
         return epd_positions(path, table.material, table.us)
     if tablebase is None:
-        raise PositionError(f"no tablebase for {table.material}, so no list of all its "
-                            f"positions: give an EPD file")
+        raise PositionError(
+            f"no tablebase for {table.material}, so no list of all its positions: give an EPD file"
+        )
     from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
-    classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us),
-                                  won=True)
+
+    classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us), won=True)
     if spec.kind == "all":
         return LazyBoards(classes)
     if spec.kind == "every":
         return EveryOrientation(classes)
     assert spec.count is not None  # a sample has its count
-    check_sample_size(repr(spec.name), spec.count, len(classes),
-                      f"won {table.material} start positions (one per symmetry class)",
-                      "use all")
+    check_sample_size(
+        repr(spec.name),
+        spec.count,
+        len(classes),
+        f"won {table.material} start positions (one per symmetry class)",
+        "use all",
+    )
     chosen = random.Random(spec.seed).sample(classes, spec.count)
     return [position.board() for position in chosen]
 
@@ -88,8 +93,7 @@ class LazyBoards(Sequence[chess.Board]):
         """:func:`chain_starts` of positions ``start`` to ``stop``, made from
         the classes without a board (a board costs more than the rest of
         what a start needs in a run's main process)."""
-        return [(pack(class_position(position)), 0, None)
-                for position in self._classes[start:stop]]
+        return [(pack(class_position(position)), 0, None) for position in self._classes[start:stop]]
 
 
 class EveryOrientation(LazyBoards):
@@ -171,8 +175,17 @@ def position_fen(position: Position) -> str:
             if not occupied & bit:
                 empty += 1
                 continue
-            symbol = ("k" if kings & bit else "q" if queens & bit else "r" if rooks & bit
-                      else "b" if bishops & bit else "n")
+            symbol = (
+                "k"
+                if kings & bit
+                else "q"
+                if queens & bit
+                else "r"
+                if rooks & bit
+                else "b"
+                if bishops & bit
+                else "n"
+            )
             text += (str(empty) if empty else "") + (symbol.upper() if white & bit else symbol)
             empty = 0
         ranks.append(text + (str(empty) if empty else ""))

@@ -32,6 +32,7 @@ from al0.verify.worst import Start, WorstCase
 @dataclass(frozen=True)
 class VerifySpec:
     """Everything a verify run's games depend on (picklable, for --jobs)."""
+
     table_path: str
     defender: DefenderSpec
     """``tablebase``, ``random``, ``uci:COMMAND`` or ``worst``."""
@@ -61,14 +62,15 @@ class Verifier:
         # position (see judge).
         self.fixed: Defender | None = None
         if spec.defender.kind in ("tablebase", "uci"):
-            self.fixed = make_defender(spec.defender, self.table.material, spec.seed,
-                                       spec.engine_seconds)
+            self.fixed = make_defender(spec.defender, self.table.material, spec.seed, spec.engine_seconds)
         elif spec.defender.kind not in ("random", "worst"):
             raise DefenderError(f"verify cannot use the {spec.defender.name!r} defender")
-        self.tablebase = (self.fixed.table if isinstance(self.fixed, TablebaseDefender)
-                          else load_if_any(self.table.material))
-        self.segments: dict[Key, Segment] | None = (
-            {} if isinstance(self.fixed, TablebaseDefender) else None)
+        self.tablebase = (
+            self.fixed.table
+            if isinstance(self.fixed, TablebaseDefender)
+            else load_if_any(self.table.material)
+        )
+        self.segments: dict[Key, Segment] | None = {} if isinstance(self.fixed, TablebaseDefender) else None
         """Against the tablebase defender, the segment from every position
         where a game here started a new plan: the games share them (see
         :mod:`al0.verify.segments`)."""
@@ -88,8 +90,14 @@ class Verifier:
             return self.judge_start(self.start(board), lambda: board)
         if self.segments is not None:
             return self.chain_record(chain_start(board), self.segment)
-        return play_one(self.planner, board, self.defender_for(index), self.spec.max_moves,
-                        self.optimal(board), self.tablebase)
+        return play_one(
+            self.planner,
+            board,
+            self.defender_for(index),
+            self.spec.max_moves,
+            self.optimal(board),
+            self.tablebase,
+        )
 
     def segment(self, key: Key) -> Segment:
         """The segment from the position ``key``, made here the first time."""
@@ -109,15 +117,21 @@ class Verifier:
         """
         key, clock, fen = start
         outcome = walk(key, clock, self.spec.max_moves, segment)
-        return GameRecord(position_fen(unpack(key)) if fen is None else fen, outcome.ending,
-                          outcome.moves, outcome.optimal, advice_uses=outcome.advice_uses)
+        return GameRecord(
+            position_fen(unpack(key)) if fen is None else fen,
+            outcome.ending,
+            outcome.moves,
+            outcome.optimal,
+            advice_uses=outcome.advice_uses,
+        )
 
     def start(self, board: chess.Board) -> Start:
         """What the worst case needs of a start position, read from its board."""
         position = from_board(board)
         # board.fen() reads all 64 squares; a start has three or four men.
-        fen = (position_fen(position) if (board.halfmove_clock, board.fullmove_number) == (0, 1)
-               else board.fen())
+        fen = (
+            position_fen(position) if (board.halfmove_clock, board.fullmove_number) == (0, 1) else board.fen()
+        )
         return fen, position, self.optimal(board)
 
     def judge_start(self, start: Start, board: Callable[[], chess.Board]) -> GameRecord:
@@ -129,8 +143,14 @@ class Verifier:
             return record
         # The worst line replayed through the play loop: its per-advice breakdown.
         replies = iter(chess.Move.from_uci(uci) for uci in record.line[1::2])
-        replay = play_one(self.planner, board(), lambda _: next(replies, None),
-                          self.spec.max_moves, start[2], self.tablebase)
+        replay = play_one(
+            self.planner,
+            board(),
+            lambda _: next(replies, None),
+            self.spec.max_moves,
+            start[2],
+            self.tablebase,
+        )
         return dataclasses.replace(record, advice_uses=replay.advice_uses)
 
     def defender_for(self, index: int) -> Defender:
@@ -138,12 +158,11 @@ class Verifier:
         defender, or a random one seeded per position, so that results do not
         depend on how positions are split between jobs (and a replay meets
         the same moves)."""
-        return self.fixed or make_defender(self.spec.defender, self.table.material,
-                                           self.spec.seed + index)
+        return self.fixed or make_defender(self.spec.defender, self.table.material, self.spec.seed + index)
 
     def new_plan_seconds(self) -> list[float]:
         """Search times of the plans made since the last call."""
-        times = self.planner.search_seconds[self.plans_reported:]
+        times = self.planner.search_seconds[self.plans_reported :]
         self.plans_reported = len(self.planner.search_seconds)
         return times
 

@@ -114,6 +114,7 @@ has reported or planned before."""
 @dataclass(frozen=True)
 class PlanChunkResult:
     """A worker's answer for a chunk of positions."""
+
     worker: int
     """The worker's process id: its step ids are its own."""
     first_step: int
@@ -168,14 +169,19 @@ def decode_tree(code: Sequence[int]) -> ForcingTree:
 
 
 def encode_plan(plan: Plan) -> EncodedPlan:
-    return (plan.rule, plan.advice, plan.tried,
-            None if plan.tree is None else encode_tree(plan.tree), plan.nodes, plan.seconds)
+    return (
+        plan.rule,
+        plan.advice,
+        plan.tried,
+        None if plan.tree is None else encode_tree(plan.tree),
+        plan.nodes,
+        plan.seconds,
+    )
 
 
 def decode_plan(position: Position, encoded: EncodedPlan) -> Plan:
     rule, advice, tried, tree, nodes, seconds = encoded
-    return Plan(position, rule, advice, tried, None if tree is None else decode_tree(tree),
-                nodes, seconds)
+    return Plan(position, rule, advice, tried, None if tree is None else decode_tree(tree), nodes, seconds)
 
 
 class PlanWorker:
@@ -214,15 +220,15 @@ class PlanWorker:
                 continue
             # A position planned or reported here is known to the main
             # process already: it sent it, or had it from this worker.
-            new = tuple(replan for replan in replans
-                        if replan not in reported and replan not in cache)
+            new = tuple(replan for replan in replans if replan not in reported and replan not in cache)
             reported.update(new)
             answers.append((worst.plan_steps[position], new))
             if plans is not None:
                 plans.append(encode_plan(cache[position]))
         first, self.steps_sent = self.steps_sent, len(worst.steps)
-        return PlanChunkResult(os.getpid(), first, worst.sent_steps(first), answers,
-                               planner.search_seconds[made:], plans)
+        return PlanChunkResult(
+            os.getpid(), first, worst.sent_steps(first), answers, planner.search_seconds[made:], plans
+        )
 
 
 @functools.lru_cache(maxsize=1)

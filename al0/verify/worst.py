@@ -246,8 +246,13 @@ class WorstCase:
 
     def _walk(self, root: State) -> Value:
         """The value of ``root`` (not memoised yet): see :meth:`_value`."""
-        memo, on_path, endings, ending_of, open_ = (self.memo, self.on_path, self.endings,
-                                                    self._ending, self._open)
+        memo, on_path, endings, ending_of, open_ = (
+            self.memo,
+            self.on_path,
+            self.endings,
+            self._ending,
+            self._open,
+        )
         opened = open_(root)
         if not isinstance(opened, _Open):
             memo[root] = opened
@@ -312,6 +317,7 @@ class WorstCase:
 
 class _Open(NamedTuple):
     """A state of the worst-case walk whose replies are to be taken."""
+
     uci: str
     """Our move's UCI."""
     replies: dict[int, int]

@@ -19,25 +19,52 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from al0.board.fen import check_not_over, parse_fen, read_epd
 from al0.cli import cli
 from al0.errors import PositionError
-from al0.board.fen import check_not_over, parse_fen, read_epd
 from conftest import POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
 
-SEEDS = sorted({line.strip() for path in POSITIONS.glob("*.epd")
-                for line in path.read_text().splitlines()
-                if line.strip() and not line.startswith("#")}
-               | {"8/8/4R3/8/3K4/8/2k5/8 w - - 0 1", chess.STARTING_FEN,
-                  "8/8/8/8/8/2k5/8/R1K5 w - - 12 40", '8/8/8/8/8/2k5/8/R1K5 w - - bm Rc1; id "x";'})
+SEEDS = sorted(
+    {
+        line.strip()
+        for path in POSITIONS.glob("*.epd")
+        for line in path.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    | {
+        "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1",
+        chess.STARTING_FEN,
+        "8/8/8/8/8/2k5/8/R1K5 w - - 12 40",
+        '8/8/8/8/8/2k5/8/R1K5 w - - bm Rc1; id "x";',
+    }
+)
 """Real positions to mutate: EPD lines (some with opcodes) and full FENs."""
 
 PIECES = "KQRBNPkqrbnp12345678/ -wb"
-ODD = ["\ufeff", "\x00", "\t", "\r", "\u00a0", "²", "①", "٣", "é", "\"", ";", "9" * 5000,
-       "-1", "0x1f", "99999999999999999999", " c0 \"", " bm ", " am Kz9;", " dm 1;"]
-SNIPPETS = st.one_of(st.sampled_from(list(PIECES)), st.sampled_from(ODD),
-                     st.text(max_size=3))
+ODD = [
+    "\ufeff",
+    "\x00",
+    "\t",
+    "\r",
+    "\u00a0",
+    "²",
+    "①",
+    "٣",
+    "é",
+    '"',
+    ";",
+    "9" * 5000,
+    "-1",
+    "0x1f",
+    "99999999999999999999",
+    ' c0 "',
+    " bm ",
+    " am Kz9;",
+    " dm 1;",
+]
+SNIPPETS = st.one_of(st.sampled_from(list(PIECES)), st.sampled_from(ODD), st.text(max_size=3))
 
 
 @st.composite
@@ -50,11 +77,11 @@ def mutated(draw: st.DrawFn) -> str:
         if kind == "insert":
             text = text[:at] + draw(SNIPPETS) + text[at:]
         elif kind == "delete":
-            text = text[:at] + text[at + draw(st.integers(1, 3)):]
+            text = text[:at] + text[at + draw(st.integers(1, 3)) :]
         elif kind == "replace":
-            text = text[:at] + draw(SNIPPETS) + text[at + 1:]
+            text = text[:at] + draw(SNIPPETS) + text[at + 1 :]
         elif kind == "repeat":
-            text = text[:at] + text[at:at + 8] * draw(st.integers(2, 5)) + text[at:]
+            text = text[:at] + text[at : at + 8] * draw(st.integers(2, 5)) + text[at:]
         else:
             text = text[:at]
     return text
@@ -67,9 +94,13 @@ SCALE = int(os.environ.get("AL0_FUZZ_SCALE", "1"))
 def fuzz(examples: int) -> settings:
     """Hypothesis settings for ``examples`` (times :data:`SCALE`)
     derandomised examples, without a deadline or an example database."""
-    return settings(derandomize=True, deadline=None, database=None,
-                    max_examples=examples * SCALE,
-                    suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        derandomize=True,
+        deadline=None,
+        database=None,
+        max_examples=examples * SCALE,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
 
 
 @fuzz(400)
@@ -136,17 +167,20 @@ def test_plan_epd_succeeds_or_exits_2_with_one_line(scratch, lines):
     one_clean_line(CliRunner().invoke(cli, ["plan", BOOK, "--budget", "2000", "--epd", str(path)]))
 
 
-@pytest.mark.parametrize("fen, refused", [
-    ("8/8/8/8/8/2k5/8/R3K3 w - - 0 1", None),
-    ("8/8/8/8/8/2k5/8/R3K3 w - - 96 80", None),                  # a mate may be four plies away
-    ("8/8/8/8/8/2k5/8/R3K3 w - - 97 80", "before any mate"),      # none within three plies
-    ("2k5/8/2K5/8/8/8/8/7R w - - 99 80", None),                  # Rh8# on the last ply
-    ("8/8/3k4/8/4r3/8/2Q5/3K4 w - - 99 80", None),               # Qxe4 resets the clock
-    ("2k5/8/2K5/8/8/8/8/7R w - - 100 80", "has already ended"),   # mate too late
-    ("8/8/8/8/8/2k5/8/R3K3 w - - 150 80", "has already ended"),   # the 75-move rule too
-    ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "already over"),           # stalemate
-    ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", "already over"),           # mate
-])
+@pytest.mark.parametrize(
+    "fen, refused",
+    [
+        ("8/8/8/8/8/2k5/8/R3K3 w - - 0 1", None),
+        ("8/8/8/8/8/2k5/8/R3K3 w - - 96 80", None),  # a mate may be four plies away
+        ("8/8/8/8/8/2k5/8/R3K3 w - - 97 80", "before any mate"),  # none within three plies
+        ("2k5/8/2K5/8/8/8/8/7R w - - 99 80", None),  # Rh8# on the last ply
+        ("8/8/3k4/8/4r3/8/2Q5/3K4 w - - 99 80", None),  # Qxe4 resets the clock
+        ("2k5/8/2K5/8/8/8/8/7R w - - 100 80", "has already ended"),  # mate too late
+        ("8/8/8/8/8/2k5/8/R3K3 w - - 150 80", "has already ended"),  # the 75-move rule too
+        ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "already over"),  # stalemate
+        ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", "already over"),  # mate
+    ],
+)
 def test_a_position_the_game_has_ended_at_is_refused(fen, refused):
     board = chess.Board(fen)
     if refused is None:

@@ -11,26 +11,31 @@ from al0.errors import PositionError
 from al0.tablebase.material import parse_material
 
 
-@pytest.mark.parametrize("text, name, stronger, sides", [
-    ("KRK", "KRK", "KRK", ("KR", "K")),
-    ("KNBK", "KBNK", "KBNK", ("KBN", "K")),
-    ("KNKR", "KNKR", "KRKN", ("KN", "KR")),
-    ("KKQ", "KKQ", "KQK", ("K", "KQ")),
-    ("KRKR", "KRKR", "KRKR", ("KR", "KR")),
-])
-def test_a_material_keeps_its_sides_as_written_and_knows_the_stronger(text, name, stronger,
-                                                                      sides):
+@pytest.mark.parametrize(
+    "text, name, stronger, sides",
+    [
+        ("KRK", "KRK", "KRK", ("KR", "K")),
+        ("KNBK", "KBNK", "KBNK", ("KBN", "K")),
+        ("KNKR", "KNKR", "KRKN", ("KN", "KR")),
+        ("KKQ", "KKQ", "KQK", ("K", "KQ")),
+        ("KRKR", "KRKR", "KRKR", ("KR", "KR")),
+    ],
+)
+def test_a_material_keeps_its_sides_as_written_and_knows_the_stronger(text, name, stronger, sides):
     material = Material.parse(text)
-    assert (material.name, material.stronger_first().name, material.side_names) == (
-        name, stronger, sides)
-    assert material.counts() == tuple(name[:len(sides[0])].count(letter)
-                                      for letter in "PNBRQK")
+    assert (material.name, material.stronger_first().name, material.side_names) == (name, stronger, sides)
+    assert material.counts() == tuple(name[: len(sides[0])].count(letter) for letter in "PNBRQK")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("KRPK", "material must look like KRK or KQKR, not 'KRPK' (al0 plays pawnless endings: no P)"),
-    ("krk", "not 'krk'"), ("KR", "not 'KR'"), ("", "not ''"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("KRPK", "material must look like KRK or KQKR, not 'KRPK' (al0 plays pawnless endings: no P)"),
+        ("krk", "not 'krk'"),
+        ("KR", "not 'KR'"),
+        ("", "not ''"),
+    ],
+)
 def test_anything_else_is_no_material(text, message):
     with pytest.raises(PositionError, match=message.replace("(", r"\(").replace(")", r"\)")):
         Material.parse(text)

@@ -15,11 +15,17 @@ import random
 import chess
 import pytest
 
-from al0.errors import PositionError
-from al0.board.checks import (checking_moves, gives_check, is_checkmate, is_stalemate,
-                              legal_checks, mate_in_one)
+from al0.board.checks import (
+    checking_moves,
+    gives_check,
+    is_checkmate,
+    is_stalemate,
+    legal_checks,
+    mate_in_one,
+)
 from al0.board.moves import legal_moves, legal_targets, play, successors
 from al0.board.position import MOVES, Position, from_board, is_check, to_board
+from al0.errors import PositionError
 from conftest import mates
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -34,8 +40,9 @@ def materials() -> list[tuple[tuple[chess.PieceType, chess.Color], ...]]:
     return found
 
 
-def random_boards(material: tuple[tuple[chess.PieceType, chess.Color], ...],
-                  count: int, rng: random.Random) -> list[chess.Board]:
+def random_boards(
+    material: tuple[tuple[chess.PieceType, chess.Color], ...], count: int, rng: random.Random
+) -> list[chess.Board]:
     boards = []
     while len(boards) < count:
         board = chess.Board(None)
@@ -53,8 +60,7 @@ def random_boards(material: tuple[tuple[chess.PieceType, chess.Color], ...],
 @pytest.mark.slow
 def test_compact_moves_checks_mates_equal_python_chess():
     rng = random.Random(20261122)
-    counts = {"positions": 0, "moves": 0, "checks": 0, "mates": 0, "stalemates": 0,
-              "mates in one": 0}
+    counts = {"positions": 0, "moves": 0, "checks": 0, "mates": 0, "stalemates": 0, "mates in one": 0}
     for material in materials():
         for board in random_boards(material, 150, rng):
             position = from_board(board)
@@ -69,7 +75,8 @@ def test_compact_moves_checks_mates_equal_python_chess():
             # pieces), those read the same and every other square 0.
             some = {move.from_square for move in expected[::3]} | {rng.randrange(64)}
             assert legal_targets(position, some) == [
-                targets[square] if square in some else 0 for square in chess.SQUARES], board.fen()
+                targets[square] if square in some else 0 for square in chess.SQUARES
+            ], board.fen()
             checks = [move for move in expected if board.gives_check(move)]
             assert checking_moves(position, expected) == checks, board.fen()
             assert legal_checks(position) == checks, board.fen()
@@ -82,8 +89,12 @@ def test_compact_moves_checks_mates_equal_python_chess():
                 board.pop()
             # Every other from-to pair is refused.
             legal = set(expected)
-            for move in (MOVES[a][b] for a in chess.SQUARES for b in chess.SQUARES
-                         if board.occupied_co[board.turn] & chess.BB_SQUARES[a]):
+            for move in (
+                MOVES[a][b]
+                for a in chess.SQUARES
+                for b in chess.SQUARES
+                if board.occupied_co[board.turn] & chess.BB_SQUARES[a]
+            ):
                 assert (play(position, move) is None) == (move not in legal), (board.fen(), move)
             assert is_check(position) == board.is_check()
             assert is_checkmate(position) == board.is_checkmate()
@@ -99,24 +110,29 @@ def test_compact_moves_checks_mates_equal_python_chess():
     assert min(counts.values()) > 0, counts
 
 
-@pytest.mark.parametrize("fen", [
-    "8/8/8/8/8/8/8/k1K1R3 b - - 0 1",       # mate on the edge
-    "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",       # stalemate
-    "8/8/8/8/8/5k2/6q1/7K w - - 0 1",       # in check: the king captures
-    "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1",      # a pinned-style line: the king must leave the file
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/8/8/8/8/k1K1R3 b - - 0 1",  # mate on the edge
+        "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",  # stalemate
+        "8/8/8/8/8/5k2/6q1/7K w - - 0 1",  # in check: the king captures
+        "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1",  # a pinned-style line: the king must leave the file
+    ],
+)
 def test_known_positions(fen):
     board = chess.Board(fen)
     position = from_board(board)
     assert legal_moves(position) == list(board.legal_moves)
-    assert (is_checkmate(position), is_stalemate(position)) == (board.is_checkmate(),
-                                                                 board.is_stalemate())
+    assert (is_checkmate(position), is_stalemate(position)) == (board.is_checkmate(), board.is_stalemate())
 
 
-@pytest.mark.parametrize("fen", [
-    "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",      # a pawn
-    "4k3/8/8/8/8/8/8/4K2R w K - 0 1",       # castling rights
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",  # a pawn
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",  # castling rights
+    ],
+)
 def test_positions_a_compact_position_cannot_hold(fen):
     with pytest.raises(PositionError):
         from_board(chess.Board(fen))

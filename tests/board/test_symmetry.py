@@ -11,18 +11,23 @@ import random
 import chess
 import pytest
 
-from al0.lang.specs import DefenderSpec, PositionsSpec
+from al0.board.position import from_board, to_board
+from al0.board.symmetry import (
+    IDENTITY,
+    INVERSE,
+    SQUARE_MAPS,
+    canonical_symmetry,
+    class_key,
+    transform_position,
+)
+from al0.engine.plan import Planner
+from al0.engine.tree import principal_line, transform_tree
 from al0.errors import PredicateError, SearchBudgetExceeded
 from al0.lang.loader import load_table, parse_table
 from al0.lang.model import AdviceTable
-from al0.engine.plan import Planner
-from al0.board.position import from_board, to_board
-from al0.board.symmetry import (IDENTITY, INVERSE, SQUARE_MAPS, canonical_symmetry,
-                                class_key, transform_position)
-from al0.tablebase import Tablebase
-from al0.engine.tree import principal_line, transform_tree
+from al0.lang.specs import DefenderSpec, PositionsSpec
+from al0.tablebase import Tablebase, load_if_any
 from al0.verify.sources import start_positions
-from al0.tablebase import load_if_any
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import TABLES, random_position
 
@@ -47,9 +52,13 @@ def random_boards(material: str, count: int, seed: int) -> list[chess.Board]:
 
 def mate_table(material: str) -> AdviceTable:
     """A one-rule table of ``material`` (mate in one), for its positions."""
-    return parse_table(f"name: t\nmaterial: {material}\nrules: [{{name: r, if: true, then: [a]}}]\n"
-                       "advice: {a: {better-goal: mate, holding-goal: true, "
-                       "us-moves: {0: legal}, them-moves: {1: legal}}}\n", "t.yaml", TABLES)
+    return parse_table(
+        f"name: t\nmaterial: {material}\nrules: [{{name: r, if: true, then: [a]}}]\n"
+        "advice: {a: {better-goal: mate, holding-goal: true, "
+        "us-moves: {0: legal}, them-moves: {1: legal}}}\n",
+        "t.yaml",
+        TABLES,
+    )
 
 
 def tablebase_of(material: str) -> Tablebase:
@@ -79,9 +88,12 @@ def test_the_tablebases_start_positions_are_canonical(material):
 
 def test_every_orientation_has_one_canonical_image():
     for board in random_boards("KRK", 200, seed=7):
-        images = {transform_position(from_board(oracle(board, g)),
-                                     canonical_symmetry(from_board(oracle(board, g)), chess.WHITE))
-                  for g in range(8)}
+        images = {
+            transform_position(
+                from_board(oracle(board, g)), canonical_symmetry(from_board(oracle(board, g)), chess.WHITE)
+            )
+            for g in range(8)
+        }
         assert len(images) == 1
 
 
@@ -92,25 +104,23 @@ def test_mirror_images_get_mirrored_plans():
     for board in random_boards("KRK", 40, seed=3):
         position = from_board(board)
         plan = planner.plan(board)
-        if plan.tree is None or any(transform_position(position, g) == position
-                                    for g in range(1, 8)):
+        if plan.tree is None or any(transform_position(position, g) == position for g in range(1, 8)):
             continue  # no plan to mirror, or a position that is its own mirror
         for symmetry in range(1, 8):
             mirrored = planner.plan(oracle(board, symmetry))
             assert (mirrored.rule, mirrored.advice) == (plan.rule, plan.advice)
-            assert principal_line(mirrored.tree) == principal_line(
-                transform_tree(plan.tree, symmetry))
+            assert principal_line(mirrored.tree) == principal_line(transform_tree(plan.tree, symmetry))
 
 
 @pytest.mark.slow
 def test_a_symmetric_tables_worst_case_is_the_same_from_every_orientation():
-    verifier = Verifier(VerifySpec(str(TABLES / "krk_fast.yaml"), DefenderSpec("worst"),
-                                   replay_worst_lines=False))
+    verifier = Verifier(
+        VerifySpec(str(TABLES / "krk_fast.yaml"), DefenderSpec("worst"), replay_worst_lines=False)
+    )
     for board in random_boards("KRK", 25, seed=11):
         if verifier.optimal(board) is None:
             continue
-        records = {(r.ending, r.moves) for r in
-                   (verifier.judge(0, oracle(board, g)) for g in range(8))}
+        records = {(r.ending, r.moves) for r in (verifier.judge(0, oracle(board, g)) for g in range(8))}
         assert len(records) == 1, board.fen()
 
 
@@ -137,10 +147,12 @@ def test_a_plan_error_names_the_position_as_given():
 def broken_symmetric_planner(advice: str) -> Planner:
     """A symmetric table on the broken library of tests/tables with one
     piece of advice, ``advice`` being its keys as YAML flow-mapping items."""
-    text = ("name: t\nmaterial: KRK\nsymmetric: true\n"
-            "library: ../tests/data/broken_tables/lib_broken_at_search.py\n"
-            "rules: [{name: r, if: true, then: [a]}]\n"
-            f"advice: {{a: {{{advice}}}}}\n")
+    text = (
+        "name: t\nmaterial: KRK\nsymmetric: true\n"
+        "library: ../tests/data/broken_tables/lib_broken_at_search.py\n"
+        "rules: [{name: r, if: true, then: [a]}]\n"
+        f"advice: {{a: {{{advice}}}}}\n"
+    )
     return Planner(parse_table(text, "<test>", TABLES))
 
 
@@ -151,7 +163,8 @@ def test_a_library_error_deep_in_the_search_names_the_node_as_the_user_sees_it()
     assert canonical_symmetry(from_board(board), chess.WHITE) != IDENTITY
     planner = broken_symmetric_planner(
         "better-goal: themtomove and says_false_as_text, holding-goal: true,"
-        " us-moves: {0: legal}, them-moves: nomove")
+        " us-moves: {0: legal}, them-moves: nomove"
+    )
     with pytest.raises(PredicateError) as caught:
         planner.plan(board)
     named = str(caught.value).rsplit(" at ", 1)[1].split()[:2]  # placement and side to move
@@ -170,8 +183,8 @@ def test_an_illegal_move_from_a_library_is_named_in_the_users_orientation():
     symmetry = canonical_symmetry(from_board(board), chess.WHITE)
     assert symmetry != IDENTITY
     planner = broken_symmetric_planner(
-        "better-goal: themtomove, holding-goal: true,"
-        " us-moves: {0: yields_illegal}, them-moves: nomove")
+        "better-goal: themtomove, holding-goal: true, us-moves: {0: yields_illegal}, them-moves: nomove"
+    )
     with pytest.raises(PredicateError) as caught:
         planner.plan(board)
     back = SQUARE_MAPS[INVERSE[symmetry]]
@@ -194,12 +207,11 @@ def test_every_lists_each_class_with_all_its_mirror_images(material, positions):
     for number in range(40):
         board = classes[number]
         images = {oracle(board, g).board_fen() for g in range(8)}
-        listed = every[index:index + len(images)]
+        listed = every[index : index + len(images)]
         assert listed[0].board_fen() == board.board_fen()
         assert {image.board_fen() for image in listed} == images
         index += len(images)
-    assert every[-1].board_fen() in {oracle(classes[len(classes) - 1], g).board_fen()
-                                     for g in range(8)}
+    assert every[-1].board_fen() in {oracle(classes[len(classes) - 1], g).board_fen() for g in range(8)}
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -211,6 +223,9 @@ def test_a_class_key_is_shared_by_mirror_images_only(seed):
     key = class_key(from_board(board))
     assert {class_key(from_board(oracle(board, g))) for g in range(8)} == {key}
     images = {oracle(board, g).board_fen() for g in range(8)}
-    other = next(b for b in (random_position(rng, "KQRK" if seed % 2 else "KBNK")
-                             for _ in range(100)) if b.board_fen() not in images)
+    other = next(
+        b
+        for b in (random_position(rng, "KQRK" if seed % 2 else "KBNK") for _ in range(100))
+        if b.board_fen() not in images
+    )
     assert class_key(from_board(other)) != key

@@ -10,13 +10,13 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.lang.expr import parse_call
 from al0.cli import cli
 from al0.engine.defenders import TablebaseDefender
-from al0.lang.library import Node
-from al0.lang.loader import load_table
 from al0.engine.plan import Planner
 from al0.engine.play import GameEnd, OurMove, TheirMove, play_game
+from al0.lang.expr import parse_call
+from al0.lang.library import Node
+from al0.lang.loader import load_table
 from al0.lang.vocabulary.binding import Binder
 from conftest import POSITIONS
 
@@ -43,8 +43,7 @@ def play_out(table: str, fen: str) -> tuple[list[OurMove], GameEnd]:
 @pytest.mark.slow
 def test_bishop_table_claims_hold_on_a_fixed_sample(table):
     count = SAMPLES[table]
-    result = CliRunner().invoke(cli, ["verify", table, "--jobs", "2",
-                                      "--positions", f"sample:{count}"])
+    result = CliRunner().invoke(cli, ["verify", table, "--jobs", "2", "--positions", f"sample:{count}"])
     assert result.exit_code == 0, result.output
     assert f"{count} of {count} positions" in result.output
     assert "expect stalemates: ok" in result.output
@@ -53,14 +52,17 @@ def test_bishop_table_claims_hold_on_a_fixed_sample(table):
         assert f"expect {claim}: ok" in result.output
 
 
-KBBK_POSITIONS = {ops["id"]: board for board, ops in
-                  (chess.Board.from_epd(line) for line in
-                   (POSITIONS / "kbbk.epd").read_text().splitlines()
-                   if line and not line.startswith("#"))}
+KBBK_POSITIONS = {
+    ops["id"]: board
+    for board, ops in (
+        chess.Board.from_epd(line)
+        for line in (POSITIONS / "kbbk.epd").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+}
 """The KBBK test positions, by id (tests/data/positions/kbbk.epd)."""
 
-KBBK_POTENTIAL = ("corner_triangle", "area", "room", "area_dist(K, k)",
-                  "triangle_corner_dist(K, k)")
+KBBK_POTENTIAL = ("corner_triangle", "area", "room", "area_dist(K, k)", "triangle_corner_dist(K, k)")
 """The measures kbbk.yaml's plans bring down, most important first."""
 
 
@@ -82,9 +84,14 @@ def test_kbbk_shelters_one_of_two_open_bishops():
     assert end.ending.value == "mate", end
 
 
-@pytest.mark.parametrize("name, rule, advice, length", [
-    ("net6", "net", "mate_in_6", 6), ("drive6", "drive", "mate_in_6", 6),
-    ("detour", "drive", "detour", None)])
+@pytest.mark.parametrize(
+    "name, rule, advice, length",
+    [
+        ("net6", "net", "mate_in_6", 6),
+        ("drive6", "drive", "mate_in_6", 6),
+        ("detour", "drive", "detour", None),
+    ],
+)
 def test_kbbk_mates_where_the_full_run_stopped_with_no_plan(name, rule, advice, length):
     # The six-move mate and the detour come last in their rules: they play
     # only where nothing else moves.
@@ -175,8 +182,13 @@ def test_kbnk_writes_the_published_goals_in_the_vocabulary():
     assert table.library.path == ""
 
 
-KBNK_COUNT = ((3, "corner_dist(k, B)"), (3, "edge_dist(k)"), (2, "centre_side_dist(K, k)"),
-              (1, "mobility"), (1, "dist(N, k)"))
+KBNK_COUNT = (
+    (3, "corner_dist(k, B)"),
+    (3, "edge_dist(k)"),
+    (2, "centre_side_dist(K, k)"),
+    (1, "mobility"),
+    (1, "dist(N, k)"),
+)
 """kbnk.yaml's count, weight and term: the first term of its potential."""
 
 

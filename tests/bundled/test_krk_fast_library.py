@@ -31,8 +31,7 @@ def test_the_books_vocabulary_is_re_exported_unchanged():
     # Same names, same meaning: each predicate's and generator's docstring
     # (its definition) and its answers on the book's start after 1. Re3.
     after = Node(chess.Board("8/8/8/8/3K4/4R3/2k5/8 b - - 1 1"), 1, chess.WHITE)
-    assert FAST.predicates.keys() - {"edgebound", "our_king_cornered", "rooksafe"} \
-        == BOOK.predicates.keys()
+    assert FAST.predicates.keys() - {"edgebound", "our_king_cornered", "rooksafe"} == BOOK.predicates.keys()
     for name, predicate in BOOK.predicates.items():
         assert FAST.predicates[name].__doc__ == predicate.__doc__
         assert FAST.predicates[name](after, node(START)) == predicate(after, node(START))
@@ -59,19 +58,22 @@ def test_kingtoward_walks_at_the_critical_square():
     assert "d4c3" not in order and "d4d3" not in order
 
 
-@pytest.mark.parametrize("fen", [
-    START,
-    "8/8/8/8/8/k7/8/K6R w - - 0 1",
-    "1R6/8/8/8/8/8/6k1/3K4 w - - 0 1",
-    "8/8/8/8/8/8/8/RK1k4 w - - 0 1",
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        START,
+        "8/8/8/8/8/k7/8/K6R w - - 0 1",
+        "1R6/8/8/8/8/8/6k1/3K4 w - - 0 1",
+        "8/8/8/8/8/8/8/RK1k4 w - - 0 1",
+    ],
+)
 def test_squeezefirst_is_every_legal_move_rook_first(fen):
     order = moves("squeezefirst", fen)
     board = chess.Board(fen)
     assert sorted(order) == sorted(move.uci() for move in board.legal_moves)
     rook = board.pieces(chess.ROOK, chess.WHITE).pop()
     rook_moves = [uci for uci in order if chess.parse_square(uci[:2]) == rook]
-    assert order[:len(rook_moves)] == rook_moves
+    assert order[: len(rook_moves)] == rook_moves
 
 
 # W a1, R e2, B c1: the rook shuts B on the first rank although W stands
@@ -132,10 +134,19 @@ def test_box_span_and_length_of_the_box_both_kings_share():
     assert feature("box", START) == 4
 
 
-@pytest.mark.parametrize("square, cornered", [
-    ("a1", True), ("b2", True), ("c1", True), ("a3", True), ("f8", True),
-    ("c2", False), ("d1", False), ("g6", False),
-])
+@pytest.mark.parametrize(
+    "square, cornered",
+    [
+        ("a1", True),
+        ("b2", True),
+        ("c1", True),
+        ("a3", True),
+        ("f8", True),
+        ("c2", False),
+        ("d1", False),
+        ("g6", False),
+    ],
+)
 def test_our_king_cornered_is_two_steps_along_the_lines_from_a_corner(square, cornered):
     board = chess.Board(None)
     board.set_piece_at(chess.parse_square(square), chess.Piece(chess.KING, chess.WHITE))
@@ -146,10 +157,10 @@ def test_our_king_cornered_is_two_steps_along_the_lines_from_a_corner(square, co
 
 
 def test_rooksafe_when_their_king_cannot_come_next_to_the_rook():
-    assert FAST.predicates["rooksafe"](node(BOX), node(BOX))            # h3 three steps from e2
-    near = "8/8/8/8/8/5R2/4k3/1K6 w - - 0 1"                             # f3 next to e2
+    assert FAST.predicates["rooksafe"](node(BOX), node(BOX))  # h3 three steps from e2
+    near = "8/8/8/8/8/5R2/4k3/1K6 w - - 0 1"  # f3 next to e2
     assert not FAST.predicates["rooksafe"](node(near), node(near))
-    guarded = "8/8/8/8/8/2R5/1K6/4k3 w - - 0 1"                          # c3 two from e1, W b2 guards it
+    guarded = "8/8/8/8/8/2R5/1K6/4k3 w - - 0 1"  # c3 two from e1, W b2 guards it
     assert FAST.predicates["rooksafe"](node(guarded), node(guarded))
 
 
@@ -180,12 +191,15 @@ def test_kingreach_steps_where_their_king_keeps_the_fewest_squares():
     assert sorted(order) == sorted(moves("kingtoward", BOX))
 
 
-@pytest.mark.parametrize("fen, corner, edge", [
-    ("8/8/8/8/3k4/8/8/K6R w - - 0 1", 0, 0),      # W a1
-    ("8/8/8/8/3k4/8/2K5/7R w - - 0 1", 3, 1),     # W c2: 2 + 1 steps from a1
-    ("8/8/8/8/7k/3K4/8/R7 w - - 0 1", 5, 2),      # W d3: 3 + 2 from a1, 4 + 2 from h1
-    ("8/6K1/8/8/3k4/8/8/R7 w - - 0 1", 2, 1),     # W g7: 1 + 1 from h8
-])
+@pytest.mark.parametrize(
+    "fen, corner, edge",
+    [
+        ("8/8/8/8/3k4/8/8/K6R w - - 0 1", 0, 0),  # W a1
+        ("8/8/8/8/3k4/8/2K5/7R w - - 0 1", 3, 1),  # W c2: 2 + 1 steps from a1
+        ("8/8/8/8/7k/3K4/8/R7 w - - 0 1", 5, 2),  # W d3: 3 + 2 from a1, 4 + 2 from h1
+        ("8/6K1/8/8/3k4/8/8/R7 w - - 0 1", 2, 1),  # W g7: 1 + 1 from h8
+    ],
+)
 def test_cornerdist_and_edgedist_measure_our_king_alone(fen, corner, edge):
     assert feature("cornerdist", fen) == corner
     assert feature("edgedist", fen) == edge
@@ -206,13 +220,16 @@ def test_kingnear_walks_out_of_the_corner_towards_their_king():
     assert order[4] == "c2c1"
 
 
-@pytest.mark.parametrize("fen, gap", [
-    ("8/8/8/4k3/1R6/8/8/K7 w - - 0 1", 1),      # W a1, R b4, B e5: rank 4 next to B, 3 from W
-    ("8/8/8/4k3/8/8/8/KR6 w - - 0 1", 8),       # R b1: the b-file cuts, but next to W
-    ("8/8/8/7k/8/8/8/K2R4 w - - 0 1", 4),       # R d1, B h5: the d-file, four files from B
-    ("8/8/4k3/8/1R6/8/8/K7 w - - 0 1", 2),      # B e6: rank 4 two ranks from it
-    ("R7/8/8/8/3k4/8/8/1K6 w - - 0 1", 8),      # R a8: neither line between the kings
-    ("2R5/8/8/8/3k4/8/8/1K6 w - - 0 1", 8),     # R c8: the c-file next to B, one from W
-])
+@pytest.mark.parametrize(
+    "fen, gap",
+    [
+        ("8/8/8/4k3/1R6/8/8/K7 w - - 0 1", 1),  # W a1, R b4, B e5: rank 4 next to B, 3 from W
+        ("8/8/8/4k3/8/8/8/KR6 w - - 0 1", 8),  # R b1: the b-file cuts, but next to W
+        ("8/8/8/7k/8/8/8/K2R4 w - - 0 1", 4),  # R d1, B h5: the d-file, four files from B
+        ("8/8/4k3/8/1R6/8/8/K7 w - - 0 1", 2),  # B e6: rank 4 two ranks from it
+        ("R7/8/8/8/3k4/8/8/1K6 w - - 0 1", 8),  # R a8: neither line between the kings
+        ("2R5/8/8/8/3k4/8/8/1K6 w - - 0 1", 8),  # R c8: the c-file next to B, one from W
+    ],
+)
 def test_cutgap_is_the_rook_cut_next_to_their_king_with_room_for_ours(fen, gap):
     assert feature("cutgap", fen) == gap

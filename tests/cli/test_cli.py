@@ -40,6 +40,7 @@ def assert_user_error(result, *fragments: str) -> str:
 
 # ------------------------------------------------------------- check
 
+
 def test_check_summarises_the_book_table():
     result = run("check", BRATKO)
     assert result.exit_code == 0, result.output
@@ -60,13 +61,22 @@ def test_check_summarises_the_book_table():
     data = json.loads(run("check", BRATKO, "--json").output)
     assert data["advice"]["squeeze"]["description"].startswith("Squeeze: shrink the box")
     assert data["rules"][1]["description"].startswith("Drive their king")
-    predicates = out[out.index("predicates used:"):out.index("move generators used:")]
-    for name in ("rooklost", "rookexposed", "rookdivides", "newroomsmaller", "lpatt",
-                 "okapproachedcsquare", "okorndle", "mate", "stalemate"):
+    predicates = out[out.index("predicates used:") : out.index("move generators used:")]
+    for name in (
+        "rooklost",
+        "rookexposed",
+        "rookdivides",
+        "newroomsmaller",
+        "lpatt",
+        "okapproachedcsquare",
+        "okorndle",
+        "mate",
+        "stalemate",
+    ):
         assert f"\n  {name}: " in predicates
     # A docstring's summary wrapped over two lines is shown whole.
     assert "critical square is smaller at the node than at the root" in predicates
-    generators = out[out.index("move generators used:"):]
+    generators = out[out.index("move generators used:") :]
     for name in ("legal", "checkmove", "rookmove", "kingdiagfirst", "nomove"):
         assert f"\n  {name}: " in generators
 
@@ -91,23 +101,29 @@ def test_a_missing_path_named_like_a_bundled_table_names_it(tmp_path):
 
 # -------------------------------------------------------------- plan
 
+
 def test_plan_text():
     result = run("plan", BRATKO, "--fen", BOOK_FEN)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"position: {BOOK_FEN}"
     # Each identifier with the table's description of it.
-    assert lines[1] == ("rule:     else_rule (Drive their king towards the edge with rook and "
-                        "king together.)")
+    assert lines[1] == (
+        "rule:     else_rule (Drive their king towards the edge with rook and king together.)"
+    )
     assert lines[2].startswith("advice:   squeeze — forcing tree of depth 1")
-    assert lines[3] == ("          (Squeeze: shrink the box the rook keeps their king in, the "
-                        "rook kept safe.)")
+    assert lines[3] == (
+        "          (Squeeze: shrink the box the rook keeps their king in, the rook kept safe.)"
+    )
     assert "Re3" in lines[4]
 
 
 def test_plan_json_flag_and_another_format_conflict():
-    assert_user_error(run("plan", BRATKO, "--fen", BOOK_FEN, "--format", "dot", "--json"),
-                      "--json is --format json", "--format dot")
+    assert_user_error(
+        run("plan", BRATKO, "--fen", BOOK_FEN, "--format", "dot", "--json"),
+        "--json is --format json",
+        "--format dot",
+    )
 
 
 def test_plan_json_of_the_book_position():
@@ -117,7 +133,11 @@ def test_plan_json_of_the_book_position():
     plan = json.loads(line)
     assert {"fen", "rule", "advice", "tried", "tree"} <= set(plan)
     assert (plan["fen"], plan["rule"], plan["advice"], plan["tried"]) == (
-        BOOK_FEN, "else_rule", "squeeze", [])
+        BOOK_FEN,
+        "else_rule",
+        "squeeze",
+        [],
+    )
     assert plan["advice_description"].startswith("Squeeze: shrink the box")
     assert plan["rule_description"].startswith("Drive their king towards the edge")
     # squeeze is a one-move tree: a rook move, then the better-goal holds.
@@ -136,36 +156,45 @@ def test_plan_json_lists_the_advice_tried():
     plans = [json.loads(line) for line in result.output.splitlines()]
     assert [(p["fen"], p["rule"], p["advice"], p["tried"]) for p in plans] == [
         (fens[0], "else_rule", "divide_in_2", ["squeeze", "approach", "keeproom"]),
-        (fens[1], "edge_rule", "squeeze", ["mate_in_2"])]
+        (fens[1], "edge_rule", "squeeze", ["mate_in_2"]),
+    ]
 
 
 def test_plan_epd(tmp_path):
     epd = tmp_path / "suite.epd"
-    epd.write_text("# three KRK positions\n"
-                   f"{BOOK_FEN.rsplit(' ', 2)[0]} id \"book\";\n"
-                   "\n"
-                   "k7/8/1K6/8/8/8/8/7R w - - 0 1\n"         # a full FEN is fine too
-                   "8/8/8/4k3/8/8/8/R3K3 w - - bm Ra4;\n")
+    epd.write_text(
+        "# three KRK positions\n"
+        f'{BOOK_FEN.rsplit(" ", 2)[0]} id "book";\n'
+        "\n"
+        "k7/8/1K6/8/8/8/8/7R w - - 0 1\n"  # a full FEN is fine too
+        "8/8/8/4k3/8/8/8/R3K3 w - - bm Ra4;\n"
+    )
     result = run("plan", BRATKO, "--epd", str(epd), "--json")
     assert result.exit_code == 0, result.output
     plans = [json.loads(line) for line in result.output.splitlines()]
     assert [p["fen"] for p in plans] == [
-        BOOK_FEN, "k7/8/1K6/8/8/8/8/7R w - - 0 1", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"]
+        BOOK_FEN,
+        "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    ]
     assert plans[1]["rule"] == "edge_rule" and plans[1]["advice"] == "mate_in_2"
     assert plans[1]["tree"]["moves"][0]["san"] == "Rh8#"
     assert all(p["advice"] in ADVICE for p in plans)
 
 
-@pytest.mark.parametrize("bad_line, fragments", [
-    ("8/8/4R3/8/3K4/8/2k6/8 w - -", ["bad EPD line"]),             # unparsable
-    ("8/8/8/8/3Kk3/8/8/R7 w - -", ["illegal position"]),            # kings adjacent
-    ("8/8/4Q3/8/3K4/8/2k5/8 w - -", ["material KQK", "for KRK"]),   # other material
-    ("8/8/4R3/8/3K4/8/2k5/8 b - -", ["not the table's side to move"]),
-    ("4k3/8/8/8/8/8/8/R3K3 w Q -", ["without castling rights"]),
-    ("8/8/8/8/8/2k5/8/R3K3 w - - 100 80", ["50-move rule has already ended the game"]),
-    ("8/8/8/8/8/2k5/8/R3K3 w - - 98 80", ["50-move rule ends the game before any mate"]),
-], ids=["unparsable", "illegal", "material", "side-to-move", "castling", "clock-100",
-        "clock-98"])
+@pytest.mark.parametrize(
+    "bad_line, fragments",
+    [
+        ("8/8/4R3/8/3K4/8/2k6/8 w - -", ["bad EPD line"]),  # unparsable
+        ("8/8/8/8/3Kk3/8/8/R7 w - -", ["illegal position"]),  # kings adjacent
+        ("8/8/4Q3/8/3K4/8/2k5/8 w - -", ["material KQK", "for KRK"]),  # other material
+        ("8/8/4R3/8/3K4/8/2k5/8 b - -", ["not the table's side to move"]),
+        ("4k3/8/8/8/8/8/8/R3K3 w Q -", ["without castling rights"]),
+        ("8/8/8/8/8/2k5/8/R3K3 w - - 100 80", ["50-move rule has already ended the game"]),
+        ("8/8/8/8/8/2k5/8/R3K3 w - - 98 80", ["50-move rule ends the game before any mate"]),
+    ],
+    ids=["unparsable", "illegal", "material", "side-to-move", "castling", "clock-100", "clock-98"],
+)
 def test_plan_epd_bad_line(tmp_path, bad_line, fragments):
     epd = tmp_path / "bad.epd"
     epd.write_text(f"{BOOK_FEN}\n# a comment\n{bad_line}\n")
@@ -174,12 +203,16 @@ def test_plan_epd_bad_line(tmp_path, bad_line, fragments):
     assert_user_error(result, f"{epd}:3: ", *fragments)
 
 
-@pytest.mark.parametrize("fen, fragments", [
-    ("8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", ["has material KQK", "the table is for KRK"]),
-    ("8/8/8/8/3Kk3/8/8/R7 w - - 0 1", ["illegal position", "3Kk3"]),
-    ("not a fen", ["bad FEN 'not a fen'"]),
-    ("8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", ["not the table's side to move"]),
-], ids=["KQK", "kings-adjacent", "unparsable", "side-to-move"])
+@pytest.mark.parametrize(
+    "fen, fragments",
+    [
+        ("8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", ["has material KQK", "the table is for KRK"]),
+        ("8/8/8/8/3Kk3/8/8/R7 w - - 0 1", ["illegal position", "3Kk3"]),
+        ("not a fen", ["bad FEN 'not a fen'"]),
+        ("8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", ["not the table's side to move"]),
+    ],
+    ids=["KQK", "kings-adjacent", "unparsable", "side-to-move"],
+)
 def test_plan_bad_fen(fen, fragments):
     assert_user_error(run("plan", BRATKO, "--fen", fen), *fragments)
 
@@ -192,6 +225,7 @@ def test_plan_needs_a_position():
 
 # -------------------------------------------------------------- play
 
+
 def test_play_random_to_mate():
     result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board")
     assert result.exit_code == 0, result.output
@@ -201,8 +235,7 @@ def test_play_random_to_mate():
 
 def test_play_writes_pgn_with_advice_comments(tmp_path):
     pgn = tmp_path / "game.pgn"
-    result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board",
-                 "--pgn", str(pgn))
+    result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board", "--pgn", str(pgn))
     assert result.exit_code == 0, result.output
     game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
     assert game is not None and not game.errors
@@ -210,33 +243,40 @@ def test_play_writes_pgn_with_advice_comments(tmp_path):
     assert game.headers["Result"] == "1-0"
     nodes = list(game.mainline())
     assert nodes[-1].board().is_checkmate()
-    ours = [node for node in nodes if node.turn() == chess.BLACK]   # White just moved
+    ours = [node for node in nodes if node.turn() == chess.BLACK]  # White just moved
     assert ours and all(node.comment for node in ours)
     # The advice is the comment's text; the distance to mate is python-chess's eval.
-    texts = [" ".join(re.sub(r"\s*\[%eval [^\]]*\]", "", node.comment).split())
-             for node in ours]  # the file's lines wrap a long comment
+    texts = [
+        " ".join(re.sub(r"\s*\[%eval [^\]]*\]", "", node.comment).split()) for node in ours
+    ]  # the file's lines wrap a long comment
     for text in texts:
         rule, advice = text.split(" (")[0].split(": ")
         assert rule in ("edge_rule", "else_rule") and advice in ADVICE
     # Each with the advice's description.
-    assert texts[0] == ("else_rule: squeeze (Squeeze: shrink the box the rook keeps their king "
-                        "in, the rook kept safe.)") and ours[0].eval().white().mate() > 0
-    assert texts[-1] == ("edge_rule: mate_in_2 (Mate in two: their king is on the edge, finish "
-                         "it off there.); checkmate: they are mated")
+    assert (
+        texts[0]
+        == ("else_rule: squeeze (Squeeze: shrink the box the rook keeps their king in, the rook kept safe.)")
+        and ours[0].eval().white().mate() > 0
+    )
+    assert texts[-1] == (
+        "edge_rule: mate_in_2 (Mate in two: their king is on the edge, finish "
+        "it off there.); checkmate: they are mated"
+    )
 
 
 def test_play_human():
     # Illegal, garbage and null moves are re-prompted; SAN and UCI are accepted.
     moves = ["Kc3", "garbage", "--", "0000", "Kb2", "b2a2", "quit"]
-    result = run("play", BRATKO, "--opponent", "human", "--no-board",
-                 input="".join(f"{move}\n" for move in moves))
+    result = run(
+        "play", BRATKO, "--opponent", "human", "--no-board", input="".join(f"{move}\n" for move in moves)
+    )
     assert result.exit_code == 0, result.output
     assert result.exception is None
     out = result.output
     for bad in ("Kc3", "garbage", "--", "0000"):
         assert f"{bad!r} is not a legal move here; legal moves: Kb1, Kb2" in out
     assert "   ... Kb2\n" in out and "   ... Ka2\n" in out
-    assert out.count("   ... ") == 2          # no null move slipped through
+    assert out.count("   ... ") == 2  # no null move slipped through
     assert out.splitlines()[-1].endswith("Game over: the opponent quit (*)")
 
 
@@ -257,15 +297,19 @@ def test_play_without_a_start_position_says_how_to_give_one(tmp_path):
     table = tmp_path / "no_start.yaml"
     text = (ROOT / "advice_tables" / "kqk.yaml").read_text()
     table.write_text("\n".join(line for line in text.splitlines() if not line.startswith("start:")))
-    assert_user_error(run("play", str(table), "--opponent", "random"),
-                      "no start position", "--fen", "start:")
+    assert_user_error(run("play", str(table), "--opponent", "random"), "no start position", "--fen", "start:")
 
 
 def test_play_refuses_castling_rights_before_showing_a_board():
-    assert_user_error(run("play", BRATKO, "--fen", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
-                          "--opponent", "random"), "without castling rights", "R3K3 w Q")
+    assert_user_error(
+        run("play", BRATKO, "--fen", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "--opponent", "random"),
+        "without castling rights",
+        "R3K3 w Q",
+    )
 
 
 def test_play_other_material():
-    assert_user_error(run("play", BRATKO, "--fen", "8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1",
-                          "--opponent", "random"), "material KQK")
+    assert_user_error(
+        run("play", BRATKO, "--fen", "8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "--opponent", "random"),
+        "material KQK",
+    )

@@ -19,8 +19,8 @@ import al0.cli.verify
 from al0.cli import cli
 from al0.cli.terminal import prepare_tablebase
 from al0.cli.verify import default_jobs, duration, san_line
-from al0.lang.specs import DefenderSpec
 from al0.lang.loader import load_table
+from al0.lang.specs import DefenderSpec
 from al0.uci import UciEngine
 
 
@@ -28,15 +28,18 @@ def run(*args: str, input: str | None = None):
     return CliRunner().invoke(cli, list(args), input=input)
 
 
-@pytest.mark.parametrize("kind, scheduler, positions, jobs", [
-    ("tablebase", None, 18_081, 4),
-    ("worst", None, 18_081, 4),
-    ("random", None, 401, 3),             # no more workers than chunks of 200
-    ("tablebase", None, 200, 1),          # one chunk: workers would cost more than they save
-    ("worst", None, 100, 1),
-    ("uci", None, 18_081, 1),             # one engine per run
-    ("tablebase", "tcp://host:8786", 18_081, 1),
-])
+@pytest.mark.parametrize(
+    "kind, scheduler, positions, jobs",
+    [
+        ("tablebase", None, 18_081, 4),
+        ("worst", None, 18_081, 4),
+        ("random", None, 401, 3),  # no more workers than chunks of 200
+        ("tablebase", None, 200, 1),  # one chunk: workers would cost more than they save
+        ("worst", None, 100, 1),
+        ("uci", None, 18_081, 1),  # one engine per run
+        ("tablebase", "tcp://host:8786", 18_081, 1),
+    ],
+)
 def test_jobs_default_to_the_usable_cpus(kind, scheduler, positions, jobs):
     defender = DefenderSpec(kind, ("engine",) if kind == "uci" else ())
     assert default_jobs(defender, scheduler, positions, cpus=4) == jobs
@@ -50,10 +53,18 @@ def test_a_uci_defender_without_jobs_is_not_refused():
     assert run("verify", "krk", "--defender", "uci:x", "--jobs", "2").exit_code == 2
 
 
-@pytest.mark.parametrize("seconds, text", [
-    (0.4, "0 s"), (41, "41 s"), (89, "89 s"), (90, "2 min"), (3000, "50 min"),
-    (5400, "1.5 h"), (27_720, "7.7 h"),
-])
+@pytest.mark.parametrize(
+    "seconds, text",
+    [
+        (0.4, "0 s"),
+        (41, "41 s"),
+        (89, "89 s"),
+        (90, "2 min"),
+        (3000, "50 min"),
+        (5400, "1.5 h"),
+        (27_720, "7.7 h"),
+    ],
+)
 def test_durations_read_as_a_person_says_them(seconds, text):
     assert duration(seconds) == text
 
@@ -64,27 +75,31 @@ def test_a_run_over_every_position_of_a_large_ending_first_says_how_long(monkeyp
     takes and how to sample, on stderr, before it starts."""
     monkeypatch.setattr(al0.cli.verify, "LARGE_RUN", 10_000)  # KQK: 18,081
     started = []
-    monkeypatch.setattr(al0.cli.verify, "run_with_progress",
-                        lambda *args: started.append(args) or "stopped by the test")
+    monkeypatch.setattr(
+        al0.cli.verify, "run_with_progress", lambda *args: started.append(args) or "stopped by the test"
+    )
     result = run("verify", "kqk", "--jobs", "1")
     note = result.output.splitlines()[0]
     assert note.startswith("note: 18,081 positions to judge: roughly ")
-    assert note.endswith(f"with 1 process, at the pace of 20 sample games; --positions "
-                         f"sample:1000 judges a seeded sample of 1,000 in about "
-                         f"{note.rsplit('in about ', 1)[1]}")
+    assert note.endswith(
+        f"with 1 process, at the pace of 20 sample games; --positions "
+        f"sample:1000 judges a seeded sample of 1,000 in about "
+        f"{note.rsplit('in about ', 1)[1]}"
+    )
     assert started  # the note came before the run
     # A sample, or the worst case's analysis, is not timed first.
     assert "note:" not in run("verify", "kqk", "--positions", "sample:3").output
     result = run("verify", "kqk", "--defender", "worst")
     assert result.output.splitlines()[0] == (
         "note: 18,081 positions to judge: this may take hours; --positions sample:1000 "
-        "judges a seeded sample of 1,000")
+        "judges a seeded sample of 1,000"
+    )
 
 
 def test_a_tablebase_not_built_yet_is_built_with_its_progress(tmp_path, monkeypatch):
     monkeypatch.setenv("AL0_CACHE_DIR", str(tmp_path))
     heard: list[str] = []
-    prepare_tablebase("KBK", None)         # no one to tell (not a terminal): left to the command
+    prepare_tablebase("KBK", None)  # no one to tell (not a terminal): left to the command
     assert not (tmp_path / "KBK.dtm").exists()
     prepare_tablebase("KBK", heard.append)
     assert heard[0] == f"building the KBK tablebase, once: it is kept in {tmp_path}"
@@ -111,8 +126,7 @@ def test_uci_sends_a_tablebase_builds_progress_as_info_string(tmp_path, monkeypa
     assert (tmp_path / "KRK.dtm").exists()
 
 
-@pytest.mark.parametrize("command, module", [("play", al0.cli.play),
-                                             ("practice", al0.cli.practice)])
+@pytest.mark.parametrize("command, module", [("play", al0.cli.play), ("practice", al0.cli.practice)])
 def test_ctrl_c_exits_130(command, module, monkeypatch):
     def interrupted(question: str) -> str:
         raise KeyboardInterrupt
@@ -147,8 +161,7 @@ def test_ctrl_c_in_play_writes_the_game_so_far(tmp_path, monkeypatch):
 
 
 def test_verify_shows_lines_in_san():
-    assert san_line("8/8/8/7Q/8/2K5/5k2/8 w - - 0 1", ["h5g5", "f2e2", "g5f5"]) == \
-        "1. Qg5 Ke2 2. Qf5"
+    assert san_line("8/8/8/7Q/8/2K5/5k2/8 w - - 0 1", ["h5g5", "f2e2", "g5f5"]) == "1. Qg5 Ke2 2. Qf5"
     assert san_line("8/8/8/7Q/8/2K5/5k2/8 w - - 0 1", []) == ""
 
 
@@ -159,8 +172,7 @@ def test_tables_json_lists_the_bundled_tables_and_libraries():
     by_name = {table["name"]: table for table in data["tables"]}
     assert by_name["krk"]["material"] == "KRK" and by_name["krk"]["library"] == "krk"
     assert by_name["kqk"]["library"] is None and by_name["kqk"]["path"].endswith("kqk.yaml")
-    bundled = {library["name"]: library for library in data["libraries"]
-               if library["source"] == "bundled"}
+    bundled = {library["name"]: library for library in data["libraries"] if library["source"] == "bundled"}
     assert bundled["krk"]["path"].endswith("krk.py")
 
 
@@ -168,12 +180,19 @@ def test_check_json_says_what_the_text_says():
     result = run("check", "kqk", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert (data["name"], data["material"], data["plays"], data["library"], data["symmetric"]) \
-        == ("kqk", "KQK", "white", None, True)
-    assert data["rules"][0] == {"name": "rescue", "if": "en_prise(Q)",
-                                "then": ["mate_in_1", "escape"],
-                                "description": "The queen is attacked: mate at once if we can, "
-                                               "else take her out of reach."}
+    assert (data["name"], data["material"], data["plays"], data["library"], data["symmetric"]) == (
+        "kqk",
+        "KQK",
+        "white",
+        None,
+        True,
+    )
+    assert data["rules"][0] == {
+        "name": "rescue",
+        "if": "en_prise(Q)",
+        "then": ["mate_in_1", "escape"],
+        "description": "The queen is attacked: mate at once if we can, else take her out of reach.",
+    }
     assert data["advice"]["escape"]["better-goal"] == "not en_prise(Q) and not stalemate"
     assert "area" in data["features"] and "checks" in data["generators"]
     text = run("check", "kqk").output

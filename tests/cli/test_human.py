@@ -3,7 +3,6 @@ shown with the last move and the side to move."""
 
 from __future__ import annotations
 
-
 import chess
 import pytest
 from click.testing import CliRunner
@@ -19,24 +18,27 @@ CORNER = "8/8/8/8/8/3K3R/8/k7 b - - 0 1"
 BISHOPS = "7k/8/8/2b5/8/4b3/8/7K b - - 0 1"
 
 
-@pytest.mark.parametrize("fen, text, expected", [
-    (CORNER, "Kb2", "Kb2"),            # SAN
-    (CORNER, "a1b2", "Kb2"),           # UCI
-    (CORNER, "kb2", "Kb2"),            # any case, when only one move reads so
-    (CORNER, "KB2", "Kb2"),
-    (CORNER, "Kxb2", "Kb2"),           # a stray capture mark is forgiven
-    (CORNER, "ka2+", "Ka2"),
-    (BISHOPS, "Bcd4", "Bcd4"),
-    (BISHOPS, "bed4", "Bed4"),
-    (BISHOPS, "b1d4", MoveInputError),  # no such move
-    (BISHOPS, "Bd4", MoveInputError),   # SAN needs the file here
-    (BISHOPS, "bd4", MoveInputError),   # two bishops reach d4
-    (CORNER, "Kc2", MoveInputError),    # next to their king
-    (CORNER, "--", MoveInputError),     # a null move never passes
-    (CORNER, "0000", MoveInputError),
-    (CORNER, "hello", MoveInputError),
-    (BISHOPS, "+", MoveInputError),     # nothing left to read
-])
+@pytest.mark.parametrize(
+    "fen, text, expected",
+    [
+        (CORNER, "Kb2", "Kb2"),  # SAN
+        (CORNER, "a1b2", "Kb2"),  # UCI
+        (CORNER, "kb2", "Kb2"),  # any case, when only one move reads so
+        (CORNER, "KB2", "Kb2"),
+        (CORNER, "Kxb2", "Kb2"),  # a stray capture mark is forgiven
+        (CORNER, "ka2+", "Ka2"),
+        (BISHOPS, "Bcd4", "Bcd4"),
+        (BISHOPS, "bed4", "Bed4"),
+        (BISHOPS, "b1d4", MoveInputError),  # no such move
+        (BISHOPS, "Bd4", MoveInputError),  # SAN needs the file here
+        (BISHOPS, "bd4", MoveInputError),  # two bishops reach d4
+        (CORNER, "Kc2", MoveInputError),  # next to their king
+        (CORNER, "--", MoveInputError),  # a null move never passes
+        (CORNER, "0000", MoveInputError),
+        (CORNER, "hello", MoveInputError),
+        (BISHOPS, "+", MoveInputError),  # nothing left to read
+    ],
+)
 def test_parse_move(fen, text, expected):
     board = chess.Board(fen)
     if isinstance(expected, str):
@@ -53,8 +55,7 @@ def test_ambiguous_input_names_the_moves_it_could_be():
 
 def test_a_long_line_typed_is_quoted_cut():
     # A pasted 2 MB line came back whole in the error.
-    with pytest.raises(MoveInputError, match=r"^'xxxx.*'… \(2,000,000 characters\) is not a legal") \
-            as caught:
+    with pytest.raises(MoveInputError, match=r"^'xxxx.*'… \(2,000,000 characters\) is not a legal") as caught:
         parse_move(chess.Board(CORNER), "x" * 2_000_000)
     assert len(str(caught.value)) < 200
 
@@ -72,8 +73,11 @@ def test_board_text_shows_the_last_move_and_the_side_to_move():
 
 
 def test_human_lists_moves_and_plays_them_in_any_case():
-    result = CliRunner().invoke(cli, ["play", KRK, "--fen", "8/8/8/8/8/8/1R6/k1K5 w - - 0 1",
-                                      "--opponent", "human"], input="moves\nKA2\nquit\n")
+    result = CliRunner().invoke(
+        cli,
+        ["play", KRK, "--fen", "8/8/8/8/8/8/1R6/k1K5 w - - 0 1", "--opponent", "human"],
+        input="moves\nKA2\nquit\n",
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "last move: 1. Rb1+; Black to move (in check)" in out

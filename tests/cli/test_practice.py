@@ -21,8 +21,7 @@ from al0.cli import cli
 from al0.cli.practice import hint_lines, why_lines
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
-from al0.teach import Practice
-from al0.teach import Grade
+from al0.teach import Grade, Practice
 from al0.teach.exercises import Level, level_starts
 from conftest import POSITIONS, ROOT
 
@@ -75,6 +74,7 @@ def hinted_game(game: Practice, check: re.Pattern[str] | None = None) -> list[st
 
 # ---------------------------------------------------------- the student
 
+
 @pytest.mark.parametrize("name", ["krk", "kqk", "kbbk"])
 @pytest.mark.slow
 def test_a_student_who_takes_every_hint_mates_with_no_slip_told_in_words(name, tablebase_cache):
@@ -105,15 +105,37 @@ def test_a_student_who_takes_every_hint_mates_with_no_slip_told_in_words(name, t
 
 # --------------------------------------------------- the terminal's view
 
+
 def test_hints_why_undo_flip_and_bad_input_in_the_tables_words():
-    result = practise("krk", input=typed(
-        "hint", "why", "flip", "Kd3", "", "moves", "undo", "flip", "Kc4", "undo",
-        "Re3", "Ke4", "Kd4", "retry", "best", "hint", "Rd3", "quit"))
+    result = practise(
+        "krk",
+        input=typed(
+            "hint",
+            "why",
+            "flip",
+            "Kd3",
+            "",
+            "moves",
+            "undo",
+            "flip",
+            "Kc4",
+            "undo",
+            "Re3",
+            "Ke4",
+            "Kd4",
+            "retry",
+            "best",
+            "hint",
+            "Rd3",
+            "quit",
+        ),
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "the fastest mate takes 8 moves" in out.splitlines()[0]
-    assert ("hint: play Re3 — Squeeze: shrink the box the rook keeps their king in, the "
-            "rook kept safe.") in out
+    assert (
+        "hint: play Re3 — Squeeze: shrink the box the rook keeps their king in, the rook kept safe."
+    ) in out
     # why: the situation and goal in the table's words, the move's effect in numbers.
     assert "situation: Drive their king towards the edge with rook and king together." in out
     assert "goal: Squeeze: shrink the box the rook keeps their king in" in out
@@ -125,14 +147,17 @@ def test_hints_why_undo_flip_and_bad_input_in_the_tables_words():
     assert "nothing to undo" in out
     assert "1. Kc4  Kd2        mate in 8 → mate in 7  fastest: the fastest way" in out
     assert "1. Re3  Kd2        mate in 8 → mate in 9  method: Squeeze" in out
-    assert ("3. Kd4  Kd2        mate in 8 → mate in 9  MISTAKE: mate in 9 instead of 7: "
-            "2 moves slower; the plan was: Squeeze") in out
+    assert (
+        "3. Kd4  Kd2        mate in 8 → mate in 9  MISTAKE: mate in 9 instead of 7: "
+        "2 moves slower; the plan was: Squeeze"
+    ) in out
     assert "  best was Rd3, Kf3 (mate in 8)\n  the method's move was Rd3 too" in out
     assert "taken back: your move again" in out
     assert "best: Kf3, Rd3 (mate in 8)" in out or "best: Rd3, Kf3 (mate in 8)" in out
     assert "3. Rd3  Kb2" in out
-    assert out.splitlines()[-1].endswith("): Stopped after 3 of your moves; from the start "
-                                         "the tablebase mates in 8.")
+    assert out.splitlines()[-1].endswith(
+        "): Stopped after 3 of your moves; from the start the tablebase mates in 8."
+    )
 
 
 def test_verbose_shows_the_identifiers_and_the_search():
@@ -150,8 +175,9 @@ def test_a_blunder_is_told_then_retried_and_the_exercise_goes_on():
     result = practise("krk", "--fen", fen, input=typed("Re3+", "hint", "retry", "Rb1", "quit"))
     out = result.output
     assert result.exit_code == 0, out
-    assert "1. Re3+  Kxe3      mate in 14 → no forced mate  BLUNDER: Kxe3: the rook on e3 " \
-           "was undefended" in out
+    assert (
+        "1. Re3+  Kxe3      mate in 14 → no forced mate  BLUNDER: Kxe3: the rook on e3 was undefended" in out
+    )
     assert "Game over: material lost: KK instead of KRK (1/2-1/2) after 1 of your moves" in out
     assert "the game is over: retry or undo to take your last move back" in out
     assert "taken back: your move again" in out
@@ -159,8 +185,7 @@ def test_a_blunder_is_told_then_retried_and_the_exercise_goes_on():
 
 
 def test_a_stalemate_and_a_queen_given_away_are_blunders_and_undo_reaches_them():
-    result = practise("kqk", "--fen", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1",
-                      input=typed("Qc7", "undo", "Qc8#"))
+    result = practise("kqk", "--fen", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", input=typed("Qc7", "undo", "Qc8#"))
     out = result.output
     assert result.exit_code == 0, out
     assert "BLUNDER: stalemate: their king on a8 has no square and no other move" in out
@@ -174,13 +199,20 @@ def test_a_stalemate_and_a_queen_given_away_are_blunders_and_undo_reaches_them()
 def test_where_the_tables_own_move_throws_the_win_away_hint_and_why_say_so():
     # The book's table stalemates from 11 classes (tests/data/positions).
     epd = str(POSITIONS / "krk_bratko_stalemates.epd")
-    result = practise(str(ROOT / "advice_tables" / "krk_bratko.yaml"), "--epd", epd,
-                      "--no-board", input=typed("hint", "why", "quit"))
+    result = practise(
+        str(ROOT / "advice_tables" / "krk_bratko.yaml"),
+        "--epd",
+        epd,
+        "--no-board",
+        input=typed("hint", "why", "quit"),
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert "      careful: the table errs here, this move throws the win away (see why)" in out
-    assert ("  careful: the table errs here, Kc2 is a blunder (stalemate: their king on a1 has "
-            "no square and no other move); the tablebase wins with Rb3") in out
+    assert (
+        "  careful: the table errs here, Kc2 is a blunder (stalemate: their king on a1 has "
+        "no square and no other move); the tablebase wins with Rb3"
+    ) in out
 
 
 def test_a_line_that_is_not_utf8_is_refused_and_the_game_goes_on():
@@ -189,28 +221,37 @@ def test_a_line_that_is_not_utf8_is_refused_and_the_game_goes_on():
     assert "that line is not utf-8 text" in result.output
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--fen", "8/8/8/8/8/8/2Rk4/K7 b - - 0 1"], "cannot force mate here"),
-    (["--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"], "KRK"),
-    (["--fen", "not a fen"], "not a fen"),
-    (["--fen", "k7/1R6/1K6/8/8/8/8/8 b - - 0 1"], "already over"),
-    (["--level", "1-5"], "is not a level"),
-    (["--level", "40..50"], "found 0 of 5 positions mating in 40..50"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--fen", "8/8/8/8/8/8/2Rk4/K7 b - - 0 1"], "cannot force mate here"),
+        (["--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"], "KRK"),
+        (["--fen", "not a fen"], "not a fen"),
+        (["--fen", "k7/1R6/1K6/8/8/8/8/8 b - - 0 1"], "already over"),
+        (["--level", "1-5"], "is not a level"),
+        (["--level", "40..50"], "found 0 of 5 positions mating in 40..50"),
+    ],
+)
 def test_a_start_with_nothing_to_practise_is_one_line_and_exit_2(args, fragment):
     result = practise("krk", *args, input="")
     assert result.exit_code == 2, result.output
-    line, = result.output.strip().splitlines()
+    (line,) = result.output.strip().splitlines()
     assert line.startswith("Error: ") and fragment in line
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["KQKR"], "KQKR has no table: give --level A..B, --epd FILE or --fen FEN"),
-    (["krk", "--level", "1..3", "--fen", KRK_FEN], "give one of --fen and --level"),
-    ([], "name a TABLE"),
-    (["kqkr"], "cannot read table: No such file or directory (to practise KQKR with the "
-               "tablebase alone, name it in capitals: al0 practice KQKR)"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["KQKR"], "KQKR has no table: give --level A..B, --epd FILE or --fen FEN"),
+        (["krk", "--level", "1..3", "--fen", KRK_FEN], "give one of --fen and --level"),
+        ([], "name a TABLE"),
+        (
+            ["kqkr"],
+            "cannot read table: No such file or directory (to practise KQKR with the "
+            "tablebase alone, name it in capitals: al0 practice KQKR)",
+        ),
+    ],
+)
 def test_exercises_named_twice_or_not_at_all_are_a_usage_error(args, fragment):
     result = practise(*args, input="")
     assert result.exit_code == 2, result.output
@@ -232,15 +273,18 @@ def _refusals(tmp: Path) -> list[tuple[list[str], str]]:
     # test would overwrite that file, not the repository's).
     (tmp / "lib.py").write_text((ROOT / "library" / "krk.py").read_text())
     (tmp / "with_library.yaml").write_text(
-        (ROOT / "advice_tables" / "krk.yaml").read_text().replace("../library/krk.py", "lib.py"))
+        (ROOT / "advice_tables" / "krk.yaml").read_text().replace("../library/krk.py", "lib.py")
+    )
     record = tmp / "data" / "progress.json"
     record.parent.mkdir()
     return [
         ([str(table), "--pgn", str(table)], "would overwrite TABLE"),
         ([str(table), "--epd", str(epd), "--pgn", str(epd)], "would overwrite --epd"),
         ([str(table), "--pgn", str(record)], "would overwrite the progress record"),
-        ([str(tmp / "with_library.yaml"), "--pgn", str(tmp / "lib.py")],
-         "would overwrite the table's library"),
+        (
+            [str(tmp / "with_library.yaml"), "--pgn", str(tmp / "lib.py")],
+            "would overwrite the table's library",
+        ),
         (["krk", "--pgn", str(tmp / "none" / "x.pgn")], "cannot write PGN"),
         (["krk", "--pgn", str(tmp / "folder")], "is a folder"),
         (["krk", "--pgn", "-"], "cannot go to standard output"),
@@ -253,39 +297,46 @@ def _refusals(tmp: Path) -> list[tuple[list[str], str]]:
 
 
 @pytest.mark.parametrize("case", range(12))
-def test_what_would_lose_or_clobber_work_is_refused_before_the_first_exercise(
-        case, tmp_path):
+def test_what_would_lose_or_clobber_work_is_refused_before_the_first_exercise(case, tmp_path):
     args, fragment = _refusals(tmp_path)[case]
     kept = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
     result = practise(*args, input="Qg3\nquit\n")
     assert result.exit_code == 2, result.output
-    line, = result.output.strip().splitlines()
+    (line,) = result.output.strip().splitlines()
     assert line.startswith("Error: ") and fragment in line, line
     assert {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()} == kept
 
 
-@pytest.mark.parametrize("record", [
-    '{"version": 1, "endings": {"KRK": 5}}', '{"version": true, "endings": {}}', "[1",
-])
+@pytest.mark.parametrize(
+    "record",
+    [
+        '{"version": 1, "endings": {"KRK": 5}}',
+        '{"version": true, "endings": {}}',
+        "[1",
+    ],
+)
 def test_a_broken_progress_record_stops_practice_before_the_first_move(record, folders):
     folders.mkdir()
     (folders / "progress.json").write_text(record)
     for args in (["krk"], ["--progress"]):
         result = practise(*args, input="Rb6\nquit\n")
         assert result.exit_code == 2, result.output
-        line, = result.output.strip().splitlines()
+        (line,) = result.output.strip().splitlines()
         assert "progress.json" in line and "Traceback" not in line
     assert (folders / "progress.json").read_text() == record
 
 
-@pytest.mark.parametrize("name, fragment", [
-    ("K" + "R" * 5000 + "K", "there is none for KRRR"),  # once a traceback: name too long
-    ("k" + "r" * 5000 + "k", "RRRK)"),  # ... name it in capitals: al0 practice KRR...K)
-])
+@pytest.mark.parametrize(
+    "name, fragment",
+    [
+        ("K" + "R" * 5000 + "K", "there is none for KRRR"),  # once a traceback: name too long
+        ("k" + "r" * 5000 + "k", "RRRK)"),  # ... name it in capitals: al0 practice KRR...K)
+    ],
+)
 def test_a_material_too_long_to_be_a_file_name_is_one_line(name, fragment):
     result = practise(name, "--level", "1", input="")
     assert result.exit_code == 2, result.output
-    line, = result.output.strip().splitlines()
+    (line,) = result.output.strip().splitlines()
     assert line.startswith("Error: ") and fragment in line
 
 
@@ -312,11 +363,13 @@ def test_where_the_table_has_no_plan_the_hint_is_the_tablebases_fastest():
     assert "hint: play Ke3 (the table has no plan here; the tablebase's fastest move)" in out
     assert "1. Ke3" in out and "fastest: the fastest way" in out
     verbose = practise(first_draft, "--fen", fen, "--verbose", input=typed("hint", "quit"))
-    assert ("(no plan: rule drive: no advice gives a move to play (tried mate_in_1, "
-            "squeeze, approach))") in verbose.output
+    assert (
+        "(no plan: rule drive: no advice gives a move to play (tried mate_in_1, squeeze, approach))"
+    ) in verbose.output
 
 
 # ------------------------------------------ exercise sets and the record
+
 
 def scripted(endgame, starts: list[chess.Board], planner: Planner | None) -> str:
     """The input of a student who takes every hint in each exercise, then next."""
@@ -327,13 +380,22 @@ def scripted(endgame, starts: list[chess.Board], planner: Planner | None) -> str
 
 
 @pytest.mark.slow
-def test_a_material_with_no_table_from_a_level_band_into_the_record_and_a_pgn(
-        tablebase_cache, tmp_path):
+def test_a_material_with_no_table_from_a_level_band_into_the_record_and_a_pgn(tablebase_cache, tmp_path):
     kqkr = tablebase.load("KQKR", tablebase_cache)
     starts = level_starts(kqkr, Level(1, 5), 2, seed=3)
     pgn = tmp_path / "games.pgn"
-    result = practise("KQKR", "--level", "1..5", "--random", "2", "--seed", "3", "--pgn",
-                      str(pgn), input=scripted(kqkr, starts, None) + "hint\n")
+    result = practise(
+        "KQKR",
+        "--level",
+        "1..5",
+        "--random",
+        "2",
+        "--seed",
+        "3",
+        "--pgn",
+        str(pgn),
+        input=scripted(kqkr, starts, None) + "hint\n",
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert f"Exercise 1 of 2: {starts[0].fen()}" in out and "Exercise 2 of 2" in out
@@ -349,18 +411,24 @@ def test_a_material_with_no_table_from_a_level_band_into_the_record_and_a_pgn(
     first = games[0].next()
     assert first is not None and "fastest: " in first.comment
     progress = practise("KQKR", "--progress", input="")
-    assert progress.output == ("KQKR: 2 of 2 exercises solved, 0.0 moves over the optimum a "
-                               "mate; 0 hints, 0 mistakes, 0 blunders\n")
+    assert progress.output == (
+        "KQKR: 2 of 2 exercises solved, 0.0 moves over the optimum a mate; 0 hints, 0 mistakes, 0 blunders\n"
+    )
 
 
 def test_an_epd_exercise_file_a_pgn_with_arrows_and_the_record(tablebase_cache, tmp_path):
     epd = tmp_path / "lesson.epd"
-    epd.write_text("8/8/8/8/8/3k4/8/K3R3 w - - id \"rook\";\n"
-                   "8/8/4R3/8/3K4/8/2k5/8 w - -\n")
+    epd.write_text('8/8/8/8/8/3k4/8/K3R3 w - - id "rook";\n8/8/4R3/8/3K4/8/2k5/8 w - -\n')
     pgn = tmp_path / "lesson.pgn"
     # The first exercise: a blunder, retried, then a slow move; then stop.
-    result = practise("krk", "--epd", str(epd), "--pgn", str(pgn),
-                      input=typed("Re3+", "retry", "Kb2", "hint", "next", "quit"))
+    result = practise(
+        "krk",
+        "--epd",
+        str(epd),
+        "--pgn",
+        str(pgn),
+        input=typed("Re3+", "retry", "Kb2", "hint", "next", "quit"),
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert "Exercise 1 of 2" in out and "Exercise 2 of 2" in out
@@ -390,10 +458,11 @@ def test_a_mistake_in_the_pgn_has_the_methods_arrow_and_the_eval(tmp_path):
     slip = nodes[4]
     assert slip.san() == "Kd4" and "mistake: mate in 9 instead of 7" in slip.comment
     assert slip.eval() is not None and slip.eval().white().mate() == 9
-    arrows = [(chess.square_name(a.tail), chess.square_name(a.head), a.color)
-              for a in slip.arrows()]
-    assert [arrow for arrow in arrows if arrow[2] != "yellow"] \
-        == [("e3", "d3", "green"), ("e4", "f3", "blue")]
+    arrows = [(chess.square_name(a.tail), chess.square_name(a.head), a.color) for a in slip.arrows()]
+    assert [arrow for arrow in arrows if arrow[2] != "yellow"] == [
+        ("e3", "d3", "green"),
+        ("e4", "f3", "blue"),
+    ]
     # Their king's box after the move, in yellow: the rook's box of 8 squares.
     box = sorted(tail for tail, head, colour in arrows if colour == "yellow")
     assert box == ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2"]
@@ -440,18 +509,18 @@ def test_the_teachers_page_prints_what_it_shows(tmp_path, monkeypatch):
                 commands.append((command[2:], expected))
     assert len(commands) >= 4
     for command, expected in commands:
-        typed_in = [line.split(prompt, 1)[1] for line in expected.splitlines()
-                    for prompt in PROMPTS if prompt in line]
+        typed_in = [
+            line.split(prompt, 1)[1] for line in expected.splitlines() for prompt in PROMPTS if prompt in line
+        ]
         if typed_in and not typed_in[-1]:
-            typed_in.pop()                     # the end of input
-        result = CliRunner(echo_stdin=True).invoke(cli, shlex.split(command)[1:],
-                                                   input=typed(*typed_in))
+            typed_in.pop()  # the end of input
+        result = CliRunner(echo_stdin=True).invoke(cli, shlex.split(command)[1:], input=typed(*typed_in))
         assert result.exit_code == 0, result.output
         shown = "".join(line.rstrip() + "\n" for line in result.output.splitlines())
-        assert transcript_pattern(expected).fullmatch(shown), \
+        assert transcript_pattern(expected).fullmatch(shown), (
             f"docs/teaching.md: `{command}` now prints:\n{shown}"
+        )
     # The game record the page shows is the one the lesson wrote.
     written = (tmp_path / "lesson.pgn").read_text(encoding="utf-8")
-    [movetext] = re.findall(r"^```text\n(1\. .*?)\n```", TEACHING.read_text(encoding="utf-8"),
-                            re.S | re.M)
+    [movetext] = re.findall(r"^```text\n(1\. .*?)\n```", TEACHING.read_text(encoding="utf-8"), re.S | re.M)
     assert movetext in written.splitlines()

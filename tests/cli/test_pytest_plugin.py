@@ -31,8 +31,15 @@ def copy(pytester: pytest.Pytester, *names: str) -> None:
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     # -W: the test module imported the plugin, too late for assertion rewriting.
     # Hypothesis's plugin costs seconds per inner session and is not needed.
-    return pytester.runpytest_inprocess("-p", "al0.pytest_plugin", "-p", "no:hypothesispytest",
-                                        "-W", "ignore::pytest.PytestAssertRewriteWarning", *args)
+    return pytester.runpytest_inprocess(
+        "-p",
+        "al0.pytest_plugin",
+        "-p",
+        "no:hypothesispytest",
+        "-W",
+        "ignore::pytest.PytestAssertRewriteWarning",
+        *args,
+    )
 
 
 def test_a_table_whose_claims_hold_passes(pytester):
@@ -47,28 +54,34 @@ def test_each_expect_block_is_a_test_item_of_its_own(pytester):
     copy(pytester, "krk_holds.yaml", "krk_some.epd")
     table = pytester.path / "krk_holds.yaml"
     rules = table.read_text().split("\nexpect:\n")[0]
-    table.write_text(rules + "\nexpect:\n"
-                     "  - {positions: krk_some.epd, mean-moves: 1.0}\n"
-                     "  - {positions: krk_some.epd, defender: worst, mates-all: true}\n")
+    table.write_text(
+        rules + "\nexpect:\n"
+        "  - {positions: krk_some.epd, mean-moves: 1.0}\n"
+        "  - {positions: krk_some.epd, defender: worst, mates-all: true}\n"
+    )
     result = run(pytester, "-v")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*krk_holds.yaml::expect[[]1[]] FAILED*",
-                                 "*krk_holds.yaml::expect[[]2[]] PASSED*"])
-    result.stdout.fnmatch_lines(["  expect mean-moves: mean * (at most 1.0 expected, against "
-                                 "the tablebase defender)"])
+    result.stdout.fnmatch_lines(
+        ["*krk_holds.yaml::expect[[]1[]] FAILED*", "*krk_holds.yaml::expect[[]2[]] PASSED*"]
+    )
+    result.stdout.fnmatch_lines(
+        ["  expect mean-moves: mean * (at most 1.0 expected, against the tablebase defender)"]
+    )
 
 
 def test_a_broken_claim_fails_with_the_expectation_and_examples(pytester):
     copy(pytester, "krk_bratko_claims.yaml", "stalemates.epd")
     result = run(pytester)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        "al0 verify krk_bratko_claims: 1 expectation(s) broken over 11 positions "
-        "(stalemates.epd) against the tablebase defender",
-        "  expect stalemates: 11 (at most 0 expected)",
-        "  stalemate: 11 games, e.g.",
-        "    8/8/8/8/8/8/1R6/k1K5 w - - 0 1",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "al0 verify krk_bratko_claims: 1 expectation(s) broken over 11 positions "
+            "(stalemates.epd) against the tablebase defender",
+            "  expect stalemates: 11 (at most 0 expected)",
+            "  stalemate: 11 games, e.g.",
+            "    8/8/8/8/8/8/1R6/k1K5 w - - 0 1",
+        ]
+    )
     assert "Traceback" not in result.stdout.str()
 
 
@@ -86,8 +99,12 @@ def test_defaults_come_from_the_ini_options(pytester):
     pytester.makeini("[pytest]\nal0_positions = stalemates.epd\nal0_defender = worst\n")
     result = run(pytester)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*over 11 positions (stalemates.epd) against the worst defender",
-                                 "  expect stalemates: 11 (at most 0 expected)"])
+    result.stdout.fnmatch_lines(
+        [
+            "*over 11 positions (stalemates.epd) against the worst defender",
+            "  expect stalemates: 11 (at most 0 expected)",
+        ]
+    )
 
 
 @pytest.mark.slow
@@ -95,17 +112,20 @@ def test_the_default_is_a_fixed_sample_against_the_tablebase(pytester):
     copy(pytester, "krk_bratko_claims.yaml")
     table = pytester.path / "krk_bratko_claims.yaml"
     # A claim no sample can keep, so the message shows what ran.
-    table.write_text(table.read_text().replace("  positions: stalemates.epd\n",
-                                               "  max-moves: 1\n"))
+    table.write_text(table.read_text().replace("  positions: stalemates.epd\n", "  max-moves: 1\n"))
     result = run(pytester)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([f"*over 100 positions ({pytest_plugin.DEFAULT_POSITIONS}) "
-                                 f"against the tablebase defender"])
+    result.stdout.fnmatch_lines(
+        [f"*over 100 positions ({pytest_plugin.DEFAULT_POSITIONS}) against the tablebase defender"]
+    )
 
 
 def test_a_defender_that_does_not_exist_is_a_table_error():
-    with pytest.raises(TableSyntaxError, match=r"bad_defender.yaml:17:\d+: unknown defender "
-                                               r"'grandmaster'"):
+    with pytest.raises(
+        TableSyntaxError,
+        match=r"bad_defender.yaml:17:\d+: unknown defender "
+        r"'grandmaster'",
+    ):
         load_table(TABLES / "bad_defender.yaml")
 
 
@@ -119,15 +139,19 @@ def test_the_plugin_is_declared_as_a_pytest11_entry_point():
 
 def test_a_bad_sample_is_a_table_error(tmp_path):
     table = tmp_path / "bad_sample.yaml"
-    table.write_text((TABLES / "bad_defender.yaml").read_text()
-                     .replace("defender: grandmaster", "positions: sample:0"))
-    with pytest.raises(TableSyntaxError,
-                       match=r"bad_sample.yaml:17:\d+: expect positions 'sample:0': "
-                             r"N in sample:N must be a whole number >= 1, not 0"):
+    table.write_text(
+        (TABLES / "bad_defender.yaml").read_text().replace("defender: grandmaster", "positions: sample:0")
+    )
+    with pytest.raises(
+        TableSyntaxError,
+        match=r"bad_sample.yaml:17:\d+: expect positions 'sample:0': "
+        r"N in sample:N must be a whole number >= 1, not 0",
+    ):
         load_table(table)
 
 
 # ------------------------------------------------------ what a file can start
+
 
 def with_claims(pytester: pytest.Pytester, *lines: str) -> None:
     """krk_holds.yaml in pytester's folder, its claims replaced by ``lines``."""
@@ -142,9 +166,13 @@ def test_a_table_naming_an_engine_starts_nothing_under_plain_pytest(pytester):
     with_claims(pytester, "mates-all: true", f"defender: \"uci:touch '{marker}'\"")
     result = run(pytester)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*krk_holds.yaml:59:14: defender *uci:touch*: a UCI engine's "
-                                 "command comes only from whoever runs al0, never from a "
-                                 "file: give it as * pytest --al0-defender uci:COMMAND *"])
+    result.stdout.fnmatch_lines(
+        [
+            "*krk_holds.yaml:59:14: defender *uci:touch*: a UCI engine's "
+            "command comes only from whoever runs al0, never from a "
+            "file: give it as * pytest --al0-defender uci:COMMAND *"
+        ]
+    )
     assert not marker.exists()
 
 
@@ -154,8 +182,12 @@ def test_an_ini_file_naming_an_engine_is_a_usage_error(pytester):
     pytester.makeini(f"[pytest]\nal0_defender = uci:touch {marker}\n")
     result = run(pytester)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*al0: the ini option al0_defender: defender 'uci:touch *': "
-                                 "a UCI engine's command comes only from whoever runs al0*"])
+    result.stderr.fnmatch_lines(
+        [
+            "*al0: the ini option al0_defender: defender 'uci:touch *': "
+            "a UCI engine's command comes only from whoever runs al0*"
+        ]
+    )
     assert not marker.exists()
 
 
@@ -168,8 +200,7 @@ def test_the_person_running_pytest_gives_the_engine(pytester, monkeypatch, how):
         monkeypatch.setenv(pytest_plugin.DEFENDER_VARIABLE, engine)
     result = run(pytester, *(["--al0-defender", engine] if how == "option" else []))
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([f"*over 4 positions (krk_some.epd) against the "
-                                 f"uci:*fake_uci.py defender"])
+    result.stdout.fnmatch_lines([f"*over 4 positions (krk_some.epd) against the uci:*fake_uci.py defender"])
 
 
 def test_a_bad_defender_option_is_a_usage_error(pytester):
@@ -184,6 +215,7 @@ def test_an_ini_positions_file_outside_the_tables_folder_is_refused(pytester):
     pytester.makeini("[pytest]\nal0_positions = /etc/passwd\n")
     result = run(pytester)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["positions file '/etc/passwd': a table reads positions only "
-                                 "from files in its own folder*"])
+    result.stdout.fnmatch_lines(
+        ["positions file '/etc/passwd': a table reads positions only from files in its own folder*"]
+    )
     assert "root:" not in result.stdout.str()

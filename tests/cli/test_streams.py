@@ -31,17 +31,20 @@ class ClosedPipe(io.TextIOBase):
         raise BrokenPipeError(32, "Broken pipe")
 
 
-@pytest.mark.parametrize("args", [
-    ("--help",),
-    ("verify", "--help"),
-    ("check", "krk"),
-    ("plan", "krk", "--fen", START),
-    ("tables",),
-    ("solve", "--fen", "k1K5/1R6/8/8/8/8/8/8 w - - 0 1", "-n", "2"),
-    ("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "2"),
-    ("verify", "krk", "--positions", "sample:2", "--jobs", "1"),
-    ("tablebase", "KRK"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("verify", "--help"),
+        ("check", "krk"),
+        ("plan", "krk", "--fen", START),
+        ("tables",),
+        ("solve", "--fen", "k1K5/1R6/8/8/8/8/8/8 w - - 0 1", "-n", "2"),
+        ("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "2"),
+        ("verify", "krk", "--positions", "sample:2", "--jobs", "1"),
+        ("tablebase", "KRK"),
+    ],
+)
 def test_a_broken_pipe_exits_141_and_writes_nothing_more(args, monkeypatch, tablebase_cache):
     monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
     errors = io.StringIO()
@@ -55,8 +58,7 @@ def test_a_broken_pipe_exits_141_and_writes_nothing_more(args, monkeypatch, tabl
 
 def al0(*args: str, **options) -> subprocess.CompletedProcess[bytes]:
     env = dict(os.environ, AL0_CACHE_DIR=options.pop("cache"))
-    return subprocess.run([sys.executable, "-m", "al0", *args], env=env, cwd=ROOT,
-                          timeout=120, **options)
+    return subprocess.run([sys.executable, "-m", "al0", *args], env=env, cwd=ROOT, timeout=120, **options)
 
 
 @pytest.mark.slow
@@ -64,27 +66,45 @@ def test_a_reader_gone_before_play_writes_still_leaves_the_game(tmp_path, tableb
     read, write = os.pipe()
     os.close(read)  # no reader at all: the first line is a broken pipe
     pgn = tmp_path / "game.pgn"
-    done = al0("play", "krk", "--fen", START, "--opponent", "random", "--pgn", str(pgn),
-               stdout=write, stderr=subprocess.PIPE, cache=str(tablebase_cache))
+    done = al0(
+        "play",
+        "krk",
+        "--fen",
+        START,
+        "--opponent",
+        "random",
+        "--pgn",
+        str(pgn),
+        stdout=write,
+        stderr=subprocess.PIPE,
+        cache=str(tablebase_cache),
+    )
     os.close(write)
     assert (done.returncode, done.stderr) == (141, b"")
     game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
     assert game is not None and game.headers["Result"] == "*"
 
 
-@pytest.mark.parametrize("args, written", [
-    (("verify", "krk", "--positions", "sample:2", "--jobs", "1", "--json", "{out}"), True),
-    (("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "3",
-      "--pgn", "{out}"), True),
-    (("practice", "krk", "--fen", START), False),
-    (("tablebase", "KRK", "--fen", START), False),
-])
+@pytest.mark.parametrize(
+    "args, written",
+    [
+        (("verify", "krk", "--positions", "sample:2", "--jobs", "1", "--json", "{out}"), True),
+        (("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "3", "--pgn", "{out}"), True),
+        (("practice", "krk", "--fen", START), False),
+        (("tablebase", "KRK", "--fen", START), False),
+    ],
+)
 @pytest.mark.slow
 def test_a_closed_standard_error_stops_no_command(args, written, tmp_path, tablebase_cache):
     # Python leaves sys.stderr None then: the first message raised, unseen, exit 1.
     out = tmp_path / "out"
-    done = al0(*(arg.format(out=out) for arg in args), stdout=subprocess.DEVNULL,
-               input=b"quit\n", preexec_fn=lambda: os.close(2), cache=str(tablebase_cache))
+    done = al0(
+        *(arg.format(out=out) for arg in args),
+        stdout=subprocess.DEVNULL,
+        input=b"quit\n",
+        preexec_fn=lambda: os.close(2),
+        cache=str(tablebase_cache),
+    )
     assert done.returncode == 0
     assert out.exists() is written
 
@@ -92,8 +112,9 @@ def test_a_closed_standard_error_stops_no_command(args, written, tmp_path, table
 def test_a_dying_engine_in_play_leaves_the_game_so_far(tmp_path):
     pgn = tmp_path / "game.pgn"
     engine = f"uci:{sys.executable} {FAKE_ENGINE} --die-after 2"
-    result = CliRunner().invoke(cli, ["play", "krk", "--fen", START, "--opponent", engine,
-                                      "--pgn", str(pgn), "--no-board"])
+    result = CliRunner().invoke(
+        cli, ["play", "krk", "--fen", START, "--opponent", engine, "--pgn", str(pgn), "--no-board"]
+    )
     assert result.exit_code == 2
     assert f"PGN of the game so far written to {pgn}" in result.output
     game = chess.pgn.read_game(io.StringIO(pgn.read_text()))

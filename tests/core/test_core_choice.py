@@ -11,10 +11,20 @@ from al0.core import native, status
 from al0.errors import AL0Error
 
 
-@pytest.mark.parametrize("value, twin", [
-    ("", False), ("native", False), (" Native ", False), ("python", True), ("PYTHON", True),
-    ("pyhton", AL0Error), ("garbage", AL0Error), ("1", AL0Error), ("c", AL0Error),
-])
+@pytest.mark.parametrize(
+    "value, twin",
+    [
+        ("", False),
+        ("native", False),
+        (" Native ", False),
+        ("python", True),
+        ("PYTHON", True),
+        ("pyhton", AL0Error),
+        ("garbage", AL0Error),
+        ("1", AL0Error),
+        ("c", AL0Error),
+    ],
+)
 def test_the_core_named_runs_and_any_other_name_is_an_error(value, twin, monkeypatch):
     monkeypatch.setenv("AL0_CORE", value)
     if twin is AL0Error:
@@ -33,4 +43,5 @@ def test_a_core_that_is_not_one_is_one_line_and_exit_2_at_the_command_line(args,
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2, result.output
     assert result.output.splitlines()[-1] == (
-        "Error: AL0_CORE='pyhton': give native or python (or leave it unset)")
+        "Error: AL0_CORE='pyhton': give native or python (or leave it unset)"
+    )

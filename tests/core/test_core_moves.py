@@ -19,9 +19,11 @@ core = native()
 pytestmark = pytest.mark.skipif(core is None, reason="the native core is not running")
 
 EXTRA = "QRBN"
-MATERIALS = (["K" + a + "K" for a in EXTRA]
-             + ["K" + "".join(pair) + "K" for pair in itertools.combinations_with_replacement(EXTRA, 2)]
-             + ["K" + a + "K" + b for a in EXTRA for b in EXTRA])
+MATERIALS = (
+    ["K" + a + "K" for a in EXTRA]
+    + ["K" + "".join(pair) + "K" for pair in itertools.combinations_with_replacement(EXTRA, 2)]
+    + ["K" + a + "K" + b for a in EXTRA for b in EXTRA]
+)
 """Every pawnless material of three and four men with at least one piece
 for us (30 of them)."""
 
@@ -30,8 +32,9 @@ def random_boards(material: str, count: int, seed: int) -> list[chess.Board]:
     """``count`` legal random placements of ``material``, either side to move."""
     rng = random.Random(f"{material}:{seed}")
     second = material.index("K", 1)
-    pieces = ([chess.Piece.from_symbol(s) for s in material[:second]]
-              + [chess.Piece.from_symbol(s.lower()) for s in material[second:]])
+    pieces = [chess.Piece.from_symbol(s) for s in material[:second]] + [
+        chess.Piece.from_symbol(s.lower()) for s in material[second:]
+    ]
     boards: list[chess.Board] = []
     while len(boards) < count:
         board = chess.Board(None)
@@ -49,8 +52,9 @@ def test_legal_moves_in_python_chess_order(material: str) -> None:
         position = from_board(board)
         expected = [move.from_square << 6 | move.to_square for move in board.legal_moves]
         assert list(core.legal_moves(position)) == expected, board.fen()
-        assert [move.from_square << 6 | move.to_square
-                for move in legal_moves(position)] == expected, board.fen()
+        assert [move.from_square << 6 | move.to_square for move in legal_moves(position)] == expected, (
+            board.fen()
+        )
 
 
 def test_bad_position_is_a_type_error() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 import chess
 import pytest
 
+from al0.engine.plan import Planner
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.loader import parse_table
-from al0.engine.plan import Planner
 
 TABLE = """\
 name: closest
@@ -46,9 +46,11 @@ def worst_after(board: chess.Board, move: chess.Move) -> int | None:
     move breaks the holding-goal: stalemate, or the rook left en prise)."""
     board.push(move)
     try:
-        if not any(board.legal_moves) or board.is_attacked_by(chess.BLACK, board.pieces(
-                chess.ROOK, chess.WHITE).pop()) and not board.is_attacked_by(
-                chess.WHITE, board.pieces(chess.ROOK, chess.WHITE).pop()):
+        if (
+            not any(board.legal_moves)
+            or board.is_attacked_by(chess.BLACK, board.pieces(chess.ROOK, chess.WHITE).pop())
+            and not board.is_attacked_by(chess.WHITE, board.pieces(chess.ROOK, chess.WHITE).pop())
+        ):
             return None
         values = []
         for reply in list(board.legal_moves):
@@ -64,9 +66,14 @@ def random_krk(rng: random.Random) -> chess.Board:
     while True:
         squares = rng.sample(chess.SQUARES, 3)
         board = chess.Board(None)
-        for square, piece in zip(squares, (chess.Piece(chess.KING, chess.WHITE),
-                                           chess.Piece(chess.ROOK, chess.WHITE),
-                                           chess.Piece(chess.KING, chess.BLACK))):
+        for square, piece in zip(
+            squares,
+            (
+                chess.Piece(chess.KING, chess.WHITE),
+                chess.Piece(chess.ROOK, chess.WHITE),
+                chess.Piece(chess.KING, chess.BLACK),
+            ),
+        ):
             board.set_piece_at(square, piece)
         if board.is_valid() and any(board.legal_moves):
             return board
@@ -78,8 +85,15 @@ def test_the_tree_played_has_the_least_worst_leaf():
     differs = 0
     for _ in range(25):
         board = random_krk(rng)
-        best = min((v for m in board.legal_moves if board.piece_type_at(m.from_square) == chess.KING
-                    and (v := worst_after(board, m)) is not None), default=None)
+        best = min(
+            (
+                v
+                for m in board.legal_moves
+                if board.piece_type_at(m.from_square) == chess.KING
+                and (v := worst_after(board, m)) is not None
+            ),
+            default=None,
+        )
         plan = minimising.plan(board)
         if best is None:
             assert plan.tree is None, board.fen()
@@ -93,12 +107,19 @@ def test_the_tree_played_has_the_least_worst_leaf():
     assert differs >= 5  # without minimise the first king move is played
 
 
-@pytest.mark.parametrize("minimise, kind, fragment", [
-    ("    minimise: near <", TableSyntaxError, "closest.yaml:13:20: advice 'step' minimise: unexpected '<'"),
-    ("    minimise: 3 + 4", TableSyntaxError, "closest.yaml:13:15: advice 'step' minimise: a number"),
-    ("    minimise: dist(K, q)", UnknownNameError, "closest.yaml:13:15:"),
-    ("    minimise: mate", UnknownNameError, "closest.yaml:13:15: unknown feature 'mate'"),
-])
+@pytest.mark.parametrize(
+    "minimise, kind, fragment",
+    [
+        (
+            "    minimise: near <",
+            TableSyntaxError,
+            "closest.yaml:13:20: advice 'step' minimise: unexpected '<'",
+        ),
+        ("    minimise: 3 + 4", TableSyntaxError, "closest.yaml:13:15: advice 'step' minimise: a number"),
+        ("    minimise: dist(K, q)", UnknownNameError, "closest.yaml:13:15:"),
+        ("    minimise: mate", UnknownNameError, "closest.yaml:13:15: unknown feature 'mate'"),
+    ],
+)
 def test_a_bad_minimise_is_an_error_at_its_place(minimise, kind, fragment):
     with pytest.raises(kind, match=fragment.replace("(", r"\(")):
         planner(minimise)

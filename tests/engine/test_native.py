@@ -58,8 +58,9 @@ def _calls(material: str, kind: str) -> list[str]:
         if entry is None:  # a standard predicate: no arguments
             calls.append(name)
             continue
-        choices = [list(binder.pieces) + (["light", "dark"] if param == COLOUR else [])
-                   for param in entry.params]
+        choices = [
+            list(binder.pieces) + (["light", "dark"] if param == COLOUR else []) for param in entry.params
+        ]
         for count in range(len(entry.params) - entry.optional, len(entry.params) + 1):
             for args in itertools.product(*choices[:count]):
                 text = f"{name}({', '.join(args)})" if args else name
@@ -75,14 +76,23 @@ def _calls(material: str, kind: str) -> list[str]:
 def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
     from al0.engine.native import _Writer
     from al0.lang.library import standard_library
+
     writer = _Writer(material, core)
     binder = Binder(material)
     standard = standard_library().predicates
-    features = [(text, binder.bind(text, "feature"), writer.features[text.split("(")[0]],
-                 writer.args(text)) for text in _calls(material, "feature")]
-    predicates = [(text, standard.get(text) or binder.bind(text, "predicate"),
-                   writer.predicates[text.split("(")[0]], writer.args(text))
-                  for text in _calls(material, "predicate")]
+    features = [
+        (text, binder.bind(text, "feature"), writer.features[text.split("(")[0]], writer.args(text))
+        for text in _calls(material, "feature")
+    ]
+    predicates = [
+        (
+            text,
+            standard.get(text) or binder.bind(text, "predicate"),
+            writer.predicates[text.split("(")[0]],
+            writer.args(text),
+        )
+        for text in _calls(material, "predicate")
+    ]
     for us in chess.COLORS:
         for position in positions(material, 12, seed=35)[:60]:
             node = node_at(position, 1, us)
@@ -90,7 +100,9 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
                 assert core.feature(number, *args, position, us) == function(node), (text, position)
             for text, function, number, args in predicates:
                 assert core.predicate(number, *args[:2], position, us) == function(node, node), (
-                    text, position)
+                    text,
+                    position,
+                )
 
 
 @pytest.mark.parametrize("table_name", STANDARD)
@@ -105,19 +117,22 @@ def test_every_goal_and_move_constraint_equals_the_twin(table_name: str) -> None
             root = node_at(roots[depth % len(roots)], 0, table.us)
             node = node_at(position, depth, table.us)
             assert made.core.goals(position, root.position, table.us, depth) == (
-                compiled.holding(node, root), compiled.better(node, root)), (name, position)
+                compiled.holding(node, root),
+                compiled.better(node, root),
+            ), (name, position)
             ours = position.turn == table.us
             moves = (compiled.us_moves if ours else compiled.them_moves)(node)
             expected = [m.from_square << 6 | m.to_square for segment, _ in moves for m in segment]
-            assert list(made.core.allowed(position, table.us, depth, ours)) == expected, (
-                name, position)
+            assert list(made.core.allowed(position, table.us, depth, ours)) == expected, (name, position)
 
 
 def _search_both(compiled, made, position, us, nodes):  # type: ignore[no-untyped-def]
     """Each search's (tree or the error's text, nodes)."""
     results = []
-    for search in (ForcingTreeSearch(compiled, node_at(position, 0, us), nodes),
-                   NativeSearch(made, node_at(position, 0, us), nodes)):
+    for search in (
+        ForcingTreeSearch(compiled, node_at(position, 0, us), nodes),
+        NativeSearch(made, node_at(position, 0, us), nodes),
+    ):
         try:
             results.append((search.run(), search.nodes))
         except SearchBudgetExceeded as error:
@@ -125,7 +140,9 @@ def _search_both(compiled, made, position, us, nodes):  # type: ignore[no-untype
     return results
 
 
-@pytest.mark.parametrize("table_name", STANDARD + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published"])
+@pytest.mark.parametrize(
+    "table_name", STANDARD + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published"]
+)
 @pytest.mark.slow
 def test_whole_searches_equal_the_twin(table_name: str) -> None:
     """Trees and node counts equal, or the same budget spent, for every
@@ -152,8 +169,9 @@ def test_a_planner_on_the_core_plans_as_one_on_the_twin(table_name: str, monkeyp
     assert not twin.native
     for board in random_positions(table.material, 40, seed=35, us=table.us):
         a, b = on_core.plan(board), twin.plan(board)
-        assert (a.rule, a.advice, a.tried, a.tree, a.nodes) == (
-            b.rule, b.advice, b.tried, b.tree, b.nodes), board.fen()
+        assert (a.rule, a.advice, a.tried, a.tree, a.nodes) == (b.rule, b.advice, b.tried, b.tree, b.nodes), (
+            board.fen()
+        )
     assert any(len(memo) for memo in on_core.memos.values())
 
 
@@ -206,10 +224,13 @@ def test_a_costly_goal_counts_against_the_budget_as_on_the_twin() -> None:
     # 40 comparisons of three features each, and mate: 161 terms, each node
     # counting as two nodes of the budget on both searches.
     holding = " and ".join(["dist(K, k) + edge_dist(k) + dist(R, k) < 30"] * 40)
-    table = parse_table(f"name: t\nmaterial: KRK\nrules: [{{name: r, if: true, then: [a]}}]\n"
-                        f"advice: {{a: {{better-goal: mate, holding-goal: '{holding}', "
-                        f"us-moves: {{'< 9': legal}}, them-moves: {{'< 9': legal}}}}}}\n",
-                        "t.yaml", TABLES)
+    table = parse_table(
+        f"name: t\nmaterial: KRK\nrules: [{{name: r, if: true, then: [a]}}]\n"
+        f"advice: {{a: {{better-goal: mate, holding-goal: '{holding}', "
+        f"us-moves: {{'< 9': legal}}, them-moves: {{'< 9': legal}}}}}}\n",
+        "t.yaml",
+        TABLES,
+    )
     compiled = compile_advice(table.advice["a"], table.library)
     assert compiled.cost == 2
     made = compile_native(table.advice["a"], compiled, table)
@@ -223,12 +244,11 @@ VARYING = ("wall_seconds", "plan_ms", "plans_per_second", "plans_searched")
 benchmarks/normalise_report.py drops them)."""
 
 
-@pytest.mark.parametrize("table_name, positions", [("krk_std", "sample:80"),
-                                                   ("kqk", "sample:40")])
-def test_verify_reports_equal_between_cores(table_name: str, positions: str,
-                                            monkeypatch) -> None:
+@pytest.mark.parametrize("table_name, positions", [("krk_std", "sample:80"), ("kqk", "sample:40")])
+def test_verify_reports_equal_between_cores(table_name: str, positions: str, monkeypatch) -> None:
     """A verify run against the tablebase reports the same on either core."""
     from al0.verify.api import verify
+
     reports = []
     for core_name in ("native", "python"):
         monkeypatch.setenv("AL0_CORE", core_name)
@@ -247,8 +267,10 @@ def test_more_men_than_the_core_holds_search_on_the_twin() -> None:
     position = from_board(chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1"))
     with pytest.raises(ValueError, match="at most 8 men"):
         core.legal_moves(position)
-    assert _search_both(compiled, made, position, table.us, 5000)[0] == _search_both(
-        compiled, made, position, table.us, 5000)[1]
+    assert (
+        _search_both(compiled, made, position, table.us, 5000)[0]
+        == _search_both(compiled, made, position, table.us, 5000)[1]
+    )
 
 
 def test_the_memory_limit_is_spent_as_on_the_twin() -> None:
@@ -263,8 +285,11 @@ def test_the_memory_limit_is_spent_as_on_the_twin() -> None:
         for moves in (50, 400, 3000):
             results = []
             for search in (ForcingTreeSearch, NativeSearch):
-                runner = search(compiled if search is ForcingTreeSearch else made,  # type: ignore[arg-type]
-                                node_at(from_board(board), 0, table.us), SearchLimits(moves=moves))
+                runner = search(
+                    compiled if search is ForcingTreeSearch else made,  # type: ignore[arg-type]
+                    node_at(from_board(board), 0, table.us),
+                    SearchLimits(moves=moves),
+                )
                 try:
                     results.append((runner.run(), runner.nodes))
                 except SearchBudgetExceeded as error:

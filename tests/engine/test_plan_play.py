@@ -5,11 +5,11 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.engine.defenders import RandomDefender
-from al0.lang.loader import parse_table
-from al0.engine.play import Ending, GameEnd, OurMove, TheirMove, play_game
-from al0.engine.plan import Planner
 from al0.board.sampling import random_positions
+from al0.engine.defenders import RandomDefender
+from al0.engine.plan import Planner
+from al0.engine.play import Ending, GameEnd, OurMove, TheirMove, play_game
+from al0.lang.loader import parse_table
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
@@ -26,6 +26,7 @@ def play(planner: Planner, fen: str, opponent, max_moves=None) -> list:
 
 # ------------------------------------------------------------ plans
 
+
 def test_book_table_plans_the_books_first_move(bratko):
     plan = Planner(bratko).plan(chess.Board(START))
     assert (plan.rule, plan.advice, plan.tried) == ("else_rule", "squeeze", ())
@@ -39,18 +40,23 @@ def test_edge_rule_tries_mate_in_2_first(bratko):
     plan = Planner(bratko).plan(board)
     assert plan.rule == "edge_rule"
     order = bratko.rules[0].advice
-    assert plan.tried == order[:len(plan.tried)]
+    assert plan.tried == order[: len(plan.tried)]
     assert plan.advice == order[len(plan.tried)]
 
 
-FAILING = "{never: {better-goal: mate, holding-goal: true, us-moves: {0: kingdiagfirst}, them-moves: nomove}, " \
-          "squeeze: {better-goal: newroomsmaller, holding-goal: not rooklost, us-moves: {0: rookmove}, them-moves: nomove}}"
+FAILING = (
+    "{never: {better-goal: mate, holding-goal: true, us-moves: {0: kingdiagfirst}, them-moves: nomove}, "
+    "squeeze: {better-goal: newroomsmaller, holding-goal: not rooklost, us-moves: {0: rookmove}, them-moves: nomove}}"
+)
 
 
 def test_first_rule_whose_precondition_holds_is_taken():
-    t = table(FAILING, "[{name: never_rule, if: false, then: [never]},"
-                       " {name: edge, if: their_king_edge, then: [never, squeeze]},"
-                       " {name: rest, if: true, then: [squeeze]}]")
+    t = table(
+        FAILING,
+        "[{name: never_rule, if: false, then: [never]},"
+        " {name: edge, if: their_king_edge, then: [never, squeeze]},"
+        " {name: rest, if: true, then: [squeeze]}]",
+    )
     planner = Planner(t)
     # B c2 is not on an edge: the third rule.
     assert planner.plan(chess.Board(START)).rule == "rest"
@@ -80,10 +86,14 @@ def test_plans_are_cached_per_position(bratko):
 
 # ------------------------------------------------------------- play
 
+
 def test_play_follows_the_tree_then_replans_when_the_reply_leaves_it():
-    t = table("{mate2: {better-goal: mate, holding-goal: true, us-moves: {0: legal, 2: legal},"
-              " them-moves: {1: first_reply}}}",
-              "[{name: r, if: true, then: [mate2]}]", library="../tests/data/libraries/partial.py")
+    t = table(
+        "{mate2: {better-goal: mate, holding-goal: true, us-moves: {0: legal, 2: legal},"
+        " them-moves: {1: first_reply}}}",
+        "[{name: r, if: true, then: [mate2]}]",
+        library="../tests/data/libraries/partial.py",
+    )
     planner = Planner(t)
     # The tree foresees one of three quiet replies (Kb4, Ka4, Ka2).
     fen = "8/8/4R3/8/8/k7/2K5/8 w - - 0 1"
@@ -92,8 +102,9 @@ def test_play_follows_the_tree_then_replans_when_the_reply_leaves_it():
     foreseen = their_node.branches[0][0]
     board = chess.Board(fen)
     board.push(first)
-    other = next(m for m in sorted(board.legal_moves, key=chess.Move.uci)
-                 if m != foreseen and not board.is_capture(m))
+    other = next(
+        m for m in sorted(board.legal_moves, key=chess.Move.uci) if m != foreseen and not board.is_capture(m)
+    )
 
     def replying(first_reply):
         """Plays ``first_reply`` at move 1, then any legal move."""
@@ -132,25 +143,45 @@ def test_book_table_mates_random_defenders_from_200_random_positions(bratko):
 STALEMATE_TRAP = "k7/8/2K5/8/8/1R6/8/8 w - - 0 1"
 
 
-@pytest.mark.parametrize("advice, fen, opponent, ending", [
-    # A table that wants stalemate gets it, and the game says so.
-    ("{s: {better-goal: stalemate, holding-goal: true, us-moves: {0: legal}, them-moves: nomove}}",
-     STALEMATE_TRAP, RandomDefender(), Ending.STALEMATE),
-    # A table that hangs its rook to a capturing defender loses it.
-    ("{s: {better-goal: rooklost, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
-     "7K/8/3R4/8/8/8/2k5/8 w - - 0 1", lambda b: next((m for m in b.legal_moves if b.is_capture(m)),
-                           next(iter(b.legal_moves))), Ending.MATERIAL_LOST),
-    # A quiet move at half-move clock 99 reaches the 50-move rule.
-    ("{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: kingdiagfirst}, them-moves: nomove}}",
-     "8/8/4R3/8/3K4/8/2k5/8 w - - 99 80", RandomDefender(), Ending.FIFTY_MOVES),
-    # The rook shuffles a1-b1 while their king shuffles h8-g8: repetition.
-    ("{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
-     "7k/8/8/8/3K4/8/8/R7 w - - 0 1",
-     lambda b: chess.Move.from_uci("h8g8" if b.king(chess.BLACK) == chess.H8 else "g8h8"),
-     Ending.REPETITION),
-    ("{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
-     START, lambda b: None, Ending.QUIT),
-])
+@pytest.mark.parametrize(
+    "advice, fen, opponent, ending",
+    [
+        # A table that wants stalemate gets it, and the game says so.
+        (
+            "{s: {better-goal: stalemate, holding-goal: true, us-moves: {0: legal}, them-moves: nomove}}",
+            STALEMATE_TRAP,
+            RandomDefender(),
+            Ending.STALEMATE,
+        ),
+        # A table that hangs its rook to a capturing defender loses it.
+        (
+            "{s: {better-goal: rooklost, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
+            "7K/8/3R4/8/8/8/2k5/8 w - - 0 1",
+            lambda b: next((m for m in b.legal_moves if b.is_capture(m)), next(iter(b.legal_moves))),
+            Ending.MATERIAL_LOST,
+        ),
+        # A quiet move at half-move clock 99 reaches the 50-move rule.
+        (
+            "{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: kingdiagfirst}, them-moves: nomove}}",
+            "8/8/4R3/8/3K4/8/2k5/8 w - - 99 80",
+            RandomDefender(),
+            Ending.FIFTY_MOVES,
+        ),
+        # The rook shuffles a1-b1 while their king shuffles h8-g8: repetition.
+        (
+            "{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
+            "7k/8/8/8/3K4/8/8/R7 w - - 0 1",
+            lambda b: chess.Move.from_uci("h8g8" if b.king(chess.BLACK) == chess.H8 else "g8h8"),
+            Ending.REPETITION,
+        ),
+        (
+            "{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
+            START,
+            lambda b: None,
+            Ending.QUIT,
+        ),
+    ],
+)
 def test_every_game_end_is_named(advice, fen, opponent, ending):
     planner = Planner(table(advice, "[{name: r, if: true, then: [s]}]"))
     events = play(planner, fen, opponent, max_moves=40)
@@ -176,14 +207,17 @@ def test_book_table_stalemates_where_keeproom_forgets_stalemate(bratko):
 
 def test_project_table_mates_where_the_book_stalemates():
     from al0.lang.loader import load_table
+
     events = play(Planner(load_table(TABLES / "krk.yaml")), BOOK_STALEMATE, RandomDefender(0))
     assert events[-1].ending == Ending.MATE
 
 
 def test_advice_already_satisfied_at_the_root_gives_no_move_and_is_passed_over():
-    advice = ("{done: {better-goal: true, holding-goal: true, us-moves: {0: legal}, them-moves: nomove},"
-              " squeeze: {better-goal: newroomsmaller, holding-goal: not rooklost,"
-              " us-moves: {0: rookmove}, them-moves: nomove}}")
+    advice = (
+        "{done: {better-goal: true, holding-goal: true, us-moves: {0: legal}, them-moves: nomove},"
+        " squeeze: {better-goal: newroomsmaller, holding-goal: not rooklost,"
+        " us-moves: {0: rookmove}, them-moves: nomove}}"
+    )
     planner = Planner(table(advice, "[{name: r, if: true, then: [done, squeeze]}]"))
     plan = planner.plan(chess.Board(START))
     assert (plan.tried, plan.advice) == (("done",), "squeeze")

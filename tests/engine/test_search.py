@@ -7,23 +7,21 @@ on whether a tree exists and on its least worst-case depth.
 
 from __future__ import annotations
 
-
 import chess
 import pytest
 
-from al0.errors import SearchBudgetExceeded
-from al0.lang.library import Node
-from al0.lang.loader import load_table, parse_table
-from al0.lang.model import AdviceTable
 from al0.board.sampling import random_positions
 from al0.engine.compiled import CompiledAdvice, compile_advice
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, tree_lines
+from al0.errors import SearchBudgetExceeded
+from al0.lang.library import Node
+from al0.lang.loader import load_table, parse_table
+from al0.lang.model import AdviceTable
 from conftest import TABLES, mates
 
 
-def reference_height(advice: CompiledAdvice, board: chess.Board, depth: int,
-                     root: Node) -> int | None:
+def reference_height(advice: CompiledAdvice, board: chess.Board, depth: int, root: Node) -> int | None:
     """Least worst-case depth of a forcing tree, by exhaustive recursion."""
     node = Node(board, depth, chess.WHITE)
     if not advice.holding(node, root):
@@ -31,8 +29,7 @@ def reference_height(advice: CompiledAdvice, board: chess.Board, depth: int,
     if advice.better(node, root):
         return 0
     ours = board.turn == chess.WHITE
-    moves = [move for moves, _ in (advice.us_moves if ours else advice.them_moves)(node)
-             for move in moves]
+    moves = [move for moves, _ in (advice.us_moves if ours else advice.them_moves)(node) for move in moves]
     heights = []
     for move in moves:
         board.push(move)
@@ -46,8 +43,9 @@ def reference_height(advice: CompiledAdvice, board: chess.Board, depth: int,
     return 1 + max(heights)  # type: ignore[type-var]
 
 
-def assert_forcing_tree(tree: ForcingTree, advice: CompiledAdvice, board: chess.Board,
-                        depth: int, root: Node) -> None:
+def assert_forcing_tree(
+    tree: ForcingTree, advice: CompiledAdvice, board: chess.Board, depth: int, root: Node
+) -> None:
     """``tree`` satisfies the definition: holding-goal everywhere, leaves
     exactly where the better-goal holds, one allowed move at our nodes,
     every allowed reply at theirs, heights consistent."""
@@ -58,8 +56,7 @@ def assert_forcing_tree(tree: ForcingTree, advice: CompiledAdvice, board: chess.
         assert tree.height == 0
         return
     ours = board.turn == chess.WHITE
-    allowed = [move for moves, _ in (advice.us_moves if ours else advice.them_moves)(node)
-               for move in moves]
+    allowed = [move for moves, _ in (advice.us_moves if ours else advice.them_moves)(node) for move in moves]
     if ours:
         assert len(tree.branches) == 1 and tree.branches[0][0] in allowed
     else:
@@ -84,10 +81,12 @@ def table_from(text: str) -> AdviceTable:
 
 POSITIONS = random_positions("KRK", 60, seed=11)
 # Positions where mate_in_2 has a chance: their king on an edge, kings close.
-EDGE_POSITIONS = [b for b in random_positions("KRK", 3000, seed=12)
-                  if (chess.square_file(b.king(chess.BLACK)) in (0, 7)
-                      or chess.square_rank(b.king(chess.BLACK)) in (0, 7))
-                  and chess.square_distance(b.king(chess.WHITE), b.king(chess.BLACK)) < 4][:80]
+EDGE_POSITIONS = [
+    b
+    for b in random_positions("KRK", 3000, seed=12)
+    if (chess.square_file(b.king(chess.BLACK)) in (0, 7) or chess.square_rank(b.king(chess.BLACK)) in (0, 7))
+    and chess.square_distance(b.king(chess.WHITE), b.king(chess.BLACK)) < 4
+][:80]
 
 
 @pytest.mark.parametrize("name", ["mate_in_2", "squeeze", "approach", "keeproom", "divide_in_2"])
@@ -110,20 +109,24 @@ def test_search_agrees_with_exhaustive_reference(bratko, name):
 def test_mate_in_2_found_exactly_where_a_constrained_mate_in_2_exists(bratko):
     """Independent of the advice machinery: python-chess alone decides
     whether White mates within two moves with a rook check as the second."""
+
     def rook_check(board: chess.Board, move: chess.Move) -> bool:
         king = board.king(chess.BLACK)
-        return (board.piece_type_at(move.from_square) == chess.ROOK
-                and (chess.square_file(move.to_square) == chess.square_file(king)
-                     or chess.square_rank(move.to_square) == chess.square_rank(king)))
+        return board.piece_type_at(move.from_square) == chess.ROOK and (
+            chess.square_file(move.to_square) == chess.square_file(king)
+            or chess.square_rank(move.to_square) == chess.square_rank(king)
+        )
 
     def rook_safe(board: chess.Board) -> bool:
         rook = board.pieces(chess.ROOK, chess.WHITE)
         if not rook:
             return False
         r = next(iter(rook))
-        return not (board.turn == chess.BLACK
-                    and chess.square_distance(board.king(chess.BLACK), r) == 1
-                    and chess.square_distance(board.king(chess.WHITE), r) > 1)
+        return not (
+            board.turn == chess.BLACK
+            and chess.square_distance(board.king(chess.BLACK), r) == 1
+            and chess.square_distance(board.king(chess.WHITE), r) > 1
+        )
 
     def edge(board: chess.Board) -> bool:
         k = board.king(chess.BLACK)
@@ -141,6 +144,7 @@ def test_mate_in_2_found_exactly_where_a_constrained_mate_in_2_exists(bratko):
             if ok(board) and board.is_checkmate():
                 best = 1
             elif ok(board) and best is None and not board.is_game_over():
+
                 def answered(reply: chess.Move) -> bool:
                     board.push(reply)
                     try:
@@ -155,6 +159,7 @@ def test_mate_in_2_found_exactly_where_a_constrained_mate_in_2_exists(bratko):
                         return False
                     finally:
                         board.pop()
+
                 if all(answered(reply) for reply in list(board.legal_moves)):
                     best = 3
             board.pop()
@@ -233,8 +238,7 @@ def test_stalemate_is_never_a_success_unless_the_goal_says_so():
     # Their node after Rb7 has no allowed reply: that is a failure, not a
     # vacuous "every reply is answered".
     assert search(mate_only, "mate_now", STALEMATE_TRAP).run() is None
-    mate_or_stalemate = table_from(MATE_IN_ONE_ONLY.format(better="mate or stalemate",
-                                                           them="{1: legal}"))
+    mate_or_stalemate = table_from(MATE_IN_ONE_ONLY.format(better="mate or stalemate", them="{1: legal}"))
     tree = search(mate_or_stalemate, "mate_now", STALEMATE_TRAP).run()
     assert tree is not None and tree.branches[0][0] == chess.Move.from_uci("b3b7")
 
@@ -254,19 +258,23 @@ advice:
 """
 
 
-@pytest.mark.parametrize("table_name, name, count", [
-    ("kbnk", "progress", 40), ("kbnk", "progress_in_2", 40), ("kbnk", "progress_in_3", 12),
-    (KEEP_AWAY, "to_edge", 60)], ids=["kbnk-progress", "kbnk-progress_in_2",
-                                      "kbnk-progress_in_3", "keep_away-to_edge"])
+@pytest.mark.parametrize(
+    "table_name, name, count",
+    [
+        ("kbnk", "progress", 40),
+        ("kbnk", "progress_in_2", 40),
+        ("kbnk", "progress_in_3", 12),
+        (KEEP_AWAY, "to_edge", 60),
+    ],
+    ids=["kbnk-progress", "kbnk-progress_in_2", "kbnk-progress_in_3", "keep_away-to_edge"],
+)
 @pytest.mark.slow
-def test_the_last_nodes_of_theirs_decided_apart_give_the_full_search_trees(table_name, name,
-                                                                             count):
+def test_the_last_nodes_of_theirs_decided_apart_give_the_full_search_trees(table_name, name, count):
     # Leaves with us to move and position-only goals: the last nodes of
     # theirs skip their memo records and their own holding-goal until no
     # reply refutes them (ForcingTreeSearch._last_reply); the trees must be
     # the ones the full search finds, node for node.
-    table = (table_from(table_name) if "\n" in table_name
-             else load_table(TABLES / f"{table_name}.yaml"))
+    table = table_from(table_name) if "\n" in table_name else load_table(TABLES / f"{table_name}.yaml")
     advice = compile_advice(table.advice[name], table.library)
     outcomes = set()
     for board in random_positions(table.material, count, seed=27):

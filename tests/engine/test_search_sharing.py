@@ -17,18 +17,17 @@ import dataclasses
 import chess
 import pytest
 
-from al0.lang.infer import leaf_side, needs_check, position_only, reads_root
-from al0.errors import SearchBudgetExceeded
-from al0.lang.library import Library, Node
-from al0.lang.loader import load_table
-from al0.lang.model import And, Call, Compare, Const, DepthTest, Feature, Not, Or, Pred, Sum
-from al0.engine.plan import Planner
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
 from al0.engine.compiled import compile_advice
+from al0.engine.plan import Planner
 from al0.engine.search import ForcingTreeSearch
+from al0.errors import SearchBudgetExceeded
+from al0.lang.infer import leaf_side, needs_check, position_only, reads_root
+from al0.lang.library import Library, Node
+from al0.lang.loader import load_table
+from al0.lang.model import And, Call, Compare, Const, DepthTest, Feature, Not, Or, Pred, Sum
 from conftest import TABLES, TEST_TABLES
-
 
 
 def plan_outline(plan):  # type: ignore[no-untyped-def]
@@ -57,8 +56,11 @@ def test_what_reads_the_root(bratko):
     assert not reads_root(And((Pred(Call("themtomove")), Pred(Call("rookdivides")))), library)
     assert reads_root(Pred(Call("newroomsmaller")), library)  # room(node) < room(root)
     assert reads_root(Or((Pred(Call("mate")), Pred(Call("okorndle")))), library)
-    at_root = Compare("<", Sum(((1, Feature(Call("dist", ("K", "k")))),)),
-                      Sum(((1, Feature(Call("dist", ("K", "k")), at_root=True)),)))
+    at_root = Compare(
+        "<",
+        Sum(((1, Feature(Call("dist", ("K", "k")))),)),
+        Sum(((1, Feature(Call("dist", ("K", "k")), at_root=True)),)),
+    )
     assert reads_root(at_root, load_table(TABLES / "krk_std.yaml").library)
 
 
@@ -118,36 +120,44 @@ def test_which_goals_need_check(bratko):
     assert not needs_check(Pred(Call("rookdivides")), library)
 
 
-ROOM_SHRANK = Compare("<", Sum(((1, Feature(Call("room"))),)), Sum(((1, Feature(Call("room"), at_root=True)),)))
+ROOM_SHRANK = Compare(
+    "<", Sum(((1, Feature(Call("room"))),)), Sum(((1, Feature(Call("room"), at_root=True)),))
+)
 
 
-@pytest.mark.parametrize("goal, side", [
-    (Pred(Call("ustomove")), True),
-    (Pred(Call("themtomove")), False),
-    (Pred(Call("mate")), False),
-    (Pred(Call("stalemate")), False),
-    (Pred(Call("check")), None),
-    (And((Pred(Call("ustomove")), ROOM_SHRANK)), True),
-    (And((ROOM_SHRANK, Pred(Call("mate")))), False),
-    (And((Pred(Call("ustomove")), Pred(Call("themtomove")))), None),    # never holds: no side claimed
-    (Or((Pred(Call("mate")), Pred(Call("stalemate")))), False),
-    (Or((Pred(Call("ustomove")), Pred(Call("themtomove")))), None),
-    (Or((Pred(Call("ustomove")), ROOM_SHRANK)), None),
-    (Not(Pred(Call("ustomove"))), None),
-    (ROOM_SHRANK, None),
-])
+@pytest.mark.parametrize(
+    "goal, side",
+    [
+        (Pred(Call("ustomove")), True),
+        (Pred(Call("themtomove")), False),
+        (Pred(Call("mate")), False),
+        (Pred(Call("stalemate")), False),
+        (Pred(Call("check")), None),
+        (And((Pred(Call("ustomove")), ROOM_SHRANK)), True),
+        (And((ROOM_SHRANK, Pred(Call("mate")))), False),
+        (And((Pred(Call("ustomove")), Pred(Call("themtomove")))), None),  # never holds: no side claimed
+        (Or((Pred(Call("mate")), Pred(Call("stalemate")))), False),
+        (Or((Pred(Call("ustomove")), Pred(Call("themtomove")))), None),
+        (Or((Pred(Call("ustomove")), ROOM_SHRANK)), None),
+        (Not(Pred(Call("ustomove"))), None),
+        (ROOM_SHRANK, None),
+    ],
+)
 def test_which_goals_hold_with_one_side_to_move(goal, side):
     library = load_table(TABLES / "krk_std.yaml").library
     assert leaf_side(goal, library) is side
 
 
-@pytest.mark.parametrize("table_name, goal, alone", [
-    ("krk_std.yaml", ROOM_SHRANK, True),                    # root read through features only
-    ("krk_std.yaml", And((Pred(Call("mate")), Pred(Call("lost", ("R",))))), True),
-    ("krk_std.yaml", Or((Const(True), DepthTest("<", 2))), False),  # names the depth
-    ("krk_bratko.yaml", Pred(Call("rooklost")), False),           # a table's own Python
-    ("krk_bratko.yaml", Pred(Call("mate")), True),
-])
+@pytest.mark.parametrize(
+    "table_name, goal, alone",
+    [
+        ("krk_std.yaml", ROOM_SHRANK, True),  # root read through features only
+        ("krk_std.yaml", And((Pred(Call("mate")), Pred(Call("lost", ("R",))))), True),
+        ("krk_std.yaml", Or((Const(True), DepthTest("<", 2))), False),  # names the depth
+        ("krk_bratko.yaml", Pred(Call("rooklost")), False),  # a table's own Python
+        ("krk_bratko.yaml", Pred(Call("mate")), True),
+    ],
+)
 def test_which_goals_have_one_value_per_position(table_name, goal, alone):
     assert position_only(goal, load_table(TABLES / table_name).library) is alone
 
@@ -195,7 +205,8 @@ def _trees_found_with_and_without_the_shortcut(advice, material, count, seed):
     that give no check where only a leaf would do."""
     assert advice.leaf_in_check
     return _trees_found_with_and_without(
-        advice, dataclasses.replace(advice, leaf_in_check=False), material, count, seed)
+        advice, dataclasses.replace(advice, leaf_in_check=False), material, count, seed
+    )
 
 
 @pytest.mark.slow
@@ -225,16 +236,20 @@ def test_deciding_mate_alone_from_positions_finds_the_same_trees(material, seed)
     # moves from the generator, their nodes at bound 1 expanded.
     table = load_table(TEST_TABLES / "mate_in_3_kqk.yaml")
     advice = compile_advice(table.advice["mate_in_3"], table.library)
-    plain = dataclasses.replace(advice, mate_alone=False, legal_depths=(),
-                                their_legal_depths=(), leaf_in_check=False)
+    plain = dataclasses.replace(
+        advice, mate_alone=False, legal_depths=(), their_legal_depths=(), leaf_in_check=False
+    )
     assert 0 < _trees_found_with_and_without(advice, plain, material, 40, seed) < 40
 
 
-@pytest.mark.parametrize("table_name, names", [
-    ("krk_bratko.yaml", ("squeeze", "approach", "keeproom")),
-    # Their squeeze and approach allow the standard legal moves alone.
-    ("kqk.yaml", ("squeeze", "approach", "squeeze_half")),
-])
+@pytest.mark.parametrize(
+    "table_name, names",
+    [
+        ("krk_bratko.yaml", ("squeeze", "approach", "keeproom")),
+        # Their squeeze and approach allow the standard legal moves alone.
+        ("kqk.yaml", ("squeeze", "approach", "squeeze_half")),
+    ],
+)
 def test_a_one_ply_search_finds_and_counts_what_the_full_search_does(table_name, names):
     # A one-ply search tries its root's moves without child records or memo
     # entries; a horizon of 2 sends the same advice down the full search
@@ -271,4 +286,3 @@ def test_a_plan_shows_the_board_with_its_move_counters(bratko):
     plan = Planner(bratko).plan(board)
     assert plan.board.fen() == board.fen()
     assert plan.fen == board.fen()
-

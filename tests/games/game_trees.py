@@ -92,7 +92,9 @@ def random_tree(rng: random.Random, depth: int, alternate: bool = True) -> TreeG
         count += 1
         leaf = left == 0 or (left < depth and rng.random() < 0.15)
         children = [] if leaf else [build(_next(side), left - 1) for _ in range(rng.randint(1, 4))]
-        nodes[name] = Node(side, float(rng.randint(-5, 5)), tuple((f"m{i}", c) for i, c in enumerate(children)))
+        nodes[name] = Node(
+            side, float(rng.randint(-5, 5)), tuple((f"m{i}", c) for i, c in enumerate(children))
+        )
         return name
 
     def _next(side: str) -> str:

@@ -42,7 +42,10 @@ def test_solve_says_when_there_is_no_mate() -> None:
     [
         (["--fen", "k1K5/1R6/8/8 w - - 0 1"], "Error: bad FEN 'k1K5/1R6/8/8 w - - 0 1'"),
         (["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "Error: illegal position"),
-        (["--fen", "8/k7/8/2K5/8/8/4R3/8 w - - 0 1", "--nodes", "50"], "Error: AND/OR search spent its budget"),
+        (
+            ["--fen", "8/k7/8/2K5/8/8/4R3/8 w - - 0 1", "--nodes", "50"],
+            "Error: AND/OR search spent its budget",
+        ),
     ],
 )
 def test_solve_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -104,7 +107,10 @@ def test_match_prints_a_line_per_game_and_a_score_table() -> None:
     [
         (["--games", "2"], "Error: no human can play here"),
         (["--black", "wizard", "--games", "2"], "Error: unknown player 'wizard'"),
-        (["--black", "alphabeta:99"], "Error: 'alphabeta:99': the depth of alphabeta:D must be a whole number from 1 to 8"),
+        (
+            ["--black", "alphabeta:99"],
+            "Error: 'alphabeta:99': the depth of alphabeta:D must be a whole number from 1 to 8",
+        ),
     ],
 )
 def test_reversi_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -119,8 +125,9 @@ def test_every_game_search_has_a_default_budget_and_says_when_it_is_spent() -> N
 
     assert f"[default: {PROOF_BUDGET}]" in run("solve", "--help").output
     result = run("solve", "--fen", "8/k7/8/2K5/8/8/4R3/8 w - - 0 1", "-n", "3", "--nodes", "50")
-    assert result.output == ("Error: AND/OR search spent its budget of 50 nodes undecided "
-                             "(--nodes N allows more)\n")
+    assert result.output == (
+        "Error: AND/OR search spent its budget of 50 nodes undecided (--nodes N allows more)\n"
+    )
     assert perft(start_position(), 5) == 1396  # within the default budget
     assert perft.__defaults__ == (PERFT_BUDGET,)
     with pytest.raises(SearchBudgetExceeded, match="perft 9: gave up after making 1,000 positions"):

@@ -67,7 +67,11 @@ def brute_force_mate(board: chess.Board, max_moves: int) -> int | None:
             try:
                 if board.is_checkmate():
                     return True
-                if n > 1 and not board.is_game_over() and all(_after(reply, n - 1) for reply in list(board.legal_moves)):
+                if (
+                    n > 1
+                    and not board.is_game_over()
+                    and all(_after(reply, n - 1) for reply in list(board.legal_moves))
+                ):
                     return True
             finally:
                 board.pop()

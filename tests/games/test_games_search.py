@@ -20,9 +20,15 @@ RN_TREE = tree(
         "B": (0, ["b1", "b2", "b3"]),
         "C": (0, ["c1", "c2", "c3"]),
         "D": (0, ["d1", "d2", "d3"]),
-        "b1": (3, []), "b2": (12, []), "b3": (8, []),
-        "c1": (2, []), "c2": (4, []), "c3": (6, []),
-        "d1": (14, []), "d2": (5, []), "d3": (2, []),
+        "b1": (3, []),
+        "b2": (12, []),
+        "b3": (8, []),
+        "c1": (2, []),
+        "c2": (4, []),
+        "c3": (6, []),
+        "d1": (14, []),
+        "d2": (5, []),
+        "d3": (2, []),
     },
     "A",
 )
@@ -38,10 +44,14 @@ HORIZON_TREE = tree(
         "LR": (9, ["LR1", "LR2"]),
         "RL": (4, ["RL1", "RL2"]),
         "RR": (0, ["RR1", "RR2"]),
-        "LL1": (3, []), "LL2": (5, []),
-        "LR1": (6, []), "LR2": (1, []),
-        "RL1": (2, []), "RL2": (8, []),
-        "RR1": (7, []), "RR2": (9, []),
+        "LL1": (3, []),
+        "LL2": (5, []),
+        "LR1": (6, []),
+        "LR2": (1, []),
+        "RL1": (2, []),
+        "RL2": (8, []),
+        "RR1": (7, []),
+        "RR2": (9, []),
     },
     "root",
 )
@@ -58,7 +68,9 @@ HORIZON_TREE = tree(
         (HORIZON_TREE, "root", 3, 8, ("R", "RL", "RL2")),
     ],
 )
-def test_minimax_backs_up_the_textbook_values(game: TreeGame, start: str, depth: int, value: float, pv: tuple[str, ...]) -> None:
+def test_minimax_backs_up_the_textbook_values(
+    game: TreeGame, start: str, depth: int, value: float, pv: tuple[str, ...]
+) -> None:
     # Values are for the side to move at the start; at B that is MIN, whose
     # value of a leaf worth 3 to MAX is -3.
     sign = 1 if game.to_move(start) == MAX else -1

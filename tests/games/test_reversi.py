@@ -10,7 +10,6 @@ from al0.errors import PositionError
 from al0.games.base import IllegalMoveError, PlayerSpecError, ScoredGame
 from al0.games.base import perft as generic_perft
 from al0.games.players import AlphaBetaPlayer, StaticPlayer
-from al0.games.search import alphabeta, minimax, prove_win
 from al0.games.reversi import (
     BLACK,
     PASS,
@@ -31,6 +30,7 @@ from al0.games.reversi import (
     standings,
     start_position,
 )
+from al0.games.search import alphabeta, minimax, prove_win
 
 GAME = Reversi()
 
@@ -183,7 +183,8 @@ def test_bad_board_pictures_raise_position_error(rows: str, message: str) -> Non
 
 
 @pytest.mark.parametrize(
-    "text", ["z9", "d33", "", "e4"],  # e4 is occupied at the start.
+    "text",
+    ["z9", "d33", "", "e4"],  # e4 is occupied at the start.
 )
 def test_bad_moves_raise_illegal_move_error(text: str) -> None:
     with pytest.raises(IllegalMoveError):
@@ -219,7 +220,11 @@ def _midgame_positions(count: int, seed: int) -> list[ReversiState]:
         s = start_position()
         for _ in range(rng.randint(4, 30)):
             s = GAME.result(s, rng.choice(GAME.moves(s)))
-        if not any(GAME.is_terminal(GAME.result(GAME.result(s, m), r)) for m in GAME.moves(s) for r in GAME.moves(GAME.result(s, m))):
+        if not any(
+            GAME.is_terminal(GAME.result(GAME.result(s, m), r))
+            for m in GAME.moves(s)
+            for r in GAME.moves(GAME.result(s, m))
+        ):
             out.append(s)
     return out
 

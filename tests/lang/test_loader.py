@@ -12,8 +12,7 @@ import pytest
 
 from al0.errors import LibraryError, TableSyntaxError, UnknownNameError
 from al0.lang.loader import load_table, parse_table
-from al0.lang.model import (Alternative, And, Call, Const, DepthRange, MoveConstraint, Not,
-                       Or, Pred)
+from al0.lang.model import Alternative, And, Call, Const, DepthRange, MoveConstraint, Not, Or, Pred
 from conftest import BROKEN_TABLES, ROOT, TEST_TABLES
 
 BRATKO = ROOT / "advice_tables" / "krk_bratko.yaml"
@@ -21,6 +20,7 @@ BROKEN = BROKEN_TABLES
 
 
 # ------------------------------------------------------- the book's table
+
 
 @pytest.fixture(scope="module")
 def table():
@@ -44,12 +44,20 @@ def test_descriptions_are_kept_on_one_line_and_merged_with_yaml_anchors(tmp_path
     # tempo_3 merges tempo_2's goals (<<: *tempo) and keeps its own words.
     assert kbbk.advice["tempo_3"].description.startswith("Make progress in three moves")
     path = tmp_path / "t.yaml"
-    path.write_text((ROOT / "advice_tables" / "krk_std.yaml").read_text().replace(
-        '    description: "Squeeze: shrink the box',
-        "    description: >-\n      Squeeze -\n      shrink the box").replace(
-        'the rook kept safe."', "the rook kept safe."))
-    assert load_table(path).advice["squeeze"].description.endswith(
-        "Squeeze - shrink the box the rook keeps their king in, the rook kept safe.")
+    path.write_text(
+        (ROOT / "advice_tables" / "krk_std.yaml")
+        .read_text()
+        .replace(
+            '    description: "Squeeze: shrink the box',
+            "    description: >-\n      Squeeze -\n      shrink the box",
+        )
+        .replace('the rook kept safe."', "the rook kept safe.")
+    )
+    assert (
+        load_table(path)
+        .advice["squeeze"]
+        .description.endswith("Squeeze - shrink the box the rook keeps their king in, the rook kept safe.")
+    )
     # A table without words falls back on the identifier.
     plain = load_table(TEST_TABLES / "krk_room_in_2.yaml")
     name = next(iter(plain.advice))
@@ -60,20 +68,22 @@ KQK = (ROOT / "advice_tables" / "kqk.yaml").read_text()
 MATE_WORDS = 'description: "Mate in one with the queen."'
 
 
-@pytest.mark.parametrize("old, new, fragment", [
-    (MATE_WORDS, r'description: "\e[31mred\e[0m"', r"description has a control character ('\x1b')"),
-    (MATE_WORDS, r'description: "a\0b"', r"description has a control character ('\x00')"),
-    (MATE_WORDS, r'description: "a\x07"', r"description has a control character ('\x07')"),
-    ("name: kqk", r'name: "kqk\n[Result \"1-0\"]"', r"name has a line break ('\n')"),
-    ("name: kqk", r'name: "kqk\u2028x"', "name has a line break"),
-    ("name: kqk", r'name: "kqk\tx"', r"name has a control character ('\t')"),
-    ("  - name: rescue", r'  - name: "res\rcue"', "a rule's name has a line break"),
-    ("material: KQK", r'material: "KQK\0"', "material has a control character"),
-    (MATE_WORDS, "description: [a, b]", "description must be a single value, not a list"),
-    (MATE_WORDS, 'description: " "', "description is empty"),
-])
-def test_a_tables_words_with_control_characters_are_an_error_at_the_value(old, new, fragment,
-                                                                          tmp_path):
+@pytest.mark.parametrize(
+    "old, new, fragment",
+    [
+        (MATE_WORDS, r'description: "\e[31mred\e[0m"', r"description has a control character ('\x1b')"),
+        (MATE_WORDS, r'description: "a\0b"', r"description has a control character ('\x00')"),
+        (MATE_WORDS, r'description: "a\x07"', r"description has a control character ('\x07')"),
+        ("name: kqk", r'name: "kqk\n[Result \"1-0\"]"', r"name has a line break ('\n')"),
+        ("name: kqk", r'name: "kqk\u2028x"', "name has a line break"),
+        ("name: kqk", r'name: "kqk\tx"', r"name has a control character ('\t')"),
+        ("  - name: rescue", r'  - name: "res\rcue"', "a rule's name has a line break"),
+        ("material: KQK", r'material: "KQK\0"', "material has a control character"),
+        (MATE_WORDS, "description: [a, b]", "description must be a single value, not a list"),
+        (MATE_WORDS, 'description: " "', "description is empty"),
+    ],
+)
+def test_a_tables_words_with_control_characters_are_an_error_at_the_value(old, new, fragment, tmp_path):
     text = KQK.replace(old, new, 1)
     assert text != KQK
     with pytest.raises(TableSyntaxError, match=r"^t\.yaml:\d+:\d+: ") as error:
@@ -81,20 +91,25 @@ def test_a_tables_words_with_control_characters_are_an_error_at_the_value(old, n
     assert fragment in str(error.value) and "\n" not in str(error.value)
 
 
-@pytest.mark.parametrize("new, words", [
-    ("description: 42", "42"),
-    (r'description: "tab\there,\nline"', "tab here, line"),
-    ("description: |\n      one\n      two", "one two"),
-    (r'description: "\u202eevil"', "\u202eevil"),
-    ("description: " + "x" * 1_000_000, "x" * 1_000_000),
-])
+@pytest.mark.parametrize(
+    "new, words",
+    [
+        ("description: 42", "42"),
+        (r'description: "tab\there,\nline"', "tab here, line"),
+        ("description: |\n      one\n      two", "one two"),
+        (r'description: "\u202eevil"', "\u202eevil"),
+        ("description: " + "x" * 1_000_000, "x" * 1_000_000),
+    ],
+)
 def test_a_description_reads_as_words_on_one_line(new, words, tmp_path):
     table = parse_table(KQK.replace(MATE_WORDS, new, 1), "t.yaml", tmp_path)
     assert table.advice["mate_in_1"].description == words
 
 
 def test_the_tables_own_description_is_one_line_too(tmp_path):
-    text = KQK.replace("description: King and Queen vs King", "description: |\n  King and\n  Queen vs King", 1)
+    text = KQK.replace(
+        "description: King and Queen vs King", "description: |\n  King and\n  Queen vs King", 1
+    )
     assert parse_table(text, "t.yaml", tmp_path).description.startswith("King and Queen vs King")
 
 
@@ -102,8 +117,7 @@ def test_book_table_rules_in_order(table):
     assert [rule.name for rule in table.rules] == ["edge_rule", "else_rule"]
     edge, other = table.rules
     assert edge.precondition == And((Pred(Call("their_king_edge")), Pred(Call("kings_close"))))
-    assert edge.advice == ("mate_in_2", "squeeze", "approach", "keeproom",
-                           "divide_in_2", "divide_in_3")
+    assert edge.advice == ("mate_in_2", "squeeze", "approach", "keeproom", "divide_in_2", "divide_in_3")
     assert other.precondition == Const(True)
     assert other.advice == ("squeeze", "approach", "keeproom", "divide_in_2", "divide_in_3")
     # Rules remember where their name stands, for messages.
@@ -113,8 +127,14 @@ def test_book_table_rules_in_order(table):
 
 
 def test_book_table_advice(table):
-    assert list(table.advice) == ["mate_in_2", "squeeze", "approach", "keeproom",
-                                  "divide_in_2", "divide_in_3"]
+    assert list(table.advice) == [
+        "mate_in_2",
+        "squeeze",
+        "approach",
+        "keeproom",
+        "divide_in_2",
+        "divide_in_3",
+    ]
     assert all(name == advice.name for name, advice in table.advice.items())
 
 
@@ -122,20 +142,23 @@ def test_mate_in_2_constraints_by_depth(table):
     mate_in_2 = table.advice["mate_in_2"]
     assert mate_in_2.better_goal == Pred(Call("mate"))
     assert mate_in_2.holding_goal == And((Not(Pred(Call("rooklost"))), Pred(Call("their_king_edge"))))
-    assert mate_in_2.us_moves == MoveConstraint((
-        Alternative(DepthRange(0, 1), (Call("legal"),)),
-        Alternative(DepthRange(2, 3), (Call("checkmove"),))))
+    assert mate_in_2.us_moves == MoveConstraint(
+        (Alternative(DepthRange(0, 1), (Call("legal"),)), Alternative(DepthRange(2, 3), (Call("checkmove"),)))
+    )
     assert mate_in_2.them_moves == MoveConstraint((Alternative(DepthRange(1, 2), (Call("legal"),)),))
     assert mate_in_2.us_moves.horizon() == 3
 
 
-@pytest.mark.parametrize("name, us, them", [
-    ("squeeze", (DepthRange(0, 1), ("rookmove",)), (DepthRange(), ("nomove",))),
-    ("approach", (DepthRange(0, 1), ("kingdiagfirst",)), (DepthRange(), ("nomove",))),
-    ("keeproom", (DepthRange(0, 1), ("kingdiagfirst",)), (DepthRange(), ("nomove",))),
-    ("divide_in_2", (DepthRange(0, 3), ("legal",)), (DepthRange(0, 2), ("legal",))),
-    ("divide_in_3", (DepthRange(0, 5), ("legal",)), (DepthRange(0, 4), ("legal",))),
-])
+@pytest.mark.parametrize(
+    "name, us, them",
+    [
+        ("squeeze", (DepthRange(0, 1), ("rookmove",)), (DepthRange(), ("nomove",))),
+        ("approach", (DepthRange(0, 1), ("kingdiagfirst",)), (DepthRange(), ("nomove",))),
+        ("keeproom", (DepthRange(0, 1), ("kingdiagfirst",)), (DepthRange(), ("nomove",))),
+        ("divide_in_2", (DepthRange(0, 3), ("legal",)), (DepthRange(0, 2), ("legal",))),
+        ("divide_in_3", (DepthRange(0, 5), ("legal",)), (DepthRange(0, 4), ("legal",))),
+    ],
+)
 def test_other_constraints(table, name, us, them):
     advice = table.advice[name]
     for constraint, (depths, generators) in ((advice.us_moves, us), (advice.them_moves, them)):
@@ -144,10 +167,15 @@ def test_other_constraints(table, name, us, them):
 
 def test_folded_goal_keeps_precedence(table):
     approach = table.advice["approach"].better_goal
-    assert approach == And((
-        Pred(Call("okapproachedcsquare")), Not(Pred(Call("rookexposed"))), Not(Pred(Call("stalemate"))),
-        Or((Pred(Call("rookdivides")), Pred(Call("lpatt")))),
-        Or((Pred(Call("roomgt2")), Not(Pred(Call("our_king_edge")))))))
+    assert approach == And(
+        (
+            Pred(Call("okapproachedcsquare")),
+            Not(Pred(Call("rookexposed"))),
+            Not(Pred(Call("stalemate"))),
+            Or((Pred(Call("rookdivides")), Pred(Call("lpatt")))),
+            Or((Pred(Call("roomgt2")), Not(Pred(Call("our_king_edge"))))),
+        )
+    )
 
 
 def test_every_name_is_resolved(table):
@@ -163,38 +191,68 @@ CASES = [
     ("bad_yaml.yaml", TableSyntaxError, "9:7", "bad YAML"),
     ("empty.yaml", TableSyntaxError, "1:1", "the table is empty"),
     ("missing_key.yaml", TableSyntaxError, "11:5", "missing the key 'holding-goal'"),
-    ("unknown_key.yaml", TableSyntaxError, "12:5",
-     "unknown key 'holding_goal' in advice 'squeeze' (did you mean 'holding-goal'?)"),
+    (
+        "unknown_key.yaml",
+        TableSyntaxError,
+        "12:5",
+        "unknown key 'holding_goal' in advice 'squeeze' (did you mean 'holding-goal'?)",
+    ),
     ("duplicate_key.yaml", TableSyntaxError, "13:5", "duplicate key 'better-goal'"),
-    ("unknown_predicate.yaml", UnknownNameError, "11:41",
-     "unknown predicate 'rookexposd' (did you mean 'rookexposed'?)"),
-    ("unknown_predicate_folded.yaml", UnknownNameError, "14:27",
-     "unknown predicate 'lpat' (did you mean 'lpatt'?)"),
-    ("unknown_generator.yaml", UnknownNameError, "13:31",
-     "unknown move generator 'rookmoves' (did you mean 'rookmove'?)"),
-    ("generator_as_predicate.yaml", UnknownNameError, "12:36",
-     "'checkmove' is a move generator, not a predicate"),
-    ("unknown_advice.yaml", UnknownNameError, "8:21",
-     "unknown advice 'sqeeze' (did you mean 'squeeze'?)"),
+    (
+        "unknown_predicate.yaml",
+        UnknownNameError,
+        "11:41",
+        "unknown predicate 'rookexposd' (did you mean 'rookexposed'?)",
+    ),
+    (
+        "unknown_predicate_folded.yaml",
+        UnknownNameError,
+        "14:27",
+        "unknown predicate 'lpat' (did you mean 'lpatt'?)",
+    ),
+    (
+        "unknown_generator.yaml",
+        UnknownNameError,
+        "13:31",
+        "unknown move generator 'rookmoves' (did you mean 'rookmove'?)",
+    ),
+    (
+        "generator_as_predicate.yaml",
+        UnknownNameError,
+        "12:36",
+        "'checkmove' is a move generator, not a predicate",
+    ),
+    ("unknown_advice.yaml", UnknownNameError, "8:21", "unknown advice 'sqeeze' (did you mean 'squeeze'?)"),
     ("bad_depth_guard.yaml", TableSyntaxError, "13:18", "bad depth guard"),
     ("bad_depth_word.yaml", TableSyntaxError, "14:18", "bad depth guard"),
     ("bad_depth_char.yaml", TableSyntaxError, "13:20", "bad depth guard"),
-    ("bad_goal.yaml", TableSyntaxError, "12:52",
-     "expected ')', found 'end of expression'"),
-    ("bad_multiple.yaml", TableSyntaxError, "10:29",
-     "a number multiplies a feature from the left"),
+    ("bad_goal.yaml", TableSyntaxError, "12:52", "expected ')', found 'end of expression'"),
+    ("bad_multiple.yaml", TableSyntaxError, "10:29", "a number multiplies a feature from the left"),
     ("unbounded_moves.yaml", TableSyntaxError, "13:15", "allows moves at every depth"),
     ("missing_library.yaml", LibraryError, "4:10", "predicate library not found"),
-    ("raising_library.yaml", LibraryError, "4:10",
-     "library raised RuntimeError: this library is broken on purpose"),
+    (
+        "raising_library.yaml",
+        LibraryError,
+        "4:10",
+        "library raised RuntimeError: this library is broken on purpose",
+    ),
     ("no_library_function.yaml", LibraryError, "4:10", "must define library()"),
     ("bad_material.yaml", TableSyntaxError, "3:11", "material must look like KRK"),
-    ("pawn_material.yaml", TableSyntaxError, "4:11",
-     "material must look like KRK or KQKR, not 'KRPK' (al0 plays pawnless endings: no P)"),
+    (
+        "pawn_material.yaml",
+        TableSyntaxError,
+        "4:11",
+        "material must look like KRK or KQKR, not 'KRPK' (al0 plays pawnless endings: no P)",
+    ),
     ("bad_start.yaml", TableSyntaxError, "5:8", "start is not a valid FEN"),
     # A start position the table cannot play is refused where it is written,
     # not when `al0 play` first sets it up.
-    ("illegal_start.yaml", TableSyntaxError, "5:8", "start: illegal position '8/8/8/3k4/8/8/8/3QK3 w - - 0 1': opposite check"),
+    (
+        "illegal_start.yaml",
+        TableSyntaxError,
+        "5:8",
+        "start: illegal position '8/8/8/3k4/8/8/8/3QK3 w - - 0 1': opposite check",
+    ),
     ("start_of_other_material.yaml", TableSyntaxError, "4:8", "has material KRK, but the table is for KQK"),
     ("start_with_castling.yaml", TableSyntaxError, "5:8", "without castling rights"),
     # Inputs that once gave tracebacks (Python's own limits), now located errors.
@@ -206,50 +264,77 @@ CASES = [
     ("deep_parentheses.yaml", TableSyntaxError, "10:59", "nested more than 40 levels deep"),
     ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
     ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),
-    ("advice_description_list.yaml", TableSyntaxError, "10:18",
-     "advice 'mate_in_1' description must be a single value, not a list"),
-    ("control_character.yaml", TableSyntaxError, "3:11",
-     "bad YAML: character U+001B is not allowed"),
+    (
+        "advice_description_list.yaml",
+        TableSyntaxError,
+        "10:18",
+        "advice 'mate_in_1' description must be a single value, not a list",
+    ),
+    ("control_character.yaml", TableSyntaxError, "3:11", "bad YAML: character U+001B is not allowed"),
     ("long_library_name.yaml", LibraryError, "4:10", "no such library"),
     # YAML's merge key (`<<: *anchor`): only mappings, never one into itself,
     # and merged keys checked like written ones.
-    ("merge_scalar.yaml", TableSyntaxError, "10:9",
-     "'<<' in advice 'mate_in_1' must merge a mapping"),
+    ("merge_scalar.yaml", TableSyntaxError, "10:9", "'<<' in advice 'mate_in_1' must merge a mapping"),
     ("merge_self.yaml", TableSyntaxError, "9:14", "merges a mapping into itself"),
-    ("merge_unknown_key.yaml", TableSyntaxError, "16:18",
-     "unknown key 'depth' in advice 'mate_in_2'"),
-    ("merge_bomb.yaml", TableSyntaxError, "20:17",
-     "bad YAML: the table expands to more than 100,000 YAML nodes (aliases and '<<' merge "
-     "keys repeat what they name)"),
+    ("merge_unknown_key.yaml", TableSyntaxError, "16:18", "unknown key 'depth' in advice 'mate_in_2'"),
+    (
+        "merge_bomb.yaml",
+        TableSyntaxError,
+        "20:17",
+        "bad YAML: the table expands to more than 100,000 YAML nodes (aliases and '<<' merge "
+        "keys repeat what they name)",
+    ),
     # The standard vocabulary, bound to the material when the table loads.
     ("unknown_piece.yaml", UnknownNameError, "10:36", "KRK has no piece 'Q'"),
     ("bad_arguments.yaml", TableSyntaxError, "10:39", "takes 1 argument, not 2"),
     ("wrong_piece_kind.yaml", TableSyntaxError, "10:18", "room takes a king, not R"),
-    ("their_piece_in_us_moves.yaml", TableSyntaxError, "12:19",
-     "moves(k) moves their piece k, so it never gives a move on our turn"),
-    ("our_piece_in_them_moves.yaml", TableSyntaxError, "13:31",
-     "moves(R) moves our piece R, so it never gives a move on their turn"),
+    (
+        "their_piece_in_us_moves.yaml",
+        TableSyntaxError,
+        "12:19",
+        "moves(k) moves their piece k, so it never gives a move on our turn",
+    ),
+    (
+        "our_piece_in_them_moves.yaml",
+        TableSyntaxError,
+        "13:31",
+        "moves(R) moves our piece R, so it never gives a move on their turn",
+    ),
     ("bad_comparison.yaml", TableSyntaxError, "10:20", "a comparison needs a feature"),
-    ("unknown_feature.yaml", UnknownNameError, "10:18",
-     "unknown feature 'rom' (did you mean 'room'?)"),
+    ("unknown_feature.yaml", UnknownNameError, "10:18", "unknown feature 'rom' (did you mean 'room'?)"),
     # A table starts no program and reads no file outside its folder.
-    ("engine_defender.yaml", TableSyntaxError, "16:14",
-     "a UCI engine's command comes only from whoever runs al0, never from a file: "
-     "give it as al0 verify TABLE --defender uci:COMMAND, or pytest --al0-defender"),
-    ("positions_outside.yaml", TableSyntaxError, "16:14",
-     "positions file '../positions/krk_corner.epd': a table reads positions only from "
-     "files in its own folder"),
-    ("positions_absolute.yaml", TableSyntaxError, "16:14",
-     "positions file '/etc/passwd': a table reads positions only from files in its own folder"),
+    (
+        "engine_defender.yaml",
+        TableSyntaxError,
+        "16:14",
+        "a UCI engine's command comes only from whoever runs al0, never from a file: "
+        "give it as al0 verify TABLE --defender uci:COMMAND, or pytest --al0-defender",
+    ),
+    (
+        "positions_outside.yaml",
+        TableSyntaxError,
+        "16:14",
+        "positions file '../positions/krk_corner.epd': a table reads positions only from "
+        "files in its own folder",
+    ),
+    (
+        "positions_absolute.yaml",
+        TableSyntaxError,
+        "16:14",
+        "positions file '/etc/passwd': a table reads positions only from files in its own folder",
+    ),
     # Planning in one orientation per symmetry class.
     ("bad_symmetric.yaml", TableSyntaxError, "4:12", "symmetric must be true or false"),
-    ("symmetric_colour.yaml", TableSyntaxError, "6:12",
-     "symmetric: true, but corner_dist(k, light) names a square colour"),
+    (
+        "symmetric_colour.yaml",
+        TableSyntaxError,
+        "6:12",
+        "symmetric: true, but corner_dist(k, light) names a square colour",
+    ),
 ]
 
 
-@pytest.mark.parametrize("name, kind, where, fragment", CASES,
-                         ids=[case[0] for case in CASES])
+@pytest.mark.parametrize("name, kind, where, fragment", CASES, ids=[case[0] for case in CASES])
 def test_broken_table(name, kind, where, fragment):
     path = BROKEN / name
     with pytest.raises(kind) as caught:
@@ -267,13 +352,11 @@ def test_every_broken_table_has_a_case():
 def _table_reading(tmp_path: Path, positions: str) -> Path:
     """A copy of a library-free table whose claims are about ``positions``."""
     table = tmp_path / "claims.yaml"
-    table.write_text((BROKEN / "positions_absolute.yaml").read_text()
-                     .replace("/etc/passwd", positions))
+    table.write_text((BROKEN / "positions_absolute.yaml").read_text().replace("/etc/passwd", positions))
     return table
 
 
-@pytest.mark.parametrize("positions", ["some.epd", "sub/some.epd", "sub/../some.epd",
-                                       "not/yet/written.epd"])
+@pytest.mark.parametrize("positions", ["some.epd", "sub/some.epd", "sub/../some.epd", "not/yet/written.epd"])
 def test_a_table_may_name_positions_files_in_its_folder(tmp_path, positions):
     (tmp_path / "sub").mkdir()
     for name in ("some.epd", "sub/some.epd"):
@@ -281,21 +364,27 @@ def test_a_table_may_name_positions_files_in_its_folder(tmp_path, positions):
     assert load_table(_table_reading(tmp_path, positions)).expect[0].positions.path == positions
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda link: link.symlink_to("/etc/passwd"), "a table reads positions only from files "
-                                                 "in its own folder"),
-    (lambda link: link.symlink_to(link.parent.parent), "a table reads positions only"),
-    (lambda link: os.mkfifo(link), "not a regular file"),  # reading it would block
-    (lambda link: link.mkdir(), "not a regular file"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (
+            lambda link: link.symlink_to("/etc/passwd"),
+            "a table reads positions only from files in its own folder",
+        ),
+        (lambda link: link.symlink_to(link.parent.parent), "a table reads positions only"),
+        (lambda link: os.mkfifo(link), "not a regular file"),  # reading it would block
+        (lambda link: link.mkdir(), "not a regular file"),
+    ],
+)
 def test_a_positions_file_escaping_the_folder_or_not_a_file_is_refused(tmp_path, make, message):
     folder = tmp_path / "tables"
     folder.mkdir()
     make(folder / "link.epd")
     with pytest.raises(TableSyntaxError) as caught:
         load_table(_table_reading(folder, "link.epd"))
-    assert str(caught.value).startswith(f"{folder / 'claims.yaml'}:16:14: positions file "
-                                        f"'link.epd': {message}")
+    assert str(caught.value).startswith(
+        f"{folder / 'claims.yaml'}:16:14: positions file 'link.epd': {message}"
+    )
     assert "root:" not in str(caught.value)  # no line of the file it points to
 
 
@@ -304,13 +393,17 @@ def test_aliases_that_double_at_each_level_are_refused_at_the_bound(double):
     # Reading expands every alias: 60 levels would be 2**60 nodes.
     lines = ["name: doubling", "material: KRK", "a0: &a0 {x: 1}"]
     lines += [f"a{i}: &a{i} " + double.replace("*a", f"*a{i - 1}") for i in range(1, 61)]
-    with pytest.raises(TableSyntaxError, match=r"^doubling.yaml:\d+:\d+: bad YAML: the table "
-                                               r"expands to more than 100,000 YAML nodes"):
+    with pytest.raises(
+        TableSyntaxError,
+        match=r"^doubling.yaml:\d+:\d+: bad YAML: the table "
+        r"expands to more than 100,000 YAML nodes",
+    ):
         parse_table("\n".join(lines + ["<<: *a60"]), "doubling.yaml", Path("."))
 
 
 def test_the_bundled_tables_are_far_below_the_bound():
     from al0.lang.yaml_reader import MAX_YAML_NODES, _Loader
+
     for path in (ROOT / "advice_tables").glob("*.yaml"):
         loader = _Loader(path.read_text())
         loader.get_single_node()
@@ -332,13 +425,13 @@ GOAL_LAYOUTS = [
 ]
 
 
-@pytest.mark.parametrize("goal, where", GOAL_LAYOUTS,
-                         ids=["quoted", "plain", "literal", "folded"])
+@pytest.mark.parametrize("goal, where", GOAL_LAYOUTS, ids=["quoted", "plain", "literal", "folded"])
 def test_location_inside_multiline_goals(goal, where):
-    text = ("name: t\nmaterial: KRK\nlibrary: krk\nrules:\n"
-            "  - {name: r, if: true, then: [a]}\nadvice:\n  a:\n"
-            "    holding-goal: true\n" + goal +
-            "    us-moves: {0: rookmove}\n    them-moves: nomove\n")
+    text = (
+        "name: t\nmaterial: KRK\nlibrary: krk\nrules:\n"
+        "  - {name: r, if: true, then: [a]}\nadvice:\n  a:\n"
+        "    holding-goal: true\n" + goal + "    us-moves: {0: rookmove}\n    them-moves: nomove\n"
+    )
     with pytest.raises(UnknownNameError, match=rf"^t\.yaml:{where}: unknown predicate 'bogus'"):
         parse_table(text, "t.yaml", ROOT / "advice_tables")
 
@@ -347,8 +440,12 @@ def test_a_goal_of_a_thousand_operands_loads_and_evaluates(tmp_path):
     # Folded into nested closures it overflowed Python's stack at plan time.
     from al0.lang.compile_goals import compile_goal
     from al0.lang.library import Node
-    text = (BROKEN / "unknown_feature.yaml").read_text().replace(
-        "rom < root.room", "true and " * 1200 + "room < 64")
+
+    text = (
+        (BROKEN / "unknown_feature.yaml")
+        .read_text()
+        .replace("rom < root.room", "true and " * 1200 + "room < 64")
+    )
     table = parse_table(text, "long.yaml", BROKEN)
     goal = compile_goal(table.advice["squeeze"].better_goal, table.library)
     board = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")

@@ -10,8 +10,8 @@ import chess
 import pytest
 
 from al0.errors import TableSyntaxError, UnknownNameError
-from al0.lang.expr import parse_call, parse_goal
 from al0.lang.compile_goals import compile_goal
+from al0.lang.expr import parse_call, parse_goal
 from al0.lang.library import Node, load_library
 from al0.lang.model import feature_calls, predicate_calls
 from al0.lang.vocabulary.binding import Binder
@@ -24,11 +24,13 @@ POSITIONS = POSITIONS / "vocabulary.epd"
 def goal_for(source: str, material: str, base=None):
     """``source`` compiled against the vocabulary of ``material`` (and ``base``)."""
     from al0.lang.library import Library
+
     binder = Binder(material)
     goal = parse_goal(source)
     library = base or Library("standard").with_standard()
-    predicates = {c.text: binder.bind(c, "predicate") for c in predicate_calls(goal)
-                  if c.text not in library.predicates}
+    predicates = {
+        c.text: binder.bind(c, "predicate") for c in predicate_calls(goal) if c.text not in library.predicates
+    }
     features = {c.text: binder.bind(c, "feature") for c in feature_calls(goal)}
     return compile_goal(goal, library.extended(predicates, {}, features))
 
@@ -50,8 +52,9 @@ BOOK = {
     "our_king_edge": "edge(K)",
     "kings_close": "dist(K, k) < 4",
     "rooklost": "lost(R) or themtomove and en_prise(R)",
-    "rookexposed": ("lost(R) or ustomove and dist(K, R) > dist(k, R) + 1"
-                    " or themtomove and dist(K, R) > dist(k, R)"),
+    "rookexposed": (
+        "lost(R) or ustomove and dist(K, R) > dist(k, R) + 1 or themtomove and dist(K, R) > dist(k, R)"
+    ),
     "rookdivides": "divides(R)",
     "newroomsmaller": "room < root.room",
     "roomgt2": "room > 2",
@@ -86,18 +89,23 @@ def test_the_book_krk_predicates_are_one_line_of_the_vocabulary(name):
         root = random_krk(rng)
         expected = book(Node(node, 1, chess.WHITE), Node(root, 0, chess.WHITE))
         assert ours(Node(node, 1, chess.WHITE), Node(root, 0, chess.WHITE)) == expected, (
-            node.fen(), root.fen())
+            node.fen(),
+            root.fen(),
+        )
 
 
-@pytest.mark.parametrize("multiple, written_out", [
-    ("3 * dist(k, R) - 2 * edge_dist(k) < root.dist(K, k) + 1",
-     "dist(k, R) + dist(k, R) + dist(k, R) - edge_dist(k) - edge_dist(k)"
-     " < root.dist(K, k) + 1"),
-    ("2 * mobility <= 3 * root.room - root.room - root.room",
-     "mobility + mobility <= root.room"),
-    ("0 * dist(K, R) + room < root.room", "room < root.room + dist(K, R) - dist(K, R)"),
-    ("-2 * dist(K, k) > -2 * root.dist(K, k)", "dist(K, k) < root.dist(K, k)"),
-])
+@pytest.mark.parametrize(
+    "multiple, written_out",
+    [
+        (
+            "3 * dist(k, R) - 2 * edge_dist(k) < root.dist(K, k) + 1",
+            "dist(k, R) + dist(k, R) + dist(k, R) - edge_dist(k) - edge_dist(k) < root.dist(K, k) + 1",
+        ),
+        ("2 * mobility <= 3 * root.room - root.room - root.room", "mobility + mobility <= root.room"),
+        ("0 * dist(K, R) + room < root.room", "room < root.room + dist(K, R) - dist(K, R)"),
+        ("-2 * dist(K, k) > -2 * root.dist(K, k)", "dist(K, k) < root.dist(K, k)"),
+    ],
+)
 def test_a_multiple_is_its_sum_written_out(multiple, written_out):
     # On positions with the rook present or taken (every comparison with a
     # feature of the rook then false, multiplied or not, even by 0).
@@ -109,14 +117,17 @@ def test_a_multiple_is_its_sum_written_out(multiple, written_out):
         assert ours(*pair) == theirs(*pair), (node.fen(), root.fen())
 
 
-@pytest.mark.parametrize("text, kind, material, error", [
-    ("dist(K, q)", "feature", "KRK", UnknownNameError),
-    ("dist(K)", "feature", "KRK", TableSyntaxError),
-    ("divides(K)", "predicate", "KRK", TableSyntaxError),
-    ("room(R)", "feature", "KRK", TableSyntaxError),
-    ("moves(B)", "generator", "KBBK", UnknownNameError),
-    ("corner(k, grey)", "predicate", "KBBK", UnknownNameError),
-])
+@pytest.mark.parametrize(
+    "text, kind, material, error",
+    [
+        ("dist(K, q)", "feature", "KRK", UnknownNameError),
+        ("dist(K)", "feature", "KRK", TableSyntaxError),
+        ("divides(K)", "predicate", "KRK", TableSyntaxError),
+        ("room(R)", "feature", "KRK", TableSyntaxError),
+        ("moves(B)", "generator", "KBBK", UnknownNameError),
+        ("corner(k, grey)", "predicate", "KBBK", UnknownNameError),
+    ],
+)
 def test_binding_rejects_bad_arguments(text, kind, material, error):
     with pytest.raises(error):
         Binder(material).bind(parse_call(text), kind)
@@ -142,7 +153,8 @@ def test_language_reference_lists_the_vocabulary_from_its_docstrings():
     assert section, "docs/language.md lacks the vocabulary markers"
     assert section.group(1) == reference_markdown(), (
         "docs/language.md is out of date: paste the output of "
-        "python -c 'from al0.lang.vocabulary.registry import reference_markdown; print(reference_markdown())'")
+        "python -c 'from al0.lang.vocabulary.registry import reference_markdown; print(reference_markdown())'"
+    )
 
 
 ORACLE_MATERIALS = ("KRK", "KQK", "KBNK", "KBBK", "KNNK", "KQKR", "KRKN", "KQKB", "KRKB")
@@ -150,8 +162,9 @@ ORACLE_MATERIALS = ("KRK", "KQK", "KBNK", "KBBK", "KNNK", "KQKR", "KRKN", "KQKB"
 
 def _attacked_squares(board: chess.Board, colour: chess.Color) -> set[chess.Square]:
     """Every square ``colour``'s pieces attack on ``board``."""
-    return {target for square in chess.SquareSet(board.occupied_co[colour])
-            for target in board.attacks(square)}
+    return {
+        target for square in chess.SquareSet(board.occupied_co[colour]) for target in board.attacks(square)
+    }
 
 
 def _king_region(start: chess.Square, barrier: set[chess.Square]) -> int:
@@ -173,7 +186,8 @@ def oracle_room(board: chess.Board, king: chess.Square) -> int:
     for square in chess.SquareSet(board.kings):
         without_kings.remove_piece_at(square)
     barrier = _attacked_squares(without_kings, not colour) | set(
-        chess.SquareSet(without_kings.occupied_co[not colour]))
+        chess.SquareSet(without_kings.occupied_co[not colour])
+    )
     return 64 if king in barrier else _king_region(king, barrier)
 
 
@@ -182,8 +196,7 @@ def oracle_area(board: chess.Board, king: chess.Square) -> int:
     assert colour is not None
     without_king = board.copy()
     without_king.remove_piece_at(king)
-    barrier = _attacked_squares(without_king, not colour) | set(
-        chess.SquareSet(board.occupied_co[colour]))
+    barrier = _attacked_squares(without_king, not colour) | set(chess.SquareSet(board.occupied_co[colour]))
     return _king_region(king, barrier)
 
 
@@ -192,9 +205,11 @@ def oracle_mobility(board: chess.Board, king: chess.Square) -> int:
     assert colour is not None
     without_king = board.copy()
     without_king.remove_piece_at(king)
-    return sum(1 for step in chess.SquareSet(chess.BB_KING_ATTACKS[king])
-               if board.color_at(step) != colour
-               and not without_king.is_attacked_by(not colour, step))
+    return sum(
+        1
+        for step in chess.SquareSet(chess.BB_KING_ATTACKS[king])
+        if board.color_at(step) != colour and not without_king.is_attacked_by(not colour, step)
+    )
 
 
 def by_squares(moves) -> list[str]:
@@ -207,14 +222,28 @@ def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
     # on the same position is the oracle for squares, attacks, king regions
     # and legal moves, for both sides to move and pieces missing.
     binder = Binder(material)
-    bound = {(name, piece.name): binder.bind(parse_call(f"{name}({piece.name})"), kind)
-             for piece in binder.pieces.values()
-             for name, kind in (("attacked", "predicate"), ("en_prise", "predicate"),
-                                ("lost", "predicate"), ("moves", "generator"))}
-    kings = {name: {family: binder.bind(parse_call(f"{family}({name})"), "feature")
-                    for family in ("room", "area", "mobility")} for name in ("K", "k")}
+    bound = {
+        (name, piece.name): binder.bind(parse_call(f"{name}({piece.name})"), kind)
+        for piece in binder.pieces.values()
+        for name, kind in (
+            ("attacked", "predicate"),
+            ("en_prise", "predicate"),
+            ("lost", "predicate"),
+            ("moves", "generator"),
+        )
+    }
+    kings = {
+        name: {
+            family: binder.bind(parse_call(f"{family}({name})"), "feature")
+            for family in ("room", "area", "mobility")
+        }
+        for name in ("K", "k")
+    }
     hanging = binder.bind(parse_call("hanging"), "feature")
-    checks, captures = binder.bind(parse_call("checks"), "generator"), binder.bind(parse_call("captures"), "generator")
+    checks, captures = (
+        binder.bind(parse_call("checks"), "generator"),
+        binder.bind(parse_call("captures"), "generator"),
+    )
     for board, us, node in random_nodes(material, material, 150):
         context = (board.fen(), us)
         for piece in binder.pieces.values():
@@ -226,20 +255,27 @@ def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
             attacked = square is not None and board.is_attacked_by(not colour, square)
             assert bound["attacked", piece.name](node, node) == attacked, context
             assert bound["en_prise", piece.name](node, node) == (
-                attacked and not board.is_attacked_by(colour, square)), context
-            own_moves = (board.generate_legal_moves(chess.BB_SQUARES[square])
-                         if square is not None and board.turn == colour else [])
+                attacked and not board.is_attacked_by(colour, square)
+            ), context
+            own_moves = (
+                board.generate_legal_moves(chess.BB_SQUARES[square])
+                if square is not None and board.turn == colour
+                else []
+            )
             assert sorted(m.uci() for m in bound["moves", piece.name](node)) == sorted(
-                m.uci() for m in own_moves), context
+                m.uci() for m in own_moves
+            ), context
         for name, features in kings.items():
             king = board.king(us if name == "K" else not us)
             assert features["room"](node) == oracle_room(board, king), (context, name)
             assert features["area"](node) == oracle_area(board, king), (context, name)
             assert features["mobility"](node) == oracle_mobility(board, king), (context, name)
         assert hanging(node) == sum(
-            1 for square in chess.SquareSet(board.occupied_co[us] & ~board.kings)
-            if board.is_attacked_by(not us, square) and not board.is_attacked_by(us, square))
+            1
+            for square in chess.SquareSet(board.occupied_co[us] & ~board.kings)
+            if board.is_attacked_by(not us, square) and not board.is_attacked_by(us, square)
+        )
         assert [m.uci() for m in checks(node)] == by_squares(
-            m for m in board.legal_moves if board.gives_check(m)), context
-        assert [m.uci() for m in captures(node)] == by_squares(
-            board.generate_legal_captures()), context
+            m for m in board.legal_moves if board.gives_check(m)
+        ), context
+        assert [m.uci() for m in captures(node)] == by_squares(board.generate_legal_captures()), context

@@ -24,22 +24,26 @@ def oracle_threatened(board: chess.Board, square: chess.Square) -> bool:
         return True
     without_king = board.copy()
     without_king.remove_piece_at(king)
-    return any(board.color_at(step) != (not colour) and step in near
-               and not without_king.is_attacked_by(colour, step)
-               for step in chess.SquareSet(chess.BB_KING_ATTACKS[king]))
+    return any(
+        board.color_at(step) != (not colour)
+        and step in near
+        and not without_king.is_attacked_by(colour, step)
+        for step in chess.SquareSet(chess.BB_KING_ATTACKS[king])
+    )
 
 
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KRK", "KQKR", "KRKN"))
 def test_threatened_agrees_with_python_chess_on_random_positions(material):
     binder = Binder(material)
     pieces = [piece for piece in binder.pieces.values() if piece.piece_type != chess.KING]
-    bound = {piece.name: binder.bind(parse_call(f"threatened({piece.name})"), "predicate") for piece in pieces}
+    bound = {
+        piece.name: binder.bind(parse_call(f"threatened({piece.name})"), "predicate") for piece in pieces
+    }
     seen = set()
     for board, us, node in random_nodes(f"threatened {material}", material, 300):
         for piece in pieces:
             squares = sorted(board.pieces(piece.piece_type, us if piece.ours else not us))
-            expected = (piece.index < len(squares)
-                        and oracle_threatened(board, squares[piece.index]))
+            expected = piece.index < len(squares) and oracle_threatened(board, squares[piece.index])
             assert bound[piece.name](node, node) == expected, (board.fen(), us, piece.name)
             seen.add(expected)
     assert seen == {True, False}
@@ -47,6 +51,7 @@ def test_threatened_agrees_with_python_chess_on_random_positions(material):
 
 def test_threatened_takes_only_a_piece_of_the_material():
     from al0.errors import UnknownNameError
+
     with pytest.raises(UnknownNameError):
         Binder("KBBK").bind(parse_call("threatened(N)"), "predicate")
 
@@ -58,13 +63,17 @@ def oracle_barrier(board: chess.Board, king: chess.Square) -> set[chess.Square]:
     assert colour is not None
     without_king = board.copy()
     without_king.remove_piece_at(king)
-    attacked = {target for square in chess.SquareSet(without_king.occupied_co[not colour])
-                for target in without_king.attacks(square)}
+    attacked = {
+        target
+        for square in chess.SquareSet(without_king.occupied_co[not colour])
+        for target in without_king.attacks(square)
+    }
     return attacked | set(chess.SquareSet(board.occupied_co[colour]))
 
 
-def oracle_area(board: chess.Board, king: chess.Square,
-                start: chess.Square | None = None) -> set[chess.Square]:
+def oracle_area(
+    board: chess.Board, king: chess.Square, start: chess.Square | None = None
+) -> set[chess.Square]:
     """The squares of the king's area, by a flood fill over python-chess's
     attacks (from ``start`` instead of the king's square when given)."""
     barrier = oracle_barrier(board, king)
@@ -102,8 +111,7 @@ def test_least_area_agrees_with_a_flood_fill_from_each_step_on_random_positions(
     assert shrinks  # some checked king can step into a smaller box
 
 
-def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
-                            corners: tuple[chess.Square, ...]) -> int:
+def oracle_area_corner_dist(board: chess.Board, king: chess.Square, corners: tuple[chess.Square, ...]) -> int:
     """King steps from the nearest square of the king's area to ``corners``."""
     region = oracle_area(board, king)
     return min(chess.square_distance(square, corner) for square in region for corner in corners)
@@ -113,37 +121,53 @@ def oracle_area_corner_dist(board: chess.Board, king: chess.Square,
 def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material):
     binder = Binder(material)
     light_corners, dark_corners = (chess.H1, chess.A8), (chess.A1, chess.H8)
-    features = {(name, shade): binder.bind(parse_call(f"area_corner_dist({name}{shade})"), "feature")
-                for name in ("K", "k") for shade in ("", ", light", ", dark")}
+    features = {
+        (name, shade): binder.bind(parse_call(f"area_corner_dist({name}{shade})"), "feature")
+        for name in ("K", "k")
+        for shade in ("", ", light", ", dark")
+    }
     for board, us, node in random_nodes(f"area_corner_dist {material}", material, 150):
         for name in ("K", "k"):
             king = board.king(us if name == "K" else not us)
-            for shade, corners in (("", light_corners + dark_corners), (", light", light_corners),
-                                   (", dark", dark_corners)):
-                assert features[name, shade](node) == oracle_area_corner_dist(
-                    board, king, corners), (board.fen(), us, name, shade)
+            for shade, corners in (
+                ("", light_corners + dark_corners),
+                (", light", light_corners),
+                (", dark", dark_corners),
+            ):
+                assert features[name, shade](node) == oracle_area_corner_dist(board, king, corners), (
+                    board.fen(),
+                    us,
+                    name,
+                    shade,
+                )
 
 
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK"))
 def test_box_measures_agree_with_a_flood_fill_on_random_positions(material):
     binder = Binder(material)
-    corners = {"": (chess.A1, chess.H1, chess.A8, chess.H8), ", light": (chess.H1, chess.A8),
-               ", dark": (chess.A1, chess.H8)}
+    corners = {
+        "": (chess.A1, chess.H1, chess.A8, chess.H8),
+        ", light": (chess.H1, chess.A8),
+        ", dark": (chess.A1, chess.H8),
+    }
     triangles = {shade: binder.bind(parse_call(f"corner_triangle(k{shade})"), "feature") for shade in corners}
     pieces = [name for name in binder.pieces if name != "k"]
     reach = {name: binder.bind(parse_call(f"area_dist({name}, k)"), "feature") for name in pieces}
-    towards = {name: binder.bind(parse_call(f"triangle_corner_dist({name}, k)"), "feature") for name in pieces}
+    towards = {
+        name: binder.bind(parse_call(f"triangle_corner_dist({name}, k)"), "feature") for name in pieces
+    }
     seen = set()
     for board, us, node in random_nodes(f"corner_triangle {material}", material, 150):
         region = oracle_area(board, board.king(not us))
         spans = {}
         for shade, targets in corners.items():
-            spans[shade] = {corner: max(chess.square_manhattan_distance(square, corner)
-                                        for square in region) for corner in targets}
+            spans[shade] = {
+                corner: max(chess.square_manhattan_distance(square, corner) for square in region)
+                for corner in targets
+            }
             assert triangles[shade](node) == 1 + min(spans[shade].values()), (board.fen(), shade)
             seen.add(1 + min(spans[shade].values()))
-        nearest = [corner for corner, span in spans[""].items()
-                   if span == min(spans[""].values())]
+        nearest = [corner for corner, span in spans[""].items() if span == min(spans[""].values())]
         for name in pieces:
             piece = binder.pieces[name]
             squares = sorted(board.pieces(piece.piece_type, us))
@@ -151,17 +175,21 @@ def test_box_measures_agree_with_a_flood_fill_on_random_positions(material):
                 assert reach[name](node) is None and towards[name](node) is None
                 continue
             square = squares[piece.index]
-            assert reach[name](node) == min(chess.square_distance(square, other)
-                                            for other in region), (board.fen(), name)
-            assert towards[name](node) == min(chess.square_distance(square, corner)
-                                              for corner in nearest), (board.fen(), name)
+            assert reach[name](node) == min(chess.square_distance(square, other) for other in region), (
+                board.fen(),
+                name,
+            )
+            assert towards[name](node) == min(chess.square_distance(square, corner) for corner in nearest), (
+                board.fen(),
+                name,
+            )
     assert len(seen) >= 2
 
 
-@pytest.mark.parametrize("call", ("area_dist(K, B1)", "triangle_corner_dist(K, B2)",
-                                  "corner_triangle(B1)"))
+@pytest.mark.parametrize("call", ("area_dist(K, B1)", "triangle_corner_dist(K, B2)", "corner_triangle(B1)"))
 def test_box_measures_take_a_king_where_they_measure_a_box(call):
     from al0.errors import TableSyntaxError
+
     with pytest.raises(TableSyntaxError):
         Binder("KBBK").bind(parse_call(call), "feature")
 
@@ -183,10 +211,13 @@ def test_inward_agrees_with_python_chess_on_random_positions(material):
             king = board.king(colour)
             without_king = board.copy()
             without_king.remove_piece_at(king)
-            expected = sum(1 for step in chess.SquareSet(chess.BB_KING_ATTACKS[king])
-                           if board.color_at(step) != colour
-                           and not without_king.is_attacked_by(not colour, step)
-                           and edge_distance(step) > edge_distance(king))
+            expected = sum(
+                1
+                for step in chess.SquareSet(chess.BB_KING_ATTACKS[king])
+                if board.color_at(step) != colour
+                and not without_king.is_attacked_by(not colour, step)
+                and edge_distance(step) > edge_distance(king)
+            )
             assert feature(node) == expected, (board.fen(), us, name)
             seen.add(expected)
     assert 0 in seen and len(seen) > 2
@@ -203,24 +234,32 @@ def oracle_diagonal_measure(region: set[chess.Square], corner: chess.Square) -> 
 def test_diagonal_area_and_wrong_way_agree_with_a_flood_fill_on_random_positions(material):
     binder = Binder(material)
     light, dark = (chess.H1, chess.A8), (chess.A1, chess.H8)
-    diagonal = {shade: binder.bind(parse_call(f"diagonal_area(k{shade})"), "feature")
-                for shade in ("", ", light", ", dark")}
-    wrong = {shade: binder.bind(parse_call(f"wrong_way(k, {shade})"), "feature") for shade in ("light", "dark")}
+    diagonal = {
+        shade: binder.bind(parse_call(f"diagonal_area(k{shade})"), "feature")
+        for shade in ("", ", light", ", dark")
+    }
+    wrong = {
+        shade: binder.bind(parse_call(f"wrong_way(k, {shade})"), "feature") for shade in ("light", "dark")
+    }
     seen = set()
     for board, us, node in random_nodes(f"diagonal_area {material}", material, 150):
         king = board.king(not us)
         region = oracle_area(board, king)
         for shade, corners in (("", light + dark), (", light", light), (", dark", dark)):
-            assert diagonal[shade](node) == min(oracle_diagonal_measure(region, corner)
-                                                for corner in corners), (board.fen(), shade)
+            assert diagonal[shade](node) == min(
+                oracle_diagonal_measure(region, corner) for corner in corners
+            ), (board.fen(), shade)
         for shade, rights, wrongs in (("light", light, dark), ("dark", dark, light)):
             values = []
             for right in nearest(king, rights):
                 for towards in nearest(king, wrongs):
                     other = wrongs[0] if towards == wrongs[1] else wrongs[1]
-                    part = {square for square in region
-                            if chess.square_manhattan_distance(square, towards)
-                            <= chess.square_manhattan_distance(square, other)}
+                    part = {
+                        square
+                        for square in region
+                        if chess.square_manhattan_distance(square, towards)
+                        <= chess.square_manhattan_distance(square, other)
+                    }
                     values.append(oracle_diagonal_measure(part, right) if part else 0)
             assert wrong[shade](node) == min(values), (board.fen(), shade)
             seen.add(min(values))

@@ -85,34 +85,64 @@ def test_a_holding_condition_agrees_with_the_forcing_tree_search(graph, terms):
     assert (found > 0).sum() < (depths(graph, potential, 2) > 0).sum()
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda t: t.holds("nonesuch(k) < 3"), r"^--hold 'nonesuch\(k\) < 3':1: unknown feature 'nonesuch\(k\)'"),
-    (lambda t: t.where("dist(K, k) <<< 3"), r"^--pre 'dist\(K, k\) <<< 3':13: expected a number"),
-    (lambda t: t.where("dist(K, q) < 3", "--target"), r"^--target 'dist\(K, q\) < 3':1: dist: KRK has no piece 'q'"),
-    (lambda t: t.potential(["room", "room + 2*nonesuch(k)"]), r"^term 2 'room \+ 2\*nonesuch\(k\)':8: 'nonesuch\(k\)' is not a feature"),
-    (lambda t: t.potential(["room + *"]), r"^term 1 'room \+ \*':8: expected \[N\*\]feature, found '\*'$"),
-    (lambda t: t.potential(["dist(K, q)"]), r"^term 1 'dist\(K, q\)':1: dist: KRK has no piece 'q'"),
-    (lambda t: t.potential(["[dist(K, k) < ]"]), r"^term 1 '\[dist\(K, k\) < \]':1 'dist\(K, k\) < ':\d+: expected a number"),
-    # An unclosed bracket dropped its part: the term was 0 everywhere.
-    (lambda t: t.potential(["room + edge_dist(k"]), r"^term 1 'room \+ edge_dist\(k':8: a '\(' or '\[' is never closed$"),
-    (lambda t: t.potential(["room)"]), r"^term 1 'room\)':5: '\)' closes nothing$"),
-    # A weight past int64 was a traceback; one within it, a sum that wrapped.
-    (lambda t: t.potential(["9" * 21 + "*room"]), r"^term 1 '9+\*room':1: a weight is too large"),
-    (lambda t: t.potential(["room + 1000001*room"]), r"^term 1 .*:8: a weight must be a whole number from 1 to 1000000, not 1000001$"),
-    (lambda t: t.potential(["1000000*room"] * 4), r"^the terms take \d+ × \d+ × \d+ × \d+ values together, too many"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda t: t.holds("nonesuch(k) < 3"),
+            r"^--hold 'nonesuch\(k\) < 3':1: unknown feature 'nonesuch\(k\)'",
+        ),
+        (lambda t: t.where("dist(K, k) <<< 3"), r"^--pre 'dist\(K, k\) <<< 3':13: expected a number"),
+        (
+            lambda t: t.where("dist(K, q) < 3", "--target"),
+            r"^--target 'dist\(K, q\) < 3':1: dist: KRK has no piece 'q'",
+        ),
+        (
+            lambda t: t.potential(["room", "room + 2*nonesuch(k)"]),
+            r"^term 2 'room \+ 2\*nonesuch\(k\)':8: 'nonesuch\(k\)' is not a feature",
+        ),
+        (
+            lambda t: t.potential(["room + *"]),
+            r"^term 1 'room \+ \*':8: expected \[N\*\]feature, found '\*'$",
+        ),
+        (lambda t: t.potential(["dist(K, q)"]), r"^term 1 'dist\(K, q\)':1: dist: KRK has no piece 'q'"),
+        (
+            lambda t: t.potential(["[dist(K, k) < ]"]),
+            r"^term 1 '\[dist\(K, k\) < \]':1 'dist\(K, k\) < ':\d+: expected a number",
+        ),
+        # An unclosed bracket dropped its part: the term was 0 everywhere.
+        (
+            lambda t: t.potential(["room + edge_dist(k"]),
+            r"^term 1 'room \+ edge_dist\(k':8: a '\(' or '\[' is never closed$",
+        ),
+        (lambda t: t.potential(["room)"]), r"^term 1 'room\)':5: '\)' closes nothing$"),
+        # A weight past int64 was a traceback; one within it, a sum that wrapped.
+        (lambda t: t.potential(["9" * 21 + "*room"]), r"^term 1 '9+\*room':1: a weight is too large"),
+        (
+            lambda t: t.potential(["room + 1000001*room"]),
+            r"^term 1 .*:8: a weight must be a whole number from 1 to 1000000, not 1000001$",
+        ),
+        (
+            lambda t: t.potential(["1000000*room"] * 4),
+            r"^the terms take \d+ × \d+ × \d+ × \d+ values together, too many",
+        ),
+    ],
+)
 @pytest.mark.slow
 def test_a_bad_term_or_condition_is_a_located_error(terms, call, message):
     with pytest.raises(TableSyntaxError, match=message):
         call(terms)
 
 
-@pytest.mark.parametrize("term, parts", [
-    ("room", [(1, "room", 0)]),
-    ("  2 *room", [(2, "room", 2)]),
-    ("3*corner_dist(k, B) + edge_dist(k)", [(3, "corner_dist(k, B)", 0), (1, "edge_dist(k)", 22)]),
-    ("[not edge(k) + 1] + 2 * area(k)", [(1, "[not edge(k) + 1]", 0), (2, "area(k)", 20)]),
-])
+@pytest.mark.parametrize(
+    "term, parts",
+    [
+        ("room", [(1, "room", 0)]),
+        ("  2 *room", [(2, "room", 2)]),
+        ("3*corner_dist(k, B) + edge_dist(k)", [(3, "corner_dist(k, B)", 0), (1, "edge_dist(k)", 22)]),
+        ("[not edge(k) + 1] + 2 * area(k)", [(1, "[not edge(k) + 1]", 0), (2, "area(k)", 20)]),
+    ],
+)
 def test_a_term_is_a_weighted_sum_of_features(term, parts):
     assert parse_term(term) == parts
 
@@ -143,7 +173,9 @@ def test_the_closure_walk_mates_every_start_inside_the_closure(graph, terms):
     assert walked.mated == len(inside)
     first_replies: list = []
     first = depths(graph, potential, 2, replies=first_replies)
-    walked = Walker(graph, greedy=True).walk(potential, first, first_replies, boards, None, kept, (found, replies))
+    walked = Walker(graph, greedy=True).walk(
+        potential, first, first_replies, boards, None, kept, (found, replies)
+    )
     assert walked.mated < len(boards)
     assert walked.exits and all("keeps the closure: " in line and "(in " in line for line in walked.exits)
 
@@ -194,8 +226,21 @@ def test_a_target_is_a_fall_of_every_value(graph, terms):
 def test_the_command_measures_a_krk_potential_and_walks_it():
     # The numbers docs/progress.md shows: room, then our king's steps to
     # the critical square, within two moves, on KRK's 21,959 won positions.
-    result = CliRunner().invoke(cli, ["progress", "krk", "room(k)", "critical_mdist(K, R, k)", "--depth", "2",
-                                      "--closure", "--walk", "20", "--json"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "progress",
+            "krk",
+            "room(k)",
+            "critical_mdist(K, R, k)",
+            "--depth",
+            "2",
+            "--closure",
+            "--walk",
+            "20",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["material"] == "KRK" and data["won"] == 21959
@@ -209,17 +254,23 @@ def test_the_command_measures_a_krk_potential_and_walks_it():
     assert text.stdout.splitlines()[1].startswith("falls within d moves: 1: ")
 
 
-@pytest.mark.parametrize("args, message", [
-    (["KRKN", "room(k)"], "KRKN: the weaker side must have a lone king"),
-    (["KPK", "room(k)"], "Invalid value for 'MATERIAL': unsupported material 'KPK'"),
-    (["KRK", "room(k) + nonesuch"], "term 1 'room(k) + nonesuch':11: 'nonesuch' is not a feature"),
-    (["KRK", "room(k)", "--hold", "dist(K, k) <"], "--hold 'dist(K, k) <':13: expected a number"),
-    (["KRK", "room(k)", "--stuck", "2"], "--stuck needs --hold"),
-    (["KRK", "room(k)", "--drive", "room(k)"], "--drive needs --closure"),
-    (["KRK", "room(k)", "--fastest"], "--fastest needs --walk N"),
-    (["KRK", "room(k)", "--depth", "0"], "Invalid value for '--depth'"),
-    (["KRK", "room(k)", "--pre", "dist(K, k) = 0"], "--pre 'dist(K, k) = 0': holds at none of the 21,959 won"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["KRKN", "room(k)"], "KRKN: the weaker side must have a lone king"),
+        (["KPK", "room(k)"], "Invalid value for 'MATERIAL': unsupported material 'KPK'"),
+        (["KRK", "room(k) + nonesuch"], "term 1 'room(k) + nonesuch':11: 'nonesuch' is not a feature"),
+        (["KRK", "room(k)", "--hold", "dist(K, k) <"], "--hold 'dist(K, k) <':13: expected a number"),
+        (["KRK", "room(k)", "--stuck", "2"], "--stuck needs --hold"),
+        (["KRK", "room(k)", "--drive", "room(k)"], "--drive needs --closure"),
+        (["KRK", "room(k)", "--fastest"], "--fastest needs --walk N"),
+        (["KRK", "room(k)", "--depth", "0"], "Invalid value for '--depth'"),
+        (
+            ["KRK", "room(k)", "--pre", "dist(K, k) = 0"],
+            "--pre 'dist(K, k) = 0': holds at none of the 21,959 won",
+        ),
+    ],
+)
 def test_the_command_refuses_bad_input_in_one_line(args, message):
     result = CliRunner().invoke(cli, ["progress", *args])
     assert result.exit_code == 2

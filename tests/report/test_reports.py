@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from al0 import tablebase
-from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.cli import cli
 from al0.engine.play import Ending
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.report.html import shown_note
 from al0.report.pgn import PgnGame, pgn_text, today
 from conftest import FAKE_ENGINE, POSITIONS, ROOT
@@ -29,8 +29,11 @@ from conftest import FAKE_ENGINE, POSITIONS, ROOT
 KRK = str(ROOT / "advice_tables" / "krk.yaml")
 BRATKO = str(ROOT / "advice_tables" / "krk_bratko.yaml")
 MIXED = str(POSITIONS / "krk_report.epd")
-STALEMATES = {"8/8/8/8/8/8/1R6/k1K5 w - - 0 1", "8/8/8/8/8/8/3R4/k1K5 w - - 0 1",
-              "8/8/8/8/8/8/4R3/k1K5 w - - 0 1"}
+STALEMATES = {
+    "8/8/8/8/8/8/1R6/k1K5 w - - 0 1",
+    "8/8/8/8/8/8/3R4/k1K5 w - - 0 1",
+    "8/8/8/8/8/8/4R3/k1K5 w - - 0 1",
+}
 
 
 def run(*args: str):
@@ -53,8 +56,9 @@ class Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         self.tags.append(tag)
-        self.urls += [value for name, value in attrs
-                      if name in ("src", "href", "xlink:href", "action") and value]
+        self.urls += [
+            value for name, value in attrs if name in ("src", "href", "xlink:href", "action") and value
+        ]
         self._in_json = tag == "script" and attributes.get("id") == "al0-report"
         if tag == "div" and "id" in attributes:
             self._stack.append(attributes["id"])
@@ -90,9 +94,15 @@ def read_games(path: Path) -> list[chess.pgn.Game]:
     return games
 
 
-STANDARD_TERMINATION = {"mate": "normal", "stalemate": "normal", "threefold repetition": "normal",
-                        "50-move rule": "normal", "no plan": "unterminated",
-                        "move limit": "unterminated", "opponent quit": "abandoned"}
+STANDARD_TERMINATION = {
+    "mate": "normal",
+    "stalemate": "normal",
+    "threefold repetition": "normal",
+    "50-move rule": "normal",
+    "no plan": "unterminated",
+    "move limit": "unterminated",
+    "opponent quit": "abandoned",
+}
 
 
 def check_distances(game: chess.pgn.Game, table) -> None:
@@ -116,13 +126,24 @@ def book_reports(tmp_path_factory):
     """One verify run of the book's table over the mixed positions, writing
     JSON, HTML and PGN."""
     folder = tmp_path_factory.mktemp("reports")
-    result = run("verify", BRATKO, "--positions", MIXED, "--json", str(folder / "r.json"),
-                 "--html", str(folder / "r.html"), "--pgn", str(folder / "r.pgn"))
+    result = run(
+        "verify",
+        BRATKO,
+        "--positions",
+        MIXED,
+        "--json",
+        str(folder / "r.json"),
+        "--html",
+        str(folder / "r.html"),
+        "--pgn",
+        str(folder / "r.pgn"),
+    )
     assert result.exit_code == 0, result.output
     return folder
 
 
 # ---------------------------------------------------------------- HTML
+
 
 def test_html_holds_the_json_report(book_reports):
     page = Page()
@@ -144,7 +165,7 @@ def test_html_holds_the_json_report(book_reports):
     assert "1. Kc2 1/2-1/2" in failures and "edge_rule: keeproom" in failures
     assert "1. Rb2 1/2-1/2" in failures and "edge_rule: divide_in_2" in failures
     command = page.sections["command"].split()
-    assert command[command.index("verify") + 1:][:3] == [BRATKO, "--positions", MIXED]
+    assert command[command.index("verify") + 1 :][:3] == [BRATKO, "--positions", MIXED]
     # The defender as it is written on the command line, so the line can be pasted.
     assert command[command.index("--defender") + 1] == "tablebase"
 
@@ -156,7 +177,7 @@ def test_html_is_self_contained(book_reports):
     # python-chess's boards define once and use).
     assert page.urls and all(url.startswith("#") for url in page.urls)
     assert "link" not in page.tags and "img" not in page.tags and "iframe" not in page.tags
-    assert page.tags.count("svg") >= 1 + 2 * 3           # the chart, two boards per failure
+    assert page.tags.count("svg") >= 1 + 2 * 3  # the chart, two boards per failure
     assert "chart" in page.sections and "rect" in page.tags
 
 
@@ -178,8 +199,12 @@ def mirror_images(fen: str) -> list[str]:
     images = []
     for diagonal in (False, True):
         turned = board.transform(chess.flip_diagonal) if diagonal else board
-        for flips in ((), (chess.flip_vertical,), (chess.flip_horizontal,),
-                      (chess.flip_vertical, chess.flip_horizontal)):
+        for flips in (
+            (),
+            (chess.flip_vertical,),
+            (chess.flip_horizontal,),
+            (chess.flip_vertical, chess.flip_horizontal),
+        ):
             image = turned
             for flip in flips:
                 image = image.transform(flip)
@@ -191,13 +216,15 @@ def test_html_shows_one_example_per_symmetry_class(tmp_path):
     """Eight mirror images of one stalemate, then five other stalemates:
     the examples are five positions of five classes, and the page says how
     many of the games it shows."""
-    stalemates = [line for line in (POSITIONS / "krk_bratko_stalemates.epd")
-                  .read_text().splitlines() if line and not line.startswith("#")]
+    stalemates = [
+        line
+        for line in (POSITIONS / "krk_bratko_stalemates.epd").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     epd = tmp_path / "mirrors.epd"
     epd.write_text("\n".join(mirror_images(stalemates[0] + " 0 1") + stalemates[1:6]) + "\n")
     html, report = tmp_path / "r.html", tmp_path / "r.json"
-    result = run("verify", BRATKO, "--positions", str(epd), "--html", str(html),
-                 "--json", str(report))
+    result = run("verify", BRATKO, "--positions", str(epd), "--html", str(html), "--json", str(report))
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text())
     assert data["endings"] == {"stalemate": 13}
@@ -211,11 +238,14 @@ def test_html_shows_one_example_per_symmetry_class(tmp_path):
     assert "nothing to chart" in page.sections["chart"] and "Across" not in page.sections["chart"]
 
 
-@pytest.mark.parametrize("shown, count, note", [
-    (5, 88, "5 of 88 shown, each of a different symmetry class."),
-    (2, 9, "2 of 9 shown: the other 7 are mirror images of these."),
-    (1, 4, "1 of 4 shown: the other 3 are mirror images of this one."),
-])
+@pytest.mark.parametrize(
+    "shown, count, note",
+    [
+        (5, 88, "5 of 88 shown, each of a different symmetry class."),
+        (2, 9, "2 of 9 shown: the other 7 are mirror images of these."),
+        (1, 4, "1 of 4 shown: the other 3 are mirror images of this one."),
+    ],
+)
 def test_the_page_says_how_many_failures_it_shows(shown, count, note):
     assert shown_note(shown, count) == note
 
@@ -223,11 +253,16 @@ def test_the_page_says_how_many_failures_it_shows(shown, count, note):
 def test_html_says_why_there_was_no_plan(tmp_path):
     names = ["mate_in_one_move", "mate_at_once"]
     table = tmp_path / "mates_only.yaml"
-    table.write_text("name: mates_only\nmaterial: KRK\nrules:\n"
-                     f"  - {{name: mate_or_nothing, if: true, then: [{', '.join(names)}]}}\n"
-                     "advice:\n" + "".join(
-                         f"  {name}: {{better-goal: mate, holding-goal: true, "
-                         "us-moves: {0: legal}, them-moves: nomove}\n" for name in names))
+    table.write_text(
+        "name: mates_only\nmaterial: KRK\nrules:\n"
+        f"  - {{name: mate_or_nothing, if: true, then: [{', '.join(names)}]}}\n"
+        "advice:\n"
+        + "".join(
+            f"  {name}: {{better-goal: mate, holding-goal: true, "
+            "us-moves: {0: legal}, them-moves: nomove}\n"
+            for name in names
+        )
+    )
     epd = tmp_path / "one.epd"
     epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n")
     html = tmp_path / "r.html"
@@ -237,14 +272,17 @@ def test_html_says_why_there_was_no_plan(tmp_path):
     page.feed(html.read_text())
     failures = " ".join(page.sections["failures"].split())
     assert "no plan: 1 game " in failures and "shown" not in failures
-    assert ("rule mate_or_nothing applies, and each piece of advice it tried was passed over: "
-            "mate_in_one_move : no forcing tree within its move constraints "
-            "mate_at_once : no forcing tree within its move constraints") in failures
+    assert (
+        "rule mate_or_nothing applies, and each piece of advice it tried was passed over: "
+        "mate_in_one_move : no forcing tree within its move constraints "
+        "mate_at_once : no forcing tree within its move constraints"
+    ) in failures
     chart = " ".join(page.sections["chart"].split())
     assert chart == "No mated game with a known optimal distance: nothing to chart."
 
 
 # ----------------------------------------------------------------- PGN
+
 
 def test_verify_pgn_holds_every_failure_and_the_longest_mate(book_reports):
     games = read_games(book_reports / "r.pgn")
@@ -282,12 +320,13 @@ def test_verify_pgn_of_the_worst_case_keeps_games_that_end_before_their_move(tmp
     # A table that only mates in one has no plan at most starts: the worst
     # case then records no line, and the replay is the start position alone.
     table = tmp_path / "mate_in_1.yaml"
-    table.write_text("name: mate_in_1\nmaterial: KRK\nrules:\n  - {name: r, if: true, then: [m]}\n"
-                     "advice:\n  m: {better-goal: mate, holding-goal: true, us-moves: {0: legal},"
-                     " them-moves: nomove}\n")
+    table.write_text(
+        "name: mate_in_1\nmaterial: KRK\nrules:\n  - {name: r, if: true, then: [m]}\n"
+        "advice:\n  m: {better-goal: mate, holding-goal: true, us-moves: {0: legal},"
+        " them-moves: nomove}\n"
+    )
     pgn = tmp_path / "worst.pgn"
-    result = run("verify", str(table), "--positions", "sample:6", "--defender", "worst",
-                 "--pgn", str(pgn))
+    result = run("verify", str(table), "--positions", "sample:6", "--defender", "worst", "--pgn", str(pgn))
     assert result.exit_code == 0, result.output
     games = read_games(pgn)
     assert [g.headers["Al0Ending"] for g in games] == ["no plan"] * 6
@@ -300,8 +339,20 @@ def test_verify_pgn_of_the_worst_case_keeps_games_that_end_before_their_move(tmp
 def test_verify_pgn_of_random_games_are_the_judged_games(tmp_path):
     """A random defender is seeded per position: the replay is the game judged."""
     pgn, report = tmp_path / "random.pgn", tmp_path / "random.json"
-    result = run("verify", BRATKO, "--positions", MIXED, "--defender", "random", "--seed", "3",
-                 "--pgn", str(pgn), "--json", str(report))
+    result = run(
+        "verify",
+        BRATKO,
+        "--positions",
+        MIXED,
+        "--defender",
+        "random",
+        "--seed",
+        "3",
+        "--pgn",
+        str(pgn),
+        "--json",
+        str(report),
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text())
     games = read_games(pgn)
@@ -320,8 +371,7 @@ def test_verify_report_files_cannot_be_written(tmp_path):
 
 def test_play_pgn_has_the_distance_to_mate_and_a_date(tmp_path):
     pgn = tmp_path / "game.pgn"
-    result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board",
-                 "--pgn", str(pgn))
+    result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board", "--pgn", str(pgn))
     assert result.exit_code == 0, result.output
     (game,) = read_games(pgn)
     assert re.fullmatch(r"\d{4}\.\d\d\.\d\d", game.headers["Date"])
@@ -335,13 +385,14 @@ def test_play_pgn_of_a_game_al0_stops(tmp_path):
     """A game stopped without a result is ``unterminated``, with al0's reason
     in its own header and after the last move."""
     pgn = tmp_path / "game.pgn"
-    result = run("play", BRATKO, "--opponent", "tablebase", "--max-moves", "3", "--no-board",
-                 "--pgn", str(pgn))
+    result = run(
+        "play", BRATKO, "--opponent", "tablebase", "--max-moves", "3", "--no-board", "--pgn", str(pgn)
+    )
     assert result.exit_code == 0, result.output
     (game,) = read_games(pgn)
     assert (game.headers["Result"], game.headers["Termination"]) == ("*", "unterminated")
     assert game.headers["Al0Ending"] == "move limit"
-    assert game.end().comment.startswith("stopped after 3 moves")   # after their move
+    assert game.end().comment.startswith("stopped after 3 moves")  # after their move
     assert len(list(game.mainline_moves())) == 6
     check_distances(game, tablebase.load("KRK"))
 
@@ -349,8 +400,17 @@ def test_play_pgn_of_a_game_al0_stops(tmp_path):
 def test_pgn_breaks_a_comment_longer_than_a_line_between_words(tmp_path):
     words = " ".join(f"advice_{n}" for n in range(30))
     start = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")
-    game = PgnGame(start, ((chess.Move.from_uci("e6e3"), "r: a"),), "*", Ending.NO_PLAN,
-                   "e", "w", "b", chess.WHITE, f"no plan: tried {words}")
+    game = PgnGame(
+        start,
+        ((chess.Move.from_uci("e6e3"), "r: a"),),
+        "*",
+        Ending.NO_PLAN,
+        "e",
+        "w",
+        "b",
+        chess.WHITE,
+        f"no plan: tried {words}",
+    )
     path = tmp_path / "long.pgn"
     path.write_text(pgn_text([game], tablebase.load("KRK")))
     (read,) = read_games(path)
@@ -363,8 +423,16 @@ def test_a_name_with_a_newline_stays_in_its_header(tmp_path):
     # The name ended its header line and began a game 1. e4, won by White.
     name = 'evil"]\n[Result "1-0"]\n\n1. e4 {x\u2028y}'
     start = chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1")
-    game = PgnGame(start, ((chess.Move.from_uci("e6e3"), "r: a"),), "*", Ending.MOVE_LIMIT,
-                   f"al0 play {name}", f"al0 ({name})", "tablebase", chess.WHITE)
+    game = PgnGame(
+        start,
+        ((chess.Move.from_uci("e6e3"), "r: a"),),
+        "*",
+        Ending.MOVE_LIMIT,
+        f"al0 play {name}",
+        f"al0 ({name})",
+        "tablebase",
+        chess.WHITE,
+    )
     path = tmp_path / "named.pgn"
     path.write_text(pgn_text([game], None))
     (read,) = read_games(path)
@@ -390,8 +458,16 @@ def test_verify_pgn_against_a_uci_engine(tmp_path):
 
 
 # A table's name is anyone's: none may break the page around the embedded JSON.
-HOSTILE_NAMES = ["<!--<script>", "</script>", "</SCRIPT >x", "<!--<script></script>-->",
-                 "<script>alert(1)</script>", "]]>&amp;<", "\u2028\u2029", "a\\u003cb"]
+HOSTILE_NAMES = [
+    "<!--<script>",
+    "</script>",
+    "</SCRIPT >x",
+    "<!--<script></script>-->",
+    "<script>alert(1)</script>",
+    "]]>&amp;<",
+    "\u2028\u2029",
+    "a\\u003cb",
+]
 
 
 def parsed_report(name: str) -> tuple[dict, object]:
@@ -401,7 +477,10 @@ def parsed_report(name: str) -> tuple[dict, object]:
 
     from al0.report.html import render
     from al0.verify.report import Report
-    data = Report(name, DefenderSpec("tablebase"), PositionsSpec("file", path=f"sample:3 {name}"), 3).to_json()
+
+    data = Report(
+        name, DefenderSpec("tablebase"), PositionsSpec("file", path=f"sample:3 {name}"), 3
+    ).to_json()
     page = render(data, [], [], f"al0 verify '{name}.yaml'")
     return data, html5lib.parse(page, namespaceHTMLElements=False)
 
@@ -430,16 +509,27 @@ def test_the_embedded_json_survives_arbitrary_names(name):
 TAG = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
 
 
-@pytest.mark.parametrize("name, written", [
-    ('x"] [Result "0-1', 'x\\"] [Result \\"0-1'),
-    ("back\\slash", "back\\\\slash"),
-    ('ends in \\', 'ends in \\\\'),
-    ("two\nlines", "two lines"),
-    ("plain", "plain"),
-])
+@pytest.mark.parametrize(
+    "name, written",
+    [
+        ('x"] [Result "0-1', 'x\\"] [Result \\"0-1'),
+        ("back\\slash", "back\\\\slash"),
+        ("ends in \\", "ends in \\\\"),
+        ("two\nlines", "two lines"),
+        ("plain", "plain"),
+    ],
+)
 def test_a_header_value_is_escaped_so_it_adds_no_tag(name, written):
-    game = PgnGame(chess.Board(), ((chess.Move.from_uci("e2e4"), ""),), "*", Ending.QUIT,
-                   f"al0 play {name}", name, "random", chess.WHITE)
+    game = PgnGame(
+        chess.Board(),
+        ((chess.Move.from_uci("e2e4"), ""),),
+        "*",
+        Ending.QUIT,
+        f"al0 play {name}",
+        name,
+        "random",
+        chess.WHITE,
+    )
     headers = [line for line in pgn_text([game], None).splitlines() if line.startswith("[")]
     tags = [TAG.fullmatch(line) for line in headers]
     assert all(tags), headers  # each line one tag, read by the standard's tokens

@@ -34,13 +34,17 @@ def server(api: Api) -> Iterator[Server]:
     served.server_close()
 
 
-def request(server: Server, path: str, body: Any = None,
-            headers: dict[str, str] | None = None, data: bytes | None = None) -> tuple[int, Any]:
+def request(
+    server: Server,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    data: bytes | None = None,
+) -> tuple[int, Any]:
     """(status, JSON answer) of a GET, or a POST of ``body`` as JSON."""
     if data is None and body is not None:
         data = json.dumps(body).encode()
-    sent = urllib.request.Request(server.url + path.lstrip("/"), data=data,
-                                  headers=headers or {})
+    sent = urllib.request.Request(server.url + path.lstrip("/"), data=data, headers=headers or {})
     try:
         with urllib.request.urlopen(sent, timeout=60) as answer:
             return answer.status, json.loads(answer.read())
@@ -48,20 +52,22 @@ def request(server: Server, path: str, body: Any = None,
         return error.code, json.loads(error.read())
 
 
-@pytest.mark.parametrize("route, body, status", [
-    ("position", {"fen": "not a fen"}, 400),
-    ("position", {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, 400),  # no kings: not a position
-    ("position", {}, 400),
-    ("position", {"fen": "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1", "table": "krk"}, 400),  # material
-    ("plan", {"table": "/etc/passwd"}, 403),
-    ("plan", {"table": "kqk", "fen": "8/8/8/3k4/8/8/8/Q3K3 b - - 0 1"}, 400),  # their move
-    ("practice/start", {"table": "kqk", "level": "5..1"}, 400),
-    ("plan", {"table": "../advice_tables/krk.yaml"}, 403),
-    ("practice/move", {"session": "nope", "move": "a1a2"}, 404),
-    ("nothing", {}, 404),
-])
-def test_the_api_refuses_with_a_status(api: Api, route: str, body: dict[str, Any],
-                                       status: int) -> None:
+@pytest.mark.parametrize(
+    "route, body, status",
+    [
+        ("position", {"fen": "not a fen"}, 400),
+        ("position", {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, 400),  # no kings: not a position
+        ("position", {}, 400),
+        ("position", {"fen": "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1", "table": "krk"}, 400),  # material
+        ("plan", {"table": "/etc/passwd"}, 403),
+        ("plan", {"table": "kqk", "fen": "8/8/8/3k4/8/8/8/Q3K3 b - - 0 1"}, 400),  # their move
+        ("practice/start", {"table": "kqk", "level": "5..1"}, 400),
+        ("plan", {"table": "../advice_tables/krk.yaml"}, 403),
+        ("practice/move", {"session": "nope", "move": "a1a2"}, 404),
+        ("nothing", {}, 404),
+    ],
+)
+def test_the_api_refuses_with_a_status(api: Api, route: str, body: dict[str, Any], status: int) -> None:
     with pytest.raises(ApiError) as refused:
         api.call(route, body)
     assert refused.value.status == status
@@ -145,7 +151,7 @@ def test_http_refuses_bad_input_with_json(server: Server) -> None:
 
 def test_http_serves_the_page(server: Server) -> None:
     with urllib.request.urlopen(server.url, timeout=60) as page:
-        assert b"<script src=\"/app.js\">" in page.read()
+        assert b'<script src="/app.js">' in page.read()
     for name in ("app.js", "style.css"):
         with urllib.request.urlopen(server.url + name, timeout=60) as asset:
             assert asset.status == 200 and asset.read()
@@ -167,13 +173,11 @@ def test_other_clients_are_answered_while_searches_run(server: Server) -> None:
 def test_an_epd_files_positions_are_listed(tablebase_cache: Any) -> None:
     boards = [chess.Board(KQK_SHORT), chess.Board("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1")]
     listed = Api(Tables("kqk"), positions=("failures.epd", boards)).call("positions", {})
-    assert listed == {"name": "failures.epd", "table": "kqk",
-                      "fens": [board.fen() for board in boards]}
+    assert listed == {"name": "failures.epd", "table": "kqk", "fens": [board.fen() for board in boards]}
     assert Api(Tables()).call("positions", {})["fens"] == []
 
 
-def test_a_stopping_server_ends_the_searches(tablebase_cache: Any,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stopping_server_ends_the_searches(tablebase_cache: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C sets the stop flag every search of the page looks at (the
     Python search: it looks every 64 nodes, and this one takes 221)."""
     monkeypatch.setenv("AL0_CORE", "python")
@@ -184,8 +188,7 @@ def test_a_stopping_server_ends_the_searches(tablebase_cache: Any,
     assert stopped.value.status == 503
 
 
-def test_an_exercise_left_counts_in_the_progress_record(tablebase_cache: Any,
-                                                        tmp_path: Any) -> None:
+def test_an_exercise_left_counts_in_the_progress_record(tablebase_cache: Any, tmp_path: Any) -> None:
     recording = Api(Tables(), record=tmp_path / "progress.json")
     assert recording.call("progress", {})["lines"] == ["no exercises recorded yet"]
     untouched = recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})

@@ -18,10 +18,13 @@ from al0.serve.server import Server
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                                 reason="no chromium and chromedriver (Debian: apt-get install "
-                                        "chromium chromium-driver)")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None or DRIVER is None,
+        reason="no chromium and chromedriver (Debian: apt-get install chromium chromium-driver)",
+    ),
+]
 
 KQK = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
 """Mate in one (Qb7#); Qb6 stalemates."""
@@ -46,10 +49,16 @@ def url(tablebase_cache: Any, tmp_path_factory: pytest.TempPathFactory) -> Itera
 def browser() -> Iterator[Any]:
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
+
     options = Options()
     options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1100,800"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1100,800",
+    ):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
     yield driver
@@ -65,6 +74,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def until(browser: Any, condition: Callable[[], Any]) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
+
     return WebDriverWait(browser, WAIT).until(lambda _: condition())
 
 
@@ -109,8 +119,7 @@ def test_a_kqk_exercise_by_clicking(browser: Any, url: str, shots: Path) -> None
     browser.find_element("id", "hint").click()
     until(browser, lambda: text(browser, "hint-text").startswith("Hint: play "))
     click_move(browser, "b1b6")  # stalemate
-    verdict = until(browser, lambda: "blunder" in text(browser, "verdict")
-                    and text(browser, "verdict"))
+    verdict = until(browser, lambda: "blunder" in text(browser, "verdict") and text(browser, "verdict"))
     assert "stalemate" in verdict
     screenshot(browser, shots / "kqk-blunder.png")
     browser.find_element("id", "retry").click()
@@ -138,6 +147,7 @@ def test_a_kbbk_plan_tree_by_clicking(browser: Any, url: str, shots: Path) -> No
     loaded(browser, url)
     select = browser.find_element("id", "table")
     from selenium.webdriver.support.ui import Select
+
     Select(select).select_by_value("kbbk")
     fen = browser.find_element("id", "fen")
     until(browser, lambda: fen.get_attribute("value").startswith("8/8/8/3k4/8/8/8/2BBK3"))
@@ -150,8 +160,11 @@ def test_a_kbbk_plan_tree_by_clicking(browser: Any, url: str, shots: Path) -> No
     assert text(browser, "caption")  # the advice in the table's words
     depth = 0
     while True:  # down the first branch, each click showing its position
-        nodes = [node for node in browser.find_elements("css selector", "#tree .node")
-                 if node.is_displayed() and node.text != "start"]
+        nodes = [
+            node
+            for node in browser.find_elements("css selector", "#tree .node")
+            if node.is_displayed() and node.text != "start"
+        ]
         node = nodes[depth] if depth < len(nodes) else None
         if node is None:
             break
@@ -169,13 +182,13 @@ def drag(browser: Any, start: str, end: str) -> None:
     """Drag the piece on ``start`` to ``end`` (the board is redrawn as the
     piece is picked up, so by offset, not by element)."""
     from selenium.webdriver.common.action_chains import ActionChains
+
     source = browser.find_element("css selector", f'[data-square="{start}"]').rect
     target = browser.find_element("css selector", f'[data-square="{end}"]').rect
     start_element = browser.find_element("css selector", f'[data-square="{start}"]')
-    ActionChains(browser).move_to_element(start_element).click_and_hold() \
-        .move_by_offset(target["x"] - source["x"], (target["y"] - source["y"]) // 2) \
-        .move_by_offset(0, (target["y"] - source["y"]) - (target["y"] - source["y"]) // 2) \
-        .release().perform()
+    ActionChains(browser).move_to_element(start_element).click_and_hold().move_by_offset(
+        target["x"] - source["x"], (target["y"] - source["y"]) // 2
+    ).move_by_offset(0, (target["y"] - source["y"]) - (target["y"] - source["y"]) // 2).release().perform()
 
 
 def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> None:
@@ -190,8 +203,9 @@ def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> Non
     first = browser.find_elements("css selector", ".sq")[0]
     assert first.get_attribute("data-square") == "a8"
     browser.find_element("id", "flip").click()
-    until(browser, lambda: browser.find_elements("css selector", ".sq")[0]
-          .get_attribute("data-square") == "h1")
+    until(
+        browser, lambda: browser.find_elements("css selector", ".sq")[0].get_attribute("data-square") == "h1"
+    )
     drag(browser, "d5", "c4")
     until(browser, lambda: line(browser) == ["Ke2", "Kc4"])
     assert len(browser.find_elements("css selector", "#line li")) == 1  # one move, two plies
@@ -201,9 +215,9 @@ def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> Non
     screenshot(browser, shots / "kqk-line-flipped.png")
 
 
-def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any,
-                                                          tablebase_cache: Any) -> None:
+def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any, tablebase_cache: Any) -> None:
     import chess
+
     positions = ("failures.epd", [chess.Board(KBBK)])
     server = Server(Api(Tables("kbbk"), positions=positions))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -220,15 +234,20 @@ def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any,
         server.server_close()
 
 
-def test_a_game_reviewed_with_its_distance_graph(browser: Any, tablebase_cache: Any,
-                                                 tmp_path: Path, shots: Path) -> None:
+def test_a_game_reviewed_with_its_distance_graph(
+    browser: Any, tablebase_cache: Any, tmp_path: Path, shots: Path
+) -> None:
     from click.testing import CliRunner
 
     from al0.cli import cli
     from al0.serve.review import read_games
+
     pgn = tmp_path / "game.pgn"
-    CliRunner().invoke(cli, ["practice", "kqk", "--fen", KQK, "--pgn", str(pgn), "--no-board"],
-                       input="Qb6\nretry\nQa2\nQb2\nquit\n")
+    CliRunner().invoke(
+        cli,
+        ["practice", "kqk", "--fen", KQK, "--pgn", str(pgn), "--no-board"],
+        input="Qb6\nretry\nQa2\nQb2\nquit\n",
+    )
     server = Server(Api(Tables(), games=("game.pgn", read_games(str(pgn)))))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -241,8 +260,7 @@ def test_a_game_reviewed_with_its_distance_graph(browser: Any, tablebase_cache: 
         points[0].click()
         until(browser, lambda: text(browser, "review-comment").startswith("mistake"))
         assert browser.find_element("id", "fen").get_attribute("value").startswith("k7/8/2K5")
-        assert "current" in browser.find_element("css selector", "#review-moves span")\
-            .get_attribute("class")
+        assert "current" in browser.find_element("css selector", "#review-moves span").get_attribute("class")
         screenshot(browser, shots / "kqk-review.png")
     finally:
         server.shutdown()

@@ -22,8 +22,11 @@ KQK = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
 def practised(tablebase_cache: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A practice game: a blunder taken back, a mistake, then the fastest move."""
     path = tmp_path_factory.mktemp("review") / "game.pgn"
-    result = CliRunner().invoke(cli, ["practice", "kqk", "--fen", KQK, "--pgn", str(path),
-                                      "--no-board"], input="Qb6\nretry\nQa2\nQb2\nquit\n")
+    result = CliRunner().invoke(
+        cli,
+        ["practice", "kqk", "--fen", KQK, "--pgn", str(path), "--no-board"],
+        input="Qb6\nretry\nQa2\nQb2\nquit\n",
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -51,6 +54,5 @@ def test_a_bad_pgn_is_one_line_naming_the_file(tmp_path: Path) -> None:
         read_games(str(empty))
     result = CliRunner().invoke(cli, ["serve", "--pgn", str(bad), "--no-browser"])
     assert result.exit_code == 2 and "bad.pgn: game 1:" in result.output
-    result = CliRunner().invoke(cli, ["serve", "--pgn", str(tmp_path / "none.pgn"),
-                                      "--no-browser"])
+    result = CliRunner().invoke(cli, ["serve", "--pgn", str(tmp_path / "none.pgn"), "--no-browser"])
     assert result.exit_code == 2 and "none.pgn" in result.output

@@ -22,8 +22,11 @@ from al0.cli.serve import _loopback
 def test_serve_prints_its_address_serves_and_ctrl_c_exits_130(tablebase_cache: Any) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "al0", "serve", "kqk", "--no-browser"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
@@ -46,10 +49,18 @@ def test_serve_refuses_a_missing_table_before_serving(tmp_path: Any) -> None:
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("localhost", True),
-                                            ("::1", True), ("127.0.0.2", True),
-                                            ("0.0.0.0", False), ("192.168.1.5", False),
-                                            ("example.org", False)])
+@pytest.mark.parametrize(
+    "host, loopback",
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("127.0.0.2", True),
+        ("0.0.0.0", False),
+        ("192.168.1.5", False),
+        ("example.org", False),
+    ],
+)
 def test_only_loopback_hosts_go_without_a_warning(host: str, loopback: bool) -> None:
     assert _loopback(host) is loopback
 

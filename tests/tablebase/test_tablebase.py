@@ -55,7 +55,9 @@ def table(tablebase_cache: Path):
     return lambda material: tb.load(material, tablebase_cache)
 
 
-def _board(table: tb.Tablebase, side: int, index: int, squares: list[int] | None = None) -> chess.Board | None:
+def _board(
+    table: tb.Tablebase, side: int, index: int, squares: list[int] | None = None
+) -> chess.Board | None:
     """The board of an index (the stronger side White), or None when two
     men share a square. ``squares``: the index decoded already."""
     if squares is None:
@@ -81,7 +83,9 @@ def _bellman_errors(table: tb.Tablebase, entries: list[tuple[int, int]]) -> list
     from ``Board.status()``, moves from ``Board.legal_moves``, each
     successor's value read by its men (captures from the smaller tables)."""
     errors: list[str] = []
-    decoded = zip(*(column.tolist() for column in Layout(table.material).decode(np.array([i for _, i in entries]))))
+    decoded = zip(
+        *(column.tolist() for column in Layout(table.material).decode(np.array([i for _, i in entries])))
+    )
     for (side, index), squares in zip(entries, decoded):
         entry = int(table.values[side, index])
         board = _board(table, side, index, list(squares))
@@ -123,8 +127,10 @@ def test_krk_bellman_consistent_at_every_index(table) -> None:
     assert _bellman_errors(table("KRK"), _every_index(table("KRK")))[:5] == []
 
 
-@pytest.mark.parametrize("material, count", [("KQK", 10_000), ("KBK", 2_000), ("KNK", 2_000),
-                                             *[(material, 2_000) for material in FOUR_MEN]])
+@pytest.mark.parametrize(
+    "material, count",
+    [("KQK", 10_000), ("KBK", 2_000), ("KNK", 2_000), *[(material, 2_000) for material in FOUR_MEN]],
+)
 @pytest.mark.slow
 def test_bellman_consistent_on_a_sample(table, material: str, count: int) -> None:
     # Seeded samples, not every index: through python-chess a full KQK takes
@@ -204,7 +210,8 @@ def test_hand_checked_best_moves(table) -> None:
     assert krk.best_defence(chess.Board("4k3/8/3K1R2/8/8/8/8/8 b - - 0 1")).uci() == "e8d8"
     # The knight's side to move, winning: its mate.
     assert table("KRKN").best_moves(chess.Board("8/8/8/8/3n4/8/R7/K1k5 b - - 0 1")) == [
-        chess.Move.from_uci("d4b3")]
+        chess.Move.from_uci("d4b3")
+    ]
 
 
 def test_best_defence_takes_a_piece_when_that_is_best(table) -> None:
@@ -306,14 +313,24 @@ def _compose(*flips):
         for flip in flips:
             bitboard = flip(bitboard)
         return bitboard
+
     return transform
 
 
 # The 8 symmetries of the board from python-chess's flips.
-_ALL_SYMMETRIES = [_compose(*flips) for flips in [
-    (), (chess.flip_vertical,), (chess.flip_horizontal,), (chess.flip_vertical, chess.flip_horizontal),
-    (chess.flip_diagonal,), (chess.flip_diagonal, chess.flip_vertical),
-    (chess.flip_diagonal, chess.flip_horizontal), (chess.flip_anti_diagonal,)]]
+_ALL_SYMMETRIES = [
+    _compose(*flips)
+    for flips in [
+        (),
+        (chess.flip_vertical,),
+        (chess.flip_horizontal,),
+        (chess.flip_vertical, chess.flip_horizontal),
+        (chess.flip_diagonal,),
+        (chess.flip_diagonal, chess.flip_vertical),
+        (chess.flip_diagonal, chess.flip_horizontal),
+        (chess.flip_anti_diagonal,),
+    ]
+]
 
 
 @pytest.mark.parametrize("material, positions", [("KRK", 175_168), ("KBBK", None), ("KRKN", None)])
@@ -353,8 +370,10 @@ def test_boards_that_do_not_fit_are_rejected_with_their_fen(table, fen: str) -> 
         table("KRK").dtm(chess.Board(fen))
 
 
-@pytest.mark.parametrize("material, name", [("KRK", "KRK"), ("KNKR", "KRKN"), ("KNBK", "KBNK"),
-                                            ("KBKN", "KBKN"), ("KNKB", "KBKN"), ("KK", "KK")])
+@pytest.mark.parametrize(
+    "material, name",
+    [("KRK", "KRK"), ("KNKR", "KRKN"), ("KNBK", "KBNK"), ("KBKN", "KBKN"), ("KNKB", "KBKN"), ("KK", "KK")],
+)
 def test_material_names_are_canonical(material: str, name: str) -> None:
     assert tb.parse_material(material).name == name
 
@@ -371,9 +390,14 @@ def test_best_defence_without_a_move_is_rejected(table) -> None:
         table("KRK").best_defence(chess.Board("R6k/8/6K1/8/8/8/8/8 b - - 0 1"))
 
 
-@pytest.mark.parametrize("material, us, colour", [("KRK", chess.WHITE, chess.WHITE),
-                                                  ("KRK", chess.BLACK, chess.BLACK),
-                                                  ("KNKR", chess.WHITE, chess.BLACK)])
+@pytest.mark.parametrize(
+    "material, us, colour",
+    [
+        ("KRK", chess.WHITE, chess.WHITE),
+        ("KRK", chess.BLACK, chess.BLACK),
+        ("KNKR", chess.WHITE, chess.BLACK),
+    ],
+)
 def test_stronger_colour(material: str, us: chess.Color, colour: chess.Color) -> None:
     assert tb.stronger_colour(material, us) == colour
 
@@ -412,7 +436,8 @@ def _corrupt_garbage(data: bytes) -> bytes:
 
 
 @pytest.mark.parametrize(
-    "corrupt", [_corrupt_truncate, _corrupt_flip_payload_byte, _corrupt_header, _corrupt_garbage, lambda data: b""]
+    "corrupt",
+    [_corrupt_truncate, _corrupt_flip_payload_byte, _corrupt_header, _corrupt_garbage, lambda data: b""],
 )
 def test_invalid_cache_is_rebuilt(tmp_path: Path, corrupt) -> None:
     good = tb.load("KNK", tmp_path)
@@ -438,13 +463,15 @@ def _same_header_longer(path: Path, valid: bytes) -> None:
 
 @pytest.mark.parametrize("make", [_huge_sparse, _same_size_foreign, _same_header_longer])
 def test_a_foreign_file_at_the_cache_path_is_refused_without_being_read_whole(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make
+) -> None:
     # A 4 GB file there was read whole: a MemoryError traceback.
     good = tb.load("KNK", tmp_path)
     path = tb.cache_path("KNK", tmp_path)
     valid = path.read_bytes()
     make(path, valid)
     import al0.files
+
     real = al0.files._read_regular
     read: list[int | None] = []
 
@@ -486,8 +513,9 @@ def test_cache_directory_from_environment(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's cache folders")
-def test_cache_directory_on_linux_is_where_it_always_was(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_directory_on_linux_is_where_it_always_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("AL0_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert tb.default_cache_dir() == tmp_path / "xdg" / "al0"
@@ -526,7 +554,8 @@ def test_a_cache_path_that_is_not_a_file_is_rebuilt_and_left_alone(tmp_path: Pat
     worker.join(timeout=60)
     assert loaded and (loaded[0].values == good.values).all()
     assert [str(w.message) for w in caught[0]] == [
-        f"cannot cache tablebase at {path}: not a regular file, left as it is"]
+        f"cannot cache tablebase at {path}: not a regular file, left as it is"
+    ]
     assert not stat.S_ISREG(os.stat(path).st_mode)
 
 
@@ -566,8 +595,15 @@ def test_cli_fen(tablebase_cache: Path) -> None:
     assert "result: white mates in 1\nbest moves: Ra8#\n" in result.output
     fen = "4k3/8/3K1R2/8/8/8/8/8 b - - 0 1"
     result = _invoke(tablebase_cache, "KRK", "--fen", fen, "--json")
-    assert json.loads(result.output) == {"fen": fen, "winner": "white", "moves": 1, "plies": 2, "dtm": 1,
-                                         "best_defence": "e8d8", "best_defence_san": "Kd8"}
+    assert json.loads(result.output) == {
+        "fen": fen,
+        "winner": "white",
+        "moves": 1,
+        "plies": 2,
+        "dtm": 1,
+        "best_defence": "e8d8",
+        "best_defence_san": "Kd8",
+    }
 
 
 @pytest.mark.parametrize("fen", ["8/8/4r3/8/3k4/8/2K5/8 b - - 0 1", "8/8/4r3/8/3k4/8/2K5/8 w - - 0 1"])
@@ -614,7 +650,17 @@ def test_play_against_the_tablebase_that_takes_our_queen(tablebase_cache: Path) 
     the lost material instead of asking the KQKR table about a KRK board."""
     table = str(LIBRARIES / "kqkr.yaml")
     result = CliRunner().invoke(
-        cli, ["play", table, "--fen", "5r2/1k6/8/8/6Q1/2K5/8/8 w - - 0 1", "--opponent", "tablebase",
-              "--no-board"], env={"AL0_CACHE_DIR": str(tablebase_cache)})
+        cli,
+        [
+            "play",
+            table,
+            "--fen",
+            "5r2/1k6/8/8/6Q1/2K5/8/8 w - - 0 1",
+            "--opponent",
+            "tablebase",
+            "--no-board",
+        ],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
     assert result.exit_code == 0, result.output
     assert "... Rxc8+" in result.output and "material lost" in result.output

@@ -14,8 +14,7 @@ from al0 import tablebase
 from al0.errors import AL0Error, PositionError
 from al0.tablebase import Tablebase
 from al0.teach.exercises import Level, level_starts, parse_level
-from al0.teach.record import (Attempt, add_attempt, check_record, read_record, record_lines,
-                              record_path)
+from al0.teach.record import Attempt, add_attempt, check_record, read_record, record_lines, record_path
 
 
 @pytest.fixture
@@ -31,11 +30,19 @@ def own_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("3", Level(3, 3)), ("1..5", Level(1, 5)), (" 2..2 ", Level(2, 2)),
-    ("0..5", PositionError), ("5..1", PositionError), ("1-5", PositionError),
-    ("", PositionError), ("a..b", PositionError),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("3", Level(3, 3)),
+        ("1..5", Level(1, 5)),
+        (" 2..2 ", Level(2, 2)),
+        ("0..5", PositionError),
+        ("5..1", PositionError),
+        ("1-5", PositionError),
+        ("", PositionError),
+        ("a..b", PositionError),
+    ],
+)
 def test_parse_level(text, expected):
     if isinstance(expected, Level):
         assert parse_level(text) == expected
@@ -66,37 +73,47 @@ def test_the_record_counts_attempts_by_ending(tmp_path, own_folders):
     add_attempt(path, Attempt("KRK", "fen", False, 3, 8, 0, 0, 1))
     data = add_attempt(path, Attempt("KQK", "fen", True, 9, 9, 0, 0, 0))
     assert data == read_record(path)
-    assert data["endings"]["KRK"] == {"tried": 2, "solved": 1, "moves": 10, "over_optimum": 2,
-                                      "hints": 2, "mistakes": 1, "blunders": 1}
+    assert data["endings"]["KRK"] == {
+        "tried": 2,
+        "solved": 1,
+        "moves": 10,
+        "over_optimum": 2,
+        "hints": 2,
+        "mistakes": 1,
+        "blunders": 1,
+    }
     assert record_lines(data) == [
-        "KQK: 1 of 1 exercises solved, 0.0 moves over the optimum a mate; 0 hints, "
-        "0 mistakes, 0 blunders",
-        "KRK: 1 of 2 exercises solved, 2.0 moves over the optimum a mate; 2 hints, "
-        "1 mistakes, 1 blunders"]
+        "KQK: 1 of 1 exercises solved, 0.0 moves over the optimum a mate; 0 hints, 0 mistakes, 0 blunders",
+        "KRK: 1 of 2 exercises solved, 2.0 moves over the optimum a mate; 2 hints, 1 mistakes, 1 blunders",
+    ]
 
 
-COUNTED = {"tried": 1, "solved": 1, "moves": 9, "over_optimum": 1, "hints": 0,
-           "mistakes": 0, "blunders": 0}
+COUNTED = {"tried": 1, "solved": 1, "moves": 9, "over_optimum": 1, "hints": 0, "mistakes": 0, "blunders": 0}
 """One ending's counts, as al0 writes them."""
 
 
-@pytest.mark.parametrize("text, why", [
-    ("not json", "Expecting value"),
-    ("[]", "its top level is not an object"),
-    (b"\xff\xfe", "can't decode"),
-    (json.dumps({"version": 99, "endings": {}}), "version 99"),
-    (json.dumps({"version": True, "endings": {}}), "version True"),
-    (json.dumps({"version": 1, "endings": []}), "no 'endings' object"),
-    (json.dumps({"version": 1, "endings": {"KRK": 5}}), "'KRK' does not hold the counts"),
-    (json.dumps({"version": 1, "endings": {"KRK": {}}}), "'KRK' does not hold the counts"),
-    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "extra": 1}}}), "does not hold"),
-    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "tried": "x"}}}),
-     "tried is 'x', not a count"),
-    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "moves": -1}}}), "moves is -1"),
-    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "hints": 1.5}}}), "hints is 1.5"),
-    (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "solved": True}}}), "solved is True"),
-    ('{"version": 1, "endings": {"KRK": {"tried": NaN}}}', "does not hold"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("not json", "Expecting value"),
+        ("[]", "its top level is not an object"),
+        (b"\xff\xfe", "can't decode"),
+        (json.dumps({"version": 99, "endings": {}}), "version 99"),
+        (json.dumps({"version": True, "endings": {}}), "version True"),
+        (json.dumps({"version": 1, "endings": []}), "no 'endings' object"),
+        (json.dumps({"version": 1, "endings": {"KRK": 5}}), "'KRK' does not hold the counts"),
+        (json.dumps({"version": 1, "endings": {"KRK": {}}}), "'KRK' does not hold the counts"),
+        (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "extra": 1}}}), "does not hold"),
+        (
+            json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "tried": "x"}}}),
+            "tried is 'x', not a count",
+        ),
+        (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "moves": -1}}}), "moves is -1"),
+        (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "hints": 1.5}}}), "hints is 1.5"),
+        (json.dumps({"version": 1, "endings": {"KRK": {**COUNTED, "solved": True}}}), "solved is True"),
+        ('{"version": 1, "endings": {"KRK": {"tried": NaN}}}', "does not hold"),
+    ],
+)
 def test_a_file_that_is_not_a_record_is_one_error_naming_it_and_why(tmp_path, text, why):
     path = tmp_path / "progress.json"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())

@@ -38,33 +38,68 @@ def verdict(endgame, name: str, fen: str, san: str):
     return judge.judge(board, board.parse_san(san), plan.advice, plan.tree, plan)
 
 
-@pytest.mark.parametrize("name, fen, san, grade, reason", [
-    # The table's move is the method's, even where it is not the fastest.
-    ("krk", KRK_START, "Re3", Grade.METHOD, "Squeeze: shrink the box the rook keeps their "
-     "king in, the rook kept safe. — the box their king is held in shrinks from 14 to 8 "
-     "squares"),
-    ("kqk", KQK_START, "Qc3", Grade.METHOD, "the box their king is held in shrinks from 41 "
-     "to 20 squares"),
-    # Another queen move that squeeze_half accepts is the method's too.
-    ("kqk", KQK_START, "Qf6", Grade.METHOD, "Squeeze hard"),
-    ("kqk", KQK_START, "Kd2", Grade.GOOD, "the win kept: mate in 8, as fast as the method's move"),
-    ("kqk", KQK_START, "Kd1", Grade.MISTAKE, "it breaks the plan: the box their king is held in "
-     "grows from 41 to"),
-    # A plan of two moves is measured where its line ends (their longest resistance).
-    ("kbbk", "8/8/8/1k6/8/5K2/2BB4/8 w - - 8 5", "Kg4", Grade.METHOD, "Make progress in two "
-     "moves: a smaller triangle, box or wall, or our king nearer. — in 2 moves: the box "
-     "their king is held in shrinks from 27 to 26 squares"),
-    ("krk", KRK_START, "Kc4", Grade.FASTEST, "the fastest way: mate in 7 after it"),
-    ("krk", KRK_AFTER_TWO, "Kd4", Grade.MISTAKE, "mate in 9 instead of 7: 2 moves slower"),
-    ("krk", KRK_AFTER_TWO, "Kf4", Grade.MISTAKE, "the plan was: Squeeze"),
-    # The blunders, from held positions.
-    ("krk", "8/8/8/8/8/3k4/8/K3R3 w - - 0 1", "Re3+", Grade.BLUNDER,
-     "Kxe3: the rook on e3 was undefended"),
-    ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc7", Grade.BLUNDER,
-     "stalemate: their king on a8 has no square and no other move"),
-    ("kqk", KQK_START, "Qd4+", Grade.BLUNDER, "Kxd4: the queen on d4 was undefended"),
-    ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc8#", Grade.METHOD, "checkmate"),
-])
+@pytest.mark.parametrize(
+    "name, fen, san, grade, reason",
+    [
+        # The table's move is the method's, even where it is not the fastest.
+        (
+            "krk",
+            KRK_START,
+            "Re3",
+            Grade.METHOD,
+            "Squeeze: shrink the box the rook keeps their "
+            "king in, the rook kept safe. — the box their king is held in shrinks from 14 to 8 "
+            "squares",
+        ),
+        (
+            "kqk",
+            KQK_START,
+            "Qc3",
+            Grade.METHOD,
+            "the box their king is held in shrinks from 41 to 20 squares",
+        ),
+        # Another queen move that squeeze_half accepts is the method's too.
+        ("kqk", KQK_START, "Qf6", Grade.METHOD, "Squeeze hard"),
+        ("kqk", KQK_START, "Kd2", Grade.GOOD, "the win kept: mate in 8, as fast as the method's move"),
+        (
+            "kqk",
+            KQK_START,
+            "Kd1",
+            Grade.MISTAKE,
+            "it breaks the plan: the box their king is held in grows from 41 to",
+        ),
+        # A plan of two moves is measured where its line ends (their longest resistance).
+        (
+            "kbbk",
+            "8/8/8/1k6/8/5K2/2BB4/8 w - - 8 5",
+            "Kg4",
+            Grade.METHOD,
+            "Make progress in two "
+            "moves: a smaller triangle, box or wall, or our king nearer. — in 2 moves: the box "
+            "their king is held in shrinks from 27 to 26 squares",
+        ),
+        ("krk", KRK_START, "Kc4", Grade.FASTEST, "the fastest way: mate in 7 after it"),
+        ("krk", KRK_AFTER_TWO, "Kd4", Grade.MISTAKE, "mate in 9 instead of 7: 2 moves slower"),
+        ("krk", KRK_AFTER_TWO, "Kf4", Grade.MISTAKE, "the plan was: Squeeze"),
+        # The blunders, from held positions.
+        (
+            "krk",
+            "8/8/8/8/8/3k4/8/K3R3 w - - 0 1",
+            "Re3+",
+            Grade.BLUNDER,
+            "Kxe3: the rook on e3 was undefended",
+        ),
+        (
+            "kqk",
+            "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1",
+            "Qc7",
+            Grade.BLUNDER,
+            "stalemate: their king on a8 has no square and no other move",
+        ),
+        ("kqk", KQK_START, "Qd4+", Grade.BLUNDER, "Kxd4: the queen on d4 was undefended"),
+        ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc8#", Grade.METHOD, "checkmate"),
+    ],
+)
 def test_verdicts(endgame, name, fen, san, grade, reason):
     given = verdict(endgame, name, fen, san)
     assert given.grade is grade, given
@@ -81,8 +116,9 @@ def test_with_no_table_the_fastest_move_is_fastest_and_a_slow_one_a_mistake(endg
     # With no table, the measures of every mating drive explain a fastest move.
     assert slow.reason == "mate in 9 instead of 7: 2 moves slower"
     fast = judge.judge(board, board.parse_san("Qa6"))
-    assert fast.reason == ("the fastest way: mate in 7 after it — the box their king is held "
-                           "in shrinks from 41 to 26 squares")
+    assert fast.reason == (
+        "the fastest way: mate in 7 after it — the box their king is held in shrinks from 41 to 26 squares"
+    )
 
 
 def test_an_explanation_reads_every_feature_of_the_goal_before_and_after():
@@ -90,16 +126,16 @@ def test_an_explanation_reads_every_feature_of_the_goal_before_and_after():
     board = chess.Board(table.start_fen)
     explanation = Explainer(table).explain("squeeze", board, board.parse_san("Bd2"))
     assert explanation.goal.startswith("Squeeze: shrink their king's box")
-    features = {change.feature: (change.before, change.after, change.progress)
-                for change in explanation.changes}
+    features = {
+        change.feature: (change.before, change.after, change.progress) for change in explanation.changes
+    }
     assert features["area"] == (35, 32, True)
-    assert features["least_area"][2] is False          # a bound, not a measure of progress
+    assert features["least_area"][2] is False  # a bound, not a measure of progress
     assert explanation.met and not explanation.broken
     words = [part.words for part in explanation.parts]
     assert "the bishop on d1 is out of reach" in words
     assert "the corner triangle that holds their king's box stays at 9" in words
-    assert explanation.because().startswith("the box their king is held in shrinks from 35 "
-                                            "to 32 squares")
+    assert explanation.because().startswith("the box their king is held in shrinks from 35 to 32 squares")
 
 
 def test_a_library_of_its_own_is_told_by_the_standard_measures():
@@ -113,10 +149,10 @@ def test_a_library_of_its_own_is_told_by_the_standard_measures():
     assert not broken.met
 
 
-def test_a_move_whose_acceptance_the_budget_cannot_decide_is_judged_by_the_tablebase(
-        endgame, monkeypatch):
+def test_a_move_whose_acceptance_the_budget_cannot_decide_is_judged_by_the_tablebase(endgame, monkeypatch):
     def spent(self, move):
         raise SearchBudgetExceeded("budget spent")
+
     monkeypatch.setattr(ForcingTreeSearch, "after", spent)
     # Qf6 is accepted by squeeze_half when the search can tell (test_verdicts).
     given = verdict(endgame, "kqk", KQK_START, "Qf6")

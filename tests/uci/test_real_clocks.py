@@ -36,8 +36,9 @@ class Gui:
 
     def __init__(self, table: str | None = KRK):
         self.sent: list[str] = []
-        self.engine = UciEngine(self.sent.append, None if table is None else load_table(table),
-                                table_spec=table or "auto")
+        self.engine = UciEngine(
+            self.sent.append, None if table is None else load_table(table), table_spec=table or "auto"
+        )
 
     def ask(self, line: str) -> list[str]:
         """Send ``line``; what came back once its search (if any) ended."""
@@ -88,6 +89,7 @@ def wait_until(condition: Any) -> None:
 
 # ------------------------------------- 14, 15: a move cut before the plan is made
 
+
 @pytest.mark.parametrize("cut", ["stop", "clock"])
 def test_a_move_cut_before_the_tablebase_is_probed_waits_for_its_move(monkeypatch, cut):
     """``stop`` (or the clock) before the worker has probed the tablebase:
@@ -109,9 +111,11 @@ def test_a_move_cut_before_the_tablebase_is_probed_waits_for_its_move(monkeypatc
     table = tablebase.load("KRK")
     board = chess.Board(FIRST_IS_BAD)
     assert gui.bestmoves() == [table.best_moves(board)[0].uci()] == ["a1a5"]
-    assert gui.sent[-3:] == ["info depth 1 score mate 14 pv a1a5",
-                             "info string cut before the plan was made: "
-                             "playing the tablebase move", "bestmove a1a5"]
+    assert gui.sent[-3:] == [
+        "info depth 1 score mate 14 pv a1a5",
+        "info string cut before the plan was made: playing the tablebase move",
+        "bestmove a1a5",
+    ]
 
 
 def test_a_move_cut_during_the_plan_plays_the_tablebase_move_with_its_score(monkeypatch):
@@ -129,9 +133,11 @@ def test_a_move_cut_during_the_plan_plays_the_tablebase_move_with_its_score(monk
     search = gui.engine.search
     assert search is not None and gate.reached.wait(30)
     gui.engine.handle("stop")
-    assert gui.sent == ["info depth 1 score mate 14 pv a1a5",
-                        "info string cut before the plan was made: playing the tablebase move",
-                        "bestmove a1a5"]
+    assert gui.sent == [
+        "info depth 1 score mate 14 pv a1a5",
+        "info string cut before the plan was made: playing the tablebase move",
+        "bestmove a1a5",
+    ]
     gate.opened.set()
     search.wait()
     assert gui.bestmoves() == ["a1a5"]  # the worker's later lines are dropped
@@ -152,9 +158,11 @@ def test_a_short_search_cut_before_its_first_depth_sends_a_score(monkeypatch):
     search = gui.engine.search
     assert search is not None and gate.reached.wait(30)
     gui.engine.handle("stop")
-    assert gui.sent[-3:] == ["info depth 0 score cp 0 pv a2a3",
-                             "info string cut before a search ended: playing the first legal move",
-                             "bestmove a2a3"]
+    assert gui.sent[-3:] == [
+        "info depth 0 score cp 0 pv a2a3",
+        "info string cut before a search ended: playing the first legal move",
+        "bestmove a2a3",
+    ]
     gate.opened.set()
     search.wait()
 
@@ -176,6 +184,7 @@ def test_a_new_games_position_loads_its_tablebase_before_go(monkeypatch):
 
 
 # ------------------------------------------- 16: the score of the line al0 plays
+
 
 def test_every_move_of_a_game_scores_the_line_al0_plays():
     """Against the tablebase's defence: a plan that mates scores its tree's
@@ -211,6 +220,7 @@ def test_every_move_of_a_game_scores_the_line_al0_plays():
 
 # ------------------------------ 17: a won game is never drawn by the engine
 
+
 def test_a_move_that_would_repeat_a_position_gives_way_to_the_tablebase():
     """The table's squeeze e6e3 from the book's position, back there after
     e6e3 c2c1 e3e6 c1c2: played again it would make the game cycle."""
@@ -224,30 +234,35 @@ def test_a_move_that_would_repeat_a_position_gives_way_to_the_tablebase():
         "info depth 1 score mate 8 pv d4c4",
         "info string rule else_rule advice squeeze (plan from memory: no search): its move e6e3 "
         "would repeat a position of the game: playing the tablebase move",
-        "bestmove d4c4"]
+        "bestmove d4c4",
+    ]
     # Switched off, the table plays its own move, whatever it leads to.
     assert gui.ask("setoption name TablebaseRescue value false") == []
     gui.ask(cycle)
     assert gui.ask("go")[-1] == "bestmove e6e3"
     assert gui.ask("setoption name TablebaseRescue value maybe") == [
-        "info string ignored setoption: TablebaseRescue is true or false, not 'maybe'"]
+        "info string ignored setoption: TablebaseRescue is true or false, not 'maybe'"
+    ]
     assert gui.engine.rescue is False
 
 
-@pytest.mark.parametrize("fen, move, why", [
-    (BOOK_FEN, "e6e3", None),  # slower than the tablebase's, and allowed
-    (BOOK_FEN, "d4c4", None),
-    ("k7/2K5/8/8/8/8/8/1R6 w - - 0 1", "b1b7", "would throw the win away"),  # stalemate
-    ("8/8/8/8/8/8/2k5/K3R3 w - - 0 1", "e1d1", "would throw the win away"),  # the rook hangs
-    # 15 plies to mate by the tablebase, 19 after e6e3: 85 + 15 fit in the
-    # fifty-move rule's 100, 85 + 19 do not.
-    (BOOK_FEN.replace(" 0 1", " 85 1"), "e6e3", "would leave the mate past the fifty-move rule"),
-    (BOOK_FEN.replace(" 0 1", " 85 1"), "d4c4", None),
-    # Past saving: every way is too long, the table's is as good as any.
-    (BOOK_FEN.replace(" 0 1", " 90 1"), "e6e3", None),
-    # Not won for the side to move: nothing to keep.
-    ("8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", "c2b2", None),
-])
+@pytest.mark.parametrize(
+    "fen, move, why",
+    [
+        (BOOK_FEN, "e6e3", None),  # slower than the tablebase's, and allowed
+        (BOOK_FEN, "d4c4", None),
+        ("k7/2K5/8/8/8/8/8/1R6 w - - 0 1", "b1b7", "would throw the win away"),  # stalemate
+        ("8/8/8/8/8/8/2k5/K3R3 w - - 0 1", "e1d1", "would throw the win away"),  # the rook hangs
+        # 15 plies to mate by the tablebase, 19 after e6e3: 85 + 15 fit in the
+        # fifty-move rule's 100, 85 + 19 do not.
+        (BOOK_FEN.replace(" 0 1", " 85 1"), "e6e3", "would leave the mate past the fifty-move rule"),
+        (BOOK_FEN.replace(" 0 1", " 85 1"), "d4c4", None),
+        # Past saving: every way is too long, the table's is as good as any.
+        (BOOK_FEN.replace(" 0 1", " 90 1"), "e6e3", None),
+        # Not won for the side to move: nothing to keep.
+        ("8/8/4R3/8/3K4/8/2k5/8 b - - 0 1", "c2b2", None),
+    ],
+)
 def test_why_the_tables_move_gives_way(fen, move, why):
     assert why_not(tablebase.load("KRK"), chess.Board(fen), chess.Move.from_uci(move)) == why
 
@@ -262,8 +277,9 @@ def test_a_move_that_lets_their_reply_repeat_a_position_a_third_time_gives_way()
     for move in ("e6e5", "c2c1", "e5e6", "c1c2", "e6e5", "c2b1"):
         board.push_uci(move)
     table = tablebase.load("KRK")
-    assert why_not(table, board, chess.Move.from_uci("e5e6")) == \
-        "would let b1c2 repeat a position a third time"
+    assert (
+        why_not(table, board, chess.Move.from_uci("e5e6")) == "would let b1c2 repeat a position a third time"
+    )
     board.push_uci("e5e6")
     board.push_uci("b1c2")
     assert board.is_repetition(3)
@@ -290,8 +306,10 @@ def test_where_every_quickest_move_repeats_the_rescue_takes_a_slower_one():
     lines = gui.ask("go")
     assert lines[-1] == f"bestmove {move.uci()}"
     assert lines[-3] == f"info depth 1 score {move_score(table, board, move)} pv {move.uci()}"
-    assert lines[-2] == ("info string no plan: no rule's precondition holds: playing the "
-                         "tablebase move (its quickest, mate 12, would repeat a position)")
+    assert lines[-2] == (
+        "info string no plan: no rule's precondition holds: playing the "
+        "tablebase move (its quickest, mate 12, would repeat a position)"
+    )
 
 
 def test_the_rescue_keeps_the_fifty_move_rule_before_it_avoids_a_repetition():
@@ -317,6 +335,7 @@ def test_the_rescue_prefers_a_quickest_move_that_repeats_nothing():
 
 
 # ------------------------------------------------------- 18: no stale figures
+
 
 def test_a_plan_from_memory_reports_no_other_searchs_nodes_and_time():
     gui = Gui()
@@ -348,21 +367,29 @@ def test_uciok_comes_before_the_engine_is_made():
     sent.clear()
     handshake.serve(iter(["uci", "debug on", "isready", "uci"]), sent.append, make, 5, "auto")
     assert made == [1]
-    assert sent == handshake.identify(5, "auto", True) + ["readyok"] + \
-        handshake.identify(5, "auto", True)
+    assert sent == handshake.identify(5, "auto", True) + ["readyok"] + handshake.identify(5, "auto", True)
 
 
 def test_al0_uci_answers_uciok_without_the_heavy_imports():
     """The command as a GUI starts it: by ``uciok`` no tablebase, numpy,
     verify or engine module has been imported."""
-    heavy = ("numpy", "yaml", "al0.tablebase", "al0.verify", "al0.uci.engine",
-             "al0.games.chess_search", "al0.cli.verify", "al0.cli.play")
-    code = ("import io, sys\n"
-            "sys.stdin = io.StringIO('uci\\nquit\\n')\n"
-            "from al0.cli import cli\n"
-            "try:\n    cli(['uci'])\nexcept SystemExit:\n    pass\n"
-            f"print([name for name in {heavy!r} if name in sys.modules], file=sys.stderr)\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+    heavy = (
+        "numpy",
+        "yaml",
+        "al0.tablebase",
+        "al0.verify",
+        "al0.uci.engine",
+        "al0.games.chess_search",
+        "al0.cli.verify",
+        "al0.cli.play",
+    )
+    code = (
+        "import io, sys\n"
+        "sys.stdin = io.StringIO('uci\\nquit\\n')\n"
+        "from al0.cli import cli\n"
+        "try:\n    cli(['uci'])\nexcept SystemExit:\n    pass\n"
+        f"print([name for name in {heavy!r} if name in sys.modules], file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.splitlines() == handshake.identify(1_000_000, "auto", True)
     assert run.stderr.strip() == "[]"

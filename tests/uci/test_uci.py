@@ -13,14 +13,14 @@ import chess.engine
 import pytest
 
 from al0 import __version__, tablebase
+from al0.board.fen import read_epd
 from al0.engine.defenders import TablebaseDefender
+from al0.engine.limits import SearchLimits
+from al0.engine.plan import DEFAULT_BUDGET, Planner
+from al0.engine.play import OurMove, TheirMove, play_game
 from al0.errors import SearchBudgetExceeded
 from al0.games.chess_search import ShortSearch
 from al0.lang.loader import load_table
-from al0.engine.plan import DEFAULT_BUDGET, Planner
-from al0.engine.play import OurMove, TheirMove, play_game
-from al0.board.fen import read_epd
-from al0.engine.limits import SearchLimits
 from al0.uci import UciEngine, parse_position, serve
 from al0.uci.engine import LONGEST_LINE
 from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
@@ -42,8 +42,9 @@ class Gui:
 
     def __init__(self, table: str | None = KRK):
         self.sent: list[str] = []
-        self.engine = UciEngine(self.sent.append, None if table is None else load_table(table),
-                                table_spec=table or "auto")
+        self.engine = UciEngine(
+            self.sent.append, None if table is None else load_table(table), table_spec=table or "auto"
+        )
 
     def ask(self, line: str) -> list[str]:
         seen = len(self.sent)
@@ -60,22 +61,27 @@ def bestmove(lines: list[str]) -> str:
 
 # ------------------------------------------- whole games, python-chess's client
 
+
 @pytest.mark.parametrize("start", [board.fen() for _, board in read_epd(str(GAMES))])
 def test_engine_mates_the_tablebase_defender_as_al0_play_does(start):
     """The engine's game is the play loop's game, move for move: it follows
     its forcing tree between moves just as ``al0 play`` does."""
     table = load_table(KRK)
     defender = TablebaseDefender("KRK")
-    expected = [event.move for event in play_game(Planner(table), chess.Board(start), defender)
-                if isinstance(event, (OurMove, TheirMove))]
+    expected = [
+        event.move
+        for event in play_game(Planner(table), chess.Board(start), defender)
+        if isinstance(event, (OurMove, TheirMove))
+    ]
     board = chess.Board(start)
     infos = []
     with chess.engine.SimpleEngine.popen_uci(COMMAND + [KRK]) as engine:
         assert engine.id["name"] == f"al0 {__version__}"
         while not board.is_game_over():
             if board.turn == chess.WHITE:
-                result = engine.play(board, chess.engine.Limit(nodes=DEFAULT_BUDGET),
-                                     info=chess.engine.INFO_ALL)
+                result = engine.play(
+                    board, chess.engine.Limit(nodes=DEFAULT_BUDGET), info=chess.engine.INFO_ALL
+                )
                 assert result.move in board.legal_moves
                 infos.append(result.info)
                 board.push(result.move)
@@ -94,35 +100,58 @@ def test_engine_mates_the_tablebase_defender_as_al0_play_does(start):
 
 
 def test_engine_answers_malformed_input_and_keeps_going():
-    lines = ["uci", "isready", "xyzzy", "position fen not a fen", "go",
-             "position startpos moves e2e4 e7e6 d2d5", "go movetime 10",
-             f"position fen {BOOK_FEN} moves e6e3 zz", "go",
-             f"position fen {BOOK_FEN}", "go wtime 10000 btime 1000 winc 0 binc 0"]
+    lines = [
+        "uci",
+        "isready",
+        "xyzzy",
+        "position fen not a fen",
+        "go",
+        "position startpos moves e2e4 e7e6 d2d5",
+        "go movetime 10",
+        f"position fen {BOOK_FEN} moves e6e3 zz",
+        "go",
+        f"position fen {BOOK_FEN}",
+        "go wtime 10000 btime 1000 winc 0 binc 0",
+    ]
     # At the end of the input the last search finishes and answers.
-    run = subprocess.run(COMMAND + [KRK], input="\n".join(lines) + "\n", capture_output=True,
-                         text=True, timeout=60)
+    run = subprocess.run(
+        COMMAND + [KRK], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     out = run.stdout.splitlines()
-    assert out[:7] == [f"id name al0 {__version__}", "id author al0",
-                       "option name Budget type spin default 1000000 min 1 max 1000000000",
-                       f"option name Table type string default {KRK}",
-                       "option name TablebaseRescue type check default true", "uciok", "readyok"]
+    assert out[:7] == [
+        f"id name al0 {__version__}",
+        "id author al0",
+        "option name Budget type spin default 1000000 min 1 max 1000000000",
+        f"option name Table type string default {KRK}",
+        "option name TablebaseRescue type check default true",
+        "uciok",
+        "readyok",
+    ]
     assert "info string ignored unknown command 'xyzzy'" in out
-    assert [line for line in out if line.startswith("bestmove")] == \
-        ["bestmove (none)", "bestmove (none)", "bestmove (none)", "bestmove e6e3"]
+    assert [line for line in out if line.startswith("bestmove")] == [
+        "bestmove (none)",
+        "bestmove (none)",
+        "bestmove (none)",
+        "bestmove e6e3",
+    ]
     refused = [line for line in out if line.startswith("info string position refused")]
     assert "bad FEN 'not a fen'" in refused[0]
     assert "illegal move 'd2d5'" in refused[1]
     assert "bad move 'zz'" in refused[2]
 
 
-@pytest.mark.parametrize("line", [
-    "position fen " + "x" * 100_000,  # quoted twice: ours and python-chess's error
-    "y" * 100_000,
-    "setoption name Table value " + "z" * 100_000,
-    "go depth 1 nodes " + "9" * 100_000,
-], ids=["fen", "unknown command", "table", "go value"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "position fen " + "x" * 100_000,  # quoted twice: ours and python-chess's error
+        "y" * 100_000,
+        "setoption name Table value " + "z" * 100_000,
+        "go depth 1 nodes " + "9" * 100_000,
+    ],
+    ids=["fen", "unknown command", "table", "go value"],
+)
 def test_a_long_line_is_answered_in_lines_of_bounded_length(line):
     # Every info string once quoted the GUI's line whole: 10 MB back for 5 MB.
     answers = Gui().ask(line)
@@ -132,16 +161,14 @@ def test_a_long_line_is_answered_in_lines_of_bounded_length(line):
 
 def test_uci_command_with_a_broken_table_fails_before_the_protocol(tmp_path):
     missing = str(tmp_path / "missing.yaml")
-    run = subprocess.run(COMMAND + [missing], input="uci\n", capture_output=True, text=True,
-                         timeout=60)
+    run = subprocess.run(COMMAND + [missing], input="uci\n", capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stdout == ""
     assert missing in run.stderr and "Traceback" not in run.stderr
 
 
-
-
 # ------------------------------------------- as a GUI meets it, in a subprocess
+
 
 def test_a_gui_gets_readyok_and_bestmove_at_once_during_a_long_search():
     """A table that searches for minutes (mate in nine over every legal
@@ -150,8 +177,14 @@ def test_a_gui_gets_readyok_and_bestmove_at_once_during_a_long_search():
     ends the process without waiting for the search. The bounds are on the
     answers, generous beside the search's minutes, so a loaded machine
     passes them."""
-    engine = subprocess.Popen(COMMAND + [DEEP], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, bufsize=1)
+    engine = subprocess.Popen(
+        COMMAND + [DEEP],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     assert engine.stdin is not None and engine.stdout is not None
 
     def send(line: str) -> float:
@@ -194,8 +227,9 @@ def test_python_chess_shows_the_score_and_the_short_search_mates():
     position (no table's material) gets the short search, which mates at once."""
     with chess.engine.SimpleEngine.popen_uci(COMMAND) as engine:
         assert engine.options["Table"].default == "auto"
-        result = engine.play(chess.Board(BOOK_FEN), chess.engine.Limit(nodes=DEFAULT_BUDGET),
-                             info=chess.engine.INFO_ALL)
+        result = engine.play(
+            chess.Board(BOOK_FEN), chess.engine.Limit(nodes=DEFAULT_BUDGET), info=chess.engine.INFO_ALL
+        )
         assert result.move == chess.Move.from_uci("e6e3")
         # The table's squeeze leaves a mate in 10, the tablebase's best mates in 8.
         assert result.info["score"].relative == chess.engine.Mate(10)
@@ -207,23 +241,29 @@ def test_python_chess_shows_the_score_and_the_short_search_mates():
         assert result.info["score"].relative == chess.engine.Mate(1)
         # A fixed table says the position is not its own, in words.
         engine.configure({"Table": "krk"})
-        analysis = engine.analyse(chess.Board(KRRK_MATE_IN_ONE), chess.engine.Limit(depth=1),
-                                  info=chess.engine.INFO_ALL)
+        analysis = engine.analyse(
+            chess.Board(KRRK_MATE_IN_ONE), chess.engine.Limit(depth=1), info=chess.engine.INFO_ALL
+        )
         assert analysis["string"] == "not a KRK position: playing a short search"
         assert analysis["score"].relative == chess.engine.Mate(1)
 
 
 # ------------------------------------------------------ the protocol, in process
 
-@pytest.mark.parametrize("table, position, loads", [
-    (KRK, f"fen {BOOK_FEN}", ["KRK"]),
-    (None, f"fen {BOOK_FEN}", ["KRK"]),  # Table auto: the bundled krk plays it
-    (None, "fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1", ["KQK"]),
-    (None, "startpos", []),  # no table plays it: nothing to load
-    (KRK, "startpos", ["KRK"]),  # the table given: its own material
-])
+
+@pytest.mark.parametrize(
+    "table, position, loads",
+    [
+        (KRK, f"fen {BOOK_FEN}", ["KRK"]),
+        (None, f"fen {BOOK_FEN}", ["KRK"]),  # Table auto: the bundled krk plays it
+        (None, "fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1", ["KQK"]),
+        (None, "startpos", []),  # no table plays it: nothing to load
+        (KRK, "startpos", ["KRK"]),  # the table given: its own material
+    ],
+)
 def test_isready_loads_the_tablebase_a_first_go_would_need_before_readyok(
-        monkeypatch, table, position, loads):
+    monkeypatch, table, position, loads
+):
     said: list[str] = []
 
     def load(material: str, **_: object) -> None:
@@ -239,13 +279,22 @@ def test_isready_loads_the_tablebase_a_first_go_would_need_before_readyok(
 def test_handshake_and_ignored_commands():
     gui = Gui()
     assert gui.ask("uci") == [
-        f"id name al0 {__version__}", "id author al0",
+        f"id name al0 {__version__}",
+        "id author al0",
         "option name Budget type spin default 1000000 min 1 max 1000000000",
         f"option name Table type string default {KRK}",
-        "option name TablebaseRescue type check default true", "uciok"]
+        "option name TablebaseRescue type check default true",
+        "uciok",
+    ]
     assert gui.ask("isready") == ["readyok"]
-    for line in ("setoption name Hash value 16", "debug on", "register later", "ucinewgame", "",
-                 "setoption name Budget value 5000"):
+    for line in (
+        "setoption name Hash value 16",
+        "debug on",
+        "register later",
+        "ucinewgame",
+        "",
+        "setoption name Budget value 5000",
+    ):
         assert gui.ask(line) == []
     # Unknown words before a known command are skipped, as the protocol asks.
     assert gui.ask("joho isready") == ["readyok"]
@@ -267,12 +316,14 @@ def test_budget_option_bounds_the_search():
     lines = gui.ask("go")
     # Three nodes are too few for a plan: the search stops and the fallback plays.
     assert lines[0] == "info depth 1 score mate 8 pv d4c4"
-    assert lines[1] == (f"info string advice 'squeeze': node budget of 3 spent searching from "
-                        f"{BOOK_FEN}: playing the tablebase move")
+    assert lines[1] == (
+        f"info string advice 'squeeze': node budget of 3 spent searching from "
+        f"{BOOK_FEN}: playing the tablebase move"
+    )
     assert chess.Move.from_uci(bestmove(lines)) in chess.Board(BOOK_FEN).legal_moves
     assert gui.ask("setoption name Budget value 0") == [
-        "info string ignored setoption: Budget must be a whole number from 1 to 1000000000, "
-        "not 0"]
+        "info string ignored setoption: Budget must be a whole number from 1 to 1000000000, not 0"
+    ]
     assert gui.engine.budget == 3
 
 
@@ -284,12 +335,17 @@ def test_go_nodes_bounds_the_plan_as_the_budget_does():
     assert gui.ask("go nodes 100")[1].startswith("info string rule else_rule advice squeeze")
 
 
-@pytest.mark.parametrize("value, why", [
-    ("\u00b2", "must be a whole number from 1 to 1000000000, not '\u00b2'"),  # isdigit() said yes
-    ("\u0663", "must be a whole number from 1 to 1000000000, not '\u0663'"),  # int() said 3
-    ("9" * 5000, "is too large (at most 18 digits)"),  # over Python's int() limit
-    ("1_000", "not '1_000'"), ("-5", "not '-5'"), ("0x10", "not '0x10'"),
-])
+@pytest.mark.parametrize(
+    "value, why",
+    [
+        ("\u00b2", "must be a whole number from 1 to 1000000000, not '\u00b2'"),  # isdigit() said yes
+        ("\u0663", "must be a whole number from 1 to 1000000000, not '\u0663'"),  # int() said 3
+        ("9" * 5000, "is too large (at most 18 digits)"),  # over Python's int() limit
+        ("1_000", "not '1_000'"),
+        ("-5", "not '-5'"),
+        ("0x10", "not '0x10'"),
+    ],
+)
 def test_a_bad_budget_is_ignored_and_the_engine_goes_on(value, why):
     # A GUI sends what its user typed: the engine must answer, never die.
     gui = Gui()
@@ -309,8 +365,10 @@ def test_keeps_the_tree_while_the_gui_stays_in_it():
     assert first[0].endswith(" pv e6e3")
     # The advice in the table's words ends the line, on the one line.
     squeeze = " ".join(load_table(KRK).advice["squeeze"].description.split())
-    assert squeeze and first[1] == ("info string rule else_rule advice squeeze (new plan); score from the "
-                                    f"tablebase after the plan's move (the tablebase's best: mate 8) — {squeeze}")
+    assert squeeze and first[1] == (
+        "info string rule else_rule advice squeeze (new plan); score from the "
+        f"tablebase after the plan's move (the tablebase's best: mate 8) — {squeeze}"
+    )
     assert bestmove(first) == "e6e3"
     # squeeze's tree ends after our move: the reply makes a new plan.
     second = gui.ask(f"position fen {BOOK_FEN} moves e6e3 c2c1")
@@ -331,8 +389,10 @@ def test_keeps_the_tree_while_the_gui_stays_in_it():
     gui.ask(f"position fen {board.fen()}")
     lines = gui.ask("go")
     mate_in_2 = " ".join(load_table(KRK).advice["mate_in_2"].description.split())
-    assert lines[1] == ("info string rule edge_rule advice mate_in_2 (following the tree); "
-                        f"score from the plan, a forcing tree to mate — {mate_in_2}")
+    assert lines[1] == (
+        "info string rule edge_rule advice mate_in_2 (following the tree); "
+        f"score from the plan, a forcing tree to mate — {mate_in_2}"
+    )
     assert lines[0] == f"info depth 1 score mate 1 nodes 0 time 0 pv {bestmove(lines)}"
     board.push_uci(bestmove(lines))
     assert board.is_checkmate()
@@ -352,7 +412,7 @@ def test_go_infinite_holds_the_move_until_stop():
     lines = gui.ask("go infinite")
     assert lines and not any(line.startswith("bestmove") for line in lines)
     assert gui.ask("stop") == ["bestmove e6e3"]
-    assert gui.ask("stop") == []       # a stop with nothing to stop
+    assert gui.ask("stop") == []  # a stop with nothing to stop
     gui.ask("go ponder")
     assert gui.ask("ponderhit") == ["bestmove e6e3"]
     # A new command stops a held search: its move goes out first.
@@ -390,8 +450,9 @@ def test_stop_answers_the_best_move_known_before_the_search_ends(monkeypatch):
     assert held.started.wait(30)  # in the plan's search: the tablebase was probed before it
     gui.engine.handle("stop")
     assert not search.done
-    assert gui.sent[-1] in {f"bestmove {move.uci()}"
-                            for move in tablebase.load("KRK").best_moves(chess.Board(BOOK_FEN))}
+    assert gui.sent[-1] in {
+        f"bestmove {move.uci()}" for move in tablebase.load("KRK").best_moves(chess.Board(BOOK_FEN))
+    }
     held.release.set()
     search.wait()
     assert search.done and gui.sent[-1].startswith("bestmove")  # the worker said nothing after it
@@ -418,10 +479,13 @@ def test_the_clock_answers_for_a_search_that_would_go_on(monkeypatch):
     assert search.done and sum(line.startswith("bestmove") for line in gui.sent) == 1
 
 
-@pytest.mark.parametrize("position, why", [
-    ("startpos", "not a KRK position: playing a short search"),
-    ("fen 8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "not a KRK position: playing a short search"),
-])
+@pytest.mark.parametrize(
+    "position, why",
+    [
+        ("startpos", "not a KRK position: playing a short search"),
+        ("fen 8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "not a KRK position: playing a short search"),
+    ],
+)
 def test_outside_the_table_a_short_search(position, why):
     gui = Gui()
     gui.ask(f"position {position}")
@@ -436,8 +500,7 @@ def test_their_side_of_the_table_gets_the_tablebase_move():
     gui = Gui()
     gui.ask("position fen 8/8/4R3/8/3K4/8/2k5/8 b - - 0 1")
     lines = gui.ask("go")
-    assert lines[1] == ("info string the table plays White, not the side to move: "
-                        "playing the tablebase move")
+    assert lines[1] == ("info string the table plays White, not the side to move: playing the tablebase move")
     board = chess.Board("8/8/4R3/8/3K4/8/2k5/8 b - - 0 1")
     assert chess.Move.from_uci(bestmove(lines)) == tablebase.load("KRK").best_defence(board)
     assert lines[0] == f"info depth 1 score mate -8 pv {bestmove(lines)}"
@@ -451,8 +514,10 @@ def test_the_table_goes_on_after_we_take_their_piece():
     gui = Gui(str(LIBRARIES / "kqkr_win_rook.yaml"))
     gui.ask("position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1")
     lines = gui.ask("go")
-    assert lines[1:] == ["info string rule win_rook advice fork (new plan); "
-                         "score from the tablebase", "bestmove c2e4"]
+    assert lines[1:] == [
+        "info string rule win_rook advice fork (new plan); score from the tablebase",
+        "bestmove c2e4",
+    ]
     gui.ask("position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1 moves c2e4 d6c7")
     lines = gui.ask("go")
     assert lines[1].startswith("info string rule lone_king advice squeeze (new plan)")
@@ -465,15 +530,14 @@ def test_no_plan_falls_back_to_the_tablebase():
     gui = Gui(NO_PLAN)
     gui.ask(f"position fen {BOOK_FEN}")
     lines = gui.ask("go")
-    assert lines[1] == ("info string no plan: no rule's precondition holds: "
-                        "playing the tablebase move")
+    assert lines[1] == ("info string no plan: no rule's precondition holds: playing the tablebase move")
     board = chess.Board(BOOK_FEN)
     assert chess.Move.from_uci(bestmove(lines)) in tablebase.load("KRK").best_moves(board)
 
 
 def test_game_over_answers_no_move():
     gui = Gui()
-    gui.ask("position fen k7/2K5/8/8/8/8/8/R7 b - - 0 1")   # Black is mated
+    gui.ask("position fen k7/2K5/8/8/8/8/8/R7 b - - 0 1")  # Black is mated
     assert gui.ask("go") == ["info string the game is over: no legal move", "bestmove (none)"]
 
 
@@ -484,14 +548,16 @@ def test_the_table_option_picks_a_table_or_the_positions_own():
     assert gui.ask("setoption name Table value krk") == []
     assert gui.ask("go")[0] == "info string not a KRK position: playing a short search"
     assert gui.ask("setoption name Table value nonesuch.yaml")[0].startswith(
-        "info string ignored Table 'nonesuch.yaml': ")
+        "info string ignored Table 'nonesuch.yaml': "
+    )
     assert gui.engine.table_spec == "krk"
     gui.ask("setoption name Table value")  # empty, as some GUIs send it: auto
     assert gui.engine.table_spec == "auto"
     assert " advice " in gui.ask("go")[1]
     gui.ask("position startpos")
-    assert gui.ask("go depth 1")[0] == ("info string no bundled table plays this position: "
-                                        "playing a short search")
+    assert gui.ask("go depth 1")[0] == (
+        "info string no bundled table plays this position: playing a short search"
+    )
 
 
 def test_go_mate_searches_for_a_mate():
@@ -512,50 +578,61 @@ def test_go_mate_without_nodes_has_a_default_budget_and_says_when_it_is_spent(mo
     assert lines[-1].startswith("bestmove ")
 
 
-@pytest.mark.parametrize("args, turn, go", [
-    ("", chess.WHITE, Go()),
-    ("movetime 1000", chess.WHITE, Go(seconds=1 - MARGIN)),
-    ("infinite", chess.WHITE, Go(held=True)),
-    ("ponder wtime 60000 btime 60000", chess.WHITE, Go(seconds=3 - MARGIN, held=True)),
-    # Our clock shared among 20 moves, plus half the increment.
-    ("wtime 60000 btime 2000 winc 2000 binc 0", chess.WHITE, Go(seconds=4 - MARGIN)),
-    ("wtime 60000 btime 2000 winc 2000 binc 0", chess.BLACK, Go(seconds=0.1 - MARGIN)),
-    ("btime 10000 movestogo 5", chess.BLACK, Go(seconds=2 - MARGIN)),
-    # Never more than half the clock.
-    ("wtime 1000 winc 5000", chess.WHITE, Go(seconds=0.5 - MARGIN)),
-    ("nodes 500 depth 4 mate 3", chess.WHITE, Go(nodes=500, depth=4, mate=3)),
-    # A clock beyond what a timer can wait (an OverflowError in its thread).
-    ("wtime 999999999999999999 movestogo 1", chess.WHITE, Go(seconds=LONGEST_THINK)),
-    ("movetime 999999999999999999", chess.WHITE, Go(seconds=LONGEST_THINK)),
-])
+@pytest.mark.parametrize(
+    "args, turn, go",
+    [
+        ("", chess.WHITE, Go()),
+        ("movetime 1000", chess.WHITE, Go(seconds=1 - MARGIN)),
+        ("infinite", chess.WHITE, Go(held=True)),
+        ("ponder wtime 60000 btime 60000", chess.WHITE, Go(seconds=3 - MARGIN, held=True)),
+        # Our clock shared among 20 moves, plus half the increment.
+        ("wtime 60000 btime 2000 winc 2000 binc 0", chess.WHITE, Go(seconds=4 - MARGIN)),
+        ("wtime 60000 btime 2000 winc 2000 binc 0", chess.BLACK, Go(seconds=0.1 - MARGIN)),
+        ("btime 10000 movestogo 5", chess.BLACK, Go(seconds=2 - MARGIN)),
+        # Never more than half the clock.
+        ("wtime 1000 winc 5000", chess.WHITE, Go(seconds=0.5 - MARGIN)),
+        ("nodes 500 depth 4 mate 3", chess.WHITE, Go(nodes=500, depth=4, mate=3)),
+        # A clock beyond what a timer can wait (an OverflowError in its thread).
+        ("wtime 999999999999999999 movestogo 1", chess.WHITE, Go(seconds=LONGEST_THINK)),
+        ("movetime 999999999999999999", chess.WHITE, Go(seconds=LONGEST_THINK)),
+    ],
+)
 def test_parse_go(args, turn, go):
     assert parse_go(args.split(), turn) == (go, [])
 
 
-@pytest.mark.parametrize("args, note", [
-    ("nodes many", "info string ignored: go nodes must be a whole number, not 'many'"),
-    # int() took these: a digit of another script, underscores.
-    ("nodes ٣", "info string ignored: go nodes must be a whole number, not '٣'"),
-    ("depth 1_0", "info string ignored: go depth must be a whole number, not '1_0'"),
-    ("movetime " + "9" * 30,
-     "info string ignored: go movetime is too large (at most 18 digits): "
-     "'999999999999999999999999'… (30 characters)"),
-    ("depth 0", "info string ignored go depth 0: use 1 or more"),
-    ("searchmoves e2e4 d2d4 depth 2", "info string ignored searchmoves: every move is searched"),
-    ("fast", "info string ignored go 'fast'"),
-])
+@pytest.mark.parametrize(
+    "args, note",
+    [
+        ("nodes many", "info string ignored: go nodes must be a whole number, not 'many'"),
+        # int() took these: a digit of another script, underscores.
+        ("nodes ٣", "info string ignored: go nodes must be a whole number, not '٣'"),
+        ("depth 1_0", "info string ignored: go depth must be a whole number, not '1_0'"),
+        (
+            "movetime " + "9" * 30,
+            "info string ignored: go movetime is too large (at most 18 digits): "
+            "'999999999999999999999999'… (30 characters)",
+        ),
+        ("depth 0", "info string ignored go depth 0: use 1 or more"),
+        ("searchmoves e2e4 d2d4 depth 2", "info string ignored searchmoves: every move is searched"),
+        ("fast", "info string ignored go 'fast'"),
+    ],
+)
 def test_parse_go_says_what_it_ignores(args, note):
     _, notes = parse_go(args.split(), chess.WHITE)
     assert notes == [note]
 
 
-@pytest.mark.parametrize("args, message", [
-    ("", "expected 'startpos' or 'fen FEN'"),
-    ("fen", "expected 'startpos' or 'fen FEN'"),
-    ("fen 8/8/8/8/8/8/8/8 w - - 0 1", "illegal position"),
-    ("startpos moves e2e5", "illegal move 'e2e5'"),
-    ("startpos moves e2e4 nonsense", "bad move 'nonsense'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ("", "expected 'startpos' or 'fen FEN'"),
+        ("fen", "expected 'startpos' or 'fen FEN'"),
+        ("fen 8/8/8/8/8/8/8/8 w - - 0 1", "illegal position"),
+        ("startpos moves e2e5", "illegal move 'e2e5'"),
+        ("startpos moves e2e4 nonsense", "bad move 'nonsense'"),
+    ],
+)
 def test_parse_position_rejects(args, message):
     with pytest.raises(ValueError, match=message):
         parse_position(args.split())
@@ -563,21 +640,27 @@ def test_parse_position_rejects(args, message):
 
 # ------------------------------------------------------------------ scores
 
+
 def test_without_a_tablebase_the_score_is_the_trees_bound_or_the_material():
     kqk = chess.Board("k7/8/2K5/8/8/8/8/4Q3 w - - 0 1")
     plan = Planner(load_table(TEST_TABLES / "mate_in_3_kqk.yaml")).plan(kqk)
     assert plan.tree is not None
     assert table_score(kqk, plan.tree, None) == (
-        f"mate {(plan.tree.height + 1) // 2}", "the plan, a forcing tree to mate")
+        f"mate {(plan.tree.height + 1) // 2}",
+        "the plan, a forcing tree to mate",
+    )
     book = chess.Board(BOOK_FEN)
     squeeze = Planner(load_table(KRK)).plan(book).tree
     assert squeeze is not None
     assert table_score(book, squeeze, None) == ("cp 500", "the material")
     assert table_score(book, squeeze, tablebase.load("KRK")) == (
-        "mate 10", "the tablebase after the plan's move (the tablebase's best: mate 8)")
+        "mate 10",
+        "the tablebase after the plan's move (the tablebase's best: mate 8)",
+    )
 
 
 # ------------------------------------------------------------ short search
+
 
 def test_a_line_is_cut_where_the_games_history_makes_it_a_draw():
     """The short search knows no history: the line it reports stops at the
@@ -586,6 +669,7 @@ def test_a_line_is_cut_where_the_games_history_makes_it_a_draw():
     line = tuple(chess.Move.from_uci(m) for m in ("f6g8", "g1f3", "g8f6"))
     assert playable(board, line) == list(line[:1])
     assert playable(chess.Board(), line[1:]) == list(line[1:])
+
 
 def test_short_search_mates_in_one_outside_any_table():
     lines = list(ShortSearch(chess.Board(KRRK_MATE_IN_ONE)).deepen(3))

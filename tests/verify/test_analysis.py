@@ -11,15 +11,15 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
+from al0.board.fen import read_epd
 from al0.cli import cli
 from al0.engine.defenders import RandomDefender, TablebaseDefender
-from al0.lang.specs import DefenderSpec
-from al0.engine.play import Ending, OurMove, TheirMove, play_game
 from al0.engine.plan import Planner
-from al0.board.fen import read_epd
-from al0.verify.game import GameRecord, play_one
+from al0.engine.play import Ending, OurMove, TheirMove, play_game
+from al0.lang.specs import DefenderSpec
 from al0.tablebase import load_if_any
+from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
+from al0.verify.game import GameRecord, play_one
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import judge_chunk
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
@@ -42,8 +42,7 @@ def tablebase():
 def games(bratko, tablebase) -> list[GameRecord]:
     """The book's table from each start against the tablebase defender."""
     planner, defender = Planner(bratko), TablebaseDefender("KRK")
-    return [play_one(planner, board, defender, 50, tablebase.dtm(board), tablebase)
-            for board in starts()]
+    return [play_one(planner, board, defender, 50, tablebase.dtm(board), tablebase) for board in starts()]
 
 
 def test_the_advice_breakdown_adds_up_to_the_game(games):
@@ -79,15 +78,13 @@ def test_the_tally_matches_the_tablebase_move_by_move(bratko, tablebase):
         row[1] += before - after
         row[2] += after >= before
     record = play_one(planner, board, defender, 50, dtm_at_turn[0], tablebase)
-    assert {(u.rule, u.advice): [u.moves, u.progress, u.stalled] for u in record.advice_uses} \
-        == expected
+    assert {(u.rule, u.advice): [u.moves, u.progress, u.stalled] for u in record.advice_uses} == expected
 
 
 def test_a_stalemating_move_is_counted_as_losing_the_win(bratko, tablebase):
     planner = Planner(bratko)
     for board in starts(STALEMATES):
-        record = play_one(planner, board, TablebaseDefender("KRK"), 50, tablebase.dtm(board),
-                          tablebase)
+        record = play_one(planner, board, TablebaseDefender("KRK"), 50, tablebase.dtm(board), tablebase)
         assert record.ending is Ending.STALEMATE
         assert record.advice_uses[-1].lost == 1 and sum(u.lost for u in record.advice_uses) == 1
         assert record.advice_uses[-1].advice in ("keeproom", "divide_in_2")
@@ -128,8 +125,7 @@ def test_the_worst_defender_breakdown_replays_its_line(tablebase):
 def test_the_random_defender_is_measured_too(bratko, tablebase):
     planner = Planner(bratko)
     for seed, board in enumerate(starts()):
-        record = play_one(planner, board, RandomDefender(seed), 50, tablebase.dtm(board),
-                          tablebase)
+        record = play_one(planner, board, RandomDefender(seed), 50, tablebase.dtm(board), tablebase)
         assert sum(use.moves for use in record.advice_uses) == record.moves
         if record.ending is Ending.MATE:
             assert sum(use.progress for use in record.advice_uses) == record.optimal
@@ -153,20 +149,32 @@ def _number(text: str) -> int | float:
 
 def test_json_and_text_agree(tmp_path):
     out = tmp_path / "r.json"
-    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", str(STARTS), "--analysis",
-                                      "--worst", "2", "--json", str(out)])
+    result = CliRunner().invoke(
+        cli, ["verify", BOOK, "--positions", str(STARTS), "--analysis", "--worst", "2", "--json", str(out)]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())["analysis"]
     lines = result.output.splitlines()
     header = next(i for i, line in enumerate(lines) if line.strip().startswith("rule/advice"))
-    table = [line.split() for line in lines[header + 1:header + 1 + len(data["advice"])]]
-    assert [[f"{row['rule']}/{row['advice']}", row["games"], row["moves"], row["progress"],
-             row["stalled"], row["lost"], row["progress_per_move"], row["wasted"]]
-            for row in data["advice"]] == [[cells[0], *map(_number, cells[1:])] for cells in table]
+    table = [line.split() for line in lines[header + 1 : header + 1 + len(data["advice"])]]
+    assert [
+        [
+            f"{row['rule']}/{row['advice']}",
+            row["games"],
+            row["moves"],
+            row["progress"],
+            row["stalled"],
+            row["lost"],
+            row["progress_per_move"],
+            row["wasted"],
+        ]
+        for row in data["advice"]
+    ] == [[cells[0], *map(_number, cells[1:])] for cells in table]
     assert len(data["worst"]) == 2
     for game in data["worst"]:
-        assert (f"  +{game['excess']}: {game['moves']} moves, optimal {game['optimal']}: "
-                f"{game['fen']}") in lines
+        assert (
+            f"  +{game['excess']}: {game['moves']} moves, optimal {game['optimal']}: {game['fen']}"
+        ) in lines
         most = game["most_wasted"]
         marked = [line for line in lines if line.endswith("<- most wasted")]
         assert any(line.split()[0] == f"{most['rule']}/{most['advice']}" for line in marked)
@@ -181,15 +189,15 @@ def test_without_analysis_the_summary_names_the_most_wasteful_advice():
 
 def test_tally_ignores_a_start_that_is_not_won(bratko):
     # The tally only starts from a won position's DTM; play_one keeps none without it.
-    record = play_one(Planner(bratko), starts()[3], TablebaseDefender("KRK"), 50, None,
-                      load_if_any("KRK"))
+    record = play_one(Planner(bratko), starts()[3], TablebaseDefender("KRK"), 50, None, load_if_any("KRK"))
     assert record.advice_uses == () and record.ending is Ending.MATE
 
 
 def test_a_uci_defender_is_measured_too():
     engine = f"{sys.executable} {FAKE_ENGINE}"
-    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", str(STARTS), "--defender",
-                                      f"uci:{engine}", "--json", "-"])
+    result = CliRunner().invoke(
+        cli, ["verify", BOOK, "--positions", str(STARTS), "--defender", f"uci:{engine}", "--json", "-"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["endings"] == {"mate": len(starts())}
@@ -202,11 +210,24 @@ def test_a_uci_defender_is_measured_too():
 def test_the_summary_says_when_advice_put_the_mate_further_away():
     # Advice whose moves let the distance to mate grow wastes more moves
     # than it played: the line says so rather than "159 of its 95 moves".
-    row = {"rule": "all", "advice": "keep", "games": 20, "moves": 95, "progress": -64,
-           "stalled": 84, "lost": 0, "wasted": 159, "progress_per_move": -0.674}
+    row = {
+        "rule": "all",
+        "advice": "keep",
+        "games": 20,
+        "moves": 95,
+        "progress": -64,
+        "stalled": 84,
+        "lost": 0,
+        "wasted": 159,
+        "progress_per_move": -0.674,
+    }
     line = most_wasteful_line({"advice": [row]})
-    assert line == ("most moves wasted: all/keep, 159 in its 95 moves (84 made no progress; "
-                    "together they put the mate 64 moves further away)")
+    assert line == (
+        "most moves wasted: all/keep, 159 in its 95 moves (84 made no progress; "
+        "together they put the mate 64 moves further away)"
+    )
     row.update(progress=80, wasted=15, stalled=10)
-    assert most_wasteful_line({"advice": [row]}) == \
-        "most moves wasted: all/keep, 15 in its 95 moves (10 made no progress)"
+    assert (
+        most_wasteful_line({"advice": [row]})
+        == "most moves wasted: all/keep, 15 in its 95 moves (10 made no progress)"
+    )

@@ -25,8 +25,8 @@ from al0.board.sampling import random_positions
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.cluster import chunk_size, judge_on_cluster
-from al0.verify.scheduler import ClusterError, connect
 from al0.verify.report import Report
+from al0.verify.scheduler import ClusterError, connect
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import LIBRARIES, POSITIONS, TABLES
 
@@ -42,8 +42,13 @@ def start_cluster() -> LocalCluster:
     them; ``AL0_TEST_WORKER`` lets the test library know it runs on a worker.
     A chunk is given up after a second worker dies on it (Dask allows three)."""
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
-        return LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                            dashboard_address=":0", env={"AL0_TEST_WORKER": "1"})
+        return LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            env={"AL0_TEST_WORKER": "1"},
+        )
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +86,7 @@ def table_in(tmp_path, table: str = "krk_bratko.yaml", *markers: str) -> str:
     shutil.copy(LIBRARIES / "cluster_krk.py", tmp_path / "cluster_krk.py")
     for marker in markers:
         (tmp_path / marker).touch()
-    text = (TABLES / table).read_text().replace("library: ../library/krk.py",
-                                                "library: cluster_krk.py")
+    text = (TABLES / table).read_text().replace("library: ../library/krk.py", "library: cluster_krk.py")
     (tmp_path / table).write_text(text)
     return str(tmp_path / table)
 
@@ -93,8 +97,9 @@ def verify_both_ways(tmp_path, scheduler: str, *args: str) -> list[tuple[dict, s
     return [report for report, _ in verify_both_ways_with_plans(tmp_path, scheduler, *args)]
 
 
-def verify_both_ways_with_plans(tmp_path, scheduler: str, *args: str
-                                ) -> list[tuple[tuple[dict, str, list[str]], int]]:
+def verify_both_ways_with_plans(
+    tmp_path, scheduler: str, *args: str
+) -> list[tuple[tuple[dict, str, list[str]], int]]:
     """:func:`verify_both_ways`, each with the plans its run searched."""
     reports = []
     for name, how in (("local", ("--jobs", "1")), ("cluster", ("--scheduler", scheduler))):
@@ -105,20 +110,23 @@ def verify_both_ways_with_plans(tmp_path, scheduler: str, *args: str
         plans = data["plans_searched"]
         for key in TIMINGS:
             del data[key]
-        lines = [line for line in result.output.splitlines()
-                 if not line.startswith(("plans:", "wall time:"))]
+        lines = [line for line in result.output.splitlines() if not line.startswith(("plans:", "wall time:"))]
         reports.append(((data, bad.read_text(), lines), plans))
     return reports
 
 
-@pytest.mark.parametrize("positions, defender", [
-    (CLUSTER_EPD, "tablebase"),        # 11 stalemates among 60: the examples' order shows
-    ("sample:40", "random"),         # seeded per position, whichever worker plays it
-])
+@pytest.mark.parametrize(
+    "positions, defender",
+    [
+        (CLUSTER_EPD, "tablebase"),  # 11 stalemates among 60: the examples' order shows
+        ("sample:40", "random"),  # seeded per position, whichever worker plays it
+    ],
+)
 @pytest.mark.slow
 def test_cluster_and_one_job_give_the_same_report(tmp_path, scheduler, positions, defender):
-    local, remote = verify_both_ways(tmp_path, scheduler, table_in(tmp_path),
-                                     "--positions", positions, "--defender", defender)
+    local, remote = verify_both_ways(
+        tmp_path, scheduler, table_in(tmp_path), "--positions", positions, "--defender", defender
+    )
     assert remote == local
     data, failures, _ = remote
     assert data["games"] == data["total"] == (60 if positions == CLUSTER_EPD else 40)
@@ -138,8 +146,15 @@ def test_a_worker_that_dies_has_its_chunk_run_again(tmp_path, own_scheduler):
 @pytest.mark.slow
 def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, own_scheduler):
     out = tmp_path / "r.json"
-    result = run(table_in(tmp_path, "krk_bratko.yaml", "die-always"), "--positions", CLUSTER_EPD,
-                 "--scheduler", own_scheduler, "--json", str(out))
+    result = run(
+        table_in(tmp_path, "krk_bratko.yaml", "die-always"),
+        "--positions",
+        CLUSTER_EPD,
+        "--scheduler",
+        own_scheduler,
+        "--json",
+        str(out),
+    )
     assert result.exit_code == 2
     assert "Error: stopped after 0 of 60 positions: positions " in result.output
     assert "were lost" in result.output and "Traceback" not in result.output
@@ -148,8 +163,13 @@ def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, 
 
 
 def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
-    result = run(table_in(tmp_path, "krk_bratko.yaml", "fail-import"), "--positions", CLUSTER_EPD,
-                 "--scheduler", scheduler)
+    result = run(
+        table_in(tmp_path, "krk_bratko.yaml", "fail-import"),
+        "--positions",
+        CLUSTER_EPD,
+        "--scheduler",
+        scheduler,
+    )
     assert result.exit_code == 2
     message = result.output.strip().splitlines()[-1]
     assert message.startswith("Error: worker tcp://127.0.0.1:")
@@ -160,18 +180,26 @@ def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
 @pytest.mark.slow
 def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_scheduler):
     out = tmp_path / "r.json"
-    result = run(table_in(tmp_path, "krk_bratko.yaml", "shutdown"), "--positions", CLUSTER_EPD,
-                 "--scheduler", own_scheduler, "--json", str(out))
+    result = run(
+        table_in(tmp_path, "krk_bratko.yaml", "shutdown"),
+        "--positions",
+        CLUSTER_EPD,
+        "--scheduler",
+        own_scheduler,
+        "--json",
+        str(out),
+    )
     assert result.exit_code == 2
     data = json.loads(out.read_text())
     assert data["interrupted"] and data["games"] < data["total"] == 60
     # The other worker may have sent a chunk back before the scheduler went;
     # the client hears of it as cancelled futures (Dask's older or newer
     # kind) or as a closed connection, whichever comes first.
-    stopped = (f"Error: stopped after {data['games']} of 60 positions: lost the scheduler "
-               f"at {own_scheduler} (")
-    assert any(stopped + kind + ")" in result.output
-               for kind in ("FuturesCancelledError", "FutureCancelledError", "CommClosedError")), result.output
+    stopped = f"Error: stopped after {data['games']} of 60 positions: lost the scheduler at {own_scheduler} ("
+    assert any(
+        stopped + kind + ")" in result.output
+        for kind in ("FuturesCancelledError", "FutureCancelledError", "CommClosedError")
+    ), result.output
 
 
 @pytest.mark.slow
@@ -181,7 +209,8 @@ def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
     # (dealt by chunks of starts, each worker planned what its games met:
     # 1.23 times one process's plans here).
     (local, local_plans), (remote, remote_plans) = verify_both_ways_with_plans(
-        tmp_path, scheduler, table_in(tmp_path), "--positions", "sample:300")
+        tmp_path, scheduler, table_in(tmp_path), "--positions", "sample:300"
+    )
     assert remote == local
     assert local_plans <= remote_plans <= 1.15 * local_plans
 
@@ -189,8 +218,11 @@ def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
 @pytest.mark.slow
 def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, scheduler):
     # What Ctrl-C does: run_with_progress closes the generator.
-    boards = [chess.Board(line.split(" w ")[0] + " w - - 0 1")
-              for line in open(CLUSTER_EPD) if not line.startswith("#")]
+    boards = [
+        chess.Board(line.split(" w ")[0] + " w - - 0 1")
+        for line in open(CLUSTER_EPD)
+        if not line.startswith("#")
+    ]
     report = Report("krk_bratko", DefenderSpec("tablebase"), PositionsSpec.parse(CLUSTER_EPD), len(boards))
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
     records = judge_on_cluster(scheduler, Verifier(spec), boards, report)
@@ -198,18 +230,24 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
     records.close()
     # The records judged before the stop, in the order of the positions.
     assert report.records[0] == first and 1 <= len(report.records) < len(boards)
-    assert [r.fen for r in report.records] == [b.fen() for b in boards[:len(report.records)]]
+    assert [r.fen for r in report.records] == [b.fen() for b in boards[: len(report.records)]]
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
-def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at_first_progress,
-                                                   number):
+def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at_first_progress, number):
     # What Ctrl-C gives (test_processes has the local runs): the report
     # written, the expectations undecided, exit 2, the work cancelled.
     stop_at_first_progress(number)
     out = tmp_path / "report.json"
-    result = run(table_in(tmp_path, "krk.yaml"), "--positions", CLUSTER_EPD, "--scheduler", scheduler,
-                 "--json", str(out))
+    result = run(
+        table_in(tmp_path, "krk.yaml"),
+        "--positions",
+        CLUSTER_EPD,
+        "--scheduler",
+        scheduler,
+        "--json",
+        str(out),
+    )
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines()[-1].endswith(": interrupted"), result.output
     data = json.loads(out.read_text())
@@ -221,27 +259,30 @@ def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at
 def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own_scheduler):
     # 300 rounds of the positions: far more work than is done when the
     # workers go (with 30, two workers sometimes finished all of it first).
-    boards = 300 * [chess.Board(line.split(" w ")[0] + " w - - 0 1")
-                   for line in open(CLUSTER_EPD) if not line.startswith("#")]
+    boards = 300 * [
+        chess.Board(line.split(" w ")[0] + " w - - 0 1")
+        for line in open(CLUSTER_EPD)
+        if not line.startswith("#")
+    ]
     report = Report("krk_bratko", DefenderSpec("random"), PositionsSpec.parse(CLUSTER_EPD), len(boards))
     # The random defender's games go out as chunks of starts: the tablebase
     # defender's, as segments, would all be made before the workers go.
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("random"))
-    records = judge_on_cluster(own_scheduler, Verifier(spec), boards, report,
-                               no_worker_seconds=1)
+    records = judge_on_cluster(own_scheduler, Verifier(spec), boards, report, no_worker_seconds=1)
     next(records)
     own_cluster.scale(0)
     # Whichever Dask sees first stops the run: no worker left for a second,
     # or a chunk whose workers all went while it ran (Dask's KilledWorker).
-    with pytest.raises(ClusterError, match=f"no worker left on the scheduler at "
-                                           f"{own_scheduler} for 1 s|were lost: KilledWorker"):
+    with pytest.raises(
+        ClusterError,
+        match=f"no worker left on the scheduler at {own_scheduler} for 1 s|were lost: KilledWorker",
+    ):
         list(records)
     assert 1 <= len(report.records) < len(boards)
 
 
 @pytest.mark.slow
-def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cluster,
-                                                                own_scheduler):
+def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cluster, own_scheduler):
     # The tablebase defender's games, made as segments (a game's record
     # comes once its whole chain is made, so the workers go while the run
     # waits for one): slow plans ("slow": a fifth of a millisecond a
@@ -249,15 +290,18 @@ def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cl
     # after one.
     boards = random_positions("KRK", 600, seed=5)
     report = Report("krk_bratko", DefenderSpec("tablebase"), PositionsSpec.sample(600), len(boards))
-    verifier = Verifier(VerifySpec(table_in(tmp_path, "krk_bratko.yaml", "slow"),
-                                   DefenderSpec.parse("tablebase")))
+    verifier = Verifier(
+        VerifySpec(table_in(tmp_path, "krk_bratko.yaml", "slow"), DefenderSpec.parse("tablebase"))
+    )
     assert verifier.segments is not None
     records = judge_on_cluster(own_scheduler, verifier, boards, report, no_worker_seconds=1)
     leaving = threading.Timer(1.0, own_cluster.scale, (0,))
     leaving.start()
     try:
-        with pytest.raises(ClusterError, match=f"no worker left on the scheduler at "
-                                               f"{own_scheduler} for 1 s|were lost: KilledWorker"):
+        with pytest.raises(
+            ClusterError,
+            match=f"no worker left on the scheduler at {own_scheduler} for 1 s|were lost: KilledWorker",
+        ):
             list(records)
     finally:
         leaving.join()
@@ -270,12 +314,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.mark.parametrize("args, message", [
-    (("--scheduler", "localhost:8786"), "'localhost:8786': give the scheduler as tcp://HOST:PORT"),
-    (("--scheduler", "tcp://127.0.0.1:8786", "--defender", "worst"),
-     "--defender worst explores one game graph"),
-    (("--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"), "without --jobs"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--scheduler", "localhost:8786"), "'localhost:8786': give the scheduler as tcp://HOST:PORT"),
+        (
+            ("--scheduler", "tcp://127.0.0.1:8786", "--defender", "worst"),
+            "--defender worst explores one game graph",
+        ),
+        (("--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"), "without --jobs"),
+    ],
+)
 def test_bad_scheduler_options_are_one_line_errors(args, message):
     result = run(str(TABLES / "krk.yaml"), "--positions", "sample:5", *args)
     assert result.exit_code == 2 and message in result.output, result.output
@@ -321,12 +370,20 @@ def impostor(answer: bytes | None) -> Iterator[str]:
             connection.close()
 
 
-@pytest.mark.parametrize("answer, message", [
-    (b"", "accepted the connection but gave no Dask handshake within 0.5 s: is it a Dask "
-          "scheduler?"),  # once a hang of minutes
-    (b"HTTP/1.1 200 OK\r\n\r\n" * 10, "is not a Dask scheduler: it answered the handshake "
-                                       "with something else"),  # once a traceback after 21 s
-], ids=["silent", "junk"])
+@pytest.mark.parametrize(
+    "answer, message",
+    [
+        (
+            b"",
+            "accepted the connection but gave no Dask handshake within 0.5 s: is it a Dask scheduler?",
+        ),  # once a hang of minutes
+        (
+            b"HTTP/1.1 200 OK\r\n\r\n" * 10,
+            "is not a Dask scheduler: it answered the handshake with something else",
+        ),  # once a traceback after 21 s
+    ],
+    ids=["silent", "junk"],
+)
 def test_a_program_that_is_not_a_scheduler_is_named_so(answer, message):
     with impostor(answer) as address:
         with pytest.raises(ClusterError) as caught:
@@ -343,16 +400,20 @@ def test_a_program_that_echoes_is_named_and_its_client_put_away_at_once(monkeypa
         with pytest.raises(ClusterError) as caught:
             connect(address, connect_seconds=0.5)
         gc.collect()
-    assert str(caught.value).startswith(f"{address} is not a Dask scheduler: it answered "
-                                        f"the client with something else"), caught.value
+    assert str(caught.value).startswith(
+        f"{address} is not a Dask scheduler: it answered the client with something else"
+    ), caught.value
     assert unraised == []
 
 
-@pytest.mark.parametrize("positions, workers, size", [
-    (60, 2, 10),            # too few to split finer than the least chunk
-    (5_000, 2, 313),        # 8 chunks a worker
-    (1_700_000, 20, 500),   # KBNK on a cluster: the largest chunk
-    (100, 0, 13),           # no worker counted yet: as for one
-])
+@pytest.mark.parametrize(
+    "positions, workers, size",
+    [
+        (60, 2, 10),  # too few to split finer than the least chunk
+        (5_000, 2, 313),  # 8 chunks a worker
+        (1_700_000, 20, 500),  # KBNK on a cluster: the largest chunk
+        (100, 0, 13),  # no worker counted yet: as for one
+    ],
+)
 def test_chunk_size(positions, workers, size):
     assert chunk_size(positions, workers) == size

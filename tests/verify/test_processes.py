@@ -27,20 +27,24 @@ BOOK = str(TABLES / "krk_bratko.yaml")
 
 # ------------------------------------------------------------ --jobs
 
-@pytest.mark.parametrize("jobs, positions, by_plans, cpus, useful, why", [
-    (2, 5000, False, 2, 2, ""),
-    (4, 5000, False, 2, 4, ""),
-    (100_000, 5000, False, 2, 2 * JOBS_PER_CPU, "2 CPUs, at most 2 workers each"),
-    (100_000, 5000, False, 1, JOBS_PER_CPU, "1 CPU, at most 2 workers each"),
-    (8, CHUNK, False, 16, 1, f"{CHUNK} positions make 1 chunk of at most {CHUNK}"),
-    (8, 1, False, 16, 1, f"1 position makes 1 chunk of at most {CHUNK}"),
-    (8, 2 * CHUNK + 1, False, 16, 3, f"{2 * CHUNK + 1} positions make 3 chunks of at most {CHUNK}"),
-    (8, 2 * CHUNK + 1, False, 1, 2, "1 CPU, at most 2 workers each"),
-    # The worst case shares out plans, the tablebase defender's games their
-    # segments, not starts: even one start may need thousands.
-    (4, 1, True, 2, 4, ""),
-    (100_000, 1, True, 3, 3 * JOBS_PER_CPU, "3 CPUs, at most 2 workers each"),
-])
+
+@pytest.mark.parametrize(
+    "jobs, positions, by_plans, cpus, useful, why",
+    [
+        (2, 5000, False, 2, 2, ""),
+        (4, 5000, False, 2, 4, ""),
+        (100_000, 5000, False, 2, 2 * JOBS_PER_CPU, "2 CPUs, at most 2 workers each"),
+        (100_000, 5000, False, 1, JOBS_PER_CPU, "1 CPU, at most 2 workers each"),
+        (8, CHUNK, False, 16, 1, f"{CHUNK} positions make 1 chunk of at most {CHUNK}"),
+        (8, 1, False, 16, 1, f"1 position makes 1 chunk of at most {CHUNK}"),
+        (8, 2 * CHUNK + 1, False, 16, 3, f"{2 * CHUNK + 1} positions make 3 chunks of at most {CHUNK}"),
+        (8, 2 * CHUNK + 1, False, 1, 2, "1 CPU, at most 2 workers each"),
+        # The worst case shares out plans, the tablebase defender's games their
+        # segments, not starts: even one start may need thousands.
+        (4, 1, True, 2, 4, ""),
+        (100_000, 1, True, 3, 3 * JOBS_PER_CPU, "3 CPUs, at most 2 workers each"),
+    ],
+)
 def test_useful_jobs(jobs, positions, by_plans, cpus, useful, why):
     assert useful_jobs(jobs, positions, by_plans, cpus) == (useful, why)
 
@@ -49,8 +53,9 @@ def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch, pool_sizes):
     # --jobs 100000 started 100 workers of ~67 MB each on 2 cores.
     monkeypatch.setattr(verify_run, "CHUNK", 10)  # 4 chunks of few positions: a fast run
     monkeypatch.setattr(al0.cli.verify, "usable_cpus", lambda: 1)
-    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:31", "--jobs",
-                                      "100000", "--defender", "random"])
+    result = CliRunner().invoke(
+        cli, ["verify", BOOK, "--positions", "sample:31", "--jobs", "100000", "--defender", "random"]
+    )
     assert result.exit_code == 0, result.output
     assert "note: --jobs 100000 lowered to 2: 1 CPU, at most 2 workers each\n" in result.stderr
     assert pool_sizes == [2]
@@ -75,16 +80,16 @@ def assert_partial_report(result, out) -> dict:
     assert last.startswith("Error: stopped after ") and last.endswith(": interrupted"), last
     data = json.loads(out.read_text())
     assert data["interrupted"] and data["games"] < data["total"]
-    assert data["expectations"] and all(check["holds"] is None
-                                        for check in data["expectations"])
+    assert data["expectations"] and all(check["holds"] is None for check in data["expectations"])
     assert "expect mates-all: undecided" in result.output
     return data
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
-def test_sigterm_and_sighup_give_the_partial_report(tmp_path, monkeypatch, stop_at_first_progress,
-                                                   mode, number):
+def test_sigterm_and_sighup_give_the_partial_report(
+    tmp_path, monkeypatch, stop_at_first_progress, mode, number
+):
     # They ended verify without a report (and left its workers running).
     monkeypatch.setattr(verify_run, "CHUNK", 10)
     stop_at_first_progress(number)
@@ -97,11 +102,11 @@ def test_sigterm_and_sighup_give_the_partial_report(tmp_path, monkeypatch, stop_
     assert forks_of(os.getpid()) == []
 
 
-@pytest.mark.parametrize("number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143),
-                                          (signal.SIGHUP, 129)])
+@pytest.mark.parametrize("number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_a_signal_stops_play_with_its_exit_code(monkeypatch, number, code):
     # Ctrl-C gave click's exit 1, SIGTERM and SIGHUP no line at all.
     import al0.cli.play
+
     shown: list[str] = []
 
     def board_text(board: chess.Board) -> str:
@@ -125,9 +130,24 @@ def test_a_signal_to_the_whole_group_gives_the_partial_report(tmp_path, number):
     # process died" at best.
     out = tmp_path / "report.json"
     process = subprocess.Popen(
-        [sys.executable, "-m", "al0", "verify", "krk", "--jobs", "2", "--positions",
-         "sample:5000", "--json", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "al0",
+            "verify",
+            "krk",
+            "--jobs",
+            "2",
+            "--positions",
+            "sample:5000",
+            "--json",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         while process.poll() is None and len(forks_of(process.pid)) < 2:
             time.sleep(0.05)
@@ -143,6 +163,7 @@ def test_a_signal_to_the_whole_group_gives_the_partial_report(tmp_path, number):
 
 # ------------------------------------------------------------ a dead parent
 
+
 def running(pid: int) -> bool:
     """Whether process ``pid`` exists and is not a zombie (Linux)."""
     try:
@@ -157,9 +178,23 @@ def test_workers_end_when_verify_is_killed(tmp_path, defender):
     # SIGKILL leaves verify no way to stop its workers: they were re-parented
     # and idled for minutes holding its pipes, and a reader of those waited.
     process = subprocess.Popen(
-        [sys.executable, "-m", "al0", "verify", "krk", "--jobs", "2", "--defender", defender,
-         "--positions", "sample:5000"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "al0",
+            "verify",
+            "krk",
+            "--jobs",
+            "2",
+            "--defender",
+            defender,
+            "--positions",
+            "sample:5000",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         while process.poll() is None and len(workers := forks_of(process.pid)) < 2:
             time.sleep(0.05)
@@ -195,8 +230,9 @@ time.sleep(120)
 @pytest.mark.parametrize("how", ["kernel", "poll"])
 @pytest.mark.slow
 def test_a_watched_worker_ends_with_its_parent(how):
-    process = subprocess.Popen([sys.executable, "-c", PARENT, how], stdout=subprocess.PIPE,
-                               text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", PARENT, how], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         worker = int(process.stdout.readline())
         assert running(worker)
@@ -218,6 +254,7 @@ def test_a_worker_forked_by_a_thread_that_ends_lives_on():
     # was killed with the run still going ("stopped after 0 of 5 positions:
     # interrupted", or "a worker process died").
     from al0.verify.run import _pools
+
     with _pools(1, 1, []) as [executor]:
         forked: list[tuple[int, int]] = []
 

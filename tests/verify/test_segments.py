@@ -10,36 +10,53 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.cli import cli
 from al0.board.position import from_board
+from al0.cli import cli
 from al0.lang.specs import DefenderSpec, PositionsSpec
-from al0.verify.segments import pack, unpack
 from al0.verify.game import play_one
+from al0.verify.segments import pack, unpack
 from al0.verify.sources import start_positions
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import LIBRARIES, TABLES, TEST_TABLES
 
 
-@pytest.mark.parametrize("fen", [
-    "8/8/8/8/8/2k5/8/K6R w - - 0 1", "7k/8/5K2/8/8/8/8/1q6 b - - 0 1",
-    "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1", "8/8/8/8/8/8/8/KBBk4 b - - 0 1",
-    "N7/8/8/B7/7k/8/8/3K4 w - - 0 1"])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/8/8/2k5/8/K6R w - - 0 1",
+        "7k/8/5K2/8/8/8/8/1q6 b - - 0 1",
+        "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1",
+        "8/8/8/8/8/8/8/KBBk4 b - - 0 1",
+        "N7/8/8/B7/7k/8/8/3K4 w - - 0 1",
+    ],
+)
 def test_a_packed_position_unpacks_to_itself(fen):
     position = from_board(chess.Board(fen))
     assert unpack(pack(position)) == position
 
 
-@pytest.mark.parametrize("table, positions, max_moves, endings", [
-    # Repeats and finds no plan; with the move counters below, the 50-move
-    # rule ends games that would repeat later.
-    (TEST_TABLES / "krk_shuffle.yaml", "sample:60", 60,
-     {"threefold repetition", "no plan", "50-move rule"}),
-    (TABLES / "krk.yaml", "sample:60", 50, {"mate", "50-move rule"}),
-    (TABLES / "kbbk.yaml", "sample:8", 10, {"move limit", "mate"}),
-    # Takes their rook and plays on: the capture starts the counts again.
-    (LIBRARIES / "kqkr_win_rook.yaml", "sample:20", 50,
-     {"material lost", "threefold repetition", "mate", "no plan"}),
-])
+@pytest.mark.parametrize(
+    "table, positions, max_moves, endings",
+    [
+        # Repeats and finds no plan; with the move counters below, the 50-move
+        # rule ends games that would repeat later.
+        (
+            TEST_TABLES / "krk_shuffle.yaml",
+            "sample:60",
+            60,
+            {"threefold repetition", "no plan", "50-move rule"},
+        ),
+        (TABLES / "krk.yaml", "sample:60", 50, {"mate", "50-move rule"}),
+        (TABLES / "kbbk.yaml", "sample:8", 10, {"move limit", "mate"}),
+        # Takes their rook and plays on: the capture starts the counts again.
+        (
+            LIBRARIES / "kqkr_win_rook.yaml",
+            "sample:20",
+            50,
+            {"material lost", "threefold repetition", "mate", "no plan"},
+        ),
+    ],
+)
 @pytest.mark.slow
 def test_games_read_off_the_segments_are_the_play_loops(table, positions, max_moves, endings):
     spec = VerifySpec(str(table), DefenderSpec("tablebase"), max_moves)
@@ -51,19 +68,20 @@ def test_games_read_off_the_segments_are_the_play_loops(table, positions, max_mo
         # Starts on in their 50 moves (and at other move numbers), as an EPD file may give.
         board.halfmove_clock, board.fullmove_number = (index * 7) % 101, 1 + index % 3
         record = chains.judge(index, board)
-        assert record == play_one(loop.planner, board, loop.fixed, max_moves,
-                                  loop.optimal(board), loop.tablebase), board.fen()
+        assert record == play_one(
+            loop.planner, board, loop.fixed, max_moves, loop.optimal(board), loop.tablebase
+        ), board.fen()
         seen.add(record.ending.value)
     assert endings <= seen
     if "rook" in table.name:
-        assert any(segment.captures and segment.ending is None
-                   for segment in chains.segments.values())
+        assert any(segment.captures and segment.ending is None for segment in chains.segments.values())
 
 
 def _report(tmp_path, jobs):
     out = tmp_path / f"{jobs}.json"
-    result = CliRunner().invoke(cli, ["verify", "kqk", "--positions", "sample:50", "--jobs", jobs,
-                                      "--json", str(out)])
+    result = CliRunner().invoke(
+        cli, ["verify", "kqk", "--positions", "sample:50", "--jobs", jobs, "--json", str(out)]
+    )
     assert result.exit_code == 0, result.output
     return json.loads(out.read_text())
 
@@ -72,8 +90,9 @@ def test_two_workers_search_no_more_plans_than_one_process_and_report_the_same(t
     one, two = _report(tmp_path, "1"), _report(tmp_path, "2")
     assert two["plans_searched"] <= 1.15 * one["plans_searched"]
     varying = {"plans_searched", "plan_ms", "plans_per_second", "wall_seconds"}
-    assert ({key: value for key, value in one.items() if key not in varying}
-            == {key: value for key, value in two.items() if key not in varying})
+    assert {key: value for key, value in one.items() if key not in varying} == {
+        key: value for key, value in two.items() if key not in varying
+    }
 
 
 @pytest.mark.slow
@@ -83,9 +102,21 @@ def test_a_spent_budget_stops_one_process_and_two_workers_at_the_same_game(tmp_p
     reports = []
     for jobs in ("1", "2"):
         out = tmp_path / f"{jobs}.json"
-        result = CliRunner().invoke(cli, ["verify", str(TABLES / "krk_bratko.yaml"),
-                                          "--positions", "sample:100", "--budget", "300",
-                                          "--jobs", jobs, "--json", str(out)])
+        result = CliRunner().invoke(
+            cli,
+            [
+                "verify",
+                str(TABLES / "krk_bratko.yaml"),
+                "--positions",
+                "sample:100",
+                "--budget",
+                "300",
+                "--jobs",
+                jobs,
+                "--json",
+                str(out),
+            ],
+        )
         assert result.exit_code == 2
         assert "stopped after 77 of 100 positions" in result.output
         assert "node budget of 300" in result.output

@@ -16,17 +16,17 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.cli import cli
 from al0.engine.defenders import RandomDefender
-from al0.engine.play import Ending, OurMove, play_game
 from al0.engine.plan import Planner
+from al0.engine.play import Ending, OurMove, play_game
 from al0.lang.loader import load_table
 from al0.lang.model import Expectations
+from al0.lang.specs import DefenderSpec, PositionsSpec
+from al0.tablebase import load_if_any
 from al0.verify.game import GameRecord, play_one
 from al0.verify.report import Report, scoped_verdict
 from al0.verify.sources import start_positions
-from al0.tablebase import load_if_any
 from al0.verify.worst import WorstCase
 from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES
 
@@ -57,8 +57,10 @@ def test_all_positions_cover_every_white_to_move_position_once(everything):
         return chess.lsb(bitboard)
 
     flips = (chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal)
-    symmetries = [[image(chosen, square) for square in chess.SQUARES]
-                  for chosen in itertools.product(*([None, flip] for flip in flips))]
+    symmetries = [
+        [image(chosen, square) for square in chess.SQUARES]
+        for chosen in itertools.product(*([None, flip] for flip in flips))
+    ]
     seen: set[tuple[int, int, int]] = set()
     for board in everything:
         w, b = board.king(chess.WHITE), board.king(chess.BLACK)
@@ -94,10 +96,13 @@ def test_worst_case_finds_an_escape(tmp_path):
         "name: shuffle\nmaterial: KRK\nlibrary: " + str(TABLES.parent / "library" / "krk.py") + "\n"
         "rules: [{name: r, if: true, then: [wait]}]\n"
         "advice: {wait: {better-goal: themtomove, holding-goal: not rooklost,"
-        " us-moves: {0: kingdiagfirst}, them-moves: nomove}}\n")
+        " us-moves: {0: kingdiagfirst}, them-moves: nomove}}\n"
+    )
     from al0.lang.loader import load_table
+
     record = WorstCase(Planner(load_table(table)), 50).analyse(
-        chess.Board("8/8/8/8/3k4/8/8/R3K3 w - - 0 1"), None)
+        chess.Board("8/8/8/8/3k4/8/8/R3K3 w - - 0 1"), None
+    )
     assert record.ending in (Ending.REPETITION, Ending.NO_PLAN, Ending.MATERIAL_LOST)
     assert record.ending is not Ending.MATE
 
@@ -109,8 +114,7 @@ def run(*args: str):
 def worst_case_json(table: str, positions: str | Path) -> dict:
     """The JSON report of bundled ``table`` against every defence from the
     positions of an EPD file."""
-    result = run(str(TABLES / table), "--positions", str(positions), "--defender", "worst",
-                 "--json", "-")
+    result = run(str(TABLES / table), "--positions", str(positions), "--defender", "worst", "--json", "-")
     return json.loads(result.stdout)
 
 
@@ -129,15 +133,22 @@ def test_verify_reports_and_writes_json_and_failures(tmp_path):
 def test_random_defender_and_jobs_give_the_same_games(tmp_path):
     one, two = tmp_path / "1.json", tmp_path / "2.json"
     assert run(BOOK, "--positions", "sample:30", "--defender", "random", "--json", str(one)).exit_code == 0
-    assert run(BOOK, "--positions", "sample:30", "--defender", "random", "--jobs", "2",
-               "--json", str(two)).exit_code == 0
+    assert (
+        run(
+            BOOK, "--positions", "sample:30", "--defender", "random", "--jobs", "2", "--json", str(two)
+        ).exit_code
+        == 0
+    )
     a, b = json.loads(one.read_text()), json.loads(two.read_text())
     assert a["moves_to_mate"] == b["moves_to_mate"] and a["endings"] == b["endings"]
 
 
 def write_table_with(tmp_path, expect: str) -> str:
-    text = (TABLES / "krk_bratko.yaml").read_text().replace(
-        "library: ../library/krk.py", f"library: {TABLES.parent / 'library' / 'krk.py'}")
+    text = (
+        (TABLES / "krk_bratko.yaml")
+        .read_text()
+        .replace("library: ../library/krk.py", f"library: {TABLES.parent / 'library' / 'krk.py'}")
+    )
     path = tmp_path / "t.yaml"
     path.write_text(text + "\nexpect:\n" + expect)
     return str(path)
@@ -157,9 +168,12 @@ def test_each_expect_block_is_checked_against_the_runs_it_is_about(tmp_path):
     # Claims about the worst defence bound every defence; claims about the
     # random defender apply to its runs only; a mean is decided only over the
     # positions it was claimed for.
-    table = write_table_with(tmp_path, "  - defender: worst\n    mates-all: true\n"
-                                       "  - defender: random\n    positions: sample:8\n"
-                                       "    mean-moves: 1.5\n")
+    table = write_table_with(
+        tmp_path,
+        "  - defender: worst\n    mates-all: true\n"
+        "  - defender: random\n    positions: sample:8\n"
+        "    mean-moves: 1.5\n",
+    )
     result = run(table, "--positions", "sample:8")
     assert result.exit_code == 0, result.output
     assert "expect mates-all: ok" in result.output and "mean-moves" not in result.output
@@ -169,37 +183,41 @@ def test_each_expect_block_is_checked_against_the_runs_it_is_about(tmp_path):
     assert "expect mates-all: ok" in result.output
     result = run(table, "--positions", "sample:4", "--defender", "random")
     assert result.exit_code == 0, result.output
-    assert ("expect mean-moves: undecided (mean" in result.output
-            and "the claim is about positions sample:8, not sample:4" in result.output)
+    assert (
+        "expect mean-moves: undecided (mean" in result.output
+        and "the claim is about positions sample:8, not sample:4" in result.output
+    )
 
 
-@pytest.mark.parametrize("holds, claimed, run, existential, verdict", [
-    # A claim that every game does something ("at most N"): a run over more
-    # positions confirms it when it holds, never refutes it ...
-    (True, "sample:20", "all", False, True),
-    (False, "sample:20", "all", False, None),
-    (True, "all", "every", False, True),
-    (True, "sample:20", "every", False, True),
-    # ... a run over part of them refutes it when it fails, never confirms it.
-    (False, "all", "sample:20", False, False),
-    (True, "all", "sample:20", False, None),
-    (False, "every", "all", False, False),
-    # mates-all: false (some game fails) is the other way round.
-    (False, "sample:20", "all", True, False),
-    (True, "sample:20", "all", True, None),
-    (True, "all", "sample:20", True, True),
-    # Other positions decide nothing: another sample, another seed, a file.
-    (True, "sample:20", "sample:21", False, None),
-    (False, "sample:20", "sample:20 (seed 3)", False, None),
-    (True, "krk.epd", "all", False, None),
-    (True, "all", "krk.epd", False, None),
-    # A mean is decided only over its own positions.
-    (False, "sample:20", "all", None, None),
-    (True, "all", "all", None, True),
-    (False, "sample:20", "sample:20", None, False),
-])
-def test_a_claim_is_decided_only_where_the_runs_positions_imply_it(holds, claimed, run,
-                                                                     existential, verdict):
+@pytest.mark.parametrize(
+    "holds, claimed, run, existential, verdict",
+    [
+        # A claim that every game does something ("at most N"): a run over more
+        # positions confirms it when it holds, never refutes it ...
+        (True, "sample:20", "all", False, True),
+        (False, "sample:20", "all", False, None),
+        (True, "all", "every", False, True),
+        (True, "sample:20", "every", False, True),
+        # ... a run over part of them refutes it when it fails, never confirms it.
+        (False, "all", "sample:20", False, False),
+        (True, "all", "sample:20", False, None),
+        (False, "every", "all", False, False),
+        # mates-all: false (some game fails) is the other way round.
+        (False, "sample:20", "all", True, False),
+        (True, "sample:20", "all", True, None),
+        (True, "all", "sample:20", True, True),
+        # Other positions decide nothing: another sample, another seed, a file.
+        (True, "sample:20", "sample:21", False, None),
+        (False, "sample:20", "sample:20 (seed 3)", False, None),
+        (True, "krk.epd", "all", False, None),
+        (True, "all", "krk.epd", False, None),
+        # A mean is decided only over its own positions.
+        (False, "sample:20", "all", None, None),
+        (True, "all", "all", None, True),
+        (False, "sample:20", "sample:20", None, False),
+    ],
+)
+def test_a_claim_is_decided_only_where_the_runs_positions_imply_it(holds, claimed, run, existential, verdict):
     def spec(text):  # "sample:20 (seed 3)": the sample drawn with seed 3
         name, _, seed = text.partition(" (seed ")
         return PositionsSpec.parse(name).drawn_with(int(seed.rstrip(")") or 0))
@@ -214,15 +232,18 @@ def _report(*endings: str, positions: str = "all") -> Report:
     return report
 
 
-@pytest.mark.parametrize("endings, claim, holds, measured", [
-    # A claim about the mates of a run with none fails: it was "ok (mean 0.00 …)".
-    (("no plan", "no plan"), "mean-moves", False, "no mean: no game of 2 was mated"),
-    (("no plan", "no plan"), "max-moves", False, "no game of 2 was mated, 0 games over"),
-    ((), "mean-moves", False, "no mean: no game of 0 was mated"),
-    ((), "max-moves", False, "no game of 0 was mated"),
-    (("mate", "no plan"), "mean-moves", True, "mean 12.00 moves over 1 mated games"),
-    (("mate", "no plan"), "max-moves", True, "longest mate 12 moves"),
-])
+@pytest.mark.parametrize(
+    "endings, claim, holds, measured",
+    [
+        # A claim about the mates of a run with none fails: it was "ok (mean 0.00 …)".
+        (("no plan", "no plan"), "mean-moves", False, "no mean: no game of 2 was mated"),
+        (("no plan", "no plan"), "max-moves", False, "no game of 2 was mated, 0 games over"),
+        ((), "mean-moves", False, "no mean: no game of 0 was mated"),
+        ((), "max-moves", False, "no game of 0 was mated"),
+        (("mate", "no plan"), "mean-moves", True, "mean 12.00 moves over 1 mated games"),
+        (("mate", "no plan"), "max-moves", True, "longest mate 12 moves"),
+    ],
+)
 def test_a_claim_over_no_mated_games_fails(endings, claim, holds, measured):
     expect = Expectations(mean_moves=20.0) if claim == "mean-moves" else Expectations(max_moves=20)
     [(name, verdict, said)] = _report(*endings).check(expect)
@@ -230,7 +251,8 @@ def test_a_claim_over_no_mated_games_fails(endings, claim, holds, measured):
     # No mates in a sample says nothing of the whole ending (a longer mate in
     # a sample would refute a max-moves claim about it).
     [(_, verdict, _)] = _report(*endings, positions="sample:2").check(
-        replace(expect, positions=PositionsSpec("all")))
+        replace(expect, positions=PositionsSpec("all"))
+    )
     assert verdict is None
 
 
@@ -240,8 +262,10 @@ def test_claims_about_other_positions_say_which_positions_they_are_about(tmp_pat
     # sample is undecided and says which positions it is about.
     text = (TABLES / "kqk.yaml").read_text().split("\nexpect:")[0]
     table = tmp_path / "kqk.yaml"
-    table.write_text(text + "\nexpect:\n  - {positions: all, no-plan: 0, max-moves: 3}\n"
-                            "  - {positions: sample:21, no-plan: 0}\n")
+    table.write_text(
+        text + "\nexpect:\n  - {positions: all, no-plan: 0, max-moves: 3}\n"
+        "  - {positions: sample:21, no-plan: 0}\n"
+    )
     result = run(str(table), "--positions", "sample:20")
     assert result.exit_code == 1, result.output
     assert "expect max-moves: FAILED" in result.output
@@ -253,8 +277,7 @@ def test_a_run_no_expect_block_is_about_says_so(tmp_path):
     table = write_table_with(tmp_path, "  - defender: random\n    mates-all: true\n")
     result = run(table, "--positions", "sample:3")
     assert result.exit_code == 0
-    assert ("no expectations about the tablebase defender (the table's are about: random)"
-            in result.output)
+    assert "no expectations about the tablebase defender (the table's are about: random)" in result.output
 
 
 def test_uci_defender_plays(tmp_path):
@@ -265,12 +288,15 @@ def test_uci_defender_plays(tmp_path):
     assert "1 of 1 positions: mate 1" in result.output
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--defender", "strong"], "unknown defender 'strong'"),
-    (["--defender", "uci:/no/such/engine"], "cannot start UCI engine"),
-    (["--positions", "sample:x"], "sample:N"),
-    (["--positions", "missing.epd"], "'missing.epd' is no file"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--defender", "strong"], "unknown defender 'strong'"),
+        (["--defender", "uci:/no/such/engine"], "cannot start UCI engine"),
+        (["--positions", "sample:x"], "sample:N"),
+        (["--positions", "missing.epd"], "'missing.epd' is no file"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(BOOK, *args)
     assert result.exit_code == 2
@@ -287,10 +313,14 @@ def test_bad_epd_lines_and_other_material(tmp_path):
     assert result.exit_code == 2 and f"{epd}:1:" in result.output and "KQK" in result.output
 
 
-@pytest.mark.parametrize("clock, message", [
-    (100, "the 50-move rule has already ended the game (half-move clock 100)"),
-    (150, "the 50-move rule has already ended the game (half-move clock 150)"),
-    (97, "the 50-move rule ends the game before any mate is possible (half-move clock 97)")])
+@pytest.mark.parametrize(
+    "clock, message",
+    [
+        (100, "the 50-move rule has already ended the game (half-move clock 100)"),
+        (150, "the 50-move rule has already ended the game (half-move clock 150)"),
+        (97, "the 50-move rule ends the game before any mate is possible (half-move clock 97)"),
+    ],
+)
 def test_a_start_the_50_move_rule_has_ended_is_refused_with_its_line(tmp_path, clock, message):
     # It was played and counted as a 50-move failure against mates-all.
     epd = tmp_path / "p.epd"
@@ -303,8 +333,9 @@ def test_a_dying_engine_keeps_the_results_so_far(tmp_path):
     epd = tmp_path / "p.epd"
     epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R1K5 w - -\n")
     out = tmp_path / "r.json"
-    result = run(BOOK, "--positions", str(epd), "--defender",
-                 f"uci:{FAKE_ENGINE} --die-after 4", "--json", str(out))
+    result = run(
+        BOOK, "--positions", str(epd), "--defender", f"uci:{FAKE_ENGINE} --die-after 4", "--json", str(out)
+    )
     assert result.exit_code == 2
     assert "stopped after" in result.output and "failed" in result.output
     data = json.loads(out.read_text())
@@ -318,8 +349,7 @@ def test_play_against_the_tablebase_shows_the_optimal_distance():
 
 
 def test_play_against_a_uci_engine():
-    result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", f"uci:{FAKE_ENGINE}",
-                                      "--no-board"])
+    result = CliRunner().invoke(cli, ["play", BOOK, "--opponent", f"uci:{FAKE_ENGINE}", "--no-board"])
     assert result.exit_code == 0, result.output
     assert "Game over: checkmate" in result.output
 
@@ -411,8 +441,7 @@ def test_krk_fast_brings_its_king_nearer_before_putting_the_rook_between():
     data = worst_case_json("krk_fast.yaml", closein)
     assert data["endings"] == {"mate": 3}
     assert data["moves_to_mate"]["max"] <= 25
-    plan = Planner(load_table(TABLES / "krk_fast.yaml")).plan(
-        chess.Board("8/8/7R/4k3/8/8/3K4/8 w - - 0 1"))
+    plan = Planner(load_table(TABLES / "krk_fast.yaml")).plan(chess.Board("8/8/7R/4k3/8/8/3K4/8 w - - 0 1"))
     assert (plan.rule, plan.advice) == ("else_rule", "closein")
 
 
@@ -451,27 +480,32 @@ def test_a_table_played_as_given_is_said_to_cover_one_orientation():
     # krk_bratko.yaml is symmetric: false (the book's board-order ties).
     book = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5"])
     assert "note: krk_bratko is played as the board is given" in book.output
-    corrected = CliRunner().invoke(cli, ["verify", BOOK.replace("krk_bratko", "krk"),
-                                         "--positions", "sample:5"])
+    corrected = CliRunner().invoke(
+        cli, ["verify", BOOK.replace("krk_bratko", "krk"), "--positions", "sample:5"]
+    )
     assert corrected.exit_code == 0 and "note:" not in corrected.output
 
 
-@pytest.mark.parametrize("defender, jobs, phase", [
-    ("tablebase", "1", "verifying"), ("worst", "2", "planning"), ("worst", "1", "planning")])
+@pytest.mark.parametrize(
+    "defender, jobs, phase",
+    [("tablebase", "1", "verifying"), ("worst", "2", "planning"), ("worst", "1", "planning")],
+)
 def test_a_run_into_a_log_says_how_far_it_is(monkeypatch, defender, jobs, phase):
     """Standard error is no terminal here (no progress bar): a line says how
     far the run is, as often as PROGRESS_LINE_SECONDS allows (every time at 0).
     A worst-case run in one process counts its plans as it makes them: one
     start alone may need thousands."""
     monkeypatch.setattr("al0.cli.verify.PROGRESS_LINE_SECONDS", 0.0)
-    result = CliRunner().invoke(cli, ["verify", BOOK, "--positions", "sample:5", "--defender", defender,
-                                      "--jobs", jobs])
+    result = CliRunner().invoke(
+        cli, ["verify", BOOK, "--positions", "sample:5", "--defender", defender, "--jobs", jobs]
+    )
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stderr.splitlines() if line.startswith(phase + ": ")]
     assert lines, result.stderr
     if phase == "verifying":
         assert [line.split(",")[0] for line in lines] == [
-            f"verifying: {n} of 5 positions" for n in range(1, 6)]
+            f"verifying: {n} of 5 positions" for n in range(1, 6)
+        ]
     elif jobs == "1":
         counts = [int(line.split()[1]) for line in lines]
         assert lines[0].startswith("planning: 1 position planned so far, ")
@@ -481,10 +515,13 @@ def test_a_run_into_a_log_says_how_far_it_is(monkeypatch, defender, jobs, phase)
 STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
 
 
-@pytest.mark.parametrize("table, endings", [
-    ("krk_bratko.yaml", {"stalemate": 11}),   # the book's flaw, every class of it
-    ("krk.yaml", {"mate": 11}),               # the corrected table
-])
+@pytest.mark.parametrize(
+    "table, endings",
+    [
+        ("krk_bratko.yaml", {"stalemate": 11}),  # the book's flaw, every class of it
+        ("krk.yaml", {"mate": 11}),  # the corrected table
+    ],
+)
 def test_the_books_stalemates_and_their_correction(table, endings):
     assert worst_case_json(table, STALEMATES)["endings"] == endings
 
@@ -496,8 +533,10 @@ def test_verify_samples_a_four_man_ending_for_either_side(tablebase_cache, table
     symmetry classes; the tablebase defends (the rook's side, captures
     included) and gives the optimal distance of every start."""
     result = CliRunner().invoke(
-        cli, ["verify", str(LIBRARIES / table), "--positions", "sample:30", "--json", "-"],
-        env={"AL0_CACHE_DIR": str(tablebase_cache)})
+        cli,
+        ["verify", str(LIBRARIES / table), "--positions", "sample:30", "--json", "-"],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["games"] == data["total"] == 30
@@ -516,8 +555,18 @@ def test_games_go_on_after_we_take_their_piece(tablebase_cache):
     progress against the smaller table (one move off the mate, each)."""
     epd = POSITIONS / "kqkr_forks.epd"
     result = CliRunner().invoke(
-        cli, ["verify", str(LIBRARIES / "kqkr_win_rook.yaml"), "--positions", str(epd),
-              "--analysis", "--json", "-"], env={"AL0_CACHE_DIR": str(tablebase_cache)})
+        cli,
+        [
+            "verify",
+            str(LIBRARIES / "kqkr_win_rook.yaml"),
+            "--positions",
+            str(epd),
+            "--analysis",
+            "--json",
+            "-",
+        ],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["games"] == data["total"] == 2 and not data["interrupted"]
@@ -529,9 +578,20 @@ def test_games_go_on_after_we_take_their_piece(tablebase_cache):
 
 def test_play_shows_the_distance_to_mate_after_a_capture(tablebase_cache):
     result = CliRunner().invoke(
-        cli, ["play", str(LIBRARIES / "kqkr_win_rook.yaml"), "--fen", "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1",
-              "--opponent", "tablebase", "--no-board", "--max-moves", "2"],
-        env={"AL0_CACHE_DIR": str(tablebase_cache)})
+        cli,
+        [
+            "play",
+            str(LIBRARIES / "kqkr_win_rook.yaml"),
+            "--fen",
+            "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1",
+            "--opponent",
+            "tablebase",
+            "--no-board",
+            "--max-moves",
+            "2",
+        ],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
     assert result.exit_code == 0, result.output
     assert "1. Qxe4    [win_rook / fork]  new plan  (optimal mate in 9, now mate in 8)" in result.output
     assert "   ... Kc7" in result.output  # the tablebase's longest defence of the KQK
@@ -550,6 +610,7 @@ def test_kqk_table_meets_its_expectations_against_every_defence_from_every_posit
 
 # ------------------------------------------------------------ Ctrl-C
 
+
 def workers_of(process: subprocess.Popen) -> list[str]:
     """The child processes of ``process`` (Linux)."""
     path = f"/proc/{process.pid}/task/{process.pid}/children"
@@ -557,8 +618,9 @@ def workers_of(process: subprocess.Popen) -> list[str]:
         return children.read().split()
 
 
-@pytest.mark.parametrize("defender, table", [("random", "krk"), ("tablebase", "krk"),
-                                             ("worst", "krk_bratko")])
+@pytest.mark.parametrize(
+    "defender, table", [("random", "krk"), ("tablebase", "krk"), ("worst", "krk_bratko")]
+)
 @pytest.mark.parametrize("group", [False, True], ids=["to-verify", "to-all"])
 @pytest.mark.slow
 def test_ctrl_c_with_workers_gives_the_partial_report(tmp_path, defender, table, group):
@@ -568,12 +630,29 @@ def test_ctrl_c_with_workers_gives_the_partial_report(tmp_path, defender, table,
     # (a worker killed while it sent a chunk's answer left verify waiting).
     out = tmp_path / "report.json"
     process = subprocess.Popen(
-        [sys.executable, "-m", "al0", "verify", table, "--defender", defender, "--jobs", "2",
-         "--positions", "sample:5000", "--json", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "al0",
+            "verify",
+            table,
+            "--defender",
+            defender,
+            "--jobs",
+            "2",
+            "--positions",
+            "sample:5000",
+            "--json",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
         # Ctrl-C as a terminal gives it, whatever this process does with it
         # (a process that ignores SIGINT passes that on).
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         while process.poll() is None and len(workers_of(process)) < 2:
             time.sleep(0.05)
@@ -596,7 +675,8 @@ LOCKS_AND_INTERRUPTS = (
     "    raise KeyboardInterrupt\n"
     "_base._AcquireFutures.__enter__ = enter\n"
     "sys.argv[0] = 'al0'\n"
-    "runpy.run_module('al0', run_name='__main__')\n")
+    "runpy.run_module('al0', run_name='__main__')\n"
+)
 """A Ctrl-C at the worst moment of ``concurrent.futures.wait`` and
 ``as_completed``, each time they are called: once they have locked the
 first task of those they wait for. Raised there, it left that task locked
@@ -604,14 +684,31 @@ for good; the executor's thread then waited forever to set its result, and
 verify (its stop path, or Python at exit) for that thread."""
 
 
-@pytest.mark.parametrize("defender, table", [("random", "krk"), ("tablebase", "krk"),
-                                             ("worst", "krk_bratko")])
+@pytest.mark.parametrize(
+    "defender, table", [("random", "krk"), ("tablebase", "krk"), ("worst", "krk_bratko")]
+)
 @pytest.mark.slow
 def test_workers_answers_are_awaited_where_a_ctrl_c_leaves_no_lock(defender, table):
     done = subprocess.run(
-        [sys.executable, "-c", LOCKS_AND_INTERRUPTS, "verify", str(TABLES / f"{table}.yaml"),
-         "--defender", defender, "--jobs", "2", "--positions", "sample:300", "--json", "-"],
-        capture_output=True, text=True, timeout=60)  # seconds; the hang it guards was forever
+        [
+            sys.executable,
+            "-c",
+            LOCKS_AND_INTERRUPTS,
+            "verify",
+            str(TABLES / f"{table}.yaml"),
+            "--defender",
+            defender,
+            "--jobs",
+            "2",
+            "--positions",
+            "sample:300",
+            "--json",
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # seconds; the hang it guards was forever
     assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
     data = json.loads(done.stdout)
     assert not data["interrupted"] and data["games"] == data["total"] == 300
@@ -621,14 +718,15 @@ def test_ctrl_c_while_the_commands_load_is_one_line():
     # A command's imports take half a second (seconds on a busy machine),
     # made when it runs: a Ctrl-C there gave a traceback of the import
     # machinery.
-    interrupt = ("import sys\n"
-                 "class Interrupt:\n"
-                 "    def find_spec(self, name, path, target=None):\n"
-                 "        if name == 'al0.cli.verify':\n"
-                 "            raise KeyboardInterrupt\n"
-                 "sys.meta_path.insert(0, Interrupt())\n"
-                 "from al0.cli import cli\n"
-                 "cli(['verify', '--help'], prog_name='al0')\n")
-    done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, text=True,
-                          timeout=120)
+    interrupt = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'al0.cli.verify':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from al0.cli import cli\n"
+        "cli(['verify', '--help'], prog_name='al0')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "\nAborted!\n")

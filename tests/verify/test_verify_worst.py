@@ -10,18 +10,18 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.engine.play import Ending
-from al0.cli import cli
-from al0.lang.loader import load_table
-from al0.engine.plan import Planner
 from al0.board.position import from_board
-from al0.verify.sources import mirror_images, position_fen, start_positions
+from al0.cli import cli
+from al0.engine.plan import Planner
+from al0.engine.play import Ending
+from al0.lang.loader import load_table
+from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.tablebase import load_if_any
+from al0.verify.deal import region
+from al0.verify.sources import mirror_images, position_fen, start_positions
 from al0.verify.verifier import VerifySpec
 from al0.verify.worker import decode_plan, decode_tree, encode_plan, encode_tree, plan_chunk
 from al0.verify.worst import WorstCase
-from al0.lang.specs import DefenderSpec, PositionsSpec
-from al0.verify.deal import region
 from conftest import POSITIONS, TABLES, TEST_TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -43,9 +43,9 @@ def test_position_fen_is_python_chess_fen():
         squares = generator.sample(chess.SQUARES, 4)
         board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
         board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for square in squares[2:2 + generator.randrange(3)]:
-            board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < .5))
-        board.turn = generator.random() < .5
+        for square in squares[2 : 2 + generator.randrange(3)]:
+            board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < 0.5))
+        board.turn = generator.random() < 0.5
         assert position_fen(from_board(board)) == board.fen()
 
 
@@ -63,9 +63,15 @@ def closure(worst: WorstCase, positions: list) -> set:
 @pytest.mark.parametrize("table", [BOOK, SHUFFLE])
 @pytest.mark.slow
 def test_plans_made_elsewhere_give_the_records_of_plans_made_on_demand(table):
-    boards = starts(table, 12) + ([chess.Board(line.split(" w ")[0] + " w - - 0 1")
-                                   for line in open(STALEMATES) if not line.startswith("#")]
-                                  if table == BOOK else [])
+    boards = starts(table, 12) + (
+        [
+            chess.Board(line.split(" w ")[0] + " w - - 0 1")
+            for line in open(STALEMATES)
+            if not line.startswith("#")
+        ]
+        if table == BOOK
+        else []
+    )
     positions = [from_board(board) for board in boards]
     here = WorstCase(Planner(load_table(table)), 50)
     expected = [here.analyse(board, None) for board in boards]
@@ -111,9 +117,14 @@ def verify_json(tmp_path, *args: str) -> tuple[dict, str]:
     return data, result.output.splitlines()[-1]
 
 
-@pytest.mark.parametrize("table, positions, ending", [
-    (BOOK, STALEMATES, "stalemate"), (BOOK, "sample:30", "mate"),
-    (SHUFFLE, "sample:8", "threefold repetition")])
+@pytest.mark.parametrize(
+    "table, positions, ending",
+    [
+        (BOOK, STALEMATES, "stalemate"),
+        (BOOK, "sample:30", "mate"),
+        (SHUFFLE, "sample:8", "threefold repetition"),
+    ],
+)
 @pytest.mark.slow
 def test_jobs_do_not_change_a_worst_case_report(tmp_path, table, positions, ending):
     one, _ = verify_json(tmp_path, table, "--positions", positions)
@@ -127,8 +138,7 @@ def test_a_plan_over_budget_stops_two_jobs_where_it_stops_one(tmp_path):
     # start that needs it; with two, the worker's failure is kept until the
     # analysis needs that plan, so the partial report is the same.
     one, last_one = verify_json(tmp_path, BOOK, "--positions", "sample:100", "--budget", "300")
-    two, last_two = verify_json(tmp_path, BOOK, "--positions", "sample:100", "--budget", "300",
-                                "--jobs", "2")
+    two, last_two = verify_json(tmp_path, BOOK, "--positions", "sample:100", "--budget", "300", "--jobs", "2")
     assert one["interrupted"] and 0 < one["games"] < 100
     assert one == two and last_one == last_two
     assert last_one.startswith("Error: stopped after") and "node budget of 300" in last_one

@@ -55,14 +55,14 @@ class Binder:
             return None
         required = len(entry.params) - entry.optional
         if not required <= len(args) <= len(entry.params):
-            count = (str(required) if not entry.optional
-                     else f"{required} to {len(entry.params)}")
-            raise TableSyntaxError(f"{entry.signature} takes {count} argument"
-                                   f"{'' if count == '1' else 's'}, not {len(args)}: {text}")
+            count = str(required) if not entry.optional else f"{required} to {len(entry.params)}"
+            raise TableSyntaxError(
+                f"{entry.signature} takes {count} argument"
+                f"{'' if count == '1' else 's'}, not {len(args)}: {text}"
+            )
         if not args and entry.default is not None:
             args = (entry.default,)
-        resolved = tuple(self._argument(param, arg, entry)
-                         for param, arg in zip(entry.params, args))
+        resolved = tuple(self._argument(param, arg, entry) for param, arg in zip(entry.params, args))
         if any(isinstance(r, bool) for r in resolved):
             self.colours.append(text)
         if any(isinstance(r, PieceRef) and r.name[-1].isdigit() for r in resolved):
@@ -81,8 +81,9 @@ class Binder:
         if piece is None:
             names = ", ".join(self.pieces)
             also = ", light, dark" if param == COLOUR else ""
-            raise UnknownNameError(f"{entry.name}: {self.material} has no piece {arg!r} "
-                                   f"(its pieces: {names}{also})")
+            raise UnknownNameError(
+                f"{entry.name}: {self.material} has no piece {arg!r} (its pieces: {names}{also})"
+            )
         if param == KING and piece.piece_type != chess.KING:
             raise TableSyntaxError(f"{entry.name} takes a king, not {arg}")
         return piece

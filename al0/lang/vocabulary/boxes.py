@@ -10,8 +10,16 @@ from typing import Callable
 import chess
 
 from al0.lang.library import FeatureFunction, Node
-from al0.lang.vocabulary.geometry import (_DIST, _EDGE_DIST, _corner_squares, _reach, _region,
-                                         _side, _side_attacks, _spread)
+from al0.lang.vocabulary.geometry import (
+    _DIST,
+    _EDGE_DIST,
+    _corner_squares,
+    _reach,
+    _region,
+    _side,
+    _side_attacks,
+    _spread,
+)
 from al0.lang.vocabulary.terms import Colour, PieceRef
 
 
@@ -21,6 +29,7 @@ def room(p: PieceRef) -> FeatureFunction:
     seen through both kings; 64 when it stands on such a square itself (it is
     not confined). The book's KRK room, generalised: with a rook it is the
     rectangle the rook's lines leave the king."""
+
     def compute(node: Node) -> int:
         position = node.position
         square = p.square(node)
@@ -28,13 +37,15 @@ def room(p: PieceRef) -> FeatureFunction:
             return 64
         other = not p.colour(node)
         without_kings = (position.white | position.black) & ~position.kings
-        barrier = (_side_attacks(position, other, without_kings, kings=False)
-                   | (_side(position, other) & ~position.kings))
+        barrier = _side_attacks(position, other, without_kings, kings=False) | (
+            _side(position, other) & ~position.kings
+        )
         start = chess.BB_SQUARES[square]
         return 64 if barrier & start else _reach(start, barrier)
 
     def feature(node: Node) -> int:
         return node.fact(compute)  # type: ignore[return-value]
+
     return feature
 
 
@@ -48,6 +59,7 @@ def area(p: PieceRef) -> FeatureFunction:
 
     def feature(node: Node) -> int:
         return chess.popcount(region(node))
+
     return feature
 
 
@@ -56,6 +68,7 @@ class _AreaRegion:
     """The squares of ``area(king)`` at a node (none when the king is gone).
     Equal for equal kings, so as a :meth:`Node.fact` key it is computed once
     per node for every feature that reads it."""
+
     king: PieceRef
 
     def __call__(self, node: Node) -> chess.Bitboard:
@@ -92,6 +105,7 @@ def _area_region(p: PieceRef) -> Callable[[Node], chess.Bitboard]:
 
     def region(node: Node) -> chess.Bitboard:
         return node.fact(key)  # type: ignore[return-value]
+
     return region
 
 
@@ -124,6 +138,7 @@ def least_area(p: PieceRef) -> FeatureFunction:
             least = size if not least else min(least, size)
             exits &= ~box
         return least
+
     return feature
 
 
@@ -143,6 +158,7 @@ def area_corner_dist(p: PieceRef, colour: Colour = None) -> FeatureFunction:
         if not squares or corners is None:
             return None
         return min(_DIST[x][c] for x in chess.scan_forward(squares) for c in corners)
+
     return feature
 
 
@@ -156,8 +172,10 @@ def _nearest(square: chess.Square, region: chess.Bitboard) -> int:
     return steps
 
 
-_DIST_WITHIN = tuple(tuple(sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _DIST[c][s] <= d)
-                           for d in range(8)) for c in chess.SQUARES)
+_DIST_WITHIN = tuple(
+    tuple(sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _DIST[c][s] <= d) for d in range(8))
+    for c in chess.SQUARES
+)
 """For each square and ``d`` in 0 … 7, the squares within ``d`` king steps
 of it (for :func:`_nearest`)."""
 
@@ -176,6 +194,7 @@ def area_dist(a: PieceRef, p: PieceRef) -> FeatureFunction:
         if x is None or not squares:
             return None
         return _nearest(x, squares)
+
     return feature
 
 
@@ -183,11 +202,13 @@ def mobility(p: PieceRef) -> FeatureFunction:
     """The squares a king could step to: next to it, not held by its own
     side, not attacked by the other (attacks seen through the king itself).
     With them to move, their lone king's number of legal moves."""
+
     def feature(node: Node) -> int | None:
         square = p.square(node)
         if square is None:
             return None
         return chess.popcount(_free_steps(node, p, square))
+
     return feature
 
 
@@ -209,14 +230,17 @@ def inward(p: PieceRef) -> FeatureFunction:
     A king driven along the edge (bishop and knight's walk to the right
     corner) must be kept there: ``inward(k) = 0`` says our pieces and king
     close every way off it, whatever its steps along the edge."""
+
     def feature(node: Node) -> int | None:
         square = p.square(node)
         if square is None:
             return None
         return chess.popcount(_free_steps(node, p, square) & _FARTHER_FROM_EDGE[square])
+
     return feature
 
 
-_FARTHER_FROM_EDGE = tuple(sum(chess.BB_SQUARES[t] for t in chess.SQUARES
-                               if _EDGE_DIST[t] > _EDGE_DIST[s]) for s in chess.SQUARES)
+_FARTHER_FROM_EDGE = tuple(
+    sum(chess.BB_SQUARES[t] for t in chess.SQUARES if _EDGE_DIST[t] > _EDGE_DIST[s]) for s in chess.SQUARES
+)
 """For each square, the squares farther from the edge than it (for :func:`inward`)."""

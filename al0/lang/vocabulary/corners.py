@@ -10,7 +10,7 @@ from typing import Callable
 import chess
 
 from al0.lang.library import FeatureFunction, Node
-from al0.lang.vocabulary.boxes import _AreaRegion, _area_region
+from al0.lang.vocabulary.boxes import _area_region, _AreaRegion
 from al0.lang.vocabulary.geometry import _CORNERS, _DIST, _MDIST, _corner_squares
 from al0.lang.vocabulary.terms import Colour, PieceRef
 
@@ -30,8 +30,10 @@ def _farthest(table: tuple[chess.Bitboard, ...], region: chess.Bitboard) -> int:
     return low
 
 
-_MDIST_BEYOND = {c: tuple(sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _MDIST[c][s] >= d)
-                           for d in range(16)) for c in _CORNERS[None]}
+_MDIST_BEYOND = {
+    c: tuple(sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _MDIST[c][s] >= d) for d in range(16))
+    for c in _CORNERS[None]
+}
 """For each corner and ``d`` in 0 … 15, the squares at a Manhattan
 distance of ``d`` or more from it (for :func:`_farthest`)."""
 
@@ -43,6 +45,7 @@ class _TriangleCorners:
     ``(0, ())`` without a box or corners. Equal for equal arguments, so as
     a :meth:`Node.fact` key it is computed once per node for every feature
     that reads it."""
+
     king: PieceRef
     colour: Colour
 
@@ -56,13 +59,13 @@ class _TriangleCorners:
         return 1 + least, tuple(corner for corner, far in zip(corners, reach) if far == least)
 
 
-def _triangle_corners(p: PieceRef, colour: Colour
-                      ) -> Callable[[Node], tuple[int, tuple[chess.Square, ...]]]:
+def _triangle_corners(p: PieceRef, colour: Colour) -> Callable[[Node], tuple[int, tuple[chess.Square, ...]]]:
     """``node -> _TriangleCorners(p, colour)(node)``, memoised per node."""
     key = _TriangleCorners(p, colour)
 
     def found(node: Node) -> tuple[int, tuple[chess.Square, ...]]:
         return node.fact(key)  # type: ignore[return-value]
+
     return found
 
 
@@ -82,6 +85,7 @@ def corner_triangle(p: PieceRef, colour: Colour = None) -> FeatureFunction:
 
     def feature(node: Node) -> int | None:
         return triangle(node)[0] or None
+
     return feature
 
 
@@ -102,6 +106,7 @@ def diagonal_area(p: PieceRef, colour: Colour = None) -> FeatureFunction:
         if not box or corners is None:
             return None
         return min(_diagonal_measure(corner, box) for corner in corners)
+
     return feature
 
 
@@ -137,18 +142,23 @@ def wrong_way(p: PieceRef, colour: PieceRef | bool) -> FeatureFunction:
                 part = box & _AS_NEAR[towards][other]
                 values.append(_diagonal_measure(right, part) if part else 0)
         return min(values)
+
     return feature
 
 
-def _nearest_corners(square: chess.Square, corners: tuple[chess.Square, ...]
-                     ) -> list[chess.Square]:
+def _nearest_corners(square: chess.Square, corners: tuple[chess.Square, ...]) -> list[chess.Square]:
     """The corners of ``corners`` nearest to ``square`` (king steps)."""
     least = min(_DIST[square][corner] for corner in corners)
     return [corner for corner in corners if _DIST[square][corner] == least]
 
 
-_AS_NEAR = {a: {b: sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _MDIST[a][s] <= _MDIST[b][s])
-                for b in _CORNERS[None]} for a in _CORNERS[None]}
+_AS_NEAR = {
+    a: {
+        b: sum(chess.BB_SQUARES[s] for s in chess.SQUARES if _MDIST[a][s] <= _MDIST[b][s])
+        for b in _CORNERS[None]
+    }
+    for a in _CORNERS[None]
+}
 """``_AS_NEAR[a][b]``: the squares at least as near to corner ``a`` as to
 corner ``b``, files plus ranks."""
 
@@ -167,4 +177,5 @@ def triangle_corner_dist(a: PieceRef, p: PieceRef) -> FeatureFunction:
         if x is None or not corners:
             return None
         return min(_DIST[x][corner] for corner in corners)
+
     return feature

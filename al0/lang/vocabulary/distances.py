@@ -8,32 +8,37 @@ import math
 import chess
 
 from al0.lang.library import FeatureFunction, Node
-from al0.lang.vocabulary.geometry import (_CORNERS, _DIST, _EDGE_DIST, _MDIST, _XY,
-                                         _square_colour)
+from al0.lang.vocabulary.geometry import _CORNERS, _DIST, _EDGE_DIST, _MDIST, _XY, _square_colour
 from al0.lang.vocabulary.terms import Colour, PieceRef
 
 
 def dist(a: PieceRef, b: PieceRef) -> FeatureFunction:
     """Chebyshev (king-move) distance between two pieces."""
+
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
         return None if x is None or y is None else _DIST[x][y]
+
     return feature
 
 
 def mdist(a: PieceRef, b: PieceRef) -> FeatureFunction:
     """Manhattan distance (files apart plus ranks apart) between two pieces."""
+
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
         return None if x is None or y is None else _MDIST[x][y]
+
     return feature
 
 
 def edge_dist(a: PieceRef) -> FeatureFunction:
     """King steps from a piece to the nearest edge square (0 on the edge)."""
+
     def feature(node: Node) -> int | None:
         x = a.square(node)
         return None if x is None else _EDGE_DIST[x]
+
     return feature
 
 
@@ -57,9 +62,11 @@ def centre_side_dist(a: PieceRef, b: PieceRef) -> FeatureFunction:
     stands between the other king and the centre, the place to push from
     (a king that approaches from the edge side drives the other king back
     into the middle)."""
+
     def feature(node: Node) -> int | None:
         x, y = a.square(node), b.square(node)
         return None if x is None or y is None else _DIST[x][_CENTRE_SIDE[y]]
+
     return feature
 
 
@@ -73,17 +80,21 @@ def corner_dist(a: PieceRef, colour: Colour = None) -> FeatureFunction:
         def by_shade(node: Node) -> int | None:
             x, y = a.square(node), shade.square(node)
             return None if x is None or y is None else _CORNER_DIST_BY_SHADE[y][x]
+
         return by_shade
     distances = _CORNER_DIST[colour]
 
     def feature(node: Node) -> int | None:
         x = a.square(node)
         return None if x is None else distances[x]
+
     return feature
 
 
-_CORNER_DIST = {colour: tuple(min(_DIST[x][c] for c in corners) for x in chess.SQUARES)
-                for colour, corners in _CORNERS.items()}
+_CORNER_DIST = {
+    colour: tuple(min(_DIST[x][c] for c in corners) for x in chess.SQUARES)
+    for colour, corners in _CORNERS.items()
+}
 """King steps from each square to the nearest corner (of a colour, or any)."""
 _CORNER_DIST_BY_SHADE = tuple(_CORNER_DIST[_square_colour(s)] for s in chess.SQUARES)
 """The same for the corners of the colour of each square (a piece's)."""
@@ -95,6 +106,7 @@ def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> FeatureFunc
     rank each one step towards it; the higher one when level). The book's KRK
     approach measure, ``critical_mdist(K, R, k)``: our king heading for the
     corner of the rook's box."""
+
     def feature(node: Node) -> int | None:
         x, r, t = a.square(node), line.square(node), target.square(node)
         if x is None or r is None or t is None:
@@ -103,4 +115,5 @@ def critical_mdist(a: PieceRef, line: PieceRef, target: PieceRef) -> FeatureFunc
         cx = rx - 1 if tx < rx else rx + 1
         cy = ry - 1 if ty < ry else ry + 1
         return abs(ax - cx) + abs(ay - cy)
+
     return feature

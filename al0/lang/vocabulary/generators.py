@@ -35,27 +35,32 @@ def moves(p: PieceRef) -> Generator:
     (promotions knight, bishop, rook, queen). None when it is not its side's move,
     so us-moves must name a piece of ours and them-moves one of theirs (checked
     when the table loads)."""
+
     def generator(node: Node) -> list[chess.Move]:
         square = p.square(node)
         if square is None or node.position.turn != p.colour(node):
             return []
         found = _by_squares(m for m in node.successors() if m.from_square == square)
         return sorted(found, key=_king_order) if p.piece_type == chess.KING else found
+
     return generator
 
 
 def checks() -> Generator:
     """Legal moves that give check, by the moving piece's square, then the
     target square (a1, b1, … h8)."""
+
     def generator(node: Node) -> list[chess.Move]:
         return _by_squares(m for m, child in node.successors().items() if is_check(child))
+
     return generator
 
 
 def captures() -> Generator:
     """Legal captures, by the moving piece's square, then the target square."""
+
     def generator(node: Node) -> list[chess.Move]:
         theirs = _side(node.position, not node.position.turn)
-        return _by_squares(m for m in node.successors()
-                           if theirs & chess.BB_SQUARES[m.to_square])
+        return _by_squares(m for m in node.successors() if theirs & chess.BB_SQUARES[m.to_square])
+
     return generator

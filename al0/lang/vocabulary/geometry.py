@@ -9,10 +9,12 @@ from al0.board.position import Bitboard, Position, attacks
 from al0.lang.library import Node
 from al0.lang.vocabulary.terms import Colour, PieceRef
 
-
 _XY = tuple((chess.square_file(s), chess.square_rank(s)) for s in chess.SQUARES)
-_CORNERS = {None: (chess.A1, chess.H1, chess.A8, chess.H8),
-            chess.BLACK: (chess.A1, chess.H8), chess.WHITE: (chess.H1, chess.A8)}
+_CORNERS = {
+    None: (chess.A1, chess.H1, chess.A8, chess.H8),
+    chess.BLACK: (chess.A1, chess.H8),
+    chess.WHITE: (chess.H1, chess.A8),
+}
 _EDGE_DIST = tuple(min(x, 7 - x, y, 7 - y) for x, y in _XY)
 # python-chess's square_distance and square_manhattan_distance, tabulated
 # from the coordinates (calling them 8,192 times costs every start noticeably).
@@ -34,8 +36,7 @@ def _side(position: Position, colour: chess.Color) -> Bitboard:
     return position.white if colour else position.black
 
 
-def _side_attacks(position: Position, colour: chess.Color, occupied: Bitboard,
-                  kings: bool) -> Bitboard:
+def _side_attacks(position: Position, colour: chess.Color, occupied: Bitboard, kings: bool) -> Bitboard:
     """Every square ``colour``'s pieces attack with ``occupied`` on the board
     (its king's too when ``kings``)."""
     mask = 0
@@ -51,8 +52,7 @@ def _side_attacks(position: Position, colour: chess.Color, occupied: Bitboard,
 
 def _spread(region: chess.Bitboard) -> chess.Bitboard:
     """``region`` and every square a king step away from it."""
-    row = (region | ((region >> 1) & ~chess.BB_FILE_H)
-           | ((region << 1) & ~chess.BB_FILE_A & chess.BB_ALL))
+    row = region | ((region >> 1) & ~chess.BB_FILE_H) | ((region << 1) & ~chess.BB_FILE_A & chess.BB_ALL)
     return row | ((row << 8) & chess.BB_ALL) | (row >> 8)
 
 

@@ -30,25 +30,30 @@ def divides(p: PieceRef) -> Predicate:
             return False
         (a1, a2), (b1, b2), (c1, c2) = lines[ours], lines[square], lines[theirs]
         return (min(a1, c1) < b1 < max(a1, c1)) or (min(a2, c2) < b2 < max(a2, c2))
+
     return predicate
 
 
 def opposition() -> Predicate:
     """The kings stand on one file or rank with one square between them."""
+
     def predicate(node: Node, root: Node) -> bool:
         a, b = king_square(node.position, chess.WHITE), king_square(node.position, chess.BLACK)
         if a < 0 or b < 0:
             return False
         (ax, ay), (bx, by) = _XY[a], _XY[b]
         return (ax == bx and abs(ay - by) == 2) or (ay == by and abs(ax - bx) == 2)
+
     return predicate
 
 
 def edge(p: PieceRef) -> Predicate:
     """The piece stands on an edge file or rank."""
+
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
         return square is not None and _EDGE_DIST[square] == 0
+
     return predicate
 
 
@@ -59,4 +64,5 @@ def corner(p: PieceRef, colour: Colour = None) -> Predicate:
 
     def predicate(node: Node, root: Node) -> bool:
         return distance(node) == 0
+
     return predicate

@@ -6,16 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from al0.lang.vocabulary.boxes import (area, area_corner_dist, area_dist, inward, least_area,
-                                      mobility, room)
-from al0.lang.vocabulary.corners import (corner_triangle, diagonal_area, triangle_corner_dist,
-                                        wrong_way)
-from al0.lang.vocabulary.distances import (centre_side_dist, corner_dist, critical_mdist, dist,
-                                          edge_dist, mdist)
+from al0.lang.vocabulary.boxes import area, area_corner_dist, area_dist, inward, least_area, mobility, room
+from al0.lang.vocabulary.corners import corner_triangle, diagonal_area, triangle_corner_dist, wrong_way
+from al0.lang.vocabulary.distances import (
+    centre_side_dist,
+    corner_dist,
+    critical_mdist,
+    dist,
+    edge_dist,
+    mdist,
+)
 from al0.lang.vocabulary.generators import captures, checks, moves
 from al0.lang.vocabulary.placement import corner, divides, edge, opposition
 from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
-
 
 PIECE, KING, COLOUR = "piece", "king", "colour"
 
@@ -23,6 +26,7 @@ PIECE, KING, COLOUR = "piece", "king", "colour"
 @dataclass(frozen=True)
 class VocabularyEntry:
     """One family of the vocabulary: its name, kind, parameters and builder."""
+
     name: str
     kind: str
     """``feature``, ``predicate`` or ``generator``."""
@@ -58,10 +62,8 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
     VocabularyEntry("room", "feature", (KING,), room, optional=1, default="k"),
     VocabularyEntry("area", "feature", (KING,), area, optional=1, default="k"),
     VocabularyEntry("least_area", "feature", (KING,), least_area, optional=1, default="k"),
-    VocabularyEntry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2,
-          default="k"),
-    VocabularyEntry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2,
-          default="k"),
+    VocabularyEntry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2, default="k"),
+    VocabularyEntry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2, default="k"),
     VocabularyEntry("diagonal_area", "feature", (KING, COLOUR), diagonal_area, optional=2, default="k"),
     VocabularyEntry("wrong_way", "feature", (KING, COLOUR), wrong_way),
     VocabularyEntry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
@@ -92,6 +94,7 @@ def reference_markdown() -> str:
     standard library and of this vocabulary with its docstring's summary
     (a test keeps the document equal to this)."""
     from al0.lang.library import standard_library
+
     standard = standard_library()
     rows = ["| name | kind | meaning |", "|---|---|---|"]
     for name in standard.predicates:

@@ -11,7 +11,6 @@ import chess
 from al0.board.material import Material
 from al0.lang.library import Node
 
-
 Colour = Union[bool, "PieceRef", None]
 """A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
 colour of a piece's square, or None (any colour)."""
@@ -20,6 +19,7 @@ colour of a piece's square, or None (any colour)."""
 @dataclass(frozen=True)
 class PieceRef:
     """A named piece of a material: whose, which kind, which of its kind."""
+
     name: str
     ours: bool
     piece_type: chess.PieceType
