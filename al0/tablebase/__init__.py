@@ -65,6 +65,10 @@ _MEN = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 """Every piece type but the king (a pawn is looked for, to be refused)."""
 
 
+_Slots = tuple["Tablebase", chess.Color, tuple[tuple[bool, int], ...]]
+"""What :attr:`Tablebase._slots` holds for one kind of men."""
+
+
 @dataclass(frozen=True)
 class Result:
     """A position's value with best play by both sides."""
@@ -240,6 +244,28 @@ class Tablebase:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         return found
 
+    @functools.cached_property
+    def _slots(self) -> dict[tuple[tuple[chess.PieceType, chess.Color], ...], _Slots]:
+        """For the men besides the kings, sorted (as :attr:`_layouts` keys
+        them), the table that knows them, the colour of its first side and
+        where each of its slots' squares is found: a king's colour, or the
+        position of a man in the sorted men (the lowest square first among
+        like men). Worked out once per kind of men, not per probe."""
+        slots: dict[tuple[tuple[chess.PieceType, chess.Color], ...], _Slots] = {}
+        for key, (table, first) in self._layouts.items():
+            left = list(enumerate(key))
+            where: list[tuple[bool, int]] = []
+            for piece, side in zip(table.material.types, table.material.sides):
+                colour = first if side == 0 else not first
+                if piece == chess.KING:
+                    where.append((True, int(colour)))
+                else:
+                    found = next(man for man in left if man[1] == (piece, colour))
+                    left.remove(found)
+                    where.append((False, found[0]))
+            slots[key] = (table, first, tuple(where))
+        return slots
+
     def _locate(self, board: chess.Board) -> tuple[Tablebase, int, int]:
         """The table, row and index of a pawnless ``board`` with two kings:
         found by its men alone, through the one symmetry that takes the
@@ -248,22 +274,20 @@ class Tablebase:
 
         :raises PositionError: for material this table cannot answer for.
         """
-        others = [(piece, colour, square) for piece in _MEN for colour in chess.COLORS
-                  for square in chess.scan_forward(board.pieces_mask(piece, colour))]
-        table, first = self._layout_of(board, [(piece, colour) for piece, colour, _ in others])
-        squares: list[int] = []
-        for piece, side in zip(table.material.types, table.material.sides):
-            colour = first if side == 0 else not first
-            if piece == chess.KING:
-                squares.append(chess.lsb(board.kings & board.occupied_co[colour]))
-            else:
-                man = next(man for man in others if man[0] == piece and man[1] == colour)
-                others.remove(man)
-                squares.append(man[2])
+        kings = board.kings
+        white = board.occupied_co[chess.WHITE]
+        men = sorted((board.piece_type_at(square) or 0, bool(white >> square & 1), square)
+                     for square in chess.scan_forward(board.occupied & ~kings))
+        found = self._slots.get(tuple((piece, colour) for piece, colour, _ in men))
+        if found is None:
+            raise PositionError(f"not a {self.name} position: {board.fen()}")
+        table, first, where = found
+        king_squares = (chess.lsb(kings & board.occupied_co[chess.BLACK]), chess.lsb(kings & white))
+        squares = [king_squares[slot] if is_king else men[slot][2] for is_king, slot in where]
         symmetry = _SYMMETRIES[_ONTO[squares[0]]]
         index = _TRIANGLE_INDEX[symmetry[squares[0]]]
-        for slot in range(1, len(squares)):
-            index = index * 64 + symmetry[squares[slot]]
+        for square in squares[1:]:
+            index = index * 64 + symmetry[square]
         return table, 0 if board.turn == first else 1, index
 
     def result(self, board: chess.Board) -> Result:
