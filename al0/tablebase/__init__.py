@@ -65,6 +65,9 @@ _MEN = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 """Every piece type but the king (a pawn is looked for, to be refused)."""
 
 
+_Man = tuple[chess.PieceType, chess.Color, chess.Square]
+"""A man besides the kings: its type, colour and square."""
+
 _Slots = tuple["Tablebase", chess.Color, tuple[tuple[bool, int], ...]]
 """What :attr:`Tablebase._slots` holds for one kind of men."""
 
@@ -278,17 +281,24 @@ class Tablebase:
         white = board.occupied_co[chess.WHITE]
         men = sorted((board.piece_type_at(square) or 0, bool(white >> square & 1), square)
                      for square in chess.scan_forward(board.occupied & ~kings))
+        return self._place(chess.lsb(kings & white), chess.lsb(kings & board.occupied_co[chess.BLACK]),
+                           men, board.turn, board)
+
+    def _place(self, white_king: chess.Square, black_king: chess.Square, men: list[_Man],
+               turn: chess.Color, board: chess.Board) -> tuple[Tablebase, int, int]:
+        """:meth:`_locate` of the position with these kings, these ``men``
+        (sorted) and ``turn`` to move; ``board`` only names it in an error."""
         found = self._slots.get(tuple((piece, colour) for piece, colour, _ in men))
         if found is None:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         table, first, where = found
-        king_squares = (chess.lsb(kings & board.occupied_co[chess.BLACK]), chess.lsb(kings & white))
+        king_squares = (black_king, white_king)
         squares = [king_squares[slot] if is_king else men[slot][2] for is_king, slot in where]
         symmetry = _SYMMETRIES[_ONTO[squares[0]]]
         index = _TRIANGLE_INDEX[symmetry[squares[0]]]
         for square in squares[1:]:
             index = index * 64 + symmetry[square]
-        return table, 0 if board.turn == first else 1, index
+        return table, 0 if turn == first else 1, index
 
     def result(self, board: chess.Board) -> Result:
         """Who mates ``board`` with best play, and in how many plies.
@@ -326,14 +336,24 @@ class Tablebase:
         """Every legal move with how good it is for the mover (higher is
         better: a win, sooner first; then a draw; then a loss, later first),
         in UCI order."""
-        board = board.copy(stack=False)
+        # Each move's position located from the men moved, not from a board
+        # pushed: no castling, en passant or promotion without pawns and
+        # castling rights.
+        kings = board.kings
+        white = board.occupied_co[chess.WHITE]
+        white_king, black_king = chess.lsb(kings & white), chess.lsb(kings & board.occupied_co[chess.BLACK])
+        men = [(board.piece_type_at(square) or 0, bool(white >> square & 1), square)
+               for square in chess.scan_forward(board.occupied & ~kings)]
+        turn = not board.turn
         scored = []
         for move in sorted(board.legal_moves, key=chess.Move.uci):
-            board.push(move)
-            try:
-                value = self._lookup(board)  # legal: no need to validate it again
-            finally:
-                board.pop()
+            start, end = move.from_square, move.to_square
+            after = sorted((piece, colour, end if square == start else square)
+                           for piece, colour, square in men if square != end)
+            table, side, index = self._place(end if start == white_king else white_king,
+                                             end if start == black_king else black_king,
+                                             after, turn, board)
+            value = int(table.values[side, index])  # legal: no need to validate it again
             if value == DRAW:
                 score = (1, 0)
             elif value % 2 == 0:
