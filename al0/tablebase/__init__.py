@@ -28,7 +28,7 @@ import hashlib
 import os
 import stat
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict, overload
@@ -38,6 +38,8 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from al0.board.moves import legal_moves
+from al0.board.position import Position, to_board
 from al0.errors import PositionError
 from al0.files import read_regular_file, read_start, remove_stale_temporaries, write_atomically
 from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout
@@ -77,6 +79,13 @@ _SYMMETRIES = [[int(s) for s in row] for row in SYMMETRIES]
 _TRIANGLE_INDEX = [int(t) for t in TRIANGLE_INDEX]
 _MEN = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 """Every piece type but the king (a pawn is looked for, to be refused)."""
+
+
+_Man = tuple[chess.PieceType, chess.Color, chess.Square]
+"""A man besides the kings: its type, colour and square."""
+
+_Slots = tuple["Tablebase", chess.Color, tuple[tuple[bool, int], ...]]
+"""What :attr:`Tablebase._slots` holds for one kind of men."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +281,28 @@ class Tablebase:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         return found
 
+    @functools.cached_property
+    def _slots(self) -> dict[tuple[tuple[chess.PieceType, chess.Color], ...], _Slots]:
+        """For the men besides the kings, sorted (as :attr:`_layouts` keys
+        them), the table that knows them, the colour of its first side and
+        where each of its slots' squares is found: a king's colour, or the
+        position of a man in the sorted men (the lowest square first among
+        like men). Worked out once per kind of men, not per probe."""
+        slots: dict[tuple[tuple[chess.PieceType, chess.Color], ...], _Slots] = {}
+        for key, (table, first) in self._layouts.items():
+            left = list(enumerate(key))
+            where: list[tuple[bool, int]] = []
+            for piece, side in zip(table.material.types, table.material.sides):
+                colour = first if side == 0 else not first
+                if piece == chess.KING:
+                    where.append((True, int(colour)))
+                else:
+                    found = next(man for man in left if man[1] == (piece, colour))
+                    left.remove(found)
+                    where.append((False, found[0]))
+            slots[key] = (table, first, tuple(where))
+        return slots
+
     def _locate(self, board: chess.Board) -> tuple[Tablebase, int, int]:
         """The table, row and index of a pawnless ``board`` with two kings:
         found by its men alone, through the one symmetry that takes the
@@ -280,27 +311,42 @@ class Tablebase:
 
         :raises PositionError: for material this table cannot answer for.
         """
-        others = [
-            (piece, colour, square)
-            for piece in _MEN
-            for colour in chess.COLORS
-            for square in chess.scan_forward(board.pieces_mask(piece, colour))
-        ]
-        table, first = self._layout_of(board, [(piece, colour) for piece, colour, _ in others])
-        squares: list[int] = []
-        for piece, side in zip(table.material.types, table.material.sides):
-            colour = first if side == 0 else not first
-            if piece == chess.KING:
-                squares.append(chess.lsb(board.kings & board.occupied_co[colour]))
-            else:
-                man = next(man for man in others if man[0] == piece and man[1] == colour)
-                others.remove(man)
-                squares.append(man[2])
+        kings = board.kings
+        white = board.occupied_co[chess.WHITE]
+        men = sorted(
+            (board.piece_type_at(square) or 0, bool(white >> square & 1), square)
+            for square in chess.scan_forward(board.occupied & ~kings)
+        )
+        return self._place(
+            chess.lsb(kings & white),
+            chess.lsb(kings & board.occupied_co[chess.BLACK]),
+            men,
+            board.turn,
+            board,
+        )
+
+    def _place(
+        self,
+        white_king: chess.Square,
+        black_king: chess.Square,
+        men: list[_Man],
+        turn: chess.Color,
+        board: chess.Board | Position,
+    ) -> tuple[Tablebase, int, int]:
+        """:meth:`_locate` of the position with these kings, these ``men``
+        (sorted) and ``turn`` to move; ``board`` only names it in an error."""
+        found = self._slots.get(tuple((piece, colour) for piece, colour, _ in men))
+        if found is None:
+            shown = board.fen() if isinstance(board, chess.Board) else to_board(board).fen()
+            raise PositionError(f"not a {self.name} position: {shown}")
+        table, first, where = found
+        king_squares = (black_king, white_king)
+        squares = [king_squares[slot] if is_king else men[slot][2] for is_king, slot in where]
         symmetry = _SYMMETRIES[_ONTO[squares[0]]]
         index = _TRIANGLE_INDEX[symmetry[squares[0]]]
-        for slot in range(1, len(squares)):
-            index = index * 64 + symmetry[squares[slot]]
-        return table, 0 if board.turn == first else 1, index
+        for square in squares[1:]:
+            index = index * 64 + symmetry[square]
+        return table, 0 if turn == first else 1, index
 
     def result(self, board: chess.Board) -> Result:
         """Who mates ``board`` with best play, and in how many plies.
@@ -338,14 +384,51 @@ class Tablebase:
         """Every legal move with how good it is for the mover (higher is
         better: a win, sooner first; then a draw; then a loss, later first),
         in UCI order."""
-        board = board.copy(stack=False)
+        kings = board.kings
+        white = board.occupied_co[chess.WHITE]
+        men = [
+            (board.piece_type_at(square) or 0, bool(white >> square & 1), square)
+            for square in chess.scan_forward(board.occupied & ~kings)
+        ]
+        return self._scored_men(
+            chess.lsb(kings & white),
+            chess.lsb(kings & board.occupied_co[chess.BLACK]),
+            men,
+            board.turn,
+            board.legal_moves,
+            board,
+        )
+
+    def _scored_men(
+        self,
+        white_king: chess.Square,
+        black_king: chess.Square,
+        men: list[_Man],
+        turn: chess.Color,
+        moves: Iterable[chess.Move],
+        board: chess.Board | Position,
+    ) -> list[tuple[tuple[int, int], chess.Move]]:
+        """:meth:`_scored` of the position of these kings and ``men``, with
+        ``turn`` to move and legal ``moves``. Each move's position is located
+        from the men it moves, not from a board pushed: without pawns or
+        castling rights a move carries one man and may take another."""
+        turn = not turn
         scored = []
-        for move in sorted(board.legal_moves, key=chess.Move.uci):
-            board.push(move)
-            try:
-                value = self._lookup(board)  # legal: no need to validate it again
-            finally:
-                board.pop()
+        for move in sorted(moves, key=chess.Move.uci):
+            start, end = move.from_square, move.to_square
+            after = sorted(
+                (piece, colour, end if square == start else square)
+                for piece, colour, square in men
+                if square != end
+            )
+            table, side, index = self._place(
+                end if start == white_king else white_king,
+                end if start == black_king else black_king,
+                after,
+                turn,
+                board,
+            )
+            value = int(table.values[side, index])  # legal: no need to validate it again
             if value == DRAW:
                 score = (1, 0)
             elif value % 2 == 0:
@@ -380,6 +463,55 @@ class Tablebase:
         scored = self._scored(board)
         if not scored:
             raise PositionError(f"the side to move has no legal move: {board.fen()}")
+        best = max(score for score, _ in scored)
+        return next(move for score, move in scored if score == best)
+
+    def _men(self, position: Position) -> tuple[chess.Square, chess.Square, list[_Man]]:
+        """The kings' squares (White's, Black's) and the other men of
+        ``position``, sorted."""
+        white, _, kings, queens, rooks, bishops, knights, _ = position
+        men = [
+            (piece, bool(white >> square & 1), square)
+            for piece, mask in (
+                (chess.KNIGHT, knights),
+                (chess.BISHOP, bishops),
+                (chess.ROOK, rooks),
+                (chess.QUEEN, queens),
+            )
+            for square in chess.scan_forward(mask)
+        ]
+        return chess.lsb(kings & white), chess.lsb(kings & ~white), men
+
+    def result_at(self, position: Position) -> Result:
+        """:meth:`result` of a legal ``position`` (one reached in play from
+        a legal one: it is not validated again), without a board.
+
+        :raises PositionError: for material this table cannot answer for.
+        """
+        white_king, black_king, men = self._men(position)
+        table, side, index = self._place(white_king, black_king, sorted(men), position.turn, position)
+        value = int(table.values[side, index])
+        if value == DRAW:
+            return Result(None, None)
+        return Result(position.turn if value % 2 else not position.turn, value)
+
+    def dtm_at(self, position: Position, side: chess.Color) -> int | None:
+        """:meth:`dtm` of a legal ``position`` for ``side``, without a board
+        (see :meth:`result_at`)."""
+        result = self.result_at(position)
+        return result.moves if result.winner == side else None
+
+    def best_defence_at(self, position: Position) -> chess.Move:
+        """:meth:`best_defence` of a legal ``position``, without a board
+        (see :meth:`result_at`): the same move.
+
+        :raises PositionError: if the side to move has no legal move or
+            the table cannot answer for the material.
+        """
+        white_king, black_king, men = self._men(position)
+        scored = self._scored_men(white_king, black_king, men, position.turn, legal_moves(position), position)
+        if not scored:
+            raise PositionError(f"the side to move has no legal move: {to_board(position).fen()}")
         best = max(score for score, _ in scored)
         return next(move for score, move in scored if score == best)
 

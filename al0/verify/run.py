@@ -29,6 +29,7 @@ from al0.verify.deal import PLAN_CHUNK, Deal
 from al0.verify.game import GameRecord
 from al0.verify.parent_watch import exit_with_parent
 from al0.verify.report import Report
+from al0.verify.sources import LazyBoards
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import ChunkResult, StopRequest, decode_plan, judge_chunk, plan_chunk, segment_chunk
 from al0.verify.worst import Start
@@ -215,7 +216,14 @@ def _judge_worst(
 
     def read() -> list[Position]:
         """Read the next chunk of start positions, for their plans."""
-        read = [verifier.start(board) for board in boards[len(starts) : len(starts) + PLAN_CHUNK]]
+        stop = len(starts) + PLAN_CHUNK
+        # A tablebase's listing gives positions without boards (a board costs
+        # more than the rest of what a start needs).
+        read = (
+            [verifier.start_at(position) for position in boards.positions(len(starts), stop)]
+            if isinstance(boards, LazyBoards)
+            else [verifier.start(board) for board in boards[len(starts) : stop]]
+        )
         starts.extend(read)
         return [start[1] for start in read]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from al0.board.moves import apply, play
-from al0.board.position import Position, to_board
+from al0.board.position import Position
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, descend, ending_at
 from al0.engine.tree import ForcingTree
@@ -93,8 +93,7 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
     """The segment from ``position`` (our move): its plan, followed against
     the tablebase's defence as :func:`~al0.engine.play.play_game` follows it."""
     us = planner.table.us
-    board = to_board(position)
-    dtm = tablebase.dtm(board, us)
+    dtm = tablebase.dtm_at(position, us)
     end = ending_at(position, planner)
     if end is not None:
         return Segment(None, None, dtm, (), (), 0, end)
@@ -117,7 +116,7 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
             captures |= 1 << len(keys)
         men = now
         keys.append(pack(reached))
-        dtms.append(tablebase.dtm(board, us))
+        dtms.append(tablebase.dtm_at(reached, us))
         ending = ending_at(reached, planner)
         return ending
 
@@ -129,12 +128,10 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
         move = tree.branches[0][0]
         after = play(position, move)
         assert after is not None  # the search only keeps legal moves
-        board.push(move)
         ending = add(after)
         if ending is not None:
             return segment(ending)
-        reply = tablebase.best_defence(board)
-        board.push(reply)
+        reply = tablebase.best_defence_at(after)
         position = apply(after, reply)
         ending = add(position)
         if ending is not None:

@@ -89,6 +89,11 @@ class LazyBoards(Sequence[chess.Board]):
     def _board(self, item: int) -> chess.Board:
         return self._classes[item].board()
 
+    def positions(self, start: int, stop: int) -> list[Position]:
+        """Positions ``start`` to ``stop``, made from the classes without a
+        board."""
+        return [class_position(position) for position in self._classes[start:stop]]
+
     def chain_starts(self, start: int, stop: int) -> list[ChainStart]:
         """:func:`chain_starts` of positions ``start`` to ``stop``, made from
         the classes without a board (a board costs more than the rest of
@@ -115,6 +120,9 @@ class EveryOrientation(LazyBoards):
         index = bisect.bisect_right(self._ends, item)
         offset = item - (self._ends[index - 1] if index else 0)
         return to_board(mirror_images(from_board(self._classes[index].board()))[offset])
+
+    def positions(self, start: int, stop: int) -> list[Position]:
+        return [from_board(board) for board in self[start:stop]]
 
     def chain_starts(self, start: int, stop: int) -> list[ChainStart]:
         return [chain_start(board) for board in self[start:stop]]

@@ -17,7 +17,7 @@ from typing import Callable
 
 import chess
 
-from al0.board.position import from_board
+from al0.board.position import Position, from_board
 from al0.engine.defenders import Defender, TablebaseDefender, make_defender
 from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.lang.loader import load_table
@@ -133,6 +133,16 @@ class Verifier:
             position_fen(position) if (board.halfmove_clock, board.fullmove_number) == (0, 1) else board.fen()
         )
         return fen, position, self.optimal(board)
+
+    def start_at(self, position: Position) -> Start:
+        """:meth:`start` of a position of the tablebase's listing (a won
+        class or its image: legal by the table, so no board is made or
+        validated), its move counters at 0 and 1."""
+        optimal = None
+        if self.tablebase is not None:
+            result = self.tablebase.result_at(position)
+            optimal = result.moves if result.winner == self.table.us else None
+        return position_fen(position), position, optimal
 
     def judge_start(self, start: Start, board: Callable[[], chess.Board]) -> GameRecord:
         """The worst-case record of ``start``; ``board`` gives its board,

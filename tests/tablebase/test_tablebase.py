@@ -224,6 +224,28 @@ def test_best_defence_takes_a_piece_when_that_is_best(table) -> None:
     assert table("KRK").result(board).winner == chess.BLACK
 
 
+@pytest.mark.parametrize("material", ["KQKR", "KBBK"])
+def test_the_positions_answers_are_the_boards(table, material: str) -> None:
+    """result_at, dtm_at and best_defence_at (a compact position, no board)
+    give what result, dtm and best_defence give for its board, captures
+    into a smaller table and a pair of like pieces included."""
+    from al0.board.position import from_board
+
+    rng = random.Random(7)
+    tablebase = table(material)
+    classes = tablebase.positions(chess.BLACK)
+    checked = 0
+    while checked < 150:
+        board = classes[rng.randrange(len(classes))].board()
+        if not board.is_valid() or not any(board.legal_moves):
+            continue
+        position = from_board(board)
+        assert tablebase.result_at(position) == tablebase.result(board)
+        assert tablebase.dtm_at(position, chess.WHITE) == tablebase.dtm(board, chess.WHITE)
+        assert tablebase.best_defence_at(position) == tablebase.best_defence(board)
+        checked += 1
+
+
 def test_best_moves_of_a_draw_is_empty(table) -> None:
     board = chess.Board("8/8/8/8/4k3/8/8/K1N5 w - - 0 1")
     assert table("KNK").best_moves(board) == []

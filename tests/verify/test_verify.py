@@ -27,6 +27,7 @@ from al0.tablebase import load_if_any
 from al0.verify.game import GameRecord, play_one
 from al0.verify.report import Report, scoped_verdict
 from al0.verify.sources import start_positions
+from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import WorstCase
 from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES
 
@@ -69,6 +70,19 @@ def test_all_positions_cover_every_white_to_move_position_once(everything):
         assert not orbit & seen, board.fen()
         seen |= orbit
     assert len(everything) == 21_959 and len(seen) == 175_168
+
+
+@pytest.mark.parametrize("kind", ["all", "every"])
+def test_a_listings_starts_made_without_boards_are_its_boards_starts(tablebase, kind):
+    """The worst case reads a tablebase's listing as positions (no board
+    made or validated): the same starts as from its boards."""
+    table = load_table(BOOK)
+    boards = start_positions(PositionsSpec(kind), table, tablebase)
+    verifier = Verifier(VerifySpec(BOOK, DefenderSpec("worst")))
+    for start in (0, len(boards) // 2, len(boards) - 40):
+        assert [verifier.start_at(position) for position in boards.positions(start, start + 40)] == [
+            verifier.start(board) for board in boards[start : start + 40]
+        ]
 
 
 def test_worst_case_bounds_every_defence_and_its_line_replays(bratko, everything):
