@@ -35,7 +35,7 @@ from al0.tablebase import Tablebase, load_if_any
 from al0.teach import Grade, Practice, Turn
 from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.pgn import pgn_text, practice_game
-from al0.teach.record import Attempt, add_attempt, check_record, read_record, record_lines, record_path
+from al0.teach.record import add_attempt, check_record, read_record, record_lines, record_path
 from al0.teach.verdict import moves_text
 
 COMMANDS = (
@@ -422,19 +422,7 @@ def practice(
             )
         )
         if sum(game.given.values()):  # an exercise left untouched is not counted
-            add_attempt(
-                path,
-                Attempt(
-                    material,
-                    game.start.fen(),
-                    game.solved(),
-                    game.moves_played,
-                    game.optimal,
-                    game.hints,
-                    game.given[Grade.MISTAKE],
-                    game.given[Grade.BLUNDER],
-                ),
-            )
+            add_attempt(path, game.attempt(material))
         if stop:
             break
     if pgn_path is not None:

@@ -30,9 +30,9 @@ from al0.lang.vocabulary.binding import split_call
 from al0.lang.vocabulary.boxes import area_squares
 from al0.lang.vocabulary.terms import material_pieces
 from al0.report.render import plan_json
-from al0.teach import Grade, Practice, Turn
+from al0.teach import Practice, Turn
 from al0.teach.exercises import level_starts, parse_level
-from al0.teach.record import Attempt, add_attempt, read_record, record_lines
+from al0.teach.record import add_attempt, read_record, record_lines
 
 if TYPE_CHECKING:
     from al0.lang.model import AdviceTable
@@ -465,19 +465,7 @@ class Api:
             session.left = True
             if counted and self.record is not None:
                 with self._record_lock:  # one read-and-write of the file at a time
-                    add_attempt(
-                        self.record,
-                        Attempt(
-                            session.table.material,
-                            game.start.fen(),
-                            game.solved(),
-                            game.moves_played,
-                            game.optimal,
-                            game.hints,
-                            game.given[Grade.MISTAKE],
-                            game.given[Grade.BLUNDER],
-                        ),
-                    )
+                    add_attempt(self.record, game.attempt(session.table.material))
         return {"recorded": counted}
 
     def progress(self, body: Json) -> Json:

@@ -21,6 +21,7 @@ from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.tree import ForcingTree
 from al0.errors import PositionError
+from al0.teach.record import Attempt
 from al0.teach.verdict import Grade, Judge, Verdict
 
 if TYPE_CHECKING:
@@ -171,6 +172,20 @@ class Practice:
         """Whether the person has mated."""
         end = self.ending()
         return end is not None and end.ending is Ending.MATE and self.board.turn != self.us
+
+    def attempt(self, material: str) -> Attempt:
+        """The exercise as the person leaves it, for the progress record
+        (``material``: the ending it is counted under)."""
+        return Attempt(
+            material,
+            self.start.fen(),
+            self.solved(),
+            self.moves_played,
+            self.optimal,
+            self.hints,
+            self.given[Grade.MISTAKE],
+            self.given[Grade.BLUNDER],
+        )
 
     def distance(self) -> int | None:
         """The tablebase's moves to mate for the person's side now; None
