@@ -15,6 +15,7 @@ from typing import Any
 
 import chess
 import pytest
+from uci_gui import KRK, Gui
 
 from al0 import tablebase
 from al0.engine.plan import Planner
@@ -25,31 +26,9 @@ from al0.uci.rescue import rescue_move, why_not
 from al0.uci.scores import move_score
 from conftest import ROOT, TEST_TABLES
 
-KRK = str(ROOT / "advice_tables" / "krk.yaml")
 BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 # The first legal move in UCI order (a1a2) is not one of the tablebase's (a1a5, e1e2).
 FIRST_IS_BAD = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
-
-
-class Gui:
-    """A GUI in process: the lines the engine sent, in order."""
-
-    def __init__(self, table: str | None = KRK):
-        self.sent: list[str] = []
-        self.engine = UciEngine(
-            self.sent.append, None if table is None else load_table(table), table_spec=table or "auto"
-        )
-
-    def ask(self, line: str) -> list[str]:
-        """Send ``line``; what came back once its search (if any) ended."""
-        seen = len(self.sent)
-        self.engine.handle(line)
-        if self.engine.search is not None:
-            self.engine.search.wait()
-        return self.sent[seen:]
-
-    def bestmoves(self) -> list[str]:
-        return [line.split()[1] for line in self.sent if line.startswith("bestmove")]
 
 
 class Gate:

@@ -11,6 +11,7 @@ import time
 import chess
 import chess.engine
 import pytest
+from uci_gui import KRK, Gui
 
 from al0 import __version__, tablebase
 from al0.board.fen import read_epd
@@ -27,31 +28,12 @@ from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
 from al0.uci.scores import playable, table_score
 from conftest import LIBRARIES, POSITIONS, ROOT, TEST_TABLES
 
-KRK = str(ROOT / "advice_tables" / "krk.yaml")
 NO_PLAN = str(TEST_TABLES / "krk_no_plan.yaml")
 DEEP = str(TEST_TABLES / "krk_deep_mate.yaml")
 GAMES = POSITIONS / "krk_uci_games.epd"
 BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 KRRK_MATE_IN_ONE = "6k1/8/6K1/8/8/8/R7/1R6 w - - 0 1"
 COMMAND = [sys.executable, "-m", "al0", "uci"]
-
-
-class Gui:
-    """A GUI in process: each line to the engine, then what it answered once
-    its search (if the line started one) has ended."""
-
-    def __init__(self, table: str | None = KRK):
-        self.sent: list[str] = []
-        self.engine = UciEngine(
-            self.sent.append, None if table is None else load_table(table), table_spec=table or "auto"
-        )
-
-    def ask(self, line: str) -> list[str]:
-        seen = len(self.sent)
-        self.engine.handle(line)
-        if self.engine.search is not None:
-            self.engine.search.wait()
-        return self.sent[seen:]
 
 
 def bestmove(lines: list[str]) -> str:
