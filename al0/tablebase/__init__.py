@@ -84,6 +84,19 @@ _MEN = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 _Man = tuple[chess.PieceType, chess.Color, chess.Square]
 """A man besides the kings: its type, colour and square."""
 
+
+def _board_men(board: chess.Board) -> tuple[chess.Square, chess.Square, list[_Man]]:
+    """The kings' squares (White's, Black's) and the other men of ``board``,
+    in square order: what a probe locates a position by."""
+    kings = board.kings
+    white = board.occupied_co[chess.WHITE]
+    men = [
+        (board.piece_type_at(square) or 0, bool(white >> square & 1), square)
+        for square in chess.scan_forward(board.occupied & ~kings)
+    ]
+    return chess.lsb(kings & white), chess.lsb(kings & board.occupied_co[chess.BLACK]), men
+
+
 _Slots = tuple["Tablebase", chess.Color, tuple[tuple[bool, int], ...]]
 """What :attr:`Tablebase._slots` holds for one kind of men."""
 
@@ -311,19 +324,8 @@ class Tablebase:
 
         :raises PositionError: for material this table cannot answer for.
         """
-        kings = board.kings
-        white = board.occupied_co[chess.WHITE]
-        men = sorted(
-            (board.piece_type_at(square) or 0, bool(white >> square & 1), square)
-            for square in chess.scan_forward(board.occupied & ~kings)
-        )
-        return self._place(
-            chess.lsb(kings & white),
-            chess.lsb(kings & board.occupied_co[chess.BLACK]),
-            men,
-            board.turn,
-            board,
-        )
+        white_king, black_king, men = _board_men(board)
+        return self._place(white_king, black_king, sorted(men), board.turn, board)
 
     def _place(
         self,
@@ -384,20 +386,8 @@ class Tablebase:
         """Every legal move with how good it is for the mover (higher is
         better: a win, sooner first; then a draw; then a loss, later first),
         in UCI order."""
-        kings = board.kings
-        white = board.occupied_co[chess.WHITE]
-        men = [
-            (board.piece_type_at(square) or 0, bool(white >> square & 1), square)
-            for square in chess.scan_forward(board.occupied & ~kings)
-        ]
-        return self._scored_men(
-            chess.lsb(kings & white),
-            chess.lsb(kings & board.occupied_co[chess.BLACK]),
-            men,
-            board.turn,
-            board.legal_moves,
-            board,
-        )
+        white_king, black_king, men = _board_men(board)
+        return self._scored_men(white_king, black_king, men, board.turn, board.legal_moves, board)
 
     def _scored_men(
         self,
@@ -467,8 +457,9 @@ class Tablebase:
         return next(move for score, move in scored if score == best)
 
     def _men(self, position: Position) -> tuple[chess.Square, chess.Square, list[_Man]]:
-        """The kings' squares (White's, Black's) and the other men of
-        ``position``, sorted."""
+        """The kings' squares (White's, Black's) and the other men of the
+        compact ``position`` (as :func:`_board_men` reads a board's; not
+        sorted by colour)."""
         white, _, kings, queens, rooks, bishops, knights, _ = position
         men = [
             (piece, bool(white >> square & 1), square)
