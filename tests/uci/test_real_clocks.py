@@ -187,7 +187,8 @@ def test_every_move_of_a_game_scores_the_line_al0_plays():
         else:
             assert f"mate {reported}" == move_score(table, board, move)
         if int(reported) != quickest:
-            assert f"(the tablebase's best: mate {quickest})" in said
+            # The note ends the score's part of the line; the advice's words follow.
+            assert said.split(" — ")[0].endswith(f"(the tablebase's best: mate {quickest})")
         board.push(move)
         moves.append(move.uci())
         if not board.is_game_over():
