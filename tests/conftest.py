@@ -68,8 +68,18 @@ def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     passed only where the user had built the table before). Every al0 the
     tests start, in this process or as a child, finds it through
     ``$AL0_CACHE_DIR``; likewise ``$AL0_DATA_DIR`` keeps ``al0 practice``'s
-    progress record out of the user's data folder."""
-    cache = tmp_path_factory.mktemp("tablebase-cache")
+    progress record out of the user's data folder.
+
+    Under pytest-xdist (``-n``) the workers of one run share the cache, in
+    the folder that holds each worker's own temporary folder, so a table is
+    built once a run rather than once a worker: a build writes its file
+    through a temporary file and a rename, so a worker reads a whole table
+    or none, and two that build the same table at once write the same bytes."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        cache = tmp_path_factory.getbasetemp().parent / "tablebase-cache"
+        cache.mkdir(exist_ok=True)
+    else:
+        cache = tmp_path_factory.mktemp("tablebase-cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AL0_CACHE_DIR", str(cache))
         patch.setenv("AL0_DATA_DIR", str(tmp_path_factory.mktemp("al0-data")))
