@@ -4,6 +4,7 @@ handled for every subcommand, commands imported when run, ``--version``."""
 from __future__ import annotations
 
 import importlib
+import os
 import shlex
 import warnings
 from typing import Any
@@ -76,6 +77,15 @@ def command_line(context: click.Context) -> str:
     return shlex.join(words)
 
 
+def _choose_core(context: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--core``: the search core of this command and of every process it
+    starts (its verify workers too), given to them as ``AL0_CORE``."""
+    from al0.core import ENV
+
+    if value is not None and not context.resilient_parsing:
+        os.environ[ENV] = value
+
+
 def _print_version(context: click.Context, param: click.Parameter, value: bool) -> None:
     """``--version``: al0's version and which search core runs (and why)."""
     if not value or context.resilient_parsing:
@@ -93,6 +103,15 @@ def _print_version(context: click.Context, param: click.Parameter, value: bool) 
 
 
 @click.group(cls=Al0Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--core",
+    type=click.Choice(["native", "python"]),
+    expose_value=False,
+    is_eager=True,
+    callback=_choose_core,
+    help="The search core: native (the default, where it was built) or python "
+    "(the reference twin: the same results, slower); sets $AL0_CORE for what it starts.",
+)
 @click.option(
     "--version",
     is_flag=True,

@@ -45,3 +45,20 @@ def test_a_core_that_is_not_one_is_one_line_and_exit_2_at_the_command_line(args,
     assert result.output.splitlines()[-1] == (
         "Error: AL0_CORE='pyhton': give native or python (or leave it unset)"
     )
+
+
+@pytest.mark.parametrize("args", [["--version"], ["check", "krk"]])
+def test_the_core_option_chooses_the_twin_for_the_command_and_what_it_starts(args, monkeypatch):
+    # The variable's value before the command, restored after it (the option sets it).
+    monkeypatch.setenv("AL0_CORE", "native")
+    result = CliRunner().invoke(cli, ["--core", "python", *args])
+    assert result.exit_code == 0, result.output
+    assert "core: python (the reference twin: AL0_CORE=python)" in result.output
+    assert native() is None  # as seen by the processes it starts
+
+
+def test_a_core_option_that_names_no_core_is_one_line_and_exit_2(monkeypatch):
+    monkeypatch.setenv("AL0_CORE", "native")
+    result = CliRunner().invoke(cli, ["--core", "c", "check", "krk"])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1].startswith("Error: Invalid value for '--core': 'c' is not one of")
