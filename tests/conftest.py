@@ -3,10 +3,11 @@ tables loaded once per session, seeded random positions."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import chess
 import pytest
@@ -15,6 +16,8 @@ from al0.board.position import from_board
 from al0.lang.library import Node
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
+from al0.lang.vocabulary.binding import Binder
+from al0.lang.vocabulary.registry import COLOUR, ENTRIES
 
 # pytester runs pytest inside the tests of the pytest plugin.
 pytest_plugins = ["pytester"]
@@ -173,3 +176,28 @@ def random_nodes(seed: str, material: str, count: int) -> Iterator[tuple[chess.B
         board = random_position(rng, material)
         us = rng.choice(chess.COLORS)
         yield board, us, Node(from_board(board), 0, us)
+
+
+def vocabulary_calls(material: str, kind: str, names: Iterable[str]) -> list[str]:
+    """Every call of the vocabulary's entries ``names`` of ``kind``
+    (``feature`` or ``predicate``) a material can make: each piece (or
+    king) argument, each colour argument and none."""
+    binder = Binder(material)
+    calls = []
+    for name in names:
+        entry = ENTRIES.get(name)
+        if entry is None:  # a standard predicate: no arguments
+            calls.append(name)
+            continue
+        choices = [
+            list(binder.pieces) + (["light", "dark"] if param == COLOUR else []) for param in entry.params
+        ]
+        for count in range(len(entry.params) - entry.optional, len(entry.params) + 1):
+            for args in itertools.product(*choices[:count]):
+                text = f"{name}({', '.join(args)})" if args else name
+                try:
+                    binder.bind(text, kind)
+                except Exception:
+                    continue  # not a call the loader accepts (a king expected, ...)
+                calls.append(text)
+    return calls

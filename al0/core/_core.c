@@ -5,6 +5,7 @@
  * with shared subtrees shared. It never parses a table, prints or exits. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "columns.h"
 #include "search.h"
 
 #define MAX_MEN 8
@@ -452,6 +453,88 @@ static PyObject *py_search(PyObject *module, PyObject *args)
     return result;
 }
 
+/* -------------------------------------------------------------- columns */
+
+/* The rows of `boards` (a C-contiguous buffer of uint64, ROW_BOARDS a
+ * row) and `out` (a writable C-contiguous buffer of `count` items of
+ * `itemsize` bytes); both views are held on success. */
+static long long column_buffers(PyObject *boards, PyObject *out, Py_ssize_t itemsize,
+                                Py_buffer *rows, Py_buffer *values)
+{
+    if (PyObject_GetBuffer(boards, rows, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (rows->len % (ROW_BOARDS * 8)) {
+        PyBuffer_Release(rows);
+        PyErr_SetString(PyExc_ValueError, "boards: rows of seven 64-bit bitboards");
+        return -1;
+    }
+    long long count = rows->len / (ROW_BOARDS * 8);
+    if (PyObject_GetBuffer(out, values, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(rows);
+        return -1;
+    }
+    if (values->len != count * itemsize) {
+        PyBuffer_Release(rows);
+        PyBuffer_Release(values);
+        PyErr_Format(PyExc_ValueError, "out: %lld items of %zd bytes, one a row", count, itemsize);
+        return -1;
+    }
+    return count;
+}
+
+static PyObject *column_done(Py_buffer *rows, Py_buffer *values, long long bad)
+{
+    PyBuffer_Release(rows);
+    PyBuffer_Release(values);
+    if (bad >= 0)
+        return PyErr_Format(PyExc_ValueError, "row %lld: more than %d men", bad, COLUMN_MAX_MEN);
+    Py_RETURN_NONE;
+}
+
+/* feature_column(id, a, b, c, us, turn, boards, out): a feature at every
+ * row into out (int64; COLUMN_NO_VALUE, the least int64, for none). */
+static PyObject *py_feature_column(PyObject *module, PyObject *args)
+{
+    int id, a[3], us, turn;
+    PyObject *boards, *out;
+    Py_buffer rows, values;
+    if (!PyArg_ParseTuple(args, "iiiippOO", &id, &a[0], &a[1], &a[2], &us, &turn, &boards, &out))
+        return NULL;
+    if (id < 0 || id >= FEATURE_COUNT)
+        return PyErr_Format(PyExc_ValueError, "no feature %d", id);
+    long long count = column_buffers(boards, out, 8, &rows, &values), bad;
+    if (count < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    bad = feature_column(id, a, us, turn, rows.buf, count, values.buf);
+    Py_END_ALLOW_THREADS
+    return column_done(&rows, &values, bad);
+}
+
+/* goal_column(program, us, depth, turn, boards, out): a goal program at
+ * every row, each its own root, into out (one byte a row: 0 or 1). */
+static PyObject *py_goal_column(PyObject *module, PyObject *args)
+{
+    int us, depth, turn;
+    PyObject *program, *boards, *out;
+    Py_buffer rows, values;
+    if (!PyArg_ParseTuple(args, "OpipOO", &program, &us, &depth, &turn, &boards, &out))
+        return NULL;
+    int *code = read_program(program);
+    if (!code)
+        return NULL;
+    long long count = column_buffers(boards, out, 1, &rows, &values), bad;
+    if (count < 0) {
+        PyMem_Free(code);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    bad = goal_column(code, us, depth, turn, rows.buf, count, values.buf);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(code);
+    return column_done(&rows, &values, bad);
+}
+
 /* --------------------------------------------------------------- module */
 
 static PyObject *names_tuple(const char **names, int count)
@@ -469,6 +552,10 @@ static PyMethodDef core_methods[] = {
      "feature(id, a, b, c, position, us): a vocabulary feature at a node (None: no value)"},
     {"predicate", py_predicate, METH_VARARGS,
      "predicate(id, a, b, position, us): a vocabulary predicate at a node"},
+    {"feature_column", py_feature_column, METH_VARARGS,
+     "feature_column(id, a, b, c, us, turn, boards, out): a feature at every row of boards"},
+    {"goal_column", py_goal_column, METH_VARARGS,
+     "goal_column(program, us, depth, turn, boards, out): a goal at every row of boards"},
     {"search", py_search, METH_VARARGS,
      "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)"},
     {NULL}

@@ -300,3 +300,30 @@ def table_core(table: AdviceTable) -> str:
     if len(passed) == len(table.advice):
         return f"python for every piece of advice (the native core lacks: {reasons})"
     return f"native (C), but python for {', '.join(passed)} (the native core lacks: {reasons})"
+
+
+def feature_code(material: str, name: str) -> tuple[ModuleType, int, list[int]]:
+    """The core, and feature ``name`` (a call, ``corner_dist(k, B)``) of
+    ``material``'s table as the core numbers it and its three arguments.
+
+    :raises Unsupported: the core is not running, or lacks the feature.
+    """
+    core = native()
+    if core is None:
+        raise Unsupported("the native core is not running")
+    writer = _Writer(material, core)
+    family = split_call(name)[0]
+    if family not in writer.features:
+        raise Unsupported(f"feature {name!r}")
+    return core, writer.features[family], writer.args(name)
+
+
+def goal_code(material: str, goal: Goal) -> tuple[ModuleType, list[int]]:
+    """The core, and ``goal`` of ``material``'s table as its program.
+
+    :raises Unsupported: the core is not running, or lacks what it names.
+    """
+    core = native()
+    if core is None:
+        raise Unsupported("the native core is not running")
+    return core, _Writer(material, core).goal(goal)

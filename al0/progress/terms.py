@@ -18,10 +18,9 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import chess
 import numpy as np
 import numpy.typing as npt
 
@@ -31,11 +30,12 @@ from al0.files import read_regular_file, remove_stale_temporaries, write_atomica
 from al0.integers import IntegerError, parse_int
 from al0.lang.compile_goals import compile_goal
 from al0.lang.expr import parse_call
-from al0.lang.library import Node, node_at
 from al0.lang.loader import parse_table
+from al0.lang.model import Goal
 from al0.lang.vocabulary.binding import Binder
+from al0.progress.columns import NO_VALUE, Columns, GoalFunction
 from al0.tablebase import FORMAT_VERSION
-from al0.tablebase.graph import Indices, Mask, MoveGraph
+from al0.tablebase.graph import Mask, MoveGraph
 
 PerPosition = npt.NDArray[np.int64]
 """A number for each position of the move graph (a potential, a depth);
@@ -104,13 +104,9 @@ class Terms:
         self.graph = graph
         self.memo = memo
         self.binder = Binder(graph.table.name)
+        self.columns = Columns(graph)
 
-    def nodes(self, indices: Indices, side: int, depth: int = 0) -> Iterator[Node]:
-        """A search node at ``depth`` at each of ``indices``, ``side`` to move."""
-        for position in self.graph.positions(indices, side):
-            yield node_at(position, depth, chess.WHITE)
-
-    def _goal(self, condition: str, what: str) -> Callable[[Node, Node], bool]:
+    def goal(self, condition: str, what: str) -> tuple[Goal, GoalFunction]:
         """The goal expression ``condition``, read as the precondition of a
         one-rule table, so its names are checked as a table's are; an error
         names ``what`` and the column in ``condition``."""
@@ -130,7 +126,8 @@ class Terms:
                 raise TableSyntaxError(f"{what} {condition!r}: {error}") from None
             column = max(1, int(found.group(1)) - _EXPRESSION_COLUMN + 1)
             raise TableSyntaxError(f"{what} {condition!r}:{column}: {found.group(2)}") from None
-        return compile_goal(table.rules[0].precondition, table.library)
+        goal = table.rules[0].precondition
+        return goal, compile_goal(goal, table.library)
 
     def _kept(
         self, key: list[str], compute: Callable[[], npt.NDArray[np.generic]], shape: tuple[int, ...]
@@ -181,9 +178,9 @@ class Terms:
         term), over the index; false elsewhere."""
 
         def compute() -> Mask:
-            goal = self._goal(condition, what)
+            goal, twin = self.goal(condition, what)
             where = np.zeros(self.graph.size, dtype=bool)
-            where[self.graph.roots] = [goal(node, node) for node in self.nodes(self.graph.roots, 0)]
+            where[self.graph.roots] = self.columns.goal(goal, twin, self.graph.roots, 0, 0)
             return where
 
         return self._kept(["where", condition], compute, (self.graph.size,)).astype(bool)
@@ -194,12 +191,12 @@ class Terms:
         their reply (us to move, depth 2), as two arrays over the index."""
 
         def compute() -> Mask:
-            goal = self._goal(condition, "--hold")
+            goal, twin = self.goal(condition, "--hold")
             after_ours = np.unique(np.concatenate([end for _, end in self.graph.ours]))
             found = []
             for side, indices in ((1, after_ours), (0, self.graph.roots)):  # at depths 1 and 2
                 where = np.zeros(self.graph.size, dtype=bool)
-                where[indices] = [goal(node, node) for node in self.nodes(indices, side, 2 - side)]
+                where[indices] = self.columns.goal(goal, twin, indices, side, 2 - side)
                 found.append(where)
             return np.stack(found)
 
@@ -219,12 +216,12 @@ class Terms:
             )
 
         def compute() -> PerPosition:
-            column = np.zeros(len(self.graph.roots), dtype=np.int64)
-            for row, node in enumerate(self.nodes(self.graph.roots, 0)):
-                value = feature(node)
-                if value is None:
-                    raise TableSyntaxError(f"{what}: {name} has no value at {node.fen}")
-                column[row] = value
+            roots = self.graph.roots
+            column = self.columns.feature(name, feature, roots)
+            missing = np.flatnonzero(column == NO_VALUE)
+            if len(missing):
+                node = next(self.columns.nodes(roots[missing[:1]], 0))
+                raise TableSyntaxError(f"{what}: {name} has no value at {node.fen}")
             return column
 
         return self._kept([name], compute, (len(self.graph.roots),)).astype(np.int64)

@@ -27,6 +27,8 @@ Mask = npt.NDArray[np.bool_]
 Moves = list[tuple[Indices, Indices]]
 """Quiet moves as ``(from, to)`` index arrays, one pair per piece, direction
 and distance."""
+_BOARD_OF_TYPE = {chess.KING: 2, chess.QUEEN: 3, chess.ROOK: 4, chess.BISHOP: 5, chess.KNIGHT: 6}
+"""The column of :meth:`MoveGraph.boards` that holds each kind of piece."""
 
 
 def check_lone_king(material: Material) -> None:
@@ -96,28 +98,25 @@ class MoveGraph:
             found.append((start[selected[ok]], successor[ok]))
         return found
 
+    def boards(self, indices: Indices) -> npt.NDArray[np.uint64]:
+        """The bitboards of the position at each index, a row each: the
+        seven of :class:`Position` in its order (white, black, kings,
+        queens, rooks, bishops, knights; our pieces White), its turn aside."""
+        material = self.table.material
+        squares = self.layout.decode(indices)
+        rows = np.zeros((len(indices), 7), dtype=np.uint64)
+        for slot, (piece, owner) in enumerate(zip(material.types, material.sides)):
+            bit = np.left_shift(np.uint64(1), squares[slot].astype(np.uint64))
+            rows[:, owner] |= bit
+            rows[:, _BOARD_OF_TYPE[piece]] |= bit
+        return rows
+
     def positions(self, indices: Indices, side: int) -> Iterator[Position]:
         """The compact position at each index, ``side`` to move (0: ours,
         White; 1: theirs, Black)."""
-        material = self.table.material
-        squares = [s.tolist() for s in self.layout.decode(indices)]
         turn = chess.WHITE if side == 0 else chess.BLACK
-        for row in range(len(indices)):
-            colours, kinds = [0, 0], dict.fromkeys(chess.PIECE_TYPES, 0)
-            for slot, (piece, owner) in enumerate(zip(material.types, material.sides)):
-                bit = 1 << squares[slot][row]
-                colours[owner] |= bit
-                kinds[piece] |= bit
-            yield Position(
-                colours[0],
-                colours[1],
-                kinds[chess.KING],
-                kinds[chess.QUEEN],
-                kinds[chess.ROOK],
-                kinds[chess.BISHOP],
-                kinds[chess.KNIGHT],
-                turn,
-            )
+        for row in self.boards(indices).tolist():
+            yield Position._make((*row, turn))
 
     def index(self, board: chess.Board) -> int:
         """The canonical index of ``board`` (either side to move; our pieces

@@ -26,8 +26,7 @@ from al0.errors import SearchBudgetExceeded
 from al0.lang.library import node_at
 from al0.lang.loader import load_table, parse_table
 from al0.lang.vocabulary.binding import Binder
-from al0.lang.vocabulary.registry import COLOUR, ENTRIES
-from conftest import TABLES
+from conftest import TABLES, vocabulary_calls
 
 core = native()
 pytestmark = pytest.mark.skipif(core is None, reason="the native core is not running")
@@ -47,31 +46,6 @@ def positions(material: str, count: int, seed: int) -> list:  # type: ignore[typ
     return found
 
 
-def _calls(material: str, kind: str) -> list[str]:
-    """Every call of the core's entries of ``kind`` a material can make:
-    each piece (or king) argument, each colour argument and none."""
-    binder = Binder(material)
-    names = core.FEATURES if kind == "feature" else core.PREDICATES
-    calls = []
-    for name in names:
-        entry = ENTRIES.get(name)
-        if entry is None:  # a standard predicate: no arguments
-            calls.append(name)
-            continue
-        choices = [
-            list(binder.pieces) + (["light", "dark"] if param == COLOUR else []) for param in entry.params
-        ]
-        for count in range(len(entry.params) - entry.optional, len(entry.params) + 1):
-            for args in itertools.product(*choices[:count]):
-                text = f"{name}({', '.join(args)})" if args else name
-                try:
-                    binder.bind(text, kind)
-                except Exception:
-                    continue  # not a call the loader accepts (a king expected, ...)
-                calls.append(text)
-    return calls
-
-
 @pytest.mark.parametrize("material", ["KRK", "KQK", "KBBK", "KBNK", "KQKR", "KRKN", "KNNK"])
 def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
     from al0.engine.native import _Writer
@@ -82,7 +56,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
     standard = standard_library().predicates
     features = [
         (text, binder.bind(text, "feature"), writer.features[text.split("(")[0]], writer.args(text))
-        for text in _calls(material, "feature")
+        for text in vocabulary_calls(material, "feature", core.FEATURES)
     ]
     predicates = [
         (
@@ -91,7 +65,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
             writer.predicates[text.split("(")[0]],
             writer.args(text),
         )
-        for text in _calls(material, "predicate")
+        for text in vocabulary_calls(material, "predicate", core.PREDICATES)
     ]
     for us in chess.COLORS:
         for position in positions(material, 12, seed=35)[:60]:
