@@ -5,7 +5,7 @@
  * with shared subtrees shared. It never parses a table, prints or exits. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include "columns.h"
+#include "batch.h"
 #include "search.h"
 
 #define MAX_MEN 8
@@ -453,7 +453,7 @@ static PyObject *py_search(PyObject *module, PyObject *args)
     return result;
 }
 
-/* -------------------------------------------------------------- columns */
+/* ---------------------------------------------------------------- batch */
 
 /* The rows of `boards` (a C-contiguous buffer of uint64, ROW_BOARDS a
  * row) and `out` (a writable C-contiguous buffer of `count` items of

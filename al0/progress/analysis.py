@@ -128,7 +128,7 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
         )
         stuck = np.flatnonzero(held & (found == 0))
         chosen = random.Random(0).sample(list(stuck), min(options.stuck, len(stuck)))
-        fens = [node.fen for node in terms.columns.nodes(np.array(chosen, dtype=np.int64), 0)]
+        fens = [node.fen for node in terms.batch.nodes(np.array(chosen, dtype=np.int64), 0)]
         data["stuck"] = fens
         result.lines.extend(f"  stuck: {fen}" for fen in fens)
     kept: Mask | None = None
@@ -209,7 +209,7 @@ def _walks(
         chosen = random.Random(0).sample(
             list(np.flatnonzero(measured)), min(options.walk, int(measured.sum()))
         )
-        boards = [chess.Board(node.fen) for node in terms.columns.nodes(np.array(chosen, dtype=np.int64), 0)]
+        boards = [chess.Board(node.fen) for node in terms.batch.nodes(np.array(chosen, dtype=np.int64), 0)]
     else:
         classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
         boards = [c.board() for c in random.Random(0).sample(classes, min(options.walk, len(classes)))]

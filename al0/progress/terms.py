@@ -33,7 +33,7 @@ from al0.lang.expr import parse_call
 from al0.lang.loader import parse_table
 from al0.lang.model import Goal
 from al0.lang.vocabulary.binding import Binder
-from al0.progress.columns import NO_VALUE, Columns, GoalFunction
+from al0.progress.batch import NO_VALUE, Batch, GoalFunction
 from al0.tablebase import FORMAT_VERSION
 from al0.tablebase.graph import Mask, MoveGraph
 
@@ -104,7 +104,7 @@ class Terms:
         self.graph = graph
         self.memo = memo
         self.binder = Binder(graph.table.name)
-        self.columns = Columns(graph)
+        self.batch = Batch(graph)
 
     def goal(self, condition: str, what: str) -> tuple[Goal, GoalFunction]:
         """The goal expression ``condition``, read as the precondition of a
@@ -180,7 +180,7 @@ class Terms:
         def compute() -> Mask:
             goal, twin = self.goal(condition, what)
             where = np.zeros(self.graph.size, dtype=bool)
-            where[self.graph.roots] = self.columns.goal(goal, twin, self.graph.roots, 0, 0)
+            where[self.graph.roots] = self.batch.goal(goal, twin, self.graph.roots, 0, 0)
             return where
 
         return self._kept(["where", condition], compute, (self.graph.size,)).astype(bool)
@@ -196,7 +196,7 @@ class Terms:
             found = []
             for side, indices in ((1, after_ours), (0, self.graph.roots)):  # at depths 1 and 2
                 where = np.zeros(self.graph.size, dtype=bool)
-                where[indices] = self.columns.goal(goal, twin, indices, side, 2 - side)
+                where[indices] = self.batch.goal(goal, twin, indices, side, 2 - side)
                 found.append(where)
             return np.stack(found)
 
@@ -217,10 +217,10 @@ class Terms:
 
         def compute() -> PerPosition:
             roots = self.graph.roots
-            column = self.columns.feature(name, feature, roots)
+            column = self.batch.feature(name, feature, roots)
             missing = np.flatnonzero(column == NO_VALUE)
             if len(missing):
-                node = next(self.columns.nodes(roots[missing[:1]], 0))
+                node = next(self.batch.nodes(roots[missing[:1]], 0))
                 raise TableSyntaxError(f"{what}: {name} has no value at {node.fen}")
             return column
 

@@ -1,9 +1,9 @@
 /* A feature's values or a goal's truth over many positions at once
- * (al0/progress/columns.py's twin loop): `al0 progress` measures a
+ * (al0/progress/batch.py's twin loop): `al0 progress` measures a
  * potential over every position of an ending, a million evaluations that
  * cost a Python call each on the twin. */
-#ifndef AL0_COLUMNS_H
-#define AL0_COLUMNS_H
+#ifndef AL0_BATCH_H
+#define AL0_BATCH_H
 
 #include "goals.h"
 

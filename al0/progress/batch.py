@@ -29,8 +29,8 @@ Feature = Callable[[Node], int | None]
 GoalFunction = Callable[[Node, Node], bool]
 
 
-class Columns:
-    """Columns of ``graph``'s ending, our pieces White."""
+class Batch:
+    """Features and goals over positions of ``graph``'s ending, our pieces White."""
 
     def __init__(self, graph: MoveGraph):
         self.graph = graph

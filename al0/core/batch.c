@@ -1,6 +1,6 @@
 /* A feature or a goal over many positions at once: the loop that
- * al0/progress/columns.py runs position by position on the twin. */
-#include "columns.h"
+ * al0/progress/batch.py runs position by position on the twin. */
+#include "batch.h"
 
 /* The position of one row, `turn` to move; 0 where it has too many men. */
 static int position_at(const Bitboard *row, int turn, Position *p)

@@ -1,7 +1,7 @@
-"""Columns on the native core equal the Python twin's: every feature a
-material can name and goals of each kind, at seeded positions of its
-ending, with either side to move and at each depth ``al0 progress`` reads
-a condition."""
+"""A batch of positions on the native core gives the twin's columns: every
+feature a material can name and goals of each kind, at seeded positions of
+its ending, with either side to move and at each depth ``al0 progress``
+reads a condition."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from al0.core import native
 from al0.lang.expr import parse_call
 from al0.lang.vocabulary.binding import Binder
-from al0.progress.columns import NO_VALUE, Columns
+from al0.progress.batch import NO_VALUE, Batch
 from al0.progress.terms import Terms
 from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
@@ -42,12 +42,12 @@ def graph(request) -> MoveGraph:
 
 def test_every_feature_column_is_the_twins(graph, monkeypatch):
     material, indices = graph.table.name, sample(graph, 0)
-    binder, columns = Binder(material), Columns(graph)
+    binder, batch = Binder(material), Batch(graph)
     calls = vocabulary_calls(material, "feature", core.FEATURES)
-    on_core = [columns.feature(call, binder.bind(parse_call(call), "feature"), indices) for call in calls]
+    on_core = [batch.feature(call, binder.bind(parse_call(call), "feature"), indices) for call in calls]
     monkeypatch.setenv("AL0_CORE", "python")
     for call, column in zip(calls, on_core):
-        twin = columns.feature(call, binder.bind(parse_call(call), "feature"), indices)
+        twin = batch.feature(call, binder.bind(parse_call(call), "feature"), indices)
         assert np.array_equal(column, twin), call
     assert any((column == NO_VALUE).any() for column in on_core) is False  # every piece is on the board
 
@@ -58,8 +58,8 @@ def test_goal_columns_are_the_twins(graph, monkeypatch, side, depth):
         pytest.skip("the conditions name KRK's rook")
     terms, indices = Terms(graph), sample(graph, side)
     goals = [terms.goal(condition, "test") for condition in CONDITIONS]
-    on_core = [terms.columns.goal(goal, twin, indices, side, depth) for goal, twin in goals]
+    on_core = [terms.batch.goal(goal, twin, indices, side, depth) for goal, twin in goals]
     monkeypatch.setenv("AL0_CORE", "python")
     for condition, (goal, twin), column in zip(CONDITIONS, goals, on_core):
-        assert np.array_equal(column, terms.columns.goal(goal, twin, indices, side, depth)), condition
+        assert np.array_equal(column, terms.batch.goal(goal, twin, indices, side, depth)), condition
     assert all(0 < column.sum() < len(indices) for column in on_core)  # neither always nor never
