@@ -3,8 +3,9 @@ opponent, a person at the keyboard included."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import chess
 import click
@@ -14,15 +15,14 @@ from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNumber
 from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
-from al0.cli.terminal import build_progress, prepare_tablebase, typed_line
-from al0.engine.defenders import TablebaseDefender, make_defender
-from al0.engine.plan import Planner
-from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.cli.terminal import build_progress, typed_line
+from al0.engine.match import Match
+from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove
+from al0.engine.tablebases import Tablebases
 from al0.errors import AL0Error
 from al0.human import LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans, parse_move, prompt
-from al0.lang import AdviceTable, DefenderSpec, load_table
+from al0.lang import AdviceTable, DefenderSpec
 from al0.report import PgnGame, clear_board_svgs, distance_note, pgn_text, players, write_board_svg
-from al0.tablebase import load_if_any
 from al0.teach import Explainer
 
 
@@ -62,12 +62,13 @@ def write_pgn(
     start: chess.Board,
     moves: list[tuple[chess.Move, str]],
     end: GameEnd,
-    table: AdviceTable,
+    match: Match,
     opponent: str,
 ) -> None:
     """Write the game to ``path`` as PGN (atomically), with today's date
     and, when the material has a tablebase, the distance to mate after each
     move in the comments."""
+    table = match.table
     white, black = players(table.us, f"al0 ({table.name})", opponent)
     game = PgnGame(
         start,
@@ -80,7 +81,7 @@ def write_pgn(
         table.us,
         end.detail,
     )
-    write_output(path, pgn_text([game], load_if_any(table.material)), "PGN", inputs_of(table))
+    write_output(path, pgn_text([game], match.tablebase), "PGN", inputs_of(table))
 
 
 def inputs_of(table: AdviceTable) -> tuple[str | None, ...]:
@@ -166,38 +167,24 @@ def play(
     legal moves, 'quit' stops. To play the table's side yourself, with its
     advice on request, use `al0 practice`.
     """
-    check_no_overwrite({"TABLE": table}, {"--pgn": pgn_path, "--svg": svg_dir})
-    loaded = load_table(table)
-    check_no_overwrite(
-        {"the table's library": loaded.library.path or None}, {"--pgn": pgn_path, "--svg": svg_dir}
-    )
-    prepare_tablebase(loaded.material, build_progress())
+    outputs = {"--pgn": pgn_path, "--svg": svg_dir}
+    check_no_overwrite({"TABLE": table}, outputs)
+    match = Match.load(table, budget, Tablebases(build_progress()))
+    loaded = match.table
+    check_no_overwrite({"the table's library": loaded.library.path or None}, outputs)
     board = start_board(loaded, table, fen)
-    pictures = board_pictures(svg_dir, inputs_of(loaded))
     if opponent is None:
-        opponent = default_opponent(loaded)
+        opponent = match.default_opponent()
+    if pgn_path is not None:
+        match.tablebase  # loaded (or built) before the game, not at its end
+    show = Show(explain, show_board, board_pictures(svg_dir, inputs_of(loaded)), pgn_path)
     if opponent.kind == "human":
-        play_out(
-            loaded,
-            board,
-            human_opponent(),
-            "human",
-            max_moves,
-            pgn_path,
-            explain,
-            show_board,
-            budget,
-            None,
-            pictures,
-        )
+        play_out(match, board, human_opponent(), "human", max_moves, show)
         return
-    made = make_defender(opponent, loaded.material, seed, engine_time)
+    made = match.opponent(opponent, seed, engine_time)
     name = f"random (seed {seed})" if opponent.kind == "random" else opponent.name
-    optimal = made.table if isinstance(made, TablebaseDefender) else None
     try:
-        play_out(
-            loaded, board, made, name, max_moves, pgn_path, explain, show_board, budget, optimal, pictures
-        )
+        play_out(match, board, made, name, max_moves, show, distances=opponent.kind == "tablebase")
     finally:
         made.close()
 
@@ -236,29 +223,36 @@ def board_pictures(svg_dir: str | None, keep: tuple[str | None, ...] = ()) -> Pi
     return write
 
 
-def default_opponent(table: AdviceTable) -> DefenderSpec:
-    """Who plays them when no one is named: the tablebase's longest
-    resistance when the material has a tablebase, else the random mover."""
-    return DefenderSpec("tablebase" if load_if_any(table.material) is not None else "random")
+@dataclass(frozen=True)
+class Show:
+    """What ``al0 play`` shows and writes of a game besides its moves."""
+
+    explain: bool
+    """The advice tried and the forcing tree of each new plan (--explain)."""
+    board: bool
+    """The board at the start and after each of our moves (--board)."""
+    picture: Picture
+    """Shows every board, captioned (--svg)."""
+    pgn_path: str | None
+    """Where the game is written as PGN (--pgn)."""
 
 
 def play_out(
-    loaded: AdviceTable,
+    match: Match,
     board: chess.Board,
     defender: Opponent,
     opponent_name: str,
     max_moves: int | None,
-    pgn_path: str | None,
-    explain: bool,
-    show_board: bool,
-    budget: int,
-    tablebase: Any | None,
-    picture: Picture = lambda board, caption: None,
+    show: Show,
+    distances: bool = False,
 ) -> None:
-    """Play the game and print it; ``tablebase``, when given, shows the
-    optimal distance to mate before and after each of our moves; ``picture``
-    is shown every board, the start's included, captioned with the move
-    just played and, for ours, its rule and advice."""
+    """Play the game and print it; with ``distances``, the tablebase's
+    optimal distance to mate before and after each of our moves; ``show``
+    says what else is shown (each board, the start's included, captioned
+    with the move just played and, for ours, its rule and advice) and
+    written."""
+    loaded, picture, pgn_path = match.table, show.picture, show.pgn_path
+    tablebase = match.tablebase if distances else None
     start = board.copy()
     explainer = Explainer(loaded)
     picture(board, [f"start: {board.fen()}"])
@@ -271,9 +265,9 @@ def play_out(
     ended: GameEnd | None = None
     try:
         click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
-        if show_board:
+        if show.board:
             click.echo(board_text(board))
-        for event in play_game(Planner(loaded, budget), board, defender, max_moves):
+        for event in match.play(board, defender, max_moves):
             if isinstance(event, OurMove):
                 words = loaded.describe_advice(event.plan.advice)
                 played.append(
@@ -299,7 +293,7 @@ def play_out(
                 click.echo(
                     f"{move_label(board)} {event.san:<7} [{event.plan.rule} / {event.plan.advice}]  {how}"
                 )
-                if explain and event.plan.advice is not None:
+                if show.explain and event.plan.advice is not None:
                     before = board.copy()
                     before.pop()
                     because = explainer.explain(event.plan.advice, before, event.move).because()
@@ -308,12 +302,12 @@ def play_out(
                     if event.new_plan:
                         for line in plan_lines(event.plan, before, loaded):
                             click.echo("    " + line)
-                if show_board:
+                if show.board:
                     click.echo(board_text(board))
             elif isinstance(event, TheirMove):
                 played.append((event.move, ""))
                 picture(board, [f"{move_label(board)} {event.san}"])
-                note = "" if event.in_tree or not explain else "  (tree dropped: replan)"
+                note = "" if event.in_tree or not show.explain else "  (tree dropped: replan)"
                 click.echo(f"   ... {event.san}{note}")
                 if tablebase is not None and not board.is_game_over():
                     dtm_before = distance_note(board, tablebase, loaded.us)
@@ -334,10 +328,10 @@ def play_out(
                     else f"stopped ({' '.join(str(stop).split())})"
                 )
                 ended = GameEnd(Ending.INTERRUPTED, f"{why} after {len(played)} plies")
-            write_pgn(pgn_path, start, played, ended, loaded, opponent_name)
+            write_pgn(pgn_path, start, played, ended, match, opponent_name)
             if not isinstance(stop, BrokenPipeError):  # no one to tell
                 click.echo(f"\nPGN of the game so far written to {pgn_path}", err=True)
         raise
     if pgn_path and ended is not None:
-        write_pgn(pgn_path, start, played, ended, loaded, opponent_name)
+        write_pgn(pgn_path, start, played, ended, match, opponent_name)
         click.echo(f"PGN written to {pgn_path}")

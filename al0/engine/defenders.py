@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import random
 import shlex
+from typing import TYPE_CHECKING
 
 import chess
 import chess.engine
 
 from al0.errors import PositionError
 from al0.lang.specs import DefenderError, DefenderSpec
+
+if TYPE_CHECKING:
+    from al0.tablebase import Tablebase
 
 ENGINE_GRACE_SECONDS = 3.0
 """How long a UCI engine may stay silent past its due: to answer ``uci``
@@ -42,14 +46,18 @@ class RandomDefender:
 
 
 class TablebaseDefender:
-    """Resists longest by the exact tablebase (ties broken by UCI order)."""
+    """Resists longest by the exact tablebase (ties broken by UCI order):
+    ``table`` when given (one already loaded), else the one of ``material``
+    loaded here."""
 
     name = "tablebase"
 
-    def __init__(self, material: str):
-        from al0 import tablebase  # lazily: building a table takes seconds
+    def __init__(self, material: str, table: Tablebase | None = None):
+        if table is None:
+            from al0 import tablebase  # lazily: building a table takes seconds
 
-        self.table = tablebase.load(material)
+            table = tablebase.load(material)
+        self.table = table
 
     def __call__(self, board: chess.Board) -> chess.Move:
         return self.table.best_defence(board)
@@ -118,9 +126,16 @@ class UciDefender:
 Defender = RandomDefender | TablebaseDefender | UciDefender
 
 
-def make_defender(spec: DefenderSpec, material: str, seed: int = 0, engine_seconds: float = 0.05) -> Defender:
+def make_defender(
+    spec: DefenderSpec,
+    material: str,
+    seed: int = 0,
+    engine_seconds: float = 0.05,
+    tablebase: Tablebase | None = None,
+) -> Defender:
     """The defender ``spec`` names for ``material``: the one factory of
-    play and verify.
+    play and verify. ``tablebase``, the material's when the caller has it
+    loaded already, is the tablebase defender's, not loaded again.
 
     :raises DefenderError: for a kind it does not make (``worst``,
         ``human``), a material without a tablebase, or an engine that cannot
@@ -130,7 +145,7 @@ def make_defender(spec: DefenderSpec, material: str, seed: int = 0, engine_secon
         return RandomDefender(seed)
     if spec.kind == "tablebase":
         try:
-            return TablebaseDefender(material)
+            return TablebaseDefender(material, tablebase)
         except PositionError:
             raise DefenderError(f"no tablebase for {material}: use another defender") from None
     if spec.kind == "uci":

@@ -1,0 +1,64 @@
+"""The tablebases one process has loaded, by material: each read from its
+cache file (or built) once, however many games, defenders, hints and
+scores ask for it, and a build announced to whoever should hear of it.
+
+A :class:`Tablebases` is made by a front end and handed down (a game's
+:class:`~al0.engine.match.Match`, the UCI engine, the web server): an
+object, not a module global, so two of them never share what they loaded
+and a test's temporary cache folder is never mixed with another's.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from al0.errors import PositionError
+
+if TYPE_CHECKING:
+    from al0.tablebase import Tablebase
+    from al0.tablebase.retrograde import Progress
+
+
+class Tablebases:
+    """A memo of tablebase loads. ``say`` hears that a table is being built
+    (one line naming it and its cache folder) and how the build goes; without
+    it a build is silent. Safe to share between threads: a load holds a lock,
+    so two threads asking for one table build it once."""
+
+    def __init__(self, say: Progress | None = None):
+        self.say = say
+        self._loaded: dict[str, Tablebase | None] = {}
+        self._lock = threading.Lock()
+
+    def get(self, material: str) -> Tablebase | None:
+        """The tablebase of ``material`` (``"KRK"``, ``"KNKR"``), None where
+        there is none (pawns, more than four men, a material of no ending).
+        A table loaded as a smaller table of another (KRK inside KQKR's
+        captures) is that one, not read again."""
+        from al0 import tablebase  # lazily: numpy
+
+        try:
+            name = tablebase.parse_material(material).name
+        except PositionError:
+            return None
+        with self._lock:
+            if name not in self._loaded:
+                self._loaded[name] = self._inside_loaded(name) or self._load(name)
+            return self._loaded[name]
+
+    def _inside_loaded(self, name: str) -> Tablebase | None:
+        """The table ``name`` among the smaller tables of those loaded."""
+        for table in self._loaded.values():
+            if table is not None and name in table.smaller:
+                return table.smaller[name]
+        return None
+
+    def _load(self, name: str) -> Tablebase:
+        from al0 import tablebase  # lazily: numpy
+
+        path = tablebase.cache_path(name)
+        if self.say is not None and not path.exists():
+            # A four-man build takes 5 to 40 s, once: say so before it starts.
+            self.say(f"building the {name} tablebase, once: it is kept in {path.parent}")
+        return tablebase.load(name, progress=self.say)
