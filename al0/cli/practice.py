@@ -17,8 +17,9 @@ from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, WholeNumber
 from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
-from al0.cli.terminal import build_progress, prepare_tablebase, typed_line
-from al0.engine.plan import Planner
+from al0.cli.terminal import build_progress, typed_line
+from al0.engine.match import Match
+from al0.engine.tablebases import Tablebases
 from al0.engine.tree import tree_lines
 from al0.errors import PositionError, TableSyntaxError
 from al0.human import (
@@ -31,7 +32,7 @@ from al0.human import (
     unicode_board_text,
 )
 from al0.lang import AdviceTable, load_table
-from al0.tablebase import Tablebase, load_if_any
+from al0.tablebase import Tablebase
 from al0.teach import Grade, Practice, Turn
 from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.pgn import pgn_text, practice_game
@@ -392,14 +393,15 @@ def practice(
     if loaded is None and not given:
         raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE or --fen FEN")
     material = loaded.material if loaded is not None else table
-    prepare_tablebase(material, build_progress())
-    tablebase = load_if_any(material)
+    tablebases = Tablebases(build_progress())
+    match = Match(loaded, budget, tablebases) if loaded is not None else None
+    tablebase = tablebases.get(material)
     if tablebase is None:
         raise CommandError(
             f"practice needs a tablebase, and there is none for {material} (pawnless, up to four men)"
         )
     starts = _starts(loaded, table, tablebase, fen, epd, level, count, seed)
-    planner = Planner(loaded, budget) if loaded is not None else None
+    planner = match.planner if match is not None else None
     games = []
     for number, board in enumerate(starts, 1):
         game = Practice(tablebase, board, planner)

@@ -8,6 +8,7 @@ from typing import Callable
 
 import click
 
+from al0.engine.tablebases import Tablebases
 from al0.errors import PositionError
 
 
@@ -55,9 +56,5 @@ def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
         path = tablebase.cache_path(material)
     except PositionError:  # no tablebase for this material
         return
-    if path.exists():
-        return
-    say(
-        f"building the {tablebase.parse_material(material).name} tablebase, once: it is kept in {path.parent}"
-    )
-    tablebase.load(material, progress=say)
+    if not path.exists():
+        Tablebases(say).get(material)  # says it builds, and how it goes

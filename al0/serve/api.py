@@ -23,6 +23,7 @@ import chess.svg
 from al0.board.fen import check_playable, material_of, parse_fen
 from al0.bundled import bundled_tables
 from al0.engine.plan import DEFAULT_BUDGET, Planner
+from al0.engine.tablebases import Tablebases
 from al0.errors import AL0Error, SearchBudgetExceeded
 from al0.lang.library import Node
 from al0.lang.loader import load_table
@@ -185,8 +186,9 @@ class Api:
         self.stop = threading.Event()
         """Set when the server stops: every search running ends at its next
         look at the clock, so Ctrl-C does not wait for one to finish."""
-        self._tablebases: dict[str, Tablebase | None] = {}
-        self._tablebase_lock = threading.Lock()
+        self.tablebases = Tablebases()
+        """Every tablebase practice needs, read (or built) once for the
+        server's life: every session of the ending probes the same one."""
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self.routes: dict[str, Callable[[Json], Json]] = {
@@ -313,14 +315,8 @@ class Api:
     # ------------------------------------------------------------- practice
 
     def tablebase(self, material: str) -> Tablebase:
-        """The tablebase of ``material``, read (or built) once for the
-        server's life: every session of the ending probes the same one."""
-        from al0.tablebase import load_if_any  # lazily: numpy
-
-        with self._tablebase_lock:
-            if material not in self._tablebases:
-                self._tablebases[material] = load_if_any(material)
-            found = self._tablebases[material]
+        """The tablebase of ``material`` (:attr:`tablebases`' one)."""
+        found = self.tablebases.get(material)
         if found is None:
             raise ApiError(400, f"practice needs a tablebase, and there is none for {material}")
         return found

@@ -14,16 +14,16 @@ from chess.polyglot import zobrist_hash
 from al0.board.fen import canonical_material, material_of, played_by
 from al0.bundled import TABLES_DIR
 from al0.engine.limits import SearchLimits
-from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
+from al0.engine.match import Match
+from al0.engine.plan import DEFAULT_BUDGET, Plan
 from al0.engine.play import descend
+from al0.engine.tablebases import Tablebases
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
 from al0.games.chess_search import ShortSearch, material_balance
 from al0.games.search import PROOF_BUDGET
 from al0.integers import IntegerError, parse_int
-from al0.lang.loader import load_table
-from al0.lang.model import AdviceTable
-from al0.tablebase import load_if_any
+from al0.lang import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go
 from al0.uci.handshake import AUTO, MAX_BUDGET, identify
 from al0.uci.rescue import rescue_move, why_not
@@ -95,12 +95,15 @@ class UciEngine:
         self.rescue = rescue
         """Whether the tablebase's move replaces the table's where that
         would repeat a position or throw a won game away (:mod:`al0.uci.rescue`)."""
-        self.fixed: Planner | None = None if table is None else Planner(table, budget)
-        """The planner of the table given, None to take the bundled one of
+        self.tablebases = Tablebases(lambda message: self._send(f"info string {message}"))
+        """Every tablebase a table's positions need, loaded (or built) once:
+        a build's progress goes to the GUI as ``info string``, which would
+        otherwise wait in silence, 5 to 40 s for a four-man ending."""
+        self.fixed: Match | None = None if table is None else Match(table, budget, self.tablebases)
+        """The match of the table given, None to take the bundled one of
         each position's material."""
-        self._auto: dict[str, Planner | None] = {}
-        """The bundled table's planner by material (None: no such table)."""
-        self._tablebases: dict[str, Tablebase | None] = {}
+        self._auto: dict[str, Match | None] = {}
+        """The bundled table's match by material (None: no such table)."""
         self.board: chess.Board | None = chess.Board()
         self.position_error = ""
         """Why the last ``position`` command was refused ('' when it was not)."""
@@ -166,9 +169,9 @@ class UciEngine:
         one, and a match runner's clock starts at ``go``."""
         board = self.board
         try:
-            planner = self.fixed if self.fixed is not None or board is None else self._planner_for(board)
-            if planner is not None:
-                self._tablebase_for(planner.table.material)
+            match = self.fixed if self.fixed is not None or board is None else self._match_for(board)
+            if match is not None:
+                match.tablebase  # loaded (or built) now, not on the clock of a go
         except Exception as error:  # the worker meets it again, and says so
             self._send(f"info string could not load: {one_line(error)}")
 
@@ -188,7 +191,7 @@ class UciEngine:
                 self._send(f"info string ignored setoption: {error}")
                 return
             if self.fixed is not None:
-                self.fixed = Planner(self.fixed.table, self.budget)
+                self.fixed = self.fixed.with_budget(self.budget)
             self._auto.clear()
         elif name == "tablebaserescue":
             if value.lower() not in ("true", "false"):
@@ -201,7 +204,7 @@ class UciEngine:
                 self.fixed, self.table_spec = None, AUTO
             else:
                 try:
-                    self.fixed = Planner(load_table(value), self.budget)
+                    self.fixed = Match.load(value, self.budget, self.tablebases)
                 except AL0Error as error:
                     self._send(f"info string ignored Table {value!r}: {one_line(error)}")
                     return
@@ -301,17 +304,15 @@ class UciEngine:
         search finds (``go mate N``), else the table's (or the tablebase's,
         where the table has none in time or its move would draw), else the
         short search's. Before any search, the move a cut search plays."""
-        planner = self._planner_for(board)
+        match = self._match_for(board)
         # No tablebase knows castling rights (a rook and king on their squares).
-        tablebase = (
-            None if planner is None or board.castling_rights else self._tablebase_for(planner.table.material)
-        )
+        tablebase = None if match is None or board.castling_rights else match.tablebase
         self._floor(search, board, tablebase)
         if go.mate is not None:
             move = self._mate_search(search, board, go.mate, go.nodes)
             if move is not None:
                 return move
-        if planner is None:
+        if match is None:
             self.followed = None
             outside = (
                 "no bundled table plays this position"
@@ -319,7 +320,7 @@ class UciEngine:
                 else f"not a {canonical_material(self.fixed.table.material)} position"
             )
             return self._short_search(search, board, go, outside)
-        table = planner.table
+        table, planner = match.table, match.planner
         if board.turn != table.us:
             side = "White" if table.us == chess.WHITE else "Black"
             return self._fallback(
@@ -468,8 +469,8 @@ class UciEngine:
         )
         return move
 
-    def _planner_for(self, board: chess.Board) -> Planner | None:
-        """The planner of the table that plays ``board``'s material: the one
+    def _match_for(self, board: chess.Board) -> Match | None:
+        """The match of the table that plays ``board``'s material: the one
         given, else the bundled table named by the side to move's material."""
         if self.fixed is not None:
             table = self.fixed.table
@@ -479,20 +480,11 @@ class UciEngine:
             self._auto[material] = None
             path = TABLES_DIR / f"{material.lower()}.yaml"
             if path.is_file():
-                table = load_table(path)
+                match = Match.load(path, self.budget, self.tablebases)
+                table = match.table
                 if table.us == board.turn and played_by(board, table.material, table.us):
-                    self._auto[material] = Planner(table, self.budget)
+                    self._auto[material] = match
         return self._auto[material]
-
-    def _tablebase_for(self, material: str) -> Tablebase | None:
-        """The tablebase of a table's ``material`` (loaded, or built, once:
-        a build's progress goes to the GUI as ``info string``, which would
-        otherwise wait in silence, 5 to 40 s for a four-man ending)."""
-        if material not in self._tablebases:
-            self._tablebases[material] = load_if_any(
-                material, progress=lambda message: self._send(f"info string {message}")
-            )
-        return self._tablebases[material]
 
 
 def tablebase_answer(

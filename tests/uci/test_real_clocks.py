@@ -19,6 +19,7 @@ from uci_gui import KRK, Gui
 
 from al0 import tablebase
 from al0.engine.plan import Planner
+from al0.engine.tablebases import Tablebases
 from al0.games.chess_search import ShortSearch
 from al0.lang.loader import load_table
 from al0.uci import UciEngine, handshake
@@ -152,10 +153,10 @@ def test_a_new_games_position_loads_its_tablebase_before_go(monkeypatch):
     ``position``, before the clock of ``go`` runs."""
     said: list[str] = []
 
-    def load(material: str, **_: object) -> None:
+    def load(tablebases: Tablebases, material: str) -> None:
         said.append(material)
 
-    monkeypatch.setattr("al0.uci.engine.load_if_any", load)
+    monkeypatch.setattr(Tablebases, "_load", load)  # loaded (here: heard) once per material
     engine = UciEngine(said.append)
     for line in ("ucinewgame", "isready", "position fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1"):
         engine.handle(line)

@@ -19,6 +19,7 @@ from al0.engine.defenders import TablebaseDefender
 from al0.engine.limits import SearchLimits
 from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.engine.play import OurMove, TheirMove, play_game
+from al0.engine.tablebases import Tablebases
 from al0.errors import SearchBudgetExceeded
 from al0.games.chess_search import ShortSearch
 from al0.lang.loader import load_table
@@ -248,10 +249,10 @@ def test_isready_loads_the_tablebase_a_first_go_would_need_before_readyok(
 ):
     said: list[str] = []
 
-    def load(material: str, **_: object) -> None:
+    def load(tablebases: Tablebases, material: str) -> None:
         said.append(material)
 
-    monkeypatch.setattr("al0.uci.engine.load_if_any", load)
+    monkeypatch.setattr(Tablebases, "_load", load)  # loaded (here: heard) once per material
     engine = UciEngine(said.append, None if table is None else load_table(table))
     engine.handle(f"position {position}")
     engine.handle("isready")
