@@ -19,22 +19,10 @@ from al0.lang.model import Expectations
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.analysis import WORST_KEPT, analysis
 from al0.verify.game import GameRecord
+from al0.verify.summary import Check, Claim, Example, PlanTimes, Stats, Summary, Verdict
 
 EXAMPLES_KEPT = 5
 """Example FENs kept per kind of failure in a report."""
-
-
-def _summary(values: list[int]) -> dict[str, Any]:
-    if not values:
-        return {"count": 0}
-    ordered = sorted(values)
-    return {
-        "count": len(values),
-        "mean": round(statistics.fmean(values), 3),
-        "median": statistics.median(values),
-        "max": ordered[-1],
-        "histogram": dict(sorted(Counter(values).items())),
-    }
 
 
 def percentile(ordered: list[float], fraction: float) -> float:
@@ -123,29 +111,29 @@ class Report:
             return True
         return expect.defender == self.defender
 
-    def check(self, expect: Expectations) -> list[tuple[str, bool | None, str]]:
-        """Each declared expectation as (name, holds, what was measured);
-        holds is None where this run cannot decide it."""
+    def check(self, expect: Expectations) -> list[Check]:
+        """Each declared expectation checked; its ``holds`` is None where
+        this run cannot decide it."""
         endings = self.endings
         mated = [r.moves for r in self.records if r.mated]
-        checks: list[tuple[str, bool | None, str]] = []
+        checks: list[Check] = []
         if expect.mates_all is not None:
             failed = len(self.records) - endings[Ending.MATE]
             checks.append(
-                (
-                    "mates-all",
+                Check(
+                    Claim.MATES_ALL,
                     (failed == 0) == expect.mates_all,
                     f"{failed} of {len(self.records)} games not mated",
                 )
             )
-        for name, limit, ending in (
-            ("stalemates", expect.max_stalemates, Ending.STALEMATE),
-            ("material-lost", expect.max_material_lost, Ending.MATERIAL_LOST),
-            ("no-plan", expect.max_no_plan, Ending.NO_PLAN),
+        for claim, limit, ending in (
+            (Claim.STALEMATES, expect.max_stalemates, Ending.STALEMATE),
+            (Claim.MATERIAL_LOST, expect.max_material_lost, Ending.MATERIAL_LOST),
+            (Claim.NO_PLAN, expect.max_no_plan, Ending.NO_PLAN),
         ):
             if limit is not None:
                 checks.append(
-                    (name, endings[ending] <= limit, f"{endings[ending]} (at most {limit} expected)")
+                    Check(claim, endings[ending] <= limit, f"{endings[ending]} (at most {limit} expected)")
                 )
         # A claim about the mates of a run with none fails: it is about
         # nothing (an "ok" there let a table that never mates pass).
@@ -154,8 +142,8 @@ class Report:
             longest = max(mated, default=0)
             over = endings[Ending.MOVE_LIMIT]
             checks.append(
-                (
-                    "max-moves",
+                Check(
+                    Claim.MAX_MOVES,
                     bool(mated) and longest <= expect.max_moves and not over,
                     f"{f'longest mate {longest} moves' if mated else no_mates}, {over} "
                     f"games over the move limit (at most {expect.max_moves} expected, "
@@ -165,8 +153,8 @@ class Report:
         if expect.mean_moves is not None:
             mean = statistics.fmean(mated) if mated else 0.0
             checks.append(
-                (
-                    "mean-moves",
+                Check(
+                    Claim.MEAN_MOVES,
                     bool(mated) and mean <= expect.mean_moves,
                     (
                         f"mean {mean:.2f} moves over {len(mated)} mated games"
@@ -183,75 +171,74 @@ class Report:
                 expect.positions,
                 # No mates here says nothing of other positions.
                 existential=None
-                if check[0] == "mean-moves" or not mated and check[0] == "max-moves"
-                else check[0] == "mates-all" and expect.mates_all is False,
+                if check.claim is Claim.MEAN_MOVES or not mated and check.claim is Claim.MAX_MOVES
+                else check.claim is Claim.MATES_ALL and expect.mates_all is False,
             )
             for check in checks
         ]
         if self.interrupted:
             # Part of the positions says nothing of the whole run's claims.
-            return [(name, None, f"{measured}; the run was interrupted") for name, _, measured in checks]
+            return [
+                check._replace(holds=None, measured=f"{check.measured}; the run was interrupted")
+                for check in checks
+            ]
         return checks
 
-    def _scoped(
-        self, check: tuple[str, bool | None, str], positions: PositionsSpec | None, existential: bool | None
-    ) -> tuple[str, bool | None, str]:
+    def _scoped(self, check: Check, positions: PositionsSpec | None, existential: bool | None) -> Check:
         """``check`` as this run can decide it: see :func:`scoped_verdict`."""
-        name, holds, measured = check
         if positions is None or positions == self.positions:
             return check
-        verdict = scoped_verdict(holds, positions, self.positions, existential)
+        verdict = scoped_verdict(check.holds, positions, self.positions, existential)
         if verdict is None:
-            return name, None, (f"{measured}; the claim is about positions {positions}, not {self.positions}")
-        return name, verdict, measured
+            return check._replace(
+                holds=None,
+                measured=f"{check.measured}; the claim is about positions {positions}, not {self.positions}",
+            )
+        return check._replace(holds=verdict)
 
-    def to_json(self, expectations: Sequence[Expectations] = (), worst: int = WORST_KEPT) -> dict[str, Any]:
-        """The report as plain data, with the claims of the ``expectations``
+    def summary(self, expectations: Sequence[Expectations] = (), worst: int = WORST_KEPT) -> Summary:
+        """What the run adds up to, with the claims of the ``expectations``
         blocks about this run's defender checked; ``worst``: games of largest
         excess kept in its ``analysis``."""
         mated = [r for r in self.records if r.mated]
-        known = [r for r in mated if r.optimal is not None]
+        known = [(r.moves, r.optimal) for r in mated if r.optimal is not None]
         times = sorted(self.plan_seconds)
-        examples = {
-            kind.value: [{"fen": r.fen, "moves": r.moves, "line": list(r.line)} for r in kept]
-            for kind, kept in self.failure_examples().items()
-        }
-        data: dict[str, Any] = {
-            "table": self.table,
-            "defender": self.defender.name,
-            "positions": self.positions.name,
-            "games": len(self.records),
-            "total": self.total,
-            "interrupted": self.interrupted,
-            "endings": {ending.value: count for ending, count in self.endings.most_common()},
-            "failure_examples": examples,
-            "moves_to_mate": _summary([r.moves for r in mated]),
-            "optimal": _summary([r.optimal for r in known]),  # type: ignore[misc]
-            "excess": _summary([r.moves - r.optimal for r in known]),  # type: ignore[operator]
-            "plans_searched": len(times),
-            "plan_ms": (
-                {
-                    "median": round(statistics.median(times) * 1000, 3),
-                    "p95": round(percentile(times, 0.95) * 1000, 3),
-                    "max": round(times[-1] * 1000, 3),
-                }
-                if times
-                else {}
+        return Summary(
+            table=self.table,
+            defender=self.defender,
+            positions=self.positions,
+            games=len(self.records),
+            total=self.total,
+            interrupted=self.interrupted,
+            endings=tuple(self.endings.most_common()),
+            failure_examples=tuple(
+                (kind, tuple(Example(r.fen, r.moves, tuple(r.line)) for r in kept))
+                for kind, kept in self.failure_examples().items()
             ),
-            "wall_seconds": round(self.wall_seconds, 2),
-            "plans_per_second": round(len(times) / sum(times), 1) if times else None,
-            "analysis": analysis(self.records, worst),
-        }
-        if expectations:
-            data["expectations"] = [
-                {
-                    "name": name,
-                    "holds": holds,
-                    "measured": measured,
-                    "defender": (expect.defender or self.defender).name,
-                }
+            moves_to_mate=Stats.of([r.moves for r in mated]),
+            optimal=Stats.of([optimal for _, optimal in known]),
+            excess=Stats.of([moves - optimal for moves, optimal in known]),
+            plans_searched=len(times),
+            plan_times=PlanTimes(
+                round(statistics.median(times) * 1000, 3),
+                round(percentile(times, 0.95) * 1000, 3),
+                round(times[-1] * 1000, 3),
+                round(len(times) / sum(times), 1),
+            )
+            if times
+            else None,
+            wall_seconds=round(self.wall_seconds, 2),
+            analysis=analysis(self.records, worst),
+            verdicts=tuple(
+                Verdict(check, expect.defender or self.defender)
                 for expect in expectations
                 if self.applies(expect)
-                for name, holds, measured in self.check(expect)
-            ]
-        return data
+                for check in self.check(expect)
+            )
+            if expectations
+            else None,
+        )
+
+    def to_json(self, expectations: Sequence[Expectations] = (), worst: int = WORST_KEPT) -> dict[str, Any]:
+        """The report as plain data: :meth:`summary`'s JSON."""
+        return self.summary(expectations, worst).to_json()

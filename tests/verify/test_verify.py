@@ -27,6 +27,7 @@ from al0.tablebase import load_if_any
 from al0.verify.game import GameRecord, play_one
 from al0.verify.report import Report, scoped_verdict
 from al0.verify.sources import start_positions
+from al0.verify.summary import Claim
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import WorstCase
 from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES
@@ -261,7 +262,7 @@ def _report(*endings: str, positions: str = "all") -> Report:
 def test_a_claim_over_no_mated_games_fails(endings, claim, holds, measured):
     expect = Expectations(mean_moves=20.0) if claim == "mean-moves" else Expectations(max_moves=20)
     [(name, verdict, said)] = _report(*endings).check(expect)
-    assert (name, verdict) == (claim, holds) and said.startswith(measured), said
+    assert (name, verdict) == (Claim(claim), holds) and said.startswith(measured), said
     # No mates in a sample says nothing of the whole ending (a longer mate in
     # a sample would refute a max-moves claim about it).
     [(_, verdict, _)] = _report(*endings, positions="sample:2").check(
