@@ -25,7 +25,7 @@ import pytest
 from al0.errors import AL0Error
 from al0.files import read_regular_file
 from al0.lang import MAX_TABLE_BYTES, VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
-from al0.verify import INTERRUPTED, verify
+from al0.verify import INTERRUPTED, Check, Summary, verify
 
 DEFAULT_POSITIONS = "sample:100"
 DEFAULT_DEFENDER = "tablebase"
@@ -139,10 +139,10 @@ class TableItem(pytest.Item):
             raise KeyboardInterrupt  # Ctrl-C stops pytest, not this one item
         if report.stopped:
             raise ExpectationsBroken([" ".join(report.stopped.split())])
-        data = report.to_json([expect])
-        broken = [check for check in data["expectations"] if not check["holds"]]
+        summary = report.summary([expect])
+        broken = [verdict.check for verdict in summary.verdicts or () if not verdict.check.holds]
         if broken:
-            raise ExpectationsBroken(describe(data, broken))
+            raise ExpectationsBroken(describe(summary, broken))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ExpectationsBroken):
@@ -153,18 +153,18 @@ class TableItem(pytest.Item):
         return self.path, 0, f"al0 verify {self.path.name}"
 
 
-def describe(data: dict[str, Any], broken: list[dict[str, Any]]) -> list[str]:
+def describe(summary: Summary, broken: list[Check]) -> list[str]:
     """The failure message: what was verified, each broken expectation with
     what was measured, and example positions of each kind of failure."""
     lines = [
-        f"al0 verify {data['table']}: {len(broken)} expectation(s) broken over "
-        f"{data['games']} positions ({data['positions']}) against the "
-        f"{data['defender']} defender"
+        f"al0 verify {summary.table}: {len(broken)} expectation(s) broken over "
+        f"{summary.games} positions ({summary.positions.name}) against the "
+        f"{summary.defender.name} defender"
     ]
-    lines += [f"  expect {check['name']}: {check['measured']}" for check in broken]
-    for kind, examples in data["failure_examples"].items():
-        lines.append(f"  {kind}: {data['endings'][kind]} games, e.g.")
+    lines += [f"  expect {check.claim.value}: {check.measured}" for check in broken]
+    for ending, examples in summary.failure_examples:
+        lines.append(f"  {ending.value}: {summary.count(ending)} games, e.g.")
         for example in examples:
-            line = " ".join(example["line"])
-            lines.append(f"    {example['fen']}" + (f"  line: {line}" if line else ""))
+            line = " ".join(example.line)
+            lines.append(f"    {example.fen}" + (f"  line: {line}" if line else ""))
     return lines

@@ -25,7 +25,9 @@ from al0.report import html as report_html
 from al0.verify import (
     CHUNK,
     WORST_KEPT,
+    Decision,
     Report,
+    Summary,
     Verification,
     Verifier,
     analysis_lines,
@@ -105,36 +107,36 @@ def san_line(fen: str, line: Sequence[str]) -> str:
     return chess.Board(fen).variation_san([chess.Move.from_uci(move) for move in line])
 
 
-def summary_lines(report: Report, data: dict[str, Any]) -> Iterator[str]:
+def summary_lines(summary: Summary) -> Iterator[str]:
     """The report as text for a person."""
     yield (
-        f"{data['games']} of {data['total']} positions"
-        f"{' (interrupted)' if report.interrupted else ''}: "
-        + ", ".join(f"{kind} {count}" for kind, count in data["endings"].items())
+        f"{summary.games} of {summary.total} positions"
+        f"{' (interrupted)' if summary.interrupted else ''}: "
+        + ", ".join(f"{ending.value} {count}" for ending, count in summary.endings)
     )
-    moves = data["moves_to_mate"]
-    if moves.get("count"):
-        line = f"moves to mate: mean {moves['mean']}, median {moves['median']}, max {moves['max']}"
-        optimal, excess = data["optimal"], data["excess"]
-        if optimal.get("count"):
+    moves = summary.moves_to_mate
+    if moves.count:
+        line = f"moves to mate: mean {moves.mean}, median {moves.median}, max {moves.max}"
+        optimal, excess = summary.optimal, summary.excess
+        if optimal.count:
             line += (
-                f"; optimal mean {optimal['mean']}, max {optimal['max']}; "
-                f"excess mean {excess['mean']}, max {excess['max']}"
+                f"; optimal mean {optimal.mean}, max {optimal.max}; "
+                f"excess mean {excess.mean}, max {excess.max}"
             )
         yield line
-        yield "histogram (moves: games): " + " ".join(f"{k}:{v}" for k, v in moves["histogram"].items())
-    for kind, examples in data["failure_examples"].items():
-        yield f"{kind}: {data['endings'][kind]} — e.g."
+        yield "histogram (moves: games): " + " ".join(f"{k}:{v}" for k, v in moves.histogram)
+    for ending, examples in summary.failure_examples:
+        yield f"{ending.value}: {summary.count(ending)} — e.g."
         for example in examples:
-            line = san_line(example["fen"], example["line"])
-            yield f"  {example['fen']}" + (f"  line: {line}" if line else "")
-    if data["plan_ms"]:
-        ms = data["plan_ms"]
+            line = san_line(example.fen, example.line)
+            yield f"  {example.fen}" + (f"  line: {line}" if line else "")
+    if summary.plan_times is not None:
+        ms = summary.plan_times
         yield (
-            f"plans: {data['plans_searched']} searched, median {ms['median']} ms, "
-            f"p95 {ms['p95']} ms, max {ms['max']} ms; {data['plans_per_second']} plans/s"
+            f"plans: {summary.plans_searched} searched, median {ms.median} ms, "
+            f"p95 {ms.p95} ms, max {ms.max} ms; {ms.per_second} plans/s"
         )
-    yield f"wall time: {data['wall_seconds']} s"
+    yield f"wall time: {summary.wall_seconds} s"
 
 
 @click.command()
@@ -326,7 +328,8 @@ def verify(
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
         games = replay_all(verifier, boards, shown) if html_path or pgn_path else []
-    data = report.to_json(verifier.table.expect, worst)
+    summary = report.summary(verifier.table.expect, worst)
+    data = summary.to_json()
     # The files before any line is printed: after a SIGHUP (a dropped ssh
     # session) there may be no terminal left to print on.
     if json_path and json_path != STDOUT:
@@ -334,7 +337,7 @@ def verify(
     if html_path:
         write_output(
             html_path,
-            report_html.render(data, report.records, games, command_line(click.get_current_context())),
+            report_html.render(summary, report.records, games, command_line(click.get_current_context())),
             "the HTML report",
             inputs,
         )
@@ -350,7 +353,7 @@ def verify(
     # With an output on standard output (-), it carries that alone: the
     # summary goes to stderr.
     to_stderr = STDOUT in outputs.values()
-    for line in summary_lines(report, data):
+    for line in summary_lines(summary):
         click.echo(line, err=to_stderr)
     if positions_spec.kind in ("all", "sample") and not verifier.table.symmetric:
         click.echo(
@@ -361,16 +364,15 @@ def verify(
             err=to_stderr,
         )
     if show_analysis:
-        for line in analysis_lines(data["analysis"]):
+        for line in analysis_lines(summary.analysis):
             click.echo(line, err=to_stderr)
-    elif (wasteful := most_wasteful_line(data["analysis"])) is not None:
+    elif (wasteful := most_wasteful_line(summary.analysis)) is not None:
         click.echo(f"{wasteful} (--analysis for every advice and the worst games)", err=to_stderr)
     if json_path == STDOUT:
         click.echo(json.dumps(data))
-    checks = data.get("expectations", [])
-    verdicts = {True: "ok", False: "FAILED", None: "undecided"}
+    checks = [verdict.check for verdict in summary.verdicts or ()]
     for check in checks:
-        click.echo(f"expect {check['name']}: {verdicts[check['holds']]} ({check['measured']})", err=to_stderr)
+        click.echo(f"expect {check.claim.value}: {check.decision.value} ({check.measured})", err=to_stderr)
     if not verifier.table.expect:
         click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
     elif not checks:
@@ -383,7 +385,7 @@ def verify(
         raise CommandError(
             f"stopped after {len(report.records)} of {report.total} positions: {report.stopped}"
         )
-    if any(check["holds"] is False for check in checks):
+    if any(check.decision is Decision.FAILED for check in checks):
         raise click.exceptions.Exit(1)
 
 

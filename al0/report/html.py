@@ -20,8 +20,7 @@ import chess
 import chess.svg
 
 from al0.report.replay import ReplayedGame
-from al0.verify.game import GameRecord
-from al0.verify.report import EXAMPLES_KEPT
+from al0.verify import EXAMPLES_KEPT, GameRecord, Summary
 
 STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 2em; color: #222; max-width: 70em; }
@@ -72,34 +71,32 @@ def _table(rows: Iterable[tuple[str, object]], head: tuple[str, str] | None = No
     return "".join(out)
 
 
-def summary_rows(data: dict[str, Any]) -> list[tuple[str, object]]:
+def summary_rows(summary: Summary) -> list[tuple[str, object]]:
     """The report's headline numbers, in reading order."""
     rows: list[tuple[str, object]] = [
-        ("table", data["table"]),
-        ("defender", data["defender"]),
-        ("positions", data["positions"]),
-        ("games", f"{data['games']} of {data['total']}" + (" (interrupted)" if data["interrupted"] else "")),
+        ("table", summary.table),
+        ("defender", summary.defender.name),
+        ("positions", summary.positions.name),
+        ("games", f"{summary.games} of {summary.total}" + (" (interrupted)" if summary.interrupted else "")),
     ]
-    for name in ("moves_to_mate", "optimal", "excess"):
-        stats = data[name]
-        if stats.get("count"):
-            rows.append(
-                (
-                    name.replace("_", " "),
-                    f"mean {stats['mean']}, median {stats['median']}, max {stats['max']}",
-                )
-            )
-    if data["plan_ms"]:
-        ms = data["plan_ms"]
+    for name, stats in (
+        ("moves to mate", summary.moves_to_mate),
+        ("optimal", summary.optimal),
+        ("excess", summary.excess),
+    ):
+        if stats.count:
+            rows.append((name, f"mean {stats.mean}, median {stats.median}, max {stats.max}"))
+    if summary.plan_times is not None:
+        ms = summary.plan_times
         rows.append(
             (
                 "plans",
-                f"{data['plans_searched']} searched; median {ms['median']} ms, "
-                f"p95 {ms['p95']} ms, max {ms['max']} ms; "
-                f"{data['plans_per_second']} plans/s",
+                f"{summary.plans_searched} searched; median {ms.median} ms, "
+                f"p95 {ms.p95} ms, max {ms.max} ms; "
+                f"{ms.per_second} plans/s",
             )
         )
-    rows.append(("wall time", f"{data['wall_seconds']} s"))
+    rows.append(("wall time", f"{summary.wall_seconds} s"))
     return rows
 
 
@@ -222,13 +219,14 @@ def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
 
 
 def render(
-    data: dict[str, Any], records: Sequence[GameRecord], games: Sequence[ReplayedGame], command: str
+    summary: Summary, records: Sequence[GameRecord], games: Sequence[ReplayedGame], command: str
 ) -> str:
-    """The whole page. ``data`` is the JSON report, ``records`` every
-    game's record (for the chart), ``games`` the replayed failures and
-    example, ``command`` the command line that reproduces the run."""
+    """The whole page. ``summary`` is the run's (its JSON report is
+    embedded), ``records`` every game's record (for the chart), ``games``
+    the replayed failures and example, ``command`` the command line that
+    reproduces the run."""
     by_fen = {game.record.fen: game for game in games}
-    title = f"al0 verify: {data['table']} against {data['defender']}"
+    title = f"al0 verify: {summary.table} against {summary.defender.name}"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -236,23 +234,21 @@ def render(
         f"<h1>{esc(title)}</h1>",
         f'<h2>Command</h2><div id="command"><pre>{esc(command)}</pre></div>',
         '<h2>Summary</h2><div id="summary">',
-        _table(summary_rows(data)),
+        _table(summary_rows(summary)),
         "</div>",
         '<h2>Endings</h2><div id="endings">',
-        _table(data["endings"].items(), head=("ending", "games")),
+        _table(((ending.value, count) for ending, count in summary.endings), head=("ending", "games")),
         "</div>",
     ]
-    checks = data.get("expectations")
+    checks = [verdict.check for verdict in summary.verdicts or ()]
     parts.append('<h2>Expectations</h2><div id="expectations">')
     if checks:
         parts.append("<table><tr><th>expectation</th><th>holds</th><th>measured</th></tr>")
         for check in checks:
-            cls, word = {True: ("ok", "ok"), False: ("failed", "FAILED"), None: ("undecided", "undecided")}[
-                check["holds"]
-            ]
+            decision = check.decision
             parts.append(
-                f'<tr><th>{esc(check["name"])}</th><td class="{cls}">{word}</td>'
-                f"<td>{esc(check['measured'])}</td></tr>"
+                f'<tr><th>{esc(check.claim.value)}</th><td class="{decision.value.lower()}">'
+                f"{decision.value}</td><td>{esc(check.measured)}</td></tr>"
             )
         parts.append("</table>")
     else:
@@ -271,19 +267,19 @@ def render(
         )
     parts.append("</div>")
     parts.append('<h2>Failures</h2><div id="failures">')
-    if not data["failure_examples"]:
+    if not summary.failure_examples:
         parts.append("<p>None: every game was mated.</p>")
-    for kind, examples in data["failure_examples"].items():
-        count = data["endings"][kind]
+    for ending, examples in summary.failure_examples:
+        kind, count = ending.value, summary.count(ending)
         parts.append(f"<h3>{esc(kind)}: {counted(count, 'game')}</h3>")
         if len(examples) < count:
             parts.append(f"<p>{shown_note(len(examples), count)}</p>")
         for example in examples:
             parts.append(
                 game_block(
-                    by_fen.get(example["fen"]),
-                    example["fen"],
-                    f"{kind} after {counted(example['moves'], 'move')}",
+                    by_fen.get(example.fen),
+                    example.fen,
+                    f"{kind} after {counted(example.moves, 'move')}",
                 )
             )
     parts.append("</div>")
@@ -299,6 +295,6 @@ def render(
             )
         )
         parts.append("</div>")
-    parts.append(f'<script type="application/json" id="al0-report">{script_json(data)}</script>')
+    parts.append(f'<script type="application/json" id="al0-report">{script_json(summary.to_json())}</script>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

@@ -4,8 +4,8 @@ process pool or on a Dask cluster; ``analysis`` says where the moves go.
 
 ``al0.verify.verify(table, positions=..., defender=..., jobs=...)`` is the
 one call for Python users (see :mod:`al0.verify.api`). The folder's face
-also holds what the front ends read: the :class:`Report` and its
-:class:`GameRecord`\\ s, the run's :class:`Verifier` and start positions,
+also holds what the front ends read: the :class:`Report`, its
+:class:`GameRecord`\\ s and the :class:`Summary` they add up to, the run's :class:`Verifier` and start positions,
 one game (:func:`play_one`), how many workers a run is worth, and the
 analysis as lines of text.
 """
@@ -13,13 +13,20 @@ analysis as lines of text.
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0.verify.api import Verification, verify
 from al0.verify.game import GameRecord, play_one
-from al0.verify.report import Report, percentile
+from al0.verify.report import EXAMPLES_KEPT, Report, percentile
 from al0.verify.run import CHUNK, INTERRUPTED, usable_cpus, useful_jobs
 from al0.verify.sources import start_positions
+from al0.verify.summary import Check, Claim, Decision, Summary, Verdict
 from al0.verify.verifier import Verifier, VerifySpec
 
 __all__ = [
     "CHUNK",
+    "EXAMPLES_KEPT",
+    "Check",
+    "Claim",
+    "Decision",
+    "Summary",
+    "Verdict",
     "INTERRUPTED",
     "WORST_KEPT",
     "GameRecord",

@@ -478,11 +478,11 @@ def parsed_report(name: str) -> tuple[dict, object]:
     from al0.report.html import render
     from al0.verify.report import Report
 
-    data = Report(
+    summary = Report(
         name, DefenderSpec("tablebase"), PositionsSpec("file", path=f"sample:3 {name}"), 3
-    ).to_json()
-    page = render(data, [], [], f"al0 verify '{name}.yaml'")
-    return data, html5lib.parse(page, namespaceHTMLElements=False)
+    ).summary()
+    page = render(summary, [], [], f"al0 verify '{name}.yaml'")
+    return summary.to_json(), html5lib.parse(page, namespaceHTMLElements=False)
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
