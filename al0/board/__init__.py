@@ -2,4 +2,21 @@
 eight symmetries, FEN and EPD reading, and seeded position sampling.
 
 It knows chess, not advice: nothing here imports the language, the engine or
-the tablebase."""
+the tablebase.
+
+The folder's face: the material, reading FEN and EPD, checking a position
+for a table, and drawing seeded samples."""
+
+from al0.board.fen import check_not_over, check_playable, epd_positions, parse_fen
+from al0.board.material import Material
+from al0.board.sampling import check_sample_size, random_positions
+
+__all__ = [
+    "Material",
+    "check_not_over",
+    "check_playable",
+    "check_sample_size",
+    "epd_positions",
+    "parse_fen",
+    "random_positions",
+]

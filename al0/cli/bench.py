@@ -9,11 +9,10 @@ import time
 
 import click
 
-from al0.board.material import Material
-from al0.board.sampling import check_sample_size, random_positions
+from al0.board import Material, check_sample_size, random_positions
 from al0.cli.messages import reports_errors
 from al0.cli.params import BUDGET, TABLE, WholeNumber
-from al0.engine.plan import Planner
+from al0.engine import Planner
 from al0.lang import AdviceTable, load_table
 from al0.tablebase import load_if_any
 from al0.verify import percentile

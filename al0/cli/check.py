@@ -10,7 +10,7 @@ import click
 
 from al0.cli.messages import reports_errors
 from al0.cli.params import TABLE
-from al0.engine.native import table_core
+from al0.engine import table_core
 from al0.lang import AdviceTable, load_table
 
 

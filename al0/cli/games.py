@@ -16,24 +16,8 @@ import click
 from al0.cli.messages import reports_errors
 from al0.cli.params import Decimal, WholeNumber
 from al0.errors import SearchBudgetExceeded
-from al0.games.base import Player, Side, play
-from al0.games.chess_game import mate_in, mate_lines
-from al0.games.players import HumanPlayer
-from al0.games.reversi import (
-    BLACK,
-    WHITE,
-    MatchGame,
-    Move,
-    NoviceWeights,
-    Reversi,
-    ReversiState,
-    make_player,
-    match,
-    perft,
-    standings,
-    start_position,
-)
-from al0.games.search import PROOF_BUDGET
+from al0.games import PROOF_BUDGET, HumanPlayer, Player, Side, mate_in, mate_lines, play
+from al0.games import reversi as reversi_game
 
 
 @click.command()
@@ -127,14 +111,14 @@ def _reader() -> Callable[[str], str]:
 @click.option(
     "--edge-value",
     type=Decimal(-1000, 1000),
-    default=NoviceWeights.edge,
+    default=reversi_game.NoviceWeights.edge,
     show_default=True,
     help="Novice value of a flipped edge disc.",
 )
 @click.option(
     "--inner-value",
     type=Decimal(-1000, 1000),
-    default=NoviceWeights.inner,
+    default=reversi_game.NoviceWeights.inner,
     show_default=True,
     help="Novice value of a flipped inner disc.",
 )
@@ -155,31 +139,31 @@ def reversi(
     """
     if perft_depth is not None:
         started = time.perf_counter()
-        count = perft(start_position(), perft_depth)
+        count = reversi_game.perft(reversi_game.start_position(), perft_depth)
         click.echo(f"perft {perft_depth}: {count} ({time.perf_counter() - started:.2f} s)")
         return
-    weights = NoviceWeights(inner=inner_value, edge=edge_value)
+    weights = reversi_game.NoviceWeights(inner=inner_value, edge=edge_value)
     if games is None:
         _one_game(black, white, seed, weights)
     else:
         _match(black, white, games, seed, weights)
 
 
-def _one_game(black: str, white: str, seed: int, weights: NoviceWeights) -> None:
+def _one_game(black: str, white: str, seed: int, weights: reversi_game.NoviceWeights) -> None:
     """Play and show one game; a human may quit or end the input at any prompt."""
     human = HumanPlayer(_reader(), click.echo)
-    players: dict[Side, Player[ReversiState, Move]] = {
-        BLACK: make_player(black, random.Random(seed * 2), weights, human),
-        WHITE: make_player(white, random.Random(seed * 2 + 1), weights, human),
+    players: dict[Side, Player[reversi_game.ReversiState, reversi_game.Move]] = {
+        reversi_game.BLACK: reversi_game.make_player(black, random.Random(seed * 2), weights, human),
+        reversi_game.WHITE: reversi_game.make_player(white, random.Random(seed * 2 + 1), weights, human),
     }
-    play(Reversi(), players, show=click.echo)
+    play(reversi_game.Reversi(), players, show=click.echo)
 
 
-def _match(spec_a: str, spec_b: str, games: int, seed: int, weights: NoviceWeights) -> None:
+def _match(spec_a: str, spec_b: str, games: int, seed: int, weights: reversi_game.NoviceWeights) -> None:
     """Play a match, a line per game, then the score table."""
-    results: list[MatchGame] = []
+    results: list[reversi_game.MatchGame] = []
     started = time.perf_counter()
-    for game in match(spec_a, spec_b, games, seed, weights):
+    for game in reversi_game.match(spec_a, spec_b, games, seed, weights):
         results.append(game)
         black, white = ("A", "B") if game.a_black else ("B", "A")
         click.echo(
@@ -187,7 +171,7 @@ def _match(spec_a: str, spec_b: str, games: int, seed: int, weights: NoviceWeigh
             f"  ({game.plies} plies)"
         )
     elapsed = time.perf_counter() - started
-    a, b = standings(f"A {spec_a}", f"B {spec_b}", results)
+    a, b = reversi_game.standings(f"A {spec_a}", f"B {spec_b}", results)
     width = max(len(a.name), len(b.name), len("player"))
     click.echo()
     click.echo(f"{'player':<{width}}  games  wins  draws  losses  mean disc diff")

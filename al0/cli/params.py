@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from al0.engine.plan import DEFAULT_BUDGET
+from al0.engine import DEFAULT_BUDGET
 from al0.errors import PositionError
 from al0.integers import IntegerError, parse_int, shown
 from al0.lang import DefenderError, DefenderKind, DefenderSpec, PositionsSpec

@@ -9,12 +9,11 @@ from typing import Iterable
 import chess
 import click
 
-from al0.board.fen import epd_positions
+from al0.board import epd_positions
 from al0.cli.messages import reports_errors
 from al0.cli.params import BUDGET, TABLE
 from al0.cli.positions import plannable, position_for
-from al0.engine.plan import Plan, Planner
-from al0.engine.tree import tree_lines
+from al0.engine import Plan, Planner, tree_lines
 from al0.lang import AdviceTable, load_table
 from al0.report import plan_dot, plan_json, plan_svg
 

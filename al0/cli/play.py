@@ -16,9 +16,7 @@ from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNu
 from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, typed_line
-from al0.engine.match import Match
-from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove
-from al0.engine.tablebases import Tablebases
+from al0.engine import Ending, GameEnd, Match, Opponent, OurMove, Tablebases, TheirMove
 from al0.errors import AL0Error
 from al0.human import LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans, parse_move, prompt
 from al0.lang import AdviceTable, DefenderSpec

@@ -6,7 +6,7 @@ from __future__ import annotations
 import chess
 import click
 
-from al0.board.fen import check_not_over, check_playable, parse_fen
+from al0.board import check_not_over, check_playable, parse_fen
 from al0.errors import PositionError
 from al0.lang import AdviceTable
 

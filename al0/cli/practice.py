@@ -11,16 +11,14 @@ import chess
 import click
 from click.core import ParameterSource
 
-from al0.board.fen import check_playable, epd_positions, parse_fen
+from al0.board import check_playable, epd_positions, parse_fen
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, WholeNumber
 from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, typed_line
-from al0.engine.match import Match
-from al0.engine.tablebases import Tablebases
-from al0.engine.tree import tree_lines
+from al0.engine import Match, Tablebases, tree_lines
 from al0.errors import PositionError, TableSyntaxError
 from al0.human import (
     LIST_WORDS,
@@ -33,11 +31,22 @@ from al0.human import (
 )
 from al0.lang import AdviceTable, load_table
 from al0.tablebase import Tablebase
-from al0.teach import Grade, Practice, Turn
-from al0.teach.exercises import Level, level_starts, parse_level
-from al0.teach.pgn import pgn_text, practice_game
-from al0.teach.record import add_attempt, check_record, read_record, record_lines, record_path
-from al0.teach.verdict import moves_text
+from al0.teach import (
+    Grade,
+    Level,
+    Practice,
+    Turn,
+    add_attempt,
+    check_record,
+    level_starts,
+    moves_text,
+    parse_level,
+    practice_game,
+    practice_pgn_text,
+    read_record,
+    record_lines,
+    record_path,
+)
 
 COMMANDS = (
     "commands: hint (what to play, in the table's words), why (the goal and what "
@@ -428,7 +437,7 @@ def practice(
         if stop:
             break
     if pgn_path is not None:
-        write_output(pgn_path, pgn_text(games), "PGN", keep)
+        write_output(pgn_path, practice_pgn_text(games), "PGN", keep)
         click.echo(f"PGN written to {pgn_path}")
 
 

@@ -155,10 +155,7 @@ def progress(
         raise click.UsageError("--stuck needs --hold")
     if (greedy or fastest) and not walk:
         raise click.UsageError(f"--{'greedy' if greedy else 'fastest'} needs --walk N")
-    from al0.progress.analysis import (  # lazily: numpy and the tablebase
-        Options,
-        analyse,
-    )
+    from al0.progress import Options, analyse  # lazily: numpy and the tablebase
 
     options = Options(
         material,

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import click
 
-from al0.board.fen import epd_positions
+from al0.board import epd_positions
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.params import BUDGET
 from al0.cli.terminal import build_progress, prepare_tablebase
 from al0.errors import PositionError
 from al0.lang import load_table
 from al0.serve import Api, Server, Tables, read_games
-from al0.teach.record import record_path
+from al0.teach import record_path
 
 
 def _loopback(host: str) -> bool:

@@ -14,7 +14,7 @@ import chess
 import click
 
 from al0 import tablebase as tb
-from al0.board.material import Material
+from al0.board import Material
 from al0.cli.messages import CommandError
 from al0.cli.params import MaterialParam
 from al0.errors import AL0Error

@@ -8,7 +8,7 @@ from typing import Callable
 
 import click
 
-from al0.engine.tablebases import Tablebases
+from al0.engine import Tablebases
 from al0.errors import PositionError
 
 

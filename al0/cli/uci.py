@@ -9,10 +9,10 @@ import click
 
 from al0.cli.messages import reports_errors
 from al0.cli.params import BUDGET
-from al0.uci import handshake
+from al0.uci import AUTO, serve_handshake_first
 
 if TYPE_CHECKING:
-    from al0.uci.engine import UciEngine
+    from al0.uci import UciEngine
 
 
 def _send(line: str) -> None:
@@ -58,6 +58,6 @@ def uci(table: str | None, budget: int) -> None:
         # the tablebases, the short search and numpy.
         from al0.uci import UciEngine
 
-        return UciEngine(_send, loaded, budget, table or handshake.AUTO)
+        return UciEngine(_send, loaded, budget, table or AUTO)
 
-    handshake.serve(iter(sys.stdin.readline, ""), _send, make, budget, table or handshake.AUTO)
+    serve_handshake_first(iter(sys.stdin.readline, ""), _send, make, budget, table or AUTO)

@@ -18,7 +18,7 @@ from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import STDOUT, OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, PositionsParam, WholeNumber
 from al0.cli.terminal import build_progress, prepare_tablebase
-from al0.engine.plan import Planner
+from al0.engine import Planner
 from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
 from al0.report import as_pgn, games_to_show, pgn_text, replay_all
 from al0.report import html as report_html
@@ -31,6 +31,7 @@ from al0.verify import (
     Verification,
     Verifier,
     analysis_lines,
+    check_cluster,
     most_wasteful_line,
     play_one,
     start_positions,
@@ -398,7 +399,7 @@ def run_with_progress(verification: Verification, jobs: int, scheduler: str | No
     total = len(verification.boards)
     if scheduler:
         try:  # lazily: Dask takes half a second to import, and is an extra
-            import al0.verify.cluster  # noqa: F401  (Dask and what it needs are there)
+            check_cluster()
         except ModuleNotFoundError as error:
             raise CommandError(f"--scheduler needs Dask ({error}): pip install 'al0[cluster]'") from None
     if not sys.stderr.isatty():

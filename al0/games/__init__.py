@@ -10,4 +10,43 @@
   the AND/OR prover becomes a mate-in-N prover.
 
 Nothing generic here knows about chess; only ``chess_game`` imports python-chess.
+
+The folder's face: the names the commands use, each imported from its
+module when first asked for (the UCI engine's short search needs none of
+Reversi); Reversi itself is a game of its own, used as ``games.reversi``.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from al0.faces import lazy_face
+
+if TYPE_CHECKING:
+    from al0.games.base import Player, Side, play
+    from al0.games.chess_game import mate_in, mate_lines
+    from al0.games.players import HumanPlayer
+    from al0.games.search import PROOF_BUDGET
+
+_HOMES = {
+    "Player": "base",
+    "Side": "base",
+    "play": "base",
+    "mate_in": "chess_game",
+    "mate_lines": "chess_game",
+    "HumanPlayer": "players",
+    "PROOF_BUDGET": "search",
+}
+"""Each name of the face and the module it lives in."""
+
+__all__ = [
+    "PROOF_BUDGET",
+    "HumanPlayer",
+    "Player",
+    "Side",
+    "mate_in",
+    "mate_lines",
+    "play",
+]
+
+__getattr__ = lazy_face(__name__, _HOMES)

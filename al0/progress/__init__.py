@@ -1,2 +1,9 @@
 """The potential analysis: whether a progress measure can be forced lower
-against every defence, over every position of an ending (``al0 progress``)."""
+against every defence, over every position of an ending (``al0 progress``).
+
+The folder's face: a run's :class:`Options` and :func:`analyse`. Importing
+it loads numpy and the tablebase: a command imports it when it runs."""
+
+from al0.progress.analysis import Analysis, Options, analyse
+
+__all__ = ["Analysis", "Options", "analyse"]

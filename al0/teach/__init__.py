@@ -6,9 +6,12 @@ game, the plan and the verdicts. A library entry every front end uses
 
 from __future__ import annotations
 
+from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.explain import Change, Explainer, Explanation, Part
+from al0.teach.pgn import practice_game, practice_pgn_text
+from al0.teach.record import add_attempt, check_record, read_record, record_lines, record_path
 from al0.teach.session import Practice, Turn
-from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason
+from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason, moves_text
 
 __all__ = [
     "Change",
@@ -16,9 +19,20 @@ __all__ = [
     "Explanation",
     "Grade",
     "Judge",
+    "Level",
     "Part",
     "Practice",
     "Turn",
     "Verdict",
+    "add_attempt",
     "blunder_reason",
+    "check_record",
+    "level_starts",
+    "moves_text",
+    "parse_level",
+    "practice_game",
+    "practice_pgn_text",
+    "read_record",
+    "record_lines",
+    "record_path",
 ]

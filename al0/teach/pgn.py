@@ -114,6 +114,6 @@ def _annotated(
     return child
 
 
-def pgn_text(games: Iterable[chess.pgn.Game]) -> str:
+def practice_pgn_text(games: Iterable[chess.pgn.Game]) -> str:
     """The games as one PGN file's text."""
     return "\n".join(str(game) + "\n" for game in games)

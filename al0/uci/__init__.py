@@ -2,7 +2,7 @@
 
 :class:`UciEngine` takes one line of the Universal Chess Interface at a time
 and sends its answers through the function it was given; :func:`serve`
-feeds it a stream, and :func:`al0.uci.handshake.serve` answers ``uci``
+feeds it a stream, and `serve_handshake_first` (:mod:`al0.uci.handshake`) answers ``uci``
 before the engine is made (and its imports are paid). Nothing here reads
 standard input or prints (``al0 uci`` does), so the engine is tested by
 calling it, and by python-chess's own UCI client through the CLI.
@@ -31,12 +31,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from al0.uci.handshake import AUTO
+from al0.uci.handshake import AUTO, serve_handshake_first
 
 if TYPE_CHECKING:
     from al0.uci.engine import UciEngine, parse_position, serve
 
-__all__ = ["AUTO", "UciEngine", "parse_position", "serve"]
+__all__ = ["AUTO", "UciEngine", "parse_position", "serve", "serve_handshake_first"]
 
 
 def __getattr__(name: str) -> object:

@@ -54,7 +54,7 @@ def identify(budget: int, table_spec: str, rescue: bool) -> list[str]:
     ]
 
 
-def serve(
+def serve_handshake_first(
     lines: Iterable[str], send: Send, make: Callable[[], UciEngine], budget: int, table_spec: str
 ) -> None:
     """Answer every line until ``quit`` or the end of the input: ``uci``

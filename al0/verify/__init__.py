@@ -11,7 +11,7 @@ analysis as lines of text.
 """
 
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
-from al0.verify.api import Verification, verify
+from al0.verify.api import Verification, check_cluster, verify
 from al0.verify.game import GameRecord, play_one
 from al0.verify.report import EXAMPLES_KEPT, Report, percentile
 from al0.verify.run import CHUNK, INTERRUPTED, usable_cpus, useful_jobs
@@ -35,6 +35,7 @@ __all__ = [
     "Verifier",
     "VerifySpec",
     "analysis_lines",
+    "check_cluster",
     "most_wasteful_line",
     "percentile",
     "play_one",

@@ -111,6 +111,16 @@ class Verification:
         self.close()
 
 
+def check_cluster() -> None:
+    """Import now what a run on a Dask cluster needs (Dask, an extra, takes
+    half a second to import), so a front end can say it is missing before
+    a run starts.
+
+    :raises ModuleNotFoundError: without Dask installed.
+    """
+    import al0.verify.cluster  # noqa: F401  (Dask and what it needs are there)
+
+
 def verify(
     table: str | os.PathLike[str],
     positions: str | PositionsSpec = "all",

@@ -342,11 +342,11 @@ def test_uciok_comes_before_the_engine_is_made():
         made.append(1)
         return UciEngine(sent.append, budget=5)
 
-    handshake.serve(iter(["uci", "quit", "isready"]), sent.append, make, 5, "auto")
+    handshake.serve_handshake_first(iter(["uci", "quit", "isready"]), sent.append, make, 5, "auto")
     assert made == [] and sent == handshake.identify(5, "auto", True)
     assert sent[-1] == "uciok"
     sent.clear()
-    handshake.serve(iter(["uci", "debug on", "isready", "uci"]), sent.append, make, 5, "auto")
+    handshake.serve_handshake_first(iter(["uci", "debug on", "isready", "uci"]), sent.append, make, 5, "auto")
     assert made == [1]
     assert sent == handshake.identify(5, "auto", True) + ["readyok"] + handshake.identify(5, "auto", True)
 
