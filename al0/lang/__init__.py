@@ -21,13 +21,13 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from al0.lang.library import ENTRY_POINT_GROUP
+    from al0.lang.library_import import ENTRY_POINT_GROUP
     from al0.lang.loader import MAX_TABLE_BYTES, load_table, parse_table
     from al0.lang.model import AdviceTable
     from al0.lang.specs import VERIFY_KINDS, DefenderError, DefenderKind, DefenderSpec, PositionsSpec
 
 _HOMES = {
-    "ENTRY_POINT_GROUP": "library",
+    "ENTRY_POINT_GROUP": "library_import",
     "MAX_TABLE_BYTES": "loader",
     "load_table": "loader",
     "parse_table": "loader",

@@ -13,13 +13,7 @@ import inspect
 import types
 from typing import Callable
 
-from al0.lang.library import Library, Node
-from al0.lang.library import check as standard_check
-from al0.lang.library import legal as standard_legal
-from al0.lang.library import mate as standard_mate
-from al0.lang.library import stalemate as standard_stalemate
-from al0.lang.library import themtomove as standard_themtomove
-from al0.lang.library import ustomove as standard_ustomove
+from al0.lang.library import Library
 from al0.lang.model import (
     And,
     Call,
@@ -34,6 +28,13 @@ from al0.lang.model import (
     Pred,
     leaves,
 )
+from al0.lang.node import Node
+from al0.lang.standard import check as standard_check
+from al0.lang.standard import legal as standard_legal
+from al0.lang.standard import mate as standard_mate
+from al0.lang.standard import stalemate as standard_stalemate
+from al0.lang.standard import themtomove as standard_themtomove
+from al0.lang.standard import ustomove as standard_ustomove
 
 
 def reads_root(goal: Goal, library: Library) -> bool:

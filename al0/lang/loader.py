@@ -25,7 +25,8 @@ from al0.errors import LibraryError, PositionError, TableSyntaxError, UnknownNam
 from al0.files import read_regular_file
 from al0.lang.definitions import Definitions
 from al0.lang.expr import KEYWORDS, ExpressionError, parse_goal, parse_sum
-from al0.lang.library import Library, find_library
+from al0.lang.library import Library
+from al0.lang.library_import import find_library
 from al0.lang.model import Advice, AdviceTable, Call, Feature, Goal, Rule, Sum, feature_calls, predicate_calls
 from al0.lang.names import KIND_WORDS, check_names, check_vocabulary, expand_at, offset_of
 from al0.lang.read_expect import read_expect_blocks
