@@ -105,8 +105,39 @@ def to_board(position: Position) -> chess.Board:
 
 
 def fen(position: Position) -> str:
-    """The FEN of ``position``, for messages."""
-    return to_board(position).fen()
+    """The FEN of ``position`` with the move counters at 0 and 1 (the one
+    FEN writer of a compact position; verify writes one per game): what
+    ``to_board(position).fen()`` gives (a pawnless position without castling
+    rights has no en-passant square either), from its few men, not from every
+    square."""
+    white, black, kings, queens, rooks, bishops, knights, turn = position
+    occupied = white | black
+    ranks = []
+    for rank in range(56, -8, -8):
+        if not occupied >> rank & 255:
+            ranks.append("8")
+            continue
+        text, empty = "", 0
+        for square in range(rank, rank + 8):
+            bit = 1 << square
+            if not occupied & bit:
+                empty += 1
+                continue
+            symbol = (
+                "k"
+                if kings & bit
+                else "q"
+                if queens & bit
+                else "r"
+                if rooks & bit
+                else "b"
+                if bishops & bit
+                else "n"
+            )
+            text += (str(empty) if empty else "") + (symbol.upper() if white & bit else symbol)
+            empty = 0
+        ranks.append(text + (str(empty) if empty else ""))
+    return f"{'/'.join(ranks)} {'w' if turn else 'b'} - - 0 1"
 
 
 def occupied(position: Position) -> Bitboard:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, TypeVar
 import chess
 import distributed
 
+from al0.board.position import fen as position_fen
 from al0.verify.chains import SegmentsAnswers, judge_chains
 from al0.verify.deal import Deal
 from al0.verify.game import GameRecord
@@ -50,7 +51,6 @@ from al0.verify.scheduler import (
     quiet_dask,
 )
 from al0.verify.segments import Key, unpack
-from al0.verify.sources import position_fen
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import ChunkResult, SegmentsResult, make_segments
 

@@ -131,7 +131,7 @@ class EveryOrientation(LazyBoards):
 ChainStart = tuple[Key, int, "str | None"]
 """A start position for a game read off its chain of segments: the
 position (packed), its 50-move count (half-moves) and its FEN when it is
-not the position's with the move counters at 0 and 1 (:func:`position_fen`)."""
+not the position's with the move counters at 0 and 1 (:func:`al0.board.position.fen`)."""
 
 
 def chain_start(board: chess.Board) -> ChainStart:
@@ -163,38 +163,3 @@ def mirror_images(position: Position) -> list[Position]:
     """``position`` and its distinct mirror images, in the order of
     :data:`al0.board.symmetry.SQUARE_MAPS` (``position`` first)."""
     return list(dict.fromkeys(transform_position(position, symmetry) for symmetry in range(8)))
-
-
-def position_fen(position: Position) -> str:
-    """The FEN of ``position`` with the move counters at 0 and 1: what
-    ``to_board(position).fen()`` gives (a pawnless position without castling
-    rights has no en-passant square either), from its few men, not from every
-    square."""
-    white, black, kings, queens, rooks, bishops, knights, turn = position
-    occupied = white | black
-    ranks = []
-    for rank in range(56, -8, -8):
-        if not occupied >> rank & 255:
-            ranks.append("8")
-            continue
-        text, empty = "", 0
-        for square in range(rank, rank + 8):
-            bit = 1 << square
-            if not occupied & bit:
-                empty += 1
-                continue
-            symbol = (
-                "k"
-                if kings & bit
-                else "q"
-                if queens & bit
-                else "r"
-                if rooks & bit
-                else "b"
-                if bishops & bit
-                else "n"
-            )
-            text += (str(empty) if empty else "") + (symbol.upper() if white & bit else symbol)
-            empty = 0
-        ranks.append(text + (str(empty) if empty else ""))
-    return f"{'/'.join(ranks)} {'w' if turn else 'b'} - - 0 1"

@@ -18,6 +18,7 @@ from typing import Callable
 import chess
 
 from al0.board.position import Position, from_board
+from al0.board.position import fen as position_fen
 from al0.engine.defenders import Defender, TablebaseDefender, make_defender
 from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.lang.loader import load_table
@@ -25,7 +26,7 @@ from al0.lang.specs import DefenderError, DefenderSpec
 from al0.tablebase import load_if_any
 from al0.verify.game import GameRecord, play_one
 from al0.verify.segments import Key, Segment, make_segment, unpack, walk
-from al0.verify.sources import ChainStart, chain_start, position_fen
+from al0.verify.sources import ChainStart, chain_start
 from al0.verify.worst import Start, WorstCase
 
 

@@ -24,7 +24,7 @@ from al0.board.checks import (
     mate_in_one,
 )
 from al0.board.moves import legal_moves, legal_targets, play, successors
-from al0.board.position import MOVES, Position, from_board, is_check, to_board
+from al0.board.position import MOVES, Position, fen, from_board, is_check, to_board
 from al0.errors import PositionError
 from conftest import mates
 
@@ -146,3 +146,17 @@ def test_play_refuses_what_is_not_a_move():
     assert play(position, chess.Move.from_uci("c2c3")) is None  # not our piece
     assert play(position, chess.Move.from_uci("d4d3")) is None  # next to their king
     assert isinstance(play(position, chess.Move.from_uci("e6e3")), Position)
+
+
+def test_a_positions_fen_is_python_chess_fen():
+    generator = random.Random(7)
+    men = [chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT]
+    for _ in range(3000):
+        board = chess.Board(None)
+        squares = generator.sample(chess.SQUARES, 4)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2 : 2 + generator.randrange(3)]:
+            board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < 0.5))
+        board.turn = generator.random() < 0.5
+        assert fen(from_board(board)) == board.fen()

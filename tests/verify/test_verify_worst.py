@@ -18,7 +18,7 @@ from al0.lang.loader import load_table
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.tablebase import load_if_any
 from al0.verify.deal import region
-from al0.verify.sources import mirror_images, position_fen, start_positions
+from al0.verify.sources import mirror_images, start_positions
 from al0.verify.verifier import VerifySpec
 from al0.verify.worker import decode_plan, decode_tree, encode_plan, encode_tree, plan_chunk
 from al0.verify.worst import WorstCase
@@ -33,20 +33,6 @@ STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
 def starts(table: str, count: int) -> list[chess.Board]:
     loaded = load_table(table)
     return list(start_positions(PositionsSpec.sample(count), loaded, load_if_any(loaded.material)))
-
-
-def test_position_fen_is_python_chess_fen():
-    generator = random.Random(7)
-    men = [chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT]
-    for _ in range(3000):
-        board = chess.Board(None)
-        squares = generator.sample(chess.SQUARES, 4)
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for square in squares[2 : 2 + generator.randrange(3)]:
-            board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < 0.5))
-        board.turn = generator.random() < 0.5
-        assert position_fen(from_board(board)) == board.fen()
 
 
 def closure(worst: WorstCase, positions: list) -> set:
