@@ -63,6 +63,7 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from al0.board.material import Material
 from al0.board.position import Position, from_board  # noqa: E402
 from al0.board.sampling import random_positions  # noqa: E402
 from al0.engine.plan import Planner  # noqa: E402
@@ -236,7 +237,9 @@ def main() -> None:
     handle, name = tempfile.mkstemp(suffix=".epd")
     try:
         with os.fdopen(handle, "w") as out:
-            out.writelines(board.epd() + "\n" for board in random_positions("KRK", args.count, args.seed))
+            out.writelines(
+                board.epd() + "\n" for board in random_positions(Material.parse("KRK"), args.count, args.seed)
+            )
         measure(args.book, Path(name), table, args.runs, flags)
     finally:
         os.unlink(name)

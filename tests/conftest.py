@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Iterator
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.board.position import from_board
 from al0.lang.library import Node
 from al0.lang.loader import load_table
@@ -182,7 +183,7 @@ def vocabulary_calls(material: str, kind: str, names: Iterable[str]) -> list[str
     """Every call of the vocabulary's entries ``names`` of ``kind``
     (``feature`` or ``predicate``) a material can make: each piece (or
     king) argument, each colour argument and none."""
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     calls = []
     for name in names:
         entry = ENTRIES.get(name)

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from al0.board.material import Material
 from al0.board.sampling import placement_count
 from al0.cli import cli
 from al0.cli.messages import LONGEST_ERROR
@@ -244,12 +245,12 @@ def test_verify_refuses_a_defender_it_cannot_use():
 
 
 def test_the_factory_makes_each_kind_and_refuses_the_others():
-    assert isinstance(make_defender(DefenderSpec("random"), "KRK"), RandomDefender)
+    assert isinstance(make_defender(DefenderSpec("random"), Material.parse("KRK")), RandomDefender)
     with pytest.raises(DefenderError, match="no tablebase for KBNKQ"):
-        make_defender(DefenderSpec("tablebase"), "KBNKQ")
+        make_defender(DefenderSpec("tablebase"), Material.parse("KBNKQ"))
     for kind in ("worst", "human"):
         with pytest.raises(DefenderError):
-            make_defender(DefenderSpec(kind), "KRK")
+            make_defender(DefenderSpec(kind), Material.parse("KRK"))
 
 
 # ------------------------------------------------- item 9: smaller things

@@ -44,22 +44,22 @@ def piece_counts(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
     return tuple(chess.popcount(board.pieces_mask(piece_type, color)) for piece_type in chess.PIECE_TYPES)
 
 
-def material_counts(material: str) -> tuple[int, ...]:
+def material_counts(material: Material) -> tuple[int, ...]:
     """:func:`piece_counts` of our side of ``material`` (``KRK`` → one rook, one king)."""
-    return Material.parse(material).counts()
+    return material.counts()
 
 
-def canonical_material(material: str) -> str:
-    """``material`` with each side's pieces in the order KQRBN (see
+def canonical_material(material: Material) -> str:
+    """``material``'s name, each side's pieces in the order KQRBN (see
     :meth:`Material.parse <al0.board.material.Material.parse>`)."""
-    return Material.parse(material).name
+    return material.name
 
 
-def played_by(board: chess.Board, material: str, us: chess.Color) -> bool:
-    """A table of ``material`` plays ``board``: our men are the table's and
-    theirs the table's or fewer (a game of KQKR goes on as KQK once we take
-    the rook)."""
-    found, wanted = Material.of(board, us), Material.parse(material)
+def played_by(board: chess.Board, wanted: Material, us: chess.Color) -> bool:
+    """A table of material ``wanted`` plays ``board``: our men are the
+    table's and theirs the table's or fewer (a game of KQKR goes on as KQK
+    once we take the rook)."""
+    found = Material.of(board, us)
     return found.first == wanted.first and Counter(found.second) <= Counter(wanted.second)
 
 
@@ -89,14 +89,14 @@ def check_legal(board: chess.Board, fen: str) -> None:
         raise PositionError(f"illegal position {fen!r}: {', '.join(problems)}")
 
 
-def check_material(board: chess.Board, material: str, us: chess.Color) -> None:
-    """:raises PositionError: when ``board`` is not of ``material``."""
-    found, wanted = Material.of(board, us), Material.parse(material)
+def check_material(board: chess.Board, wanted: Material, us: chess.Color) -> None:
+    """:raises PositionError: when ``board`` is not of material ``wanted``."""
+    found = Material.of(board, us)
     if found != wanted:
         raise PositionError(f"position {board.fen()!r} has material {found}, but the table is for {wanted}")
 
 
-def check_playable(board: chess.Board, material: str, us: chess.Color) -> None:
+def check_playable(board: chess.Board, material: Material, us: chess.Color) -> None:
     """:raises PositionError: when ``board`` is not of ``material`` (``us``
     holding our side), or has castling rights, which al0's search does not
     play. The loader checks a table's ``start:`` with it before the table
@@ -212,7 +212,7 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
 
 
 def epd_positions(
-    path: str, material: str, us: chess.Color, check: Callable[[chess.Board], object] | None = None
+    path: str, material: Material, us: chess.Color, check: Callable[[chess.Board], object] | None = None
 ) -> list[chess.Board]:
     """The positions of an EPD file, each of ``material`` with ``us`` (the
     side a table plays) to move and a game not over (:func:`check_not_over`),

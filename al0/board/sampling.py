@@ -13,7 +13,7 @@ from al0.errors import PositionError
 
 
 def random_positions(
-    material: str, count: int, seed: int = 0, us: chess.Color = chess.WHITE
+    material: Material, count: int, seed: int = 0, us: chess.Color = chess.WHITE
 ) -> list[chess.Board]:
     """``count`` distinct random positions of ``material`` with us to move,
     legal, not mate or stalemate, and where them, were it their move, could
@@ -22,7 +22,7 @@ def random_positions(
     :raises PositionError: when that many such positions cannot be found.
     """
     rng = random.Random(seed)
-    men = Material.parse(material)
+    men = material
     pieces = [chess.Piece(piece_type, us) for piece_type in (chess.KING, *men.first)]
     pieces += [chess.Piece(piece_type, not us) for piece_type in (chess.KING, *men.second)]
     found: dict[str, chess.Board] = {}

@@ -27,15 +27,15 @@ def check_count(table: AdviceTable, count: int) -> None:
     positions with our side to move, counted by the tablebase; a material
     without one is left to the sampler's own bound): the sampler would look
     for hours for positions that do not exist."""
-    tablebase = load_if_any(table.material)
+    tablebase = load_if_any(table.material.name)
     if tablebase is None:
         return
     from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
 
     stats = tablebase.stats()
-    ours_stronger = stronger_colour(table.material, table.us) == table.us
+    ours_stronger = stronger_colour(table.material.name, table.us) == table.us
     legal = stats["stronger" if ours_stronger else "weaker"]["legal"]
-    side = Material.parse(table.material).side_names[0]
+    side = table.material.side_names[0]
     check_sample_size(f"--count {count}", count, legal, f"{table.material} positions with {side} to move")
 
 

@@ -23,7 +23,7 @@ def summary(table: AdviceTable) -> dict[str, Any]:
 
     return {
         "name": table.name,
-        "material": table.material,
+        "material": table.material.name,
         "plays": chess.COLOR_NAMES[table.us],
         "description": table.description,
         "library": str(library.path) if library.path else None,

@@ -11,7 +11,7 @@ import chess
 import click
 from click.core import ParameterSource
 
-from al0.board import check_playable, epd_positions, parse_fen
+from al0.board import Material, check_playable, epd_positions, parse_fen
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, WholeNumber
@@ -261,6 +261,7 @@ def _table(name: str) -> AdviceTable:
 def _starts(
     loaded: AdviceTable | None,
     name: str,
+    material: Material,
     tablebase: Tablebase,
     fen: str | None,
     epd: str | None,
@@ -270,7 +271,6 @@ def _starts(
 ) -> list[chess.Board]:
     """The exercises: an EPD file's positions, a level band's, a FEN, or
     the table's start."""
-    material = loaded.material if loaded is not None else name
     us = loaded.us if loaded is not None else chess.WHITE
     if epd is not None:
         return epd_positions(epd, material, us)
@@ -401,15 +401,15 @@ def practice(
     )
     if loaded is None and not given:
         raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE or --fen FEN")
-    material = loaded.material if loaded is not None else table
+    material = loaded.material if loaded is not None else Material.parse(table)
     tablebases = Tablebases(build_progress())
     match = Match(loaded, budget, tablebases) if loaded is not None else None
-    tablebase = tablebases.get(material)
+    tablebase = tablebases.get(material.name)
     if tablebase is None:
         raise CommandError(
             f"practice needs a tablebase, and there is none for {material} (pawnless, up to four men)"
         )
-    starts = _starts(loaded, table, tablebase, fen, epd, level, count, seed)
+    starts = _starts(loaded, table, material, tablebase, fen, epd, level, count, seed)
     planner = match.planner if match is not None else None
     games = []
     for number, board in enumerate(starts, 1):
@@ -433,7 +433,7 @@ def practice(
             )
         )
         if sum(game.given.values()):  # an exercise left untouched is not counted
-            add_attempt(path, game.attempt(material))
+            add_attempt(path, game.attempt(material.name))
         if stop:
             break
     if pgn_path is not None:
@@ -442,7 +442,7 @@ def practice(
 
 
 def _exercise(
-    game: Practice, loaded: AdviceTable | None, material: str, flipped: bool, verbose: bool, boards: bool
+    game: Practice, loaded: AdviceTable | None, material: Material, flipped: bool, verbose: bool, boards: bool
 ) -> bool:
     """One exercise at the terminal; True when the person quit (no more
     exercises). ``boards``: draw the board after each move."""

@@ -28,7 +28,7 @@ def listing() -> dict[str, Any]:
             entry["error"] = " ".join(str(error).split())
         else:
             entry.update(
-                material=table.material,
+                material=table.material.name,
                 description=table.description,
                 library=table.library.name if table.library.path else None,
             )

@@ -302,7 +302,7 @@ def verify(
     check_no_overwrite({"TABLE": inputs[0], "--positions": inputs[1]}, outputs)
     say = build_progress()
     if say is not None:  # the table is loaded twice, on a terminal only: a few ms
-        prepare_tablebase(load_table(table_path(table)).material, say)
+        prepare_tablebase(load_table(table_path(table)).material.name, say)
     with Verification(
         table,
         positions_spec,

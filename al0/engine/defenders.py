@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import chess
 import chess.engine
 
+from al0.board.material import Material
 from al0.errors import PositionError
 from al0.lang.specs import DefenderError, DefenderSpec
 
@@ -128,7 +129,7 @@ Defender = RandomDefender | TablebaseDefender | UciDefender
 
 def make_defender(
     spec: DefenderSpec,
-    material: str,
+    material: Material,
     seed: int = 0,
     engine_seconds: float = 0.05,
     tablebase: Tablebase | None = None,
@@ -145,7 +146,7 @@ def make_defender(
         return RandomDefender(seed)
     if spec.kind == "tablebase":
         try:
-            return TablebaseDefender(material, tablebase)
+            return TablebaseDefender(material.name, tablebase)
         except PositionError:
             raise DefenderError(f"no tablebase for {material}: use another defender") from None
     if spec.kind == "uci":

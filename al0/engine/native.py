@@ -29,6 +29,7 @@ from typing import Any
 
 import chess
 
+from al0.board.material import Material
 from al0.board.position import MOVES
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
@@ -85,7 +86,7 @@ class _Writer:
     """Writes one advice's goals as programs (comparison slots numbered
     across both goals, as they share one search's root parts)."""
 
-    def __init__(self, material: str, core: ModuleType):
+    def __init__(self, material: Material, core: ModuleType):
         self.pieces = material_pieces(material)
         self.features = {name: i for i, name in enumerate(core.FEATURES)}
         self.predicates = {name: i for i, name in enumerate(core.PREDICATES)}

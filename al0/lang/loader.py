@@ -92,9 +92,8 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         return top[key][1]
 
     name = reader.string(value("name"), "name")
-    material = reader.string(value("material"), "material").upper()
     try:
-        Material.parse(material)
+        material = Material.parse(reader.string(value("material"), "material").upper())
     except PositionError as error:
         raise reader.error(value("material"), str(error)) from None
     us = chess.WHITE

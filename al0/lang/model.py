@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Iterator, Union
 
 import chess
 
+from al0.board.material import Material
 from al0.lang.specs import DefenderSpec, PositionsSpec
 
 if TYPE_CHECKING:
@@ -301,7 +302,7 @@ class AdviceTable:
     """A loaded, validated advice table ready for search."""
 
     name: str
-    material: str
+    material: Material
     """Pieces of us then them, e.g. ``KRK``: White (us) K+R, Black K."""
     us: chess.Color
     rules: tuple[Rule, ...]

@@ -103,7 +103,7 @@ class Terms:
     def __init__(self, graph: MoveGraph, memo: Path | None = None):
         self.graph = graph
         self.memo = memo
-        self.binder = Binder(graph.table.name)
+        self.binder = Binder(graph.table.material)
         self.batch = Batch(graph)
 
     def goal(self, condition: str, what: str) -> tuple[Goal, GoalFunction]:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import chess
 import chess.svg
 
-from al0.board.fen import check_playable, material_of, parse_fen
+from al0.board.fen import check_playable, parse_fen
+from al0.board.material import Material
 from al0.bundled import bundled_tables
 from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.engine.tablebases import Tablebases
@@ -255,7 +256,7 @@ class Api:
         table = self.tables.get(_text(body, "table"))
         return {
             "name": table.name,
-            "material": table.material,
+            "material": table.material.name,
             "us": chess.COLOR_NAMES[table.us],
             "start": table.start_fen,
         }
@@ -333,7 +334,7 @@ class Api:
         """A practice game: at ``fen``, at a position of ``level`` (``A..B``
         moves to mate, ``seed``), or at the table's start."""
         table = self.tables.get(_text(body, "table"))
-        tablebase = self.tablebase(table.material)
+        tablebase = self.tablebase(table.material.name)
         if isinstance(body.get("level"), str):
             seed = body.get("seed", 0)
             if not isinstance(seed, int):
@@ -461,7 +462,7 @@ class Api:
             session.left = True
             if counted and self.record is not None:
                 with self._record_lock:  # one read-and-write of the file at a time
-                    add_attempt(self.record, game.attempt(session.table.material))
+                    add_attempt(self.record, game.attempt(session.table.material.name))
         return {"recorded": counted}
 
     def progress(self, body: Json) -> Json:
@@ -502,7 +503,7 @@ def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move, table:
     boxed = any(split_call(change.feature)[0] in BOX_FAMILIES for change in explanation.changes)
     squares: Json = {}
     if boxed:
-        region = area_squares(material_pieces(material_of(before, table.us))["k"])
+        region = area_squares(material_pieces(Material.of(before, table.us))["k"])
         squares = {
             "before": [chess.square_name(s) for s in chess.SquareSet(region(Node(before, 0, table.us)))],
             "after": [chess.square_name(s) for s in chess.SquareSet(region(Node(after, 1, table.us)))],

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 import chess
 
+from al0.board.material import Material
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node
 from al0.lang.model import AdviceTable, And, Compare, Const, DepthTest, Feature, Goal, Not, Or, Pred
@@ -140,7 +141,7 @@ the two measures of every mating drive, their king's box and the kings'
 distance, so the student still sees numbers to check on the board."""
 
 
-def standard_measures(material: str) -> dict[str, Callable[[Node], int | None]]:
+def standard_measures(material: Material) -> dict[str, Callable[[Node], int | None]]:
     """:data:`STANDARD_MEASURES` bound to ``material``."""
     binder = Binder(material)
     measures: dict[str, Callable[[Node], int | None]] = {}
@@ -151,7 +152,7 @@ def standard_measures(material: str) -> dict[str, Callable[[Node], int | None]]:
     return measures
 
 
-def measured(material: str, us: chess.Color, board: chess.Board, move: chess.Move) -> Explanation:
+def measured(material: Material, us: chess.Color, board: chess.Board, move: chess.Move) -> Explanation:
     """What our ``move`` at ``board`` does to the standard measures, where
     there is no table (a material practised with the tablebase alone)."""
     after = board.copy(stack=False)

@@ -13,7 +13,7 @@ import chess.engine
 import chess.pgn
 import chess.svg
 
-from al0.board.fen import material_of
+from al0.board.material import Material
 from al0.lang.library import Node
 from al0.lang.vocabulary.boxes import area_squares
 from al0.lang.vocabulary.terms import material_pieces
@@ -77,7 +77,7 @@ def practice_game(
     game.headers["Result"] = result if result in RESULTS else "*"
     node: chess.pgn.GameNode = game
     played = list(turns)
-    region = area_squares(material_pieces(material_of(start, us))["k"])
+    region = area_squares(material_pieces(Material.of(start, us))["k"])
 
     def box(board: chess.Board) -> chess.Bitboard:
         return region(Node(board, 1, us))

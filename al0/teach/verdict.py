@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.fen import material_of
+from al0.board.material import Material
 from al0.board.position import from_board
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
@@ -164,7 +164,7 @@ class Judge:
             explanation = self.explainer.explain(advice, board, move, line)
         elif self.explainer is None and after is not None:
             # No table: what the move does to the measures of every mating drive.
-            explanation = measured(material_of(board, us), us, board, move)
+            explanation = measured(Material.of(board, us), us, board, move)
         if after is None:
             return Verdict(
                 Grade.BLUNDER,

@@ -48,7 +48,7 @@ def start_positions(
         )
     from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
 
-    classes = tablebase.positions(table.us, stronger=stronger_colour(table.material, table.us), won=True)
+    classes = tablebase.positions(table.us, stronger=stronger_colour(table.material.name, table.us), won=True)
     if spec.kind == "all":
         return LazyBoards(classes)
     if spec.kind == "every":

@@ -69,7 +69,7 @@ class Verifier:
         self.tablebase = (
             self.fixed.table
             if isinstance(self.fixed, TablebaseDefender)
-            else load_if_any(self.table.material)
+            else load_if_any(self.table.material.name)
         )
         self.segments: dict[Key, Segment] | None = {} if isinstance(self.fixed, TablebaseDefender) else None
         """Against the tablebase defender, the segment from every position

@@ -10,6 +10,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
+from al0.board.material import Material
 from al0.cli import cli
 from al0.engine.defenders import TablebaseDefender
 from al0.engine.plan import Planner
@@ -32,7 +33,7 @@ the suite and proved nothing a user relies on, so its sample is run by
 def play_out(table: str, fen: str) -> tuple[list[OurMove], GameEnd]:
     """A game of ``table`` from ``fen`` against the tablebase's defence."""
     planner = Planner(load_table(table))
-    defender = TablebaseDefender(planner.table.material)
+    defender = TablebaseDefender(planner.table.material.name)
     events = list(play_game(planner, chess.Board(fen), defender, max_moves=50))
     end = events[-1]
     assert isinstance(end, GameEnd)
@@ -107,7 +108,7 @@ def test_kbbk_mates_where_the_full_run_repeated_never_boxing_one_square(name):
     # every other move of ours their king keeps at least two squares
     # (least_area >= 2), whatever it does, so no cut can bring back a box
     # the wall cannot hold.
-    area = Binder("KBBK").bind(parse_call("area"), "feature")
+    area = Binder(Material.parse("KBBK")).bind(parse_call("area"), "feature")
     board = KBBK_POSITIONS[name].copy()
     planner = Planner(load_table("kbbk"))
     events = list(play_game(planner, board.copy(), TablebaseDefender("KBBK"), max_moves=50))
@@ -128,7 +129,7 @@ def test_kbbk_every_new_plan_starts_lower_on_the_potential(name):
     # The table's claim to be free of repetition: at every position where a
     # new plan is made, the measures (compared in order) are lower than at
     # the last one, whatever the defender did in between.
-    binder = Binder("KBBK")
+    binder = Binder(Material.parse("KBBK"))
     features = [binder.bind(parse_call(call), "feature") for call in KBBK_POTENTIAL]
     moves, end = play_out("kbbk", KBBK_POSITIONS[name].fen())
     assert end.ending.value == "mate"
@@ -173,7 +174,7 @@ def test_kbnk_writes_the_published_goals_in_the_vocabulary():
     # Guid, Možina, Sadikov and Bratko's attributes are vocabulary terms:
     # rcdist (to a corner of the bishop's colour: a1 or h8) and cpdist (our
     # king c3 to e4, the square beside their king d5 towards the centre).
-    binder = Binder("KBNK")
+    binder = Binder(Material.parse("KBNK"))
     node = Node(chess.Board("8/8/8/3k4/8/2K5/8/1NB5 w - - 0 1"), 0, chess.WHITE)
     rcdist = binder.bind(parse_call("corner_dist(k, B)"), "feature")
     cpdist = binder.bind(parse_call("centre_side_dist(K, k)"), "feature")
@@ -199,7 +200,7 @@ def test_kbnk_lowers_its_potential_with_every_plan_until_mate():
     # area(k)) lower than at that plan's start: it falls strictly from plan
     # to plan.
     fen = "8/8/7N/8/8/3K3k/8/3B4 w - - 0 1"
-    binder = Binder("KBNK")
+    binder = Binder(Material.parse("KBNK"))
     terms = [(weight, binder.bind(parse_call(term), "feature")) for weight, term in KBNK_COUNT]
     area = binder.bind(parse_call("area(k)"), "feature")
     planner = Planner(load_table("kbnk"))

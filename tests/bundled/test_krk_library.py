@@ -8,6 +8,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.lang.library import Node, load_library
 from conftest import ROOT
 from library import krk
@@ -236,7 +237,7 @@ def test_legal_is_exactly_the_legal_moves_for_either_side(material):
     # back on python-chess.
     from al0.board.sampling import random_positions
 
-    for board in random_positions(material, 300, seed=8):
+    for board in random_positions(Material.parse(material), 300, seed=8):
         for turn in (chess.WHITE, chess.BLACK):
             board.turn = turn
             if not board.is_valid():
@@ -249,7 +250,7 @@ def test_legal_is_exactly_the_legal_moves_for_either_side(material):
 def test_every_move_generated_is_legal():
     from al0.board.sampling import random_positions
 
-    for board in random_positions("KRK", 100, seed=7):
+    for board in random_positions(Material.parse("KRK"), 100, seed=7):
         legal = set(board.legal_moves)
         here = Node(board, 0, chess.WHITE)
         for name in ("kingdiagfirst", "rookmove", "checkmove"):

@@ -82,7 +82,7 @@ def test_a_student_who_takes_every_hint_mates_with_no_slip_told_in_words(name, t
     words (no rule or advice name, no node count), no mistake or blunder,
     and a mate; the first start also played at the terminal."""
     table = load_table(name)
-    endgame = tablebase.load(table.material, tablebase_cache)
+    endgame = tablebase.load(table.material.name, tablebase_cache)
     planner = Planner(table)
     check = identifiers(name)
     starts = level_starts(endgame, Level(1, 30), STARTS, seed=37)

@@ -13,6 +13,7 @@ import threading
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.board.moves import successors
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
@@ -39,7 +40,7 @@ def positions(material: str, count: int, seed: int) -> list:  # type: ignore[typ
     """Seeded positions with us to move and, after each one's first legal
     move, one with them to move (and pieces taken, checks given)."""
     found = []
-    for board in random_positions(material, count, seed):
+    for board in random_positions(Material.parse(material), count, seed):
         position = from_board(board)
         found.append(position)
         found += [child for _, child in itertools.islice(successors(position), 0, 40, 7)]
@@ -51,8 +52,8 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
     from al0.engine.native import _Writer
     from al0.lang.library import standard_library
 
-    writer = _Writer(material, core)
-    binder = Binder(material)
+    writer = _Writer(Material.parse(material), core)
+    binder = Binder(Material.parse(material))
     standard = standard_library().predicates
     features = [
         (text, binder.bind(text, "feature"), writer.features[text.split("(")[0]], writer.args(text))
@@ -82,7 +83,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
 @pytest.mark.parametrize("table_name", STANDARD)
 def test_every_goal_and_move_constraint_equals_the_twin(table_name: str) -> None:
     table = load_table(TABLES / f"{table_name}.yaml")
-    samples = positions(table.material, 8, seed=35)
+    samples = positions(table.material.name, 8, seed=35)
     roots = samples[::9]
     for name, advice in table.advice.items():
         compiled = compile_advice(advice, table.library)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.board.sampling import random_positions
 from al0.engine.defenders import RandomDefender
 from al0.engine.plan import Planner
@@ -130,7 +131,7 @@ def test_book_table_mates_from_the_default_position(bratko):
 def test_book_table_mates_random_defenders_from_200_random_positions(bratko):
     planner = Planner(bratko)
     endings, longest = {}, 0
-    for index, board in enumerate(random_positions("KRK", 200, seed=2026)):
+    for index, board in enumerate(random_positions(Material.parse("KRK"), 200, seed=2026)):
         events = list(play_game(planner, board, RandomDefender(index)))
         ending = events[-1].ending
         endings[ending] = endings.get(ending, 0) + 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.board.sampling import random_positions
 from al0.engine.compiled import CompiledAdvice, compile_advice
 from al0.engine.search import ForcingTreeSearch
@@ -79,11 +80,11 @@ def table_from(text: str) -> AdviceTable:
     return parse_table(text, "<test>", TABLES)
 
 
-POSITIONS = random_positions("KRK", 60, seed=11)
+POSITIONS = random_positions(Material.parse("KRK"), 60, seed=11)
 # Positions where mate_in_2 has a chance: their king on an edge, kings close.
 EDGE_POSITIONS = [
     b
-    for b in random_positions("KRK", 3000, seed=12)
+    for b in random_positions(Material.parse("KRK"), 3000, seed=12)
     if (chess.square_file(b.king(chess.BLACK)) in (0, 7) or chess.square_rank(b.king(chess.BLACK)) in (0, 7))
     and chess.square_distance(b.king(chess.WHITE), b.king(chess.BLACK)) < 4
 ][:80]

@@ -17,6 +17,7 @@ import dataclasses
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
 from al0.engine.compiled import compile_advice
@@ -192,7 +193,7 @@ def _trees_found_with_and_without(advice, plain, material, count, seed):
     asserting at each that the search of ``plain`` (the advice with some
     shortcut off) finds the same tree."""
     found = 0
-    for board in random_positions(material, count, seed, chess.WHITE):
+    for board in random_positions(Material.parse(material), count, seed, chess.WHITE):
         root = Node(from_board(board), 0, chess.WHITE)
         tree = ForcingTreeSearch(advice, root).run()
         assert tree == ForcingTreeSearch(plain, root).run(), board.fen()

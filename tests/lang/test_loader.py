@@ -29,7 +29,7 @@ def table():
 
 def test_book_table_header(table):
     assert table.name == "krk_bratko"
-    assert table.material == "KRK"
+    assert table.material.name == "KRK"
     assert table.us == chess.WHITE
     assert table.start_fen == "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
     assert table.path == str(BRATKO)

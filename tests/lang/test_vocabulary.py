@@ -9,6 +9,7 @@ import re
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.compile_goals import compile_goal
 from al0.lang.expr import parse_call, parse_goal
@@ -25,7 +26,7 @@ def goal_for(source: str, material: str, base=None):
     """``source`` compiled against the vocabulary of ``material`` (and ``base``)."""
     from al0.lang.library import Library
 
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     goal = parse_goal(source)
     library = base or Library("standard").with_standard()
     predicates = {
@@ -130,21 +131,24 @@ def test_a_multiple_is_its_sum_written_out(multiple, written_out):
 )
 def test_binding_rejects_bad_arguments(text, kind, material, error):
     with pytest.raises(error):
-        Binder(material).bind(parse_call(text), kind)
+        Binder(Material.parse(material)).bind(parse_call(text), kind)
 
 
 def test_one_call_written_two_ways_binds_one_function():
-    binder = Binder("KRK")
+    binder = Binder(Material.parse("KRK"))
     assert binder.bind(parse_call("room"), "feature") is binder.bind(parse_call("room(k)"), "feature")
     assert binder.bind(parse_call("dist"), "predicate") is None  # a feature, not a predicate
 
 
 def test_moves_of_a_king_come_in_the_book_order():
     board = chess.Board("8/8/8/8/3K4/8/8/k6R w - - 0 1")
-    generator = Binder("KRK").bind(parse_call("moves(K)"), "generator")
+    generator = Binder(Material.parse("KRK")).bind(parse_call("moves(K)"), "generator")
     moves = [m.uci() for m in generator(Node(board, 0, chess.WHITE))]
     assert moves == ["d4e5", "d4e3", "d4c5", "d4c3", "d4e4", "d4c4", "d4d5", "d4d3"]
-    assert Binder("KRK").bind(parse_call("moves(k)"), "generator")(Node(board, 0, chess.WHITE)) == []
+    assert (
+        Binder(Material.parse("KRK")).bind(parse_call("moves(k)"), "generator")(Node(board, 0, chess.WHITE))
+        == []
+    )
 
 
 def test_language_reference_lists_the_vocabulary_from_its_docstrings():
@@ -221,7 +225,7 @@ def test_vocabulary_agrees_with_python_chess_on_random_positions(material):
     # The vocabulary reads the compact position (al0.board.position); python-chess
     # on the same position is the oracle for squares, attacks, king regions
     # and legal moves, for both sides to move and pieces missing.
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     bound = {
         (name, piece.name): binder.bind(parse_call(f"{name}({piece.name})"), kind)
         for piece in binder.pieces.values()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from al0.board.material import Material
 from al0.lang.expr import parse_call
 from al0.lang.vocabulary.binding import Binder
 from conftest import random_nodes
@@ -34,7 +35,7 @@ def oracle_threatened(board: chess.Board, square: chess.Square) -> bool:
 
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KRK", "KQKR", "KRKN"))
 def test_threatened_agrees_with_python_chess_on_random_positions(material):
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     pieces = [piece for piece in binder.pieces.values() if piece.piece_type != chess.KING]
     bound = {
         piece.name: binder.bind(parse_call(f"threatened({piece.name})"), "predicate") for piece in pieces
@@ -53,7 +54,7 @@ def test_threatened_takes_only_a_piece_of_the_material():
     from al0.errors import UnknownNameError
 
     with pytest.raises(UnknownNameError):
-        Binder("KBBK").bind(parse_call("threatened(N)"), "predicate")
+        Binder(Material.parse("KBBK")).bind(parse_call("threatened(N)"), "predicate")
 
 
 def oracle_barrier(board: chess.Board, king: chess.Square) -> set[chess.Square]:
@@ -99,7 +100,7 @@ def oracle_least_area(board: chess.Board, king: chess.Square) -> int:
 
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK", "KRK"))
 def test_least_area_agrees_with_a_flood_fill_from_each_step_on_random_positions(material):
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     least = {name: binder.bind(parse_call(f"least_area({name})"), "feature") for name in ("K", "k")}
     shrinks = 0
     for board, us, node in random_nodes(f"least_area {material}", material, 300):
@@ -119,7 +120,7 @@ def oracle_area_corner_dist(board: chess.Board, king: chess.Square, corners: tup
 
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK"))
 def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material):
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     light_corners, dark_corners = (chess.H1, chess.A8), (chess.A1, chess.H8)
     features = {
         (name, shade): binder.bind(parse_call(f"area_corner_dist({name}{shade})"), "feature")
@@ -144,7 +145,7 @@ def test_area_corner_dist_agrees_with_a_flood_fill_on_random_positions(material)
 
 @pytest.mark.parametrize("material", ("KBBK", "KBNK", "KQK"))
 def test_box_measures_agree_with_a_flood_fill_on_random_positions(material):
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     corners = {
         "": (chess.A1, chess.H1, chess.A8, chess.H8),
         ", light": (chess.H1, chess.A8),
@@ -191,7 +192,7 @@ def test_box_measures_take_a_king_where_they_measure_a_box(call):
     from al0.errors import TableSyntaxError
 
     with pytest.raises(TableSyntaxError):
-        Binder("KBBK").bind(parse_call(call), "feature")
+        Binder(Material.parse("KBBK")).bind(parse_call(call), "feature")
 
 
 def edge_distance(square: chess.Square) -> int:
@@ -202,7 +203,7 @@ def edge_distance(square: chess.Square) -> int:
 @pytest.mark.parametrize("material", ("KBNK", "KBBK", "KRK"))
 def test_inward_agrees_with_python_chess_on_random_positions(material):
     # inward: the king's free steps (as mobility's oracle) farther from the edge.
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     inward = {name: binder.bind(parse_call(f"inward({name})"), "feature") for name in ("K", "k")}
     seen = set()
     for board, us, node in random_nodes(f"inward {material}", material, 300):
@@ -232,7 +233,7 @@ def oracle_diagonal_measure(region: set[chess.Square], corner: chess.Square) -> 
 
 @pytest.mark.parametrize("material", ("KBNK", "KBBK", "KQK"))
 def test_diagonal_area_and_wrong_way_agree_with_a_flood_fill_on_random_positions(material):
-    binder = Binder(material)
+    binder = Binder(Material.parse(material))
     light, dark = (chess.H1, chess.A8), (chess.A1, chess.H8)
     diagonal = {
         shade: binder.bind(parse_call(f"diagonal_area(k{shade})"), "feature")

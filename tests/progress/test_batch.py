@@ -42,7 +42,7 @@ def graph(request) -> MoveGraph:
 
 def test_every_feature_column_is_the_twins(graph, monkeypatch):
     material, indices = graph.table.name, sample(graph, 0)
-    binder, batch = Binder(material), Batch(graph)
+    binder, batch = Binder(graph.table.material), Batch(graph)
     calls = vocabulary_calls(material, "feature", core.FEATURES)
     on_core = [batch.feature(call, binder.bind(parse_call(call), "feature"), indices) for call in calls]
     monkeypatch.setenv("AL0_CORE", "python")

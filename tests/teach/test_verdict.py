@@ -34,7 +34,7 @@ def verdict(endgame, name: str, fen: str, san: str):
     planner = Planner(table)
     board = chess.Board(fen)
     plan = planner.plan(board)
-    judge = Judge(endgame(table.material), table.us, planner)
+    judge = Judge(endgame(table.material.name), table.us, planner)
     return judge.judge(board, board.parse_san(san), plan.advice, plan.tree, plan)
 
 

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
+from al0.board.material import Material
 from al0.board.sampling import random_positions
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec, PositionsSpec
@@ -288,7 +289,7 @@ def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cl
     # waits for one): slow plans ("slow": a fifth of a millisecond a
     # predicate) from 600 starts are seconds of work, and the workers go
     # after one.
-    boards = random_positions("KRK", 600, seed=5)
+    boards = random_positions(Material.parse("KRK"), 600, seed=5)
     report = Report("krk_bratko", DefenderSpec("tablebase"), PositionsSpec.sample(600), len(boards))
     verifier = Verifier(
         VerifySpec(table_in(tmp_path, "krk_bratko.yaml", "slow"), DefenderSpec.parse("tablebase"))

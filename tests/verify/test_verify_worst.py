@@ -32,7 +32,7 @@ STALEMATES = str(POSITIONS / "krk_bratko_stalemates.epd")
 
 def starts(table: str, count: int) -> list[chess.Board]:
     loaded = load_table(table)
-    return list(start_positions(PositionsSpec.sample(count), loaded, load_if_any(loaded.material)))
+    return list(start_positions(PositionsSpec.sample(count), loaded, load_if_any(loaded.material.name)))
 
 
 def closure(worst: WorstCase, positions: list) -> set:

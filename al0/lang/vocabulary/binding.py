@@ -7,6 +7,7 @@ from typing import Any
 
 import chess
 
+from al0.board.material import Material
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.expr import parse_call
 from al0.lang.model import Call
@@ -29,7 +30,7 @@ class Binder:
     function, so a memoised feature is computed once per node.
     """
 
-    def __init__(self, material: str):
+    def __init__(self, material: Material):
         self.material = material
         self.pieces = material_pieces(material)
         self._bound: dict[tuple[str, tuple[object, ...]], Any] = {}

@@ -48,9 +48,8 @@ _FIELD = (None, None, 6, 5, 4, 3, 2)
 """The field of :class:`Position` that holds each piece type (none: pawns)."""
 
 
-def material_pieces(material: str) -> dict[str, PieceRef]:
+def material_pieces(men: Material) -> dict[str, PieceRef]:
     """The piece names of a material such as ``KRK`` or ``KBBK``."""
-    men = Material.parse(material)
     names: dict[str, PieceRef] = {}
     for ours, pieces in ((True, (chess.KING, *men.first)), (False, (chess.KING, *men.second))):
         for piece_type in dict.fromkeys(pieces):
