@@ -16,6 +16,6 @@ entry's reference text in ``docs/language.md`` (a test keeps the two equal).
 The entries are grouped by idea: ``distances``, ``boxes`` (the squares a
 king can reach), ``corners`` (a box against the corners), ``safety``,
 ``placement`` and ``generators``, over the shared square tables of
-``geometry`` and the argument and result types of ``terms``.
+``squares`` and the argument and result types of ``terms``.
 ``registry`` lists every entry and ``binding`` binds a table's calls.
 """

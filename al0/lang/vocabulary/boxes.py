@@ -10,7 +10,7 @@ from typing import Callable
 import chess
 
 from al0.lang.library import FeatureFunction, Node
-from al0.lang.vocabulary.geometry import (
+from al0.lang.vocabulary.squares import (
     _DIST,
     _EDGE_DIST,
     _corner_squares,

@@ -9,7 +9,7 @@ import chess
 
 from al0.board.position import is_check
 from al0.lang.library import Node
-from al0.lang.vocabulary.geometry import _XY, _side
+from al0.lang.vocabulary.squares import _XY, _side
 from al0.lang.vocabulary.terms import Generator, PieceRef
 
 
