@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from al0.errors import AL0Error
+from al0.progress.columns import Terms
 from al0.progress.minmax import closure, depths
-from al0.progress.terms import Terms
 from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
 

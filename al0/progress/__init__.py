@@ -4,6 +4,6 @@ against every defence, over every position of an ending (``al0 progress``).
 The folder's face: a run's :class:`Options` and :func:`analyse`. Importing
 it loads numpy and the tablebase: a command imports it when it runs."""
 
-from al0.progress.analysis import Analysis, Options, analyse
+from al0.progress.potential import Analysis, Options, analyse
 
 __all__ = ["Analysis", "Options", "analyse"]

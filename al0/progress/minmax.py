@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from al0.progress.terms import INF, MATE, PerPosition
+from al0.progress.columns import INF, MATE, PerPosition
 from al0.tablebase.graph import Mask, MoveGraph
 
 Hold = tuple[Mask, Mask]
@@ -29,7 +29,7 @@ def depths(
 
     A position after their reply lowers the value only when it is in
     ``counted`` (all by default). ``hold`` (from
-    :meth:`~al0.progress.terms.Terms.holds`) must hold at every position on
+    :meth:`~al0.progress.columns.Terms.holds`) must hold at every position on
     the way after our move and after their reply, as a holding-goal must (a
     mate needs none). ``replies``, when given, receives per level (1 …
     depth) the value each position with them to move guarantees us within

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import chess
 import numpy as np
 
-from al0.progress.terms import INF, MATE, PerPosition
+from al0.progress.columns import INF, MATE, PerPosition
 from al0.tablebase.graph import Mask, MoveGraph
 
 Phase = tuple[PerPosition, PerPosition, list[PerPosition], PerPosition]

@@ -12,7 +12,7 @@ from al0.core import native
 from al0.lang.expr import parse_call
 from al0.lang.vocabulary.binding import Binder
 from al0.progress.batch import NO_VALUE, Batch
-from al0.progress.terms import Terms
+from al0.progress.columns import Terms
 from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
 from conftest import vocabulary_calls

@@ -20,8 +20,8 @@ from al0.cli import cli
 from al0.engine.plan import Planner
 from al0.errors import AL0Error, TableSyntaxError
 from al0.lang.loader import load_table
+from al0.progress.columns import MATE, MEMO_FORMAT, Terms, parse_term
 from al0.progress.minmax import closure, depths
-from al0.progress.terms import MATE, MEMO_FORMAT, Terms, parse_term
 from al0.progress.walk import Walker
 from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
