@@ -2,7 +2,7 @@
 
 - :mod:`al0.games.base` — the :class:`~al0.games.base.Game` interface, the
   play loop and the incremental-score wrapper;
-- :mod:`al0.games.search` — the AND/OR win prover, minimax and alpha-beta;
+- :mod:`al0.games.solvers` — the AND/OR win prover, minimax and alpha-beta;
 - :mod:`al0.games.players` — pluggable players (human, random, 1-ply static
   evaluation, minimax, alpha-beta);
 - :mod:`al0.games.reversi` — Reversi (Othello) on bitboards, the second game;
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from al0.games.base import Player, Side, play
     from al0.games.chess_game import mate_in, mate_lines
     from al0.games.players import HumanPlayer
-    from al0.games.search import PROOF_BUDGET
+    from al0.games.solvers import PROOF_BUDGET
 
 _HOMES = {
     "Player": "base",
@@ -35,7 +35,7 @@ _HOMES = {
     "mate_in": "chess_game",
     "mate_lines": "chess_game",
     "HumanPlayer": "players",
-    "PROOF_BUDGET": "search",
+    "PROOF_BUDGET": "solvers",
 }
 """Each name of the face and the module it lives in."""
 

@@ -3,7 +3,7 @@
 A game is described once, by a :class:`Game` object: the initial position, the
 legal moves of a position, the result of a move, a terminal test with its
 winner, and a text display. Positions are immutable and hashable, so search can
-key its caches on them. Search (:mod:`al0.games.search`) and players
+key its caches on them. Search (:mod:`al0.games.solvers`) and players
 (:mod:`al0.games.players`) are written against this interface only; nothing
 here knows a particular game.
 

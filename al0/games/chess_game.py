@@ -1,6 +1,6 @@
 """Chess as a :class:`~al0.games.base.Game`, so the generic search plays and proves chess.
 
-With it, :func:`al0.games.search.prove_win` is a mate-in-N prover: the side to
+With it, :func:`al0.games.solvers.prove_win` is a mate-in-N prover: the side to
 move wins when the other side is checkmated; stalemate, insufficient material
 and the 75-move rule end the game drawn, which is not a win. Positions carry no
 move history, so repetition never ends a game here (a forced mate within a few
@@ -17,7 +17,7 @@ import chess
 
 from al0.board.fen import parse_fen
 from al0.games.base import Game, IllegalMoveError, Side
-from al0.games.search import Proof, format_proof, prove_win
+from al0.games.solvers import Proof, format_proof, prove_win
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ class ChessGame(Game[ChessState, chess.Move]):
 
 def mate_in(fen: str, max_moves: int, max_nodes: int | None = None) -> Proof[ChessState, chess.Move] | None:
     """The proof that the side to move in ``fen`` mates within ``max_moves`` moves
-    (its :attr:`~al0.games.search.Proof.moves` is the least such number), or
+    (its :attr:`~al0.games.solvers.Proof.moves` is the least such number), or
     ``None`` if it cannot.
 
     :raises PositionError: if the FEN is unparsable or illegal.

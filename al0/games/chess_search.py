@@ -1,10 +1,10 @@
 """A short chess search for positions no advice table plays, and a bounded mate prover.
 
-:class:`ShortSearch` deepens :func:`~al0.games.search.alphabeta` one ply at
+:class:`ShortSearch` deepens :func:`~al0.games.solvers.alphabeta` one ply at
 a time over :class:`BoundedChess`, scoring its leaves by a tablebase where
 one is at hand (cached on disk: building one takes seconds, too long for a
 leaf) and by material elsewhere. :meth:`ShortSearch.prove_mate` is
-:func:`~al0.games.search.prove_win` over the same bounded game. Both can be
+:func:`~al0.games.solvers.prove_win` over the same bounded game. Both can be
 cut short from another thread: the game counts the positions it makes and
 looks at a stop flag, raising :class:`~al0.errors.SearchBudgetExceeded`.
 """
@@ -22,7 +22,7 @@ from al0.board.fen import material_of
 from al0.errors import PositionError, SearchBudgetExceeded
 from al0.games.base import Side
 from al0.games.chess_game import ChessGame, ChessState
-from al0.games.search import Proof, SearchResult, alphabeta, prove_win
+from al0.games.solvers import Proof, SearchResult, alphabeta, prove_win
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase

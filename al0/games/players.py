@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic
 
 from al0.games.base import Evaluation, Game, IllegalMoveError, M, Player, QuitGame, S, Scored, ScoredGame
-from al0.games.search import alphabeta, minimax
+from al0.games.solvers import alphabeta, minimax
 
 
 def root_order(game: Game[S, M], state: S, rng: random.Random | None) -> list[M]:
@@ -76,7 +76,7 @@ class StaticPlayer(Generic[S, M]):
     """Looks one ply ahead: plays the move whose resulting position evaluates best.
 
     A move that ends the game is scored by :meth:`Game.utility`, any other by
-    ``evaluate``; this is :func:`~al0.games.search.minimax` to depth 1.
+    ``evaluate``; this is :func:`~al0.games.solvers.minimax` to depth 1.
     """
 
     def __init__(
@@ -99,7 +99,7 @@ class StaticPlayer(Generic[S, M]):
 
 
 class MinimaxPlayer(Generic[S, M]):
-    """Plays the first move of the :func:`~al0.games.search.minimax` principal variation."""
+    """Plays the first move of the :func:`~al0.games.solvers.minimax` principal variation."""
 
     def __init__(
         self, depth: int, evaluate: Evaluation[S], rng: random.Random | None = None, name: str = ""
@@ -115,7 +115,7 @@ class MinimaxPlayer(Generic[S, M]):
 
 
 class AlphaBetaPlayer(Generic[S, M]):
-    """Plays the first move of the :func:`~al0.games.search.alphabeta` principal variation.
+    """Plays the first move of the :func:`~al0.games.solvers.alphabeta` principal variation.
 
     ``nodes`` adds up the positions visited over the player's moves, to show
     what the pruning saves.

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from al0.uci.handshake import AUTO, serve_handshake_first
 
 if TYPE_CHECKING:
-    from al0.uci.engine import UciEngine, parse_position, serve
+    from al0.uci.protocol import UciEngine, parse_position, serve
 
 __all__ = ["AUTO", "UciEngine", "parse_position", "serve", "serve_handshake_first"]
 
@@ -43,7 +43,7 @@ def __getattr__(name: str) -> object:
     """The engine's names, imported when first asked for: the handshake
     (``uci`` → ``uciok``) needs none of them."""
     if name in ("UciEngine", "parse_position", "serve"):
-        from al0.uci import engine
+        from al0.uci import protocol
 
-        return getattr(engine, name)
+        return getattr(protocol, name)
     raise AttributeError(f"module 'al0.uci' has no attribute {name!r}")

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from al0 import __version__
 
 if TYPE_CHECKING:
-    from al0.uci.engine import UciEngine
     from al0.uci.go import Send
+    from al0.uci.protocol import UciEngine
 
 AUTO = "auto"
 """The Table option's value for the bundled table of the position's material."""

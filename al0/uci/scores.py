@@ -15,7 +15,7 @@ from al0.games.chess_search import mate_in_moves, material_balance
 
 if TYPE_CHECKING:
     from al0.games.chess_game import ChessState
-    from al0.games.search import Proof
+    from al0.games.solvers import Proof
     from al0.tablebase import Tablebase
 
 

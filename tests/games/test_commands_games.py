@@ -121,7 +121,7 @@ def test_reversi_errors_are_one_line_and_exit_2(args: list[str], message: str) -
 
 def test_every_game_search_has_a_default_budget_and_says_when_it_is_spent() -> None:
     from al0.games.reversi import PERFT_BUDGET, perft, start_position
-    from al0.games.search import PROOF_BUDGET
+    from al0.games.solvers import PROOF_BUDGET
 
     assert f"[default: {PROOF_BUDGET}]" in run("solve", "--help").output
     result = run("solve", "--fen", "8/k7/8/2K5/8/8/4R3/8 w - - 0 1", "-n", "3", "--nodes", "50")

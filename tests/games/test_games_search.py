@@ -10,7 +10,7 @@ from game_trees import MAX, MIN, TreeGame, random_tree, tree
 from al0.errors import SearchBudgetExceeded
 from al0.games.base import ScoredGame, play
 from al0.games.players import AlphaBetaPlayer, MinimaxPlayer, RandomPlayer, StaticPlayer
-from al0.games.search import alphabeta, format_proof, minimax, prove_win
+from al0.games.solvers import alphabeta, format_proof, minimax, prove_win
 
 # Russell & Norvig, "Artificial Intelligence: A Modern Approach", Figure 5.2:
 # MAX chooses among a1, a2, a3; MIN then picks a leaf.

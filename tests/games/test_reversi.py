@@ -30,7 +30,7 @@ from al0.games.reversi import (
     standings,
     start_position,
 )
-from al0.games.search import alphabeta, minimax, prove_win
+from al0.games.solvers import alphabeta, minimax, prove_win
 
 GAME = Reversi()
 

@@ -54,7 +54,7 @@ def held_probe(monkeypatch: pytest.MonkeyPatch) -> Gate:
             gate.hold()
         return rescue_move(table, board)
 
-    monkeypatch.setattr("al0.uci.engine.rescue_move", probe)
+    monkeypatch.setattr("al0.uci.protocol.rescue_move", probe)
     return gate
 
 
@@ -359,7 +359,7 @@ def test_al0_uci_answers_uciok_without_the_heavy_imports():
         "yaml",
         "al0.tablebase",
         "al0.verify",
-        "al0.uci.engine",
+        "al0.uci.protocol",
         "al0.games.chess_search",
         "al0.cli.verify",
         "al0.cli.play",

@@ -24,8 +24,8 @@ from al0.errors import SearchBudgetExceeded
 from al0.games.chess_search import ShortSearch
 from al0.lang.loader import load_table
 from al0.uci import UciEngine, parse_position, serve
-from al0.uci.engine import LONGEST_LINE
 from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
+from al0.uci.protocol import LONGEST_LINE
 from al0.uci.scores import playable, table_score
 from conftest import LIBRARIES, POSITIONS, ROOT, TEST_TABLES
 
@@ -553,7 +553,7 @@ def test_go_mate_searches_for_a_mate():
 
 
 def test_go_mate_without_nodes_has_a_default_budget_and_says_when_it_is_spent(monkeypatch):
-    monkeypatch.setattr("al0.uci.engine.PROOF_BUDGET", 50)
+    monkeypatch.setattr("al0.uci.protocol.PROOF_BUDGET", 50)
     gui = Gui()
     gui.ask("position fen 8/k7/8/2K5/8/8/4R3/8 w - - 0 1")
     lines = gui.ask("go mate 9")

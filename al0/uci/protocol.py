@@ -21,7 +21,7 @@ from al0.engine.tablebases import Tablebases
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
 from al0.games.chess_search import ShortSearch, material_balance
-from al0.games.search import PROOF_BUDGET
+from al0.games.solvers import PROOF_BUDGET
 from al0.integers import IntegerError, parse_int
 from al0.lang import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go
