@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from al0.board.sampling import random_positions  # noqa: E402
 from al0.engine.plan import Planner  # noqa: E402
 from al0.lang.loader import load_table  # noqa: E402
-from al0.verify.report import percentile  # noqa: E402
+from al0.verify.tally import percentile  # noqa: E402
 
 
 def main() -> None:

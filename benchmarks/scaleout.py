@@ -49,7 +49,7 @@ import json, os, resource, sys
 from al0.bundled import table_path
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.run import run
-from al0.verify.report import Report
+from al0.verify.tally import Report
 from al0.verify.sources import start_positions
 from al0.verify.verifier import Verifier, VerifySpec
 table, positions, defender, jobs, scheduler = sys.argv[1:]

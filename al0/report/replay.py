@@ -21,7 +21,7 @@ from al0.errors import AL0Error
 from al0.report.pgn import PgnGame, players
 from al0.report.render import why_passed_over
 from al0.verify.game import GameRecord
-from al0.verify.report import Report
+from al0.verify.tally import Report
 from al0.verify.verifier import Verifier
 
 

@@ -13,10 +13,10 @@ analysis as lines of text.
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0.verify.api import Verification, check_cluster, verify
 from al0.verify.game import GameRecord, play_one
-from al0.verify.report import EXAMPLES_KEPT, Report, percentile
 from al0.verify.run import CHUNK, INTERRUPTED, usable_cpus, useful_jobs
 from al0.verify.sources import start_positions
 from al0.verify.summary import Check, Claim, Decision, Summary, Verdict
+from al0.verify.tally import EXAMPLES_KEPT, Report, percentile
 from al0.verify.verifier import Verifier, VerifySpec
 
 __all__ = [

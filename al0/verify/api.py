@@ -3,8 +3,8 @@ command line: :func:`verify` in one call, or a :class:`Verification` made
 ready first (table, defender and tablebase loaded, start positions listed)
 and then run, for a front end that looks at the positions before the run
 and replays games after it. Either returns the
-:class:`~al0.verify.report.Report`, whose
-:meth:`~al0.verify.report.Report.to_json` checks the table's claims."""
+:class:`~al0.verify.tally.Report`, whose
+:meth:`~al0.verify.tally.Report.to_json` checks the table's claims."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from al0.bundled import table_path
 from al0.engine.plan import DEFAULT_BUDGET
 from al0.errors import PositionError
 from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
-from al0.verify.report import Report
 from al0.verify.run import Planning, run
 from al0.verify.sources import start_positions
+from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
 
 

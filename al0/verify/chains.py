@@ -18,9 +18,9 @@ import chess
 
 from al0.verify.deal import PLAN_CHUNK, Deal
 from al0.verify.game import GameRecord
-from al0.verify.report import Report
 from al0.verify.segments import Key, Segment, unpack
 from al0.verify.sources import ChainStart, chain_starts
+from al0.verify.tally import Report
 from al0.verify.verifier import Verifier
 
 SegmentsAnswers = Generator[tuple[list[Key], tuple[list[Segment], list[float]]], None, None]

@@ -40,7 +40,6 @@ from al0.board.position import fen as position_fen
 from al0.verify.chains import SegmentsAnswers, judge_chains
 from al0.verify.deal import Deal
 from al0.verify.game import GameRecord
-from al0.verify.report import Report
 from al0.verify.scheduler import (
     CONNECT_SECONDS,
     NO_WORKER_SECONDS,
@@ -51,6 +50,7 @@ from al0.verify.scheduler import (
     quiet_dask,
 )
 from al0.verify.segments import Key, unpack
+from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import ChunkResult, SegmentsResult, make_segments
 

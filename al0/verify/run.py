@@ -28,8 +28,8 @@ from al0.verify.chains import judge_chains
 from al0.verify.deal import PLAN_CHUNK, Deal
 from al0.verify.game import GameRecord
 from al0.verify.parent_watch import exit_with_parent
-from al0.verify.report import Report
 from al0.verify.sources import LazyBoards
+from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import ChunkResult, StopRequest, decode_plan, judge_chunk, plan_chunk, segment_chunk
 from al0.verify.worst import Start

@@ -5,7 +5,7 @@ the tablebase that gives the optimal distances.
 
 Games are played with the real play loop (:mod:`al0.verify.game`); the
 exact worst case over every defence walks that loop's game graph
-(:mod:`al0.verify.worst`); :mod:`al0.verify.report` adds the records up and
+(:mod:`al0.verify.worst`); :mod:`al0.verify.tally` adds the records up and
 checks the table's claims.
 """
 

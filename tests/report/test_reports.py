@@ -476,7 +476,7 @@ def parsed_report(name: str) -> tuple[dict, object]:
     import html5lib  # the test extra's; html.parser is not HTML5's script states
 
     from al0.report.html import render
-    from al0.verify.report import Report
+    from al0.verify.tally import Report
 
     summary = Report(
         name, DefenderSpec("tablebase"), PositionsSpec("file", path=f"sample:3 {name}"), 3

@@ -26,8 +26,8 @@ from al0.board.sampling import random_positions
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.cluster import chunk_size, judge_on_cluster
-from al0.verify.report import Report
 from al0.verify.scheduler import ClusterError, connect
+from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import LIBRARIES, POSITIONS, TABLES
 

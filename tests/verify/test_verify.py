@@ -25,9 +25,9 @@ from al0.lang.model import Expectations
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.tablebase import load_if_any
 from al0.verify.game import GameRecord, play_one
-from al0.verify.report import Report, scoped_verdict
 from al0.verify.sources import start_positions
 from al0.verify.summary import Claim
+from al0.verify.tally import Report, scoped_verdict
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import WorstCase
 from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES

@@ -1,4 +1,4 @@
-"""A run's report: the records of its games, what they add up to, and the
+"""A run's tally (:class:`Report`): the records of its games, what they add up to, and the
 verdict on each claim of a table's ``expect:`` block that the run's
 positions can decide."""
 
