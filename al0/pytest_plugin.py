@@ -140,7 +140,9 @@ class TableItem(pytest.Item):
         if report.stopped:
             raise ExpectationsBroken([" ".join(report.stopped.split())])
         summary = report.summary([expect])
-        broken = [verdict.check for verdict in summary.verdicts or () if not verdict.check.holds]
+        broken = [
+            expectation.check for expectation in summary.expectations or () if not expectation.check.holds
+        ]
         if broken:
             raise ExpectationsBroken(describe(summary, broken))
 

@@ -371,7 +371,7 @@ def verify(
         click.echo(f"{wasteful} (--analysis for every advice and the worst games)", err=to_stderr)
     if json_path == STDOUT:
         click.echo(json.dumps(data))
-    checks = [verdict.check for verdict in summary.verdicts or ()]
+    checks = [expectation.check for expectation in summary.expectations or ()]
     for check in checks:
         click.echo(f"expect {check.claim.value}: {check.decision.value} ({check.measured})", err=to_stderr)
     if not verifier.table.expect:

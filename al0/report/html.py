@@ -240,7 +240,7 @@ def render(
         _table(((ending.value, count) for ending, count in summary.endings), head=("ending", "games")),
         "</div>",
     ]
-    checks = [verdict.check for verdict in summary.verdicts or ()]
+    checks = [expectation.check for expectation in summary.expectations or ()]
     parts.append('<h2>Expectations</h2><div id="expectations">')
     if checks:
         parts.append("<table><tr><th>expectation</th><th>holds</th><th>measured</th></tr>")

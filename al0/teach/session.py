@@ -36,7 +36,7 @@ def _ours(board: chess.Board, us: chess.Color) -> str:
 
 
 @dataclass(frozen=True)
-class Advice:
+class Hint:
     """What al0 advises at the current position: the plan it follows (made
     here when ``new_plan``, else earlier and still followed; None with no
     table), the forcing tree from here, and the move (None: no move to
@@ -195,22 +195,22 @@ class Practice:
         except PositionError:  # material lost: the board is not of this ending
             return None
 
-    def advice(self) -> Advice:
+    def advice(self) -> Hint:
         """What al0 plays here: the move of the tree it is following, or a
         new plan when it follows none (which it then follows); with no
         table, the tablebase's fastest moves."""
         fastest = tuple(self.best_moves())
         if self.planner is None:
-            return Advice(None, None, True, fastest)
+            return Hint(None, None, True, fastest)
         if self._tree is None or self._plan is None:
             self._plan = self.planner.plan(self.board)
             self._tree = self._plan.tree
             self._planned_at = len(self.board.move_stack)
-        return Advice(
+        return Hint(
             self._plan, self._tree, new_plan=self._planned_at == len(self.board.move_stack), fastest=fastest
         )
 
-    def hint(self) -> Advice:
+    def hint(self) -> Hint:
         """:meth:`advice`, counted as a hint asked for."""
         self._hinted = True
         self.hints += 1

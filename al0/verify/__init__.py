@@ -15,7 +15,7 @@ from al0.verify.api import Verification, check_cluster, verify
 from al0.verify.game import GameRecord, play_one
 from al0.verify.run import CHUNK, INTERRUPTED, usable_cpus, useful_jobs
 from al0.verify.sources import start_positions
-from al0.verify.summary import Check, Claim, Decision, Summary, Verdict
+from al0.verify.summary import Check, Claim, Decision, Expectation, Summary
 from al0.verify.tally import EXAMPLES_KEPT, Report, percentile
 from al0.verify.verifier import Verifier, VerifySpec
 
@@ -26,7 +26,7 @@ __all__ = [
     "Claim",
     "Decision",
     "Summary",
-    "Verdict",
+    "Expectation",
     "INTERRUPTED",
     "WORST_KEPT",
     "GameRecord",

@@ -58,7 +58,7 @@ class Check(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Expectation:
     """A claim's check with the defender its block is about."""
 
     check: Check
@@ -74,7 +74,7 @@ class Verdict:
 
 
 @dataclass(frozen=True)
-class Stats:
+class Distribution:
     """Count, mean, median, largest and histogram of whole numbers (the
     moves of mated games, their optimum, their excess)."""
 
@@ -86,7 +86,7 @@ class Stats:
     """(value, how many times), in increasing value."""
 
     @classmethod
-    def of(cls, values: list[int]) -> Stats:
+    def of(cls, values: list[int]) -> Distribution:
         if not values:
             return cls(0)
         return cls(
@@ -145,10 +145,10 @@ class Summary:
     """How many games ended each way, the most common first."""
     failure_examples: tuple[tuple[Ending, tuple[Example, ...]], ...]
     """Example games of each kind of failure, in the order first met."""
-    moves_to_mate: Stats
-    optimal: Stats
+    moves_to_mate: Distribution
+    optimal: Distribution
     """The tablebase's distance of the mated games whose distance is known."""
-    excess: Stats
+    excess: Distribution
     """Our moves over that distance, in the same games."""
     plans_searched: int
     plan_times: PlanTimes | None
@@ -157,7 +157,7 @@ class Summary:
     analysis: dict[str, Any] | None
     """Where the moves went (:func:`al0.verify.analysis.analysis`, as JSON;
     None without a tablebase to measure them)."""
-    verdicts: tuple[Verdict, ...] | None
+    expectations: tuple[Expectation, ...] | None
     """The claims checked; None when no ``expect:`` block was given."""
 
     def count(self, ending: Ending) -> int:
@@ -191,6 +191,6 @@ class Summary:
             "plans_per_second": times.per_second if times else None,
             "analysis": self.analysis,
         }
-        if self.verdicts is not None:
-            data["expectations"] = [verdict.to_json() for verdict in self.verdicts]
+        if self.expectations is not None:
+            data["expectations"] = [expectation.to_json() for expectation in self.expectations]
         return data

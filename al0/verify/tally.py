@@ -19,7 +19,7 @@ from al0.lang.model import Expectations
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.analysis import WORST_KEPT, analysis
 from al0.verify.game import GameRecord
-from al0.verify.summary import Check, Claim, Example, PlanTimes, Stats, Summary, Verdict
+from al0.verify.summary import Check, Claim, Distribution, Example, Expectation, PlanTimes, Summary
 
 EXAMPLES_KEPT = 5
 """Example FENs kept per kind of failure in a report."""
@@ -215,9 +215,9 @@ class Report:
                 (kind, tuple(Example(r.fen, r.moves, tuple(r.line)) for r in kept))
                 for kind, kept in self.failure_examples().items()
             ),
-            moves_to_mate=Stats.of([r.moves for r in mated]),
-            optimal=Stats.of([optimal for _, optimal in known]),
-            excess=Stats.of([moves - optimal for moves, optimal in known]),
+            moves_to_mate=Distribution.of([r.moves for r in mated]),
+            optimal=Distribution.of([optimal for _, optimal in known]),
+            excess=Distribution.of([moves - optimal for moves, optimal in known]),
             plans_searched=len(times),
             plan_times=PlanTimes(
                 round(statistics.median(times) * 1000, 3),
@@ -229,8 +229,8 @@ class Report:
             else None,
             wall_seconds=round(self.wall_seconds, 2),
             analysis=analysis(self.records, worst),
-            verdicts=tuple(
-                Verdict(check, expect.defender or self.defender)
+            expectations=tuple(
+                Expectation(check, expect.defender or self.defender)
                 for expect in expectations
                 if self.applies(expect)
                 for check in self.check(expect)
