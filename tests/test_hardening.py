@@ -94,7 +94,7 @@ def test_a_bench_count_larger_than_the_ending_is_refused():
     ],
 )
 def test_placement_count_bounds_the_sampler(material, placements):
-    assert placement_count(material) == placements
+    assert placement_count(Material.parse(material)) == placements
 
 
 def test_verify_json_through_a_symlink_keeps_the_link(tmp_path):

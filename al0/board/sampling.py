@@ -52,11 +52,9 @@ def random_positions(
     return list(found.values())
 
 
-def placement_count(material: Material | str) -> int:
+def placement_count(material: Material) -> int:
     """In how many ways the men of ``material`` can stand on distinct
     squares (men of one kind and colour are interchangeable)."""
-    if isinstance(material, str):
-        material = Material.parse(material)
     alike = Counter(material.first) + Counter(-piece_type for piece_type in material.second)
     return math.perm(64, material.men) // math.prod(math.factorial(n) for n in alike.values())
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from al0.board import Material
 from al0.engine import DEFAULT_BUDGET
 from al0.errors import PositionError
 from al0.integers import IntegerError, parse_int, shown
@@ -98,18 +99,20 @@ ENGINE_SECONDS = Decimal(0.001, MAX_ENGINE_SECONDS, " s")
 """The type of every option that gives an engine's seconds per move."""
 
 
-class MaterialParam(click.ParamType[str]):
+class MaterialParam(click.ParamType[Material]):
     """A pawnless material of at most four men (``KRK``, ``kbnk``, ``KNKR``),
-    checked once and given as its canonical name (``KRKN``: the stronger side
-    first)."""
+    parsed once into the tablebase's :class:`~al0.board.Material` (``KRKN``:
+    the stronger side first)."""
 
     name = "material"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Material:
         from al0.tablebase import parse_material  # lazily: numpy
 
+        if isinstance(value, Material):
+            return value
         try:
-            return parse_material(str(value).upper()).name
+            return parse_material(str(value).upper())
         except PositionError as error:
             self.fail(str(error), param, ctx)
 

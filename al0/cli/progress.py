@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from al0.board import Material
 from al0.cli.messages import reports_errors
 from al0.cli.params import MaterialParam, WholeNumber
 from al0.cli.terminal import build_progress
@@ -102,7 +103,7 @@ COUNT = WholeNumber(minimum=0, maximum=1_000_000)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @reports_errors
 def progress(
-    material: str,
+    material: Material,
     terms: tuple[str, ...],
     depth: int,
     pre: str | None,

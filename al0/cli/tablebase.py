@@ -20,11 +20,11 @@ from al0.cli.params import MaterialParam
 from al0.errors import AL0Error
 
 
-def _stats_text(stats: tb.Stats) -> str:
-    """The stats as a table: one row per distance, a column per side to move
-    and result."""
-    name = stats["material"]
-    strong, weak = Material.parse(name).side_names
+def _stats_text(stats: tb.Stats, material: Material) -> str:
+    """The stats of ``material``'s table as a table: one row per distance, a
+    column per side to move and result."""
+    name = material.name
+    strong, weak = material.side_names
     stronger, weaker = stats["stronger"], stats["weaker"]
     lines = [
         f"{name}: {stronger['legal']} legal positions with {strong} to move, "
@@ -90,7 +90,7 @@ def _probe_text(probe: dict[str, Any]) -> str:
 )
 @click.option("--fen", help="Probe this position: who mates in how many moves, and the best moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
-def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -> None:
+def tablebase(material: Material, show_stats: bool, fen: str | None, as_json: bool) -> None:
     """Exact distance-to-mate tablebase for MATERIAL: any pawnless ending up
     to four men (KRK, KQK, KBNK, KBBK, KQKR, KRKN, KRKB, KQKQ, …), either
     colour holding either side's pieces, either side to move.
@@ -116,10 +116,10 @@ def tablebase(material: str, show_stats: bool, fen: str | None, as_json: bool) -
 
     data: tb.Stats | dict[str, Any]
     try:
-        table = tb.load(material, progress=progress if sys.stderr.isatty() else None)
+        table = tb.load(material.name, progress=progress if sys.stderr.isatty() else None)
         if board is None:
             data = table.stats()
-            text = _stats_text(data)
+            text = _stats_text(data, table.material)
         else:
             data = _probe(table, board)
             text = _probe_text(data)

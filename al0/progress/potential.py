@@ -20,6 +20,7 @@ from pathlib import Path
 import chess
 import numpy as np
 
+from al0.board.material import Material
 from al0.errors import AL0Error
 from al0.progress.columns import INF, MATE, PerPosition, Terms
 from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text
@@ -34,7 +35,8 @@ Say = Callable[[str], None]
 class Options:
     """What to measure (the options of ``al0 progress``, same names)."""
 
-    material: str
+    material: Material
+    """The ending, stronger side first (:func:`al0.tablebase.parse_material`)."""
     terms: tuple[str, ...]
     depth: int = 3
     pre: str | None = None
@@ -73,10 +75,10 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
         if say is not None:
             say(message)
 
-    check_lone_king(parse_material(options.material))
+    check_lone_king(options.material)
     result = Analysis()
     data = result.data
-    graph = MoveGraph(load(options.material, progress=say))
+    graph = MoveGraph(load(options.material.name, progress=say))
     terms = Terms(graph, options.memo)
     potential = terms.potential(list(options.terms), say)
     hold: Hold | None = None
