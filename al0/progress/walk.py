@@ -4,6 +4,7 @@ how many moves against the optimum?"""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 import chess
@@ -16,13 +17,21 @@ Phase = tuple[PerPosition, PerPosition, list[PerPosition], PerPosition]
 """A phase's potential, depths, replies (from :func:`~al0.progress.minmax.depths`)
 and the values where its plans end."""
 
-STOPS = (
-    "no plan",
-    "no plan in the drive",
-    "over 50 moves",
-    "threefold repetition",
-    "threefold repetition in a drive plan",
-)
+
+class WalkEnd(enum.Enum):
+    """How a walked game ends, in the words the counts are written with."""
+
+    MATE = "mate"
+    TARGET = "target"
+    """It reached the next phase."""
+    NO_PLAN = "no plan"
+    NO_PLAN_IN_DRIVE = "no plan in the drive"
+    MOVE_LIMIT = "over 50 moves"
+    REPETITION = "threefold repetition"
+    REPETITION_IN_DRIVE = "threefold repetition in a drive plan"
+
+
+STOPS = tuple(end for end in WalkEnd if end not in (WalkEnd.MATE, WalkEnd.TARGET))
 """How a game that neither mates nor reaches the target ends."""
 
 
@@ -39,7 +48,7 @@ class Walked:
     reached: int = 0
     """Games that reached the target (the next phase)."""
     reached_moves: int = 0
-    stopped: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STOPS, 0))
+    stopped: dict[WalkEnd, int] = field(default_factory=lambda: dict.fromkeys(STOPS, 0))
     exits: list[str] = field(default_factory=list)
     """One line per plan that left the closure (with ``closure`` and ``keeping``)."""
 
@@ -50,7 +59,7 @@ class Walked:
             text += f" in {self.moves / self.mated:.1f} moves on average (optimal {self.optimal / self.mated:.1f})"
         if self.reached:
             text += f", {self.reached} reached the target in {self.reached_moves / self.reached:.1f} moves on average"
-        return text + "".join(f", {count} {kind}" for kind, count in self.stopped.items() if count)
+        return text + "".join(f", {count} {end.value}" for end, count in self.stopped.items() if count)
 
     def summary(self) -> dict[str, object]:
         """The counts, for JSON (exits left out)."""
@@ -61,7 +70,7 @@ class Walked:
             "optimal": self.optimal,
             "reached": self.reached,
             "reached_moves": self.reached_moves,
-            "stopped": {kind: count for kind, count in self.stopped.items() if count},
+            "stopped": {end.value: count for end, count in self.stopped.items() if count},
         }
 
 
@@ -111,11 +120,11 @@ class Walker:
         for board in boards:
             board = board.copy()
             start_dtm = table.dtm(board) or 0
-            moves_played, end = 0, ""
-            while not end:
+            moves_played, end = 0, None
+            while end is None:
                 root = self.graph.index(board)
                 if next_phase is not None and next_phase[root]:
-                    end = "target"
+                    end = WalkEnd.TARGET
                     break
                 in_drive = drive is not None and not drive[0][root]
                 if drive is not None:  # the drive until the phase above holds
@@ -123,7 +132,7 @@ class Walker:
                 values, level_depths, level_replies, reached_at = phase
                 level = len(level_replies) if self.fastest else int(level_depths[root])
                 if int(level_depths[root]) == 0:
-                    end = "no plan in the drive" if in_drive else "no plan"
+                    end = WalkEnd.NO_PLAN_IN_DRIVE if in_drive else WalkEnd.NO_PLAN
                     break
                 target = values[root]
                 before, plan = board.fen(), []
@@ -133,16 +142,16 @@ class Walker:
                     board.push(move)
                     moves_played += 1
                     if board.is_checkmate():
-                        end = "mate"
+                        end = WalkEnd.MATE
                         break
                     if moves_played >= 50:
-                        end = "over 50 moves"
+                        end = WalkEnd.MOVE_LIMIT
                         break
                     reply = table.best_defence(board)
                     plan.append(board.san(reply))
                     board.push(reply)
                     if board.is_repetition(3):
-                        end = "threefold repetition" + (" in a drive plan" if in_drive else "")
+                        end = WalkEnd.REPETITION_IN_DRIVE if in_drive else WalkEnd.REPETITION
                         break
                     if reached_at[self.graph.index(board)] < target:
                         break
@@ -150,16 +159,16 @@ class Walker:
                 if (
                     closure is not None
                     and keeping is not None
-                    and not end
+                    and end is None
                     and closure[root]
                     and not closure[self.graph.index(board)]
                 ):
                     walked.exits.append(self._exit(chess.Board(before), potential, plan, keeping))
-            if end == "mate":
+            if end is WalkEnd.MATE:
                 walked.mated += 1
                 walked.moves += moves_played
                 walked.optimal += start_dtm
-            elif end == "target":
+            elif end is WalkEnd.TARGET:
                 walked.reached += 1
                 walked.reached_moves += moves_played
             else:
