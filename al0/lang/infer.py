@@ -29,12 +29,12 @@ from al0.lang.model import (
     leaves,
 )
 from al0.lang.node import Node
-from al0.lang.standard import check as standard_check
-from al0.lang.standard import legal as standard_legal
-from al0.lang.standard import mate as standard_mate
-from al0.lang.standard import stalemate as standard_stalemate
-from al0.lang.standard import themtomove as standard_themtomove
-from al0.lang.standard import ustomove as standard_ustomove
+from al0.lang.vocabulary.basics import check as standard_check
+from al0.lang.vocabulary.basics import legal as standard_legal
+from al0.lang.vocabulary.basics import mate as standard_mate
+from al0.lang.vocabulary.basics import stalemate as standard_stalemate
+from al0.lang.vocabulary.basics import themtomove as standard_themtomove
+from al0.lang.vocabulary.basics import ustomove as standard_ustomove
 
 
 def reads_root(goal: Goal, library: Library) -> bool:

@@ -17,8 +17,9 @@ a table with no ``library`` (or ``library: standard``) runs no Python of its own
 This module is what a library's author imports (:class:`Library`,
 :class:`Node`, :func:`load_library`, :func:`standard_library`); each idea
 lives in a module of its own: the node in :mod:`al0.lang.node`, the
-standard vocabulary in :mod:`al0.lang.standard`, finding and importing a
-library in :mod:`al0.lang.library_import`.
+basic names in :mod:`al0.lang.vocabulary.basics` (listed by the one
+registry of standard names, :mod:`al0.lang.vocabulary.registry`), finding
+and importing a library in :mod:`al0.lang.library_import`.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ import chess
 from al0.errors import LibraryError
 from al0.faces import lazy_face
 from al0.lang.node import Node, node_at
-from al0.lang.standard import check, legal, mate, nomove, stalemate, themtomove, ustomove
 
 if TYPE_CHECKING:
     from al0.lang.library_import import ENTRY_POINT_GROUP, find_library, load_library, resolve_library_path
+    from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
 
 
 Predicate = Callable[[Node, Node], bool]
@@ -119,22 +120,14 @@ class Library:
         return " ".join(doc.split("\n\n")[0].split())
 
 
-# ------------------------------------------------- standard vocabulary
-
-
 def standard_library() -> Library:
-    """The vocabulary every library gets."""
-    return Library(
-        "standard",
-        {
-            "mate": mate,
-            "stalemate": stalemate,
-            "check": check,
-            "themtomove": themtomove,
-            "ustomove": ustomove,
-        },
-        {"legal": legal, "nomove": nomove},
-    )
+    """The basic names every library gets (the registry's
+    :data:`~al0.lang.vocabulary.registry.BASIC_PREDICATES` and
+    :data:`~al0.lang.vocabulary.registry.BASIC_GENERATORS`)."""
+    # Lazily: the vocabulary's modules import this one.
+    from al0.lang.vocabulary.registry import BASIC_GENERATORS, BASIC_PREDICATES
+
+    return Library("standard", dict(BASIC_PREDICATES), dict(BASIC_GENERATORS))
 
 
 __all__ = [
@@ -161,8 +154,15 @@ __all__ = [
 __getattr__ = lazy_face(
     "al0.lang",
     {
-        name: "library_import"
-        for name in ("ENTRY_POINT_GROUP", "find_library", "load_library", "resolve_library_path")
+        **{
+            name: "library_import"
+            for name in ("ENTRY_POINT_GROUP", "find_library", "load_library", "resolve_library_path")
+        },
+        **{
+            name: "vocabulary.basics"
+            for name in ("check", "legal", "mate", "nomove", "stalemate", "themtomove", "ustomove")
+        },
     },
 )
-"""Finding and importing a library, from its module (which imports this one)."""
+"""Finding and importing a library, and the basic names, from their modules
+(which import this one)."""

@@ -16,6 +16,8 @@ entry's reference text in ``docs/language.md`` (a test keeps the two equal).
 The entries are grouped by idea: ``distances``, ``boxes`` (the squares a
 king can reach), ``corners`` (a box against the corners), ``safety``,
 ``placement`` and ``generators``, over the shared square tables of
-``squares`` and the argument and result types of ``terms``.
-``registry`` lists every entry and ``binding`` binds a table's calls.
+``squares`` and the argument and result types of ``terms``; ``basics``
+holds the names of no arguments every table has (``mate``, ``legal`` …).
+``registry`` lists every standard name, basic or family, and ``binding``
+binds a table's calls.
 """

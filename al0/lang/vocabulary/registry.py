@@ -1,11 +1,15 @@
-"""The registry of the vocabulary: every family with its name, kind and
-parameters, and the reference text ``docs/language.md`` lists them by."""
+"""The registry of the standard names, the one list of them: the basic
+names (``mate``, ``legal`` …, no arguments: :data:`BASIC_PREDICATES`,
+:data:`BASIC_GENERATORS`) and every family of the vocabulary with its name,
+kind and parameters (:data:`VOCABULARY`), and the reference text
+``docs/language.md`` lists them by."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
 from al0.lang.vocabulary.boxes import area, area_corner_dist, area_dist, inward, least_area, mobility, room
 from al0.lang.vocabulary.corners import corner_triangle, diagonal_area, triangle_corner_dist, wrong_way
 from al0.lang.vocabulary.distances import (
@@ -21,6 +25,24 @@ from al0.lang.vocabulary.placement import corner, divides, edge, opposition
 from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
 
 PIECE, KING, COLOUR = "piece", "king", "colour"
+
+BASIC_PREDICATES: dict[str, Callable[..., bool]] = {
+    "mate": mate,
+    "stalemate": stalemate,
+    "check": check,
+    "themtomove": themtomove,
+    "ustomove": ustomove,
+}
+"""The predicates every library has; no library may redefine them."""
+BASIC_GENERATORS: dict[str, Callable[..., Any]] = {"legal": legal, "nomove": nomove}
+"""The move generators every library has; a library may order them its own way."""
+
+
+def summary_of(function: Callable[..., Any]) -> str:
+    """The first paragraph of ``function``'s docstring, on one line (a
+    summary wrapped over lines is not cut mid-sentence)."""
+    doc = (function.__doc__ or "").strip()
+    return " ".join(doc.split("\n\n")[0].split())
 
 
 @dataclass(frozen=True)
@@ -49,8 +71,7 @@ class VocabularyEntry:
     @property
     def summary(self) -> str:
         """The first paragraph of the builder's docstring, on one line."""
-        doc = (self.build.__doc__ or "").strip()
-        return " ".join(doc.split("\n\n")[0].split())
+        return summary_of(self.build)
 
 
 VOCABULARY: tuple[VocabularyEntry, ...] = (
@@ -93,14 +114,11 @@ def reference_markdown() -> str:
     """The vocabulary section of ``docs/language.md``: every name of the
     standard library and of this vocabulary with its docstring's summary
     (a test keeps the document equal to this)."""
-    from al0.lang.library import standard_library
-
-    standard = standard_library()
     rows = ["| name | kind | meaning |", "|---|---|---|"]
-    for name in standard.predicates:
-        rows.append(f"| `{name}` | predicate | {standard.describe(name)} |")
-    for name in standard.generators:
-        rows.append(f"| `{name}` | generator | {standard.describe(name)} |")
+    for name, predicate in BASIC_PREDICATES.items():
+        rows.append(f"| `{name}` | predicate | {summary_of(predicate)} |")
+    for name, generator in BASIC_GENERATORS.items():
+        rows.append(f"| `{name}` | generator | {summary_of(generator)} |")
     for entry in VOCABULARY:
         rows.append(f"| `{entry.signature}` | {entry.kind} | {entry.summary} |")
     return "\n".join(rows)

@@ -1,8 +1,10 @@
-"""The vocabulary every table may name, whatever its library: the end of
-the game (``mate``, ``stalemate``), ``check``, whose move it is
+"""The basic names every table may use, whatever its library and material:
+the end of the game (``mate``, ``stalemate``), ``check``, whose move it is
 (``themtomove``, ``ustomove``) and the two plain move generators
-(``legal``, ``nomove``). :func:`al0.lang.library.standard_library` makes
-them a library; every library is merged with it."""
+(``legal``, ``nomove``). They take no arguments, so nothing binds them:
+:mod:`al0.lang.vocabulary.registry` lists them beside the families, and
+every library is merged with them
+(:func:`al0.lang.library.standard_library`)."""
 
 from __future__ import annotations
 
