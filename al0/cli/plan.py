@@ -15,34 +15,7 @@ from al0.cli.params import BUDGET, TABLE
 from al0.cli.positions import plannable, position_for
 from al0.engine import Plan, Planner, tree_lines
 from al0.lang import AdviceTable, load_table
-from al0.report import plan_dot, plan_json, plan_svg
-
-
-def plan_lines(plan: Plan, board: chess.Board, table: AdviceTable | None = None) -> Iterable[str]:
-    """The plan as text: rule, advice tried, advice chosen (each with the
-    table's description, when given one), forcing tree."""
-    yield f"position: {plan.fen}"
-    yield f"rule:     {plan.rule or '(none: no precondition holds)'}{_words(table, plan.rule)}"
-    for name in plan.tried:
-        yield f"tried:    {name} — no forcing tree with a move"
-    if plan.tree is None:
-        yield f"no plan:  {plan.describe_failure()}"
-    else:
-        yield (
-            f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
-            f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms"
-        )
-        if table is not None and table.describe_advice(plan.advice) != plan.advice:
-            yield f"          ({table.describe_advice(plan.advice)})"
-        for line in tree_lines(plan.tree, board):
-            yield "  " + line
-
-
-def _words(table: AdviceTable | None, rule: str | None) -> str:
-    """`` (the rule's description)`` when the table gives one, else ""."""
-    if table is None or rule is None or table.describe_rule(rule) == rule:
-        return ""
-    return f" ({table.describe_rule(rule)})"
+from al0.report import plan_dot, plan_json, plan_lines, plan_svg
 
 
 @click.command()

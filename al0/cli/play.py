@@ -13,14 +13,21 @@ import click
 from al0.cli.messages import CommandError, reports_errors, shown_path
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNumber
-from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, typed_line
 from al0.engine import Ending, GameEnd, Match, Opponent, OurMove, Tablebases, TheirMove
 from al0.errors import AL0Error
 from al0.human import LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans, parse_move, prompt
 from al0.lang import AdviceTable, DefenderSpec
-from al0.report import PgnGame, clear_board_svgs, distance_note, pgn_text, players, write_board_svg
+from al0.report import (
+    PgnGame,
+    clear_board_svgs,
+    distance_note,
+    pgn_text,
+    plan_lines,
+    players,
+    write_board_svg,
+)
 from al0.teach import Explainer
 
 

@@ -15,7 +15,6 @@ from al0.board import Material, check_playable, epd_positions, parse_fen
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, WholeNumber
-from al0.cli.plan import plan_lines
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, typed_line
 from al0.engine import Match, Tablebases, tree_lines
@@ -30,6 +29,7 @@ from al0.human import (
     unicode_board_text,
 )
 from al0.lang import AdviceTable, load_table
+from al0.report import plan_lines
 from al0.tablebase import Tablebase
 from al0.teach import (
     Grade,

@@ -6,7 +6,7 @@ The folder's face holds what the commands call; the HTML page is
 ``al0.report.html.render``."""
 
 from al0.report.pgn import PgnGame, distance_note, pgn_text, players
-from al0.report.render import clear_board_svgs, plan_dot, plan_json, plan_svg, write_board_svg
+from al0.report.render import clear_board_svgs, plan_dot, plan_json, plan_lines, plan_svg, write_board_svg
 from al0.report.replay import as_pgn, games_to_show, replay_all
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "pgn_text",
     "plan_dot",
     "plan_json",
+    "plan_lines",
     "plan_svg",
     "players",
     "replay_all",

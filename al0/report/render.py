@@ -1,5 +1,5 @@
-"""Pictures and data of a plan: JSON, Graphviz DOT and SVG of a forcing tree,
-and SVG boards for a game move by move.
+"""Pictures and data of a plan: text lines, JSON, Graphviz DOT and SVG of
+a forcing tree, and SVG boards for a game move by move.
 
 These functions return text; the CLI decides where it goes.
 """
@@ -16,7 +16,7 @@ import chess
 import chess.svg
 
 from al0.engine.plan import Plan
-from al0.engine.tree import ForcingTree, principal_line
+from al0.engine.tree import ForcingTree, principal_line, tree_lines
 from al0.files import write_atomically
 from al0.lang.compile_goals import compile_goal
 from al0.lang.library import Node
@@ -26,6 +26,33 @@ OUR_ARROW = "#15781b"
 """Green: our moves on the board picture."""
 THEIR_ARROW = "#882020"
 """Red: their replies."""
+
+
+def plan_lines(plan: Plan, board: chess.Board, table: AdviceTable | None = None) -> Iterable[str]:
+    """The plan as text: rule, advice tried, advice chosen (each with the
+    table's description, when given one), forcing tree."""
+    yield f"position: {plan.fen}"
+    yield f"rule:     {plan.rule or '(none: no precondition holds)'}{_words(table, plan.rule)}"
+    for name in plan.tried:
+        yield f"tried:    {name} — no forcing tree with a move"
+    if plan.tree is None:
+        yield f"no plan:  {plan.describe_failure()}"
+    else:
+        yield (
+            f"advice:   {plan.advice} — forcing tree of depth {plan.tree.height}, "
+            f"{plan.nodes} nodes searched in {plan.seconds * 1000:.2f} ms"
+        )
+        if table is not None and table.describe_advice(plan.advice) != plan.advice:
+            yield f"          ({table.describe_advice(plan.advice)})"
+        for line in tree_lines(plan.tree, board):
+            yield "  " + line
+
+
+def _words(table: AdviceTable | None, rule: str | None) -> str:
+    """`` (the rule's description)`` when the table gives one, else ""."""
+    if table is None or rule is None or table.describe_rule(rule) == rule:
+        return ""
+    return f" ({table.describe_rule(rule)})"
 
 
 def why_passed_over(plan: Plan, table: AdviceTable) -> list[dict[str, str]]:
