@@ -9,7 +9,7 @@ import time
 
 import click
 
-from al0.board import Material, check_sample_size, random_positions
+from al0.board import check_sample_size, random_positions
 from al0.cli.messages import reports_errors
 from al0.cli.params import BUDGET, TABLE, WholeNumber
 from al0.engine import Planner

@@ -4,17 +4,15 @@ chooses at given positions."""
 from __future__ import annotations
 
 import json
-from typing import Iterable
 
-import chess
 import click
 
 from al0.board import epd_positions
 from al0.cli.messages import reports_errors
 from al0.cli.params import BUDGET, TABLE
 from al0.cli.positions import plannable, position_for
-from al0.engine import Plan, Planner, tree_lines
-from al0.lang import AdviceTable, load_table
+from al0.engine import Planner
+from al0.lang import load_table
 from al0.report import plan_dot, plan_json, plan_lines, plan_svg
 
 

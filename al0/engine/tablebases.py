@@ -47,6 +47,25 @@ class Tablebases:
                 self._loaded[name] = self._inside_loaded(name) or self._load(name)
             return self._loaded[name]
 
+    def cached(self, material: str) -> Tablebase | None:
+        """:meth:`get` where that costs no build: the tablebase of
+        ``material`` when it is loaded or its cache file is on disk (reading
+        it takes milliseconds), else None (a search's leaf cannot wait
+        seconds for a build)."""
+        from al0 import tablebase  # lazily: numpy
+
+        try:
+            name = tablebase.parse_material(material).name
+        except PositionError:
+            return None
+        with self._lock:
+            if name not in self._loaded:
+                inside = self._inside_loaded(name)
+                if inside is None and not tablebase.cache_path(name).is_file():
+                    return None  # not remembered: a later build may make it
+                self._loaded[name] = inside or tablebase.load(name)
+            return self._loaded[name]
+
     def _inside_loaded(self, name: str) -> Tablebase | None:
         """The table ``name`` among the smaller tables of those loaded."""
         for table in self._loaded.values():

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.board.fen import material_of
-from al0.errors import PositionError, SearchBudgetExceeded
+from al0.engine.tablebases import Tablebases
+from al0.errors import SearchBudgetExceeded
 from al0.games.base import Side
 from al0.games.chess_game import ChessGame, ChessState
 from al0.games.solvers import Proof, SearchResult, alphabeta, prove_win
@@ -118,11 +119,19 @@ class ShortSearch:
     so a test can point elsewhere)."""
 
     def __init__(
-        self, board: chess.Board, max_nodes: int | None = None, stop: threading.Event | None = None
+        self,
+        board: chess.Board,
+        max_nodes: int | None = None,
+        stop: threading.Event | None = None,
+        tablebases: Tablebases | None = None,
     ) -> None:
         self.root = ChessState(board.copy(stack=False))
         self.game = BoundedChess(self.root, max_nodes, stop)
+        self.tablebases = tablebases if tablebases is not None else Tablebases()
+        """Where the leaves' tablebases come from: the UCI engine's, so each
+        is read once for the engine's life, not once a search."""
         self._tables: dict[str, Tablebase | None] = {}
+        """This search's own memo of them, by material: a leaf looks here."""
 
     def deepen(self, max_depth: int) -> Iterator[Line]:
         """The line of each depth, 1 to ``max_depth``; it ends early at a
@@ -168,7 +177,7 @@ class ShortSearch:
             return None
         material = material_of(board, chess.WHITE)
         if material not in self._tables:
-            self._tables[material] = cached_tablebase(material)
+            self._tables[material] = self.tablebases.cached(material)
         return self._tables[material]
 
     def _line(self, depth: int, found: SearchResult[chess.Move]) -> Line:
@@ -199,16 +208,3 @@ def material_balance(board: chess.Board, side: chess.Color) -> int:
         )
         for piece in chess.PIECE_TYPES
     )
-
-
-def cached_tablebase(material: str) -> Tablebase | None:
-    """The tablebase of ``material`` when its cache file is on disk (loading
-    it then takes milliseconds), else None."""
-    from al0 import tablebase  # lazily: numpy, and only where a leaf needs it
-
-    try:
-        if not tablebase.cache_path(material).is_file():
-            return None
-        return tablebase.load(material)
-    except PositionError:  # material no tablebase covers
-        return None

@@ -25,7 +25,7 @@ from al0.errors import AL0Error
 from al0.progress.columns import INF, MATE, PerPosition, Terms
 from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text
 from al0.progress.walk import Phase, Walker
-from al0.tablebase import load, parse_material
+from al0.tablebase import load
 from al0.tablebase.graph import Mask, MoveGraph, check_lone_king
 
 Say = Callable[[str], None]

@@ -14,7 +14,7 @@ import html
 import json
 import math
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import chess
 import chess.svg

@@ -429,7 +429,7 @@ class UciEngine:
         search.say(f"info string {why}: playing a short search")
         limited = go.held or go.seconds is not None or go.nodes is not None
         depth = go.depth or (MAX_DEPTH if limited else SHORT_DEPTH)
-        searcher = ShortSearch(board, go.nodes, search.stop)
+        searcher = ShortSearch(board, go.nodes, search.stop, self.tablebases)
         started = time.perf_counter()
         move = None
         try:
@@ -450,7 +450,7 @@ class UciEngine:
         self, search: Search, board: chess.Board, moves: int, nodes: int | None
     ) -> chess.Move | None:
         """``go mate N``: the first move of a mate in ``moves``, if one is found."""
-        searcher = ShortSearch(board, PROOF_BUDGET if nodes is None else nodes, search.stop)
+        searcher = ShortSearch(board, PROOF_BUDGET if nodes is None else nodes, search.stop, self.tablebases)
         try:
             proof = searcher.prove_mate(moves)
         except SearchBudgetExceeded as error:

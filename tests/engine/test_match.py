@@ -40,9 +40,14 @@ def test_a_tablebase_is_loaded_once_and_its_smaller_tables_with_it(loads: list[s
 def test_a_build_is_announced_to_whoever_hears(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AL0_CACHE_DIR", str(tmp_path))
     heard: list[str] = []
-    Tablebases(heard.append).get("KBK")
+    tablebases = Tablebases(heard.append)
+    assert tablebases.cached("KBK") is None  # a search's leaf builds nothing
+    assert not heard and not (tmp_path / "KBK.dtm").exists()
+    kbk = tablebases.get("KBK")
     assert heard[0] == f"building the KBK tablebase, once: it is kept in {tmp_path}"
+    assert tablebases.cached("KBK") is kbk
     heard.clear()
+    assert Tablebases(heard.append).cached("KBK") is not None  # on disk now: read
     Tablebases(heard.append).get("KBK")  # cached: nothing to say
     assert heard == []
 

@@ -15,17 +15,16 @@ from typing import Any
 
 import chess
 import pytest
-from uci_gui import KRK, Gui
+from uci_gui import Gui
 
 from al0 import tablebase
 from al0.engine.plan import Planner
 from al0.engine.tablebases import Tablebases
 from al0.games.chess_search import ShortSearch
-from al0.lang.loader import load_table
 from al0.uci import UciEngine, handshake
 from al0.uci.rescue import rescue_move, why_not
 from al0.uci.scores import move_score
-from conftest import ROOT, TEST_TABLES
+from conftest import TEST_TABLES
 
 BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 # The first legal move in UCI order (a1a2) is not one of the tablebase's (a1a5, e1e2).

@@ -27,7 +27,7 @@ from al0.uci import UciEngine, parse_position, serve
 from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
 from al0.uci.protocol import LONGEST_LINE
 from al0.uci.scores import playable, table_score
-from conftest import LIBRARIES, POSITIONS, ROOT, TEST_TABLES
+from conftest import LIBRARIES, POSITIONS, TEST_TABLES
 
 NO_PLAN = str(TEST_TABLES / "krk_no_plan.yaml")
 DEEP = str(TEST_TABLES / "krk_deep_mate.yaml")
