@@ -17,9 +17,9 @@ from al0.cli.group import command_line
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import STDOUT, OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, PositionsParam, WholeNumber
-from al0.cli.terminal import build_progress, prepare_tablebase
-from al0.engine import Planner
-from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
+from al0.cli.terminal import build_progress
+from al0.engine import Planner, Tablebases
+from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec
 from al0.report import as_pgn, games_to_show, pgn_text, replay_all
 from al0.report import html as report_html
 from al0.verify import (
@@ -300,9 +300,6 @@ def verify(
     outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path, "--pgn": pgn_path}
     inputs = [str(table_path(table)), positions_spec.path]
     check_no_overwrite({"TABLE": inputs[0], "--positions": inputs[1]}, outputs)
-    say = build_progress()
-    if say is not None:  # the table is loaded twice, on a terminal only: a few ms
-        prepare_tablebase(load_table(table_path(table)).material.name, say)
     with Verification(
         table,
         positions_spec,
@@ -312,6 +309,7 @@ def verify(
         budget=budget,
         engine_seconds=engine_time,
         analysis=show_analysis,
+        tablebases=Tablebases(build_progress()),
     ) as verification:
         verifier, boards = verification.verifier, verification.boards
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)

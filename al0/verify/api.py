@@ -16,6 +16,7 @@ import chess
 
 from al0.bundled import table_path
 from al0.engine.plan import DEFAULT_BUDGET
+from al0.engine.tablebases import Tablebases
 from al0.errors import PositionError
 from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
 from al0.verify.run import Planning, run
@@ -30,7 +31,8 @@ class Verification:
     ``positions`` names (``all``, ``every``, ``sample:N`` or an EPD file;
     with ``positions_folder``, a file in that folder only, as for a spec a
     table gives). Close it (or use it as a context manager) to stop the
-    defender.
+    defender. ``tablebases``: where the tablebase is loaded (a front end's,
+    which says how a build goes).
 
     :raises AL0Error: for a table, defender or positions that cannot be
         used (one line, naming the file and place or the value).
@@ -48,6 +50,7 @@ class Verification:
         engine_seconds: float = 0.05,
         analysis: bool = False,
         positions_folder: str | None = None,
+        tablebases: Tablebases | None = None,
     ):
         if isinstance(defender, str):
             defender = DefenderSpec.parse(defender, VERIFY_KINDS)
@@ -65,7 +68,7 @@ class Verification:
             engine_seconds,
             replay_worst_lines=analysis,
         )
-        self.verifier = Verifier(self.spec)
+        self.verifier = Verifier(self.spec, tablebases)
         try:
             self.boards: Sequence[chess.Board] = start_positions(
                 positions, self.verifier.table, self.verifier.tablebase, relative_to=positions_folder

@@ -21,9 +21,9 @@ from al0.board.position import Position, from_board
 from al0.board.position import fen as position_fen
 from al0.engine.defenders import Defender, TablebaseDefender, make_defender
 from al0.engine.plan import DEFAULT_BUDGET, Planner
+from al0.engine.tablebases import Tablebases
 from al0.lang.loader import load_table
 from al0.lang.specs import DefenderError, DefenderSpec
-from al0.tablebase import load_if_any
 from al0.verify.game import GameRecord, play_one
 from al0.verify.segments import Key, Segment, make_segment, unpack, walk
 from al0.verify.sources import ChainStart, chain_start
@@ -49,28 +49,28 @@ class VerifySpec:
 
 class Verifier:
     """Judges start positions for one :class:`VerifySpec`. One planner serves
-    every game, so a position planned once is never searched again.
+    every game, so a position planned once is never searched again. The
+    tablebase comes from ``tablebases`` (a front end's, which says how a
+    build goes; a new one otherwise).
 
     :raises DefenderError: when the defender cannot be made.
     """
 
-    def __init__(self, spec: VerifySpec):
+    def __init__(self, spec: VerifySpec, tablebases: Tablebases | None = None):
         self.spec = spec
         self.table = load_table(spec.table_path)
         self.planner = Planner(self.table, spec.budget)
         self.worst = WorstCase(self.planner, spec.max_moves) if spec.defender.kind == "worst" else None
         # One defender for every game, except a random one: it is made per
         # position (see judge).
+        self.tablebase = (tablebases or Tablebases()).get(self.table.material.name)
         self.fixed: Defender | None = None
         if spec.defender.kind in ("tablebase", "uci"):
-            self.fixed = make_defender(spec.defender, self.table.material, spec.seed, spec.engine_seconds)
+            self.fixed = make_defender(
+                spec.defender, self.table.material, spec.seed, spec.engine_seconds, self.tablebase
+            )
         elif spec.defender.kind not in ("random", "worst"):
             raise DefenderError(f"verify cannot use the {spec.defender.name!r} defender")
-        self.tablebase = (
-            self.fixed.table
-            if isinstance(self.fixed, TablebaseDefender)
-            else load_if_any(self.table.material.name)
-        )
         self.segments: dict[Key, Segment] | None = {} if isinstance(self.fixed, TablebaseDefender) else None
         """Against the tablebase defender, the segment from every position
         where a game here started a new plan: the games share them (see
