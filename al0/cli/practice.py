@@ -404,7 +404,7 @@ def practice(
     material = loaded.material if loaded is not None else Material.parse(table)
     tablebases = Tablebases(build_progress())
     match = Match(loaded, budget, tablebases) if loaded is not None else None
-    tablebase = tablebases.get(material.name)
+    tablebase = tablebases.get(material)
     if tablebase is None:
         raise CommandError(
             f"practice needs a tablebase, and there is none for {material} (pawnless, up to four men)"

@@ -75,7 +75,7 @@ def serve(
             if not boards:
                 raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
             positions = (Path(epd).name, boards)
-        prepare_tablebase(loaded.material.name, build_progress())
+        prepare_tablebase(loaded.material, build_progress())
     elif epd is not None:
         raise click.UsageError("--epd needs a TABLE: the positions are that table's")
     games = (Path(pgn).name, read_games(pgn)) if pgn is not None else None

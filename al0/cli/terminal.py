@@ -8,6 +8,7 @@ from typing import Callable
 
 import click
 
+from al0.board import Material
 from al0.engine import Tablebases
 from al0.errors import PositionError
 
@@ -43,7 +44,7 @@ def build_progress() -> Callable[[str], None] | None:
     return lambda message: click.echo(message, err=True)
 
 
-def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
+def prepare_tablebase(material: Material, say: Callable[[str], None] | None) -> None:
     """Build the tablebase of ``material`` now, telling ``say`` how it goes,
     when there is one for it and it is not cached yet: a command that uses
     it would otherwise build it in silence (5 to 40 s for a four-man ending,
@@ -53,7 +54,7 @@ def prepare_tablebase(material: str, say: Callable[[str], None] | None) -> None:
     if say is None:
         return
     try:
-        path = tablebase.cache_path(material)
+        path = tablebase.cache_path(material.name)
     except PositionError:  # no tablebase for this material
         return
     if not path.exists():

@@ -60,7 +60,7 @@ class Match:
     def tablebase(self) -> Tablebase | None:
         """The tablebase of the table's material (loaded on first use, built
         if not cached), None where there is none."""
-        return self.tablebases.get(self.table.material.name)
+        return self.tablebases.get(self.table.material)
 
     def default_opponent(self) -> DefenderSpec:
         """Who plays them when no one is named: the tablebase's longest

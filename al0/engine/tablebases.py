@@ -13,7 +13,13 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from al0.errors import PositionError
+import chess
+
+from al0.board.material import Material
+
+MAX_MEN = 4
+"""The most men a tablebase holds (as :data:`al0.tablebase.material.MAX_MEN`,
+which this module does not import: that would load numpy)."""
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -31,32 +37,28 @@ class Tablebases:
         self._loaded: dict[str, Tablebase | None] = {}
         self._lock = threading.Lock()
 
-    def get(self, material: str) -> Tablebase | None:
-        """The tablebase of ``material`` (``"KRK"``, ``"KNKR"``), None where
-        there is none (pawns, more than four men, a material of no ending).
-        A table loaded as a smaller table of another (KRK inside KQKR's
-        captures) is that one, not read again."""
-        from al0 import tablebase  # lazily: numpy
-
-        try:
-            name = tablebase.parse_material(material).name
-        except PositionError:
+    def get(self, material: Material) -> Tablebase | None:
+        """The tablebase of ``material`` (KRK, KNKR: either side first),
+        None where there is none (pawns, more than four men). A table loaded
+        as a smaller table of another (KRK inside KQKR's captures) is that
+        one, not read again."""
+        name = _name(material)
+        if name is None:
             return None
         with self._lock:
             if name not in self._loaded:
                 self._loaded[name] = self._inside_loaded(name) or self._load(name)
             return self._loaded[name]
 
-    def cached(self, material: str) -> Tablebase | None:
+    def cached(self, material: Material) -> Tablebase | None:
         """:meth:`get` where that costs no build: the tablebase of
         ``material`` when it is loaded or its cache file is on disk (reading
         it takes milliseconds), else None (a search's leaf cannot wait
         seconds for a build)."""
         from al0 import tablebase  # lazily: numpy
 
-        try:
-            name = tablebase.parse_material(material).name
-        except PositionError:
+        name = _name(material)
+        if name is None:
             return None
         with self._lock:
             if name not in self._loaded:
@@ -81,3 +83,12 @@ class Tablebases:
             # A four-man build takes 5 to 40 s, once: say so before it starts.
             self.say(f"building the {name} tablebase, once: it is kept in {path.parent}")
         return tablebase.load(name, progress=self.say)
+
+
+def _name(material: Material) -> str | None:
+    """The name of ``material``'s tablebase (the stronger side first), None
+    where there is none: pawns (a board's material may hold them) or more
+    than :data:`MAX_MEN` men."""
+    if material.men > MAX_MEN or chess.PAWN in material.first + material.second:
+        return None
+    return material.stronger_first().name

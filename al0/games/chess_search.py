@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.fen import material_of
+from al0.board.material import Material
 from al0.engine.tablebases import Tablebases
 from al0.errors import SearchBudgetExceeded
 from al0.games.base import Side
@@ -130,7 +130,7 @@ class ShortSearch:
         self.tablebases = tablebases if tablebases is not None else Tablebases()
         """Where the leaves' tablebases come from: the UCI engine's, so each
         is read once for the engine's life, not once a search."""
-        self._tables: dict[str, Tablebase | None] = {}
+        self._tables: dict[Material, Tablebase | None] = {}
         """This search's own memo of them, by material: a leaf looks here."""
 
     def deepen(self, max_depth: int) -> Iterator[Line]:
@@ -175,7 +175,7 @@ class ShortSearch:
         """The cached tablebase of ``board``'s material, if there is one."""
         if board.pawns or chess.popcount(board.occupied) > 4 or board.castling_rights:
             return None
-        material = material_of(board, chess.WHITE)
+        material = Material.of(board, chess.WHITE)
         if material not in self._tables:
             self._tables[material] = self.tablebases.cached(material)
         return self._tables[material]

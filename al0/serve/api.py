@@ -315,7 +315,7 @@ class Api:
 
     # ------------------------------------------------------------- practice
 
-    def tablebase(self, material: str) -> Tablebase:
+    def tablebase(self, material: Material) -> Tablebase:
         """The tablebase of ``material`` (:attr:`tablebases`' one)."""
         found = self.tablebases.get(material)
         if found is None:
@@ -334,7 +334,7 @@ class Api:
         """A practice game: at ``fen``, at a position of ``level`` (``A..B``
         moves to mate, ``seed``), or at the table's start."""
         table = self.tables.get(_text(body, "table"))
-        tablebase = self.tablebase(table.material.name)
+        tablebase = self.tablebase(table.material)
         if isinstance(body.get("level"), str):
             seed = body.get("seed", 0)
             if not isinstance(seed, int):

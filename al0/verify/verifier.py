@@ -63,7 +63,7 @@ class Verifier:
         self.worst = WorstCase(self.planner, spec.max_moves) if spec.defender.kind == "worst" else None
         # One defender for every game, except a random one: it is made per
         # position (see judge).
-        self.tablebase = (tablebases or Tablebases()).get(self.table.material.name)
+        self.tablebase = (tablebases or Tablebases()).get(self.table.material)
         self.fixed: Defender | None = None
         if spec.defender.kind in ("tablebase", "uci"):
             self.fixed = make_defender(

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 import al0.cli.play
 import al0.cli.practice
 import al0.cli.verify
+from al0.board import Material
 from al0.cli import cli
 from al0.cli.terminal import prepare_tablebase
 from al0.cli.verify import default_jobs, duration, san_line
@@ -99,15 +100,15 @@ def test_a_run_over_every_position_of_a_large_ending_first_says_how_long(monkeyp
 def test_a_tablebase_not_built_yet_is_built_with_its_progress(tmp_path, monkeypatch):
     monkeypatch.setenv("AL0_CACHE_DIR", str(tmp_path))
     heard: list[str] = []
-    prepare_tablebase("KBK", None)  # no one to tell (not a terminal): left to the command
+    prepare_tablebase(Material.parse("KBK"), None)  # no one to tell (not a terminal): left to the command
     assert not (tmp_path / "KBK.dtm").exists()
-    prepare_tablebase("KBK", heard.append)
+    prepare_tablebase(Material.parse("KBK"), heard.append)
     assert heard[0] == f"building the KBK tablebase, once: it is kept in {tmp_path}"
     assert any(line.startswith("KBK: ") for line in heard)
     assert (tmp_path / "KBK.dtm").exists()
     heard.clear()
-    prepare_tablebase("KBK", heard.append)  # cached: nothing to say
-    prepare_tablebase("KRRRK", heard.append)  # five men: no tablebase, nothing to build
+    prepare_tablebase(Material.parse("KBK"), heard.append)  # cached: nothing to say
+    prepare_tablebase(Material.parse("KRRRK"), heard.append)  # five men: no tablebase, nothing to build
     assert heard == []
 
 

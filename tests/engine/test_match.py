@@ -7,6 +7,7 @@ import chess
 import pytest
 
 import al0.tablebase
+from al0.board import Material
 from al0.engine.defenders import RandomDefender, TablebaseDefender
 from al0.engine.match import Match
 from al0.engine.play import GameEnd
@@ -30,10 +31,10 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_a_tablebase_is_loaded_once_and_its_smaller_tables_with_it(loads: list[str]) -> None:
     tablebases = Tablebases()
-    kbk = tablebases.get("KBK")
-    assert kbk is not None and tablebases.get("KBK") is kbk
-    assert tablebases.get("KK") is kbk.smaller["KK"]  # read with KBK, not again
-    assert tablebases.get("KRRRK") is None  # five men: no tablebase, no error
+    kbk = tablebases.get(Material.parse("KBK"))
+    assert kbk is not None and tablebases.get(Material.parse("KBK")) is kbk
+    assert tablebases.get(Material.parse("KK")) is kbk.smaller["KK"]  # read with KBK, not again
+    assert tablebases.get(Material.parse("KRRRK")) is None  # five men: no tablebase, no error
     assert loads == ["KBK"]
 
 
@@ -41,14 +42,14 @@ def test_a_build_is_announced_to_whoever_hears(tmp_path, monkeypatch: pytest.Mon
     monkeypatch.setenv("AL0_CACHE_DIR", str(tmp_path))
     heard: list[str] = []
     tablebases = Tablebases(heard.append)
-    assert tablebases.cached("KBK") is None  # a search's leaf builds nothing
+    assert tablebases.cached(Material.parse("KBK")) is None  # a search's leaf builds nothing
     assert not heard and not (tmp_path / "KBK.dtm").exists()
-    kbk = tablebases.get("KBK")
+    kbk = tablebases.get(Material.parse("KBK"))
     assert heard[0] == f"building the KBK tablebase, once: it is kept in {tmp_path}"
-    assert tablebases.cached("KBK") is kbk
+    assert tablebases.cached(Material.parse("KBK")) is kbk
     heard.clear()
-    assert Tablebases(heard.append).cached("KBK") is not None  # on disk now: read
-    Tablebases(heard.append).get("KBK")  # cached: nothing to say
+    assert Tablebases(heard.append).cached(Material.parse("KBK")) is not None  # on disk now: read
+    Tablebases(heard.append).get(Material.parse("KBK"))  # cached: nothing to say
     assert heard == []
 
 
