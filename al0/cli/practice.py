@@ -48,7 +48,7 @@ from al0.teach import (
     record_path,
 )
 
-COMMANDS = (
+COMMANDS_HELP = (
     "commands: hint (what to play, in the table's words), why (the goal and what "
     "the move does to it), retry or undo (take back your last move and the reply, "
     "also after the game ended), best (the fastest move and the method's), next (the "
@@ -458,7 +458,7 @@ def _exercise(
         f"You play {side_name(you)} ({material}) against the tablebase's defence; "
         f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}."
     )
-    click.echo(COMMANDS)
+    click.echo(COMMANDS_HELP)
     if game.opening_reply is not None:
         click.echo(f"the defence opens: {game.opening_reply}")
     click.echo(unicode_board_text(board, orientation) if boards else f"start: {board.fen()}")
@@ -504,7 +504,7 @@ def _exercise(
             orientation = not orientation if word == "flip" else orientation
             lines = [unicode_board_text(board, orientation)]
         elif word == "help":
-            lines = [COMMANDS, f"legal moves: {', '.join(legal_sans(board))}"]
+            lines = [COMMANDS_HELP, f"legal moves: {', '.join(legal_sans(board))}"]
         elif word in LIST_WORDS:
             lines = [f"legal moves: {', '.join(legal_sans(board))}"]
         else:

@@ -10,7 +10,7 @@ import chess
 from al0.board.position import is_check
 from al0.lang.library import Node
 from al0.lang.vocabulary.squares import _XY, _side
-from al0.lang.vocabulary.terms import Generator, PieceRef
+from al0.lang.vocabulary.terms import ListGenerator, PieceRef
 
 
 def _by_squares(moves: Iterator[chess.Move]) -> list[chess.Move]:
@@ -28,7 +28,7 @@ def _king_order(move: chess.Move) -> int:
     return KING_STEPS.index(step) if step in KING_STEPS else len(KING_STEPS)
 
 
-def moves(p: PieceRef) -> Generator:
+def moves(p: PieceRef) -> ListGenerator:
     """The piece's legal moves. A king's in the book's order: diagonal steps
     first, then along the rank, then along the file, each +1 (towards h, the
     8th rank) before -1; any other piece's by target square a1, b1, … h8
@@ -46,7 +46,7 @@ def moves(p: PieceRef) -> Generator:
     return generator
 
 
-def checks() -> Generator:
+def checks() -> ListGenerator:
     """Legal moves that give check, by the moving piece's square, then the
     target square (a1, b1, … h8)."""
 
@@ -56,7 +56,7 @@ def checks() -> Generator:
     return generator
 
 
-def captures() -> Generator:
+def captures() -> ListGenerator:
     """Legal captures, by the moving piece's square, then the target square."""
 
     def generator(node: Node) -> list[chess.Move]:

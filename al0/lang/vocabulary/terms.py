@@ -62,5 +62,5 @@ def material_pieces(men: Material) -> dict[str, PieceRef]:
     return names
 
 
-Generator = Callable[[Node], list[chess.Move]]
+ListGenerator = Callable[[Node], list[chess.Move]]
 """A generator of the vocabulary: its moves as a list, in a stated order."""
