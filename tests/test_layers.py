@@ -145,19 +145,31 @@ FOLDERS = {module for module in MODULES if (PACKAGE / module.removeprefix("al0."
 """The package's folders (``al0.engine``, ``al0.lang.vocabulary``): each has a face."""
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("al0.cli.")))
-def test_a_command_imports_a_folder_only_through_its_face(module):
-    """A command imports what it uses from a folder's ``__init__`` (``from
-    al0.engine import Planner``), never from the folder's inner modules
-    (``al0.engine.plan``): the face is the folder's promise, the modules
-    behind it may move."""
+FRONT_ENDS = [
+    module
+    for floor, rooms in FLOORS
+    if floor in ("commands", "front ends")
+    for module in MODULES
+    if any(module == room or module.startswith(room + ".") for room in rooms)
+]
+"""The commands and the other front ends (uci, serve, the pytest plugin):
+the library's clients."""
+
+
+@pytest.mark.parametrize("module", FRONT_ENDS)
+def test_a_front_end_imports_a_folder_only_through_its_face(module):
+    """A command or front end imports what it uses of another folder from
+    that folder's ``__init__`` (``from al0.engine import Planner``), never
+    from its inner modules (``al0.engine.plan``): the face is the folder's
+    promise, the modules behind it may move."""
+    _, room = room_of(module)
     for line, imported, names in imports(MODULES[module]):
         folder = imported.rpartition(".")[0]
-        if folder in FOLDERS and folder != "al0" and not imported.startswith("al0.cli"):
+        if imported not in FOLDERS and folder in FOLDERS and folder != "al0" and room_of(imported)[1] != room:
             faced = sorted(set(names) & exported(folder))
             hint = (
                 f"import {', '.join(faced)} from {folder}, which exports it"
                 if faced
-                else (f"export what it uses from {folder}'s __init__ and import it from there")
+                else f"export what it uses from {folder}'s __init__ and import it from there"
             )
             assert False, f"{module}:{line} imports {imported}, an inner module of {folder}: {hint}"

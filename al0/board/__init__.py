@@ -7,16 +7,27 @@ the tablebase.
 The folder's face: the material, reading FEN and EPD, checking a position
 for a table, and drawing seeded samples."""
 
-from al0.board.fen import check_not_over, check_playable, epd_positions, parse_fen
+from al0.board.fen import (
+    canonical_material,
+    check_not_over,
+    check_playable,
+    epd_positions,
+    material_of,
+    parse_fen,
+    played_by,
+)
 from al0.board.material import Material
 from al0.board.sampling import check_sample_size, random_positions
 
 __all__ = [
     "Material",
+    "canonical_material",
     "check_not_over",
     "check_playable",
     "check_sample_size",
     "epd_positions",
+    "material_of",
     "parse_fen",
+    "played_by",
     "random_positions",
 ]

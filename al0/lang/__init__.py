@@ -17,13 +17,15 @@ module when first asked for, so that a command that only parses a spec
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from al0.faces import lazy_face
 
 if TYPE_CHECKING:
     from al0.lang.library_import import ENTRY_POINT_GROUP
     from al0.lang.loader import MAX_TABLE_BYTES, load_table, parse_table
     from al0.lang.model import AdviceTable
+    from al0.lang.node import Node
     from al0.lang.specs import VERIFY_KINDS, DefenderError, DefenderKind, DefenderSpec, PositionsSpec
 
 _HOMES = {
@@ -32,6 +34,7 @@ _HOMES = {
     "load_table": "loader",
     "parse_table": "loader",
     "AdviceTable": "model",
+    "Node": "node",
     "VERIFY_KINDS": "specs",
     "DefenderError": "specs",
     "DefenderKind": "specs",
@@ -48,14 +51,11 @@ __all__ = [
     "DefenderError",
     "DefenderKind",
     "DefenderSpec",
+    "Node",
     "PositionsSpec",
     "load_table",
     "parse_table",
 ]
 
 
-def __getattr__(name: str) -> object:
-    """A name of the face, from its module (imported on first use)."""
-    if name in _HOMES:
-        return getattr(importlib.import_module(f"al0.lang.{_HOMES[name]}"), name)
-    raise AttributeError(f"module 'al0.lang' has no attribute {name!r}")
+__getattr__ = lazy_face(__name__, _HOMES)

@@ -20,21 +20,14 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import chess
 import chess.svg
 
-from al0.board.fen import check_playable, parse_fen
-from al0.board.material import Material
+from al0.board import Material, check_playable, parse_fen
 from al0.bundled import bundled_tables
-from al0.engine.plan import DEFAULT_BUDGET, Planner
-from al0.engine.tablebases import Tablebases
+from al0.engine import DEFAULT_BUDGET, Planner, Tablebases
 from al0.errors import AL0Error, SearchBudgetExceeded
-from al0.lang.library import Node
-from al0.lang.loader import load_table
-from al0.lang.vocabulary.binding import split_call
-from al0.lang.vocabulary.boxes import area_squares
-from al0.lang.vocabulary.terms import material_pieces
-from al0.report.render import plan_json
-from al0.teach import Practice, Turn
-from al0.teach.exercises import level_starts, parse_level
-from al0.teach.record import add_attempt, read_record, record_lines
+from al0.lang import Node, load_table
+from al0.lang.vocabulary import area_squares, material_pieces, split_call
+from al0.report import plan_json
+from al0.teach import Practice, Turn, add_attempt, level_starts, parse_level, read_record, record_lines
 
 if TYPE_CHECKING:
     from al0.lang.model import AdviceTable

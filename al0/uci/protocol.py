@@ -11,17 +11,20 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import chess
 from chess.polyglot import zobrist_hash
 
-from al0.board.fen import canonical_material, material_of, played_by
+from al0.board import canonical_material, material_of, played_by
 from al0.bundled import TABLES_DIR
-from al0.engine.limits import SearchLimits
-from al0.engine.match import Match
-from al0.engine.plan import DEFAULT_BUDGET, Plan
-from al0.engine.play import descend
-from al0.engine.tablebases import Tablebases
-from al0.engine.tree import ForcingTree, principal_line
+from al0.engine import (
+    DEFAULT_BUDGET,
+    ForcingTree,
+    Match,
+    Plan,
+    SearchLimits,
+    Tablebases,
+    descend,
+    principal_line,
+)
 from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
-from al0.games.chess_search import ShortSearch, material_balance
-from al0.games.solvers import PROOF_BUDGET
+from al0.games import PROOF_BUDGET, ShortSearch, material_balance
 from al0.integers import IntegerError, parse_int
 from al0.lang import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go

@@ -20,4 +20,26 @@ king can reach), ``corners`` (a box against the corners), ``safety``,
 holds the names of no arguments every table has (``mate``, ``legal`` …).
 ``registry`` lists every standard name, basic or family, and ``binding``
 binds a table's calls.
+
+The folder's face: what other folders use of it (:func:`split_call`,
+:func:`area_squares`, :func:`material_pieces`), each imported when first
+asked for.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from al0.faces import lazy_face
+
+if TYPE_CHECKING:
+    from al0.lang.vocabulary.binding import split_call
+    from al0.lang.vocabulary.boxes import area_squares
+    from al0.lang.vocabulary.terms import material_pieces
+
+_HOMES = {"split_call": "binding", "area_squares": "boxes", "material_pieces": "terms"}
+"""Each name of the face and the module it lives in."""
+
+__all__ = ["area_squares", "material_pieces", "split_call"]
+
+__getattr__ = lazy_face(__name__, _HOMES)
