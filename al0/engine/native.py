@@ -303,7 +303,7 @@ def table_core(table: AdviceTable) -> str:
     return f"native (C), but python for {', '.join(passed)} (the native core lacks: {reasons})"
 
 
-def feature_code(material: str, name: str) -> tuple[ModuleType, int, list[int]]:
+def feature_code(material: Material, name: str) -> tuple[ModuleType, int, list[int]]:
     """The core, and feature ``name`` (a call, ``corner_dist(k, B)``) of
     ``material``'s table as the core numbers it and its three arguments.
 
@@ -319,7 +319,7 @@ def feature_code(material: str, name: str) -> tuple[ModuleType, int, list[int]]:
     return core, writer.features[family], writer.args(name)
 
 
-def goal_code(material: str, goal: Goal) -> tuple[ModuleType, list[int]]:
+def goal_code(material: Material, goal: Goal) -> tuple[ModuleType, list[int]]:
     """The core, and ``goal`` of ``material``'s table as its program.
 
     :raises Unsupported: the core is not running, or lacks what it names.

@@ -34,7 +34,7 @@ class Batch:
 
     def __init__(self, graph: MoveGraph):
         self.graph = graph
-        self.material = graph.table.name
+        self.material = graph.table.material
 
     def nodes(self, indices: Indices, side: int, depth: int = 0) -> Iterator[Node]:
         """A search node at ``depth`` at each of ``indices``, ``side`` to move."""
