@@ -1,12 +1,15 @@
 /* al0.core._core: the CPython face of the native core. It reads what
  * Python prepared (positions as al0.board.position.Position tuples,
- * advice compiled by al0/core/program.py) and returns plain values: moves
- * as from * 64 + to, trees as nested tuples (height, ((move, subtree), ...))
- * with shared subtrees shared. It never parses a table, prints or exits. */
+ * advice and planners compiled by al0/engine/native.py) and returns plain
+ * values: moves as from * 64 + to, a search's tree as nested tuples
+ * (height, ((move, subtree), ...)) with shared subtrees shared, a plan's as
+ * flat ints in bytes (tree.h). It never parses a table, prints or exits. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "batch.h"
-#include "search.h"
+#include "plan.h"
+#include "symmetry.h"
+#include "tree.h"
 
 #define MAX_MEN 8
 
@@ -340,31 +343,35 @@ typedef struct {
     double deadline;
 } Poll;
 
+/* The look itself, with the GIL held: Ctrl-C, the clock, the stop flag. */
+static int look_with_gil(PyObject *clock, double deadline, PyObject *stop)
+{
+    if (PyErr_CheckSignals() < 0)
+        return PYTHON_ERROR;
+    PyObject *now = PyObject_CallNoArgs(clock);
+    if (!now)
+        return PYTHON_ERROR;
+    double seconds = PyFloat_AsDouble(now);
+    Py_DECREF(now);
+    if (seconds > deadline)
+        return TIME_LIMIT;
+    if (stop != Py_None) {
+        PyObject *set = PyObject_CallMethod(stop, "is_set", NULL);
+        int is_set = set ? PyObject_IsTrue(set) : -1;
+        Py_XDECREF(set);
+        if (is_set < 0)
+            return PYTHON_ERROR;
+        if (is_set)
+            return STOPPED;
+    }
+    return DONE;
+}
+
 static int poll_python(void *context)
 {
     Poll *poll = context;
-    int reason = DONE;
     PyEval_RestoreThread(poll->released);
-    if (PyErr_CheckSignals() < 0) {
-        reason = PYTHON_ERROR;
-    } else {
-        PyObject *now = PyObject_CallNoArgs(poll->clock);
-        if (!now) {
-            reason = PYTHON_ERROR;
-        } else {
-            if (PyFloat_AsDouble(now) > poll->deadline)
-                reason = TIME_LIMIT;
-            Py_DECREF(now);
-        }
-        if (reason == DONE && poll->stop != Py_None) {
-            PyObject *set = PyObject_CallMethod(poll->stop, "is_set", NULL);
-            if (!set)
-                reason = PYTHON_ERROR;
-            else if (PyObject_IsTrue(set) == 1)
-                reason = STOPPED;
-            Py_XDECREF(set);
-        }
-    }
+    int reason = look_with_gil(poll->clock, poll->deadline, poll->stop);
     poll->released = PyEval_SaveThread();
     return reason;
 }
@@ -535,6 +542,280 @@ static PyObject *py_goal_column(PyObject *module, PyObject *args)
     return column_done(&rows, &values, bad);
 }
 
+/* --------------------------------------------------------------- Planner */
+
+/* A table's planner on the core (plan.h): its rules, its advice (the
+ * Advice objects kept alive here) and the memos its searches share. */
+typedef struct {
+    PyObject_HEAD
+    Planner planner;
+    PyObject *advice_objects;  /* a tuple of AdviceObject */
+    PlanAdvice *advice;
+    Rule *rules;
+    int **programs;            /* each rule's precondition (NULL: true) and advice list */
+    int rule_count;
+    TreeCode code;
+    int busy;                  /* a plan is being made now */
+} PlannerObject;
+
+static void planner_dealloc(PlannerObject *self)
+{
+    planner_free(&self->planner);
+    tree_code_free(&self->code);
+    for (int r = 0; self->programs && r < 2 * self->rule_count; r++)
+        PyMem_Free(self->programs[r]);
+    PyMem_Free(self->programs);
+    PyMem_Free(self->rules);
+    PyMem_Free(self->advice);
+    Py_XDECREF(self->advice_objects);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* advice: ((Advice, cost, shares, key ints: 4 a feature), ...) */
+static int read_plan_advice(PlannerObject *self, PyObject *advice)
+{
+    PyObject *fast = PySequence_Fast(advice, "the advice is a sequence");
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject *objects = PyTuple_New(n);
+    self->advice = PyMem_Calloc((size_t)(n ? n : 1), sizeof(PlanAdvice));
+    self->advice_objects = objects;
+    if (!objects || !self->advice) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        AdviceObject *object;
+        PyObject *key;
+        PlanAdvice *a = &self->advice[i];
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "O!ipO", &AdviceType, &object, &a->cost,
+                              &a->shares, &key)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        Py_INCREF(object);
+        PyTuple_SET_ITEM(objects, i, (PyObject *)object);
+        a->advice = &object->advice;
+        Py_ssize_t length;
+        int *ints = read_ints(key, &length);
+        if (!ints) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (a->cost < 1 || length % 4 || length / 4 > MAX_KEY) {
+            PyMem_Free(ints);
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "bad cost or root key");
+            return -1;
+        }
+        a->key_count = (int)(length / 4);
+        for (int k = 0; k < a->key_count; k++) {
+            memcpy(a->key[k], ints + 4 * k, 4 * sizeof(int));
+            if (a->key[k][0] < 0 || a->key[k][0] >= FEATURE_COUNT) {
+                PyMem_Free(ints);
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "bad feature in a root key");
+                return -1;
+            }
+        }
+        PyMem_Free(ints);
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* rules: ((precondition program or None, (advice index, ...)), ...) */
+static int read_rules(PlannerObject *self, PyObject *rules, int advice_count)
+{
+    PyObject *fast = PySequence_Fast(rules, "the rules are a sequence");
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    self->rules = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Rule));
+    self->programs = PyMem_Calloc((size_t)(2 * n + 1), sizeof(int *));
+    if (!self->rules || !self->programs) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->rule_count = (int)n;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        PyObject *precondition, *indices;
+        Py_ssize_t count;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, r), "OO", &precondition, &indices)
+            || (precondition != Py_None && !(self->programs[2 * r] = read_program(precondition)))
+            || !(self->programs[2 * r + 1] = read_ints(indices, &count))) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < count; i++)
+            if (self->programs[2 * r + 1][i] < 0 || self->programs[2 * r + 1][i] >= advice_count) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "a rule names no advice");
+                return -1;
+            }
+        self->rules[r] = (Rule){self->programs[2 * r], (int)count, self->programs[2 * r + 1]};
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *planner_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *advice, *rules;
+    int cache;
+    long long shared_nodes;
+    if (!PyArg_ParseTuple(args, "OOpL", &advice, &rules, &cache, &shared_nodes))
+        return NULL;
+    PlannerObject *self = (PlannerObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    tree_code_init(&self->code);
+    int advice_count = read_plan_advice(self, advice);
+    if (advice_count < 0 || read_rules(self, rules, advice_count) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    planner_init(&self->planner, self->rules, self->rule_count, self->advice, advice_count, cache,
+                 shared_nodes);
+    return (PyObject *)self;
+}
+
+/* What a plan's searches read of the clock and the stop flag. A plan runs
+ * with the GIL held (most take microseconds, less than letting it go and
+ * taking it back); every few thousand nodes the poll lets other threads
+ * run (the UCI worker's reader, which sets the flag), then looks. */
+typedef struct {
+    PyObject *clock, *stop;
+    double seconds, deadline;
+    int failed;  /* the clock raised: its exception is set */
+} HeldPoll;
+
+static void start_clock(void *context)
+{
+    HeldPoll *poll = context;
+    if (poll->failed)
+        return;
+    PyObject *now = PyObject_CallNoArgs(poll->clock);
+    if (!now) {
+        poll->failed = 1;
+        return;
+    }
+    poll->deadline = PyFloat_AsDouble(now) + poll->seconds;
+    Py_DECREF(now);
+}
+
+static int poll_held(void *context)
+{
+    HeldPoll *poll = context;
+    if (poll->failed)
+        return PYTHON_ERROR;
+    Py_BEGIN_ALLOW_THREADS
+    Py_END_ALLOW_THREADS
+    return look_with_gil(poll->clock, poll->deadline, poll->stop);
+}
+
+/* Planner.plan(position, us, symmetric, nodes, moves, seconds, clock, stop)
+ * -> (reason, rule, place, nodes, tree) or None for more men than the core
+ * holds. symmetric: plan in the class's canonical orientation, the tree's
+ * moves mapped back. rule and place index the rules and the rule's advice
+ * (-1: none; stopped, place is the advice that stopped); tree is bytes of
+ * flat ints (tree.h) or None. */
+static PyObject *planner_plan(PlannerObject *self, PyObject *args)
+{
+    PyObject *position, *clock, *stop;
+    int us, symmetric;
+    long long nodes, moves;
+    double seconds;
+    Position p;
+    if (!PyArg_ParseTuple(args, "OppLLdOO", &position, &us, &symmetric, &nodes, &moves, &seconds, &clock,
+                          &stop))
+        return NULL;
+    if (PyTuple_Check(position) && PyTuple_GET_SIZE(position) == 8) {
+        /* More men than the core's move lists hold: the caller's Python loop plans. */
+        Bitboard white = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(position, 0));
+        Bitboard black = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(position, 1));
+        if (PyErr_Occurred())
+            return NULL;
+        if (popcount(white | black) > MAX_MEN)
+            Py_RETURN_NONE;
+    }
+    if (read_position(position, &p) < 0)
+        return NULL;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "a plan is already being made by this planner");
+        return NULL;
+    }
+    int symmetry = symmetric ? canonical_symmetry(&p, us) : 0;
+    Position image = transform_position(&p, symmetry);
+    HeldPoll poll = {clock, stop, seconds, 0.0, 0};
+    PlanLimits limits = {nodes, moves, start_clock, poll_held, &poll};
+    PlanResult result;
+    self->busy = 1;
+    plan_run(&self->planner, &image, us, &limits, &result);
+    PyObject *tree = NULL, *answer = NULL;
+    if (poll.failed || result.reason == PYTHON_ERROR) {
+        /* the exception (Ctrl-C, the clock's) is set: raise it */
+    } else if (result.reason == DONE && result.tree) {
+        if (tree_encode(&self->code, result.tree, symmetry ? SQUARE_MAPS[INVERSE[symmetry]] : NULL) < 0)
+            PyErr_NoMemory();
+        else
+            tree = PyBytes_FromStringAndSize((const char *)self->code.ints,
+                                             (Py_ssize_t)(self->code.length * sizeof(int)));
+        if (tree)
+            answer = Py_BuildValue("(siiLN)", REASONS[result.reason], result.rule, result.chosen,
+                                   result.nodes, tree);
+    } else {
+        answer = Py_BuildValue("(siiLO)", REASONS[result.reason], result.rule, result.chosen, result.nodes,
+                               Py_None);
+    }
+    /* After the tree is read: it may live in a memo dropped here. */
+    planner_bound_shared(&self->planner);
+    self->busy = 0;
+    return answer;
+}
+
+/* Planner.shared(): how many shared memos hold entries (for the tests). */
+static PyObject *planner_shared(PlannerObject *self, PyObject *unused)
+{
+    return PyLong_FromSize_t(planner_shared_in_use(&self->planner));
+}
+
+static PyMethodDef planner_methods[] = {
+    {"plan", (PyCFunction)planner_plan, METH_VARARGS,
+     "plan(position, us, symmetric, nodes, moves, seconds, clock, stop)"},
+    {"shared", (PyCFunction)planner_shared, METH_NOARGS, "how many shared memos hold entries"},
+    {NULL}
+};
+
+static PyTypeObject PlannerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "al0.core._core.Planner",
+    .tp_basicsize = sizeof(PlannerObject),
+    .tp_dealloc = (destructor)planner_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A table's planner: its rules, advice and shared memos.",
+    .tp_new = planner_new,
+    .tp_methods = planner_methods,
+};
+
+/* canonical(position, us) -> (symmetry, image as a tuple): the symmetry
+ * that takes position to its class's canonical orientation. */
+static PyObject *py_canonical(PyObject *module, PyObject *args)
+{
+    PyObject *position;
+    int us;
+    Position p;
+    if (!PyArg_ParseTuple(args, "Op", &position, &us) || read_position(position, &p) < 0)
+        return NULL;
+    int symmetry = canonical_symmetry(&p, us);
+    Position i = transform_position(&p, symmetry);
+    return Py_BuildValue("(i(KKKKKKKO))", symmetry, i.white, i.black, i.kings, i.queens, i.rooks,
+                         i.bishops, i.knights, i.turn ? Py_True : Py_False);
+}
+
 /* --------------------------------------------------------------- module */
 
 static PyObject *names_tuple(const char **names, int count)
@@ -558,6 +839,8 @@ static PyMethodDef core_methods[] = {
      "goal_column(program, us, depth, turn, boards, out): a goal at every row of boards"},
     {"search", py_search, METH_VARARGS,
      "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)"},
+    {"canonical", py_canonical, METH_VARARGS,
+     "canonical(position, us): (symmetry, image) of the class's canonical orientation"},
     {NULL}
 };
 
@@ -570,7 +853,8 @@ PyMODINIT_FUNC PyInit__core(void)
 {
     init_tables();
     init_vocabulary();
-    if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0)
+    init_symmetry();
+    if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0 || PyType_Ready(&PlannerType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (!module)
@@ -584,5 +868,7 @@ PyMODINIT_FUNC PyInit__core(void)
     PyModule_AddObject(module, "Advice", (PyObject *)&AdviceType);
     Py_INCREF(&MemoType);
     PyModule_AddObject(module, "Memo", (PyObject *)&MemoType);
+    Py_INCREF(&PlannerType);
+    PyModule_AddObject(module, "Planner", (PyObject *)&PlannerType);
     return module;
 }

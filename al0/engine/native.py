@@ -7,7 +7,9 @@ generators, the flags :mod:`al0.engine.compiled` inferred), and wraps the
 core's search so that a planner may call it as it calls the Python one.
 What the core lacks — a Python predicate library, a name it does not
 know — raises :class:`Unsupported` here, and that advice stays on the
-Python search.
+Python search. A table whose every piece of advice and precondition the
+core runs is planned by the core whole (:class:`NativePlanner`): one call
+per plan, the rules, the searches and the symmetry inside it.
 
 A goal program is prefix code; every operation starts with its opcode and
 its whole length in ints (so ``and``/``or`` can skip what they do not
@@ -29,13 +31,13 @@ from typing import Any
 
 import chess
 
-from al0.board.position import MOVES
+from al0.board.position import MOVES, Position, fen
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
 from al0.engine.search import ForcingTreeSearch, search_stopped
-from al0.engine.tree import LEAF, ForcingTree
+from al0.engine.tree import LEAF, ForcingTree, PackedTree, packed_tree
 from al0.lang.library import Node
 from al0.lang.model import (
     Advice,
@@ -79,6 +81,10 @@ class NativeAdvice:
     core: Any
     """The core's ``Advice`` object."""
     module: ModuleType
+    root_key: tuple[int, ...] = ()
+    """The features its goals read at the root (four ints each: feature,
+    three arguments): :func:`~al0.engine.compiled.root_key`'s, as the core
+    computes it."""
 
 
 class _Writer:
@@ -90,6 +96,8 @@ class _Writer:
         self.features = {name: i for i, name in enumerate(core.FEATURES)}
         self.predicates = {name: i for i, name in enumerate(core.PREDICATES)}
         self.slots = 0
+        self.root_terms: dict[tuple[int, ...], None] = {}
+        """The distinct features read at the root, in order (feature, three arguments)."""
 
     def piece(self, name: str) -> int:
         ref: PieceRef | None = self.pieces.get(name)
@@ -138,7 +146,10 @@ class _Writer:
                 name = split_call(term.name)[0]
                 if name not in self.features:
                     raise Unsupported(f"feature {term.name!r}")
-                terms += [int(term.at_root), sign * coefficient, self.features[name], *self.args(term.name)]
+                args = self.args(term.name)
+                terms += [int(term.at_root), sign * coefficient, self.features[name], *args]
+                if term.at_root:
+                    self.root_terms[(self.features[name], *args)] = None
         if not -(2**31) < constant < 2**31:
             raise Unsupported(f"constant {constant}")
         self.slots += 1
@@ -190,7 +201,8 @@ def compile_native(advice: Advice, compiled: CompiledAdvice, table: AdviceTable)
         writer.constraint(advice.us_moves),
         writer.constraint(advice.them_moves),
     )
-    return NativeAdvice(compiled, core.Advice(*spec), core)
+    root_key = tuple(code for term in writer.root_terms for code in term)
+    return NativeAdvice(compiled, core.Advice(*spec), core, root_key)
 
 
 def new_memo(advice: NativeAdvice) -> Any:
@@ -267,16 +279,105 @@ class NativeSearch:
         )
         if reason == "done":
             return None if tree is None else as_tree(tree)
-        if reason == "memory":
-            raise MemoryError(f"advice {name!r}: out of memory searching from {self.root.fen}")
-        if reason == "stopped":
-            raise search_stopped(f"advice {name!r}: stopped", self.root.position)
-        what = {
-            "nodes": node_budget(limits, cost),
-            "moves": f"memory limit of {limits.moves} stored moves",
-            "time": f"time limit of {limits.seconds:g} s",
-        }[reason]
-        raise search_stopped(f"advice {name!r}: {what} spent", self.root.position)
+        raise _stopped(reason, name, limits, cost, self.root.position)
+
+
+def _stopped(reason: str, name: str, limits: SearchLimits, cost: int, root: Position) -> Exception:
+    """The error of a search of advice ``name`` from ``root`` that the core
+    stopped for ``reason``, as the Python search raises it."""
+    if reason == "memory":
+        return MemoryError(f"advice {name!r}: out of memory searching from {fen(root)}")
+    if reason == "stopped":
+        return search_stopped(f"advice {name!r}: stopped", root)
+    what = {
+        "nodes": node_budget(limits, cost),
+        "moves": f"memory limit of {limits.moves} stored moves",
+        "time": f"time limit of {limits.seconds:g} s",
+    }[reason]
+    return search_stopped(f"advice {name!r}: {what} spent", root)
+
+
+PlanFound = tuple[int, int, int, "PackedTree | None"]
+"""What the core's planner found: the rule (its index; -1 when no
+precondition held), the place of the plan's advice among the rule's (-1:
+none gave a move), the nodes searched and the tree."""
+
+
+class NativePlanner:
+    """The loop of :class:`~al0.engine.plan.Planner` on the core (plan.c):
+    the first rule whose precondition holds, its advice searched in order,
+    the memos shared between searches as the planner shares them, and, when
+    asked, the position planned in its class's canonical orientation and
+    the tree mapped back, all in one call. The tree comes packed
+    (:class:`~al0.engine.tree.PackedTree`: read as far as it is asked for).
+
+    :raises Unsupported: a precondition names what the core does not know.
+    """
+
+    def __init__(self, table: AdviceTable, advice: dict[str, NativeAdvice], cache: bool, shared_nodes: int):
+        core = native()
+        if core is None:
+            raise Unsupported("the native core is not running")
+        names = list(table.advice)
+        index = {name: i for i, name in enumerate(names)}
+        writer = _Writer(table.material, core)
+        rules = [
+            (
+                None if rule.precondition == Const(True) else writer.goal(rule.precondition),
+                [index[name] for name in rule.advice],
+            )
+            for rule in table.rules
+        ]
+        shares = [
+            made.compiled.horizon > 1 and (made.compiled.position_only or not made.compiled.reads_root)
+            for made in (advice[name] for name in names)
+        ]
+        self.core = core.Planner(
+            [
+                (advice[name].core, advice[name].compiled.cost, share, advice[name].root_key)
+                for name, share in zip(names, shares)
+            ],
+            rules,
+            cache,
+            shared_nodes,
+        )
+        self.us = table.us
+        self.rules = tuple((rule.name, tuple(rule.advice)) for rule in table.rules)
+        """Each rule's name and advice, by the core's index."""
+        self.tried = tuple(
+            tuple(tuple(names_[:place]) for place in range(len(names_) + 1)) for _, names_ in self.rules
+        )
+        """By rule and place, the advice passed over before that place."""
+        self.cost = {name: advice[name].compiled.cost for name in names}
+
+    def plan(self, position: Position, symmetric: bool, limits: SearchLimits) -> PlanFound | None:
+        """The plan at ``position`` (our move); None for more men than the
+        core holds (the caller's Python loop plans those).
+
+        :raises SearchBudgetExceeded: as the Python search raises it,
+            naming ``position``.
+        """
+        found = self.core.plan(
+            position,
+            self.us,
+            symmetric,
+            limits.nodes,
+            limits.moves,
+            limits.seconds,
+            time.monotonic,
+            limits.stop,
+        )
+        if found is None:
+            return None
+        reason, rule, place, nodes, code = found
+        if reason != "done":
+            name = self.rules[rule][1][place]
+            raise _stopped(reason, name, limits, self.cost[name], position)
+        return rule, place, nodes, None if code is None else packed_tree(code)
+
+    def shared(self) -> int:
+        """How many memos shared between searches hold entries."""
+        return int(self.core.shared())
 
 
 def table_core(table: AdviceTable) -> str:

@@ -16,7 +16,14 @@ from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, tran
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.limits import SearchLimits
 from al0.engine.memo import SearchKey
-from al0.engine.native import NativeAdvice, NativeSearch, Unsupported, compile_native, new_memo
+from al0.engine.native import (
+    NativeAdvice,
+    NativePlanner,
+    NativeSearch,
+    Unsupported,
+    compile_native,
+    new_memo,
+)
 from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import ForcingTree, transform_tree
 from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
@@ -150,6 +157,16 @@ class Planner:
             if advice.minimise is not None
         }
         """The value each ``minimise:`` advice lowers over its trees' worst leaves."""
+        self.core: NativePlanner | None = None
+        """The whole loop below (rules, advice, searches, symmetry) on the
+        native core, when it runs every piece of advice and precondition
+        and no advice minimises; else None, and the loop is Python's, each
+        search on the core where it can."""
+        if len(self.native) == len(table.advice) and not self.minimise:
+            try:
+                self.core = NativePlanner(table, self.native, cache, SHARED_NODES)
+            except Unsupported:
+                pass
         self.needed_material = material_counts(table.material)
         """Our pieces the table needs (see :func:`al0.board.fen.piece_counts`)."""
         self.limits = SearchLimits(budget)
@@ -190,6 +207,13 @@ class Planner:
             if plan is not None:
                 return plan
         counters = None if board is None else (board.halfmove_clock, board.fullmove_number)
+        if self.core is not None and self.cache is None:
+            # One call into the core, the symmetry too (with a cache, the
+            # canonical image's plan is looked up first, below).
+            plan = self._core_plan(position, counters, limits or self.limits, self.table.symmetric)
+            if plan is not None:
+                self.search_seconds.append(plan.seconds)
+                return plan
         symmetry = canonical_symmetry(position, self.table.us) if self.table.symmetric else 0
         if symmetry:
             # Planned in the class's canonical orientation and mapped back,
@@ -238,7 +262,33 @@ class Planner:
                 ) from None
             raise
 
+    def _core_plan(
+        self, position: Position, counters: tuple[int, int] | None, limits: SearchLimits, symmetric: bool
+    ) -> Plan | None:
+        """:meth:`_search` by the core's planner (:attr:`core`), in the
+        class's canonical orientation when ``symmetric``; None where the
+        core holds too few men (the Python loop plans then)."""
+        assert self.core is not None
+        started = time.perf_counter()
+        found = self.core.plan(position, symmetric, limits)
+        if found is None:
+            return None
+        rule, place, nodes, tree = found
+        seconds = time.perf_counter() - started
+        if rule < 0:
+            return _plan(position, None, None, (), None, nodes, seconds, counters)
+        name, advice = self.core.rules[rule]
+        if tree is None:
+            return _plan(position, name, None, advice, None, nodes, seconds, counters)
+        return _plan(
+            position, name, advice[place], self.core.tried[rule][place], tree, nodes, seconds, counters
+        )
+
     def _search(self, position: Position, counters: tuple[int, int] | None, limits: SearchLimits) -> Plan:
+        if self.core is not None:
+            plan = self._core_plan(position, counters, limits, False)
+            if plan is not None:
+                return plan
         started = time.perf_counter()
         root = node_at(position, 0, self.table.us)
         nodes = 0
