@@ -407,6 +407,24 @@ static PyObject *tree_tuple(const Tree *tree, PyObject *seen)
 
 static const char *REASONS[] = {"done", "nodes", "moves", "time", "stopped", "memory", "error"};
 
+/* Made once, when the module is: the reasons as (interned) strings, the
+ * names of a PackedTree's fields, the empty tuple and 0. */
+static PyObject *REASON_NAMES[7], *HEIGHT, *CODE, *AT, *MADE, *EMPTY, *ZERO;
+
+static int make_constants(void)
+{
+    for (int i = 0; i < 7; i++)
+        if (!(REASON_NAMES[i] = PyUnicode_InternFromString(REASONS[i])))
+            return -1;
+    HEIGHT = PyUnicode_InternFromString("height");
+    CODE = PyUnicode_InternFromString("_code");
+    AT = PyUnicode_InternFromString("_at");
+    MADE = PyUnicode_InternFromString("_made");
+    EMPTY = PyTuple_New(0);
+    ZERO = PyLong_FromLong(0);
+    return HEIGHT && CODE && AT && MADE && EMPTY && ZERO ? 0 : -1;
+}
+
 /* search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)
  * -> (reason, tree or None, nodes, moves): the search runs without the GIL. */
 static PyObject *py_search(PyObject *module, PyObject *args)
@@ -545,7 +563,9 @@ static PyObject *py_goal_column(PyObject *module, PyObject *args)
 /* --------------------------------------------------------------- Planner */
 
 /* A table's planner on the core (plan.h): its rules, its advice (the
- * Advice objects kept alive here) and the memos its searches share. */
+ * Advice objects kept alive here) and the memos its searches share; and
+ * what a plan returns, made once: each rule's name and, by place, its
+ * advice's name and the advice passed over before it. */
 typedef struct {
     PyObject_HEAD
     Planner planner;
@@ -554,6 +574,8 @@ typedef struct {
     Rule *rules;
     int **programs;            /* each rule's precondition (NULL: true) and advice list */
     int rule_count;
+    PyObject *rule_info;       /* by rule: (precondition, indices, name, names, tried) */
+    PyObject *tree_type;       /* engine/tree.py's PackedTree */
     TreeCode code;
     int busy;                  /* a plan is being made now */
 } PlannerObject;
@@ -568,6 +590,8 @@ static void planner_dealloc(PlannerObject *self)
     PyMem_Free(self->rules);
     PyMem_Free(self->advice);
     Py_XDECREF(self->advice_objects);
+    Py_XDECREF(self->rule_info);
+    Py_XDECREF(self->tree_type);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -626,13 +650,16 @@ static int read_plan_advice(PlannerObject *self, PyObject *advice)
     return (int)n;
 }
 
-/* rules: ((precondition program or None, (advice index, ...)), ...) */
+/* rules: ((precondition program or None, (advice index, ...), name,
+ * (advice name, ...), (tried by place, ...)), ...) */
 static int read_rules(PlannerObject *self, PyObject *rules, int advice_count)
 {
-    PyObject *fast = PySequence_Fast(rules, "the rules are a sequence");
+    PyObject *fast = PySequence_Tuple(rules);
     if (!fast)
         return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    self->rule_info = fast;
+    Py_INCREF(fast);
+    Py_ssize_t n = PyTuple_GET_SIZE(fast);
     self->rules = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Rule));
     self->programs = PyMem_Calloc((size_t)(2 * n + 1), sizeof(int *));
     if (!self->rules || !self->programs) {
@@ -642,12 +669,18 @@ static int read_rules(PlannerObject *self, PyObject *rules, int advice_count)
     }
     self->rule_count = (int)n;
     for (Py_ssize_t r = 0; r < n; r++) {
-        PyObject *precondition, *indices;
+        PyObject *precondition, *indices, *name, *names, *tried;
         Py_ssize_t count;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, r), "OO", &precondition, &indices)
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(fast, r), "OOUO!O!", &precondition, &indices, &name,
+                              &PyTuple_Type, &names, &PyTuple_Type, &tried)
             || (precondition != Py_None && !(self->programs[2 * r] = read_program(precondition)))
             || !(self->programs[2 * r + 1] = read_ints(indices, &count))) {
             Py_DECREF(fast);
+            return -1;
+        }
+        if (PyTuple_GET_SIZE(names) != count || PyTuple_GET_SIZE(tried) != count + 1) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "a rule's names and tried do not match its advice");
             return -1;
         }
         for (Py_ssize_t i = 0; i < count; i++)
@@ -664,15 +697,17 @@ static int read_rules(PlannerObject *self, PyObject *rules, int advice_count)
 
 static PyObject *planner_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *advice, *rules;
+    PyObject *advice, *rules, *tree_type;
     int cache;
     long long shared_nodes;
-    if (!PyArg_ParseTuple(args, "OOpL", &advice, &rules, &cache, &shared_nodes))
+    if (!PyArg_ParseTuple(args, "OOpLO!", &advice, &rules, &cache, &shared_nodes, &PyType_Type, &tree_type))
         return NULL;
     PlannerObject *self = (PlannerObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
     tree_code_init(&self->code);
+    Py_INCREF(tree_type);
+    self->tree_type = tree_type;
     int advice_count = read_plan_advice(self, advice);
     if (advice_count < 0 || read_rules(self, rules, advice_count) < 0) {
         Py_DECREF(self);
@@ -717,12 +752,37 @@ static int poll_held(void *context)
     return look_with_gil(poll->clock, poll->deadline, poll->stop);
 }
 
+/* The root of a PackedTree (engine/tree.py) over the ints written: made
+ * as object.__new__(PackedTree) with its fields set in its dict, as
+ * tree.py's _packed_node makes one (the rest is read there, on demand). */
+static PyObject *packed_tree(PlannerObject *self)
+{
+    PyObject *code = PyBytes_FromStringAndSize((const char *)self->code.ints,
+                                               (Py_ssize_t)(self->code.length * sizeof(int)));
+    PyObject *made = PyDict_New(), *height = PyLong_FromLong(self->code.ints[0]);
+    PyObject *tree = NULL, *fields = NULL;
+    if (code && made && height)
+        tree = PyBaseObject_Type.tp_new((PyTypeObject *)self->tree_type, EMPTY, NULL);
+    if (tree)
+        fields = PyObject_GenericGetDict(tree, NULL);
+    if (!fields || PyDict_SetItem(fields, HEIGHT, height) < 0 || PyDict_SetItem(fields, CODE, code) < 0
+        || PyDict_SetItem(fields, AT, ZERO) < 0 || PyDict_SetItem(fields, MADE, made) < 0)
+        Py_CLEAR(tree);
+    Py_XDECREF(fields);
+    Py_XDECREF(code);
+    Py_XDECREF(made);
+    Py_XDECREF(height);
+    return tree;
+}
+
 /* Planner.plan(position, us, symmetric, nodes, moves, seconds, clock, stop)
- * -> (reason, rule, place, nodes, tree) or None for more men than the core
- * holds. symmetric: plan in the class's canonical orientation, the tree's
- * moves mapped back. rule and place index the rules and the rule's advice
- * (-1: none; stopped, place is the advice that stopped); tree is bytes of
- * flat ints (tree.h) or None. */
+ * -> (reason, rule, advice, tried, nodes, tree), or None for more men than
+ * the core holds. symmetric: plan in the class's canonical orientation,
+ * the tree's moves mapped back. rule is the rule's name (None: no
+ * precondition held), advice the plan's advice (None: none gave a move),
+ * tried the advice passed over, tree a PackedTree or None. A search that
+ * stopped gives its reason ("nodes", "moves", "time", "stopped",
+ * "memory") and, as advice, the advice it searched. */
 static PyObject *planner_plan(PlannerObject *self, PyObject *args)
 {
     PyObject *position, *clock, *stop;
@@ -755,25 +815,30 @@ static PyObject *planner_plan(PlannerObject *self, PyObject *args)
     PlanResult result;
     self->busy = 1;
     plan_run(&self->planner, &image, us, &limits, &result);
-    PyObject *tree = NULL, *answer = NULL;
-    if (poll.failed || result.reason == PYTHON_ERROR) {
-        /* the exception (Ctrl-C, the clock's) is set: raise it */
-    } else if (result.reason == DONE && result.tree) {
-        if (tree_encode(&self->code, result.tree, symmetry ? SQUARE_MAPS[INVERSE[symmetry]] : NULL) < 0)
-            PyErr_NoMemory();
-        else
-            tree = PyBytes_FromStringAndSize((const char *)self->code.ints,
-                                             (Py_ssize_t)(self->code.length * sizeof(int)));
-        if (tree)
-            answer = Py_BuildValue("(siiLN)", REASONS[result.reason], result.rule, result.chosen,
-                                   result.nodes, tree);
-    } else {
-        answer = Py_BuildValue("(siiLO)", REASONS[result.reason], result.rule, result.chosen, result.nodes,
-                               Py_None);
+    PyObject *tree = Py_None, *answer = NULL;
+    Py_INCREF(tree);
+    if (result.reason == DONE && result.tree) {
+        Py_DECREF(tree);
+        tree = tree_encode(&self->code, result.tree, symmetry ? SQUARE_MAPS[INVERSE[symmetry]] : NULL) < 0
+             ? PyErr_NoMemory() : packed_tree(self);
     }
     /* After the tree is read: it may live in a memo dropped here. */
     planner_bound_shared(&self->planner);
     self->busy = 0;
+    if (poll.failed || result.reason == PYTHON_ERROR || !tree) {
+        Py_XDECREF(tree);
+        return NULL;  /* the exception (Ctrl-C, the clock's, memory) is set */
+    }
+    PyObject *rule = Py_None, *advice = Py_None, *tried = EMPTY;
+    if (result.rule >= 0) {
+        PyObject *info = PyTuple_GET_ITEM(self->rule_info, result.rule);
+        int place = result.chosen >= 0 ? result.chosen : self->rules[result.rule].count;
+        rule = PyTuple_GET_ITEM(info, 2);
+        if (result.chosen >= 0)
+            advice = PyTuple_GET_ITEM(PyTuple_GET_ITEM(info, 3), result.chosen);
+        tried = PyTuple_GET_ITEM(PyTuple_GET_ITEM(info, 4), place);
+    }
+    answer = Py_BuildValue("(OOOOLN)", REASON_NAMES[result.reason], rule, advice, tried, result.nodes, tree);
     return answer;
 }
 
@@ -854,6 +919,8 @@ PyMODINIT_FUNC PyInit__core(void)
     init_tables();
     init_vocabulary();
     init_symmetry();
+    if (make_constants() < 0)
+        return NULL;
     if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0 || PyType_Ready(&PlannerType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);

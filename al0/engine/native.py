@@ -297,19 +297,14 @@ def _stopped(reason: str, name: str, limits: SearchLimits, cost: int, root: Posi
     return search_stopped(f"advice {name!r}: {what} spent", root)
 
 
-PlanFound = tuple[int, int, int, "PackedTree | None"]
-"""What the core's planner found: the rule (its index; -1 when no
-precondition held), the place of the plan's advice among the rule's (-1:
-none gave a move), the nodes searched and the tree."""
-
-
 class NativePlanner:
     """The loop of :class:`~al0.engine.plan.Planner` on the core (plan.c):
     the first rule whose precondition holds, its advice searched in order,
     the memos shared between searches as the planner shares them, and, when
     asked, the position planned in its class's canonical orientation and
-    the tree mapped back, all in one call. The tree comes packed
-    (:class:`~al0.engine.tree.PackedTree`: read as far as it is asked for).
+    the tree mapped back, all in one call (:attr:`plan`). The tree comes
+    packed (:class:`~al0.engine.tree.PackedTree`: read as far as it is
+    asked for).
 
     :raises Unsupported: a precondition names what the core does not know.
     """
@@ -325,55 +320,43 @@ class NativePlanner:
             (
                 None if rule.precondition == Const(True) else writer.goal(rule.precondition),
                 [index[name] for name in rule.advice],
+                rule.name,
+                tuple(rule.advice),
+                tuple(tuple(rule.advice[:place]) for place in range(len(rule.advice) + 1)),
             )
             for rule in table.rules
         ]
-        shares = [
-            made.compiled.horizon > 1 and (made.compiled.position_only or not made.compiled.reads_root)
-            for made in (advice[name] for name in names)
-        ]
+        made = [advice[name] for name in names]
         self.core = core.Planner(
             [
-                (advice[name].core, advice[name].compiled.cost, share, advice[name].root_key)
-                for name, share in zip(names, shares)
+                (
+                    one.core,
+                    one.compiled.cost,
+                    one.compiled.horizon > 1 and (one.compiled.position_only or not one.compiled.reads_root),
+                    one.root_key,
+                )
+                for one in made
             ],
             rules,
             cache,
             shared_nodes,
+            PackedTree,
         )
-        self.us = table.us
-        self.rules = tuple((rule.name, tuple(rule.advice)) for rule in table.rules)
-        """Each rule's name and advice, by the core's index."""
-        self.tried = tuple(
-            tuple(tuple(names_[:place]) for place in range(len(names_) + 1)) for _, names_ in self.rules
-        )
-        """By rule and place, the advice passed over before that place."""
+        self.plan = self.core.plan
+        """``plan(position, us, symmetric, nodes, moves, seconds, clock, stop)``:
+        ``(reason, rule, advice, tried, nodes, tree)``, or None where the
+        position has more men than the core holds (the caller's Python loop
+        plans those). ``reason`` is ``"done"``, or why a search stopped
+        (then ``advice`` names it, and :meth:`stopped` is the error);
+        ``rule``, ``advice`` and ``tried`` are as :class:`~al0.engine.plan.Plan`
+        has them. With ``symmetric`` the position is planned in its class's
+        canonical orientation and the tree mapped back."""
         self.cost = {name: advice[name].compiled.cost for name in names}
 
-    def plan(self, position: Position, symmetric: bool, limits: SearchLimits) -> PlanFound | None:
-        """The plan at ``position`` (our move); None for more men than the
-        core holds (the caller's Python loop plans those).
-
-        :raises SearchBudgetExceeded: as the Python search raises it,
-            naming ``position``.
-        """
-        found = self.core.plan(
-            position,
-            self.us,
-            symmetric,
-            limits.nodes,
-            limits.moves,
-            limits.seconds,
-            time.monotonic,
-            limits.stop,
-        )
-        if found is None:
-            return None
-        reason, rule, place, nodes, code = found
-        if reason != "done":
-            name = self.rules[rule][1][place]
-            raise _stopped(reason, name, limits, self.cost[name], position)
-        return rule, place, nodes, None if code is None else packed_tree(code)
+    def stopped(self, reason: str, name: str, limits: SearchLimits, position: Position) -> Exception:
+        """The error of the search of advice ``name`` that :attr:`plan`
+        stopped for ``reason``, naming ``position``, as the Python search's."""
+        return _stopped(reason, name, limits, self.cost[name], position)
 
     def shared(self) -> int:
         """How many memos shared between searches hold entries."""

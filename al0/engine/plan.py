@@ -270,19 +270,22 @@ class Planner:
         core holds too few men (the Python loop plans then)."""
         assert self.core is not None
         started = time.perf_counter()
-        found = self.core.plan(position, symmetric, limits)
+        found = self.core.plan(
+            position,
+            self.table.us,
+            symmetric,
+            limits.nodes,
+            limits.moves,
+            limits.seconds,
+            time.monotonic,
+            limits.stop,
+        )
         if found is None:
             return None
-        rule, place, nodes, tree = found
-        seconds = time.perf_counter() - started
-        if rule < 0:
-            return _plan(position, None, None, (), None, nodes, seconds, counters)
-        name, advice = self.core.rules[rule]
-        if tree is None:
-            return _plan(position, name, None, advice, None, nodes, seconds, counters)
-        return _plan(
-            position, name, advice[place], self.core.tried[rule][place], tree, nodes, seconds, counters
-        )
+        reason, rule, advice, tried, nodes, tree = found
+        if reason != "done":
+            raise self.core.stopped(reason, advice, limits, position)
+        return _plan(position, rule, advice, tried, tree, nodes, time.perf_counter() - started, counters)
 
     def _search(self, position: Position, counters: tuple[int, int] | None, limits: SearchLimits) -> Plan:
         if self.core is not None:

@@ -57,8 +57,9 @@ class _PackedBranches:
         self, tree: ForcingTree, owner: type | None = None
     ) -> tuple[tuple[chess.Move, ForcingTree], ...]:
         fields = tree.__dict__
-        code, made = fields["_code"], fields["_made"]
-        at = fields["_at"]
+        code, made, at = fields["_code"], fields["_made"], fields["_at"]
+        if isinstance(code, bytes):  # the root, as the core made it: read its bytes as ints
+            code = fields["_code"] = memoryview(code).cast("i")
         branches = []
         for i in range(at + 2, at + 2 + 2 * code[at + 1], 2):
             move, child = code[i], code[i + 1]
@@ -80,9 +81,11 @@ class PackedTree(ForcingTree):
     :func:`packed_tree`; equal, as a value, to the tree the Python search
     makes (and written and pickled as one)."""
 
-    # The fields live in the instance's dict: height, and _code (the ints),
-    # _at (this node's index), _made (the subtrees made so far, by index,
-    # shared by the whole tree so that a shared subtree stays shared).
+    # The fields live in the instance's dict: height, and _code (the ints;
+    # the root's are bytes until first read), _at (this node's index),
+    # _made (the subtrees made so far, by index, shared by the whole tree so
+    # that a shared subtree stays shared). The core makes the root so
+    # (al0/core/_core.c, packed_tree), as :func:`packed_tree` does.
 
     branches = _PackedBranches()
 
@@ -96,7 +99,7 @@ class PackedTree(ForcingTree):
 _new_object = object.__new__
 
 
-def _packed_node(code: memoryview, at: int, made: dict[int, ForcingTree]) -> PackedTree:
+def _packed_node(code: memoryview | bytes, at: int, made: dict[int, ForcingTree]) -> PackedTree:
     tree = _new_object(PackedTree)
     tree.__dict__.update(height=code[at], _code=code, _at=at, _made=made)
     return tree
