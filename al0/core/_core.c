@@ -15,7 +15,8 @@
 
 /* ---------------------------------------------------------- reading input */
 
-static int read_position(PyObject *tuple, Position *p)
+/* A position's fields, whatever its number of men. */
+static int read_fields(PyObject *tuple, Position *p)
 {
     if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 8) {
         PyErr_SetString(PyExc_TypeError, "a position is a tuple of 7 bitboards and the turn");
@@ -29,7 +30,13 @@ static int read_position(PyObject *tuple, Position *p)
             return -1;
     }
     p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 7));
-    if (p->turn < 0)
+    return p->turn < 0 ? -1 : 0;
+}
+
+/* A position the core may search. */
+static int read_position(PyObject *tuple, Position *p)
+{
+    if (read_fields(tuple, p) < 0)
         return -1;
     /* The move lists hold MAX_MOVES: eight men have at most 7 * 27 + 8
      * moves, and a search never adds a man. */
@@ -793,17 +800,10 @@ static PyObject *planner_plan(PlannerObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OppLLdOO", &position, &us, &symmetric, &nodes, &moves, &seconds, &clock,
                           &stop))
         return NULL;
-    if (PyTuple_Check(position) && PyTuple_GET_SIZE(position) == 8) {
-        /* More men than the core's move lists hold: the caller's Python loop plans. */
-        Bitboard white = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(position, 0));
-        Bitboard black = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(position, 1));
-        if (PyErr_Occurred())
-            return NULL;
-        if (popcount(white | black) > MAX_MEN)
-            Py_RETURN_NONE;
-    }
-    if (read_position(position, &p) < 0)
+    if (read_fields(position, &p) < 0)
         return NULL;
+    if (popcount(p.white | p.black) > MAX_MEN)
+        Py_RETURN_NONE;  /* more men than the core's move lists hold: the caller's Python loop plans */
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "a plan is already being made by this planner");
         return NULL;
@@ -873,7 +873,7 @@ static PyObject *py_canonical(PyObject *module, PyObject *args)
     PyObject *position;
     int us;
     Position p;
-    if (!PyArg_ParseTuple(args, "Op", &position, &us) || read_position(position, &p) < 0)
+    if (!PyArg_ParseTuple(args, "Op", &position, &us) || read_fields(position, &p) < 0)
         return NULL;
     int symmetry = canonical_symmetry(&p, us);
     Position i = transform_position(&p, symmetry);

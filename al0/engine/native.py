@@ -352,6 +352,14 @@ class NativePlanner:
         has them. With ``symmetric`` the position is planned in its class's
         canonical orientation and the tree mapped back."""
         self.cost = {name: advice[name].compiled.cost for name in names}
+        self.us = table.us
+        self._canonical = core.canonical
+
+    def canonical(self, position: Position) -> tuple[int, Position]:
+        """:func:`~al0.board.symmetry.canonical_symmetry` of ``position``
+        for our side, and the position under it."""
+        symmetry, image = self._canonical(position, self.us)
+        return symmetry, Position._make(image) if symmetry else position
 
     def stopped(self, reason: str, name: str, limits: SearchLimits, position: Position) -> Exception:
         """The error of the search of advice ``name`` that :attr:`plan`

@@ -214,11 +214,11 @@ class Planner:
             if plan is not None:
                 self.search_seconds.append(plan.seconds)
                 return plan
-        symmetry = canonical_symmetry(position, self.table.us) if self.table.symmetric else 0
+        symmetry, image = self._canonical(position) if self.table.symmetric else (0, position)
         if symmetry:
             # Planned in the class's canonical orientation and mapped back,
             # so that mirror images play as mirror images.
-            seen = self._canonical_plan(position, symmetry, limits)
+            seen = self._canonical_plan(position, symmetry, image, limits)
             plan = _plan(
                 position,
                 seen.rule,
@@ -236,16 +236,26 @@ class Planner:
             self.cache[position] = plan
         return plan
 
-    def _canonical_plan(self, position: Position, symmetry: int, limits: SearchLimits | None) -> Plan:
+    def _canonical(self, position: Position) -> tuple[int, Position]:
+        """The symmetry that takes ``position`` to its class's canonical
+        orientation, and its image there (the core's, where it runs: the
+        same, some fifty times faster)."""
+        if self.core is not None:
+            return self.core.canonical(position)
+        symmetry = canonical_symmetry(position, self.table.us)
+        return symmetry, transform_position(position, symmetry)
+
+    def _canonical_plan(
+        self, position: Position, symmetry: int, image: Position, limits: SearchLimits | None
+    ) -> Plan:
         """The plan of ``position`` under ``symmetry`` (its canonical
-        orientation). An error names ``position`` as the user gave it, not
+        orientation, ``image``). An error names ``position`` as the user gave it, not
         its mirror image: library code that failed at a node of the search
         is told about that node's own mirror image (and move), others name
         the root.
 
         :raises AL0Error: as :meth:`plan_position`.
         """
-        image = transform_position(position, symmetry)
         try:
             return self.plan_position(image, limits=limits)
         except AL0Error as error:

@@ -58,6 +58,7 @@ class _PackedBranches:
     ) -> tuple[tuple[chess.Move, ForcingTree], ...]:
         fields = tree.__dict__
         code, made, at = fields["_code"], fields["_made"], fields["_at"]
+        squares = fields.get("_squares")
         if isinstance(code, bytes):  # the root, as the core made it: read its bytes as ints
             code = fields["_code"] = memoryview(code).cast("i")
         branches = []
@@ -65,8 +66,11 @@ class _PackedBranches:
             move, child = code[i], code[i + 1]
             subtree = LEAF if child < 0 else made.get(child)
             if subtree is None:
-                subtree = made[child] = _packed_node(code, child, made)
-            branches.append((MOVES[move >> 6][move & 63], subtree))
+                subtree = made[child] = _packed_node(code, child, made, squares)
+            frm, to = move >> 6, move & 63
+            if squares is not None:
+                frm, to = squares[frm], squares[to]
+            branches.append((MOVES[frm][to], subtree))
         found = fields["branches"] = tuple(branches)
         return found
 
@@ -84,8 +88,10 @@ class PackedTree(ForcingTree):
     # The fields live in the instance's dict: height, and _code (the ints;
     # the root's are bytes until first read), _at (this node's index),
     # _made (the subtrees made so far, by index, shared by the whole tree so
-    # that a shared subtree stays shared). The core makes the root so
-    # (al0/core/_core.c, packed_tree), as :func:`packed_tree` does.
+    # that a shared subtree stays shared), and _squares where the moves are
+    # read under a symmetry (:func:`transform_tree`: its square map). The
+    # core makes the root so (al0/core/_core.c, packed_tree), as
+    # :func:`packed_tree` does.
 
     branches = _PackedBranches()
 
@@ -99,9 +105,11 @@ class PackedTree(ForcingTree):
 _new_object = object.__new__
 
 
-def _packed_node(code: memoryview | bytes, at: int, made: dict[int, ForcingTree]) -> PackedTree:
+def _packed_node(
+    code: memoryview, at: int, made: dict[int, ForcingTree], squares: tuple[int, ...] | None = None
+) -> PackedTree:
     tree = _new_object(PackedTree)
-    tree.__dict__.update(height=code[at], _code=code, _at=at, _made=made)
+    tree.__dict__.update(height=code[at], _code=code, _at=at, _made=made, _squares=squares)
     return tree
 
 
@@ -143,6 +151,16 @@ def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
     if symmetry == IDENTITY:
         return tree
     squares = SQUARE_MAPS[symmetry]
+    if isinstance(tree, PackedTree):
+        # The same ints read under the symmetry, as lazily as the tree.
+        fields = tree.__dict__
+        before = fields.get("_squares")
+        mapped = squares if before is None else tuple(squares[square] for square in before)
+        root = _new_object(PackedTree)
+        root.__dict__.update(
+            height=tree.height, _code=fields["_code"], _at=fields["_at"], _made={}, _squares=mapped
+        )
+        return root
     done: dict[int, ForcingTree] = {}
 
     def walk(node: ForcingTree) -> ForcingTree:
