@@ -185,25 +185,25 @@ def measure(book: Path, epd: Path, table: AdviceTable, runs: int, flags: list[st
         print(
             f"run {run + 1}: "
             + "; ".join(
-                f"{side} " + " ".join(f"{k} {results[side][-1][k]:.3f}" for k in STATISTICS)
+                f"{side} " + " ".join(f"{k} {results[side][-1][k]:.4f}" for k in STATISTICS)
                 for side in ("prolog", "al0")
             )
             + f"  (ms; load {os.getloadavg()[0]:.2f})"
         )
 
     print(f"CPU ms per plan, median over {runs} runs [min-max]:")
-    print(f"{'':8}" + "".join(f"{k:>24}" for k in STATISTICS))
+    print(f"{'':8}" + "".join(f"{k:>27}" for k in STATISTICS))
     for side in ("prolog", "al0"):
         cells = []
         for k in STATISTICS:
             values = [r[k] for r in results[side]]
-            cells.append(f"{statistics.median(values):.3f} [{min(values):.3f}-{max(values):.3f}]")
-        print(f"{side:8}" + "".join(f"{c:>24}" for c in cells))
+            cells.append(f"{statistics.median(values):.4f} [{min(values):.4f}-{max(values):.4f}]")
+        print(f"{side:8}" + "".join(f"{c:>27}" for c in cells))
     ratios = [
         statistics.median(r[k] for r in results["al0"]) / statistics.median(r[k] for r in results["prolog"])
         for k in STATISTICS
     ]
-    print(f"{'ratio':8}" + "".join(f"{r:>23.2f}x" for r in ratios) + "   (al0 / prolog)")
+    print(f"{'ratio':8}" + "".join(f"{r:>26.2f}x" for r in ratios) + "   (al0 / prolog)")
     differ = sum(a != b for a, b in zip(prolog_moves, al0_moves))
     print(f"first moves that differ: {differ} of {len(boards)}")
 
