@@ -374,20 +374,32 @@ class NativePlanner:
 def table_core(table: AdviceTable) -> str:
     """Which core searches ``table``'s advice, and why, in one line (``al0
     check``): the native core where it runs and supports the advice, else
-    the Python search."""
+    the Python search; and whether the core makes each plan whole
+    (:class:`NativePlanner`) or the Python planner calls it per advice."""
     from al0.core import status
     from al0.engine.compiled import compile_advice
 
     if native() is None:
         return status()
     passed: dict[str, str] = {}
+    made: dict[str, NativeAdvice] = {}
     for name, advice in table.advice.items():
         try:
-            compile_native(advice, compile_advice(advice, table.library), table)
+            made[name] = compile_native(advice, compile_advice(advice, table.library), table)
         except Unsupported as why:
             passed[name] = str(why)
     if not passed:
-        return "native (C) for every piece of advice"
+        minimising = [name for name, advice in table.advice.items() if advice.minimise is not None]
+        if minimising:
+            return (
+                "native (C) for every piece of advice; plans chosen in Python "
+                f"(minimise: in {', '.join(minimising)})"
+            )
+        try:
+            NativePlanner(table, made, False, 0)
+        except Unsupported as why:
+            return f"native (C) for every piece of advice; plans chosen in Python (a precondition: {why})"
+        return "native (C) for every piece of advice, and each plan made whole by the core"
     reasons = "; ".join(dict.fromkeys(passed.values()))
     if len(passed) == len(table.advice):
         return f"python for every piece of advice (the native core lacks: {reasons})"

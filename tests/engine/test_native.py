@@ -279,7 +279,11 @@ def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) 
         TABLES,
     )
     planner = Planner(minimising)
-    assert planner.native and planner.core is None
+    assert (
+        planner.native
+        and planner.core is None
+        and "plans chosen in Python (minimise:" in table_core(minimising)
+    )
     table = load_table(TABLES / "kqk.yaml")
     crowded = chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1")
     plans = []
@@ -298,6 +302,7 @@ def test_a_python_library_stays_on_the_twin() -> None:
         compile_native(advice, compile_advice(advice, table.library), table)
     assert table_core(table).startswith("python")
     assert table_core(load_table(TABLES / "krk_std.yaml")).startswith("native")
+    assert "each plan made whole by the core" in table_core(load_table(TABLES / "krk_std.yaml"))
 
 
 def test_python_can_be_asked_for(monkeypatch) -> None:
