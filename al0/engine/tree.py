@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterator
+from weakref import ref
 
 import chess
 
@@ -64,9 +65,13 @@ class _PackedBranches:
         branches = []
         for i in range(at + 2, at + 2 + 2 * code[at + 1], 2):
             move, child = code[i], code[i + 1]
-            subtree = LEAF if child < 0 else made.get(child)
-            if subtree is None:
-                subtree = made[child] = _packed_node(code, child, made, squares)
+            subtree: ForcingTree | None = LEAF
+            if child >= 0:
+                known = made.get(child)
+                subtree = None if known is None else known()
+                if subtree is None:
+                    subtree = _packed_node(code, child, made, squares)
+                    made[child] = ref(subtree)
             frm, to = move >> 6, move & 63
             if squares is not None:
                 frm, to = squares[frm], squares[to]
@@ -88,7 +93,8 @@ class PackedTree(ForcingTree):
     # The fields live in the instance's dict: height, and _code (the ints;
     # the root's are bytes until first read), _at (this node's index),
     # _made (the subtrees made so far, by index, shared by the whole tree so
-    # that a shared subtree stays shared), and _squares where the moves are
+    # that a shared subtree stays shared: weak references, so that no node
+    # and the map hold each other in a cycle), and _squares where the moves are
     # read under a symmetry (:func:`transform_tree`: its square map). The
     # core makes the root so (al0/core/_core.c, packed_tree), as
     # :func:`packed_tree` does.
@@ -106,7 +112,10 @@ _new_object = object.__new__
 
 
 def _packed_node(
-    code: memoryview, at: int, made: dict[int, ForcingTree], squares: tuple[int, ...] | None = None
+    code: memoryview,
+    at: int,
+    made: dict[int, ref[ForcingTree]],
+    squares: tuple[int, ...] | None = None,
 ) -> PackedTree:
     tree = _new_object(PackedTree)
     tree.__dict__.update(height=code[at], _code=code, _at=at, _made=made, _squares=squares)

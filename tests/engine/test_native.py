@@ -7,9 +7,11 @@ engine's and board's quick tests so, where the twin alone runs)."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import pickle
 import threading
+import weakref
 from array import array
 
 import chess
@@ -25,7 +27,15 @@ from al0.engine.limits import SearchLimits
 from al0.engine.native import NativeSearch, Unsupported, compile_native, table_core
 from al0.engine.plan import Planner
 from al0.engine.search import ForcingTreeSearch
-from al0.engine.tree import LEAF, ForcingTree, PackedTree, packed_tree, principal_line, transform_tree
+from al0.engine.tree import (
+    LEAF,
+    ForcingTree,
+    PackedTree,
+    packed_tree,
+    principal_line,
+    transform_tree,
+    tree_lines,
+)
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import node_at
 from al0.lang.loader import load_table, parse_table
@@ -231,6 +241,15 @@ def test_a_tree_from_the_core_is_read_when_asked_and_is_the_twins(monkeypatch) -
         assert mapped == transform_tree(twin, symmetry)
         assert transform_tree(mapped, INVERSE[symmetry]) == twin
     assert principal_line(tree) == principal_line(twin)
+    # Read whole, it holds no cycle: it goes when its last reference does.
+    gc.disable()
+    try:
+        list(tree_lines(tree, board))
+        gone = weakref.ref(tree.branches[0][1])
+        del tree
+        assert gone() is None
+    finally:
+        gc.enable()
 
 
 def test_a_packed_tree_keeps_shared_subtrees_shared() -> None:
