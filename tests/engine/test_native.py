@@ -360,6 +360,33 @@ def test_the_core_polls_the_stop_flag_while_it_searches() -> None:
         NativeSearch(made, root, SearchLimits(stop=stop)).run()
 
 
+def test_a_plan_on_the_core_polls_the_stop_flag_and_the_clock() -> None:
+    """A plan runs with the GIL held and, every 1,024 nodes, lets other
+    threads run and reads the stop flag and the clock: set, the flag ends
+    the plan with the twin's error; a spent time limit too. No timing: the
+    flag is read, or set before the plan starts, and the limit is 0 s."""
+    table = parse_table(
+        "name: t\nmaterial: KRK\nrules: [{name: r, if: true, then: [far]}]\n"
+        "advice: {far: {better-goal: mate, holding-goal: true,"
+        " us-moves: {'< 9': legal}, them-moves: {'< 9': legal}}}\n",
+        "t.yaml",
+        TABLES,
+    )
+    board = chess.Board("8/8/8/3k4/8/8/8/R3K3 w - - 0 1")  # no mate within 5 moves: a wide search
+    planner = Planner(table, cache=False)
+    assert planner.core is not None
+    reading = _CountingEvent()
+    with pytest.raises(SearchBudgetExceeded, match="node budget of 5000"):
+        planner.plan(board, SearchLimits(nodes=5000, stop=reading))
+    assert reading.reads > 0
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(SearchBudgetExceeded, match="'far': stopped searching from 8/8/8/3k4"):
+        planner.plan(board, SearchLimits(stop=stop))
+    with pytest.raises(SearchBudgetExceeded, match="time limit of 0 s spent"):
+        planner.plan(board, SearchLimits(seconds=0))
+
+
 def test_a_costly_goal_counts_against_the_budget_as_on_the_twin() -> None:
     # 40 comparisons of three features each, and mate: 161 terms, each node
     # counting as two nodes of the budget on both searches.
