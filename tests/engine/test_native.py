@@ -262,29 +262,6 @@ def test_a_packed_tree_keeps_shared_subtrees_shared() -> None:
     assert left == ForcingTree(1, ((chess.Move.from_uci("a2a3"), LEAF),)) and left.branches[0][1] is LEAF
 
 
-@pytest.mark.parametrize("table_name", ["kqk", "krk_std"])
-def test_the_canonical_orientation_is_the_twins(table_name: str) -> None:
-    table = load_table(TABLES / f"{table_name}.yaml")
-    planner = Planner(table)
-    assert planner.core is not None
-    for material in ("KRK", "KQK", "KBBK", "KBNK", "KQKR", "KNNK"):
-        for position in positions(material, 30, seed=7):
-            for us in chess.COLORS:
-                symmetry = canonical_symmetry(position, us)
-                assert core.canonical(position, us) == (symmetry, transform_position(position, symmetry))
-    # symmetric positions, where two symmetries give the least squares
-    for fen in (
-        "8/8/8/8/8/8/1k6/K6R w - - 0 1",
-        "7k/8/8/8/8/8/8/K6R w - - 0 1",
-        "8/8/8/8/3k4/8/8/K2R4 w - - 0 1",
-    ):
-        position = from_board(chess.Board(fen))
-        assert planner.core.canonical(position) == (
-            canonical_symmetry(position, table.us),
-            transform_position(position, canonical_symmetry(position, table.us)),
-        )
-
-
 def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) -> None:
     """A Python library, a ``minimise:`` advice, a position of more men than
     the core holds: the Python loop plans (its searches on the core where
