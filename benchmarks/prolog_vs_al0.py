@@ -2,6 +2,7 @@
 
     python benchmarks/prolog_vs_al0.py BOOK.pl [--epd FILE ...] [--count 1000]
                                        [--seed 2026] [--runs 5] [--optimise]
+                                       [--table krk_bratko|krk_std|FILE]
 
 BOOK.pl is the book's program (Bratko, *Prolog Programming for Artificial
 Intelligence*, 4th ed., figures 24.6, 24.7 and 24.10: the AL0 interpreter,
@@ -13,7 +14,10 @@ md5 of the copy measured, which this script prints). Both programs read the
 same EPD file and plan every position once per run, without a plan cache:
 SWI-Prolog runs ``benchmarks/al0_plan_times.pl``, al0 runs
 ``Planner.plan_position`` of ``advice_tables/krk_bratko.yaml`` in this
-process — the search ``al0 plan`` runs. Times are CPU time per plan, from a
+process — the search ``al0 plan`` runs (``--table krk_std``: the book's
+strategy in the standard vocabulary, which the native core plans whole
+when it is built; the first line says which core each table runs on).
+Times are CPU time per plan, from a
 position already read on both sides: the Prolog driver parses the FEN into
 the book's position term before its timer starts, so al0's compact position
 is built from the board before its own.
@@ -66,7 +70,9 @@ sys.path.insert(0, str(ROOT))
 from al0.board.material import Material
 from al0.board.position import Position, from_board  # noqa: E402
 from al0.board.sampling import random_positions  # noqa: E402
+from al0.engine.native import table_core  # noqa: E402
 from al0.engine.plan import Planner  # noqa: E402
+from al0.errors import AL0Error  # noqa: E402
 from al0.lang.loader import load_table  # noqa: E402
 from al0.lang.model import AdviceTable  # noqa: E402
 
@@ -180,25 +186,25 @@ def measure(book: Path, epd: Path, table: AdviceTable, runs: int, flags: list[st
         print(
             f"run {run + 1}: "
             + "; ".join(
-                f"{side} " + " ".join(f"{k} {results[side][-1][k]:.3f}" for k in STATISTICS)
+                f"{side} " + " ".join(f"{k} {results[side][-1][k]:.4f}" for k in STATISTICS)
                 for side in ("prolog", "al0")
             )
             + f"  (ms; load {os.getloadavg()[0]:.2f})"
         )
 
     print(f"CPU ms per plan, median over {runs} runs [min-max]:")
-    print(f"{'':8}" + "".join(f"{k:>24}" for k in STATISTICS))
+    print(f"{'':8}" + "".join(f"{k:>27}" for k in STATISTICS))
     for side in ("prolog", "al0"):
         cells = []
         for k in STATISTICS:
             values = [r[k] for r in results[side]]
-            cells.append(f"{statistics.median(values):.3f} [{min(values):.3f}-{max(values):.3f}]")
-        print(f"{side:8}" + "".join(f"{c:>24}" for c in cells))
+            cells.append(f"{statistics.median(values):.4f} [{min(values):.4f}-{max(values):.4f}]")
+        print(f"{side:8}" + "".join(f"{c:>27}" for c in cells))
     ratios = [
         statistics.median(r[k] for r in results["al0"]) / statistics.median(r[k] for r in results["prolog"])
         for k in STATISTICS
     ]
-    print(f"{'ratio':8}" + "".join(f"{r:>23.2f}x" for r in ratios) + "   (al0 / prolog)")
+    print(f"{'ratio':8}" + "".join(f"{r:>26.2f}x" for r in ratios) + "   (al0 / prolog)")
     differ = sum(a != b for a, b in zip(prolog_moves, al0_moves))
     print(f"first moves that differ: {differ} of {len(boards)}")
 
@@ -216,6 +222,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--optimise", action="store_true", help="run swipl with -O")
+    parser.add_argument(
+        "--table",
+        default="krk_bratko",
+        help="al0's KRK table: a bundled name (krk_bratko, krk_std) or a file (default: krk_bratko)",
+    )
     args = parser.parse_args()
     if shutil.which("swipl") is None:
         fail("swipl not found (Debian: apt-get install swi-prolog-nox)")
@@ -229,7 +240,18 @@ def main() -> None:
         f"{'; swipl -O' if flags else ''}"
     )
 
-    table = load_table(ROOT / "advice_tables" / "krk_bratko.yaml")
+    path = Path(args.table)
+    if not path.suffix:
+        path = ROOT / "advice_tables" / f"{args.table}.yaml"
+    if not path.is_file():
+        fail(f"{args.table}: no such table")
+    try:
+        table = load_table(path)
+    except AL0Error as error:
+        fail(str(error))
+    if table.material != "KRK":
+        fail(f"{path}: a table of {table.material}, not KRK")
+    print(f"al0 table {path.name}: {table_core(table)}")
     if args.epd:
         for epd in args.epd:
             measure(args.book, epd, table, args.runs, flags)

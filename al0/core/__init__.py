@@ -1,7 +1,8 @@
 """The native core: al0's forcing-tree search, its positions, moves,
-vocabulary and goals in C (the ``*.c`` files here, one idea a file, each
-named after the Python module it mirrors), built by ``pip install`` as an
-optional extension.
+vocabulary and goals, and the planner's loop around the search (rules,
+symmetry, the tree handed back packed) in C (the ``*.c`` files here, one
+idea a file, each named after the Python module it mirrors), built by
+``pip install`` as an optional extension.
 
 The Python modules stay the reference twin, as ``heapq`` is ``_heapq``'s:
 where the extension was not built, or ``AL0_CORE=python`` asks for it, or

@@ -1,18 +1,22 @@
 /* al0.core._core: the CPython face of the native core. It reads what
  * Python prepared (positions as al0.board.position.Position tuples,
- * advice compiled by al0/core/program.py) and returns plain values: moves
- * as from * 64 + to, trees as nested tuples (height, ((move, subtree), ...))
- * with shared subtrees shared. It never parses a table, prints or exits. */
+ * advice and planners compiled by al0/engine/native.py) and returns plain
+ * values: moves as from * 64 + to, a search's tree as nested tuples
+ * (height, ((move, subtree), ...)) with shared subtrees shared, a plan's as
+ * flat ints in bytes (tree.h). It never parses a table, prints or exits. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "batch.h"
-#include "search.h"
+#include "plan.h"
+#include "symmetry.h"
+#include "tree.h"
 
 #define MAX_MEN 8
 
 /* ---------------------------------------------------------- reading input */
 
-static int read_position(PyObject *tuple, Position *p)
+/* A position's fields, whatever its number of men. */
+static int read_fields(PyObject *tuple, Position *p)
 {
     if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 8) {
         PyErr_SetString(PyExc_TypeError, "a position is a tuple of 7 bitboards and the turn");
@@ -26,7 +30,13 @@ static int read_position(PyObject *tuple, Position *p)
             return -1;
     }
     p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 7));
-    if (p->turn < 0)
+    return p->turn < 0 ? -1 : 0;
+}
+
+/* A position the core may search. */
+static int read_position(PyObject *tuple, Position *p)
+{
+    if (read_fields(tuple, p) < 0)
         return -1;
     /* The move lists hold MAX_MOVES: eight men have at most 7 * 27 + 8
      * moves, and a search never adds a man. */
@@ -340,31 +350,35 @@ typedef struct {
     double deadline;
 } Poll;
 
+/* The look itself, with the GIL held: Ctrl-C, the clock, the stop flag. */
+static int look_with_gil(PyObject *clock, double deadline, PyObject *stop)
+{
+    if (PyErr_CheckSignals() < 0)
+        return PYTHON_ERROR;
+    PyObject *now = PyObject_CallNoArgs(clock);
+    if (!now)
+        return PYTHON_ERROR;
+    double seconds = PyFloat_AsDouble(now);
+    Py_DECREF(now);
+    if (seconds > deadline)
+        return TIME_LIMIT;
+    if (stop != Py_None) {
+        PyObject *set = PyObject_CallMethod(stop, "is_set", NULL);
+        int is_set = set ? PyObject_IsTrue(set) : -1;
+        Py_XDECREF(set);
+        if (is_set < 0)
+            return PYTHON_ERROR;
+        if (is_set)
+            return STOPPED;
+    }
+    return DONE;
+}
+
 static int poll_python(void *context)
 {
     Poll *poll = context;
-    int reason = DONE;
     PyEval_RestoreThread(poll->released);
-    if (PyErr_CheckSignals() < 0) {
-        reason = PYTHON_ERROR;
-    } else {
-        PyObject *now = PyObject_CallNoArgs(poll->clock);
-        if (!now) {
-            reason = PYTHON_ERROR;
-        } else {
-            if (PyFloat_AsDouble(now) > poll->deadline)
-                reason = TIME_LIMIT;
-            Py_DECREF(now);
-        }
-        if (reason == DONE && poll->stop != Py_None) {
-            PyObject *set = PyObject_CallMethod(poll->stop, "is_set", NULL);
-            if (!set)
-                reason = PYTHON_ERROR;
-            else if (PyObject_IsTrue(set) == 1)
-                reason = STOPPED;
-            Py_XDECREF(set);
-        }
-    }
+    int reason = look_with_gil(poll->clock, poll->deadline, poll->stop);
     poll->released = PyEval_SaveThread();
     return reason;
 }
@@ -399,6 +413,24 @@ static PyObject *tree_tuple(const Tree *tree, PyObject *seen)
 }
 
 static const char *REASONS[] = {"done", "nodes", "moves", "time", "stopped", "memory", "error"};
+
+/* Made once, when the module is: the reasons as (interned) strings, the
+ * names of a PackedTree's fields, the empty tuple and 0. */
+static PyObject *REASON_NAMES[7], *HEIGHT, *CODE, *AT, *MADE, *EMPTY, *ZERO;
+
+static int make_constants(void)
+{
+    for (int i = 0; i < 7; i++)
+        if (!(REASON_NAMES[i] = PyUnicode_InternFromString(REASONS[i])))
+            return -1;
+    HEIGHT = PyUnicode_InternFromString("height");
+    CODE = PyUnicode_InternFromString("_code");
+    AT = PyUnicode_InternFromString("_at");
+    MADE = PyUnicode_InternFromString("_made");
+    EMPTY = PyTuple_New(0);
+    ZERO = PyLong_FromLong(0);
+    return HEIGHT && CODE && AT && MADE && EMPTY && ZERO ? 0 : -1;
+}
 
 /* search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)
  * -> (reason, tree or None, nodes, moves): the search runs without the GIL. */
@@ -535,6 +567,320 @@ static PyObject *py_goal_column(PyObject *module, PyObject *args)
     return column_done(&rows, &values, bad);
 }
 
+/* --------------------------------------------------------------- Planner */
+
+/* A table's planner on the core (plan.h): its rules, its advice (the
+ * Advice objects kept alive here) and the memos its searches share; and
+ * what a plan returns, made once: each rule's name and, by place, its
+ * advice's name and the advice passed over before it. */
+typedef struct {
+    PyObject_HEAD
+    Planner planner;
+    PyObject *advice_objects;  /* a tuple of AdviceObject */
+    PlanAdvice *advice;
+    Rule *rules;
+    int **programs;            /* each rule's precondition (NULL: true) and advice list */
+    int rule_count;
+    PyObject *rule_info;       /* by rule: (precondition, indices, name, names, tried) */
+    PyObject *tree_type;       /* engine/tree.py's PackedTree */
+    TreeCode code;
+    int busy;                  /* a plan is being made now */
+} PlannerObject;
+
+static void planner_dealloc(PlannerObject *self)
+{
+    planner_free(&self->planner);
+    tree_code_free(&self->code);
+    for (int r = 0; self->programs && r < 2 * self->rule_count; r++)
+        PyMem_Free(self->programs[r]);
+    PyMem_Free(self->programs);
+    PyMem_Free(self->rules);
+    PyMem_Free(self->advice);
+    Py_XDECREF(self->advice_objects);
+    Py_XDECREF(self->rule_info);
+    Py_XDECREF(self->tree_type);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* advice: ((Advice, cost, shares, key ints: 4 a feature), ...) */
+static int read_plan_advice(PlannerObject *self, PyObject *advice)
+{
+    PyObject *fast = PySequence_Fast(advice, "the advice is a sequence");
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject *objects = PyTuple_New(n);
+    self->advice = PyMem_Calloc((size_t)(n ? n : 1), sizeof(PlanAdvice));
+    self->advice_objects = objects;
+    if (!objects || !self->advice) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        AdviceObject *object;
+        PyObject *key;
+        PlanAdvice *a = &self->advice[i];
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "O!ipO", &AdviceType, &object, &a->cost,
+                              &a->shares, &key)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        Py_INCREF(object);
+        PyTuple_SET_ITEM(objects, i, (PyObject *)object);
+        a->advice = &object->advice;
+        Py_ssize_t length;
+        int *ints = read_ints(key, &length);
+        if (!ints) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (a->cost < 1 || length % 4 || length / 4 > MAX_KEY) {
+            PyMem_Free(ints);
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "bad cost or root key");
+            return -1;
+        }
+        a->key_count = (int)(length / 4);
+        for (int k = 0; k < a->key_count; k++) {
+            memcpy(a->key[k], ints + 4 * k, 4 * sizeof(int));
+            if (a->key[k][0] < 0 || a->key[k][0] >= FEATURE_COUNT) {
+                PyMem_Free(ints);
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "bad feature in a root key");
+                return -1;
+            }
+        }
+        PyMem_Free(ints);
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* rules: ((precondition program or None, (advice index, ...), name,
+ * (advice name, ...), (tried by place, ...)), ...) */
+static int read_rules(PlannerObject *self, PyObject *rules, int advice_count)
+{
+    PyObject *fast = PySequence_Tuple(rules);
+    if (!fast)
+        return -1;
+    self->rule_info = fast;
+    Py_INCREF(fast);
+    Py_ssize_t n = PyTuple_GET_SIZE(fast);
+    self->rules = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Rule));
+    self->programs = PyMem_Calloc((size_t)(2 * n + 1), sizeof(int *));
+    if (!self->rules || !self->programs) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->rule_count = (int)n;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        PyObject *precondition, *indices, *name, *names, *tried;
+        Py_ssize_t count;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(fast, r), "OOUO!O!", &precondition, &indices, &name,
+                              &PyTuple_Type, &names, &PyTuple_Type, &tried)
+            || (precondition != Py_None && !(self->programs[2 * r] = read_program(precondition)))
+            || !(self->programs[2 * r + 1] = read_ints(indices, &count))) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (PyTuple_GET_SIZE(names) != count || PyTuple_GET_SIZE(tried) != count + 1) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "a rule's names and tried do not match its advice");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < count; i++)
+            if (self->programs[2 * r + 1][i] < 0 || self->programs[2 * r + 1][i] >= advice_count) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "a rule names no advice");
+                return -1;
+            }
+        self->rules[r] = (Rule){self->programs[2 * r], (int)count, self->programs[2 * r + 1]};
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *planner_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *advice, *rules, *tree_type;
+    int cache;
+    long long shared_nodes;
+    if (!PyArg_ParseTuple(args, "OOpLO!", &advice, &rules, &cache, &shared_nodes, &PyType_Type, &tree_type))
+        return NULL;
+    PlannerObject *self = (PlannerObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    tree_code_init(&self->code);
+    Py_INCREF(tree_type);
+    self->tree_type = tree_type;
+    int advice_count = read_plan_advice(self, advice);
+    if (advice_count < 0 || read_rules(self, rules, advice_count) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    planner_init(&self->planner, self->rules, self->rule_count, self->advice, advice_count, cache,
+                 shared_nodes);
+    return (PyObject *)self;
+}
+
+/* What a plan's searches read of the clock and the stop flag. A plan runs
+ * with the GIL held (most take microseconds, less than letting it go and
+ * taking it back); every few thousand nodes the poll lets other threads
+ * run (the UCI worker's reader, which sets the flag), then looks. */
+typedef struct {
+    PyObject *clock, *stop;
+    double seconds, deadline;
+    int failed;  /* the clock raised: its exception is set */
+} HeldPoll;
+
+static void start_clock(void *context)
+{
+    HeldPoll *poll = context;
+    if (poll->failed)
+        return;
+    PyObject *now = PyObject_CallNoArgs(poll->clock);
+    if (!now) {
+        poll->failed = 1;
+        return;
+    }
+    poll->deadline = PyFloat_AsDouble(now) + poll->seconds;
+    Py_DECREF(now);
+}
+
+static int poll_held(void *context)
+{
+    HeldPoll *poll = context;
+    if (poll->failed)
+        return PYTHON_ERROR;
+    Py_BEGIN_ALLOW_THREADS
+    Py_END_ALLOW_THREADS
+    return look_with_gil(poll->clock, poll->deadline, poll->stop);
+}
+
+/* The root of a PackedTree (engine/tree.py) over the ints written: made
+ * as object.__new__(PackedTree) with its fields set in its dict, as
+ * tree.py's _packed_node makes one (the rest is read there, on demand). */
+static PyObject *packed_tree(PlannerObject *self)
+{
+    PyObject *code = PyBytes_FromStringAndSize((const char *)self->code.ints,
+                                               (Py_ssize_t)(self->code.length * sizeof(int)));
+    PyObject *made = PyDict_New(), *height = PyLong_FromLong(self->code.ints[0]);
+    PyObject *tree = NULL, *fields = NULL;
+    if (code && made && height)
+        tree = PyBaseObject_Type.tp_new((PyTypeObject *)self->tree_type, EMPTY, NULL);
+    if (tree)
+        fields = PyObject_GenericGetDict(tree, NULL);
+    if (!fields || PyDict_SetItem(fields, HEIGHT, height) < 0 || PyDict_SetItem(fields, CODE, code) < 0
+        || PyDict_SetItem(fields, AT, ZERO) < 0 || PyDict_SetItem(fields, MADE, made) < 0)
+        Py_CLEAR(tree);
+    Py_XDECREF(fields);
+    Py_XDECREF(code);
+    Py_XDECREF(made);
+    Py_XDECREF(height);
+    return tree;
+}
+
+/* Planner.plan(position, us, symmetric, nodes, moves, seconds, clock, stop)
+ * -> (reason, rule, advice, tried, nodes, tree), or None for more men than
+ * the core holds. symmetric: plan in the class's canonical orientation,
+ * the tree's moves mapped back. rule is the rule's name (None: no
+ * precondition held), advice the plan's advice (None: none gave a move),
+ * tried the advice passed over, tree a PackedTree or None. A search that
+ * stopped gives its reason ("nodes", "moves", "time", "stopped",
+ * "memory") and, as advice, the advice it searched. */
+static PyObject *planner_plan(PlannerObject *self, PyObject *args)
+{
+    PyObject *position, *clock, *stop;
+    int us, symmetric;
+    long long nodes, moves;
+    double seconds;
+    Position p;
+    if (!PyArg_ParseTuple(args, "OppLLdOO", &position, &us, &symmetric, &nodes, &moves, &seconds, &clock,
+                          &stop))
+        return NULL;
+    if (read_fields(position, &p) < 0)
+        return NULL;
+    if (popcount(p.white | p.black) > MAX_MEN)
+        Py_RETURN_NONE;  /* more men than the core's move lists hold: the caller's Python loop plans */
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "a plan is already being made by this planner");
+        return NULL;
+    }
+    int symmetry = symmetric ? canonical_symmetry(&p, us) : 0;
+    Position image = transform_position(&p, symmetry);
+    HeldPoll poll = {clock, stop, seconds, 0.0, 0};
+    PlanLimits limits = {nodes, moves, start_clock, poll_held, &poll};
+    PlanResult result;
+    self->busy = 1;
+    plan_run(&self->planner, &image, us, &limits, &result);
+    PyObject *tree = Py_None, *answer = NULL;
+    Py_INCREF(tree);
+    if (result.reason == DONE && result.tree) {
+        Py_DECREF(tree);
+        tree = tree_encode(&self->code, result.tree, symmetry ? SQUARE_MAPS[INVERSE[symmetry]] : NULL) < 0
+             ? PyErr_NoMemory() : packed_tree(self);
+    }
+    /* After the tree is read: it may live in a memo dropped here. */
+    planner_bound_shared(&self->planner);
+    self->busy = 0;
+    if (poll.failed || result.reason == PYTHON_ERROR || !tree) {
+        Py_XDECREF(tree);
+        return NULL;  /* the exception (Ctrl-C, the clock's, memory) is set */
+    }
+    PyObject *rule = Py_None, *advice = Py_None, *tried = EMPTY;
+    if (result.rule >= 0) {
+        PyObject *info = PyTuple_GET_ITEM(self->rule_info, result.rule);
+        int place = result.chosen >= 0 ? result.chosen : self->rules[result.rule].count;
+        rule = PyTuple_GET_ITEM(info, 2);
+        if (result.chosen >= 0)
+            advice = PyTuple_GET_ITEM(PyTuple_GET_ITEM(info, 3), result.chosen);
+        tried = PyTuple_GET_ITEM(PyTuple_GET_ITEM(info, 4), place);
+    }
+    answer = Py_BuildValue("(OOOOLN)", REASON_NAMES[result.reason], rule, advice, tried, result.nodes, tree);
+    return answer;
+}
+
+/* Planner.shared(): how many shared memos hold entries (for the tests). */
+static PyObject *planner_shared(PlannerObject *self, PyObject *unused)
+{
+    return PyLong_FromSize_t(planner_shared_in_use(&self->planner));
+}
+
+static PyMethodDef planner_methods[] = {
+    {"plan", (PyCFunction)planner_plan, METH_VARARGS,
+     "plan(position, us, symmetric, nodes, moves, seconds, clock, stop)"},
+    {"shared", (PyCFunction)planner_shared, METH_NOARGS, "how many shared memos hold entries"},
+    {NULL}
+};
+
+static PyTypeObject PlannerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "al0.core._core.Planner",
+    .tp_basicsize = sizeof(PlannerObject),
+    .tp_dealloc = (destructor)planner_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A table's planner: its rules, advice and shared memos.",
+    .tp_new = planner_new,
+    .tp_methods = planner_methods,
+};
+
+/* canonical(position, us) -> (symmetry, image as a tuple): the symmetry
+ * that takes position to its class's canonical orientation. */
+static PyObject *py_canonical(PyObject *module, PyObject *args)
+{
+    PyObject *position;
+    int us;
+    Position p;
+    if (!PyArg_ParseTuple(args, "Op", &position, &us) || read_fields(position, &p) < 0)
+        return NULL;
+    int symmetry = canonical_symmetry(&p, us);
+    Position i = transform_position(&p, symmetry);
+    return Py_BuildValue("(i(KKKKKKKO))", symmetry, i.white, i.black, i.kings, i.queens, i.rooks,
+                         i.bishops, i.knights, i.turn ? Py_True : Py_False);
+}
+
 /* --------------------------------------------------------------- module */
 
 static PyObject *names_tuple(const char **names, int count)
@@ -558,6 +904,8 @@ static PyMethodDef core_methods[] = {
      "goal_column(program, us, depth, turn, boards, out): a goal at every row of boards"},
     {"search", py_search, METH_VARARGS,
      "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)"},
+    {"canonical", py_canonical, METH_VARARGS,
+     "canonical(position, us): (symmetry, image) of the class's canonical orientation"},
     {NULL}
 };
 
@@ -570,7 +918,10 @@ PyMODINIT_FUNC PyInit__core(void)
 {
     init_tables();
     init_vocabulary();
-    if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0)
+    init_symmetry();
+    if (make_constants() < 0)
+        return NULL;
+    if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0 || PyType_Ready(&PlannerType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (!module)
@@ -584,5 +935,7 @@ PyMODINIT_FUNC PyInit__core(void)
     PyModule_AddObject(module, "Advice", (PyObject *)&AdviceType);
     Py_INCREF(&MemoType);
     PyModule_AddObject(module, "Memo", (PyObject *)&MemoType);
+    Py_INCREF(&PlannerType);
+    PyModule_AddObject(module, "Planner", (PyObject *)&PlannerType);
     return module;
 }

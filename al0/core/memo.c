@@ -43,6 +43,50 @@ void memo_free(Memo *memo)
     memo->values = NULL;
 }
 
+void memo_clear(Memo *memo)
+{
+    /* The blocks are newest first: keep the oldest (the smallest). */
+    while (memo->blocks && memo->blocks->next) {
+        Block *next = memo->blocks->next;
+        free(memo->blocks);
+        memo->blocks = next;
+    }
+    if (memo->blocks)
+        memo->blocks->used = 0;
+    /* Tables grown by a large search go back to their first size, so that
+     * clearing them stays cheap for the small searches that follow. */
+    if (memo->table_size > 256) {
+        Entry **table = calloc(256, sizeof(Entry *));
+        if (table) {
+            free(memo->table);
+            memo->table = table;
+            memo->table_size = 256;
+        } else {
+            memset(memo->table, 0, memo->table_size * sizeof(Entry *));
+        }
+    } else if (memo->entries) {
+        memset(memo->table, 0, memo->table_size * sizeof(Entry *));
+    }
+    memo->entries = 0;
+    int fresh = 0;
+    if (memo->values_size > 256) {
+        struct Value *values = malloc(256 * sizeof *values);
+        if (values) {
+            free(memo->values);
+            memo->values = values;
+            memo->values_size = 256;
+            fresh = 1;
+        }
+    }
+    if (memo->values_count <= 8 && !fresh)
+        for (size_t i = 0; i < memo->values_count; i++)
+            memo->values[memo->first_values[i]].said = UNKNOWN;
+    else
+        for (size_t i = 0; i < memo->values_size; i++)
+            memo->values[i].said = UNKNOWN;
+    memo->values_count = 0;
+}
+
 void *memo_alloc(Memo *memo, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
@@ -158,6 +202,8 @@ int value_set(Memo *memo, const Position *p, int said)
         memo->values_size = size;
     }
     size_t i = value_slot(memo->values, memo->values_size, p);
+    if (memo->values[i].said == UNKNOWN && memo->values_count < 8)
+        memo->first_values[memo->values_count] = i;
     if (memo->values[i].said == UNKNOWN)
         memo->values_count++;
     memo->values[i].position = *p;

@@ -41,10 +41,15 @@ typedef struct {
     size_t table_size, entries;
     struct Value { Position position; int said; } *values;  /* open addressing */
     size_t values_size, values_count;
+    size_t first_values[8];   /* the slots of the first values set, so that
+                               * memo_clear of a small search clears those alone */
 } Memo;
 
 int memo_init(Memo *memo);
 void memo_free(Memo *memo);
+/* Empty the memo for another search, keeping its first block and tables
+ * (cheaper than memo_free and memo_init: most searches are small). */
+void memo_clear(Memo *memo);
 void *memo_alloc(Memo *memo, size_t size);
 Entry *memo_get(Memo *memo, const Position *p, int depth);
 Entry *memo_add(Memo *memo, const Position *p, int depth);

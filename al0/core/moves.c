@@ -3,7 +3,6 @@
  * piece from the highest square down, each piece's targets from the
  * highest square down. And the vocabulary's generators
  * (al0/lang/vocabulary/generators.py), which reorder those moves. */
-#include <stdlib.h>
 #include "moves.h"
 
 /* moves.apply: the position after a legal move. A capture clears the
@@ -100,15 +99,17 @@ static int king_order(Move m)
     return 8;
 }
 
-static int by_squares(const void *a, const void *b)
+/* Sort a few moves by a key (an insertion sort: the lists are short, and
+ * qsort would allocate). Keys are distinct here, so stability is moot. */
+static void sort_by(Move *moves, int n, int (*key)(Move))
 {
-    return (int)*(const Move *)a - (int)*(const Move *)b;  /* from * 64 + to orders both */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && key(moves[j - 1]) > key(moves[j]); j--) {
+            Move t = moves[j]; moves[j] = moves[j - 1]; moves[j - 1] = t;
+        }
 }
 
-static int by_king_order(const void *a, const void *b)
-{
-    return king_order(*(const Move *)a) - king_order(*(const Move *)b);
-}
+static int as_is(Move m) { return m; }  /* from * 64 + to orders by square */
 
 /* generators.moves(p): the legal moves of the piece on square, a king's
  * in the book's order, any other piece's by target square a1 ... h8. */
@@ -116,12 +117,13 @@ int piece_moves(const Position *p, int square, Move *out)
 {
     Move all[MAX_MOVES];
     int total = legal_moves(p, all), n = 0;
-    for (int i = 0; i < total; i++)
+    /* legal_moves lists one piece's targets from the highest square down:
+     * read backwards, they come by target square. */
+    for (int i = total - 1; i >= 0; i--)
         if (MOVE_FROM(all[i]) == square)
             out[n++] = all[i];
-    /* One piece's targets are distinct, and so are a king's steps: both
-     * orders are total, so qsort's instability does not matter. */
-    qsort(out, n, sizeof(Move), (p->kings & BB(square)) ? by_king_order : by_squares);
+    if (p->kings & BB(square))
+        sort_by(out, n, king_order);
     return n;
 }
 
@@ -135,6 +137,6 @@ int checking_moves(const Position *p, Move *out)
         if (is_check(&c))
             out[n++] = all[i];
     }
-    qsort(out, n, sizeof(Move), by_squares);
+    sort_by(out, n, as_is);
     return n;
 }

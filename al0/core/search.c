@@ -127,6 +127,7 @@ int allowed_moves(const Advice *advice, int ours, const Position *p, int depth, 
 {
     int n = 0;
     for (int a = 0; a < advice->alternative_count[ours]; a++) {
+        int before = n;
         const Alternative *alt = &advice->alternatives[ours][a];
         if (depth < alt->depths.lo || (alt->depths.hi >= 0 && depth >= alt->depths.hi))
             continue;
@@ -139,8 +140,10 @@ int allowed_moves(const Advice *advice, int ours, const Position *p, int depth, 
                     moves[kept++] = moves[i];
             count = kept;
         }
+        /* A move an earlier alternative allowed keeps its first place (one
+         * generator lists a move once). */
         for (int i = 0; i < count; i++)
-            if (!contains(out, n, moves[i]))
+            if (!contains(out, before, moves[i]))
                 out[n++] = moves[i];
     }
     return n;

@@ -7,7 +7,9 @@ generators, the flags :mod:`al0.engine.compiled` inferred), and wraps the
 core's search so that a planner may call it as it calls the Python one.
 What the core lacks — a Python predicate library, a name it does not
 know — raises :class:`Unsupported` here, and that advice stays on the
-Python search.
+Python search. A table whose every piece of advice and precondition the
+core runs is planned by the core whole (:class:`NativePlanner`): one call
+per plan, the rules, the searches and the symmetry inside it.
 
 A goal program is prefix code; every operation starts with its opcode and
 its whole length in ints (so ``and``/``or`` can skip what they do not
@@ -30,13 +32,13 @@ from typing import Any
 import chess
 
 from al0.board.material import Material
-from al0.board.position import MOVES
+from al0.board.position import MOVES, Position, fen
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
 from al0.engine.search import ForcingTreeSearch, search_stopped
-from al0.engine.tree import LEAF, ForcingTree
+from al0.engine.tree import LEAF, ForcingTree, PackedTree, packed_tree
 from al0.lang.library import Node
 from al0.lang.model import (
     Advice,
@@ -80,6 +82,10 @@ class NativeAdvice:
     core: Any
     """The core's ``Advice`` object."""
     module: ModuleType
+    root_key: tuple[int, ...] = ()
+    """The features its goals read at the root (four ints each: feature,
+    three arguments): :func:`~al0.engine.compiled.root_key`'s, as the core
+    computes it."""
 
 
 class _Writer:
@@ -91,6 +97,8 @@ class _Writer:
         self.features = {name: i for i, name in enumerate(core.FEATURES)}
         self.predicates = {name: i for i, name in enumerate(core.PREDICATES)}
         self.slots = 0
+        self.root_terms: dict[tuple[int, ...], None] = {}
+        """The distinct features read at the root, in order (feature, three arguments)."""
 
     def piece(self, name: str) -> int:
         ref: PieceRef | None = self.pieces.get(name)
@@ -139,7 +147,10 @@ class _Writer:
                 name = split_call(term.name)[0]
                 if name not in self.features:
                     raise Unsupported(f"feature {term.name!r}")
-                terms += [int(term.at_root), sign * coefficient, self.features[name], *self.args(term.name)]
+                args = self.args(term.name)
+                terms += [int(term.at_root), sign * coefficient, self.features[name], *args]
+                if term.at_root:
+                    self.root_terms[(self.features[name], *args)] = None
         if not -(2**31) < constant < 2**31:
             raise Unsupported(f"constant {constant}")
         self.slots += 1
@@ -191,7 +202,8 @@ def compile_native(advice: Advice, compiled: CompiledAdvice, table: AdviceTable)
         writer.constraint(advice.us_moves),
         writer.constraint(advice.them_moves),
     )
-    return NativeAdvice(compiled, core.Advice(*spec), core)
+    root_key = tuple(code for term in writer.root_terms for code in term)
+    return NativeAdvice(compiled, core.Advice(*spec), core, root_key)
 
 
 def new_memo(advice: NativeAdvice) -> Any:
@@ -268,35 +280,127 @@ class NativeSearch:
         )
         if reason == "done":
             return None if tree is None else as_tree(tree)
-        if reason == "memory":
-            raise MemoryError(f"advice {name!r}: out of memory searching from {self.root.fen}")
-        if reason == "stopped":
-            raise search_stopped(f"advice {name!r}: stopped", self.root.position)
-        what = {
-            "nodes": node_budget(limits, cost),
-            "moves": f"memory limit of {limits.moves} stored moves",
-            "time": f"time limit of {limits.seconds:g} s",
-        }[reason]
-        raise search_stopped(f"advice {name!r}: {what} spent", self.root.position)
+        raise _stopped(reason, name, limits, cost, self.root.position)
+
+
+def _stopped(reason: str, name: str, limits: SearchLimits, cost: int, root: Position) -> Exception:
+    """The error of a search of advice ``name`` from ``root`` that the core
+    stopped for ``reason``, as the Python search raises it."""
+    if reason == "memory":
+        return MemoryError(f"advice {name!r}: out of memory searching from {fen(root)}")
+    if reason == "stopped":
+        return search_stopped(f"advice {name!r}: stopped", root)
+    what = {
+        "nodes": node_budget(limits, cost),
+        "moves": f"memory limit of {limits.moves} stored moves",
+        "time": f"time limit of {limits.seconds:g} s",
+    }[reason]
+    return search_stopped(f"advice {name!r}: {what} spent", root)
+
+
+class NativePlanner:
+    """The loop of :class:`~al0.engine.plan.Planner` on the core (plan.c):
+    the first rule whose precondition holds, its advice searched in order,
+    the memos shared between searches as the planner shares them, and, when
+    asked, the position planned in its class's canonical orientation and
+    the tree mapped back, all in one call (:attr:`plan`). The tree comes
+    packed (:class:`~al0.engine.tree.PackedTree`: read as far as it is
+    asked for).
+
+    :raises Unsupported: a precondition names what the core does not know.
+    """
+
+    def __init__(self, table: AdviceTable, advice: dict[str, NativeAdvice], cache: bool, shared_nodes: int):
+        core = native()
+        if core is None:
+            raise Unsupported("the native core is not running")
+        names = list(table.advice)
+        index = {name: i for i, name in enumerate(names)}
+        writer = _Writer(table.material, core)
+        rules = [
+            (
+                None if rule.precondition == Const(True) else writer.goal(rule.precondition),
+                [index[name] for name in rule.advice],
+                rule.name,
+                tuple(rule.advice),
+                tuple(tuple(rule.advice[:place]) for place in range(len(rule.advice) + 1)),
+            )
+            for rule in table.rules
+        ]
+        made = [advice[name] for name in names]
+        self.core = core.Planner(
+            [
+                (
+                    one.core,
+                    one.compiled.cost,
+                    one.compiled.horizon > 1 and (one.compiled.position_only or not one.compiled.reads_root),
+                    one.root_key,
+                )
+                for one in made
+            ],
+            rules,
+            cache,
+            shared_nodes,
+            PackedTree,
+        )
+        self.plan = self.core.plan
+        """``plan(position, us, symmetric, nodes, moves, seconds, clock, stop)``:
+        ``(reason, rule, advice, tried, nodes, tree)``, or None where the
+        position has more men than the core holds (the caller's Python loop
+        plans those). ``reason`` is ``"done"``, or why a search stopped
+        (then ``advice`` names it, and :meth:`stopped` is the error);
+        ``rule``, ``advice`` and ``tried`` are as :class:`~al0.engine.plan.Plan`
+        has them. With ``symmetric`` the position is planned in its class's
+        canonical orientation and the tree mapped back."""
+        self.cost = {name: advice[name].compiled.cost for name in names}
+        self.us = table.us
+        self._canonical = core.canonical
+
+    def canonical(self, position: Position) -> tuple[int, Position]:
+        """:func:`~al0.board.symmetry.canonical_symmetry` of ``position``
+        for our side, and the position under it."""
+        symmetry, image = self._canonical(position, self.us)
+        return symmetry, Position._make(image) if symmetry else position
+
+    def stopped(self, reason: str, name: str, limits: SearchLimits, position: Position) -> Exception:
+        """The error of the search of advice ``name`` that :attr:`plan`
+        stopped for ``reason``, naming ``position``, as the Python search's."""
+        return _stopped(reason, name, limits, self.cost[name], position)
+
+    def shared(self) -> int:
+        """How many memos shared between searches hold entries."""
+        return int(self.core.shared())
 
 
 def table_core(table: AdviceTable) -> str:
     """Which core searches ``table``'s advice, and why, in one line (``al0
     check``): the native core where it runs and supports the advice, else
-    the Python search."""
+    the Python search; and whether the core makes each plan whole
+    (:class:`NativePlanner`) or the Python planner calls it per advice."""
     from al0.core import status
     from al0.engine.compiled import compile_advice
 
     if native() is None:
         return status()
     passed: dict[str, str] = {}
+    made: dict[str, NativeAdvice] = {}
     for name, advice in table.advice.items():
         try:
-            compile_native(advice, compile_advice(advice, table.library), table)
+            made[name] = compile_native(advice, compile_advice(advice, table.library), table)
         except Unsupported as why:
             passed[name] = str(why)
     if not passed:
-        return "native (C) for every piece of advice"
+        minimising = [name for name, advice in table.advice.items() if advice.minimise is not None]
+        if minimising:
+            return (
+                "native (C) for every piece of advice; plans chosen in Python "
+                f"(minimise: in {', '.join(minimising)})"
+            )
+        try:
+            NativePlanner(table, made, False, 0)
+        except Unsupported as why:
+            return f"native (C) for every piece of advice; plans chosen in Python (a precondition: {why})"
+        return "native (C) for every piece of advice, and each plan made whole by the core"
     reasons = "; ".join(dict.fromkeys(passed.values()))
     if len(passed) == len(table.advice):
         return f"python for every piece of advice (the native core lacks: {reasons})"

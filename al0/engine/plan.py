@@ -16,7 +16,14 @@ from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, tran
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.limits import SearchLimits
 from al0.engine.memo import SearchKey
-from al0.engine.native import NativeAdvice, NativeSearch, Unsupported, compile_native, new_memo
+from al0.engine.native import (
+    NativeAdvice,
+    NativePlanner,
+    NativeSearch,
+    Unsupported,
+    compile_native,
+    new_memo,
+)
 from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import ForcingTree, transform_tree
 from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
@@ -150,6 +157,16 @@ class Planner:
             if advice.minimise is not None
         }
         """The value each ``minimise:`` advice lowers over its trees' worst leaves."""
+        self.core: NativePlanner | None = None
+        """The whole loop below (rules, advice, searches, symmetry) on the
+        native core, when it runs every piece of advice and precondition
+        and no advice minimises; else None, and the loop is Python's, each
+        search on the core where it can."""
+        if len(self.native) == len(table.advice) and not self.minimise:
+            try:
+                self.core = NativePlanner(table, self.native, cache, SHARED_NODES)
+            except Unsupported:
+                pass
         self.needed_material = material_counts(table.material)
         """Our pieces the table needs (see :func:`al0.board.fen.piece_counts`)."""
         self.limits = SearchLimits(budget)
@@ -190,11 +207,18 @@ class Planner:
             if plan is not None:
                 return plan
         counters = None if board is None else (board.halfmove_clock, board.fullmove_number)
-        symmetry = canonical_symmetry(position, self.table.us) if self.table.symmetric else 0
+        if self.core is not None and self.cache is None:
+            # One call into the core, the symmetry too (with a cache, the
+            # canonical image's plan is looked up first, below).
+            plan = self._core_plan(position, counters, limits or self.limits, self.table.symmetric)
+            if plan is not None:
+                self.search_seconds.append(plan.seconds)
+                return plan
+        symmetry, image = self._canonical(position) if self.table.symmetric else (0, position)
         if symmetry:
             # Planned in the class's canonical orientation and mapped back,
             # so that mirror images play as mirror images.
-            seen = self._canonical_plan(position, symmetry, limits)
+            seen = self._canonical_plan(position, symmetry, image, limits)
             plan = _plan(
                 position,
                 seen.rule,
@@ -212,16 +236,26 @@ class Planner:
             self.cache[position] = plan
         return plan
 
-    def _canonical_plan(self, position: Position, symmetry: int, limits: SearchLimits | None) -> Plan:
+    def _canonical(self, position: Position) -> tuple[int, Position]:
+        """The symmetry that takes ``position`` to its class's canonical
+        orientation, and its image there (the core's, where it runs: the
+        same, some fifty times faster)."""
+        if self.core is not None:
+            return self.core.canonical(position)
+        symmetry = canonical_symmetry(position, self.table.us)
+        return symmetry, transform_position(position, symmetry)
+
+    def _canonical_plan(
+        self, position: Position, symmetry: int, image: Position, limits: SearchLimits | None
+    ) -> Plan:
         """The plan of ``position`` under ``symmetry`` (its canonical
-        orientation). An error names ``position`` as the user gave it, not
+        orientation, ``image``). An error names ``position`` as the user gave it, not
         its mirror image: library code that failed at a node of the search
         is told about that node's own mirror image (and move), others name
         the root.
 
         :raises AL0Error: as :meth:`plan_position`.
         """
-        image = transform_position(position, symmetry)
         try:
             return self.plan_position(image, limits=limits)
         except AL0Error as error:
@@ -238,7 +272,36 @@ class Planner:
                 ) from None
             raise
 
+    def _core_plan(
+        self, position: Position, counters: tuple[int, int] | None, limits: SearchLimits, symmetric: bool
+    ) -> Plan | None:
+        """:meth:`_search` by the core's planner (:attr:`core`), in the
+        class's canonical orientation when ``symmetric``; None where the
+        core holds too few men (the Python loop plans then)."""
+        assert self.core is not None
+        started = time.perf_counter()
+        found = self.core.plan(
+            position,
+            self.table.us,
+            symmetric,
+            limits.nodes,
+            limits.moves,
+            limits.seconds,
+            time.monotonic,
+            limits.stop,
+        )
+        if found is None:
+            return None
+        reason, rule, advice, tried, nodes, tree = found
+        if reason != "done":
+            raise self.core.stopped(reason, advice, limits, position)
+        return _plan(position, rule, advice, tried, tree, nodes, time.perf_counter() - started, counters)
+
     def _search(self, position: Position, counters: tuple[int, int] | None, limits: SearchLimits) -> Plan:
+        if self.core is not None:
+            plan = self._core_plan(position, counters, limits, False)
+            if plan is not None:
+                return plan
         started = time.perf_counter()
         root = node_at(position, 0, self.table.us)
         nodes = 0

@@ -7,7 +7,8 @@ them-constraint allows. A leaf is a node where the better-goal holds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
+from weakref import ref
 
 import chess
 
@@ -15,13 +16,23 @@ from al0.board.position import MOVES
 from al0.board.symmetry import IDENTITY, SQUARE_MAPS, Symmetry
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ForcingTree:
     """A node of a forcing tree; ``height`` is its worst-case number of plies
     to a leaf (0 at a leaf)."""
 
     height: int
     branches: tuple[tuple[chess.Move, ForcingTree], ...] = ()
+
+    # Equal by value, whatever the class: a tree the native core packed
+    # (:class:`PackedTree`) equals the same tree made by the Python search.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ForcingTree):
+            return NotImplemented
+        return self is other or (self.height == other.height and self.branches == other.branches)
+
+    def __hash__(self) -> int:
+        return hash((self.height, self.branches))
 
     @property
     def is_leaf(self) -> bool:
@@ -36,6 +47,84 @@ class ForcingTree:
 
 
 LEAF = ForcingTree(0)
+
+
+class _PackedBranches:
+    """:attr:`PackedTree.branches`: read on first use into the instance's
+    dict, where later reads find them (a non-data descriptor, so the dict
+    wins over it)."""
+
+    def __get__(
+        self, tree: ForcingTree, owner: type | None = None
+    ) -> tuple[tuple[chess.Move, ForcingTree], ...]:
+        fields = tree.__dict__
+        code, made, at = fields["_code"], fields["_made"], fields["_at"]
+        squares = fields.get("_squares")
+        if isinstance(code, bytes):  # the root, as the core made it: read its bytes as ints
+            code = fields["_code"] = memoryview(code).cast("i")
+        branches = []
+        for i in range(at + 2, at + 2 + 2 * code[at + 1], 2):
+            move, child = code[i], code[i + 1]
+            subtree: ForcingTree | None = LEAF
+            if child >= 0:
+                known = made.get(child)
+                subtree = None if known is None else known()
+                if subtree is None:
+                    subtree = _packed_node(code, child, made, squares)
+                    made[child] = ref(subtree)
+            frm, to = move >> 6, move & 63
+            if squares is not None:
+                frm, to = squares[frm], squares[to]
+            branches.append((MOVES[frm][to], subtree))
+        found = fields["branches"] = tuple(branches)
+        return found
+
+
+class PackedTree(ForcingTree):
+    """A forcing tree as the native core wrote it (al0/core/tree.h: flat
+    ints, each node its height, its number of branches, then each branch's
+    move and the index of its subtree's node, -1 for a leaf). Its height
+    is at hand; its branches are read from the ints the first time they
+    are asked for, and kept: a caller that plays the first move, or asks
+    the height, reads one node, not the whole tree. Made by
+    :func:`packed_tree`; equal, as a value, to the tree the Python search
+    makes (and written and pickled as one)."""
+
+    # The fields live in the instance's dict: height, and _code (the ints;
+    # the root's are bytes until first read), _at (this node's index),
+    # _made (the subtrees made so far, by index, shared by the whole tree so
+    # that a shared subtree stays shared: weak references, so that no node
+    # and the map hold each other in a cycle), and _squares where the moves are
+    # read under a symmetry (:func:`transform_tree`: its square map). The
+    # core makes the root so (al0/core/_core.c, packed_tree), as
+    # :func:`packed_tree` does.
+
+    branches = _PackedBranches()
+
+    def __repr__(self) -> str:
+        return f"ForcingTree(height={self.height!r}, branches={self.branches!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ForcingTree, (self.height, self.branches))
+
+
+_new_object = object.__new__
+
+
+def _packed_node(
+    code: memoryview,
+    at: int,
+    made: dict[int, ref[ForcingTree]],
+    squares: tuple[int, ...] | None = None,
+) -> PackedTree:
+    tree = _new_object(PackedTree)
+    tree.__dict__.update(height=code[at], _code=code, _at=at, _made=made, _squares=squares)
+    return tree
+
+
+def packed_tree(data: bytes) -> PackedTree:
+    """The tree the native core wrote into ``data`` (its root node first)."""
+    return _packed_node(memoryview(data).cast("i"), 0, {})
 
 
 def tree_lines(tree: ForcingTree, board: chess.Board, indent: str = "  ") -> Iterator[str]:
@@ -71,6 +160,16 @@ def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
     if symmetry == IDENTITY:
         return tree
     squares = SQUARE_MAPS[symmetry]
+    if isinstance(tree, PackedTree):
+        # The same ints read under the symmetry, as lazily as the tree.
+        fields = tree.__dict__
+        before = fields.get("_squares")
+        mapped = squares if before is None else tuple(squares[square] for square in before)
+        root = _new_object(PackedTree)
+        root.__dict__.update(
+            height=tree.height, _code=fields["_code"], _at=fields["_at"], _made={}, _squares=mapped
+        )
+        return root
     done: dict[int, ForcingTree] = {}
 
     def walk(node: ForcingTree) -> ForcingTree:

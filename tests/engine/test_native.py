@@ -7,8 +7,12 @@ engine's and board's quick tests so, where the twin alone runs)."""
 
 from __future__ import annotations
 
+import gc
 import itertools
+import pickle
 import threading
+import weakref
+from array import array
 
 import chess
 import pytest
@@ -17,12 +21,22 @@ from al0.board.material import Material
 from al0.board.moves import successors
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
+from al0.board.symmetry import INVERSE, canonical_symmetry, transform_position
 from al0.core import native, status
 from al0.engine.compiled import compile_advice
 from al0.engine.limits import SearchLimits
 from al0.engine.native import NativeSearch, Unsupported, compile_native, table_core
 from al0.engine.plan import Planner
 from al0.engine.search import ForcingTreeSearch
+from al0.engine.tree import (
+    LEAF,
+    ForcingTree,
+    PackedTree,
+    packed_tree,
+    principal_line,
+    transform_tree,
+    tree_lines,
+)
 from al0.errors import SearchBudgetExceeded
 from al0.lang.library import node_at
 from al0.lang.loader import load_table, parse_table
@@ -132,22 +146,150 @@ def test_whole_searches_equal_the_twin(table_name: str) -> None:
             assert python == native_, (name, board.fen())
 
 
-@pytest.mark.parametrize("table_name", ["kqk", "kbbk"])
-def test_a_planner_on_the_core_plans_as_one_on_the_twin(table_name: str, monkeypatch) -> None:
-    """Plans (rule, advice, tried, tree and nodes) equal, each planner
-    sharing memos between its searches as it does."""
+def _outline(plan):  # type: ignore[no-untyped-def]
+    return plan.rule, plan.advice, plan.tried, plan.tree, plan.nodes
+
+
+@pytest.mark.parametrize(
+    "table_name, count, cache",
+    [
+        ("krk_std", 60, True),
+        ("krk_std", 60, False),
+        ("kqk", 30, True),
+        ("kbbk", 20, True),
+        ("../tests/data/tables/kbnk_progress_in_2", 10, True),
+    ],
+)
+def test_a_planner_on_the_core_plans_as_one_on_the_twin(
+    table_name: str, count: int, cache: bool, monkeypatch
+) -> None:
+    """Whole plans (rule, advice, tried, tree and nodes) equal: the core
+    plans the table in one call (its rules, searches and symmetry), each
+    planner sharing memos between its searches as it does (with a cache;
+    kbnk_progress_in_2's by the features its goal reads at the root)."""
     table = load_table(TABLES / f"{table_name}.yaml")
-    on_core = Planner(table)
-    assert on_core.native.keys() == table.advice.keys()
+    on_core = Planner(table, cache=cache)
+    assert on_core.native.keys() == table.advice.keys() and on_core.core is not None
     monkeypatch.setenv("AL0_CORE", "python")
-    twin = Planner(table)
-    assert not twin.native
-    for board in random_positions(table.material, 40, seed=35, us=table.us):
+    twin = Planner(table, cache=cache)
+    assert not twin.native and twin.core is None
+    for board in random_positions(table.material, count, seed=35, us=table.us):
         a, b = on_core.plan(board), twin.plan(board)
-        assert (a.rule, a.advice, a.tried, a.tree, a.nodes) == (b.rule, b.advice, b.tried, b.tree, b.nodes), (
-            board.fen()
-        )
-    assert any(len(memo) for memo in on_core.memos.values())
+        assert _outline(a) == _outline(b) and repr(a.tree) == repr(b.tree), board.fen()
+    if cache:  # the core's planner shared memos between searches, as the twin's does
+        assert on_core.core.shared() and any(twin.memos.values())
+
+
+def test_plans_without_a_rule_or_an_advice_are_the_twins(monkeypatch) -> None:
+    """No precondition holds (rule None), or no advice gives a move (tried
+    all of them): the core says so as the twin does."""
+    table = parse_table(
+        "name: t\nmaterial: KRK\nrules:\n"
+        "  - {name: edge, if: edge(k) and not edge(K), then: [squeeze, keeproom]}\n"
+        "advice:\n"
+        "  squeeze: {better-goal: room < root.room and divides(R), holding-goal: not en_prise(R),"
+        " us-moves: {0: moves(R)}, them-moves: nomove}\n"
+        "  keeproom: {better-goal: themtomove and room < 3, holding-goal: true,"
+        " us-moves: {0: moves(K)}, them-moves: nomove}\n",
+        "t.yaml",
+        TABLES,
+    )
+    on_core = Planner(table, cache=False)
+    assert on_core.core is not None
+    monkeypatch.setenv("AL0_CORE", "python")
+    twin = Planner(table, cache=False)
+    kinds = set()
+    for board in random_positions(Material.parse("KRK"), 60, seed=3, us=chess.WHITE):
+        a, b = on_core.plan(board), twin.plan(board)
+        assert _outline(a) == _outline(b), board.fen()
+        kinds.add((a.rule, a.advice, a.tried))
+    assert (None, None, ()) in kinds and ("edge", None, ("squeeze", "keeproom")) in kinds
+    assert ("edge", "keeproom", ("squeeze",)) in kinds
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_plan_stopped_by_a_limit_is_the_twins_error(cache: bool, monkeypatch) -> None:
+    """A search that reaches its node budget stops the plan with the twin's
+    error, naming the position asked for (not its canonical image)."""
+    table = load_table(TABLES / "krk_std.yaml")
+    board = chess.Board("8/8/8/2R5/8/3k4/5K2/8 w - - 0 1")  # divide_in_2, 194 nodes; not canonical
+    errors = []
+    for core_name in ("native", "python"):
+        monkeypatch.setenv("AL0_CORE", core_name)
+        planner = Planner(table, cache=cache)
+        with pytest.raises(SearchBudgetExceeded) as caught:
+            planner.plan(board, SearchLimits(nodes=60))
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1] and board.board_fen() in errors[0]
+
+
+def test_a_tree_from_the_core_is_read_when_asked_and_is_the_twins(monkeypatch) -> None:
+    """The plan's tree comes packed: its height at hand, its branches read
+    when first asked for; equal to the twin's tree, as a value, hash, text
+    and pickle, and under every symmetry."""
+    table = load_table(TABLES / "krk_std.yaml")
+    board = chess.Board("8/8/8/5R2/8/4k3/2K5/8 w - - 0 1")  # divide_in_2: a tree of height 3
+    tree = Planner(table, cache=False).plan(board).tree
+    monkeypatch.setenv("AL0_CORE", "python")
+    twin = Planner(table, cache=False).plan(board).tree
+    assert isinstance(tree, PackedTree) and "branches" not in tree.__dict__ and tree.height == 3
+    assert tree == twin and twin == tree and hash(tree) == hash(twin) and repr(tree) == repr(twin)
+    assert "branches" in tree.__dict__
+    again = pickle.loads(pickle.dumps(tree))
+    assert type(again) is ForcingTree and again == twin
+    for symmetry in range(8):
+        mapped = transform_tree(tree, symmetry)
+        assert mapped == transform_tree(twin, symmetry)
+        assert transform_tree(mapped, INVERSE[symmetry]) == twin
+    assert principal_line(tree) == principal_line(twin)
+    # Read whole, it holds no cycle: it goes when its last reference does.
+    gc.disable()
+    try:
+        list(tree_lines(tree, board))
+        gone = weakref.ref(tree.branches[0][1])
+        del tree
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+def test_a_packed_tree_keeps_shared_subtrees_shared() -> None:
+    # [height, count, (move, child) * count]: a root whose two moves lead to
+    # one node (index 6), whose one move leads to a leaf.
+    a1a2, a1b1, a2a3 = (chess.A1 << 6 | chess.A2), (chess.A1 << 6 | chess.B1), (chess.A2 << 6 | chess.A3)
+    tree = packed_tree(array("i", [2, 2, a1a2, 6, a1b1, 6, 1, 1, a2a3, -1]).tobytes())
+    (first, left), (second, right) = tree.branches
+    assert (first.uci(), second.uci()) == ("a1a2", "a1b1") and left is right
+    assert left == ForcingTree(1, ((chess.Move.from_uci("a2a3"), LEAF),)) and left.branches[0][1] is LEAF
+
+
+def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) -> None:
+    """A Python library, a ``minimise:`` advice, a position of more men than
+    the core holds: the Python loop plans (its searches on the core where
+    they can)."""
+    assert Planner(load_table(TABLES / "krk.yaml")).core is None
+    minimising = parse_table(
+        "name: t\nmaterial: KRK\nrules: [{name: r, if: true, then: [a]}]\n"
+        "advice: {a: {better-goal: themtomove, holding-goal: true, us-moves: {0: moves(K)},"
+        " them-moves: nomove, minimise: 'dist(K, k)'}}\n",
+        "t.yaml",
+        TABLES,
+    )
+    planner = Planner(minimising)
+    assert (
+        planner.native
+        and planner.core is None
+        and "plans chosen in Python (minimise:" in table_core(minimising)
+    )
+    table = load_table(TABLES / "kqk.yaml")
+    crowded = chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1")
+    plans = []
+    for core_name in ("native", "python"):
+        monkeypatch.setenv("AL0_CORE", core_name)
+        planner = Planner(table, cache=False)
+        assert (planner.core is not None) is (core_name == "native")
+        plans.append(_outline(planner.plan(crowded)))
+    assert plans[0] == plans[1] and plans[0][0] is not None
 
 
 def test_a_python_library_stays_on_the_twin() -> None:
@@ -157,6 +299,7 @@ def test_a_python_library_stays_on_the_twin() -> None:
         compile_native(advice, compile_advice(advice, table.library), table)
     assert table_core(table).startswith("python")
     assert table_core(load_table(TABLES / "krk_std.yaml")).startswith("native")
+    assert "each plan made whole by the core" in table_core(load_table(TABLES / "krk_std.yaml"))
 
 
 def test_python_can_be_asked_for(monkeypatch) -> None:
@@ -193,6 +336,33 @@ def test_the_core_polls_the_stop_flag_while_it_searches() -> None:
     stop.set()
     with pytest.raises(SearchBudgetExceeded, match="stopped"):
         NativeSearch(made, root, SearchLimits(stop=stop)).run()
+
+
+def test_a_plan_on_the_core_polls_the_stop_flag_and_the_clock() -> None:
+    """A plan runs with the GIL held and, every 1,024 nodes, lets other
+    threads run and reads the stop flag and the clock: set, the flag ends
+    the plan with the twin's error; a spent time limit too. No timing: the
+    flag is read, or set before the plan starts, and the limit is 0 s."""
+    table = parse_table(
+        "name: t\nmaterial: KRK\nrules: [{name: r, if: true, then: [far]}]\n"
+        "advice: {far: {better-goal: mate, holding-goal: true,"
+        " us-moves: {'< 9': legal}, them-moves: {'< 9': legal}}}\n",
+        "t.yaml",
+        TABLES,
+    )
+    board = chess.Board("8/8/8/3k4/8/8/8/R3K3 w - - 0 1")  # no mate within 5 moves: a wide search
+    planner = Planner(table, cache=False)
+    assert planner.core is not None
+    reading = _CountingEvent()
+    with pytest.raises(SearchBudgetExceeded, match="node budget of 5000"):
+        planner.plan(board, SearchLimits(nodes=5000, stop=reading))
+    assert reading.reads > 0
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(SearchBudgetExceeded, match="'far': stopped searching from 8/8/8/3k4"):
+        planner.plan(board, SearchLimits(stop=stop))
+    with pytest.raises(SearchBudgetExceeded, match="time limit of 0 s spent"):
+        planner.plan(board, SearchLimits(seconds=0))
 
 
 def test_a_costly_goal_counts_against_the_budget_as_on_the_twin() -> None:
