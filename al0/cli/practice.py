@@ -8,6 +8,7 @@ import re
 from typing import Any, Iterator
 
 import chess
+import chess.pgn
 import click
 from click.core import ParameterSource
 
@@ -411,34 +412,43 @@ def practice(
         )
     starts = _starts(loaded, table, material, tablebase, fen, epd, level, count, seed)
     planner = match.planner if match is not None else None
-    games = []
-    for number, board in enumerate(starts, 1):
-        game = Practice(tablebase, board, planner)
-        if len(starts) > 1:
-            click.echo(f"Exercise {number} of {len(starts)}: {board.fen()}")
-        stop = _exercise(game, loaded, material, flipped, verbose, not no_board)
-        end = game.ending()
-        games.append(
-            practice_game(
-                game.start,
-                game.turns,
-                game.us,
-                {
-                    "Event": f"al0 practice {material}",
-                    "Round": str(number),
-                    "Annotator": loaded.name if loaded is not None else "tablebase",
-                },
-                end.result if end is not None else "*",
-                game.taken_back,
-            )
-        )
-        if sum(game.given.values()):  # an exercise left untouched is not counted
-            add_attempt(path, game.attempt(material.name))
-        if stop:
-            break
-    if pgn_path is not None:
-        write_output(pgn_path, practice_pgn_text(games), "PGN", keep)
-        click.echo(f"PGN written to {pgn_path}")
+    games: list[chess.pgn.Game] = []
+    try:
+        for number, board in enumerate(starts, 1):
+            game = Practice(tablebase, board, planner)
+            if len(starts) > 1:
+                click.echo(f"Exercise {number} of {len(starts)}: {board.fen()}")
+            try:
+                stop = _exercise(game, loaded, material, flipped, verbose, not no_board)
+            finally:
+                # Also when Ctrl-C, SIGTERM or an error ends the session
+                # mid-exercise: the moves played so far are kept.
+                games.append(_played(game, number, material, loaded))
+                if sum(game.given.values()):  # an exercise left untouched is not counted
+                    add_attempt(path, game.attempt(material.name))
+            if stop:
+                break
+    finally:
+        if pgn_path is not None and games:
+            write_output(pgn_path, practice_pgn_text(games), "PGN", keep)
+            click.echo(f"PGN written to {pgn_path}")
+
+
+def _played(game: Practice, number: int, material: Material, loaded: AdviceTable | None) -> chess.pgn.Game:
+    """Exercise ``number`` as played so far, as a PGN game ("*" while it has no result)."""
+    end = game.ending()
+    return practice_game(
+        game.start,
+        game.turns,
+        game.us,
+        {
+            "Event": f"al0 practice {material}",
+            "Round": str(number),
+            "Annotator": loaded.name if loaded is not None else "tablebase",
+        },
+        end.result if end is not None else "*",
+        game.taken_back,
+    )
 
 
 def _exercise(

@@ -9,6 +9,7 @@ import io
 import os
 import re
 import shlex
+import signal
 from pathlib import Path
 
 import chess
@@ -19,6 +20,7 @@ from click.testing import CliRunner
 from al0 import tablebase
 from al0.cli import cli
 from al0.cli.practice import hint_lines, why_lines
+from al0.cli.process import Terminated
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
 from al0.teach import Grade, Practice
@@ -524,3 +526,32 @@ def test_the_teachers_page_prints_what_it_shows(tmp_path, monkeypatch):
     written = (tmp_path / "lesson.pgn").read_text(encoding="utf-8")
     [movetext] = re.findall(r"^```text\n(1\. .*?)\n```", TEACHING.read_text(encoding="utf-8"), re.S | re.M)
     assert movetext in written.splitlines()
+
+
+@pytest.mark.parametrize(
+    "stop, code", [(KeyboardInterrupt, 130), (Terminated(signal.SIGTERM), 143)], ids=["ctrl-c", "sigterm"]
+)
+def test_a_session_stopped_mid_exercise_keeps_its_moves_in_the_pgn_and_the_record(
+    tmp_path, monkeypatch, stop, code
+):
+    # Ctrl-C or SIGTERM mid-exercise lost the game played so far: no PGN, no record.
+    import al0.cli.practice
+
+    lines = iter(["Kb2", "hint"])
+
+    def typed_line(question: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise stop from None
+
+    monkeypatch.setattr(al0.cli.practice, "typed_line", typed_line)
+    pgn = tmp_path / "stopped.pgn"
+    result = practise("krk", "--fen", "8/8/8/8/8/3k4/8/K3R3 w - -", "--pgn", str(pgn), input="")
+    assert result.exit_code == code, result.output
+    assert f"PGN written to {pgn}" in result.output
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "*"
+    assert [move.uci() for move in game.mainline_moves()][0] == "a1b2"
+    record = practise("krk", "--progress", input="").output
+    assert record == "KRK: 0 of 1 exercises solved; 1 hints, 0 mistakes, 0 blunders\n"
