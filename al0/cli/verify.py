@@ -336,7 +336,9 @@ def verify(
     if html_path:
         write_output(
             html_path,
-            report_html.render(summary, report.records, games, command_line(click.get_current_context())),
+            report_html.render(
+                summary, report.records, games, command_line(click.get_current_context()), verifier.table
+            ),
             "the HTML report",
             inputs,
         )

@@ -4,8 +4,9 @@ Everything is inline — style, SVG boards, the chart — so the file opens
 from disk with no server and no network. The JSON report is embedded whole
 (``<script type="application/json" id="al0-report">``), so the page holds all
 it holds, and the visible part shows: the command, the summary, a chart of
-moves to mate against the optimal distance, the expectations, and each kind
-of failure with its example boards and game lines in SAN.
+moves to mate against the optimal distance, the expectations, the table's
+rules and advice in its own words, and each kind of failure with its
+example boards and game lines in SAN.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Iterable, Sequence
 import chess
 import chess.svg
 
+from al0.lang import AdviceTable
 from al0.report.replay import ReplayedGame
 from al0.verify import EXAMPLES_KEPT, GameRecord, Summary
 
@@ -218,13 +220,32 @@ def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
     return f'<div class="game">{picture}{"".join(text)}</div>'
 
 
+def glossary(table: AdviceTable) -> str:
+    """The table's rules and advice, each with its ``description:`` (the
+    names the game lines show, in the author's words)."""
+    rows = [("rule", rule.name, rule.description) for rule in table.rules]
+    rows += [("advice", advice.name, advice.description) for advice in table.advice.values()]
+    out = ["<table><tr><th>kind</th><th>name</th><th>what it does</th></tr>"]
+    for kind, name, description in rows:
+        out.append(
+            f"<tr><td>{kind}</td><th>{esc(name)}</th><td>{esc(description or '(no description)')}</td></tr>"
+        )
+    out.append("</table>")
+    return "".join(out)
+
+
 def render(
-    summary: Summary, records: Sequence[GameRecord], games: Sequence[ReplayedGame], command: str
+    summary: Summary,
+    records: Sequence[GameRecord],
+    games: Sequence[ReplayedGame],
+    command: str,
+    table: AdviceTable,
 ) -> str:
     """The whole page. ``summary`` is the run's (its JSON report is
     embedded), ``records`` every game's record (for the chart), ``games``
     the replayed failures and example, ``command`` the command line that
-    reproduces the run."""
+    reproduces the run, ``table`` the table verified (its rules and advice
+    in words)."""
     by_fen = {game.record.fen: game for game in games}
     title = f"al0 verify: {summary.table} against {summary.defender.name}"
     parts = [
@@ -265,6 +286,9 @@ def render(
             "Each cell counts the mated games of that optimal distance and that "
             "length; darker is more. The dashed line is optimal play.</p>"
         )
+    parts.append("</div>")
+    parts.append('<h2>The table\'s rules and advice</h2><div id="table">')
+    parts.append(glossary(table))
     parts.append("</div>")
     parts.append('<h2>Failures</h2><div id="failures">')
     if not summary.failure_examples:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from al0 import tablebase
 from al0.cli import cli
 from al0.engine.play import Ending
+from al0.lang import load_table
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.report.html import shown_note
 from al0.report.pgn import PgnGame, pgn_text, today
@@ -481,7 +482,7 @@ def parsed_report(name: str) -> tuple[dict, object]:
     summary = Report(
         name, DefenderSpec("tablebase"), PositionsSpec("file", path=f"sample:3 {name}"), 3
     ).summary()
-    page = render(summary, [], [], f"al0 verify '{name}.yaml'")
+    page = render(summary, [], [], f"al0 verify '{name}.yaml'", load_table("krk"))
     return summary.to_json(), html5lib.parse(page, namespaceHTMLElements=False)
 
 
@@ -536,3 +537,13 @@ def test_a_header_value_is_escaped_so_it_adds_no_tag(name, written):
     values = {tag.group(1): tag.group(2) for tag in tags if tag}
     assert values["White"] == written and values["Result"] == "*"
     assert len(tags) == len({tag.group(1) for tag in tags if tag})  # no tag twice
+
+
+def test_html_names_the_tables_rules_and_advice_in_its_words():
+    # The page showed the advice's names in its game lines, never what they mean.
+    _, document = parsed_report("krk")
+    rows = document.find(".//div[@id='table']").findall(".//tr")[1:]
+    table = load_table("krk")
+    assert [row.find("th").text for row in rows] == [r.name for r in table.rules] + list(table.advice)
+    said = {row.find("th").text: row.findall("td")[1].text for row in rows}
+    assert said["squeeze"] == table.advice["squeeze"].description != ""
