@@ -24,40 +24,41 @@ from al0.faces import lazy_face
 
 if TYPE_CHECKING:
     from al0.games.base import Player, Side, play
-    from al0.games.chess_game import ChessState, mate_in, mate_lines
-    from al0.games.chess_search import ShortSearch, mate_in_moves, material_balance
+    from al0.games.chess_game import ChessGame, ChessState, mate_in, mate_lines
     from al0.games.players import HumanPlayer
-    from al0.games.solvers import PROOF_BUDGET, Proof
+    from al0.games.solvers import PROOF_BUDGET, Proof, SearchResult, alphabeta, prove_win
 
 _HOMES = {
     "Player": "base",
     "Side": "base",
     "play": "base",
+    "ChessGame": "chess_game",
     "ChessState": "chess_game",
     "mate_in": "chess_game",
     "mate_lines": "chess_game",
-    "ShortSearch": "chess_search",
-    "mate_in_moves": "chess_search",
-    "material_balance": "chess_search",
     "HumanPlayer": "players",
     "PROOF_BUDGET": "solvers",
     "Proof": "solvers",
+    "SearchResult": "solvers",
+    "alphabeta": "solvers",
+    "prove_win": "solvers",
 }
 """Each name of the face and the module it lives in."""
 
 __all__ = [
     "PROOF_BUDGET",
+    "ChessGame",
     "ChessState",
     "HumanPlayer",
     "Player",
     "Proof",
-    "ShortSearch",
+    "SearchResult",
     "Side",
+    "alphabeta",
     "mate_in",
-    "mate_in_moves",
     "mate_lines",
-    "material_balance",
     "play",
+    "prove_win",
 ]
 
 __getattr__ = lazy_face(__name__, _HOMES)

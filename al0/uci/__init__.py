@@ -22,7 +22,7 @@ with the other side to move, or with no plan in time, the tablebase's move is
 played, and also where the table's move would repeat a position of the game
 or throw the win away (:mod:`al0.uci.rescue`; option ``TablebaseRescue``).
 Any other position gets a short alpha-beta search
-(:mod:`al0.games.chess_search`). Every move comes with a ``score`` of the
+(:mod:`al0.uci.short_search`). Every move comes with a ``score`` of the
 line al0 plays (:mod:`al0.uci.scores`); an ``info string`` says where it
 comes from.
 """

@@ -24,13 +24,14 @@ from al0.engine import (
     principal_line,
 )
 from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
-from al0.games import PROOF_BUDGET, ShortSearch, material_balance
+from al0.games import PROOF_BUDGET
 from al0.integers import IntegerError, parse_int
 from al0.lang import AdviceTable
 from al0.uci.go import Go, Search, Send, parse_go
 from al0.uci.handshake import AUTO, MAX_BUDGET, identify
 from al0.uci.rescue import rescue_move, why_not
 from al0.uci.scores import move_score, playable, proof_line, table_score, tablebase_score
+from al0.uci.short_search import ShortSearch, material_balance
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase

@@ -11,7 +11,7 @@ import chess
 
 from al0.engine import ForcingTree
 from al0.errors import PositionError
-from al0.games import mate_in_moves, material_balance
+from al0.uci.short_search import mate_in_moves, material_balance
 
 if TYPE_CHECKING:
     from al0.games.chess_game import ChessState

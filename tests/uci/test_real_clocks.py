@@ -20,10 +20,10 @@ from uci_gui import Gui
 from al0 import tablebase
 from al0.engine.plan import Planner
 from al0.engine.tablebases import Tablebases
-from al0.games.chess_search import ShortSearch
 from al0.uci import UciEngine, handshake
 from al0.uci.rescue import rescue_move, why_not
 from al0.uci.scores import move_score
+from al0.uci.short_search import ShortSearch
 from conftest import TEST_TABLES
 
 BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
@@ -359,7 +359,7 @@ def test_al0_uci_answers_uciok_without_the_heavy_imports():
         "al0.tablebase",
         "al0.verify",
         "al0.uci.protocol",
-        "al0.games.chess_search",
+        "al0.uci.short_search",
         "al0.cli.verify",
         "al0.cli.play",
     )

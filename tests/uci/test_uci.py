@@ -21,12 +21,12 @@ from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.engine.play import OurMove, TheirMove, play_game
 from al0.engine.tablebases import Tablebases
 from al0.errors import SearchBudgetExceeded
-from al0.games.chess_search import ShortSearch
 from al0.lang.loader import load_table
 from al0.uci import UciEngine, parse_position, serve
 from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
 from al0.uci.protocol import LONGEST_LINE
 from al0.uci.scores import playable, table_score
+from al0.uci.short_search import ShortSearch
 from conftest import LIBRARIES, POSITIONS, TEST_TABLES
 
 NO_PLAN = str(TEST_TABLES / "krk_no_plan.yaml")

@@ -18,12 +18,10 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.material import Material
-from al0.engine.tablebases import Tablebases
+from al0.board import Material
+from al0.engine import Tablebases
 from al0.errors import SearchBudgetExceeded
-from al0.games.base import Side
-from al0.games.chess_game import ChessGame, ChessState
-from al0.games.solvers import Proof, SearchResult, alphabeta, prove_win
+from al0.games import ChessGame, ChessState, Proof, SearchResult, Side, alphabeta, prove_win
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
