@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "symmetry.h"
 #include "tree.h"
+#include "probe.h"
 
 #define MAX_MEN 8
 
@@ -337,6 +338,155 @@ static PyTypeObject MemoType = {
     .tp_doc = "The entries, trees and goal values searches may share.",
     .tp_new = memo_new,
     .tp_as_sequence = &memo_sequence,
+};
+
+/* ---------------------------------------------------------------- Prober */
+
+/* A tablebase's probe (probe.h) over its numpy arrays, which it holds
+ * (buffers) while it lives. Made by al0/tablebase/probe.py. */
+typedef struct {
+    PyObject_HEAD
+    Prober prober;
+    Py_buffer views[PROBE_MAX_LAYOUTS];
+    int viewed;
+} ProberObject;
+
+static void prober_dealloc(ProberObject *self)
+{
+    for (int i = 0; i < self->viewed; i++)
+        PyBuffer_Release(&self->views[i]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* `count` ints of a sequence into `out`. */
+static int read_int_array(PyObject *sequence, int *out, Py_ssize_t count, const char *what)
+{
+    Py_ssize_t length;
+    int *ints = read_ints(sequence, &length);
+    if (!ints)
+        return -1;
+    if (length != count) {
+        PyMem_Free(ints);
+        PyErr_Format(PyExc_ValueError, "%s: %zd ints expected, %zd given", what, count, length);
+        return -1;
+    }
+    memcpy(out, ints, (size_t)count * sizeof(int));
+    PyMem_Free(ints);
+    return 0;
+}
+
+/* Prober(onto, symmetries, triangle, layouts): the index tables (64, 8 * 64
+ * and 64 squares) and, per kind of men, (key, values, first, where). */
+static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *onto, *symmetries, *triangle, *layouts;
+    if (!PyArg_ParseTuple(args, "OOOO", &onto, &symmetries, &triangle, &layouts))
+        return NULL;
+    ProberObject *self = (ProberObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    Prober *prober = &self->prober;
+    PyObject *fast = NULL;
+    if (read_int_array(onto, prober->onto, 64, "onto") < 0
+        || read_int_array(symmetries, &prober->symmetries[0][0], 8 * 64, "symmetries") < 0
+        || read_int_array(triangle, prober->triangle, 64, "triangle") < 0)
+        goto fail;
+    for (int i = 0; i < 64; i++) {
+        if (prober->onto[i] < 0 || prober->onto[i] > 7 || prober->triangle[i] < -1) {
+            PyErr_SetString(PyExc_ValueError, "malformed index tables");
+            goto fail;
+        }
+    }
+    fast = PySequence_Fast(layouts, "layouts: a sequence");
+    if (!fast)
+        goto fail;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    if (count > PROBE_MAX_LAYOUTS) {
+        PyErr_Format(PyExc_ValueError, "at most %d layouts", PROBE_MAX_LAYOUTS);
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        ProbeLayout *layout = &prober->layouts[i];
+        PyObject *values, *where;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iOpO", &layout->key, &values,
+                              &layout->first, &where))
+            goto fail;
+        Py_ssize_t slots;
+        int *ints = read_ints(where, &slots);
+        if (!ints)
+            goto fail;
+        int bad = slots < 1 || slots > PROBE_MAX_SLOTS;
+        for (Py_ssize_t s = 0; !bad && s < slots; s++) {
+            bad = ints[s] < -2 || ints[s] >= PROBE_MAX_SLOTS;
+            layout->where[s] = ints[s];
+        }
+        PyMem_Free(ints);
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError, "malformed slots");
+            goto fail;
+        }
+        layout->slots = (int)slots;
+        if (PyObject_GetBuffer(values, &self->views[i], PyBUF_C_CONTIGUOUS) < 0)
+            goto fail;
+        self->viewed++;
+        Py_ssize_t length = self->views[i].len;
+        long long cells = 1;
+        for (Py_ssize_t s = 1; s < slots; s++)
+            cells *= 64;
+        /* Two rows, each at least the triangle's 10 squares by 64 per other
+         * slot: an index computed from squares never reads past them. */
+        if (self->views[i].itemsize != 1 || length % 2 || length / 2 < 10 * cells) {
+            PyErr_SetString(PyExc_ValueError, "values: two rows of bytes, one per side to move");
+            goto fail;
+        }
+        layout->values = self->views[i].buf;
+        layout->size = length / 2;
+    }
+    prober->count = (int)count;
+    Py_DECREF(fast);
+    return (PyObject *)self;
+fail:
+    Py_XDECREF(fast);
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyObject *prober_value(ProberObject *self, PyObject *arg)
+{
+    Position p;
+    if (read_position(arg, &p) < 0)
+        return NULL;
+    return PyLong_FromLong(probe_value(&self->prober, &p));
+}
+
+static PyObject *prober_best_defence(ProberObject *self, PyObject *arg)
+{
+    Position p;
+    Move best = 0;
+    if (read_position(arg, &p) < 0)
+        return NULL;
+    int found = probe_best_defence(&self->prober, &p, &best);
+    return PyLong_FromLong(found < 0 ? found : best);
+}
+
+static PyMethodDef prober_methods[] = {
+    {"value", (PyCFunction)prober_value, METH_O,
+     "value(position): the raw entry (plies, 254 draw, 255 illegal), -1: no table knows its men"},
+    {"best_defence", (PyCFunction)prober_best_defence, METH_O,
+     "best_defence(position): the defender's move (from * 64 + to); -1: a position of no "
+     "table's men, -2: no legal move"},
+    {NULL}
+};
+
+static PyTypeObject ProberType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "al0.core._core.Prober",
+    .tp_basicsize = sizeof(ProberObject),
+    .tp_dealloc = (destructor)prober_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A tablebase's probe over its arrays.",
+    .tp_new = prober_new,
+    .tp_methods = prober_methods,
 };
 
 /* ---------------------------------------------------------------- search */
@@ -921,7 +1071,8 @@ PyMODINIT_FUNC PyInit__core(void)
     init_symmetry();
     if (make_constants() < 0)
         return NULL;
-    if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0 || PyType_Ready(&PlannerType) < 0)
+    if (PyType_Ready(&AdviceType) < 0 || PyType_Ready(&MemoType) < 0 || PyType_Ready(&PlannerType) < 0
+        || PyType_Ready(&ProberType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (!module)
@@ -937,5 +1088,7 @@ PyMODINIT_FUNC PyInit__core(void)
     PyModule_AddObject(module, "Memo", (PyObject *)&MemoType);
     Py_INCREF(&PlannerType);
     PyModule_AddObject(module, "Planner", (PyObject *)&PlannerType);
+    Py_INCREF(&ProberType);
+    PyModule_AddObject(module, "Prober", (PyObject *)&ProberType);
     return module;
 }

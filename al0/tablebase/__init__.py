@@ -31,7 +31,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict, overload
+from typing import Any, TypedDict, overload
 
 import chess
 import numpy as np
@@ -39,11 +39,12 @@ import numpy.typing as npt
 import platformdirs
 
 from al0.board.moves import legal_moves
-from al0.board.position import Position, to_board
+from al0.board.position import MOVES, Position, to_board
 from al0.errors import PositionError
 from al0.files import read_regular_file, read_start, remove_stale_temporaries, write_atomically
 from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout
 from al0.tablebase.material import Material, parse_material
+from al0.tablebase.probe import make_prober
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Progress, Values, build
 
 __all__ = [
@@ -479,9 +480,11 @@ class Tablebase:
 
         :raises PositionError: for material this table cannot answer for.
         """
-        white_king, black_king, men = self._men(position)
-        table, side, index = self._place(white_king, black_king, sorted(men), position.turn, position)
-        value = int(table.values[side, index])
+        value = self._prober.value(position) if self._prober is not None else -1
+        if value < 0:  # the Python twin (it raises for men no table knows)
+            white_king, black_king, men = self._men(position)
+            table, side, index = self._place(white_king, black_king, sorted(men), position.turn, position)
+            value = int(table.values[side, index])
         if value == DRAW:
             return Result(None, None)
         return Result(position.turn if value % 2 else not position.turn, value)
@@ -499,12 +502,23 @@ class Tablebase:
         :raises PositionError: if the side to move has no legal move or
             the table cannot answer for the material.
         """
+        if self._prober is not None:
+            found = self._prober.best_defence(position)
+            if found >= 0:
+                return MOVES[found >> 6][found & 63]
+        # The Python twin; it raises for men no table knows and for no legal move.
         white_king, black_king, men = self._men(position)
         scored = self._scored_men(white_king, black_king, men, position.turn, legal_moves(position), position)
         if not scored:
             raise PositionError(f"the side to move has no legal move: {to_board(position).fen()}")
         best = max(score for score, _ in scored)
         return next(move for score, move in scored if score == best)
+
+    @functools.cached_property
+    def _prober(self) -> Any | None:
+        """The native core's probe of this table (:mod:`al0.tablebase.probe`),
+        None where the core does not run."""
+        return make_prober(self._slots)
 
     @functools.cached_property
     def _classes(self) -> tuple[np.ndarray, np.ndarray]:
