@@ -95,6 +95,17 @@ class AdviceCounts:
         # A move from a position that was not won is counted, with no progress.
         self._before = after
 
+    def add(self, uses: Iterable[tuple[tuple[str | None, str | None], int, int, int, int]]) -> None:
+        """Add the tally of the rest of a game (advice, moves, progress,
+        stalled, lost: each advice in the order it was first used), counted
+        from this DTM: the game ends there."""
+        for advice, moves, progress, stalled, lost in uses:
+            counts = self._counts.setdefault(advice, [0, 0, 0, 0])
+            counts[0] += moves
+            counts[1] += progress
+            counts[2] += stalled
+            counts[3] += lost
+
     def uses(self) -> tuple[AdviceUse, ...]:
         return tuple(AdviceUse(rule, advice, *counts) for (rule, advice), counts in self._counts.items())
 

@@ -152,19 +152,157 @@ class Outcome(NamedTuple):
     """The per-advice tally (empty when the start is not won)."""
 
 
-def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segment]) -> Outcome:
+Uses = tuple[tuple[tuple[str | None, str | None], int, int, int, int], ...]
+"""A per-advice tally: (rule, advice), moves, progress, stalled, lost, in
+the order the advice was first used (see :class:`~al0.verify.analysis.AdviceCounts`)."""
+
+
+class Tail(NamedTuple):
+    """The rest of a game from a segment's position (our move) when nothing
+    before it counts: what a game that reaches the position does from there
+    on, unless its history changes it (see :func:`_tail_fits`). Games from
+    different starts join one another's chains, so a game read off its chain
+    mostly ends in a tail walked before, not half-move by half-move."""
+
+    ending: Ending
+    """An ending the positions decide (mate, stalemate, material lost, no
+    plan): never one the history decides (50 moves, repetition, the move
+    limit), which a history of its own may reach sooner or later."""
+    moves: int
+    """Our moves from the position to the end."""
+    uses: Uses
+    """The tally from the position on, its DTM the segment's."""
+    quiet: int
+    """Half-moves from the position before the first capture (all of them
+    without one): those the 50-move count and repetitions before the
+    position reach."""
+
+
+_DECIDED = frozenset(Ending) - {_FIFTY, _REPETITION, _MOVE_LIMIT}
+"""Endings a position decides, whatever came before: a tail ends in one."""
+
+
+def _tail_fits(
+    tail: Tail,
+    key: Key,
+    moves: int,
+    clock: int,
+    max_moves: int,
+    seen: dict[Key, int],
+    segment: Callable[[Key], Segment],
+) -> bool:
+    """Whether a game at the position ``key`` with ``moves`` played, its
+    50-move count at ``clock`` and the positions ``seen`` since the last
+    capture ends as ``tail`` does from there: the move limit and the 50-move
+    rule are not reached on the way, and no position of the tail before its
+    first capture came before (but ``key`` itself, once), so no count of a
+    repetition differs. The tail's chain is read for that, segment by
+    segment (a set test each), not half-move by half-move."""
+    if moves + tail.moves >= max_moves or clock + tail.quiet >= 100 or seen.get(key) != 1:
+        return False
+    if len(seen) == 1:  # only ``key``: nothing before it to meet again
+        return True
+    del seen[key]
+    try:
+        left, at = tail.quiet, key
+        while left > 0:
+            keys = segment(at).keys
+            if not seen.keys().isdisjoint(keys if len(keys) <= left else keys[:left]):
+                return False
+            left -= len(keys)
+            at = keys[-1]
+        return True
+    finally:
+        seen[key] = 1
+
+
+def _segment_uses(current: Segment) -> tuple[int, int, int, int]:
+    """The tally (moves, progress, stalled, lost) of a segment walked to its
+    end, its DTM the segment's: as :class:`~al0.verify.analysis.AdviceCounts`
+    counts each of our moves, after the reply or after our move when it
+    ended the game."""
+    before, dtms = current.dtm, current.dtms
+    counted = list(range(1, len(dtms), 2))
+    if len(dtms) % 2 and current.ending is not None:
+        counted.append(len(dtms) - 1)  # our move ended the game
+    moves = progress = stalled = lost = 0
+    for index in counted:
+        after = dtms[index]
+        moves += 1
+        if before is not None and after is None:
+            lost += 1
+        elif before is not None and after is not None:
+            progress += before - after
+            stalled += before <= after
+        before = after
+    return moves, progress, stalled, lost
+
+
+def _remember(
+    tails: dict[Key, Tail],
+    walked: list[tuple[Key, Segment, int, int]],
+    captures: list[int],
+    ending: Ending,
+    moves: int,
+    halfmoves: int,
+    tail: Tail | None,
+) -> None:
+    """Note the tail from each position where the game just read (ending in
+    ``ending``, a decided one, after ``moves`` of our moves and
+    ``halfmoves`` half-moves, the captures at ``captures``) walked a segment:
+    ``walked`` holds each such segment with its position, our moves and the
+    half-moves before it; ``tail`` is the tail the game ended in, if any.
+    Less history can only delay the endings history decides, so the rest of
+    the game from any of them, with none, ends the same."""
+    uses: dict[tuple[str | None, str | None], list[int]] = {}
+    quiet_end = halfmoves
+    if tail is not None:
+        for advice, *counts in tail.uses:
+            uses[advice] = counts
+        quiet_end += tail.quiet
+    for key, current, played, before in reversed(walked):
+        if current.keys:
+            here = uses.pop((current.rule, current.advice), [0, 0, 0, 0])
+            added = _segment_uses(current)
+            uses = {(current.rule, current.advice): [a + b for a, b in zip(here, added)], **uses}
+        first = next((at for at in captures if at >= before), None)
+        quiet = (first - before) if first is not None else quiet_end - before
+        if key not in tails:
+            tails[key] = Tail(
+                ending, moves - played, tuple((advice, *counts) for advice, counts in uses.items()), quiet
+            )  # type: ignore[arg-type]
+
+
+def walk(
+    start: Key,
+    clock: int,
+    max_moves: int,
+    segment: Callable[[Key], Segment],
+    tails: dict[Key, Tail] | None = None,
+) -> Outcome:
     """The game from the position ``start`` (our move), its 50-move count
     at ``clock`` half-moves, through the segments ``segment`` gives (it may
     raise, e.g. KeyError for one not made yet): its ending, our moves and
     the per-advice tally, as the play loop with ``max_moves`` would end it.
+    With ``tails`` (kept between the games of a run) the game ends in the
+    tail of a position where a game read before went on, where that tail
+    fits (:func:`_tail_fits`), and notes its own tails there.
 
     :raises AL0Error: the error of a plan the game needs.
     """
     current = segment(start)
     optimal = current.dtm
     counts = AdviceCounts(optimal) if optimal is not None else None
+    walked: list[tuple[Key, Segment, int, int]] = []
+    """Each segment walked here: its position, the segment, our moves and
+    the half-moves before it."""
+    captures: list[int] = []
+    """The half-moves (counted from 0) that took a man."""
+    halfmoves = 0
 
-    def outcome(ending: Ending) -> Outcome:
+    def outcome(ending: Ending, tail: Tail | None = None) -> Outcome:
+        if tails is not None and ending in _DECIDED:
+            _remember(tails, walked, captures, ending, moves, halfmoves, tail)
         return Outcome(ending, moves, optimal, () if counts is None else counts.uses())
 
     moves = 0
@@ -178,7 +316,15 @@ def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segmen
     seen = {start: 1}
     """Times each position came since the last capture (python-chess's
     repetitions do not look back past one)."""
+    at = start
     while True:
+        if tails is not None:
+            tail = tails.get(at)
+            if tail is not None and _tail_fits(tail, at, moves, clock, max_moves, seen, segment):
+                if counts is not None:
+                    counts.add(tail.uses)
+                moves += tail.moves
+                return outcome(tail.ending, tail)
         if moves >= max_moves:
             return outcome(_MOVE_LIMIT)
         if current.failure is not None:
@@ -186,9 +332,11 @@ def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segmen
         keys = current.keys
         if not keys:
             return outcome(_NO_PLAN)
+        walked.append((at, current, moves, halfmoves))
         advice = (current.rule, current.advice)
         last = len(keys) - 1
         for index, key in enumerate(keys):
+            halfmoves += 1
             ours = not index & 1
             if ours:
                 if index and moves >= max_moves:
@@ -197,6 +345,7 @@ def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segmen
             if current.captures >> index & 1:
                 clock = 0
                 seen.clear()
+                captures.append(halfmoves - 1)
             else:
                 clock += 1
             times = seen[key] = seen.get(key, 0) + 1
@@ -215,4 +364,5 @@ def walk(start: Key, clock: int, max_moves: int, segment: Callable[[Key], Segmen
                 if ours and counts is not None:
                     counts.count(advice, current.dtms[index])  # our move ended the game
                 return outcome(ending)
-        current = segment(keys[-1])
+        at = keys[-1]
+        current = segment(at)

@@ -25,7 +25,7 @@ from al0.engine.tablebases import Tablebases
 from al0.lang.loader import load_table
 from al0.lang.specs import DefenderError, DefenderSpec
 from al0.verify.game import GameRecord, play_one
-from al0.verify.segments import Key, Segment, make_segment, unpack, walk
+from al0.verify.segments import Key, Segment, Tail, make_segment, unpack, walk
 from al0.verify.sources import ChainStart, chain_start
 from al0.verify.worst import Start, WorstCase
 
@@ -75,6 +75,9 @@ class Verifier:
         """Against the tablebase defender, the segment from every position
         where a game here started a new plan: the games share them (see
         :mod:`al0.verify.segments`)."""
+        self.tails: dict[Key, Tail] = {}
+        """The rest of the games read here from each position where one
+        started a new plan (see :func:`al0.verify.segments.walk`)."""
         self.plans_reported = 0
 
     def optimal(self, board: chess.Board) -> int | None:
@@ -117,7 +120,7 @@ class Verifier:
         :raises AL0Error: the error of a plan the game needs.
         """
         key, clock, fen = start
-        outcome = walk(key, clock, self.spec.max_moves, segment)
+        outcome = walk(key, clock, self.spec.max_moves, segment, self.tails)
         return GameRecord(
             position_fen(unpack(key)) if fen is None else fen,
             outcome.ending,
