@@ -118,8 +118,7 @@ def judge_all(
     if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
         if verifier.worst is not None:
             verifier.worst.on_plan = lambda planned: planning(planned, None)
-        for index, board in enumerate(boards):
-            record = verifier.judge(index, board)
+        for record in _judge_here(verifier, boards):
             report.add(record)
             report.plan_seconds += verifier.new_plan_seconds()
             yield record
@@ -153,6 +152,24 @@ def judge_all(
                 report.plan_seconds += seconds
                 for record in records:
                     report.add(record)
+
+
+def _judge_here(verifier: Verifier, boards: Sequence[chess.Board]) -> Iterator[GameRecord]:
+    """The record of every board, judged in this process, in order. The
+    starts of a tablebase's listing against the tablebase defender or in
+    the worst case are read as compact positions, a chunk at a time: no
+    board is made and validated per start."""
+    if not isinstance(boards, LazyBoards) or (verifier.worst is None and verifier.segments is None):
+        for index, board in enumerate(boards):
+            yield verifier.judge(index, board)
+        return
+    for first in range(0, len(boards), CHUNK):
+        if verifier.worst is not None:
+            for index, position in enumerate(boards.positions(first, first + CHUNK), first):
+                yield verifier.judge_start(verifier.start_at(position), lambda index=index: boards[index])
+        else:
+            for start in boards.chain_starts(first, first + CHUNK):
+                yield verifier.chain_record(start, verifier.segment)
 
 
 def _dealt(

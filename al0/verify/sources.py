@@ -92,13 +92,18 @@ class LazyBoards(Sequence[chess.Board]):
     def positions(self, start: int, stop: int) -> list[Position]:
         """Positions ``start`` to ``stop``, made from the classes without a
         board."""
-        return [class_position(position) for position in self._classes[start:stop]]
+        from al0.tablebase import PositionClasses  # lazily, as the tablebase itself
+
+        classes = self._classes
+        if isinstance(classes, PositionClasses):
+            return classes.compact(start, stop)
+        return [class_position(position) for position in classes[start:stop]]
 
     def chain_starts(self, start: int, stop: int) -> list[ChainStart]:
         """:func:`chain_starts` of positions ``start`` to ``stop``, made from
         the classes without a board (a board costs more than the rest of
         what a start needs in a run's main process)."""
-        return [(pack(class_position(position)), 0, None) for position in self._classes[start:stop]]
+        return [(pack(position), 0, None) for position in self.positions(start, stop)]
 
 
 class EveryOrientation(LazyBoards):
