@@ -18,6 +18,7 @@ sums it over a run and picks the games with the largest excess;
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence
 
@@ -95,17 +96,6 @@ class AdviceCounts:
         # A move from a position that was not won is counted, with no progress.
         self._before = after
 
-    def add(self, uses: Iterable[tuple[tuple[str | None, str | None], int, int, int, int]]) -> None:
-        """Add the tally of the rest of a game (advice, moves, progress,
-        stalled, lost: each advice in the order it was first used), counted
-        from this DTM: the game ends there."""
-        for advice, moves, progress, stalled, lost in uses:
-            counts = self._counts.setdefault(advice, [0, 0, 0, 0])
-            counts[0] += moves
-            counts[1] += progress
-            counts[2] += stalled
-            counts[3] += lost
-
     def uses(self) -> tuple[AdviceUse, ...]:
         return tuple(AdviceUse(rule, advice, *counts) for (rule, advice), counts in self._counts.items())
 
@@ -167,10 +157,15 @@ def advice_totals(games: Iterable[AnalysedGame]) -> list[AdviceTotal]:
     """Every (rule, advice) over ``games``, the most moves wasted first."""
     sums: dict[tuple[str | None, str | None], list[int]] = {}
     for game in games:
-        for use in game.advice_uses:
-            row = sums.setdefault((use.rule, use.advice), [0, 0, 0, 0, 0])
-            for i, value in enumerate((1, use.moves, use.progress, use.stalled, use.lost)):
-                row[i] += value
+        for rule, advice, moves, progress, stalled, lost in game.advice_uses:
+            row = sums.get((rule, advice))
+            if row is None:
+                row = sums[rule, advice] = [0, 0, 0, 0, 0]
+            row[0] += 1
+            row[1] += moves
+            row[2] += progress
+            row[3] += stalled
+            row[4] += lost
     totals = [AdviceTotal(rule, advice, *row) for (rule, advice), row in sums.items()]
     # Names break ties, so the order does not depend on how --jobs split the run.
     return sorted(totals, key=lambda t: (-t.wasted, -t.moves, str(t.rule), str(t.advice)))
@@ -180,6 +175,13 @@ def worst_games(games: Iterable[AnalysedGame], count: int) -> list[AnalysedGame]
     """The ``count`` mated games with the largest excess over the optimum,
     largest first (ties by FEN, so the order does not depend on --jobs)."""
     mated = [g for g in games if g.mated and g.optimal is not None and g.advice_uses]
+    if count <= 0:
+        return []
+    if len(mated) > count:
+        # Only games whose excess reaches the count-th largest can be kept:
+        # the rest need not be sorted (nor their FENs compared).
+        least = heapq.nlargest(count, [g.moves - g.optimal for g in mated])[-1]  # type: ignore[operator]
+        mated = [g for g in mated if g.moves - g.optimal >= least]  # type: ignore[operator]
     mated.sort(key=lambda g: (-(g.moves - g.optimal), g.fen))  # type: ignore[operator]
     return mated[:count]
 

@@ -152,17 +152,12 @@ class Outcome(NamedTuple):
     """The per-advice tally (empty when the start is not won)."""
 
 
-Uses = tuple[tuple[tuple[str | None, str | None], int, int, int, int], ...]
-"""A per-advice tally: (rule, advice), moves, progress, stalled, lost, in
-the order the advice was first used (see :class:`~al0.verify.analysis.AdviceCounts`)."""
-
-
 class Tail(NamedTuple):
     """The rest of a game from a segment's position (our move) when nothing
     before it counts: what a game that reaches the position does from there
     on, unless its history changes it (see :func:`_tail_fits`). Games from
     different starts join one another's chains, so a game read off its chain
-    mostly ends in a tail walked before, not half-move by half-move."""
+    mostly ends in a tail read before, not half-move by half-move."""
 
     ending: Ending
     """An ending the positions decide (mate, stalemate, material lost, no
@@ -170,16 +165,28 @@ class Tail(NamedTuple):
     limit), which a history of its own may reach sooner or later."""
     moves: int
     """Our moves from the position to the end."""
-    uses: Uses
-    """The tally from the position on, its DTM the segment's."""
+    uses: tuple[AdviceUse, ...]
+    """The per-advice tally from the position on, its DTM the segment's."""
     quiet: int
     """Half-moves from the position before the first capture (all of them
     without one): those the 50-move count and repetitions before the
     position reach."""
+    marks: int
+    """A bit (:func:`_mark`) for each position of those ``quiet`` half-moves:
+    a position before the tail whose bit is not set is not among them."""
 
 
 _DECIDED = frozenset(Ending) - {_FIFTY, _REPETITION, _MOVE_LIMIT}
 """Endings a position decides, whatever came before: a tail ends in one."""
+
+_MARK_BITS = 1023
+"""The bits of :attr:`Tail.marks` (as a mask): with 1,024, a tail's forty
+or so positions leave most bits clear."""
+
+
+def _mark(key: Key) -> int:
+    """The bit of a position in :attr:`Tail.marks`."""
+    return 1 << (hash((key,)) & _MARK_BITS)  # a tuple's hash mixes the bits (an int's keeps them)
 
 
 def _tail_fits(
@@ -196,11 +203,15 @@ def _tail_fits(
     capture ends as ``tail`` does from there: the move limit and the 50-move
     rule are not reached on the way, and no position of the tail before its
     first capture came before (but ``key`` itself, once), so no count of a
-    repetition differs. The tail's chain is read for that, segment by
-    segment (a set test each), not half-move by half-move."""
+    repetition differs. The tail's marks rule most positions out at once;
+    where they cannot, its chain is read, segment by segment."""
     if moves + tail.moves >= max_moves or clock + tail.quiet >= 100 or seen.get(key) != 1:
         return False
-    if len(seen) == 1:  # only ``key``: nothing before it to meet again
+    marks = 0
+    for before in seen:
+        if before != key:
+            marks |= _mark(before)
+    if not marks & tail.marks:
         return True
     del seen[key]
     try:
@@ -217,16 +228,14 @@ def _tail_fits(
 
 
 def _segment_uses(current: Segment) -> tuple[int, int, int, int]:
-    """The tally (moves, progress, stalled, lost) of a segment walked to its
+    """The tally (moves, progress, stalled, lost) of a segment read to its
     end, its DTM the segment's: as :class:`~al0.verify.analysis.AdviceCounts`
     counts each of our moves, after the reply or after our move when it
     ended the game."""
     before, dtms = current.dtm, current.dtms
-    counted = list(range(1, len(dtms), 2))
-    if len(dtms) % 2 and current.ending is not None:
-        counted.append(len(dtms) - 1)  # our move ended the game
+    last = len(dtms) - 1
     moves = progress = stalled = lost = 0
-    for index in counted:
+    for index in range(1, len(dtms), 2):
         after = dtms[index]
         moves += 1
         if before is not None and after is None:
@@ -235,7 +244,18 @@ def _segment_uses(current: Segment) -> tuple[int, int, int, int]:
             progress += before - after
             stalled += before <= after
         before = after
+    if last % 2 == 0 and current.ending is not None:  # our move ended the game
+        after = dtms[last]
+        moves += 1
+        if before is not None and after is None:
+            lost += 1
+        elif before is not None and after is not None:
+            progress += before - after
+            stalled += before <= after
     return moves, progress, stalled, lost
+
+
+_use = AdviceUse._make
 
 
 def _remember(
@@ -249,28 +269,35 @@ def _remember(
 ) -> None:
     """Note the tail from each position where the game just read (ending in
     ``ending``, a decided one, after ``moves`` of our moves and
-    ``halfmoves`` half-moves, the captures at ``captures``) walked a segment:
+    ``halfmoves`` half-moves, the captures at ``captures``) read a segment:
     ``walked`` holds each such segment with its position, our moves and the
     half-moves before it; ``tail`` is the tail the game ended in, if any.
     Less history can only delay the endings history decides, so the rest of
     the game from any of them, with none, ends the same."""
-    uses: dict[tuple[str | None, str | None], list[int]] = {}
-    quiet_end = halfmoves
     if tail is not None:
-        for advice, *counts in tail.uses:
-            uses[advice] = counts
-        quiet_end += tail.quiet
+        uses, quiet_end, marks = list(tail.uses), halfmoves + tail.quiet, tail.marks
+    else:
+        uses, quiet_end, marks = [], halfmoves, 0
     for key, current, played, before in reversed(walked):
-        if current.keys:
-            here = uses.pop((current.rule, current.advice), [0, 0, 0, 0])
-            added = _segment_uses(current)
-            uses = {(current.rule, current.advice): [a + b for a, b in zip(here, added)], **uses}
-        first = next((at for at in captures if at >= before), None)
+        keys = current.keys
+        first = next((at for at in captures if at >= before), None) if captures else None
+        if first is not None and first < before + len(keys):  # a capture here: the marks start again
+            marks = 0
+            keys = keys[: first - before]
+        for reached in keys:
+            marks |= _mark(reached)
         quiet = (first - before) if first is not None else quiet_end - before
+        # This segment's advice is the first used from its position on.
+        rule, advice = current.rule, current.advice
+        counts = _segment_uses(current)
+        for index, use in enumerate(uses):
+            if use.rule == rule and use.advice == advice:
+                del uses[index]
+                counts = tuple(a + b for a, b in zip(counts, use[2:]))  # type: ignore[assignment]
+                break
+        uses.insert(0, _use((rule, advice, *counts)))
         if key not in tails:
-            tails[key] = Tail(
-                ending, moves - played, tuple((advice, *counts) for advice, counts in uses.items()), quiet
-            )  # type: ignore[arg-type]
+            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks)
 
 
 def walk(
@@ -303,6 +330,9 @@ def walk(
     def outcome(ending: Ending, tail: Tail | None = None) -> Outcome:
         if tails is not None and ending in _DECIDED:
             _remember(tails, walked, captures, ending, moves, halfmoves, tail)
+            # The game from the start is the tail from it: its tally too.
+            if counts is not None and start in tails:
+                return Outcome(ending, moves, optimal, tails[start].uses)
         return Outcome(ending, moves, optimal, () if counts is None else counts.uses())
 
     moves = 0
@@ -321,8 +351,6 @@ def walk(
         if tails is not None:
             tail = tails.get(at)
             if tail is not None and _tail_fits(tail, at, moves, clock, max_moves, seen, segment):
-                if counts is not None:
-                    counts.add(tail.uses)
                 moves += tail.moves
                 return outcome(tail.ending, tail)
         if moves >= max_moves:
