@@ -179,7 +179,11 @@ class PositionClasses(Sequence[PositionClass]):
             masks[0 if piece.color else 1] |= bits
             masks[8 - piece.piece_type] |= bits
         turn = self._turn
-        return [Position(*row, turn) for row in zip(*masks.tolist())]
+        white, black, kings, queens, rooks, bishops, knights = masks.tolist()
+        return [
+            Position(w, b, k, q, r, bi, n, turn)
+            for w, b, k, q, r, bi, n in zip(white, black, kings, queens, rooks, bishops, knights)
+        ]
 
 
 class SideStats(TypedDict):
@@ -518,7 +522,7 @@ class Tablebase:
             the table cannot answer for the material.
         """
         if self._prober is not None:
-            found = self._prober.best_defence(position)
+            found: int = self._prober.best_defence(position)
             if found >= 0:
                 return MOVES[found >> 6][found & 63]
         # The Python twin; it raises for men no table knows and for no legal move.

@@ -8,6 +8,7 @@ progress and prints the report; the work and its failures are here.
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing
 import os
 import queue
@@ -166,7 +167,9 @@ def _judge_here(verifier: Verifier, boards: Sequence[chess.Board]) -> Iterator[G
     for first in range(0, len(boards), CHUNK):
         if verifier.worst is not None:
             for index, position in enumerate(boards.positions(first, first + CHUNK), first):
-                yield verifier.judge_start(verifier.start_at(position), lambda index=index: boards[index])
+                yield verifier.judge_start(
+                    verifier.start_at(position), functools.partial(boards.__getitem__, index)
+                )
         else:
             for start in boards.chain_starts(first, first + CHUNK):
                 yield verifier.chain_record(start, verifier.segment)
