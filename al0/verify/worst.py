@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Callable, NamedTuple, TypeAlias
 import chess
 
 from al0.board.moves import apply, legal_moves, play
-from al0.board.position import MOVES, Position, from_board
+from al0.board.position import MOVES, Position, from_board, piece_counts
+from al0.core import native
 from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, ending_at
 from al0.engine.tree import ForcingTree
@@ -95,6 +96,8 @@ class WorstCase:
         """:func:`~al0.engine.play.ending_at` (its value) of every position met:
         each is met again under many trees, and deciding it means generating
         moves."""
+        self._core = native()
+        """The native core, whose move generator the walks use, or None."""
         self.on_plan: Callable[[int], None] | None = None
         """Told how many positions are planned each time a plan is made here:
         one start's analysis may need thousands, and a run in one process
@@ -104,9 +107,26 @@ class WorstCase:
         try:
             return self.endings[position]
         except KeyError:
+            pass
+        core = self._core
+        if core is not None and core.legal_moves(position):
+            # A move to make: no mate, no stalemate (ending_at's first test,
+            # the core's move generator deciding it); the material is left.
+            planner = self.planner
+            needed = piece_counts(position, planner.table.us) == planner.needed_material
+            ending = None if needed else Ending.MATERIAL_LOST
+        else:
             ending = ending_at(position, self.planner)
-            value = self.endings[position] = ending
-            return value
+        self.endings[position] = ending
+        return ending
+
+    def _replies(self, position: Position) -> list[chess.Move]:
+        """The legal moves of ``position`` in python-chess's order: the core's
+        (as :data:`~al0.board.position.MOVES`) where it runs."""
+        core = self._core
+        if core is None:
+            return list(legal_moves(position))
+        return [_MOVE[code] for code in core.legal_moves(position)]
 
     def _step(self, tree: ForcingTree) -> int:
         """The step of ``tree`` (our turn, not a leaf), made on first sight.
@@ -198,7 +218,7 @@ class WorstCase:
             assert after is not None  # the search only keeps legal moves
             if ending(after) is not None:
                 continue
-            for reply in legal_moves(after):
+            for reply in self._replies(after):
                 reached = apply(after, reply)
                 if ending(reached) is not None:
                     continue
@@ -312,7 +332,7 @@ class WorstCase:
         end = self._ending(after)
         if end is not None:
             return 1, end, (uci, None)
-        return _Open(uci, replies, after, iter(legal_moves(after)))
+        return _Open(uci, replies, after, iter(self._replies(after)))
 
 
 class _Open(NamedTuple):
@@ -350,6 +370,10 @@ def move_code(move: chess.Move) -> int:
 
 
 _UCI = tuple(move.uci() for row in MOVES for move in row)
+
+_MOVE = tuple(move for row in MOVES for move in row)
+"""Every move of a pawnless game, by :func:`move_code`: the shared
+:data:`~al0.board.position.MOVES`."""
 """The UCI of every move of a pawnless game, by :func:`move_code`."""
 
 
