@@ -511,8 +511,14 @@ class Tablebase:
     def dtm_at(self, position: Position, side: chess.Color) -> int | None:
         """:meth:`dtm` of a legal ``position`` for ``side``, without a board
         (see :meth:`result_at`)."""
-        result = self.result_at(position)
-        return result.moves if result.winner == side else None
+        value = self._prober.value(position) if self._prober is not None else -1
+        if value < 0:  # the Python twin (it raises for men no table knows)
+            result = self.result_at(position)
+            return result.moves if result.winner == side else None
+        # Odd plies: the side to move mates (Result.moves, without a Result).
+        if value == DRAW or (position.turn if value % 2 else not position.turn) != side:
+            return None
+        return (value + 1) // 2
 
     def best_defence_at(self, position: Position) -> chess.Move:
         """:meth:`best_defence` of a legal ``position``, without a board

@@ -13,7 +13,7 @@ import pytest
 
 from al0 import tablebase as tb
 from al0.board.moves import legal_moves
-from al0.board.position import Position, from_board
+from al0.board.position import Position, from_board, to_board
 from al0.core import native
 from al0.errors import PositionError
 
@@ -56,6 +56,9 @@ def _check(table: tb.Tablebase, positions: list[Position]) -> None:
         value, defence = _twin(table, position)
         assert prober.value(position) == value, position
         assert prober.best_defence(position) == (-2 if defence is None else defence), position
+        board = to_board(position)
+        for side in chess.COLORS:  # on the core, against the board's path
+            assert table.dtm_at(position, side) == table.dtm(board, side), position
 
 
 @pytest.mark.parametrize(
