@@ -8,10 +8,12 @@ of at most :data:`MAX_MEN` men. ``Material`` is importable from here as before.
 
 from __future__ import annotations
 
+import chess
+
 from al0.board.material import PIECE_LETTERS, Material
 from al0.errors import PositionError
 
-__all__ = ["MAX_MEN", "PIECE_LETTERS", "Material", "parse_material"]
+__all__ = ["MAX_MEN", "PIECE_LETTERS", "Material", "parse_material", "stronger_colour"]
 
 MAX_MEN = 4
 """Two kings and at most two other pieces: the largest tables built here."""
@@ -33,3 +35,14 @@ def parse_material(text: str) -> Material:
             f"pieces of {', '.join(PIECE_LETTERS)}, e.g. 'KRK', 'KBNK' or 'KQKR'"
         )
     return material.stronger_first()
+
+
+def stronger_colour(material: str, us: chess.Color) -> chess.Color:
+    """The colour that holds the stronger (canonically first) side when ``us``
+    holds the side that ``material`` names first: ``("KRK", WHITE)`` is White,
+    ``("KNKR", WHITE)`` Black.
+
+    :raises PositionError: if ``material`` is not supported.
+    """
+    table = parse_material(material)
+    return us if Material.parse(material).first == table.first else not us

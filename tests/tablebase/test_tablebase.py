@@ -437,7 +437,7 @@ def test_cache_is_written_and_then_trusted(tmp_path: Path, monkeypatch: pytest.M
     def no_build(*args: object) -> None:
         raise AssertionError("a valid cache must not be rebuilt")
 
-    monkeypatch.setattr(tb, "build", no_build)
+    monkeypatch.setattr("al0.tablebase.cache.build", no_build)  # where load finds it
     assert (tb.load("KNK", tmp_path).values == built.values).all()
 
 
