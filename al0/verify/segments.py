@@ -234,25 +234,19 @@ def _segment_uses(current: Segment) -> tuple[int, int, int, int]:
     ended the game."""
     before, dtms = current.dtm, current.dtms
     last = len(dtms) - 1
-    moves = progress = stalled = lost = 0
-    for index in range(1, len(dtms), 2):
+    ends = list(range(1, len(dtms), 2))  # each of our moves, after the reply
+    if last % 2 == 0 and current.ending is not None:  # our move ended the game
+        ends.append(last)
+    progress = stalled = lost = 0
+    for index in ends:
         after = dtms[index]
-        moves += 1
         if before is not None and after is None:
             lost += 1
         elif before is not None and after is not None:
             progress += before - after
             stalled += before <= after
         before = after
-    if last % 2 == 0 and current.ending is not None:  # our move ended the game
-        after = dtms[last]
-        moves += 1
-        if before is not None and after is None:
-            lost += 1
-        elif before is not None and after is not None:
-            progress += before - after
-            stalled += before <= after
-    return moves, progress, stalled, lost
+    return len(ends), progress, stalled, lost
 
 
 _use = AdviceUse._make
