@@ -33,6 +33,7 @@ from al0.verify import (
     analysis_lines,
     check_cluster,
     most_wasteful_line,
+    plans_are_cheap,
     play_one,
     start_positions,
     usable_cpus,
@@ -43,13 +44,19 @@ if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 
-def default_jobs(defender: DefenderSpec, scheduler: str | None, positions: int, cpus: int) -> int:
+def default_jobs(
+    defender: DefenderSpec, scheduler: str | None, positions: int, cpus: int, cheap_plans: bool = False
+) -> int:
     """``--jobs`` when it is not given: one worker per usable CPU (no more
     than :func:`~al0.verify.run.useful_jobs` finds worth starting), but one
     process for a UCI defender (one engine per run), on a cluster (its
-    workers do the work) and for a run of one chunk (:data:`CHUNK`), where
-    starting workers costs more than they save."""
+    workers do the work), for a run of one chunk (:data:`CHUNK`), where
+    starting workers costs more than they save, and for the worst case of a
+    table whose plans are cheap (:func:`~al0.verify.run.plans_are_cheap`:
+    its workers would only plan)."""
     if defender.kind == "uci" or scheduler or positions <= CHUNK:
+        return 1
+    if defender.kind == "worst" and cheap_plans:
         return 1
     return useful_jobs(cpus, positions, defender.kind == "worst", cpus)[0]
 
@@ -190,9 +197,10 @@ def summary_lines(summary: Summary) -> Iterator[str]:
     default=None,
     help="Worker processes: at most 2 per CPU, and one per chunk of 200 "
     "positions (a note says when fewer are started). Default: one per CPU "
-    "this process may use; one with a UCI defender or --scheduler, or for "
-    f"at most {CHUNK} positions (starting workers would cost more than "
-    "they save).",
+    "this process may use; one with a UCI defender or --scheduler, for "
+    f"at most {CHUNK} positions, or for the worst case of a table whose "
+    "plans the native core makes in a few dozen nodes (starting workers "
+    "would cost more than they save).",
 )
 @click.option(
     "--scheduler",
@@ -315,7 +323,8 @@ def verify(
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
         inputs.append(verifier.table.library.path or None)
         if jobs is None:
-            jobs = default_jobs(defender, scheduler, len(boards), usable_cpus())
+            cheap = defender.kind == "worst" and plans_are_cheap(verifier, boards)
+            jobs = default_jobs(defender, scheduler, len(boards), usable_cpus(), cheap)
         elif jobs > 1:
             asked = jobs
             jobs, why = useful_jobs(jobs, len(boards), defender.kind in ("worst", "tablebase"), usable_cpus())

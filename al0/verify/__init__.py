@@ -13,7 +13,7 @@ analysis as lines of text.
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
 from al0.verify.api import Verification, check_cluster, verify
 from al0.verify.game import GameRecord, play_one
-from al0.verify.run import CHUNK, INTERRUPTED, usable_cpus, useful_jobs
+from al0.verify.run import CHUNK, INTERRUPTED, plans_are_cheap, usable_cpus, useful_jobs
 from al0.verify.sources import start_positions
 from al0.verify.summary import Check, Claim, Decision, Expectation, Summary
 from al0.verify.tally import EXAMPLES_KEPT, Report, percentile
@@ -40,6 +40,7 @@ __all__ = [
     "percentile",
     "play_one",
     "start_positions",
+    "plans_are_cheap",
     "usable_cpus",
     "useful_jobs",
     "verify",

@@ -268,7 +268,7 @@ def analysis_lines(data: dict[str, Any] | None) -> Iterator[str]:
             yield (
                 f"    {_name(use):<{width}}  {use['moves']:>3} moves  progress "
                 f"{use['progress']:>3}  stalled {use['stalled']:>3}  wasted "
-                f"{use['wasted']:>3}" + (f"  lost the win" if use["lost"] else "") + mark
+                f"{use['wasted']:>3}" + ("  lost the win" if use["lost"] else "") + mark
             )
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable, Generator, TypeVar
 import chess
 
 from al0.board.position import Position
+from al0.engine.plan import Planner
 from al0.errors import AL0Error
 from al0.verify.chains import judge_chains
 from al0.verify.deal import PLAN_CHUNK, Deal
@@ -68,6 +69,41 @@ def usable_cpus() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # not on every platform
         return os.cpu_count() or 1
+
+
+CHEAP_PLAN_NODES = 200
+"""Search nodes a plan, on average, below which the worst case runs in one
+process: the native core searches them in microseconds, less than handing
+a plan to a worker and back (``krk_std --defender worst``: 2.1 s in one
+process, 2.7 s with two; ``kbbk --positions sample:3000 --defender worst``:
+4.9 s against 8.0 s)."""
+
+PILOT_PLANS = 50
+"""Starts planned, spread over the run's, to tell whether its plans are cheap."""
+
+
+def plans_are_cheap(verifier: Verifier, boards: Sequence[chess.Board]) -> bool:
+    """Whether ``verifier``'s table plans on the native core whole (rules,
+    advice and searches in one call) and in fewer than
+    :data:`CHEAP_PLAN_NODES` nodes on average at :data:`PILOT_PLANS` of
+    ``boards`` (planned by a planner of their own, so the run's plans and
+    figures are its own). Node counts, not times: the same answer on a
+    loaded machine; the pilot stops as soon as its nodes tell."""
+    if verifier.planner.core is None or not boards:
+        return False
+    step = max(1, len(boards) // PILOT_PLANS)
+    starts = [boards[index] for index in range(0, len(boards), step)][:PILOT_PLANS]
+    allowed = CHEAP_PLAN_NODES * len(starts)
+    pilot = Planner(verifier.table, allowed, cache=False)
+    nodes = 0
+    for board in starts:
+        try:
+            nodes += pilot.plan(board).nodes
+        except AL0Error:  # a search past all the pilot's nodes (or no plan: the run reports it)
+            return False
+        if nodes >= allowed:
+            return False
+    return True
 
 
 def useful_jobs(jobs: int, positions: int, by_plans: bool, cpus: int) -> tuple[int, str]:

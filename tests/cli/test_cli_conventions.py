@@ -30,20 +30,22 @@ def run(*args: str, input: str | None = None):
 
 
 @pytest.mark.parametrize(
-    "kind, scheduler, positions, jobs",
+    "kind, scheduler, positions, jobs, cheap",
     [
-        ("tablebase", None, 18_081, 4),
-        ("worst", None, 18_081, 4),
-        ("random", None, 401, 3),  # no more workers than chunks of 200
-        ("tablebase", None, 200, 1),  # one chunk: workers would cost more than they save
-        ("worst", None, 100, 1),
-        ("uci", None, 18_081, 1),  # one engine per run
-        ("tablebase", "tcp://host:8786", 18_081, 1),
+        ("tablebase", None, 18_081, 4, False),
+        ("worst", None, 18_081, 4, False),
+        ("worst", None, 18_081, 1, True),  # the workers would only plan, in microseconds
+        ("tablebase", None, 18_081, 4, True),  # they play the defender's games too
+        ("random", None, 401, 3, False),  # no more workers than chunks of 200
+        ("tablebase", None, 200, 1, False),  # one chunk: workers would cost more than they save
+        ("worst", None, 100, 1, False),
+        ("uci", None, 18_081, 1, False),  # one engine per run
+        ("tablebase", "tcp://host:8786", 18_081, 1, False),
     ],
 )
-def test_jobs_default_to_the_usable_cpus(kind, scheduler, positions, jobs):
+def test_jobs_default_to_the_usable_cpus(kind, scheduler, positions, jobs, cheap):
     defender = DefenderSpec(kind, ("engine",) if kind == "uci" else ())
-    assert default_jobs(defender, scheduler, positions, cpus=4) == jobs
+    assert default_jobs(defender, scheduler, positions, cpus=4, cheap_plans=cheap) == jobs
 
 
 def test_a_uci_defender_without_jobs_is_not_refused():

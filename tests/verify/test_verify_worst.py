@@ -165,3 +165,18 @@ def test_workers_regions_keep_mirror_images_together_and_use_every_worker(region
                 assert len(found) == 1 and 0 <= min(found) < regions
                 used |= found
     assert used == set(range(regions))
+
+
+@pytest.mark.parametrize(
+    "table, cheap",
+    [
+        ("krk_std", True),  # planned whole on the core, a few dozen nodes a plan
+        ("krk_bratko", False),  # a Python library: planned in Python
+        ("kbnk", False),  # on the core, but thousands of nodes a plan
+    ],
+)
+def test_the_worst_case_of_cheap_plans_runs_in_one_process(table, cheap):
+    from al0.verify import Verification, plans_are_cheap
+
+    with Verification(table, PositionsSpec.sample(300, 0), DefenderSpec("worst")) as verification:
+        assert plans_are_cheap(verification.verifier, verification.boards) is cheap
