@@ -582,23 +582,54 @@ static int make_constants(void)
     return HEIGHT && CODE && AT && MADE && EMPTY && ZERO ? 0 : -1;
 }
 
-/* search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)
- * -> (reason, tree or None, nodes, moves): the search runs without the GIL. */
+/* search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop
+ * [, excluded, reach]) -> (reason, tree or None, nodes, moves): the search
+ * runs without the GIL. ``excluded`` is a sequence of positions our moves
+ * may not lead to at depths up to ``reach`` (the game has seen them). */
 static PyObject *py_search(PyObject *module, PyObject *args)
 {
     AdviceObject *advice;
     MemoObject *memo;
-    PyObject *root_position, *clock, *stop;
-    int us, shared;
+    PyObject *root_position, *clock, *stop, *seen = NULL;
+    int us, shared, reach = -1;
     long long node_limit, move_limit;
     double deadline;
     Position root;
-    if (!PyArg_ParseTuple(args, "O!OpO!pLLdOO", &AdviceType, &advice, &root_position, &us,
+    if (!PyArg_ParseTuple(args, "O!OpO!pLLdOO|Oi", &AdviceType, &advice, &root_position, &us,
                           &MemoType, &memo, &shared, &node_limit, &move_limit, &deadline,
-                          &clock, &stop)
+                          &clock, &stop, &seen, &reach)
         || read_position(root_position, &root) < 0)
         return NULL;
+    /* The excluded positions as a memo's values (its hash of positions). */
+    Memo excluded;
+    int excluding = seen && seen != Py_None;
+    if (excluding) {
+        PyObject *items = PySequence_Fast(seen, "excluded positions are a sequence");
+        if (!items)
+            return NULL;
+        if (memo_init(&excluded) < 0) {
+            memo_free(&excluded);
+            Py_DECREF(items);
+            return PyErr_NoMemory();
+        }
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(items); i++) {
+            Position p;
+            int failed = read_position(PySequence_Fast_GET_ITEM(items, i), &p) < 0;
+            if (!failed && value_set(&excluded, &p, HOLDS) < 0) {
+                PyErr_NoMemory();
+                failed = 1;
+            }
+            if (failed) {
+                memo_free(&excluded);
+                Py_DECREF(items);
+                return NULL;
+            }
+        }
+        Py_DECREF(items);
+    }
     if (memo->busy) {
+        if (excluding)
+            memo_free(&excluded);
         PyErr_SetString(PyExc_RuntimeError, "a search is already running on this memo");
         return NULL;
     }
@@ -607,7 +638,13 @@ static PyObject *py_search(PyObject *module, PyObject *args)
     if (search_init(&s, &advice->advice, &memo->memo, shared, &root, us, node_limit, move_limit,
                     poll_python, &poll) < 0) {
         search_free(&s);
+        if (excluding)
+            memo_free(&excluded);
         return PyErr_NoMemory();
+    }
+    if (excluding) {
+        s.excluded = &excluded;
+        s.reach = reach;
     }
     memo->busy = 1;
     Py_INCREF(memo);
@@ -618,6 +655,8 @@ static PyObject *py_search(PyObject *module, PyObject *args)
     memo->busy = 0;
     memo->used = 1;
     search_free(&s);
+    if (excluding)
+        memo_free(&excluded);
     PyObject *result = NULL;
     if (s.reason == PYTHON_ERROR) {
         /* the poll's exception (Ctrl-C) is set: raise it */
@@ -1053,7 +1092,7 @@ static PyMethodDef core_methods[] = {
     {"goal_column", py_goal_column, METH_VARARGS,
      "goal_column(program, us, depth, turn, boards, out): a goal at every row of boards"},
     {"search", py_search, METH_VARARGS,
-     "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop)"},
+     "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop[, excluded, reach])"},
     {"canonical", py_canonical, METH_VARARGS,
      "canonical(position, us): (symmetry, image) of the class's canonical orientation"},
     {NULL}

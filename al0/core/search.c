@@ -173,6 +173,13 @@ static int goals(Search *s, const Position *p, int depth)
     return said;
 }
 
+/* ForcingTreeSearch.excluded: a position the game has seen after a move
+ * of ours, at a depth within reach, fails at every bound. */
+static int excluded(const Search *s, const Position *p, int depth)
+{
+    return s->excluded && depth <= s->reach && value_get(s->excluded, p) != UNKNOWN;
+}
+
 static Entry *add_entry(Search *s, const Position *p, int depth)
 {
     Entry *entry = memo_add(s->memo, p, depth);
@@ -185,6 +192,11 @@ static Entry *add_entry(Search *s, const Position *p, int depth)
 static Entry *visit(Search *s, const Position *p, int depth)
 {
     count_node(s);
+    if (excluded(s, p, depth)) {
+        Entry *entry = add_entry(s, p, depth);
+        entry->lo = s->never;
+        return entry;
+    }
     if (s->advice->mate_alone && depth) {
         Entry *entry = add_entry(s, p, depth);
         if (p->turn != s->us && is_checkmate(p))
@@ -275,6 +287,8 @@ static Result one_ply(Search *s, Entry *entry)
         Position c = apply_move(p, moves[i]);
         Node node;
         count_node(s);
+        if (excluded(s, &c, depth + 1))
+            continue;  /* fails at every bound */
         node_init(&node, &c, s->us, depth + 1);
         if (!evaluate(s->advice->holding, &node, &s->parts))
             continue;  /* fails at every bound */
@@ -336,7 +350,7 @@ static Result last_reply(Search *s, const Position *p, int depth, Entry **found)
     count_node(s);
     Entry *entry = *found = add_entry(s, p, depth);
     int said = value_get(s->memo, p);
-    if (said == FAILS) {
+    if (said == FAILS || excluded(s, p, depth)) {
         entry->lo = s->never;
         return (Result){NULL, s->never};
     }

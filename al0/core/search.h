@@ -51,6 +51,8 @@ typedef struct {
     long long nodes, moves, steps, node_limit, move_limit;
     int never, one_ply, last_theirs, odd_ours;
     int **history;                /* by depth: refutations by reply (NULL: none yet) */
+    Memo *excluded;               /* positions our moves may not lead to (their values), NULL: none */
+    int reach;                    /* ... at depths up to this one */
     PollFn poll;
     void *poll_context;
     jmp_buf stop;                 /* where a search that must stop unwinds to */

@@ -25,6 +25,7 @@ computed once per search (slot numbers it). A piece argument is ``ours << 5
 from __future__ import annotations
 
 import time
+from collections.abc import Set
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -35,6 +36,7 @@ from al0.board.material import Material
 from al0.board.position import MOVES, Position, fen
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
+from al0.engine.history import EVERYWHERE
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
 from al0.engine.search import ForcingTreeSearch, search_stopped
@@ -237,15 +239,28 @@ class NativeSearch:
     shared as the Python search's memo and values are."""
 
     def __init__(
-        self, advice: NativeAdvice, root: Node, limits: SearchLimits | int = SearchLimits(), memo: Any = None
+        self,
+        advice: NativeAdvice,
+        root: Node,
+        limits: SearchLimits | int = SearchLimits(),
+        memo: Any = None,
+        excluded: Set[Position] = frozenset(),
+        reach: int = EVERYWHERE,
     ):
         compiled = advice.compiled
         if memo is not None and compiled.reads_root and not compiled.position_only:
             raise ValueError(f"advice {compiled.name!r} reads the root: its searches cannot share a memo")
+        if excluded and memo is not None:
+            raise ValueError(
+                f"advice {compiled.name!r}: a search excluding positions keeps its memo to itself"
+            )
         self.advice = advice
         self.root = root
         self.limits = limits if isinstance(limits, SearchLimits) else SearchLimits(limits)
         self.memo = memo
+        self.excluded = excluded
+        """As :attr:`ForcingTreeSearch.excluded <al0.engine.search.ForcingTreeSearch.excluded>`."""
+        self.reach = reach
         self.nodes = 0
         self.moves = 0
 
@@ -257,7 +272,9 @@ class NativeSearch:
         limits, name = self.limits, self.advice.compiled.name
         if (self.root.position.white | self.root.position.black).bit_count() > MAX_MEN:
             # Past the core's move lists (never an endgame's): the twin searches.
-            twin = ForcingTreeSearch(self.advice.compiled, self.root, limits)
+            twin = ForcingTreeSearch(
+                self.advice.compiled, self.root, limits, excluded=self.excluded, reach=self.reach
+            )
             tree = twin.run()
             self.nodes, self.moves = twin.nodes, twin.moves
             return tree
@@ -277,6 +294,8 @@ class NativeSearch:
             time.monotonic() + limits.seconds,
             time.monotonic,
             limits.stop,
+            tuple(self.excluded) if self.excluded else None,
+            self.reach,
         )
         if reason == "done":
             return None if tree is None else as_tree(tree)

@@ -14,6 +14,7 @@ from al0.board.moves import apply
 from al0.board.position import Position, from_board, to_board
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
+from al0.engine.history import EVERYWHERE, repeated, seen_after_ours
 from al0.engine.limits import SearchLimits
 from al0.engine.memo import SearchKey
 from al0.engine.native import (
@@ -64,6 +65,9 @@ class Plan:
     counters: tuple[int, int] | None = field(default=None, compare=False, repr=False)
     """The move counters (halfmove clock, fullmove number) of the board the
     plan was asked for, when it was asked with one."""
+    by_history: bool = field(default=False, compare=False, repr=False)
+    """Whether the game's history chose the tree: the first tree found led
+    back to a position the game had seen (:mod:`al0.engine.history`)."""
 
     @property
     def board(self) -> chess.Board:
@@ -94,6 +98,7 @@ def _plan(
     nodes: int,
     seconds: float,
     counters: tuple[int, int] | None,
+    by_history: bool = False,
 ) -> Plan:
     """``Plan(...)`` of these fields, made without the dataclass's
     ``__init__``: a frozen dataclass sets each field through
@@ -109,6 +114,7 @@ def _plan(
         nodes=nodes,
         seconds=seconds,
         counters=counters,
+        by_history=by_history,
     )
     return plan
 
@@ -119,7 +125,8 @@ _new_object = object.__new__
 class Planner:
     """Plans for one advice table. Compiles the table once and, with
     ``cache``, remembers the plan of every position it has planned (a plan
-    depends on the position only, never on the game's history) and shares
+    depends on the position only, but where its tree would lead back to a
+    position the game has seen: :meth:`plan_position`) and shares
     work between its searches: the nodes they meet, with the facts
     predicates memoised on them, the goal values of position-only advice,
     and for each advice whose goals do not read the root (or read only
@@ -186,55 +193,76 @@ class Planner:
         met, by advice and root key (kept across searches with ``cache``)."""
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
+        self.reach = EVERYWHERE
+        """How deep into a tree our moves avoid the positions the game has
+        seen (:mod:`al0.engine.history`): 1 for the first move only (on
+        KBNK's sample the two find the same trees)."""
 
     def plan(self, board: chess.Board, limits: SearchLimits | None = None) -> Plan:
         """The plan at ``board`` (our move); ``limits`` bound each search
         instead of the planner's budget (a UCI ``go nodes``, a stop flag).
 
+        The board's move stack is the game: the positions it has seen after
+        our moves are avoided where the advice allows (:meth:`plan_position`).
+
         :raises SearchBudgetExceeded: when one search reaches a limit.
         :raises PositionError: when the board has pawns or castling rights.
         """
-        return self.plan_position(from_board(board), board, limits)
+        return self.plan_position(from_board(board), board, limits, seen_after_ours(board, self.table.us))
 
     def plan_position(
-        self, position: Position, board: chess.Board | None = None, limits: SearchLimits | None = None
+        self,
+        position: Position,
+        board: chess.Board | None = None,
+        limits: SearchLimits | None = None,
+        seen: frozenset[Position] = frozenset(),
     ) -> Plan:
         """The plan at ``position`` (our move); ``board``, when given, is
         the same position with its move counters, kept for display;
-        ``limits`` as in :meth:`plan`."""
+        ``limits`` as in :meth:`plan`. Where the tree of the advice chosen
+        leads a move of ours to a position of ``seen`` (positions the game
+        has had after our moves), a tree of the same advice that does not
+        is played instead, when there is one (a repetition is the table's
+        failure); such a plan is not cached."""
         if self.cache is not None:
             plan = self.cache.get(position)
-            if plan is not None:
+            if plan is not None and not self._comes_back(plan, seen):
                 return plan
         counters = None if board is None else (board.halfmove_clock, board.fullmove_number)
         if self.core is not None and self.cache is None:
             # One call into the core, the symmetry too (with a cache, the
             # canonical image's plan is looked up first, below).
             plan = self._core_plan(position, counters, limits or self.limits, self.table.symmetric)
-            if plan is not None:
+            if plan is not None and not self._comes_back(plan, seen):
                 self.search_seconds.append(plan.seconds)
                 return plan
         symmetry, image = self._canonical(position) if self.table.symmetric else (0, position)
         if symmetry:
             # Planned in the class's canonical orientation and mapped back,
             # so that mirror images play as mirror images.
-            seen = self._canonical_plan(position, symmetry, image, limits)
+            image_plan = self._canonical_plan(position, symmetry, image, limits, seen)
             plan = _plan(
                 position,
-                seen.rule,
-                seen.advice,
-                seen.tried,
-                None if seen.tree is None else transform_tree(seen.tree, INVERSE[symmetry]),
-                seen.nodes,
-                seen.seconds,
+                image_plan.rule,
+                image_plan.advice,
+                image_plan.tried,
+                None if image_plan.tree is None else transform_tree(image_plan.tree, INVERSE[symmetry]),
+                image_plan.nodes,
+                image_plan.seconds,
                 counters,
+                image_plan.by_history,
             )
         else:
-            plan = self._search(position, counters, limits or self.limits)
+            plan = self._search(position, counters, limits or self.limits, seen)
             self.search_seconds.append(plan.seconds)
-        if self.cache is not None:
+        if self.cache is not None and not plan.by_history:
             self.cache[position] = plan
         return plan
+
+    def _comes_back(self, plan: Plan, seen: frozenset[Position]) -> bool:
+        """Whether ``plan``'s tree leads a move of ours to a position of
+        ``seen`` (then the history must be searched with)."""
+        return bool(seen) and plan.tree is not None and repeated(plan.position, plan.tree, seen, self.reach)
 
     def _canonical(self, position: Position) -> tuple[int, Position]:
         """The symmetry that takes ``position`` to its class's canonical
@@ -246,7 +274,12 @@ class Planner:
         return symmetry, transform_position(position, symmetry)
 
     def _canonical_plan(
-        self, position: Position, symmetry: int, image: Position, limits: SearchLimits | None
+        self,
+        position: Position,
+        symmetry: int,
+        image: Position,
+        limits: SearchLimits | None,
+        seen: frozenset[Position],
     ) -> Plan:
         """The plan of ``position`` under ``symmetry`` (its canonical
         orientation, ``image``). An error names ``position`` as the user gave it, not
@@ -257,7 +290,9 @@ class Planner:
         :raises AL0Error: as :meth:`plan_position`.
         """
         try:
-            return self.plan_position(image, limits=limits)
+            return self.plan_position(
+                image, limits=limits, seen=frozenset(transform_position(p, symmetry) for p in seen)
+            )
         except AL0Error as error:
             if isinstance(error, PredicateError) and error.position is not None:
                 back = INVERSE[symmetry]
@@ -297,14 +332,23 @@ class Planner:
             raise self.core.stopped(reason, advice, limits, position)
         return _plan(position, rule, advice, tried, tree, nodes, time.perf_counter() - started, counters)
 
-    def _search(self, position: Position, counters: tuple[int, int] | None, limits: SearchLimits) -> Plan:
+    def _search(
+        self,
+        position: Position,
+        counters: tuple[int, int] | None,
+        limits: SearchLimits,
+        seen: frozenset[Position] = frozenset(),
+    ) -> Plan:
         if self.core is not None:
             plan = self._core_plan(position, counters, limits, False)
-            if plan is not None:
+            if plan is not None and not self._comes_back(plan, seen):
                 return plan
+            # (Where it comes back, the loop below plans again, advice by
+            # advice, to search the advice played without the positions seen.)
         started = time.perf_counter()
         root = node_at(position, 0, self.table.us)
         nodes = 0
+        by_history = False
         memos = self.memos
         try:
             for rule, precondition in self.rules:
@@ -341,6 +385,26 @@ class Planner:
                     if tree is not None and not tree.is_leaf and name in self.minimise:
                         tree, more = self._minimised(name, root, tree, limits)
                         nodes += more
+                    if tree is not None and seen and repeated(position, tree, seen, self.reach):
+                        # The tree leads back to a position of the game: the
+                        # same advice searched again with those excluded (a
+                        # memo of its own), its tree played if it has one.
+                        by_history = True
+                        again: ForcingTreeSearch | NativeSearch = (
+                            ForcingTreeSearch(advice, root, limits, None, self.nodes, None, seen, self.reach)
+                            if native is None
+                            else NativeSearch(native, root, limits, None, seen, self.reach)
+                        )
+                        try:
+                            avoiding = again.run()
+                        except SearchBudgetExceeded:
+                            # Without the shared memo it may need more than
+                            # the first search: the tree found stands.
+                            avoiding = None
+                        nodes += again.nodes
+                        self.visited += again.nodes
+                        if avoiding is not None:
+                            tree = avoiding
                     # A better-goal that already holds at the root is satisfied
                     # with no move to play: it cannot guide play, so pass it over.
                     if tree is not None and not tree.is_leaf:
@@ -353,6 +417,7 @@ class Planner:
                             nodes,
                             time.perf_counter() - started,
                             counters,
+                            by_history,
                         )
                     tried.append(name)
                 return _plan(

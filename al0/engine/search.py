@@ -20,6 +20,7 @@ never change its result. The advice it searches for comes compiled
 from __future__ import annotations
 
 import time
+from collections.abc import Set
 from operator import is_
 from typing import Any
 
@@ -29,6 +30,7 @@ from al0.board.checks import checking_moves, is_checkmate, legal_checks, mate_in
 from al0.board.moves import apply, legal_moves, legal_targets
 from al0.board.position import MOVES, Position, fen
 from al0.engine.compiled import CompiledAdvice
+from al0.engine.history import EVERYWHERE
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import FAILS, HOLDS, LEAF_HERE, Entry, SearchKey, make_tree
 from al0.engine.tree import LEAF, ForcingTree
@@ -84,9 +86,14 @@ class ForcingTreeSearch:
         memo: dict[SearchKey, Entry] | None = None,
         nodes: dict[SearchKey, Node] | None = None,
         values: dict[Position, int] | None = None,
+        excluded: Set[Position] = frozenset(),
+        reach: int = EVERYWHERE,
     ):
         if memo is not None and advice.reads_root and not advice.position_only:
             raise ValueError(f"advice {advice.name!r} reads the root: its searches cannot share a memo")
+        if excluded and (memo is not None or values is not None):
+            # A memo's failures hold for its own exclusions only.
+            raise ValueError(f"advice {advice.name!r}: a search excluding positions keeps its memo to itself")
         self.advice = advice
         self.us = root.us
         self.root = root
@@ -133,6 +140,12 @@ class ForcingTreeSearch:
         refuted a node of theirs (:meth:`_refuters_first`)."""
         self.legal_at: dict[tuple[bool, int], bool] = {}
         """:meth:`_legal_alone`'s answers so far."""
+        self.excluded = excluded
+        """Positions our moves may not lead to (:mod:`al0.engine.history`: the
+        game has seen them), at depths up to :attr:`reach`: such a node fails
+        at every bound, whatever its goals. A checkmate is never one (it ends
+        the game), so the searches for mate alone do not look."""
+        self.reach = reach if excluded else -1
 
     def run(self) -> ForcingTree | None:
         """The forcing tree of least worst-case depth, or None if there is none
@@ -210,6 +223,10 @@ class ForcingTreeSearch:
         advice = self.advice
         entry = Entry()
         entry.lo, entry.tree, entry.children = -1, None, None
+        if depth <= self.reach and position in self.excluded:
+            entry.lo = self.never
+            self.memo[key] = entry
+            return entry, None
         if advice.mate_alone and depth:
             # The holding-goal is true and mate the better-goal: a leaf is a
             # checkmate with them to move, read off the position.
@@ -377,6 +394,8 @@ class ForcingTreeSearch:
                     )
                 # :meth:`_visit`'s count and goals, without its memo entry.
                 self._count_node()
+                if depth <= self.reach and child in self.excluded:
+                    continue  # fails at every bound
                 if shared is None:
                     child_node = node_at(child, depth, us)
                 else:
@@ -415,7 +434,7 @@ class ForcingTreeSearch:
         values = self.values
         assert values is not None  # position-only advice (:attr:`last_theirs`)
         said = values.get(position)
-        if said == FAILS:
+        if said == FAILS or depth <= self.reach and position in self.excluded:
             entry.lo = self.never
             return None, self.never
         if self._legal_alone(False, depth):

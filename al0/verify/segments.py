@@ -12,7 +12,11 @@ and a game's record is read off its chain by :func:`walk`.
 
 What history decides is not in a segment: the move limit (our moves since
 the start), the 50-move rule and threefold repetition, which can span the
-joins. :func:`walk` goes through the chain half-move by half-move with
+joins; and the plan itself where its tree would lead back to a position the
+game has seen after a move of ours (:mod:`al0.engine.history`): a segment
+names the positions its tree's moves of ours lead to (:attr:`Segment.ours`),
+and where one was seen the game goes on by segments planned with its
+history (:func:`walk`'s ``again``). :func:`walk` goes through the chain half-move by half-move with
 those counts, checking them where and in the order the play loop
 (:func:`al0.engine.play.play_game`) does, so a record is the one the play loop
 gives.
@@ -24,6 +28,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from al0.board.moves import apply, play
 from al0.board.position import Position
+from al0.engine.history import our_children
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, descend, ending_at
 from al0.engine.tree import ForcingTree
@@ -87,18 +92,25 @@ class Segment(NamedTuple):
     failure: AL0Error | None = None
     """The error the plan's search raised (a spent budget, a broken
     library): raised where a game needs the plan, as the play loop would."""
+    ours: frozenset[int] = frozenset()
+    """The hash of each position a move of ours in the plan's tree leads to
+    (as far as the planner avoids the positions seen): a game that has seen
+    one of them may plan otherwise here."""
 
 
-def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> Segment:
-    """The segment from ``position`` (our move): its plan, followed against
-    the tablebase's defence as :func:`~al0.engine.play.play_game` follows it."""
+def make_segment(
+    planner: Planner, tablebase: Tablebase, position: Position, seen: frozenset[Position] = frozenset()
+) -> Segment:
+    """The segment from ``position`` (our move), the game having seen
+    ``seen`` after its moves of ours: its plan, followed against the
+    tablebase's defence as :func:`~al0.engine.play.play_game` follows it."""
     us = planner.table.us
     dtm = tablebase.dtm_at(position, us)
     end = ending_at(position, planner)
     if end is not None:
         return Segment(None, None, dtm, (), (), 0, end)
     try:
-        plan = planner.plan_position(position)
+        plan = planner.plan_position(position, seen=seen)
     except AL0Error as error:
         return Segment(None, None, dtm, (), (), 0, None, error)
     if plan.tree is None:
@@ -120,8 +132,10 @@ def make_segment(planner: Planner, tablebase: Tablebase, position: Position) -> 
         ending = ending_at(reached, planner)
         return ending
 
+    ours = frozenset(hash(child) for child in our_children(position, plan.tree, planner.reach))
+
     def segment(ending: Ending | None) -> Segment:
-        return Segment(plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending)
+        return Segment(plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending, None, ours)
 
     tree: ForcingTree | None = plan.tree
     while tree is not None:
@@ -174,6 +188,10 @@ class Tail(NamedTuple):
     marks: int
     """A bit (:func:`_mark`) for each position of those ``quiet`` half-moves:
     a position before the tail whose bit is not set is not among them."""
+    ours: int
+    """A bit (:func:`_mark` of its hash) for each position its segments'
+    trees lead a move of ours to (:attr:`Segment.ours`): a game that has seen
+    one after a move of ours before the tail may plan otherwise in it."""
 
 
 _DECIDED = frozenset(Ending) - {_FIFTY, _REPETITION, _MOVE_LIMIT}
@@ -197,6 +215,7 @@ def _tail_fits(
     max_moves: int,
     seen: dict[Key, int],
     segment: Callable[[Key], Segment],
+    after_ours: dict[int, Key] | None = None,
 ) -> bool:
     """Whether a game at the position ``key`` with ``moves`` played, its
     50-move count at ``clock`` and the positions ``seen`` since the last
@@ -204,8 +223,13 @@ def _tail_fits(
     rule are not reached on the way, and no position of the tail before its
     first capture came before (but ``key`` itself, once), so no count of a
     repetition differs. The tail's marks rule most positions out at once;
-    where they cannot, its chain is read, segment by segment."""
+    where they cannot, its chain is read, segment by segment. Nor may a
+    position the game had after a move of ours (``after_ours``, by hash) be
+    one a tree of the tail leads back to (then a plan there may differ):
+    told by the marks alone, so a tail whose mark is set is not used."""
     if moves + tail.moves >= max_moves or clock + tail.quiet >= 100 or seen.get(key) != 1:
+        return False
+    if after_ours and any(tail.ours & _mark(h) for h in after_ours):
         return False
     marks = 0
     for before in seen:
@@ -269,10 +293,12 @@ def _remember(
     Less history can only delay the endings history decides, so the rest of
     the game from any of them, with none, ends the same."""
     if tail is not None:
-        uses, quiet_end, marks = list(tail.uses), halfmoves + tail.quiet, tail.marks
+        uses, quiet_end, marks, ours = list(tail.uses), halfmoves + tail.quiet, tail.marks, tail.ours
     else:
-        uses, quiet_end, marks = [], halfmoves, 0
+        uses, quiet_end, marks, ours = [], halfmoves, 0, 0
     for key, current, played, before in reversed(walked):
+        for child in current.ours:
+            ours |= _mark(child)
         keys = current.keys
         first = next((at for at in captures if at >= before), None) if captures else None
         if first is not None and first < before + len(keys):  # a capture here: the marks start again
@@ -291,7 +317,7 @@ def _remember(
                 break
         uses.insert(0, _use((rule, advice, *counts)))
         if key not in tails:
-            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks)
+            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks, ours)
 
 
 def walk(
@@ -300,6 +326,7 @@ def walk(
     max_moves: int,
     segment: Callable[[Key], Segment],
     tails: dict[Key, Tail] | None = None,
+    again: Callable[[Key, frozenset[Key]], Segment] | None = None,
 ) -> Outcome:
     """The game from the position ``start`` (our move), its 50-move count
     at ``clock`` half-moves, through the segments ``segment`` gives (it may
@@ -307,7 +334,11 @@ def walk(
     the per-advice tally, as the play loop with ``max_moves`` would end it.
     With ``tails`` (kept between the games of a run) the game ends in the
     tail of a position where a game read before went on, where that tail
-    fits (:func:`_tail_fits`), and notes its own tails there.
+    fits (:func:`_tail_fits`), and notes its own tails there. Once a
+    segment's tree leads a move of ours back to a position the game has had
+    after one (:attr:`Segment.ours`), the game goes on by the segments
+    ``again`` gives, planned with those positions, and notes no tails (they
+    hold for a game without history).
 
     :raises AL0Error: the error of a plan the game needs.
     """
@@ -320,9 +351,11 @@ def walk(
     captures: list[int] = []
     """The half-moves (counted from 0) that took a man."""
     halfmoves = 0
+    by_history = False
+    """Whether the game plans with its history from here on."""
 
     def outcome(ending: Ending, tail: Tail | None = None) -> Outcome:
-        if tails is not None and ending in _DECIDED:
+        if tails is not None and ending in _DECIDED and not by_history:
             _remember(tails, walked, captures, ending, moves, halfmoves, tail)
             # The game from the start is the tail from it: its tally too.
             if counts is not None and start in tails:
@@ -340,11 +373,13 @@ def walk(
     seen = {start: 1}
     """Times each position came since the last capture (python-chess's
     repetitions do not look back past one)."""
+    after_ours: dict[int, Key] = {}
+    """The positions seen after our moves since the last capture, by hash."""
     at = start
     while True:
         if tails is not None:
-            tail = tails.get(at)
-            if tail is not None and _tail_fits(tail, at, moves, clock, max_moves, seen, segment):
+            tail = None if by_history else tails.get(at)
+            if tail is not None and _tail_fits(tail, at, moves, clock, max_moves, seen, segment, after_ours):
                 moves += tail.moves
                 return outcome(tail.ending, tail)
         if moves >= max_moves:
@@ -367,10 +402,13 @@ def walk(
             if current.captures >> index & 1:
                 clock = 0
                 seen.clear()
+                after_ours.clear()
                 captures.append(halfmoves - 1)
             else:
                 clock += 1
             times = seen[key] = seen.get(key, 0) + 1
+            if ours and again is not None:
+                after_ours[hash(unpack(key))] = key
             if not ours and counts is not None:
                 counts.count(advice, current.dtms[index])  # after their reply
             ending = (
@@ -387,4 +425,9 @@ def walk(
                     counts.count(advice, current.dtms[index])  # our move ended the game
                 return outcome(ending)
         at = keys[-1]
-        current = segment(at)
+        if not by_history:
+            current = segment(at)
+            by_history = again is not None and not after_ours.keys().isdisjoint(current.ours)
+        if by_history:
+            assert again is not None
+            current = again(at, frozenset(after_ours.values()))

@@ -78,6 +78,8 @@ class Verifier:
         self.tails: dict[Key, Tail] = {}
         """The rest of the games read here from each position where one
         started a new plan (see :func:`al0.verify.segments.walk`)."""
+        self.again: dict[tuple[Key, frozenset[Key]], Segment] = {}
+        """The segments made for a game's history (:meth:`segment_again`)."""
         self.plans_reported = 0
 
     def optimal(self, board: chess.Board) -> int | None:
@@ -111,6 +113,17 @@ class Verifier:
             found = self.segments[key] = make_segment(self.planner, self.tablebase, unpack(key))
         return found
 
+    def segment_again(self, key: Key, seen: frozenset[Key]) -> Segment:
+        """The segment from the position ``key`` in a game that has seen the
+        positions ``seen`` after its moves of ours, made here (see
+        :func:`al0.verify.segments.walk`)."""
+        assert self.segments is not None and self.tablebase is not None  # the tablebase defender's
+        found = self.again.get((key, seen))
+        if found is None:
+            found = make_segment(self.planner, self.tablebase, unpack(key), frozenset(map(unpack, seen)))
+            self.again[key, seen] = found
+        return found
+
     def chain_record(self, start: ChainStart, segment: Callable[[Key], Segment]) -> GameRecord:
         """The record of the game from ``start`` against the tablebase
         defender, read off the segments ``segment`` gives (see
@@ -120,7 +133,7 @@ class Verifier:
         :raises AL0Error: the error of a plan the game needs.
         """
         key, clock, fen = start
-        outcome = walk(key, clock, self.spec.max_moves, segment, self.tails)
+        outcome = walk(key, clock, self.spec.max_moves, segment, self.tails, self.segment_again)
         return GameRecord(
             position_fen(unpack(key)) if fen is None else fen,
             outcome.ending,

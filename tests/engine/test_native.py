@@ -24,6 +24,7 @@ from al0.board.sampling import random_positions
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_position
 from al0.core import native, status
 from al0.engine.compiled import compile_advice
+from al0.engine.history import EVERYWHERE, our_children, repeated
 from al0.engine.limits import SearchLimits
 from al0.engine.native import NativeSearch, Unsupported, compile_native, table_core
 from al0.engine.plan import Planner
@@ -144,6 +145,51 @@ def test_whole_searches_equal_the_twin(table_name: str) -> None:
         for board in random_positions(table.material, 6, seed=35, us=table.us):
             python, native_ = _search_both(compiled, made, from_board(board), table.us, 1500)
             assert python == native_, (name, board.fen())
+
+
+@pytest.mark.parametrize(
+    "table_name, names",
+    [("krk_std", None), ("kbnk", ("progress", "progress_in_2", "box_first_2", "mate_in_2"))],
+)
+@pytest.mark.parametrize("reach", [1, EVERYWHERE])
+def test_searches_excluding_positions_equal_the_twin(
+    table_name: str, names: tuple[str] | None, reach: int
+) -> None:
+    """With the positions its first tree's moves of ours lead to excluded
+    (a game's history, :mod:`al0.engine.history`), trees and node counts
+    equal, or the same budget spent, and no tree found leads to one."""
+    table = load_table(TABLES / f"{table_name}.yaml")
+    other = 0
+    for name, advice in table.advice.items():
+        if names is not None and name not in names:
+            continue
+        compiled = compile_advice(advice, table.library)
+        made = compile_native(advice, compiled, table)
+        for board in random_positions(table.material, 3, seed=36, us=table.us):
+            position = from_board(board)
+            first = ForcingTreeSearch(compiled, node_at(position, 0, table.us), 1500)
+            try:
+                tree = first.run()
+            except SearchBudgetExceeded:
+                continue
+            if tree is None or tree.is_leaf:
+                continue
+            seen = frozenset(our_children(position, tree))
+            results = []
+            for search in (
+                ForcingTreeSearch(compiled, node_at(position, 0, table.us), 1500, excluded=seen, reach=reach),
+                NativeSearch(made, node_at(position, 0, table.us), 1500, excluded=seen, reach=reach),
+            ):
+                try:
+                    results.append((search.run(), search.nodes))
+                except SearchBudgetExceeded as error:
+                    results.append((str(error), None))
+            assert results[0] == results[1], (name, board.fen())
+            found = results[0][0]
+            if isinstance(found, ForcingTree):
+                assert not repeated(position, found, seen, reach), (name, board.fen())
+                other += 1
+    assert other  # some advice has another tree
 
 
 def _outline(plan):  # type: ignore[no-untyped-def]

@@ -168,9 +168,12 @@ STALEMATE_TRAP = "k7/8/2K5/8/8/1R6/8/8 w - - 0 1"
             RandomDefender(),
             Ending.FIFTY_MOVES,
         ),
-        # The rook shuffles a1-b1 while their king shuffles h8-g8: repetition.
+        # The rook may stand only on a1, a7 and g1 (far from both kings)
+        # while their king shuffles h8-g8: once no plan has a new position
+        # to go to, one comes a third time.
         (
-            "{s: {better-goal: themtomove, holding-goal: true, us-moves: {0: rookmove}, them-moves: nomove}}",
+            "{s: {better-goal: 'themtomove and dist(R, k) = 7 and mdist(R, K) = 6', holding-goal: true,"
+            " us-moves: {0: rookmove}, them-moves: nomove}}",
             "7k/8/8/8/3K4/8/8/R7 w - - 0 1",
             lambda b: chess.Move.from_uci("h8g8" if b.king(chess.BLACK) == chess.H8 else "g8h8"),
             Ending.REPETITION,
