@@ -210,9 +210,11 @@ def test_a_move_that_would_repeat_a_position_gives_way_to_the_tablebase():
     assert gui.ask("go")[-1] == "bestmove e6e3"
     gui.ask(cycle)
     lines = gui.ask("go")
+    # A new plan: the remembered one comes back, so squeeze is searched again
+    # without the game's positions, and has no other tree.
     assert lines == [
         "info depth 1 score mate 8 pv d4c4",
-        "info string rule else_rule advice squeeze (plan from memory: no search): its move e6e3 "
+        "info string rule else_rule advice squeeze (new plan): its move e6e3 "
         "would repeat a position of the game: playing the tablebase move",
         "bestmove d4c4",
     ]
