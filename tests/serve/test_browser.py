@@ -73,9 +73,14 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def until(browser: Any, condition: Callable[[], Any]) -> Any:
+    """``condition()`` once it is true. The page redraws its board, lists and
+    tree as answers come in, so an element found a moment before may be gone
+    (stale): the condition is then asked again, not failed."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, WAIT).until(lambda _: condition())
+    wait = WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,))
+    return wait.until(lambda _: condition())
 
 
 def text(browser: Any, element: str) -> str:
@@ -88,7 +93,11 @@ def line(browser: Any) -> list[str]:
 
 
 def click_square(browser: Any, square: str) -> None:
-    browser.find_element("css selector", f'[data-square="{square}"]').click()
+    def click() -> bool:  # found and clicked in one go: the board may be redrawn between
+        browser.find_element("css selector", f'[data-square="{square}"]').click()
+        return True
+
+    until(browser, click)
 
 
 def click_move(browser: Any, uci: str) -> None:
@@ -168,13 +177,15 @@ def test_a_kbbk_plan_tree_by_clicking(browser: Any, url: str, shots: Path) -> No
         node = nodes[depth] if depth < len(nodes) else None
         if node is None:
             break
+        # Read before the click: the tree may be redrawn after it.
+        wanted, label = node.get_attribute("data-fen"), node.text
         node.click()
-        until(browser, lambda: fen.get_attribute("value") == node.get_attribute("data-fen"))
+        until(browser, lambda: fen.get_attribute("value") == wanted)
         assert browser.find_elements("css selector", ".sq.last")
         depth += 1
-        if "#" in node.text:
+        if "#" in label:
             break
-    assert depth == 5 and "#" in node.text
+    assert depth == 5 and "#" in label
     screenshot(browser, shots / "kbbk-plan.png")
 
 
@@ -199,9 +210,11 @@ def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> Non
 
     drag(browser, "e1", "e2")
     until(browser, lambda: line(browser) == ["Ke2"])
-    assert "last" in square("e2").get_attribute("class")
-    first = browser.find_elements("css selector", ".sq")[0]
-    assert first.get_attribute("data-square") == "a8"
+    until(browser, lambda: "last" in square("e2").get_attribute("class"))
+    assert (
+        until(browser, lambda: browser.find_elements("css selector", ".sq")[0].get_attribute("data-square"))
+        == "a8"
+    )
     browser.find_element("id", "flip").click()
     until(
         browser, lambda: browser.find_elements("css selector", ".sq")[0].get_attribute("data-square") == "h1"
@@ -211,7 +224,7 @@ def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> Non
     assert len(browser.find_elements("css selector", "#line li")) == 1  # one move, two plies
     browser.find_element("css selector", "#line li span").click()  # back to after Ke2
     until(browser, lambda: square("d5").get_attribute("data-piece") == "k")
-    assert "last" in square("e2").get_attribute("class")
+    until(browser, lambda: "last" in square("e2").get_attribute("class"))
     screenshot(browser, shots / "kqk-line-flipped.png")
 
 
@@ -260,7 +273,12 @@ def test_a_game_reviewed_with_its_distance_graph(
         points[0].click()
         until(browser, lambda: text(browser, "review-comment").startswith("mistake"))
         assert browser.find_element("id", "fen").get_attribute("value").startswith("k7/8/2K5")
-        assert "current" in browser.find_element("css selector", "#review-moves span").get_attribute("class")
+        until(
+            browser,
+            lambda: (
+                "current" in browser.find_element("css selector", "#review-moves span").get_attribute("class")
+            ),
+        )
         screenshot(browser, shots / "kqk-review.png")
     finally:
         server.shutdown()
