@@ -52,11 +52,15 @@ def test_every_feature_column_is_the_twins(graph, monkeypatch):
     assert any((column == NO_VALUE).any() for column in on_core) is False  # every piece is on the board
 
 
+@pytest.fixture(scope="module")
+def krk() -> MoveGraph:
+    """KRK's graph: the conditions name its rook."""
+    return MoveGraph(load("KRK"))
+
+
 @pytest.mark.parametrize("side, depth", [(0, 0), (1, 1), (0, 2)])
-def test_goal_columns_are_the_twins(graph, monkeypatch, side, depth):
-    if graph.table.name != "KRK":
-        pytest.skip("the conditions name KRK's rook")
-    terms, indices = Terms(graph), sample(graph, side)
+def test_goal_columns_are_the_twins(krk, monkeypatch, side, depth):
+    terms, indices = Terms(krk), sample(krk, side)
     goals = [terms.goal(condition, "test") for condition in CONDITIONS]
     on_core = [terms.batch.goal(goal, twin, indices, side, depth) for goal, twin in goals]
     monkeypatch.setenv("AL0_CORE", "python")
