@@ -13,6 +13,7 @@ import click
 
 from al0.cli.messages import CommandError, one_line_usage, warning_line
 from al0.cli.process import broken_pipe_exits, exit_interrupted, open_closed_streams, terminating_as_interrupt
+from al0.collection import fewer_collections
 from al0.errors import AL0Error
 
 
@@ -34,7 +35,8 @@ class Al0Group(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         open_closed_streams()
-        return super().main(*args, **kwargs)
+        with fewer_collections():  # for the whole command: loading and reports too
+            return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self.lazy})

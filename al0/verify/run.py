@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import multiprocessing
 import os
 import queue
@@ -25,6 +24,7 @@ from typing import Any, Callable, Generator, TypeVar
 import chess
 
 from al0.board.position import Position
+from al0.collection import fewer_collections
 from al0.engine.plan import Planner
 from al0.errors import AL0Error
 from al0.verify.chains import judge_chains
@@ -489,31 +489,8 @@ def run(
 
     :raises ModuleNotFoundError: for ``scheduler`` without Dask installed.
     """
-    with _fewer_collections():
+    with fewer_collections():
         return _run(spec, verifier, boards, jobs, report, scheduler, progress, planning)
-
-
-COLLECTION_THRESHOLDS = (100_000, 20, 100)
-"""The garbage collector's thresholds while a run goes (CPython's are 700,
-10, 10). A run keeps hundreds of thousands of small tuples alive (plans,
-the worst case's states, values and lines, segments), and every full
-collection goes through all of them: at CPython's thresholds collecting
-was about 40 % of the worst case's walk of KRK (0.82 s with it, 0.50 s
-without). Few of our objects make cycles, so collecting less often frees
-the same garbage a little later. The worker processes, forked during the
-run, keep the same."""
-
-
-@contextlib.contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """:data:`COLLECTION_THRESHOLDS` while the block runs, then the
-    thresholds as they were."""
-    before = gc.get_threshold()
-    gc.set_threshold(*COLLECTION_THRESHOLDS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 def _run(

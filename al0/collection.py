@@ -1,0 +1,33 @@
+"""Collecting garbage less often while al0 holds many objects alive.
+
+A verify run keeps hundreds of thousands of small tuples alive (plans, the
+worst case's states, values and lines, segments), and each of CPython's
+full collections (thresholds 700, 10, 10) goes through all of them: about
+40 % of the worst case's walk of KRK, and 0.4 s of the 2.1 s that
+``al0 verify krk_std --defender worst`` took when the thresholds were
+raised for the run alone, because the table's loading before it and the
+report after it still collected at CPython's pace. Few of al0's objects
+make cycles, so collecting less often frees the same garbage a little
+later. A process forked meanwhile (a verify worker) keeps the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+THRESHOLDS = (100_000, 20, 100)
+"""The garbage collector's thresholds while :func:`fewer_collections` holds."""
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """:data:`THRESHOLDS` while the block runs, then the thresholds as they
+    were (so a caller's own, a test runner's among them, are kept)."""
+    before = gc.get_threshold()
+    gc.set_threshold(*THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
