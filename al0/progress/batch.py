@@ -19,7 +19,8 @@ import numpy.typing as npt
 from al0.engine.native import Unsupported, feature_code, goal_code
 from al0.lang.library import Node, node_at
 from al0.lang.model import Goal
-from al0.tablebase.graph import Indices, MoveGraph
+from al0.tablebase.geometry import Indices
+from al0.tablebase.graph import MoveGraph
 
 NO_VALUE = np.iinfo(np.int64).min
 """A feature column's entry where the feature has no value (a piece it

@@ -35,7 +35,8 @@ from al0.lang.model import Goal
 from al0.lang.vocabulary.binding import Binder
 from al0.progress.batch import NO_VALUE, Batch, GoalFunction
 from al0.tablebase import FORMAT_VERSION
-from al0.tablebase.graph import Mask, MoveGraph
+from al0.tablebase.geometry import Mask
+from al0.tablebase.graph import MoveGraph
 
 PerPosition = npt.NDArray[np.int64]
 """A number for each position of the move graph (a potential, a depth);

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from al0.progress.columns import INF, MATE, PerPosition
-from al0.tablebase.graph import Mask, MoveGraph
+from al0.tablebase.geometry import Mask
+from al0.tablebase.graph import MoveGraph
 
 Hold = tuple[Mask, Mask]
 """Where a holding condition holds after our move and after their reply."""

@@ -26,7 +26,8 @@ from al0.progress.columns import INF, MATE, PerPosition, Terms
 from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text
 from al0.progress.walk import Phase, Walker
 from al0.tablebase import load
-from al0.tablebase.graph import Mask, MoveGraph, check_lone_king
+from al0.tablebase.geometry import Mask
+from al0.tablebase.graph import MoveGraph, check_lone_king
 
 Say = Callable[[str], None]
 

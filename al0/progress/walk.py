@@ -11,7 +11,8 @@ import chess
 import numpy as np
 
 from al0.progress.columns import INF, MATE, PerPosition
-from al0.tablebase.graph import Mask, MoveGraph
+from al0.tablebase.geometry import Mask
+from al0.tablebase.graph import MoveGraph
 
 Phase = tuple[PerPosition, PerPosition, list[PerPosition], PerPosition]
 """A phase's potential, depths, replies (from :func:`~al0.progress.minmax.depths`)

@@ -19,11 +19,9 @@ import numpy.typing as npt
 from al0.board.position import Position
 from al0.errors import PositionError
 from al0.tablebase import DRAW, ILLEGAL, Material, Tablebase
-from al0.tablebase.geometry import OFF, Layout, attacked, occupancy
+from al0.tablebase.geometry import OFF, Indices, Layout, Mask, attacked, occupancy
 from al0.tablebase.retrograde import moves
 
-Indices = npt.NDArray[np.int64]
-Mask = npt.NDArray[np.bool_]
 Moves = list[tuple[Indices, Indices]]
 """Quiet moves as ``(from, to)`` index arrays, one pair per piece, direction
 and distance."""

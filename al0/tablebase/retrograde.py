@@ -38,7 +38,7 @@ ILLEGAL = 255
 MAX_PLIES = 253
 """The longest distance an entry can hold (every 4-man ending is far shorter)."""
 
-CHUNK = 1 << 18
+PASS_POSITIONS = 1 << 18
 """Positions handled per numpy pass where a pass covers the whole table, to
 bound the memory of the temporaries (a few hundred bytes per position)."""
 
@@ -101,8 +101,8 @@ class _Classes:
         self.canonical = np.zeros(size, dtype=bool)
         self.stabiliser = np.zeros(size, dtype=np.int32)
         slots = [[s for s in range(len(types)) if sides[s] == side] for side in (0, 1)]
-        for start in range(0, size, CHUNK):
-            index = np.arange(start, min(size, start + CHUNK))
+        for start in range(0, size, PASS_POSITIONS):
+            index = np.arange(start, min(size, start + PASS_POSITIONS))
             squares = layout.decode(index)
             distinct = np.ones(len(index), dtype=bool)
             for i in range(len(squares)):
@@ -151,8 +151,8 @@ def build(material: Material, smaller: Mapping[str, Values], progress: Progress 
             progress(f"{material.name}: counting moves, {'first' if side == 0 else 'second'} side to move")
         live = np.flatnonzero(classes.canonical & legal[side])
         mated: list[Indices] = []
-        for start in range(0, len(live), CHUNK):
-            index = live[start : start + CHUNK]
+        for start in range(0, len(live), PASS_POSITIONS):
+            index = live[start : start + PASS_POSITIONS]
             quiet, escape, losing, won, worst = _count_moves(layout, side, index, legal, smaller)
             counter[side, index] = np.where(escape, _NEVER, quiet * weight[index])
             win_at[side, index] = won
@@ -197,8 +197,8 @@ def build(material: Material, smaller: Mapping[str, Values], progress: Progress 
 
     if progress:
         progress(f"{material.name}: copying values to symmetric indices")
-    for start in range(0, size, CHUNK):
-        index = np.arange(start, min(size, start + CHUNK))
+    for start in range(0, size, PASS_POSITIONS):
+        index = np.arange(start, min(size, start + PASS_POSITIONS))
         canonical = layout.canonical(layout.decode(index))
         values[:, index] = values[:, canonical]
     return values
@@ -212,8 +212,8 @@ def _unmove(
     un-move's worth in counter units."""
     found: list[Indices] = []
     worth: list[npt.NDArray[np.int32]] = []
-    for start in range(0, len(frontier), CHUNK):
-        chunk = frontier[start : start + CHUNK]
+    for start in range(0, len(frontier), PASS_POSITIONS):
+        chunk = frontier[start : start + PASS_POSITIONS]
         squares = layout.decode(chunk)
         for slot, destination, selected, _ in moves(layout.material, side, squares, captures=False):
             before = [square[selected] for square in squares]
