@@ -4,8 +4,10 @@ exercises tried and solved, moves over the optimum and hints, by ending."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,11 @@ import platformdirs
 
 from al0.errors import AL0Error
 from al0.files import check_writable, read_regular_file, write_atomically
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 
 FILE_NAME = "progress.json"
 VERSION = 1
@@ -105,12 +112,43 @@ def check_record(path: Path) -> None:
         raise AL0Error(f"{path}: cannot write the progress record: {error.strerror}") from None
 
 
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """The record at ``path`` to this process alone while the block runs:
+    two sessions (a terminal's practice and ``al0 serve``'s page) that
+    each read the record, count an exercise and write it back would
+    otherwise lose one's count. An exclusive lock on a file beside the
+    record (``flock``: released when the process dies); where the system
+    has none (Windows), no lock."""
+    if fcntl is None:
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def add_attempt(path: Path, attempt: Attempt) -> dict[str, Any]:
     """Count ``attempt`` in the record at ``path`` (made with its folder if
-    needed) and return the record.
+    needed) and return the record, read and written under a lock.
 
     :raises AL0Error: the file cannot be read or written.
     """
+    try:
+        with _locked(path):
+            return _count(path, attempt)
+    except AL0Error:
+        raise
+    except OSError as error:
+        raise AL0Error(f"{path}: cannot lock the progress record: {error.strerror}") from None
+
+
+def _count(path: Path, attempt: Attempt) -> dict[str, Any]:
+    """:func:`add_attempt`'s read, count and write."""
     data = read_record(path)
     counts = data["endings"].setdefault(attempt.material, dict.fromkeys(COUNTS, 0))
     counts["tried"] += 1

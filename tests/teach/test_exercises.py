@@ -149,3 +149,24 @@ def test_a_record_written_through_a_link_keeps_the_link(tmp_path):
     link.symlink_to(target)
     add_attempt(link, Attempt("KRK", "fen", True, 9, 8, 0, 0, 0))
     assert link.is_symlink() and read_record(target)["endings"]["KRK"]["tried"] == 1
+
+
+def _add_many(path: Path, count: int) -> None:
+    for _ in range(count):
+        add_attempt(path, Attempt("KRK", "fen", False, 3, 8, 1, 0, 0))
+
+
+def test_sessions_counting_at_once_lose_no_exercise(tmp_path):
+    # Each read the record, counted and wrote it back: two at once lost counts.
+    import multiprocessing
+
+    path = tmp_path / "data" / "progress.json"
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_add_many, args=(path, 40)) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert [worker.exitcode for worker in workers] == [0] * 4
+    counts = read_record(path)["endings"]["KRK"]
+    assert counts["tried"] == counts["hints"] == 160
