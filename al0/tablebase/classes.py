@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from al0.board.position import Position
+from al0.tablebase.geometry import bitboards
 
 
 @dataclass(frozen=True)
@@ -68,17 +69,7 @@ class PositionClasses(Sequence[PositionClass]):
         """The compact positions of classes ``start`` to ``stop``, their
         bitboards made for all of them at once (a four-man ending's run
         reads a million)."""
-        squares = self._squares[start:stop].astype(np.uint64)
-        masks = np.zeros(
-            (7, len(squares)), dtype=np.uint64
-        )  # white, black, then by piece type from the king down
-        for slot, piece in enumerate(self._pieces):
-            bits = np.left_shift(np.uint64(1), squares[:, slot])
-            masks[0 if piece.color else 1] |= bits
-            masks[8 - piece.piece_type] |= bits
+        squares = self._squares[start:stop]
+        rows = bitboards([squares[:, slot] for slot in range(len(self._pieces))], self._pieces)
         turn = self._turn
-        white, black, kings, queens, rooks, bishops, knights = masks.tolist()
-        return [
-            Position(w, b, k, q, r, bi, n, turn)
-            for w, b, k, q, r, bi, n in zip(white, black, kings, queens, rooks, bishops, knights)
-        ]
+        return [Position._make((*row, turn)) for row in rows.tolist()]

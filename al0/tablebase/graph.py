@@ -19,14 +19,12 @@ import numpy.typing as npt
 from al0.board.position import Position
 from al0.errors import PositionError
 from al0.tablebase import DRAW, ILLEGAL, Material, Tablebase
-from al0.tablebase.geometry import OFF, Indices, Layout, Mask, attacked, occupancy
+from al0.tablebase.geometry import OFF, Indices, Layout, Mask, attacked, bitboards, occupancy
 from al0.tablebase.retrograde import moves
 
 Moves = list[tuple[Indices, Indices]]
 """Quiet moves as ``(from, to)`` index arrays, one pair per piece, direction
 and distance."""
-_BOARD_OF_TYPE = {chess.KING: 2, chess.QUEEN: 3, chess.ROOK: 4, chess.BISHOP: 5, chess.KNIGHT: 6}
-"""The column of :meth:`MoveGraph.boards` that holds each kind of piece."""
 
 
 def check_lone_king(material: Material) -> None:
@@ -101,13 +99,8 @@ class MoveGraph:
         seven of :class:`Position` in its order (white, black, kings,
         queens, rooks, bishops, knights; our pieces White), its turn aside."""
         material = self.table.material
-        squares = self.layout.decode(indices)
-        rows = np.zeros((len(indices), 7), dtype=np.uint64)
-        for slot, (piece, owner) in enumerate(zip(material.types, material.sides)):
-            bit = np.left_shift(np.uint64(1), squares[slot].astype(np.uint64))
-            rows[:, owner] |= bit
-            rows[:, _BOARD_OF_TYPE[piece]] |= bit
-        return rows
+        pieces = [chess.Piece(kind, owner == 0) for kind, owner in zip(material.types, material.sides)]
+        return bitboards(self.layout.decode(indices), pieces)
 
     def positions(self, indices: Indices, side: int) -> Iterator[Position]:
         """The compact position at each index, ``side`` to move (0: ours,
