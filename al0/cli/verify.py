@@ -226,7 +226,7 @@ def summary_lines(summary: Summary) -> Iterator[str]:
     "html_path",
     type=OutputPath("the HTML report", stdout=True),
     help="Write the report as one self-contained HTML page: summary, chart, "
-    "failures with boards and game lines.",
+    "the table's rules and advice in its words, failures with boards and game lines.",
 )
 @click.option(
     "--pgn",
