@@ -27,6 +27,7 @@ commit, exported with ``git archive``) the same way.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import logging
@@ -36,9 +37,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from al0.verify.verifier import VerifySpec
@@ -98,6 +100,21 @@ def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
     worker processes, started for it (not timed) and closed after it: as
     :func:`one_run`, its CPU time the client's, the workers' and the
     scheduler's (in this process) during the run."""
+    with _local_cluster(workers) as (cluster, client):
+        before = sum(client.run(_cpu_seconds).values()), time.process_time()
+        run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
+        after = sum(client.run(_cpu_seconds).values()), time.process_time()
+    run["client cpu"] = run["cpu"]
+    run["workers cpu"] = after[0] - before[0]
+    run["scheduler cpu"] = after[1] - before[1]
+    run["cpu"] += run["workers cpu"] + run["scheduler cpu"]
+    return run
+
+
+@contextlib.contextmanager
+def _local_cluster(workers: int) -> Iterator[tuple[Any, Any]]:
+    """A fresh local Dask cluster of ``workers`` single-threaded worker
+    processes, all started, and its client."""
     from distributed import Client, LocalCluster
 
     with (
@@ -112,14 +129,7 @@ def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
         Client(cluster) as client,
     ):
         client.wait_for_workers(workers)
-        before = sum(client.run(_cpu_seconds).values()), time.process_time()
-        run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
-        after = sum(client.run(_cpu_seconds).values()), time.process_time()
-    run["client cpu"] = run["cpu"]
-    run["workers cpu"] = after[0] - before[0]
-    run["scheduler cpu"] = after[1] - before[1]
-    run["cpu"] += run["workers cpu"] + run["scheduler cpu"]
-    return run
+        yield cluster, client
 
 
 def _cpu_seconds() -> float:
@@ -132,21 +142,8 @@ def dask_startup_seconds(tree: Path, table: str, workers: int) -> list[tuple[flo
     """For each worker of a fresh local Dask cluster of ``workers``: the
     wall and CPU seconds it takes to import al0's verifier (as al0's check
     of the workers does, before a run), then to make its verifier."""
-    from distributed import Client, LocalCluster
-
     spec = _spec(tree, table)
-    with (
-        LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        client.wait_for_workers(workers)
+    with _local_cluster(workers) as (_, client):
         imports = client.run(_import_al0)
         verifiers = client.run(_make_verifier, spec)
         return [imports[worker] + verifiers[worker] for worker in imports]
