@@ -11,6 +11,7 @@ import click
 
 from al0.board import Material
 from al0.cli.messages import reports_errors
+from al0.cli.outputs import OutputPath, write_output
 from al0.cli.params import MaterialParam, WholeNumber
 from al0.cli.terminal import build_progress
 
@@ -100,6 +101,14 @@ COUNT = WholeNumber(minimum=0, maximum=1_000_000)
     metavar="DIR",
     help="Keep each term's and condition's values in DIR, so later runs reuse them.",
 )
+@click.option(
+    "--failures",
+    "failures_path",
+    type=OutputPath("failures", stdout=False),
+    metavar="FILE",
+    help="With --closure: write the positions (of the phase) outside the closure to FILE, one EPD "
+    "line each, with why (c0) and the moves to mate (dm).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @reports_errors
 def progress(
@@ -119,6 +128,7 @@ def progress(
     exits: int,
     stuck: int,
     memo: Path | None,
+    failures_path: str | None,
     as_json: bool,
 ) -> None:
     """Whether a potential can be forced lower against every defence, over
@@ -154,6 +164,8 @@ def progress(
         raise click.UsageError("--exits needs --closure and --walk")
     if stuck and hold is None:
         raise click.UsageError("--stuck needs --hold")
+    if failures_path is not None and not with_closure:
+        raise click.UsageError("--failures needs --closure (it lists the positions outside it)")
     if (greedy or fastest) and not walk:
         raise click.UsageError(f"--{'greedy' if greedy else 'fastest'} needs --walk N")
     from al0.progress import Options, analyse  # lazily: numpy and the tablebase
@@ -175,6 +187,9 @@ def progress(
         greedy,
         fastest,
         memo,
+        failures_path is not None,
     )
     result = analyse(options, build_progress())
+    if failures_path is not None:
+        write_output(failures_path, "".join(line + "\n" for line in result.failures), "failures")
     click.echo(json.dumps(result.data) if as_json else "\n".join(result.lines))

@@ -53,6 +53,8 @@ class Options:
     greedy: bool = False
     fastest: bool = False
     memo: Path | None = None
+    failures: bool = False
+    """With ``closure``: list the phase's positions outside the closure."""
 
 
 @dataclass
@@ -61,6 +63,8 @@ class Analysis:
 
     lines: list[str] = field(default_factory=list)
     data: dict[str, object] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    """With ``Options.failures``: an EPD line for each position outside the closure."""
 
 
 def analyse(options: Options, say: Say | None = None) -> Analysis:
@@ -147,6 +151,8 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
             f"progress kept up to {'the target or ' if target is not None else ''}mate: "
             f"{inside:,} positions ({100 * inside / measured.sum():.1f} %)"
         )
+        if options.failures:
+            _failures(graph, terms, measured & ~kept, found, result)
         if options.drive:
             phases = _drive(options, graph, terms, kept, hold, result, tell)
     if options.walk:
@@ -154,6 +160,24 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
             options, graph, terms, potential, found, replies, measured, target, kept, keeping, phases, result
         )
     return result
+
+
+def _failures(graph: MoveGraph, terms: Terms, outside: Mask, found: PerPosition, result: Analysis) -> None:
+    """The positions of the phase from which the progress cannot be kept up,
+    as EPD lines for a file: ``c0`` says why ("stuck": the value cannot
+    fall within the depth; "leaves the closure": every fall lands where it
+    cannot be kept up), ``dm`` the moves to mate with the best play."""
+    indices = np.flatnonzero(outside)
+    stuck = int((found[indices] == 0).sum())
+    plies = graph.table.values[0]
+    for node, index in zip(terms.batch.nodes(indices, 0), indices):
+        why = "stuck" if found[index] == 0 else "leaves the closure"
+        result.failures.append(chess.Board(node.fen).epd(c0=why, dm=(int(plies[index]) + 1) // 2))
+    result.data["outside"] = {"stuck": stuck, "leaving": len(indices) - stuck}
+    result.lines.append(
+        f"outside it: {len(indices):,} positions, {stuck:,} where the value cannot fall within "
+        f"the depth, {len(indices) - stuck:,} whose every fall leaves it"
+    )
 
 
 def _drive(

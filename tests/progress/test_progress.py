@@ -254,6 +254,30 @@ def test_the_command_measures_a_krk_potential_and_walks_it():
     assert text.stdout.splitlines()[1].startswith("falls within d moves: 1: ")
 
 
+def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms, tmp_path):
+    # KRK's room within one move: its closure is small, and every won
+    # position outside it is in the file once, stuck where the room cannot
+    # fall in one move, with its distance to mate.
+    path = tmp_path / "outside.epd"
+    result = CliRunner().invoke(
+        cli, ["progress", "KRK", "room(k)", "--depth", "1", "--closure", "--failures", str(path), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    potential = terms.potential(["room(k)"])
+    kept, _, _ = closure(graph, potential, 1, graph.won)
+    found = depths(graph, potential, 1)
+    lines = path.read_text().splitlines()
+    assert len(lines) == data["won"] - data["closure"] == int((graph.won & ~kept).sum())
+    assert data["outside"]["stuck"] == int((graph.won & (found == 0)).sum())
+    for line in random.Random(0).sample(lines, 50):
+        board, operations = chess.Board.from_epd(line)
+        index = graph.index(board)
+        assert graph.won[index] and not kept[index]
+        assert operations["c0"] == ("stuck" if found[index] == 0 else "leaves the closure")
+        assert operations["dm"] == (graph.table.values[0][index] + 1) // 2
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -264,6 +288,7 @@ def test_the_command_measures_a_krk_potential_and_walks_it():
         (["KRK", "room(k)", "--stuck", "2"], "--stuck needs --hold"),
         (["KRK", "room(k)", "--drive", "room(k)"], "--drive needs --closure"),
         (["KRK", "room(k)", "--fastest"], "--fastest needs --walk N"),
+        (["KRK", "room(k)", "--failures", "out.epd"], "--failures needs --closure"),
         (["KRK", "room(k)", "--depth", "0"], "Invalid value for '--depth'"),
         (
             ["KRK", "room(k)", "--pre", "dist(K, k) = 0"],
