@@ -1,7 +1,10 @@
-"""The walk phase's failures (research/kbnk.md): the H3 classes outside the
-depth-D closure of the walk potential, the shares of a few features there
-against the closure, an EPD of them (python research/kbnk_walk_failures.py 7;
-feature columns memoised in /tmp/kbnk_memo). A lab script, not a tool."""
+"""The walk phase's failures (research/kbnk_phases.md, kbnk_closures.md):
+the H3 classes outside the depth-D closure of the walk potential and the
+shares of a few features there against the closure (python
+research/kbnk_walk_failures.py 9; feature columns memoised in
+/tmp/kbnk_memo). The positions themselves are written by `al0 progress ...
+--closure --failures FILE` (research/kbnk_closures.md has the command).
+A lab script, not a tool."""
 
 import collections
 import random
@@ -16,7 +19,6 @@ from al0.progress.minmax import closure, depths
 from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
 
-ROOT = Path(__file__).resolve().parent.parent
 memo = Path("/tmp/kbnk_memo")
 g = MoveGraph(load("KBNK"))
 t = Terms(g, memo)
@@ -43,6 +45,12 @@ def feat(name):
 
 dtm = g.table.values[0]
 sel_ok = held & counted
+behind = feat("corner_dist(N, B)") - feat("corner_dist(k, B)")  # > 0: the knight on the far side
+for label, sel in (("stuck", stuck), ("closure", sel_ok)):
+    print(
+        f"knight farther from the bishop's corner than their king  {label:8s} {100 * (behind[sel] > 0).mean():.0f}%"
+    )
+
 for name in [
     "corner_dist(k, B)",
     "dist(N, k)",
@@ -50,6 +58,8 @@ for name in [
     "mobility",
     "centre_side_dist(K, k)",
     "corner_dist(k)",
+    "dist(K, k)",
+    "dist(B, N)",
 ]:
     try:
         f = feat(name)
@@ -67,11 +77,5 @@ print(
     "closure",
     np.percentile(dtm[sel_ok], [10, 50, 90]),
 )
-fails = np.flatnonzero(held & ~counted)
-with open(ROOT / "research" / "kbnk_walk_failures.epd", "w") as fh:
-    for n, i in zip(t.nodes(fails, 0), fails):
-        fh.write(
-            f'{n.fen.rsplit(" ", 2)[0]} c0 "{"stuck" if stuck[i] else "leaves the closure"}"; dm {int(dtm[i] + 1) // 2};\n'
-        )
 for i in random.Random(1).sample(list(np.flatnonzero(stuck)), 12):
-    print(next(iter(t.nodes(np.array([i]), 0))).fen, int(dtm[i]))
+    print(next(iter(t.batch.nodes(np.array([i]), 0))).fen, int(dtm[i]))
