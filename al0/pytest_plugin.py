@@ -169,4 +169,6 @@ def describe(summary: Summary, broken: list[Check]) -> list[str]:
         for example in examples:
             line = " ".join(example.line)
             lines.append(f"    {example.fen}" + (f"  line: {line}" if line else ""))
+            if example.failure:
+                lines.append(f"      {example.failure}")
     return lines

@@ -26,6 +26,7 @@ from al0.verify import (
     CHUNK,
     WORST_KEPT,
     Decision,
+    GameRecord,
     Report,
     Summary,
     Verification,
@@ -115,6 +116,18 @@ def san_line(fen: str, line: Sequence[str]) -> str:
     return chess.Board(fen).variation_san([chess.Move.from_uci(move) for move in line])
 
 
+def failure_epd(record: GameRecord) -> str:
+    """A failed game's start as a line of the ``--failures`` file: its
+    ending as ``c0``, and for a search limit the error as ``c1`` (the
+    position searched from, to replay with ``al0 plan``)."""
+    board = chess.Board(record.fen)
+    return (
+        board.epd(c0=record.ending.value, c1=record.failure)
+        if record.failure
+        else board.epd(c0=record.ending.value)
+    )
+
+
 def summary_lines(summary: Summary) -> Iterator[str]:
     """The report as text for a person."""
     yield (
@@ -138,6 +151,8 @@ def summary_lines(summary: Summary) -> Iterator[str]:
         for example in examples:
             line = san_line(example.fen, example.line)
             yield f"  {example.fen}" + (f"  line: {line}" if line else "")
+            if example.failure:
+                yield f"    {example.failure}"
     if summary.plan_times is not None:
         ms = summary.plan_times
         yield (
@@ -219,7 +234,8 @@ def summary_lines(summary: Summary) -> Iterator[str]:
     "--failures",
     "failures_path",
     type=OutputPath("failures", stdout=True),
-    help="Write the failing positions to this EPD file, with the kind as c0.",
+    help="Write the failing positions to this EPD file, with the kind as c0 "
+    "(and, for a search limit, where and what its search spent as c1).",
 )
 @click.option(
     "--html",
@@ -356,7 +372,7 @@ def verify(
     if failures_path:
         write_output(
             failures_path,
-            "".join(chess.Board(r.fen).epd(c0=r.ending.value) + "\n" for r in report.failures),
+            "".join(failure_epd(record) + "\n" for record in report.failures),
             "failures",
             inputs,
         )

@@ -30,6 +30,10 @@ class Ending(enum.Enum):
     STALEMATE = "stalemate"
     MATERIAL_LOST = "material lost"
     NO_PLAN = "no plan"
+    SEARCH_LIMIT = "search limit"
+    """A plan's search reached its node budget or memory limit before it
+    could decide: verify ends that one game so (:mod:`al0.verify.game`);
+    :func:`play_game` raises :class:`~al0.errors.SearchBudgetExceeded`."""
     FIFTY_MOVES = "50-move rule"
     REPETITION = "threefold repetition"
     MOVE_LIMIT = "move limit"

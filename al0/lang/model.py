@@ -285,6 +285,9 @@ class Expectations:
     max_stalemates: int | None = None
     max_material_lost: int | None = None
     max_no_plan: int | None = None
+    max_search_limit: int | None = None
+    """Games that end where a plan's search reached its node budget or
+    memory limit, at most."""
     max_moves: int | None = None
     """Most moves to mate against the worst defence."""
     mean_moves: float | None = None

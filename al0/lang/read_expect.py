@@ -21,6 +21,7 @@ EXPECT_KEYS = {
     "stalemates": "max_stalemates",
     "material-lost": "max_material_lost",
     "no-plan": "max_no_plan",
+    "search-limit": "max_search_limit",
     "max-moves": "max_moves",
     "mean-moves": "mean_moves",
     "positions": "positions",

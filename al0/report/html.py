@@ -216,6 +216,10 @@ def game_block(game: ReplayedGame | None, fen: str, caption: str) -> str:
         text.append(f"<p>replay stopped: {esc(game.note)}</p>")
     if game is not None:
         text.append(no_plan_reasons(game))
+    if game is not None and game.record.failure:
+        text.append(
+            f"<p>The plan's search at the last position reached its limit: {esc(game.record.failure)}</p>"
+        )
     text.append("</div>")
     return f'<div class="game">{picture}{"".join(text)}</div>'
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import chess
 
-from al0.engine.play import GameEnd, Opponent, OurMove, TheirMove, play_game
+from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
 from al0.errors import AL0Error
 from al0.report.pgn import PgnGame, players
 from al0.report.render import why_passed_over
-from al0.verify.game import GameRecord
+from al0.verify.game import GameRecord, limit_reached
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier
 
@@ -79,8 +79,12 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
                 moves.append((event.move, ""))
             else:
                 end = event
-    except AL0Error as error:  # an engine that died on the second run
-        return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
+    except AL0Error as error:
+        failure = limit_reached(error)
+        if failure is None or record.ending is not Ending.SEARCH_LIMIT:
+            # An engine that died on the second run, or a search that failed only now.
+            return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
+        end = GameEnd(Ending.SEARCH_LIMIT, f"search limit: {failure}")
     if end is not None and end.ending is record.ending:
         passed_over = (
             tuple((why["advice"], why["why"]) for why in why_passed_over(end.plan, verifier.table))

@@ -34,6 +34,7 @@ from al0.engine.play import Ending, descend, ending_at
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
 from al0.verify.analysis import AdviceCounts, AdviceUse
+from al0.verify.game import limit_reached
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -42,7 +43,7 @@ Key = int
 """A position packed into one int (:func:`pack`): a third of a Position's
 memory, to keep hundreds of thousands and send them between processes."""
 
-_NO_PLAN, _FIFTY = Ending.NO_PLAN, Ending.FIFTY_MOVES
+_NO_PLAN, _FIFTY, _SEARCH_LIMIT = Ending.NO_PLAN, Ending.FIFTY_MOVES, Ending.SEARCH_LIMIT
 _REPETITION, _MOVE_LIMIT = Ending.REPETITION, Ending.MOVE_LIMIT
 _MASK = (1 << 64) - 1
 
@@ -91,7 +92,9 @@ class Segment(NamedTuple):
     at the last of ``keys``."""
     failure: AL0Error | None = None
     """The error the plan's search raised (a spent budget, a broken
-    library): raised where a game needs the plan, as the play loop would."""
+    library): where a game needs the plan, it ends the game there (a search
+    limit: :func:`~al0.verify.game.limit_reached`) or is raised, as the play
+    loop's would be."""
     ours: frozenset[int] = frozenset()
     """The hash of each position a move of ours in the plan's tree leads to
     (as far as the planner avoids the positions seen): a game that has seen
@@ -164,6 +167,8 @@ class Outcome(NamedTuple):
     """The tablebase's moves to mate from the start (None: not won)."""
     advice_uses: tuple[AdviceUse, ...]
     """The per-advice tally (empty when the start is not won)."""
+    failure: str = ""
+    """For a game that ended at a search limit, the error in words."""
 
 
 class Tail(NamedTuple):
@@ -192,6 +197,8 @@ class Tail(NamedTuple):
     """A bit (:func:`_mark` of its hash) for each position its segments'
     trees lead a move of ours to (:attr:`Segment.ours`): a game that has seen
     one after a move of ours before the tail may plan otherwise in it."""
+    failure: str = ""
+    """For a tail that ends at a search limit, the error in words."""
 
 
 _DECIDED = frozenset(Ending) - {_FIFTY, _REPETITION, _MOVE_LIMIT}
@@ -284,12 +291,14 @@ def _remember(
     moves: int,
     halfmoves: int,
     tail: Tail | None,
+    failure: str = "",
 ) -> None:
     """Note the tail from each position where the game just read (ending in
     ``ending``, a decided one, after ``moves`` of our moves and
     ``halfmoves`` half-moves, the captures at ``captures``) read a segment:
     ``walked`` holds each such segment with its position, our moves and the
-    half-moves before it; ``tail`` is the tail the game ended in, if any.
+    half-moves before it; ``tail`` is the tail the game ended in, if any;
+    ``failure``, the words of a search limit the game ended at.
     Less history can only delay the endings history decides, so the rest of
     the game from any of them, with none, ends the same."""
     if tail is not None:
@@ -317,7 +326,7 @@ def _remember(
                 break
         uses.insert(0, _use((rule, advice, *counts)))
         if key not in tails:
-            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks, ours)
+            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks, ours, failure)
 
 
 def walk(
@@ -340,7 +349,10 @@ def walk(
     ``again`` gives, planned with those positions, and notes no tails (they
     hold for a game without history).
 
-    :raises AL0Error: the error of a plan the game needs.
+    A plan's search that reached a limit ends the game there
+    (:func:`~al0.verify.game.limit_reached`).
+
+    :raises AL0Error: any other error of a plan the game needs.
     """
     current = segment(start)
     optimal = current.dtm
@@ -354,13 +366,15 @@ def walk(
     by_history = False
     """Whether the game plans with its history from here on."""
 
-    def outcome(ending: Ending, tail: Tail | None = None) -> Outcome:
+    def outcome(ending: Ending, tail: Tail | None = None, failure: str = "") -> Outcome:
+        if tail is not None:
+            failure = tail.failure
         if tails is not None and ending in _DECIDED and not by_history:
-            _remember(tails, walked, captures, ending, moves, halfmoves, tail)
+            _remember(tails, walked, captures, ending, moves, halfmoves, tail, failure)
             # The game from the start is the tail from it: its tally too.
             if counts is not None and start in tails:
-                return Outcome(ending, moves, optimal, tails[start].uses)
-        return Outcome(ending, moves, optimal, () if counts is None else counts.uses())
+                return Outcome(ending, moves, optimal, tails[start].uses, failure)
+        return Outcome(ending, moves, optimal, () if counts is None else counts.uses(), failure)
 
     moves = 0
     # The play loop checks an ending at every position: the one the position
@@ -385,7 +399,10 @@ def walk(
         if moves >= max_moves:
             return outcome(_MOVE_LIMIT)
         if current.failure is not None:
-            raise current.failure
+            failure = limit_reached(current.failure)
+            if failure is None:
+                raise current.failure
+            return outcome(_SEARCH_LIMIT, failure=failure)
         keys = current.keys
         if not keys:
             return outcome(_NO_PLAN)

@@ -23,6 +23,7 @@ class Claim(enum.Enum):
     STALEMATES = "stalemates"
     MATERIAL_LOST = "material-lost"
     NO_PLAN = "no-plan"
+    SEARCH_LIMIT = "search-limit"
     MAX_MOVES = "max-moves"
     MEAN_MOVES = "mean-moves"
 
@@ -123,11 +124,19 @@ class PlanTimes:
 @dataclass(frozen=True)
 class Example:
     """A failed game shown as an example: its start, our moves and its
-    moves in UCI."""
+    moves in UCI (and, at a search limit, the error in words)."""
 
     fen: str
     moves: int
     line: tuple[str, ...]
+    failure: str = ""
+    """The words of the search limit the game ended at ('' for another ending)."""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"fen": self.fen, "moves": self.moves, "line": list(self.line)}
+        if self.failure:
+            data["failure"] = self.failure
+        return data
 
 
 @dataclass(frozen=True)
@@ -176,10 +185,7 @@ class Summary:
             "interrupted": self.interrupted,
             "endings": {ending.value: count for ending, count in self.endings},
             "failure_examples": {
-                ending.value: [
-                    {"fen": example.fen, "moves": example.moves, "line": list(example.line)}
-                    for example in examples
-                ]
+                ending.value: [example.to_json() for example in examples]
                 for ending, examples in self.failure_examples
             },
             "moves_to_mate": self.moves_to_mate.to_json(),

@@ -130,6 +130,7 @@ class Report:
             (Claim.STALEMATES, expect.max_stalemates, Ending.STALEMATE),
             (Claim.MATERIAL_LOST, expect.max_material_lost, Ending.MATERIAL_LOST),
             (Claim.NO_PLAN, expect.max_no_plan, Ending.NO_PLAN),
+            (Claim.SEARCH_LIMIT, expect.max_search_limit, Ending.SEARCH_LIMIT),
         ):
             if limit is not None:
                 checks.append(
@@ -212,7 +213,7 @@ class Report:
             interrupted=self.interrupted,
             endings=tuple(self.endings.most_common()),
             failure_examples=tuple(
-                (kind, tuple(Example(r.fen, r.moves, tuple(r.line)) for r in kept))
+                (kind, tuple(Example(r.fen, r.moves, tuple(r.line), r.failure) for r in kept))
                 for kind, kept in self.failure_examples().items()
             ),
             moves_to_mate=Distribution.of([r.moves for r in mated]),

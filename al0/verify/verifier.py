@@ -130,7 +130,8 @@ class Verifier:
         :func:`al0.verify.segments.walk`): the record :func:`play_one` gives.
 
         :raises KeyError: from ``segment``, for a segment not there yet.
-        :raises AL0Error: the error of a plan the game needs.
+        :raises AL0Error: the error of a plan the game needs, but a search
+            limit (which ends the game: see :func:`al0.verify.game.limit_reached`).
         """
         key, clock, fen = start
         outcome = walk(key, clock, self.spec.max_moves, segment, self.tails, self.segment_again)
@@ -140,6 +141,7 @@ class Verifier:
             outcome.moves,
             outcome.optimal,
             advice_uses=outcome.advice_uses,
+            failure=outcome.failure,
         )
 
     def start(self, board: chess.Board) -> Start:

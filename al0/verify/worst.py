@@ -16,7 +16,7 @@ from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, ending_at
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
-from al0.verify.game import GameRecord
+from al0.verify.game import GameRecord, limit_reached
 
 if TYPE_CHECKING:
     pass
@@ -52,7 +52,7 @@ Reply = tuple[int, Position, "Ending | None"]
 the ending that position decides (None: none)."""
 
 
-_MATE, _NO_PLAN = Ending.MATE, Ending.NO_PLAN
+_MATE, _NO_PLAN, _SEARCH_LIMIT = Ending.MATE, Ending.NO_PLAN, Ending.SEARCH_LIMIT
 
 
 _CYCLE: Value = (0, Ending.REPETITION, None)
@@ -66,7 +66,8 @@ class WorstCase:
     (or none); our move is then fixed by the play loop's rules, and every
     legal reply leads to a next state. The value of a state is the most moves
     to mate any defence can force; a reachable cycle (the defender repeats),
-    stalemate, lost material or a missing plan is an escape. Only endings the
+    stalemate, lost material, a missing plan or a plan whose search reached
+    a limit (:func:`~al0.verify.game.limit_reached`) is an escape. Only endings the
     position decides are used (the move counters and history are not part of
     a state): a cycle stands for repetition, and ``max_moves`` for the
     50-move rule. Values are memoised per state, so start positions share
@@ -95,8 +96,9 @@ class WorstCase:
         self.plan_steps: dict[Position, int] = {}
         """The first step of the plan of every position planned (0: no plan)."""
         self.unplannable: dict[Position, AL0Error] = {}
-        """Positions whose plan failed in a worker (a spent budget): the error
-        is raised where the analysis needs the plan, as it would be here."""
+        """Positions whose plan failed, here or in a worker (a spent budget):
+        the error is met again where the analysis needs the plan, as the
+        planner's would be, without searching again."""
         self.endings: dict[Position, Ending | None] = {}
         """:func:`~al0.engine.play.ending_at` (its value) of every position met:
         each is met again under many trees, and deciding it means generating
@@ -175,7 +177,11 @@ class WorstCase:
             pass
         if position in self.unplannable:
             raise self.unplannable[position]
-        plan = self.planner.plan_position(position)
+        try:
+            plan = self.planner.plan_position(position)
+        except AL0Error as error:
+            self.unplannable[position] = error
+            raise
         step = self.plan_steps[position] = 0 if plan.tree is None else self._step(plan.tree)
         if self.on_plan is not None:
             self.on_plan(len(self.plan_steps))
@@ -257,7 +263,13 @@ class WorstCase:
         while line is not None:
             uci, line = line
             ucis.append(uci)
-        return GameRecord(fen, ending, moves, optimal, tuple(ucis))
+        failure = ""
+        if ending == _SEARCH_LIMIT:
+            # The line ends where the plan's search reached its limit.
+            for uci in ucis:
+                position = apply(position, chess.Move.from_uci(uci))
+            failure = limit_reached(self.unplannable[position]) or ""
+        return GameRecord(fen, ending, moves, optimal, tuple(ucis), failure=failure)
 
     def _value(self, position: Position, step: int) -> Value:
         """(moves, ending, line) from our turn at ``position`` following
@@ -323,10 +335,19 @@ class WorstCase:
 
     def _open(self, state: State) -> Value | _Open:
         """What is known of ``state`` before its replies: its value when our
-        move ends the game or there is no plan, else the replies to take."""
+        move ends the game, there is no plan or its search reached a limit,
+        else the replies to take.
+
+        :raises AL0Error: a plan's error other than a search limit.
+        """
         position, step = state
         if not step:
-            step = self._plan_step(position)
+            try:
+                step = self._plan_step(position)
+            except AL0Error as error:
+                if limit_reached(error) is None:
+                    raise
+                return 0, _SEARCH_LIMIT, None
             if not step:
                 return 0, _NO_PLAN, None
         move, uci, replies = self.steps[step]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from al0.engine.play import Ending
+from al0.errors import SearchBudgetExceeded
 from al0.verify.segments import Segment, Tail, walk
 
 DECIDED = (Ending.MATE, Ending.STALEMATE, Ending.MATERIAL_LOST)
@@ -17,7 +18,8 @@ DECIDED = (Ending.MATE, Ending.STALEMATE, Ending.MATERIAL_LOST)
 
 def _chains(rng: random.Random, positions: int) -> dict[int, Segment]:
     """A segment from every position: most go on to another position after
-    two or four half-moves, some end the game, one in twenty has no plan.
+    two or four half-moves, some end the game, one in twenty has no plan
+    and one in twenty a search that reached a limit.
     Each position has one DTM, as the tablebase gives."""
     dtm = {key: rng.choice([None, 1, 2, 3, 4, 5]) for key in range(positions)}
     segments = {}
@@ -26,6 +28,10 @@ def _chains(rng: random.Random, positions: int) -> dict[int, Segment]:
         kind = rng.random()
         if kind < 0.05:
             segments[start] = Segment(*advice, dtm[start], (), (), 0, Ending.NO_PLAN)
+            continue
+        if kind > 0.95:  # its search reaches a limit: the game ends, named by its position
+            spent = SearchBudgetExceeded(f"node budget spent searching from position {start}")
+            segments[start] = Segment(None, None, dtm[start], (), (), 0, None, spent)
             continue
         ends = kind < 0.25
         length = rng.choice([1, 2, 3]) if ends else rng.choice([2, 4])
