@@ -91,7 +91,7 @@ class Verification:
         the Dask cluster of ``scheduler``; ``progress`` is called after each
         position, ``planning`` while a worst-case run's workers make its
         plans. A run that stops early (Ctrl-C, a dead engine or worker, a
-        spent budget) returns what it has: the report is marked interrupted
+        broken library) returns what it has: the report is marked interrupted
         and its ``stopped`` says why.
 
         :raises ModuleNotFoundError: for ``scheduler`` without Dask installed.

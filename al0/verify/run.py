@@ -484,7 +484,8 @@ def run(
     cluster of ``scheduler``, calling ``progress`` after each (and, while the
     workers of a worst-case run make its plans, ``planning``). Returns why
     the run stopped early ('' when it did not): Ctrl-C, a dead engine or
-    worker, a broken library, a spent budget. The report keeps all it got
+    worker, a broken library (a spent budget ends only its game: see
+    :func:`al0.verify.game.limit_reached`). The report keeps all it got
     and is marked interrupted when the run stopped early.
 
     :raises ModuleNotFoundError: for ``scheduler`` without Dask installed.
@@ -518,7 +519,7 @@ def _run(
     except KeyboardInterrupt:
         report.interrupted = True
         return INTERRUPTED
-    except AL0Error as error:  # a dead engine, a broken library, a spent budget
+    except AL0Error as error:  # a dead engine, a broken library
         report.interrupted = True
         return str(error)
     except SystemExit as error:  # library code called sys.exit() in this process

@@ -199,8 +199,9 @@ class PlanWorker:
     def plan(self, positions: list[Position]) -> PlanChunkResult:
         """The plan of each of ``positions`` and where following it needs
         new plans (see :meth:`WorstCase.replans`). A search that fails (a
-        spent budget) is answered with its error: the analysis raises it
-        only if and where it needs that plan."""
+        spent budget, a broken library) is answered with its error: the
+        analysis meets it only if and where it needs that plan (a search
+        limit ends the game there, another error stops the run)."""
         worst, reported = self.worst, self.reported
         planner = worst.planner
         made = len(planner.search_seconds)
