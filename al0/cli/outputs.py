@@ -31,6 +31,8 @@ class OutputPath(click.ParamType[str]):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         path = str(value)
+        if not path:
+            self.fail(f"an empty path: give a file for {self.what}", param, ctx)
         if path == STDOUT:
             if not self.stdout:
                 self.fail(f"{self.what} cannot go to standard output (-) here: give a file", param, ctx)

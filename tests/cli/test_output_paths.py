@@ -124,6 +124,7 @@ def files(tmp_path, monkeypatch) -> Path:
         (["--failures", "-", "--html", "-"], ["--failures and --html both write to standard output"]),
         (["--json", "x.json/"], ["'x.json/' is a folder"]),
         (["--json", "."], ["'.' is a folder"]),
+        (["--failures", ""], ["an empty path: give a file for failures"]),
     ],
     ids=[
         "table",
@@ -135,6 +136,7 @@ def files(tmp_path, monkeypatch) -> Path:
         "two-stdout",
         "trailing-slash",
         "folder",
+        "empty",
     ],
 )
 def test_verify_refuses_before_the_run(files, args, fragments):
