@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from al0.errors import TableSyntaxError
+
 _PACKAGE = Path(__file__).resolve().parent
 ROOT = _PACKAGE / "bundled" if (_PACKAGE / "bundled" / "advice_tables").is_dir() else _PACKAGE.parent
 """The directory holding ``advice_tables/`` and ``library/``: inside the
@@ -30,7 +32,13 @@ def table_path(spec: str) -> Path:
     """The table file ``spec`` names: a bundled table's name (``krk``,
     ``kqk``) names the bundled table, even where the working folder holds
     a file or folder of that name (``./krk`` names that one); anything else
-    is a path, returned as given (so the caller reports a missing file)."""
+    is a path, returned as given (so the caller reports a missing file).
+
+    :raises TableSyntaxError: an empty ``spec``, which would name the
+        working folder.
+    """
+    if not spec.strip():
+        raise TableSyntaxError("an empty table path: give a table file or a bundled table's name (krk)")
     if "/" in spec or "\\" in spec or spec.endswith((".yaml", ".yml")):
         return Path(spec)
     bundled = TABLES_DIR / f"{spec}.yaml"

@@ -48,7 +48,7 @@ def uci(table: str | None, budget: int) -> None:
     movestogo, nodes, depth, mate and infinite.
     """
     loaded = None
-    if table:  # a bad table fails here, before the protocol
+    if table is not None:  # a bad table (an empty path too) fails here, before the protocol
         from al0.lang import load_table
 
         loaded = load_table(table)

@@ -93,6 +93,11 @@ def test_check_missing_table(tmp_path):
     assert "bundled" not in line
 
 
+@pytest.mark.parametrize("command", [["check"], ["verify"], ["play", "--opponent", "random"], ["uci"]])
+def test_an_empty_table_path_is_named_empty_not_a_folder(command):
+    assert_user_error(run(command[0], "", *command[1:]), "an empty table path")
+
+
 def test_a_missing_path_named_like_a_bundled_table_names_it(tmp_path):
     # The README's `al0 play advice_tables/krk.yaml`, typed in another folder.
     missing = str(tmp_path / "advice_tables" / "krk.yaml")
