@@ -154,6 +154,9 @@ def progress(
     four-man ending: --memo keeps them). The reference, with every option
     and its output, is docs/progress.md.
     """
+    for option, condition in (("--pre", pre), ("--target", target), ("--hold", hold), ("--switch", switch)):
+        if condition is not None and not condition.strip():
+            raise click.UsageError(f"{option} is empty: give a goal expression")
     if drive and not with_closure:
         raise click.UsageError("--drive needs --closure (the drive leads into the closure)")
     if drive_depth is not None and not drive:
