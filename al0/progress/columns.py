@@ -111,6 +111,8 @@ class Terms:
         """The goal expression ``condition``, read as the precondition of a
         one-rule table, so its names are checked as a table's are; an error
         names ``what`` and the column in ``condition``."""
+        if not condition.strip():
+            raise TableSyntaxError(f"{what}: an empty condition: give a goal expression")
         text = (
             f"name: hold\nmaterial: {self.graph.table.name}\nrules:\n"
             f"{_RULE_PREFIX}{json.dumps(condition)}, then: [a]}}\n"

@@ -116,6 +116,7 @@ def test_a_holding_condition_agrees_with_the_forcing_tree_search(graph, terms):
             r"^term 1 'room \+ edge_dist\(k':8: a '\(' or '\[' is never closed$",
         ),
         (lambda t: t.potential(["room)"]), r"^term 1 'room\)':5: '\)' closes nothing$"),
+        (lambda t: t.potential(["[ ]"]), r"^term 1 '\[ \]':1: an empty condition: give a goal expression$"),
         # A weight past int64 was a traceback; one within it, a sum that wrapped.
         (lambda t: t.potential(["9" * 21 + "*room"]), r"^term 1 '9+\*room':1: a weight is too large"),
         (
