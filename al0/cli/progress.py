@@ -5,6 +5,7 @@ is written (:mod:`al0.progress`)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -97,7 +98,7 @@ COUNT = WholeNumber(minimum=0, maximum=1_000_000)
 )
 @click.option(
     "--memo",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
     metavar="DIR",
     help="Keep each term's and condition's values in DIR, so later runs reuse them.",
 )
@@ -127,7 +128,7 @@ def progress(
     fastest: bool,
     exits: int,
     stuck: int,
-    memo: Path | None,
+    memo: str | None,
     failures_path: str | None,
     as_json: bool,
 ) -> None:
@@ -154,6 +155,8 @@ def progress(
     four-man ending: --memo keeps them). The reference, with every option
     and its output, is docs/progress.md.
     """
+    if memo is not None and (not memo.strip() or os.path.exists(memo) and not os.path.isdir(memo)):
+        raise click.UsageError(f"--memo {memo!r} is not a folder: give a folder to keep the columns in")
     for option, condition in (("--pre", pre), ("--target", target), ("--hold", hold), ("--switch", switch)):
         if condition is not None and not condition.strip():
             raise click.UsageError(f"{option} is empty: give a goal expression")
@@ -189,7 +192,7 @@ def progress(
         stuck,
         greedy,
         fastest,
-        memo,
+        None if memo is None else Path(memo),
         failures_path is not None,
     )
     result = analyse(options, build_progress())

@@ -291,6 +291,8 @@ def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms,
         (["KRK", "room(k)", "--fastest"], "--fastest needs --walk N"),
         (["KRK", "room(k)", "--failures", "out.epd"], "--failures needs --closure"),
         (["KRK", "room(k)", "--pre", " "], "--pre is empty: give a goal expression"),
+        (["KRK", "room(k)", "--memo", ""], "--memo '' is not a folder"),
+        (["KRK", "room(k)", "--memo", "/dev/null"], "--memo '/dev/null' is not a folder"),
         (["KRK", "room(k)", "--depth", "0"], "Invalid value for '--depth'"),
         (
             ["KRK", "room(k)", "--pre", "dist(K, k) = 0"],
