@@ -83,6 +83,12 @@ COUNT = WholeNumber(minimum=0, maximum=1_000_000)
     "the best any table on this potential can do.",
 )
 @click.option(
+    "--avoid-seen",
+    is_flag=True,
+    help="Walk as al0's plan choice does: of the moves that keep the fall forced, pass over those "
+    "leading to a position the game has had after a move of ours, where another remains.",
+)
+@click.option(
     "--exits",
     type=COUNT,
     default=0,
@@ -126,6 +132,7 @@ def progress(
     walk: int,
     greedy: bool,
     fastest: bool,
+    avoid_seen: bool,
     exits: int,
     stuck: int,
     memo: str | None,
@@ -172,28 +179,30 @@ def progress(
         raise click.UsageError("--stuck needs --hold")
     if failures_path is not None and not with_closure:
         raise click.UsageError("--failures needs --closure (it lists the positions outside it)")
-    if (greedy or fastest) and not walk:
-        raise click.UsageError(f"--{'greedy' if greedy else 'fastest'} needs --walk N")
+    if (greedy or fastest or avoid_seen) and not walk:
+        flag = "greedy" if greedy else "fastest" if fastest else "avoid-seen"
+        raise click.UsageError(f"--{flag} needs --walk N")
     from al0.progress import Options, analyse  # lazily: numpy and the tablebase
 
     options = Options(
         material,
         terms,
-        depth,
-        pre,
-        target,
-        hold,
-        with_closure,
-        drive,
-        drive_depth,
-        switch,
-        walk,
-        exits,
-        stuck,
-        greedy,
-        fastest,
-        None if memo is None else Path(memo),
-        failures_path is not None,
+        depth=depth,
+        pre=pre,
+        target=target,
+        hold=hold,
+        closure=with_closure,
+        drive=drive,
+        drive_depth=drive_depth,
+        switch=switch,
+        walk=walk,
+        exits=exits,
+        stuck=stuck,
+        greedy=greedy,
+        fastest=fastest,
+        avoid_seen=avoid_seen,
+        memo=None if memo is None else Path(memo),
+        failures=failures_path is not None,
     )
     result = analyse(options, build_progress())
     if failures_path is not None:

@@ -52,6 +52,7 @@ class Options:
     stuck: int = 0
     greedy: bool = False
     fastest: bool = False
+    avoid_seen: bool = False
     memo: Path | None = None
     failures: bool = False
     """With ``closure``: list the phase's positions outside the closure."""
@@ -240,7 +241,7 @@ def _walks(
     else:
         classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
         boards = [c.board() for c in random.Random(0).sample(classes, min(options.walk, len(classes)))]
-    walker = Walker(graph, greedy=options.greedy, fastest=options.fastest)
+    walker = Walker(graph, greedy=options.greedy, fastest=options.fastest, avoid_seen=options.avoid_seen)
     how = (
         "lowest value, then the tablebase's best,"
         if options.fastest and options.greedy

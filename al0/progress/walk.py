@@ -8,6 +8,7 @@ import enum
 from dataclasses import dataclass, field
 
 import chess
+import chess.polyglot
 import numpy as np
 
 from al0.progress.columns import INF, MATE, PerPosition
@@ -85,11 +86,15 @@ class Walker:
     the tablebase rates best — about the best any table lowering this
     potential could do, so games that stay long even so show the potential
     itself is slow; with ``greedy`` too, of the moves forcing the lowest
-    value, the tablebase's best."""
+    value, the tablebase's best. ``avoid_seen``: of the moves that keep the
+    fall forced, those leading to a position the game has had after a move
+    of ours are passed over while another remains, as al0's plan choice
+    passes over trees that come back (docs/language.md, *Playing*)."""
 
     graph: MoveGraph
     greedy: bool = False
     fastest: bool = False
+    avoid_seen: bool = False
 
     def walk(
         self,
@@ -122,6 +127,7 @@ class Walker:
             board = board.copy()
             start_dtm = table.dtm(board) or 0
             moves_played, end = 0, None
+            seen: set[int] = set()  # positions after our moves (no capture happens)
             while end is None:
                 root = self.graph.index(board)
                 if next_phase is not None and next_phase[root]:
@@ -138,9 +144,10 @@ class Walker:
                 target = values[root]
                 before, plan = board.fen(), []
                 while True:
-                    move = self._choose(board, level_replies[level - 1], target)
+                    move = self._choose(board, level_replies[level - 1], target, seen)
                     plan.append(board.san(move))
                     board.push(move)
+                    seen.add(chess.polyglot.zobrist_hash(board))
                     moves_played += 1
                     if board.is_checkmate():
                         end = WalkEnd.MATE
@@ -176,9 +183,12 @@ class Walker:
                 walked.stopped[end] += 1
         return walked
 
-    def _choose(self, board: chess.Board, reply: PerPosition, target: np.int64) -> chess.Move:
-        """The move to play: one that forces the value below ``target``."""
+    def _choose(self, board: chess.Board, reply: PerPosition, target: np.int64, seen: set[int]) -> chess.Move:
+        """The move to play: one that forces the value below ``target``
+        (with ``avoid_seen``, not to a position of ``seen`` where it can)."""
         forcing = [m for m in board.legal_moves if self._forces(board, m, reply, target)]
+        if self.avoid_seen:
+            forcing = [m for m in forcing if self._after(board, m) not in seen] or forcing
         if self.fastest and self.greedy:
             return min(forcing, key=lambda m: (self._value(board, m, reply), self._rating(board, m)))
         if self.fastest:
@@ -208,6 +218,15 @@ class Walker:
             f"{board.fen()}: played {' '.join(plan)}; keeps the closure: "
             f"{board.san(inside) if inside else 'none'} (in {level})"
         )
+
+    @staticmethod
+    def _after(board: chess.Board, move: chess.Move) -> int:
+        """The position after ``move``, as a Zobrist hash."""
+        board.push(move)
+        try:
+            return chess.polyglot.zobrist_hash(board)
+        finally:
+            board.pop()
 
     def _value(self, board: chess.Board, move: chess.Move, reply: PerPosition) -> int:
         """The value ``move`` forces (MATE for a mate)."""

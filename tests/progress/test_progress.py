@@ -198,6 +198,30 @@ def test_the_fastest_walk_keeps_the_progress_and_beats_the_first_move(graph, ter
     assert optimal <= fastest_mean < first_mean
 
 
+def test_a_walk_avoiding_seen_positions_passes_over_them_while_another_move_forces(graph, terms):
+    # KRK's room within one move, at starts with several moves that force
+    # it lower: once the first of them leads to a position the game has
+    # had, the walk that avoids seen positions plays the next; when every
+    # one does, the first all the same; the plain walk ignores the game.
+    potential = terms.potential(["room(k)"])
+    replies = []
+    depths(graph, potential, 1, replies=replies)
+    plain, avoiding = Walker(graph), Walker(graph, avoid_seen=True)
+    classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
+    checked = 0
+    for board in (c.board() for c in random.Random(5).sample(classes, 200)):
+        target = potential[graph.index(board)]
+        forcing = [m for m in board.legal_moves if plain._forces(board, m, replies[0], target)]
+        if len(forcing) < 2:
+            continue
+        after = [Walker._after(board, m) for m in forcing]
+        assert plain._choose(board, replies[0], target, {after[0]}) == forcing[0]
+        assert avoiding._choose(board, replies[0], target, {after[0]}) == forcing[1]
+        assert avoiding._choose(board, replies[0], target, set(after)) == forcing[0]
+        checked += 1
+    assert checked >= 20
+
+
 def test_a_condition_term_leads_a_lexicographic_potential(graph, terms):
     # [EXPR] counts 1 where the condition holds at the position (us to
     # move), 0 elsewhere: kings two steps apart outrank any room.
@@ -289,6 +313,7 @@ def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms,
         (["KRK", "room(k)", "--stuck", "2"], "--stuck needs --hold"),
         (["KRK", "room(k)", "--drive", "room(k)"], "--drive needs --closure"),
         (["KRK", "room(k)", "--fastest"], "--fastest needs --walk N"),
+        (["KRK", "room(k)", "--avoid-seen"], "--avoid-seen needs --walk N"),
         (["KRK", "room(k)", "--failures", "out.epd"], "--failures needs --closure"),
         (["KRK", "room(k)", "--pre", " "], "--pre is empty: give a goal expression"),
         (["KRK", "room(k)", "--memo", ""], "--memo '' is not a folder"),
