@@ -89,6 +89,14 @@ COUNT = WholeNumber(minimum=0, maximum=1_000_000)
     "leading to a position the game has had after a move of ours, where another remains.",
 )
 @click.option(
+    "--prefer",
+    multiple=True,
+    metavar="TERM",
+    help="Walk by the progressing move whose worst reply leaves the least value of these terms "
+    "(repeatable, a lexicographic tuple as the potential's): a choice among plans a table could "
+    "state; ties as the other options choose.",
+)
+@click.option(
     "--exits",
     type=COUNT,
     default=0,
@@ -133,6 +141,7 @@ def progress(
     greedy: bool,
     fastest: bool,
     avoid_seen: bool,
+    prefer: tuple[str, ...],
     exits: int,
     stuck: int,
     memo: str | None,
@@ -179,8 +188,8 @@ def progress(
         raise click.UsageError("--stuck needs --hold")
     if failures_path is not None and not with_closure:
         raise click.UsageError("--failures needs --closure (it lists the positions outside it)")
-    if (greedy or fastest or avoid_seen) and not walk:
-        flag = "greedy" if greedy else "fastest" if fastest else "avoid-seen"
+    if (greedy or fastest or avoid_seen or prefer) and not walk:
+        flag = "greedy" if greedy else "fastest" if fastest else "avoid-seen" if avoid_seen else "prefer"
         raise click.UsageError(f"--{flag} needs --walk N")
     from al0.progress import Options, analyse  # lazily: numpy and the tablebase
 
@@ -201,6 +210,7 @@ def progress(
         greedy=greedy,
         fastest=fastest,
         avoid_seen=avoid_seen,
+        prefer=prefer,
         memo=None if memo is None else Path(memo),
         failures=failures_path is not None,
     )

@@ -53,6 +53,8 @@ class Options:
     greedy: bool = False
     fastest: bool = False
     avoid_seen: bool = False
+    prefer: tuple[str, ...] = ()
+    """Terms of a value the walks prefer the least of after their reply."""
     memo: Path | None = None
     failures: bool = False
     """With ``closure``: list the phase's positions outside the closure."""
@@ -241,7 +243,10 @@ def _walks(
     else:
         classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
         boards = [c.board() for c in random.Random(0).sample(classes, min(options.walk, len(classes)))]
-    walker = Walker(graph, greedy=options.greedy, fastest=options.fastest, avoid_seen=options.avoid_seen)
+    prefer = terms.potential(list(options.prefer)) if options.prefer else None
+    walker = Walker(
+        graph, greedy=options.greedy, fastest=options.fastest, avoid_seen=options.avoid_seen, prefer=prefer
+    )
     how = (
         "lowest value, then the tablebase's best,"
         if options.fastest and options.greedy
@@ -251,6 +256,8 @@ def _walks(
         if options.greedy
         else "first"
     )
+    if options.prefer:
+        how = f"least ({'; '.join(options.prefer)}) after the reply, then {how}"
     walked = walker.walk(potential, found, replies, boards, None, kept, keeping, target)
     walks: dict[str, object] = {"progressing": walked.summary()}
     result.data["walks"] = walks

@@ -95,6 +95,10 @@ class Walker:
     greedy: bool = False
     fastest: bool = False
     avoid_seen: bool = False
+    prefer: PerPosition | None = None
+    """When given, of the moves that keep the fall forced, those whose
+    worst reply leaves the least of these values (us to move) are played:
+    a choice a table could state, tried before any of the above."""
 
     def walk(
         self,
@@ -189,6 +193,10 @@ class Walker:
         forcing = [m for m in board.legal_moves if self._forces(board, m, reply, target)]
         if self.avoid_seen:
             forcing = [m for m in forcing if self._after(board, m) not in seen] or forcing
+        if self.prefer is not None:
+            worst = {m: self._worst_reply(board, m, self.prefer) for m in forcing}
+            least = min(worst.values())
+            forcing = [m for m in forcing if worst[m] == least]
         if self.fastest and self.greedy:
             return min(forcing, key=lambda m: (self._value(board, m, reply), self._rating(board, m)))
         if self.fastest:
@@ -218,6 +226,22 @@ class Walker:
             f"{board.fen()}: played {' '.join(plan)}; keeps the closure: "
             f"{board.san(inside) if inside else 'none'} (in {level})"
         )
+
+    def _worst_reply(self, board: chess.Board, move: chess.Move, values: PerPosition) -> int:
+        """The greatest of ``values`` their replies to ``move`` leave (a
+        mate the least of all)."""
+        board.push(move)
+        try:
+            if board.is_checkmate():
+                return int(MATE)
+            worst = int(MATE)
+            for reply in board.legal_moves:
+                board.push(reply)
+                worst = max(worst, int(values[self.graph.index(board)]))
+                board.pop()
+            return worst
+        finally:
+            board.pop()
 
     @staticmethod
     def _after(board: chess.Board, move: chess.Move) -> int:

@@ -222,6 +222,29 @@ def test_a_walk_avoiding_seen_positions_passes_over_them_while_another_move_forc
     assert checked >= 20
 
 
+def test_a_preferring_walk_plays_the_forcing_move_whose_worst_reply_leaves_least(graph, terms):
+    # KRK's room within one move, preferring our king near theirs: of the
+    # moves that force the room lower, one whose worst reply leaves the
+    # kings closest (the first such in move order), which is not always the
+    # plain walk's first forcing move.
+    potential, near = terms.potential(["room(k)"]), terms.potential(["dist(K, k)"])
+    replies = []
+    depths(graph, potential, 1, replies=replies)
+    plain, preferring = Walker(graph), Walker(graph, prefer=near)
+    classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
+    differ = 0
+    for board in (c.board() for c in random.Random(6).sample(classes, 100)):
+        target = potential[graph.index(board)]
+        forcing = [m for m in board.legal_moves if plain._forces(board, m, replies[0], target)]
+        if not forcing:
+            continue
+        worst = [preferring._worst_reply(board, m, near) for m in forcing]
+        chosen = preferring._choose(board, replies[0], target, set())
+        assert chosen == forcing[worst.index(min(worst))]
+        differ += chosen != plain._choose(board, replies[0], target, set())
+    assert differ >= 5
+
+
 def test_a_condition_term_leads_a_lexicographic_potential(graph, terms):
     # [EXPR] counts 1 where the condition holds at the position (us to
     # move), 0 elsewhere: kings two steps apart outrank any room.
@@ -314,6 +337,7 @@ def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms,
         (["KRK", "room(k)", "--drive", "room(k)"], "--drive needs --closure"),
         (["KRK", "room(k)", "--fastest"], "--fastest needs --walk N"),
         (["KRK", "room(k)", "--avoid-seen"], "--avoid-seen needs --walk N"),
+        (["KRK", "room(k)", "--prefer", "dist(K, k)"], "--prefer needs --walk N"),
         (["KRK", "room(k)", "--failures", "out.epd"], "--failures needs --closure"),
         (["KRK", "room(k)", "--pre", " "], "--pre is empty: give a goal expression"),
         (["KRK", "room(k)", "--memo", ""], "--memo '' is not a folder"),
