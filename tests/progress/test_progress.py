@@ -198,50 +198,52 @@ def test_the_fastest_walk_keeps_the_progress_and_beats_the_first_move(graph, ter
     assert optimal <= fastest_mean < first_mean
 
 
-def test_a_walk_avoiding_seen_positions_passes_over_them_while_another_move_forces(graph, terms):
-    # KRK's room within one move, at starts with several moves that force
-    # it lower: once the first of them leads to a position the game has
-    # had, the walk that avoids seen positions plays the next; when every
-    # one does, the first all the same; the plain walk ignores the game.
+def room_in_one_starts(graph, terms, seed, count):
+    """KRK's room lowered within one move, at ``count`` seeded won starts:
+    each start with the replies' values, the value to beat and the moves
+    that force it lower (in move order)."""
     potential = terms.potential(["room(k)"])
     replies = []
     depths(graph, potential, 1, replies=replies)
-    plain, avoiding = Walker(graph), Walker(graph, avoid_seen=True)
     classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
-    checked = 0
-    for board in (c.board() for c in random.Random(5).sample(classes, 200)):
+    for board in (c.board() for c in random.Random(seed).sample(classes, count)):
         target = potential[graph.index(board)]
-        forcing = [m for m in board.legal_moves if plain._forces(board, m, replies[0], target)]
+        forcing = [m for m in board.legal_moves if Walker(graph)._forces(board, m, replies[0], target)]
+        yield board, replies[0], target, forcing
+
+
+def test_a_walk_avoiding_seen_positions_passes_over_them_while_another_move_forces(graph, terms):
+    # At starts with several moves that force the room lower: once the
+    # first of them leads to a position the game has had, the walk that
+    # avoids seen positions plays the next; when every one does, the first
+    # all the same; the plain walk ignores the game.
+    plain, avoiding = Walker(graph), Walker(graph, avoid_seen=True)
+    checked = 0
+    for board, reply, target, forcing in room_in_one_starts(graph, terms, 5, 200):
         if len(forcing) < 2:
             continue
         after = [Walker._after(board, m) for m in forcing]
-        assert plain._choose(board, replies[0], target, {after[0]}) == forcing[0]
-        assert avoiding._choose(board, replies[0], target, {after[0]}) == forcing[1]
-        assert avoiding._choose(board, replies[0], target, set(after)) == forcing[0]
+        assert plain._choose(board, reply, target, {after[0]}) == forcing[0]
+        assert avoiding._choose(board, reply, target, {after[0]}) == forcing[1]
+        assert avoiding._choose(board, reply, target, set(after)) == forcing[0]
         checked += 1
     assert checked >= 20
 
 
 def test_a_preferring_walk_plays_the_forcing_move_whose_worst_reply_leaves_least(graph, terms):
-    # KRK's room within one move, preferring our king near theirs: of the
-    # moves that force the room lower, one whose worst reply leaves the
-    # kings closest (the first such in move order), which is not always the
-    # plain walk's first forcing move.
-    potential, near = terms.potential(["room(k)"]), terms.potential(["dist(K, k)"])
-    replies = []
-    depths(graph, potential, 1, replies=replies)
+    # Preferring our king near theirs: of the moves that force the room
+    # lower, one whose worst reply leaves the kings closest (the first such
+    # in move order), which is not always the plain walk's first.
+    near = terms.potential(["dist(K, k)"])
     plain, preferring = Walker(graph), Walker(graph, prefer=near)
-    classes = graph.table.positions(chess.WHITE, stronger=chess.WHITE, won=True)
     differ = 0
-    for board in (c.board() for c in random.Random(6).sample(classes, 100)):
-        target = potential[graph.index(board)]
-        forcing = [m for m in board.legal_moves if plain._forces(board, m, replies[0], target)]
+    for board, reply, target, forcing in room_in_one_starts(graph, terms, 6, 100):
         if not forcing:
             continue
         worst = [preferring._worst_reply(board, m, near) for m in forcing]
-        chosen = preferring._choose(board, replies[0], target, set())
+        chosen = preferring._choose(board, reply, target, set())
         assert chosen == forcing[worst.index(min(worst))]
-        differ += chosen != plain._choose(board, replies[0], target, set())
+        differ += chosen != plain._choose(board, reply, target, set())
     assert differ >= 5
 
 
