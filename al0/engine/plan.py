@@ -14,7 +14,7 @@ from al0.board.moves import apply
 from al0.board.position import Position, from_board, to_board
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
-from al0.engine.history import EVERYWHERE, repeated, seen_after_ours
+from al0.engine.history import repeated, seen_after_ours
 from al0.engine.limits import SearchLimits
 from al0.engine.memo import SearchKey
 from al0.engine.native import (
@@ -193,10 +193,6 @@ class Planner:
         met, by advice and root key (kept across searches with ``cache``)."""
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
-        self.reach = EVERYWHERE
-        """How deep into a tree our moves avoid the positions the game has
-        seen (:mod:`al0.engine.history`): 1 for the first move only (on
-        KBNK's sample the two find the same trees)."""
 
     def plan(self, board: chess.Board, limits: SearchLimits | None = None) -> Plan:
         """The plan at ``board`` (our move); ``limits`` bound each search
@@ -262,7 +258,7 @@ class Planner:
     def _comes_back(self, plan: Plan, seen: frozenset[Position]) -> bool:
         """Whether ``plan``'s tree leads a move of ours to a position of
         ``seen`` (then the history must be searched with)."""
-        return bool(seen) and plan.tree is not None and repeated(plan.position, plan.tree, seen, self.reach)
+        return bool(seen) and plan.tree is not None and repeated(plan.position, plan.tree, seen)
 
     def _canonical(self, position: Position) -> tuple[int, Position]:
         """The symmetry that takes ``position`` to its class's canonical
@@ -385,15 +381,15 @@ class Planner:
                     if tree is not None and not tree.is_leaf and name in self.minimise:
                         tree, more = self._minimised(name, root, tree, limits)
                         nodes += more
-                    if tree is not None and seen and repeated(position, tree, seen, self.reach):
+                    if tree is not None and seen and repeated(position, tree, seen):
                         # The tree leads back to a position of the game: the
                         # same advice searched again with those excluded (a
                         # memo of its own), its tree played if it has one.
                         by_history = True
                         again: ForcingTreeSearch | NativeSearch = (
-                            ForcingTreeSearch(advice, root, limits, None, self.nodes, None, seen, self.reach)
+                            ForcingTreeSearch(advice, root, limits, None, self.nodes, None, seen)
                             if native is None
-                            else NativeSearch(native, root, limits, None, seen, self.reach)
+                            else NativeSearch(native, root, limits, None, seen)
                         )
                         try:
                             avoiding = again.run()

@@ -135,7 +135,7 @@ def make_segment(
         ending = ending_at(reached, planner)
         return ending
 
-    ours = frozenset(hash(child) for child in our_children(position, plan.tree, planner.reach))
+    ours = frozenset(hash(child) for child in our_children(position, plan.tree))
 
     def segment(ending: Ending | None) -> Segment:
         return Segment(plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending, None, ours)
