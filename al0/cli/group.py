@@ -12,7 +12,13 @@ from typing import Any
 import click
 
 from al0.cli.messages import CommandError, one_line_usage, warning_line
-from al0.cli.process import broken_pipe_exits, exit_interrupted, open_closed_streams, terminating_as_interrupt
+from al0.cli.process import (
+    broken_pipe_exits,
+    exit_interrupted,
+    full_output_exits,
+    open_closed_streams,
+    terminating_as_interrupt,
+)
 from al0.collection import fewer_collections
 from al0.errors import AL0Error
 
@@ -21,8 +27,9 @@ class Al0Group(click.Group):
     """The ``al0`` group: every usage error is one line, every warning is
     one line, and SIGTERM and SIGHUP stop a command as Ctrl-C does, with
     exit code 128 + the signal's number, for every subcommand; a broken
-    pipe ends it with 141 and nothing more written (its help too); a
-    closed standard stream is the null device.
+    pipe ends it with 141 and nothing more written (its help too); an
+    output with no room left (a full disk) with one line and exit code 2;
+    a closed standard stream is the null device.
 
     A command named in :attr:`lazy` is imported when it is run (or listed
     by ``--help``), not when ``al0`` starts: ``al0 uci`` answers a GUI's
@@ -52,11 +59,17 @@ class Al0Group(click.Group):
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
-        with broken_pipe_exits(), one_line_usage():
+        with broken_pipe_exits(), full_output_exits(), one_line_usage():
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with broken_pipe_exits(), one_line_usage(), warnings.catch_warnings(), terminating_as_interrupt():
+        with (
+            broken_pipe_exits(),
+            full_output_exits(),
+            one_line_usage(),
+            warnings.catch_warnings(),
+            terminating_as_interrupt(),
+        ):
             # catch_warnings restores the usual display when the command ends.
             warnings.showwarning = warning_line
             try:

@@ -1,10 +1,12 @@
 """The process's edges: SIGTERM and SIGHUP taken as Ctrl-C, exit codes of
-128 + the signal, a broken pipe (141, nothing more written) and standard
-streams that were closed when al0 started."""
+128 + the signal, a broken pipe (141, nothing more written), an output
+with no room left (one line, exit 2) and standard streams that were closed
+when al0 started."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -13,6 +15,8 @@ from types import FrameType
 from typing import Iterator
 
 import click
+
+from al0.cli.messages import error_line, shown_path
 
 TERMINATING = (signal.SIGTERM, signal.SIGHUP)
 """What ``timeout``, CI cancellation, systemd and a dropped ssh session
@@ -91,11 +95,13 @@ def open_closed_streams() -> None:
             setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115
 
 
-def silence_output() -> None:
-    """Send whatever is still written to standard output and error (a
+def silence_output(names: tuple[str, ...] = ("stdout", "stderr")) -> None:
+    """Send whatever is still written to the standard streams ``names`` (a
     buffer flushed at exit included) to the null device: after a broken
     pipe a command writes nothing more."""
     for number, name, mode in _STREAMS[1:]:
+        if name not in names:
+            continue
         stream = getattr(sys, name)
         try:
             fileno = stream.fileno()
@@ -107,6 +113,33 @@ def silence_output() -> None:
             os.close(null)
         else:
             setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115
+
+
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+"""A write's errors that say the output has no room left: a full disk, a
+quota, a file too large (and ``/dev/full``)."""
+
+
+@contextlib.contextmanager
+def full_output_exits() -> Iterator[None]:
+    """A write in the block that finds no room (standard output on a full
+    disk) ends the command with one line on stderr and exit code 2, as any
+    error does (click would show a traceback and exit 1, verify's code for
+    a failed expectation). The command's own ``finally`` blocks have run
+    by then, so what it keeps (practice's record and PGN) is kept; what
+    standard output still buffers is dropped, not written at exit."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in NO_ROOM:
+            raise
+        silence_output(("stdout",))
+        what = shown_path(str(error.filename)) if error.filename else "the output"
+        try:
+            click.echo(f"Error: {error_line(f'cannot write {what}: {error.strerror}')}", err=True)
+        except OSError:  # standard error has no room either: nowhere to say it
+            silence_output(("stderr",))
+        raise click.exceptions.Exit(2) from None
 
 
 @contextlib.contextmanager

@@ -1,12 +1,16 @@
 """Streams that go away mid-run: a reader that closes the pipe (``| head``)
 ends every command with exit 141 (128 + SIGPIPE) and nothing more written;
 a standard stream closed from the start (``2>&-``, a daemon) is the null
-device, so no command stops on its first message; ``play --pgn`` writes the
-game so far whichever way it stops."""
+device, so no command stops on its first message; an output with no room
+left (a full disk, ``/dev/full``) ends every command with one line and exit
+2, the work kept; ``play --pgn`` writes the game so far whichever way it
+stops."""
 
 from __future__ import annotations
 
+import errno
 import io
+import json
 import os
 import subprocess
 import sys
@@ -29,6 +33,77 @@ class ClosedPipe(io.TextIOBase):
 
     def write(self, text: str) -> int:
         raise BrokenPipeError(32, "Broken pipe")
+
+
+class FullDisk(io.TextIOBase):
+    """Standard output on a full disk once a write holds ``after`` (at
+    once when it is empty): every write from then on finds no room."""
+
+    def __init__(self, after: str = ""):
+        self.after = after
+        self.full = not after
+        self.written = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.full = self.full or self.after in text
+        if self.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.written += text
+        return len(text)
+
+
+COMMANDS = [
+    ("--help",),
+    ("--version",),
+    ("verify", "--help"),
+    ("check", "krk"),
+    ("plan", "krk", "--fen", START),
+    ("tables",),
+    ("play", "krk", "--fen", START, "--opponent", "random", "--max-moves", "2"),
+    ("verify", "krk", "--positions", "sample:2", "--jobs", "1"),
+    ("tablebase", "KRK"),
+]
+"""Commands of every kind, each writing to standard output."""
+
+
+@pytest.mark.parametrize("args", COMMANDS)
+def test_a_full_output_is_one_line_and_exit_2(args, monkeypatch, tablebase_cache):
+    """Not a traceback and exit 1 (verify's code for a failed expectation)."""
+    monkeypatch.setenv("AL0_CACHE_DIR", str(tablebase_cache))
+    errors = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    monkeypatch.setattr(sys, "stderr", errors)
+    with pytest.raises(SystemExit) as exit:
+        cli.main(list(args), prog_name="al0")
+    assert exit.value.code == 2
+    assert errors.getvalue() == "Error: cannot write the output: No space left on device\n"
+
+
+def test_dev_full_is_one_line_and_exit_2_with_nothing_at_exit(tablebase_cache):
+    """What standard output still buffers is not written (and refused) at exit."""
+    with open("/dev/full", "w") as full:
+        done = al0("tables", stdout=full, stderr=subprocess.PIPE, cache=str(tablebase_cache))
+    assert (done.returncode, done.stderr) == (2, b"Error: cannot write the output: No space left on device\n")
+
+
+def test_practice_on_a_full_output_keeps_the_move_played(monkeypatch, tmp_path, tablebase_cache):
+    """The disk fills as the verdict of the student's mate is written: the
+    exercise is counted in the record and the move is in the PGN."""
+    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / "data"))
+    pgn = tmp_path / "games.pgn"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Qb7\nquit\n")))
+    monkeypatch.setattr(sys, "stdout", FullDisk(after="1. Qb7#"))
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with pytest.raises(SystemExit) as exit:
+        cli.main(["practice", "kqk", "--fen", "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", "--pgn", str(pgn)])
+    assert exit.value.code == 2
+    record = json.loads((tmp_path / "data" / "progress.json").read_text())
+    assert record["endings"]["KQK"]["solved"] == 1
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and [move.uci() for move in game.mainline_moves()] == ["b1b7"]
 
 
 @pytest.mark.parametrize(
