@@ -15,7 +15,7 @@ from al0.cli.terminal import build_progress, prepare_tablebase
 from al0.errors import PositionError
 from al0.lang import load_table
 from al0.serve import Api, Server, Tables, read_games
-from al0.teach import record_path
+from al0.teach import check_record, record_path
 
 
 def _loopback(host: str) -> bool:
@@ -67,6 +67,8 @@ def serve(
     engine's verdicts, explanations and hints (the bundled tables are there
     too). The page needs no network; Ctrl-C stops the server.
     """
+    record = record_path()
+    check_record(record)  # before serving: the page's exercises must count somewhere
     positions = None
     if table is not None:
         loaded = load_table(table)  # a broken table stops here, with its file:line:col
@@ -86,7 +88,7 @@ def serve(
             err=True,
         )
     try:
-        server = Server(Api(Tables(table), budget, positions, games, record_path()), host, port)
+        server = Server(Api(Tables(table), budget, positions, games, record), host, port)
     except OSError as error:
         raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     try:

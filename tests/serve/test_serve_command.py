@@ -72,3 +72,25 @@ def test_serve_refuses_a_bad_epd_before_serving(tmp_path: Any) -> None:
     assert result.exit_code == 2 and "positions.epd:2:" in result.output, result.output
     result = CliRunner().invoke(cli, ["serve", "--epd", str(epd), "--no-browser"])
     assert result.exit_code == 2 and "--epd needs a TABLE" in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    "data, record, said",
+    [
+        ("data", "{not json", "cannot read the progress record"),
+        ("data", '{"version": 1, "endings": []}', "not a progress record"),
+        ("file/data", None, "progress record"),  # a folder under a regular file
+    ],
+)
+def test_serve_refuses_a_progress_record_it_cannot_use(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, data: str, record: str | None, said: str
+) -> None:
+    """Before serving, as al0 practice does: not an exercise lost later."""
+    (tmp_path / "file").write_text("a regular file\n")
+    monkeypatch.setenv("AL0_DATA_DIR", str(tmp_path / data))
+    if record is not None:
+        (tmp_path / data).mkdir()
+        (tmp_path / data / "progress.json").write_text(record)
+    result = CliRunner().invoke(cli, ["serve", "kqk", "--no-browser"])
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert "serves" not in result.output
