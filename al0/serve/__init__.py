@@ -1,13 +1,18 @@
 """``al0 serve``: a local web page in front of the teaching engine and the
-planner. :mod:`al0.serve.api` answers JSON requests (what the page and the
-tests call), :mod:`al0.serve.review` reads a PGN to review,
-:mod:`al0.serve.server` serves the API and the page over HTTP on the
-standard library's threading server; ``static/`` holds the page."""
+planner. :mod:`al0.serve.routes` answers JSON requests (what the page and
+the tests call) through its resources, :mod:`al0.serve.positions` (tables,
+positions, plans) and :mod:`al0.serve.practice` (practice games, kept by
+:mod:`al0.serve.sessions`), on the tables of :mod:`al0.serve.tables`, with
+what they share in :mod:`al0.serve.api`; :mod:`al0.serve.review` reads a
+PGN to review; :mod:`al0.serve.server` serves the API and the page over
+HTTP on the standard library's threading server; ``static/`` holds the page."""
 
 from __future__ import annotations
 
-from al0.serve.api import Api, ApiError, Tables
+from al0.serve.api import ApiError
 from al0.serve.review import read_games
+from al0.serve.routes import Api
 from al0.serve.server import Server
+from al0.serve.tables import Tables
 
 __all__ = ["Api", "ApiError", "Server", "Tables", "read_games"]

@@ -21,7 +21,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
-from al0.serve.api import Api, ApiError
+from al0.serve.api import ApiError
+from al0.serve.routes import Api
 
 MAX_BODY = 16 * 1024
 """The largest request body read: a move or a FEN takes under 300 bytes."""
@@ -67,6 +68,7 @@ class Server(ThreadingHTTPServer):
         super().server_close()
         self.api.stop.set()  # the searches running end now; those waiting never start
         self.searches.shutdown(wait=False, cancel_futures=True)
+        self.api.close()  # the exercises still open are counted
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import chess
 import pytest
 
-from al0.serve.api import Api, ApiError, Tables
+from al0.serve import Api, ApiError, Tables
 from al0.serve.server import MAX_BODY, SEARCH_WORKERS, Server
 
 KQK_SHORT = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
@@ -201,3 +201,27 @@ def test_an_exercise_left_counts_in_the_progress_record(tablebase_cache: Any, tm
     assert not recording.call("practice/leave", {"session": session})["recorded"]  # once
     (line,) = recording.call("progress", {})["lines"]
     assert line.startswith("KQK: 1 of 1 exercises solved") and "1 blunders" in line
+
+
+def test_no_exercise_is_dropped_uncounted(
+    tablebase_cache: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session cap drops the oldest session counted, and the server
+    stopping counts every session still open (the page cannot say it left)."""
+    monkeypatch.setattr("al0.serve.sessions.MAX_SESSIONS", 2)
+    recording = Api(Tables(), record=tmp_path / "progress.json")
+
+    def blunder() -> str:
+        session = recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})["session"]
+        recording.call("practice/move", {"session": session, "move": "b1b6"})  # stalemate
+        return session
+
+    oldest = blunder()
+    recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})
+    recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})  # drops the oldest
+    with pytest.raises(ApiError):
+        recording.call("practice/state", {"session": oldest})
+    assert recording.call("progress", {})["lines"][0].startswith("KQK: 0 of 1 exercises solved")
+    blunder()  # drops an untouched one: nothing to count
+    recording.close()
+    assert recording.call("progress", {})["lines"][0].startswith("KQK: 0 of 2 exercises solved")

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from al0.serve.api import Api, Tables
+from al0.serve import Api, Tables
 from al0.serve.server import Server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from al0.cli import cli
 from al0.errors import PositionError
-from al0.serve.api import Api, Tables
+from al0.serve import Api, Tables
 from al0.serve.review import read_games
 
 KQK = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"

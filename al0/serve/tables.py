@@ -1,0 +1,93 @@
+"""The tables ``al0 serve`` may read (:class:`Tables`) and each one ready
+to play (:class:`Matches`: its :class:`~al0.engine.Match`, made once)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from al0.board import Material
+from al0.bundled import bundled_tables
+from al0.engine import Match, Tablebases
+from al0.lang import load_table
+from al0.serve.api import ApiError
+
+if TYPE_CHECKING:
+    from al0.lang import AdviceTable
+    from al0.tablebase import Tablebase
+
+
+class Tables:
+    """The tables the server may read: the bundled ones by name, and the one
+    named on the command line (its path, or its name when bundled). Each is
+    loaded once, when first asked for."""
+
+    def __init__(self, named: str | None = None):
+        self.paths: dict[str, str] = {path.stem: path.stem for path in bundled_tables()}
+        self.first: str | None = None
+        if named is not None:
+            key = Path(named).stem if ("/" in named or named.endswith((".yaml", ".yml"))) else named
+            self.paths[key] = named
+            self.first = key
+        self._loaded: dict[str, AdviceTable] = {}
+        self._lock = threading.Lock()
+
+    def names(self) -> list[str]:
+        return sorted(self.paths)
+
+    def get(self, name: str) -> AdviceTable:
+        """The table called ``name``; 403 for any other name or path."""
+        if name not in self.paths:
+            raise ApiError(
+                403, f"{name!r} is not a table this server serves (it serves {', '.join(self.names())})"
+            )
+        with self._lock:
+            if name not in self._loaded:
+                self._loaded[name] = load_table(self.paths[name])
+            return self._loaded[name]
+
+
+@dataclass
+class Served:
+    """A table as the server plays it: its match, and the lock its searches
+    take in turn (they share the planner and its memo, which one search at
+    a time may use)."""
+
+    match: Match
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Matches:
+    """Each table of ``tables`` ready to play, made when first asked for:
+    a :class:`~al0.engine.Match` with the server's node ``budget`` (``al0
+    plan``'s), its searches ending when ``stop`` is set, and one
+    :class:`~al0.engine.Tablebases` for the server's life (every game of an
+    ending probes the same tablebase, read or built once)."""
+
+    def __init__(self, tables: Tables, budget: int, stop: threading.Event):
+        self.tables = tables
+        self.budget = budget
+        self.stop = stop
+        self.tablebases = Tablebases()
+        self._served: dict[str, Served] = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str) -> Served:
+        """The table called ``name`` ready to play; 403 as :meth:`Tables.get`."""
+        table = self.tables.get(name)
+        with self._lock:
+            served = self._served.get(name)
+            if served is None:
+                match = Match(table, self.budget, self.tablebases)
+                match.planner.limits = replace(match.planner.limits, stop=self.stop)
+                served = self._served[name] = Served(match)
+            return served
+
+    def tablebase(self, material: Material) -> Tablebase:
+        """The tablebase of ``material``; 400 where there is none."""
+        found = self.tablebases.get(material)
+        if found is None:
+            raise ApiError(400, f"practice needs a tablebase, and there is none for {material}")
+        return found
