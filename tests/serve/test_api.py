@@ -225,3 +225,16 @@ def test_no_exercise_is_dropped_uncounted(
     blunder()  # drops an untouched one: nothing to count
     recording.close()
     assert recording.call("progress", {})["lines"][0].startswith("KQK: 0 of 2 exercises solved")
+
+
+def test_a_tables_plans_and_games_share_its_match(tablebase_cache: Any) -> None:
+    """Every plan and practice game of a table uses the planner of its one
+    Match: a position planned twice is searched once."""
+    fresh = Api(Tables(), budget=1_000_000)
+    start = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"
+    first = fresh.call("plan", {"table": "kqk", "fen": start})
+    again = fresh.call("plan", {"table": "kqk", "fen": start})
+    planner = fresh.matches.get("kqk").match.planner
+    assert first == again and len(planner.search_seconds) == 1
+    session = fresh.call("practice/start", {"table": "kqk", "fen": start})["session"]
+    assert fresh.sessions.get(session).game.planner is planner
