@@ -6,6 +6,7 @@ import ipaddress
 import webbrowser
 from pathlib import Path
 
+import chess
 import click
 
 from al0.board import epd_positions
@@ -14,7 +15,7 @@ from al0.cli.params import BUDGET
 from al0.cli.terminal import build_progress, prepare_tablebase
 from al0.errors import PositionError
 from al0.lang import load_table
-from al0.serve import Api, Server, Tables, read_games
+from al0.serve import Api, Server, Tables, named_material, read_games
 from al0.teach import check_record, record_path
 
 
@@ -65,19 +66,29 @@ def serve(
     """Serve a local web page on which TABLE's plans are a tree you can
     click and its ending can be practised move by move, with the teaching
     engine's verdicts, explanations and hints (the bundled tables are there
-    too). The page needs no network; Ctrl-C stops the server.
+    too). TABLE may be a material in capitals (KQKR): then it is practised
+    with the tablebase alone, as al0 practice KQKR. The page needs no
+    network; Ctrl-C stops the server.
     """
     record = record_path()
     check_record(record)  # before serving: the page's exercises must count somewhere
     positions = None
     if table is not None:
-        loaded = load_table(table)  # a broken table stops here, with its file:line:col
+        material = named_material(table)
+        if material is not None:  # practised from the tablebase alone, as al0 practice KQKR
+            from al0 import tablebase  # lazily: numpy
+
+            tablebase.parse_material(table)  # one it has no tablebase for stops here
+            us = chess.WHITE
+        else:
+            loaded = load_table(table)  # a broken table stops here, with its file:line:col
+            material, us = loaded.material, loaded.us
         if epd is not None:
-            boards = epd_positions(epd, loaded.material, loaded.us)
+            boards = epd_positions(epd, material, us)
             if not boards:
                 raise PositionError(f"{epd}: no positions in it (only blank lines and comments)")
             positions = (Path(epd).name, boards)
-        prepare_tablebase(loaded.material, build_progress())
+        prepare_tablebase(material, build_progress())
     elif epd is not None:
         raise click.UsageError("--epd needs a TABLE: the positions are that table's")
     games = (Path(pgn).name, read_games(pgn)) if pgn is not None else None

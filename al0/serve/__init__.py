@@ -13,6 +13,6 @@ from al0.serve.api import ApiError
 from al0.serve.review import read_games
 from al0.serve.routes import Api
 from al0.serve.server import Server
-from al0.serve.tables import Tables
+from al0.serve.tables import Tables, named_material
 
-__all__ = ["Api", "ApiError", "Server", "Tables", "read_games"]
+__all__ = ["Api", "ApiError", "Server", "Tables", "named_material", "read_games"]

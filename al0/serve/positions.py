@@ -77,13 +77,15 @@ class Positions:
         return {"name": name, "games": games}
 
     def table(self, body: Json) -> Json:
-        """A table's name, material, side and start position (None: it has none)."""
-        table = self.tables.get(text(body, "table"))
+        """A table's name, material, side and start position (None: it has
+        none, or there is no table: a material practised from the tablebase
+        alone)."""
+        served = self.matches.get(text(body, "table"))
         return {
-            "name": table.name,
-            "material": table.material.name,
-            "us": chess.COLOR_NAMES[table.us],
-            "start": table.start_fen,
+            "name": served.name,
+            "material": served.material.name,
+            "us": chess.COLOR_NAMES[served.us],
+            "start": served.start,
         }
 
     def pieces(self, body: Json) -> Json:
@@ -104,14 +106,18 @@ class Positions:
         """A FEN checked (and, with a table, checked against its material)."""
         board = board_of(text(body, "fen"))
         if isinstance(body.get("table"), str):
-            table = self.tables.get(body["table"])
-            check_playable(board, table.material, table.us)
+            served = self.matches.get(body["table"])
+            check_playable(board, served.material, served.us)
         return position_json(board)
 
     def plan(self, body: Json) -> Json:
         """``al0 plan --json`` at the position, each tree node with its FEN:
         the table's match plans it (its memo serves every request)."""
         served = self.matches.get(text(body, "table"))
+        if served.match is None:
+            raise ApiError(
+                400, f"{served.name} has no table, so no plan: practise it (the tablebase advises)"
+            )
         table = served.match.table
         board = board_of(text(body, "fen")) if "fen" in body else None
         if board is None:

@@ -55,21 +55,20 @@ class Coach:
         """A practice game: at ``fen``, at a position of ``level`` (``A..B``
         moves to mate, ``seed``), or at the table's start."""
         served = self.matches.get(text(body, "table"))
-        table = served.match.table
-        tablebase = self.matches.tablebase(table.material)
+        tablebase = self.matches.tablebase(served.material)
         if isinstance(body.get("level"), str):
             seed = body.get("seed", 0)
             if not isinstance(seed, int):
                 raise ApiError(400, "'seed': a whole number is required")
-            board = level_starts(tablebase, parse_level(body["level"][:20]), 1, seed, table.us)[0]
+            board = level_starts(tablebase, parse_level(body["level"][:20]), 1, seed, served.us)[0]
         else:
-            fen = text(body, "fen") if "fen" in body else table.start_fen
+            fen = text(body, "fen") if "fen" in body else served.start
             if fen is None:
-                raise ApiError(400, f"{table.name} has no start position: give a fen")
+                raise ApiError(400, f"{served.name} has no start position: give a fen or a level")
             board = board_of(fen)
-        check_playable(board, table.material, table.us)
+        check_playable(board, served.material, served.us)
         with served.lock:
-            game = Practice(tablebase, board, served.match.planner)
+            game = Practice(tablebase, board, served.planner)
         session = Session(game, served)
         key = self.sessions.add(session)
         with session.lock:
@@ -94,10 +93,8 @@ class Coach:
             move = legal_move(game.board, uci)
             before = game.board.copy(stack=False)
             turn = game.play(move)
-            return {
-                "turn": _turn(turn, before, session.served.match.table),
-                "state": _state(key, session),
-            }
+            table = session.served.match.table if session.served.match is not None else None
+            return {"turn": _turn(turn, before, table), "state": _state(key, session)}
 
     def hint(self, body: Json) -> Json:
         """What to play here, in the table's words."""
@@ -114,15 +111,17 @@ class Coach:
                     "words": "there is no forced mate here any more: retry (take back your move)",
                 }
             san = game.board.san(move)
-            if advice.advice is None:
+            match = session.served.match
+            if advice.advice is None or match is None:
+                why = "the table has no plan here" if match is not None else "there is no table"
                 return {
                     "move": move.uci(),
                     "san": san,
                     "advice": None,
-                    "words": f"play {san} (the tablebase's fastest move: the table has no plan here)",
+                    "words": f"play {san} (the tablebase's fastest move: {why})",
                 }
             kept = "" if advice.new_plan else ", the plan being followed"
-            goal = session.served.match.table.describe_advice(advice.advice)
+            goal = match.table.describe_advice(advice.advice)
             return {
                 "move": move.uci(),
                 "san": san,
@@ -174,7 +173,7 @@ def _state(key: str, session: Session) -> Json:
     sans, positions = _replay(game.start, moves[start_moves:])
     return {
         "session": key,
-        "table": session.served.match.table.name,
+        "table": session.served.name,
         **position_json(board),
         "us": chess.COLOR_NAMES[game.us],
         "start": game.start.fen(),
@@ -189,7 +188,7 @@ def _state(key: str, session: Session) -> Json:
     }
 
 
-def _turn(turn: Turn, before: chess.Board, table: AdviceTable) -> Json:
+def _turn(turn: Turn, before: chess.Board, table: AdviceTable | None) -> Json:
     verdict = turn.verdict
     return {
         "san": turn.san,
@@ -212,12 +211,14 @@ def _verdict(verdict: Verdict, before: chess.Board) -> Json:
     }
 
 
-def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move, table: AdviceTable) -> Json | None:
+def _explanation(
+    verdict: Verdict, before: chess.Board, move: chess.Move, table: AdviceTable | None
+) -> Json | None:
     """The explanation of the move against the advice followed, with the
     squares of the features it reads that the board can show: the box of
-    their king before and after the move."""
+    their king before and after the move (None with no table: no advice)."""
     explanation = verdict.explanation
-    if explanation is None:
+    if explanation is None or table is None:
         return None
     after = before.copy(stack=False)
     after.push(move)

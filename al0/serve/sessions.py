@@ -79,7 +79,7 @@ class Sessions:
             session.left = True
             if counted and self.record is not None:
                 with self._record_lock:
-                    add_attempt(self.record, game.attempt(session.served.match.table.material.name))
+                    add_attempt(self.record, game.attempt(session.served.material.name))
         return counted
 
     def close(self) -> None:

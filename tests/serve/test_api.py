@@ -238,3 +238,28 @@ def test_a_tables_plans_and_games_share_its_match(tablebase_cache: Any) -> None:
     assert first == again and len(planner.search_seconds) == 1
     session = fresh.call("practice/start", {"table": "kqk", "fen": start})["session"]
     assert fresh.sessions.get(session).game.planner is planner
+
+
+def test_a_material_is_practised_from_the_tablebase_alone(tablebase_cache: Any, tmp_path: Any) -> None:
+    """``al0 serve KRK``, as ``al0 practice KRK``: no table, so no plan,
+    but exercises, hints and verdicts from the tablebase, counted under KRK."""
+    alone = Api(Tables("KRK"), record=tmp_path / "progress.json")
+    assert alone.call("tables", {})["first"] == "KRK"
+    assert alone.call("table", {"table": "KRK"}) == {
+        "name": "KRK",
+        "material": "KRK",
+        "us": "white",
+        "start": None,
+    }
+    with pytest.raises(ApiError, match="no table, so no plan"):
+        alone.call("plan", {"table": "KRK", "fen": "8/8/8/3k4/8/8/8/R3K3 w - - 0 1"})
+    with pytest.raises(ApiError, match="give a fen or a level"):
+        alone.call("practice/start", {"table": "KRK"})
+    session = alone.call("practice/start", {"table": "KRK", "level": "2..3", "seed": 1})["session"]
+    hint = alone.call("practice/hint", {"session": session})
+    assert hint["words"].endswith("(the tablebase's fastest move: there is no table)")
+    played = alone.call("practice/move", {"session": session, "move": hint["move"]})
+    assert played["turn"]["verdict"]["grade"] == "fastest" and played["turn"]["explanation"] is None
+    assert played["state"]["table"] == "KRK"
+    assert alone.call("practice/leave", {"session": session})["recorded"]
+    assert alone.call("progress", {})["lines"][0].startswith("KRK: 0 of 1 exercises solved")

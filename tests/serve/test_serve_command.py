@@ -94,3 +94,8 @@ def test_serve_refuses_a_progress_record_it_cannot_use(
     result = CliRunner().invoke(cli, ["serve", "kqk", "--no-browser"])
     assert result.exit_code == 2 and said in result.output, result.output
     assert "serves" not in result.output
+
+
+def test_serve_refuses_a_material_with_no_tablebase_before_serving() -> None:
+    result = CliRunner().invoke(cli, ["serve", "KQRKR", "--no-browser"])
+    assert result.exit_code == 2 and "unsupported material 'KQRKR'" in result.output, result.output
