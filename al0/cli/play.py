@@ -319,10 +319,11 @@ def play_out(
             else:
                 ended = event
                 click.echo(f"Game over: {event.detail} ({event.result})")
-    except (KeyboardInterrupt, BrokenPipeError, AL0Error) as stop:
-        # Ctrl-C (or SIGTERM, SIGHUP), a reader gone (``| head``) or an
-        # opponent that died stops the game, not its record: the moves so
-        # far are written, as verify writes its partial report.
+    except (KeyboardInterrupt, OSError, AL0Error) as stop:
+        # Ctrl-C (or SIGTERM, SIGHUP), a reader gone (``| head``), an
+        # output with no room left or an opponent that died stops the game,
+        # not its record: the moves so far are written, as verify writes
+        # its partial report.
         if pgn_path:
             if ended is None:
                 why = (

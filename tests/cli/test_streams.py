@@ -106,6 +106,18 @@ def test_practice_on_a_full_output_keeps_the_move_played(monkeypatch, tmp_path, 
     assert game is not None and [move.uci() for move in game.mainline_moves()] == ["b1b7"]
 
 
+def test_play_on_a_full_output_writes_the_game_so_far(monkeypatch, tmp_path):
+    pgn = tmp_path / "game.pgn"
+    monkeypatch.setattr(sys, "stdout", FullDisk(after="..."))  # full at their first reply
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with pytest.raises(SystemExit) as exit:
+        cli.main(["play", "krk", "--fen", START, "--opponent", "random", "--pgn", str(pgn), "--no-board"])
+    assert exit.value.code == 2
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "*"
+    assert len(list(game.mainline_moves())) == 2  # ours, and the reply that found no room
+
+
 @pytest.mark.parametrize(
     "args",
     [
