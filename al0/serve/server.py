@@ -170,8 +170,14 @@ class Handler(BaseHTTPRequestHandler):
     def parse_request(self) -> bool:
         """The request line and headers read, and the request refused
         (closing the connection) when :meth:`refusal` says so."""
-        if not super().parse_request():
-            return False
+        return super().parse_request() and self._answerable()
+
+    def handle_expect_100(self) -> bool:
+        """``Expect: 100-continue``: the client is asked for its body only
+        when the request is not refused (this runs before :meth:`parse_request` returns)."""
+        return self._answerable() and super().handle_expect_100()
+
+    def _answerable(self) -> bool:
         refused = self.refusal()
         if refused is None:
             return True

@@ -121,6 +121,16 @@ def test_a_body_framed_two_ways_is_refused_and_the_connection_closed(
     assert [code for code, _ in answers] == [status], answers
 
 
+def test_a_foreign_request_is_not_asked_for_its_body(server: Server) -> None:
+    """``Expect: 100-continue`` from another site: refused, no ``100 Continue`` first."""
+    request = post(server, "plan", b"{}", "Origin: http://evil.example", "Expect: 100-continue")
+    head = request.partition(b"\r\n\r\n")[0] + b"\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as connection:
+        connection.sendall(head)
+        first = connection.recv(65536)
+    assert first.startswith(b"HTTP/1.1 403"), first
+
+
 def test_a_get_with_a_body_is_refused(server: Server) -> None:
     request = f"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Length: 5\r\n\r\nhello"
     assert [code for code, _ in exchange(server, request.encode())] == [400]
