@@ -1,5 +1,5 @@
 """A table ready to play games (:class:`Match`): the entry of ``al0
-play``, ``al0 practice`` and ``al0 uci``, as
+play``, ``al0 practice``, ``al0 serve`` and ``al0 uci``, as
 :class:`~al0.verify.Verification` is the entry of a verify run.
 
 It holds the loaded table, its planner (whose memo serves every game it
