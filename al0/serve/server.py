@@ -27,7 +27,9 @@ import ipaddress
 import json
 import re
 import socket
+import sys
 import threading
+import warnings
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -147,6 +149,20 @@ class Server(ThreadingHTTPServer):
         future.add_done_callback(lambda _: self._search_places.release())
         return future
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that failed outside the API's own error handling: a
+        client gone (reset, a broken pipe, timed out) is no news, anything
+        else a one-line warning (the command shows it), never a traceback
+        on the command's terminal."""
+        error = sys.exc_info()[1]
+        if error is None or isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        warnings.warn(
+            " ".join(f"a request failed: {type(error).__name__}: {error}".split()),
+            RuntimeWarning,
+            stacklevel=1,
+        )
+
     def server_close(self) -> None:
         super().server_close()
         self.api.stop.set()  # the searches running end now; those waiting never start
@@ -163,6 +179,10 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "al0"
     length = 0
     """The body's length, as :meth:`refusal` read it."""
+
+    def version_string(self) -> str:
+        """The ``Server`` header: al0, not Python's version."""
+        return self.server_version
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the command's terminal shows the address, not each request."""

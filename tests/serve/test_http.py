@@ -174,6 +174,35 @@ def test_the_listen_backlog_takes_a_burst(server: Server) -> None:
     assert BACKLOG >= 128 and int(shown.split()[2]) == BACKLOG, shown
 
 
+def test_a_client_gone_is_no_traceback_and_a_bug_one_warning(
+    server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What escapes a request's handling reaches the server's error hook."""
+    for error in (ConnectionResetError(104, "Connection reset by peer"), BrokenPipeError(32, "Broken pipe")):
+        try:
+            raise error
+        except OSError:
+            server.handle_error(None, ("127.0.0.1", 1))
+    assert capsys.readouterr().err == ""
+    with pytest.warns(RuntimeWarning, match=r"^a request failed: RecursionError: too deep$"):
+        try:
+            raise RecursionError("too\ndeep")
+        except RecursionError:
+            server.handle_error(None, ("127.0.0.1", 1))
+    assert capsys.readouterr().err == ""
+
+
+def test_the_server_header_names_no_python(server: Server) -> None:
+    request = f"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as connection:
+        connection.sendall(request.encode())
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    head = received.partition(b"\r\n\r\n")[0].decode()
+    assert "Server: al0\r\n" in head and "Python" not in head, head
+
+
 @pytest.mark.parametrize(
     "header, split",
     [
