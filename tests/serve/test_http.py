@@ -71,6 +71,7 @@ POSITION = json.dumps({"fen": KQK}).encode()
         ("evil.example:{port}", None, 403),  # DNS rebinding: a foreign name for our address
         ("localhost.evil.example:{port}", None, 403),
         ("127.0.0.1:1{port}", None, 403),  # another port
+        ("10.0.0.7:{port}", None, 403),  # an address not listened on
         ("localhost", None, 403),  # no port: 80
         ("", None, 400),  # HTTP/1.1 without Host
         ("127.0.0.1:{port}", "http://evil.example", 403),  # another site's page
@@ -201,6 +202,27 @@ def test_the_server_header_names_no_python(server: Server) -> None:
             received += chunk
     head = received.partition(b"\r\n\r\n")[0].decode()
     assert "Server: al0\r\n" in head and "Python" not in head, head
+
+
+@pytest.mark.parametrize(
+    "host, everywhere",
+    [
+        ("localhost:{port}", True),
+        ("{hostname}:{port}", True),  # the machine's name, as others on the network type it
+        ("192.168.1.5:{port}", True),  # any address: no foreign site is served from one
+        ("[fe80::1]:{port}", True),
+        ("evil.example:{port}", False),  # DNS rebinding still refused
+        ("192.168.1.5:1{port}", False),
+    ],
+)
+def test_listening_everywhere_answers_the_machines_addresses_only(host: str, everywhere: bool) -> None:
+    """``--host 0.0.0.0``: the server is never started here (nothing is accepted)."""
+    listening = Server(Api(Tables()), "0.0.0.0", 0)
+    try:
+        named = host.format(port=listening.port, hostname=socket.gethostname())
+        assert listening.is_own(named) is everywhere
+    finally:
+        listening.server_close()
 
 
 @pytest.mark.parametrize(
