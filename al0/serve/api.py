@@ -25,7 +25,7 @@ from al0.bundled import bundled_tables
 from al0.engine import DEFAULT_BUDGET, Planner, Tablebases
 from al0.errors import AL0Error, SearchBudgetExceeded
 from al0.lang import Node, load_table
-from al0.lang.vocabulary import area_squares, material_pieces, split_call
+from al0.lang.vocabulary import area_squares, material_pieces, measured_on_box, split_call
 from al0.report import plan_json
 from al0.teach import Practice, Turn, add_attempt, level_starts, parse_level, read_record, record_lines
 
@@ -41,11 +41,6 @@ MAX_SESSIONS = 64
 for days does not keep every game it ever started)."""
 MAX_FEN = 200
 """The longest FEN read: a position's is under 100 characters."""
-BOX_FAMILIES = frozenset(
-    {"area", "least_area", "area_corner_dist", "corner_triangle", "diagonal_area", "area_dist"}
-)
-"""The vocabulary's features measured on their king's box: a goal that
-reads one gets the box drawn."""
 
 
 class ApiError(AL0Error):
@@ -493,7 +488,8 @@ def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move, table:
         return None
     after = before.copy(stack=False)
     after.push(move)
-    boxed = any(split_call(change.feature)[0] in BOX_FAMILIES for change in explanation.changes)
+    # A goal that reads a feature measured on the king's box gets the box drawn.
+    boxed = any(measured_on_box(split_call(change.feature)[0]) for change in explanation.changes)
     squares: Json = {}
     if boxed:
         region = area_squares(material_pieces(Material.of(before, table.us))["k"])

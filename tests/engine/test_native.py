@@ -39,8 +39,9 @@ from al0.engine.tree import (
     tree_lines,
 )
 from al0.errors import SearchBudgetExceeded
-from al0.lang.library import node_at
+from al0.lang.expr import parse_call
 from al0.lang.loader import load_table, parse_table
+from al0.lang.node import node_at
 from al0.lang.vocabulary.binding import Binder
 from conftest import TABLES, vocabulary_calls
 
@@ -71,7 +72,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
     binder = Binder(Material.parse(material))
     standard = standard_library().predicates
     features = [
-        (text, binder.bind(text, "feature"), writer.features[text.split("(")[0]], writer.args(text))
+        (text, binder.bind(text, "feature"), *writer.feature(parse_call(text)))
         for text in vocabulary_calls(material, "feature", core.FEATURES)
     ]
     predicates = [
@@ -79,7 +80,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
             text,
             standard.get(text) or binder.bind(text, "predicate"),
             writer.predicates[text.split("(")[0]],
-            writer.args(text),
+            writer.args(parse_call(text)),
         )
         for text in vocabulary_calls(material, "predicate", core.PREDICATES)
     ]
