@@ -36,7 +36,7 @@ from al0.engine.memo import FAILS, HOLDS, LEAF_HERE, Entry, SearchKey, make_tree
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import SearchBudgetExceeded
 from al0.lang.compile_moves import play_checked
-from al0.lang.library import Node, node_at
+from al0.lang.node import Node, node_at
 
 _BB = chess.BB_SQUARES
 

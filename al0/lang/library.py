@@ -31,18 +31,11 @@ import chess
 
 from al0.errors import LibraryError
 from al0.faces import lazy_face
-from al0.lang.node import Node, node_at
+from al0.lang.node import FeatureFunction, Generator, Node, Predicate, node_at
 
 if TYPE_CHECKING:
     from al0.lang.library_import import ENTRY_POINT_GROUP, find_library, load_library, resolve_library_path
     from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
-
-
-Predicate = Callable[[Node, Node], bool]
-Generator = Callable[[Node], Iterable[chess.Move]]
-FeatureFunction = Callable[[Node], "int | None"]
-"""A feature of a library: a number (or None) of a node; the goal
-language's :class:`~al0.lang.model.Feature` names one in an expression."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import PositionError, SearchBudgetExceeded
-from al0.lang.library import node_at
+from al0.lang.node import node_at
 from al0.teach.explain import Explainer, Explanation, measured
 
 if TYPE_CHECKING:

@@ -9,7 +9,8 @@ import chess
 import pytest
 
 from al0.board.material import Material
-from al0.lang.library import Node, load_library
+from al0.lang.library import load_library
+from al0.lang.node import Node
 from conftest import ROOT
 from library import krk
 

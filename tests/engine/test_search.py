@@ -16,9 +16,9 @@ from al0.engine.compiled import CompiledAdvice, compile_advice
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, tree_lines
 from al0.errors import SearchBudgetExceeded
-from al0.lang.library import Node
 from al0.lang.loader import load_table, parse_table
 from al0.lang.model import AdviceTable
+from al0.lang.node import Node
 from conftest import TABLES, mates
 
 
