@@ -32,7 +32,7 @@ from typing import Any
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import MOVES, Position, fen
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice

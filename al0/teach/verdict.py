@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import from_board
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch

@@ -10,7 +10,7 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.cli import cli
 from al0.engine.defenders import TablebaseDefender
 from al0.engine.plan import Planner

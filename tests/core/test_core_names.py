@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.moves import successors
 from al0.board.position import from_board
 from al0.board.sampling import random_positions

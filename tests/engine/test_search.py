@@ -10,7 +10,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.sampling import random_positions
 from al0.engine.compiled import CompiledAdvice, compile_advice
 from al0.engine.search import ForcingTreeSearch

@@ -17,7 +17,7 @@ import dataclasses
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
 from al0.engine.compiled import compile_advice

@@ -9,7 +9,7 @@ import re
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.compile_goals import compile_goal
 from al0.lang.expr import parse_call, parse_goal

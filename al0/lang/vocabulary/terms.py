@@ -8,7 +8,7 @@ from typing import Callable, Union
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.lang.node import Node
 
 Colour = Union[bool, "PieceRef", None]
