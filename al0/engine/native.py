@@ -74,6 +74,19 @@ class Unsupported(ValueError):
     """What the native core cannot run (the advice stays on the Python search)."""
 
 
+def running_core() -> ModuleType:
+    """The native core, where it is built and chosen (:func:`al0.core.native`):
+    the one place the engine asks which twin runs, each time it compiles
+    (``AL0_CORE`` may change between tables, as the tests change it).
+
+    :raises Unsupported: the Python twin runs.
+    """
+    core = native()
+    if core is None:
+        raise Unsupported("the native core is not running")
+    return core
+
+
 @dataclass(frozen=True)
 class NativeAdvice:
     """A piece of advice as the core holds it, with its Python twin."""
@@ -182,9 +195,7 @@ def compile_native(advice: Advice, compiled: CompiledAdvice, table: AdviceTable)
     :raises Unsupported: when the core is not running, the table has a
         Python library, or the advice names what the core does not know.
     """
-    core = native()
-    if core is None:
-        raise Unsupported("the native core is not running")
+    core = running_core()
     if table.library.path:
         raise Unsupported(f"its predicate library is Python ({table.library.name})")
     if compiled.horizon > 60:
@@ -330,9 +341,7 @@ class NativePlanner:
     """
 
     def __init__(self, table: AdviceTable, advice: dict[str, NativeAdvice], cache: bool, shared_nodes: int):
-        core = native()
-        if core is None:
-            raise Unsupported("the native core is not running")
+        core = running_core()
         names = list(table.advice)
         index = {name: i for i, name in enumerate(names)}
         writer = _Writer(table.material, core)
@@ -399,7 +408,9 @@ def table_core(table: AdviceTable) -> str:
     from al0.core import status
     from al0.engine.compiled import compile_advice
 
-    if native() is None:
+    try:
+        running_core()
+    except Unsupported:
         return status()
     passed: dict[str, str] = {}
     made: dict[str, NativeAdvice] = {}
@@ -432,9 +443,7 @@ def feature_code(material: Material, call: Call) -> tuple[ModuleType, int, list[
 
     :raises Unsupported: the core is not running, or lacks the feature.
     """
-    core = native()
-    if core is None:
-        raise Unsupported("the native core is not running")
+    core = running_core()
     number, args = _Writer(material, core).feature(call)
     return core, number, args
 
@@ -444,7 +453,5 @@ def goal_code(material: Material, goal: Goal) -> tuple[ModuleType, list[int]]:
 
     :raises Unsupported: the core is not running, or lacks what it names.
     """
-    core = native()
-    if core is None:
-        raise Unsupported("the native core is not running")
+    core = running_core()
     return core, _Writer(material, core).goal(goal)

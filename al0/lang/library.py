@@ -25,9 +25,7 @@ and importing a library in :mod:`al0.lang.library_import`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
-
-import chess
+from typing import TYPE_CHECKING, Mapping
 
 from al0.errors import LibraryError
 from al0.faces import lazy_face

@@ -1,11 +1,23 @@
 """al0 teaches: a verdict and an explanation for a student's move, from a
 table's goals and descriptions and the tablebase; exercise sets and a
 progress record; a practice session (:class:`Practice`) that holds the
-game, the plan and the verdicts. A library entry every front end uses
+game, the plan and the verdicts, and what the coach says of it
+(:mod:`al0.teach.coach`). A library entry every front end uses
 (``al0 practice``, ``al0 play --explain``, ``al0 serve``): it prints nothing."""
 
 from __future__ import annotations
 
+from al0.teach.coach import (
+    GRADE_WORDS,
+    after_a_slip,
+    best_lines,
+    distance_text,
+    game_summary,
+    hint_lines,
+    trace_lines,
+    turn_line,
+    why_lines,
+)
 from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.explain import Change, Explainer, Explanation, Part
 from al0.teach.pgn import practice_game, practice_pgn_text
@@ -14,6 +26,15 @@ from al0.teach.session import Practice, Turn
 from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason, moves_text
 
 __all__ = [
+    "GRADE_WORDS",
+    "after_a_slip",
+    "best_lines",
+    "distance_text",
+    "game_summary",
+    "hint_lines",
+    "trace_lines",
+    "turn_line",
+    "why_lines",
     "Change",
     "Explainer",
     "Explanation",
