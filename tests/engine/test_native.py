@@ -3,7 +3,8 @@ predicate, every goal and move constraint of the bundled standard tables,
 and whole searches (trees and node counts), on seeded positions; and a
 planner on the core plans as one on the twin. Skipped where the core was
 not built, or with ``AL0_CORE=python`` (tests/test_twin.py runs the
-engine's and board's quick tests so, where the twin alone runs)."""
+engine's and board's quick tests and a few of lang, teach, verify and uci
+so, where the core is built)."""
 
 from __future__ import annotations
 
