@@ -16,7 +16,7 @@ from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNu
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, typed_line
 from al0.engine import Ending, GameEnd, Match, Opponent, OurMove, Tablebases, TheirMove
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.human import LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans, parse_move, prompt
 from al0.lang import AdviceTable, DefenderSpec
 from al0.report import (
@@ -340,7 +340,7 @@ def play_out(
                     if isinstance(stop, BrokenPipeError)
                     else "stopped"
                     if isinstance(stop, KeyboardInterrupt)
-                    else f"stopped ({' '.join(str(stop).split())})"
+                    else f"stopped ({one_line(stop)})"
                 )
                 ended = GameEnd(Ending.INTERRUPTED, f"{why} after {len(played)} plies")
             write_pgn(pgn_path, start, played, ended, match, opponent_name)

@@ -261,3 +261,20 @@ def test_a_command_module_holds_no_function_longer_than_80_lines() -> None:
                 if node.end_lineno - node.lineno + 1 > 80:
                     long.add((path.name, node.name))
     assert long <= LONG_FUNCTIONS_LEFT, sorted(long - LONG_FUNCTIONS_LEFT)
+
+
+@pytest.mark.parametrize(
+    "message, joined, escaped",
+    [
+        ("t.yaml:3:5: bad\n  goal", "t.yaml:3:5: bad goal", "t.yaml:3:5: bad\\n  goal"),
+        (ValueError("a\r\nb"), "a b", None),
+        ("one line", "one line", "one line"),
+    ],
+)
+def test_an_error_on_one_line_is_joined_or_escaped(message, joined, escaped):  # type: ignore[no-untyped-def]
+    from al0.cli.messages import escape_line_ends
+    from al0.errors import one_line
+
+    assert one_line(message) == joined
+    if escaped is not None:
+        assert escape_line_ends(message) == escaped
