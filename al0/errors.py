@@ -19,6 +19,13 @@ class AL0Error(ValueError):
     """Base class of every error al0 reports to its user."""
 
 
+def one_line(error: BaseException | str) -> str:
+    """An error's message on one line: each run of spaces and line ends one
+    space (a message that quotes a table's multi-line text, or python-chess's
+    that quotes a FEN, stays one line of a report, a PGN or a protocol)."""
+    return " ".join(str(error).split())
+
+
 class TableSyntaxError(AL0Error):
     """An advice table is malformed: bad YAML, a missing or unexpected key,
     an unparsable expression or depth guard."""

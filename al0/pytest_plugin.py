@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.files import read_regular_file
 from al0.lang import MAX_TABLE_BYTES, VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
 from al0.verify import INTERRUPTED, Check, Summary, verify
@@ -134,11 +134,11 @@ class TableItem(pytest.Item):
             defender = expect.defender or self.config.stash[RUNNERS_DEFENDER]
             report = verify(path, positions, defender, positions_folder=str(path.parent))
         except AL0Error as error:
-            raise ExpectationsBroken([" ".join(str(error).split())]) from None
+            raise ExpectationsBroken([one_line(error)]) from None
         if report.stopped == INTERRUPTED:
             raise KeyboardInterrupt  # Ctrl-C stops pytest, not this one item
         if report.stopped:
-            raise ExpectationsBroken([" ".join(report.stopped.split())])
+            raise ExpectationsBroken([one_line(report.stopped)])
         summary = report.summary([expect])
         broken = [
             expectation.check for expectation in summary.expectations or () if not expectation.check.holds

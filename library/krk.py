@@ -11,7 +11,8 @@ import chess
 
 from al0.board.moves import legal_moves
 from al0.board.position import MOVES
-from al0.lang.library import Library, Node
+from al0.lang.library import Library
+from al0.lang.node import Node
 
 Squares = tuple[chess.Square, chess.Square | None, chess.Square]
 """Our king, our rook (None when it is gone), their king: a plain tuple,

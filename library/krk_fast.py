@@ -24,7 +24,8 @@ from typing import Iterator, NamedTuple
 import chess
 
 from al0.board.position import attacks, king_square, occupied, pieces
-from al0.lang.library import Library, Node, load_library, standard_library
+from al0.lang.library import Library, load_library, standard_library
+from al0.lang.node import Node
 
 
 class Squares(NamedTuple):

@@ -12,11 +12,11 @@ from typing import Any, Callable, Iterable, Iterator
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import from_board
-from al0.lang.library import Node
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable
+from al0.lang.node import Node
 from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.registry import COLOUR, ENTRIES
 

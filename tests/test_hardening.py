@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.sampling import placement_count
 from al0.cli import cli
 from al0.cli.messages import LONGEST_ERROR

@@ -7,17 +7,38 @@ the tablebase.
 The folder's face: the material, reading FEN and EPD, checking a position
 for a table, and drawing seeded samples."""
 
-from al0.board.fen import (
-    canonical_material,
-    check_not_over,
-    check_playable,
-    epd_positions,
-    material_of,
-    parse_fen,
-    played_by,
-)
-from al0.board.material import Material
-from al0.board.sampling import check_sample_size, random_positions
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from al0.faces import lazy_face
+
+if TYPE_CHECKING:
+    from al0.board.fen import (
+        canonical_material,
+        check_not_over,
+        check_playable,
+        epd_positions,
+        material_of,
+        parse_fen,
+        played_by,
+    )
+    from al0.board.material import Material
+    from al0.board.sampling import check_sample_size, random_positions
+
+_HOMES = {
+    "canonical_material": "fen",
+    "check_not_over": "fen",
+    "check_playable": "fen",
+    "epd_positions": "fen",
+    "material_of": "fen",
+    "parse_fen": "fen",
+    "played_by": "fen",
+    "Material": "material",
+    "check_sample_size": "sampling",
+    "random_positions": "sampling",
+}
+"""Each name of the face and the module it lives in."""
 
 __all__ = [
     "Material",
@@ -31,3 +52,5 @@ __all__ = [
     "played_by",
     "random_positions",
 ]
+
+__getattr__ = lazy_face(__name__, _HOMES)

@@ -9,16 +9,17 @@ from typing import Any, Callable, Iterator, TextIO
 
 import click
 
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 
 LONGEST_ERROR = 1000
 """Most characters of an error line: one that quotes a 3 MB ``start:`` or
 EPD line (python-chess's message quotes it again) is cut to this."""
 
 
-def one_line(message: str) -> str:
+def escape_line_ends(message: str) -> str:
     """``message`` with its line ends written as ``\\n``: an error stays one
-    line whatever a path or value in it holds."""
+    line whatever a path or value in it holds (and shows where the line ends
+    were, unlike :func:`al0.errors.one_line`)."""
     return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
@@ -29,11 +30,11 @@ def shown_path(path: str) -> str:
 
 
 def error_line(message: str) -> str:
-    """``message`` as an error line: one line (:func:`one_line`) of at most
+    """``message`` as an error line: one line (:func:`escape_line_ends`) of at most
     :data:`LONGEST_ERROR` characters. A longer one is cut in the middle,
     saying so, since a message names its file or option first and what is
     wrong last (``term 1 '<30,000 characters>':1: a '(' is never closed``)."""
-    message = one_line(message)
+    message = escape_line_ends(message)
     if len(message) <= LONGEST_ERROR:
         return message
     kept = LONGEST_ERROR - 50
@@ -100,7 +101,7 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             return command(*args, **kwargs)
         except AL0Error as error:
             # One line, whatever the error text holds (a FEN, a library's message).
-            raise CommandError(" ".join(str(error).split())) from None
+            raise CommandError(one_line(error)) from None
         except SystemExit as error:
             raise CommandError(
                 f"library code called sys.exit({error.code!r}): a predicate "

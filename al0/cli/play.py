@@ -16,7 +16,7 @@ from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNu
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, typed_line
 from al0.engine import Ending, GameEnd, Match, Opponent, OurMove, Tablebases, TheirMove
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.human import LIST_WORDS, QUIT_WORDS, MoveInputError, board_text, legal_sans, parse_move, prompt
 from al0.lang import AdviceTable, DefenderSpec
 from al0.report import (
@@ -242,6 +242,47 @@ class Show:
     """Where the game is written as PGN (--pgn)."""
 
 
+def _show_our_move(
+    event: OurMove,
+    board: chess.Board,
+    loaded: AdviceTable,
+    show: Show,
+    explainer: Explainer,
+    distances: tuple[str | None, str | None],
+) -> str:
+    """Print our move just played on ``board``: its rule and advice (and
+    the tablebase's distances before and after it, when given), what it
+    does with ``show.explain``, the board with ``show.board``; picture it.
+    Its PGN comment."""
+    words = loaded.describe_advice(event.plan.advice)
+    said = words != event.plan.advice
+    show.picture(
+        board,
+        [
+            f"{move_label(board)} {event.san}",
+            f"{event.plan.rule} / {event.plan.advice}",
+            *([words] if said else []),
+        ],
+    )
+    how = "new plan" if event.new_plan else "following the tree"
+    if distances[1] is not None:
+        how += f"  (optimal {distances[0]}, now {distances[1]})"
+    how += f" — {words}" if said else ""
+    click.echo(f"{move_label(board)} {event.san:<7} [{event.plan.rule} / {event.plan.advice}]  {how}")
+    if show.explain and event.plan.advice is not None:
+        before = board.copy()
+        before.pop()
+        because = explainer.explain(event.plan.advice, before, event.move).because()
+        if because:
+            click.echo(f"    {event.san}: {because}")
+        if event.new_plan:
+            for line in plan_lines(event.plan, before, loaded):
+                click.echo("    " + line)
+    if show.board:
+        click.echo(board_text(board))
+    return f"{event.plan.rule}: {event.plan.advice}" + (f" ({words})" if said else "")
+
+
 def play_out(
     match: Match,
     board: chess.Board,
@@ -274,41 +315,10 @@ def play_out(
             click.echo(board_text(board))
         for event in match.play(board, defender, max_moves):
             if isinstance(event, OurMove):
-                words = loaded.describe_advice(event.plan.advice)
+                now = distance_note(board, tablebase, loaded.us) if tablebase is not None else None
                 played.append(
-                    (
-                        event.move,
-                        f"{event.plan.rule}: {event.plan.advice}"
-                        + (f" ({words})" if words != event.plan.advice else ""),
-                    )
+                    (event.move, _show_our_move(event, board, loaded, show, explainer, (dtm_before, now)))
                 )
-                picture(
-                    board,
-                    [
-                        f"{move_label(board)} {event.san}",
-                        f"{event.plan.rule} / {event.plan.advice}",
-                        *([words] if words != event.plan.advice else []),
-                    ],
-                )
-                how = "new plan" if event.new_plan else "following the tree"
-                if tablebase is not None:
-                    dtm_after = distance_note(board, tablebase, loaded.us)
-                    how += f"  (optimal {dtm_before}, now {dtm_after})"
-                how += f" — {words}" if words != event.plan.advice else ""
-                click.echo(
-                    f"{move_label(board)} {event.san:<7} [{event.plan.rule} / {event.plan.advice}]  {how}"
-                )
-                if show.explain and event.plan.advice is not None:
-                    before = board.copy()
-                    before.pop()
-                    because = explainer.explain(event.plan.advice, before, event.move).because()
-                    if because:
-                        click.echo(f"    {event.san}: {because}")
-                    if event.new_plan:
-                        for line in plan_lines(event.plan, before, loaded):
-                            click.echo("    " + line)
-                if show.board:
-                    click.echo(board_text(board))
             elif isinstance(event, TheirMove):
                 played.append((event.move, ""))
                 picture(board, [f"{move_label(board)} {event.san}"])
@@ -331,7 +341,7 @@ def play_out(
                     if isinstance(stop, BrokenPipeError)
                     else "stopped"
                     if isinstance(stop, KeyboardInterrupt)
-                    else f"stopped ({' '.join(str(stop).split())})"
+                    else f"stopped ({one_line(stop)})"
                 )
                 ended = GameEnd(Ending.INTERRUPTED, f"{why} after {len(played)} plies")
             write_pgn(pgn_path, start, played, ended, match, opponent_name)

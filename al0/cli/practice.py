@@ -5,7 +5,8 @@ for a material with no table, the tablebase) gives hints on request."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import chess
 import chess.pgn
@@ -18,7 +19,7 @@ from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, WholeNumber
 from al0.cli.positions import start_board
 from al0.cli.terminal import build_progress, typed_line
-from al0.engine import Match, Tablebases, tree_lines
+from al0.engine import Match, Tablebases
 from al0.errors import PositionError, TableSyntaxError
 from al0.human import (
     LIST_WORDS,
@@ -30,15 +31,17 @@ from al0.human import (
     unicode_board_text,
 )
 from al0.lang import AdviceTable, load_table
-from al0.report import plan_lines
 from al0.tablebase import Tablebase
 from al0.teach import (
     Grade,
     Level,
     Practice,
-    Turn,
     add_attempt,
+    after_a_slip,
+    best_lines,
     check_record,
+    game_summary,
+    hint_lines,
     level_starts,
     moves_text,
     parse_level,
@@ -47,6 +50,8 @@ from al0.teach import (
     read_record,
     record_lines,
     record_path,
+    turn_line,
+    why_lines,
 )
 
 COMMANDS_HELP = (
@@ -59,13 +64,6 @@ MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
 """A material named in capitals (``KQKR``): practise it with the tablebase alone."""
 MAX_EXERCISES = 1000
 """The most exercises --random draws: a set for a class, not the tablebase."""
-GRADE_WORDS = {
-    Grade.METHOD: "method",
-    Grade.FASTEST: "fastest",
-    Grade.GOOD: "good",
-    Grade.MISTAKE: "MISTAKE",
-    Grade.BLUNDER: "BLUNDER",
-}
 
 
 class LevelType(click.ParamType[Level]):
@@ -84,156 +82,6 @@ class LevelType(click.ParamType[Level]):
 
 def practice_prompt(board: chess.Board) -> str:
     return f"Your move as {side_name(board.turn)} (SAN or UCI; hint, why, retry, best, help, quit): "
-
-
-def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
-    """What to play here, in the table's words (its identifiers with
-    ``verbose``); with no plan, the tablebase's fastest move."""
-    advice = game.advice()
-    board = game.board
-    if advice.move is None:
-        yield "hint: there is no forced mate here any more: retry (take back your move)"
-        return
-    san = board.san(advice.move)
-    if advice.advice is None:
-        why = (
-            "the table has no plan here; the tablebase's fastest move"
-            if advice.plan is not None
-            else "the tablebase's fastest move"
-        )
-        yield f"hint: play {san} ({why})"
-        if verbose and advice.plan is not None:
-            yield f"      (no plan: {advice.plan.describe_failure()})"
-        return
-    assert game.planner is not None  # a plan comes from a table
-    table = game.planner.table
-    kept = "" if advice.new_plan else ", the plan being followed"
-    yield f"hint: play {san} — {table.describe_advice(advice.advice)}{kept}"
-    if game.judge_move(advice.move).grade is Grade.BLUNDER:
-        yield "      careful: the table errs here, this move throws the win away (see why)"
-    if verbose:
-        assert advice.plan is not None
-        yield f"      (rule {advice.plan.rule}, advice {advice.advice})"
-
-
-def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
-    """Why the hint: the goal in the table's words and what the hinted move
-    does to it, computed from the goal's features; the forcing tree and the
-    search's figures with ``verbose``."""
-    advice = game.advice()
-    move = advice.move
-    if move is None:
-        yield "there is no forced mate here any more: retry (take back your move)"
-        return
-    verdict = game.judge_move(move)
-    san = game.board.san(move)
-    if advice.advice is None or game.planner is None:
-        yield f"{san}: {verdict.reason}"
-    else:
-        table = game.planner.table
-        assert advice.plan is not None and advice.tree is not None
-        rule = advice.plan.rule
-        if rule is not None and table.describe_rule(rule) != rule:
-            yield f"situation: {table.describe_rule(rule)}"
-        yield f"goal: {table.describe_advice(advice.advice)}"
-        ours = (advice.tree.height + 1) // 2
-        if ours > 1:
-            yield (f"  the plan reaches it in at most {ours} of our moves, whatever they reply")
-        explanation = verdict.explanation
-        if explanation is not None:
-            # Measured where the plan's line ends (its longest resistance).
-            label = san if explanation.moves == 1 else f"{san}, in {explanation.moves} moves"
-            said = [change.words for change in explanation.changes if change.progress]
-            for part in explanation.parts:
-                # A part's words not said already (a comparison's are its measures').
-                said += [
-                    words for words in part.words.split("; ") if part.holds and words and words not in said
-                ]
-            for words in said:
-                yield f"  {label}: {words}"
-        yield f"  after {san}: {distance_text(verdict.after)}"
-    if verdict.grade is Grade.BLUNDER:
-        # The table's own move throws the win away (the book's KRK table
-        # stalemates from 11 positions): say so, and what wins.
-        fastest = ", ".join(game.board.san(best) for best in verdict.best)
-        yield (
-            f"  careful: the table errs here, {san} is a blunder ({verdict.reason}); "
-            f"the tablebase wins with {fastest}"
-        )
-    if verbose:
-        yield from _trace(game)
-
-
-def _trace(game: Practice) -> Iterator[str]:
-    """The search behind the hint: the plan made here or the rest of the
-    tree being followed (identifiers, nodes, times)."""
-    advice = game.advice()
-    if advice.plan is None or game.planner is None:
-        return
-    if advice.new_plan or advice.tree is None:
-        yield from plan_lines(advice.plan, game.board.copy(), game.planner.table)
-        return
-    yield (
-        f"following rule {advice.plan.rule}, advice {advice.plan.advice}: the rest of its "
-        f"forcing tree, depth {advice.tree.height}"
-    )
-    for line in tree_lines(advice.tree, game.board.copy()):
-        yield "  " + line
-
-
-def best_lines(game: Practice) -> Iterator[str]:
-    """The tablebase's fastest moves and the method's move here."""
-    board = game.board
-    advice = game.advice()
-    fastest = ", ".join(board.san(move) for move in advice.fastest)
-    if not fastest:
-        yield "best: no forced mate here"
-        return
-    after = game.distance()
-    yield f"best: {fastest} (mate in {after})" if after else f"best: {fastest}"
-    if advice.advice is not None and advice.tree is not None and game.planner is not None:
-        move = advice.tree.branches[0][0]
-        yield (f"the method: {board.san(move)} — {game.planner.table.describe_advice(advice.advice)}")
-
-
-def distance_text(moves: int | None) -> str:
-    if moves is None:
-        return "no forced mate"
-    return "mated" if moves == 0 else f"mate in {moves}"
-
-
-def turn_line(turn: Turn, number: str, verbose: bool = False) -> str:
-    """The person's move, the reply, the distance to mate before and after,
-    and the verdict with its reason."""
-    line = f"{number} {turn.san}"
-    if turn.reply_san is not None:
-        line += f"  {turn.reply_san}"
-    verdict = turn.verdict
-    line = (
-        f"{line:<18} {distance_text(turn.before)} → {distance_text(turn.after)}  "
-        f"{GRADE_WORDS[verdict.grade]}: {verdict.reason}"
-    )
-    if verbose and verdict.explanation is not None:
-        parts = ", ".join(
-            f"{part.source}: {'yes' if part.holds else 'no'}" for part in verdict.explanation.parts
-        )
-        line += f"  [{verdict.explanation.advice}: {parts}]"
-    return line
-
-
-def summary(game: Practice) -> str:
-    """The game's length against the tablebase's optimum from the start."""
-    played, optimal = game.moves_played, game.optimal
-    end = game.ending()
-    if game.solved():
-        if played == optimal:
-            return f"You mated in {moves_text(played)}: the fastest mate there is."
-        return (
-            f"You mated in {moves_text(played)}; the fastest mate from the start takes "
-            f"{optimal} (tablebase): {played - optimal} over."
-        )
-    what = f"Game over: {end.detail} ({end.result})" if end is not None else "Stopped"
-    return f"{what} after {played} of your moves; from the start the tablebase mates in {optimal}."
 
 
 def _material_mode(name: str) -> bool:
@@ -360,22 +208,7 @@ def practice(
     Each exercise is counted in your progress record (--progress shows it).
     """
     path = record_path()
-    context = click.get_current_context()
-    given_options = [
-        parameter.opts[0]
-        for parameter in context.command.params
-        if isinstance(parameter, click.Option)
-        and parameter.name is not None
-        and context.get_parameter_source(parameter.name) is not ParameterSource.DEFAULT
-    ]
-    # An option that would change nothing here is refused, not ignored.
-    others = [option for option in given_options if option != "--progress"]
-    if show_progress and others:
-        raise click.UsageError(f"--progress shows the record and stops: give it without {', '.join(others)}")
-    if level is None:
-        for option in ("--random", "--seed"):
-            if option in given_options:
-                raise click.UsageError(f"{option} needs --level (it draws --level's exercises)")
+    _refuse_idle_options(show_progress, level)
     if show_progress:
         for line in record_lines(read_record(path)):
             click.echo(line)
@@ -387,19 +220,7 @@ def practice(
     ]
     if len(given) > 1:
         raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
-    # Before any exercise: nothing the session writes may replace what it
-    # reads, and the record must take the session's counts.
-    check_no_overwrite({"TABLE": table, "--epd": epd, "the progress record": str(path)}, {"--pgn": pgn_path})
-    check_record(path)
-    loaded = None if _material_mode(table) else _table(table)
-    if loaded is not None:
-        check_no_overwrite(
-            {"the table": loaded.path or None, "the table's library": loaded.library.path or None},
-            {"--pgn": pgn_path},
-        )
-    keep = (epd, str(path)) + (
-        (loaded.path or None, loaded.library.path or None) if loaded is not None else ()
-    )
+    loaded, keep = _load_checked(table, epd, path, pgn_path)
     if loaded is None and not given:
         raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE or --fen FEN")
     material = loaded.material if loaded is not None else Material.parse(table)
@@ -411,11 +232,10 @@ def practice(
             f"practice needs a tablebase, and there is none for {material} (pawnless, up to four men)"
         )
     starts = _starts(loaded, table, material, tablebase, fen, epd, level, count, seed)
-    planner = match.planner if match is not None else None
     games: list[chess.pgn.Game] = []
     try:
         for number, board in enumerate(starts, 1):
-            game = Practice(tablebase, board, planner)
+            game = Practice(tablebase, board, match.planner if match is not None else None)
             if len(starts) > 1:
                 click.echo(f"Exercise {number} of {len(starts)}: {board.fen()}")
             try:
@@ -432,6 +252,46 @@ def practice(
         if pgn_path is not None and games:
             write_output(pgn_path, practice_pgn_text(games), "PGN", keep)
             click.echo(f"PGN written to {pgn_path}")
+
+
+def _load_checked(
+    table: str, epd: str | None, record: Path, pgn_path: str | None
+) -> tuple[AdviceTable | None, tuple[str | None, ...]]:
+    """The table TABLE names (None for a material) and the files the
+    session reads, checked before any exercise: nothing the session
+    writes may replace what it reads, and the record must take the
+    session's counts."""
+    check_no_overwrite(
+        {"TABLE": table, "--epd": epd, "the progress record": str(record)}, {"--pgn": pgn_path}
+    )
+    check_record(record)
+    loaded = None if _material_mode(table) else _table(table)
+    if loaded is None:
+        return None, (epd, str(record))
+    read = {"the table": loaded.path or None, "the table's library": loaded.library.path or None}
+    check_no_overwrite(read, {"--pgn": pgn_path})
+    return loaded, (epd, str(record), *read.values())
+
+
+def _refuse_idle_options(show_progress: bool, level: Level | None) -> None:
+    """An option that would change nothing here is refused, not ignored:
+    any with ``--progress`` (which shows the record and stops), ``--random``
+    and ``--seed`` without ``--level``."""
+    context = click.get_current_context()
+    given_options = [
+        parameter.opts[0]
+        for parameter in context.command.params
+        if isinstance(parameter, click.Option)
+        and parameter.name is not None
+        and context.get_parameter_source(parameter.name) is not ParameterSource.DEFAULT
+    ]
+    others = [option for option in given_options if option != "--progress"]
+    if show_progress and others:
+        raise click.UsageError(f"--progress shows the record and stops: give it without {', '.join(others)}")
+    if level is None:
+        for option in ("--random", "--seed"):
+            if option in given_options:
+                raise click.UsageError(f"{option} needs --level (it draws --level's exercises)")
 
 
 def _played(game: Practice, number: int, material: Material, loaded: AdviceTable | None) -> chess.pgn.Game:
@@ -463,19 +323,12 @@ def _exercise(
     def drawn() -> list[str]:
         return [unicode_board_text(board, orientation)] if boards else []
 
-    advisor = f"{loaded.name} advises" if loaded is not None else "the tablebase advises"
-    click.echo(
-        f"You play {side_name(you)} ({material}) against the tablebase's defence; "
-        f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}."
-    )
-    click.echo(COMMANDS_HELP)
-    if game.opening_reply is not None:
-        click.echo(f"the defence opens: {game.opening_reply}")
-    click.echo(unicode_board_text(board, orientation) if boards else f"start: {board.fen()}")
+    for line in _opening_lines(game, loaded, material, orientation, boards):
+        click.echo(line)
     told = False
     while True:
         if game.ending() is not None and not told:
-            click.echo(summary(game))
+            click.echo(game_summary(game))
             told = True
         question = (
             "Game over: retry, undo, next or quit: " if game.ending() is not None else practice_prompt(board)
@@ -483,14 +336,14 @@ def _exercise(
         text = typed_line(question)
         if text is None or text.lower() in QUIT_WORDS:
             if not told:
-                click.echo(summary(game))
+                click.echo(game_summary(game))
             return True
         word = text.lower()
         if not text:
             continue
         if word in ("next", "skip"):
             if not told:
-                click.echo(summary(game))
+                click.echo(game_summary(game))
             return False
         if word in ("undo", "retry"):
             if game.undo():
@@ -519,34 +372,41 @@ def _exercise(
             lines = [f"legal moves: {', '.join(legal_sans(board))}"]
         else:
             try:
-                move = parse_move(board, text)
+                lines = _move_lines(game, text, verbose, drawn)
             except MoveInputError as error:
-                click.echo(str(error))
-                continue
-            number = (
-                f"{board.fullmove_number}." if board.turn == chess.WHITE else f"{board.fullmove_number}..."
-            )
-            before = board.copy()
-            turn = game.play(move)
-            lines = [turn_line(turn, number, verbose), *drawn()]
-            if turn.verdict.grade in (Grade.MISTAKE, Grade.BLUNDER):
-                lines += list(_after_a_slip(game, before, turn))
+                lines = [str(error)]
         for line in lines:
             click.echo(line)
 
 
-def _after_a_slip(game: Practice, before: chess.Board, turn: Turn) -> Iterator[str]:
-    """After a mistake or blunder: the best move and the method's there,
-    and what the student may do."""
-    verdict = turn.verdict
-    fastest = ", ".join(before.san(move) for move in verdict.best)
-    if fastest:
-        yield f"  best was {fastest} (mate in {verdict.before})"
-    if verdict.method is not None and verdict.method not in verdict.best:
-        yield f"  the method's move was {before.san(verdict.method)}"
-    elif verdict.method is not None:
-        yield f"  the method's move was {before.san(verdict.method)} too"
-    if verdict.grade is Grade.BLUNDER:
-        yield "  type retry to take it back and try again"
-    else:
-        yield "  type retry to take it back, or play on: the win is kept"
+def _opening_lines(
+    game: Practice, loaded: AdviceTable | None, material: Material, orientation: chess.Color, boards: bool
+) -> Iterator[str]:
+    """An exercise's start: who plays what, the commands, the defence's
+    first reply and the board (its FEN without ``boards``)."""
+    advisor = f"{loaded.name} advises" if loaded is not None else "the tablebase advises"
+    yield (
+        f"You play {side_name(game.us)} ({material}) against the tablebase's defence; "
+        f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}."
+    )
+    yield COMMANDS_HELP
+    if game.opening_reply is not None:
+        yield f"the defence opens: {game.opening_reply}"
+    yield unicode_board_text(game.board, orientation) if boards else f"start: {game.board.fen()}"
+
+
+def _move_lines(game: Practice, text: str, verbose: bool, drawn: Callable[[], list[str]]) -> list[str]:
+    """The person's move ``text`` played: its turn's line, the board
+    (``drawn``) and, after a slip, what was best.
+
+    :raises MoveInputError: ``text`` is no legal move here.
+    """
+    board = game.board
+    move = parse_move(board, text)
+    number = f"{board.fullmove_number}." if board.turn == chess.WHITE else f"{board.fullmove_number}..."
+    before = board.copy()
+    turn = game.play(move)
+    lines = [turn_line(turn, number, verbose), *drawn()]
+    if turn.verdict.grade in (Grade.MISTAKE, Grade.BLUNDER):
+        lines += list(after_a_slip(game, before, turn))
+    return lines

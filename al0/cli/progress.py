@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -171,26 +173,7 @@ def progress(
     four-man ending: --memo keeps them). The reference, with every option
     and its output, is docs/progress.md.
     """
-    if memo is not None and (not memo.strip() or os.path.exists(memo) and not os.path.isdir(memo)):
-        raise click.UsageError(f"--memo {memo!r} is not a folder: give a folder to keep the columns in")
-    for option, condition in (("--pre", pre), ("--target", target), ("--hold", hold), ("--switch", switch)):
-        if condition is not None and not condition.strip():
-            raise click.UsageError(f"{option} is empty: give a goal expression")
-    if drive and not with_closure:
-        raise click.UsageError("--drive needs --closure (the drive leads into the closure)")
-    if drive_depth is not None and not drive:
-        raise click.UsageError("--drive-depth needs --drive")
-    if switch is not None and not (drive and walk):
-        raise click.UsageError("--switch needs --drive and --walk")
-    if exits and not (with_closure and walk):
-        raise click.UsageError("--exits needs --closure and --walk")
-    if stuck and hold is None:
-        raise click.UsageError("--stuck needs --hold")
-    if failures_path is not None and not with_closure:
-        raise click.UsageError("--failures needs --closure (it lists the positions outside it)")
-    if (greedy or fastest or avoid_seen or prefer) and not walk:
-        flag = "greedy" if greedy else "fastest" if fastest else "avoid-seen" if avoid_seen else "prefer"
-        raise click.UsageError(f"--{flag} needs --walk N")
+    _check_options(click.get_current_context().params)
     from al0.progress import Options, analyse  # lazily: numpy and the tablebase
 
     options = Options(
@@ -218,3 +201,40 @@ def progress(
     if failures_path is not None:
         write_output(failures_path, "".join(line + "\n" for line in result.failures), "failures")
     click.echo(json.dumps(result.data) if as_json else "\n".join(result.lines))
+
+
+def _check_options(params: Mapping[str, Any]) -> None:
+    """Refuse an option that would change nothing with the others given
+    (``--drive`` without ``--closure`` …) or that is empty, by the
+    command's parameters (click's names)."""
+    memo, pre, target, hold, switch = (params[name] for name in ("memo", "pre", "target", "hold", "switch"))
+    drive, with_closure, drive_depth = params["drive"], params["with_closure"], params["drive_depth"]
+    walk, exits, stuck, failures_path = (
+        params["walk"],
+        params["exits"],
+        params["stuck"],
+        params["failures_path"],
+    )
+    greedy, fastest, avoid_seen, prefer = (
+        params[name] for name in ("greedy", "fastest", "avoid_seen", "prefer")
+    )
+    if memo is not None and (not memo.strip() or os.path.exists(memo) and not os.path.isdir(memo)):
+        raise click.UsageError(f"--memo {memo!r} is not a folder: give a folder to keep the columns in")
+    for option, condition in (("--pre", pre), ("--target", target), ("--hold", hold), ("--switch", switch)):
+        if condition is not None and not condition.strip():
+            raise click.UsageError(f"{option} is empty: give a goal expression")
+    if drive and not with_closure:
+        raise click.UsageError("--drive needs --closure (the drive leads into the closure)")
+    if drive_depth is not None and not drive:
+        raise click.UsageError("--drive-depth needs --drive")
+    if switch is not None and not (drive and walk):
+        raise click.UsageError("--switch needs --drive and --walk")
+    if exits and not (with_closure and walk):
+        raise click.UsageError("--exits needs --closure and --walk")
+    if stuck and hold is None:
+        raise click.UsageError("--stuck needs --hold")
+    if failures_path is not None and not with_closure:
+        raise click.UsageError("--failures needs --closure (it lists the positions outside it)")
+    if (greedy or fastest or avoid_seen or prefer) and not walk:
+        flag = "greedy" if greedy else "fastest" if fastest else "avoid-seen" if avoid_seen else "prefer"
+        raise click.UsageError(f"--{flag} needs --walk N")

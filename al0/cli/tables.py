@@ -11,7 +11,7 @@ import click
 
 from al0.bundled import LIBRARY_DIR, bundled_tables
 from al0.cli.messages import reports_errors
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.lang import ENTRY_POINT_GROUP, load_table
 
 
@@ -25,7 +25,7 @@ def listing() -> dict[str, Any]:
         try:
             table = load_table(path)
         except AL0Error as error:
-            entry["error"] = " ".join(str(error).split())
+            entry["error"] = one_line(error)
         else:
             entry.update(
                 material=table.material.name,

@@ -197,7 +197,7 @@ static int read_alternatives(PyObject *seq, Alternative *alts, int *count)
         for (int g = 0; g < alt->count; g++) {
             alt->generators[g][0] = ints[i + 3 + 2 * g];
             alt->generators[g][1] = ints[i + 4 + 2 * g];
-            if (alt->generators[g][0] < GEN_LEGAL || alt->generators[g][0] > GEN_CAPTURES)
+            if (alt->generators[g][0] < 0 || alt->generators[g][0] >= GENERATOR_COUNT)
                 goto bad;
         }
         i += 3 + 2 * alt->count;
@@ -1117,7 +1117,8 @@ PyMODINIT_FUNC PyInit__core(void)
     if (!module)
         return NULL;
     if (PyModule_AddObject(module, "FEATURES", names_tuple(FEATURE_NAMES, FEATURE_COUNT)) < 0
-        || PyModule_AddObject(module, "PREDICATES", names_tuple(PREDICATE_NAMES, PREDICATE_COUNT)) < 0) {
+        || PyModule_AddObject(module, "PREDICATES", names_tuple(PREDICATE_NAMES, PREDICATE_COUNT)) < 0
+        || PyModule_AddObject(module, "GENERATORS", names_tuple(GENERATOR_NAMES, GENERATOR_COUNT)) < 0) {
         Py_DECREF(module);
         return NULL;
     }

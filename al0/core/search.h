@@ -12,10 +12,6 @@
 #define MAX_ALTERNATIVES 16
 #define MAX_GENERATORS 4
 
-/* The generators the core knows: the standard legal and nomove, and the
- * vocabulary's moves(piece), checks and captures. */
-enum { GEN_LEGAL, GEN_NOMOVE, GEN_MOVES, GEN_CHECKS, GEN_CAPTURES };
-
 typedef struct { int lo, hi; } Range;  /* lo <= depth < hi; hi -1: no end */
 
 /* One alternative of a move constraint: its depths and its generators

@@ -5,16 +5,10 @@
 #include "vocabulary.h"
 #include "moves.h"
 
-const char *FEATURE_NAMES[FEATURE_COUNT] = {
-    "dist", "mdist", "edge_dist", "centre_side_dist", "corner_dist", "room", "area",
-    "least_area", "area_corner_dist", "corner_triangle", "diagonal_area",
-    "triangle_corner_dist", "area_dist", "mobility", "inward", "critical_mdist", "hanging",
-    "wrong_way",
-};
-const char *PREDICATE_NAMES[PREDICATE_COUNT] = {
-    "mate", "stalemate", "check", "themtomove", "ustomove", "lost", "attacked", "en_prise",
-    "threatened", "divides", "opposition", "edge", "corner",
-};
+/* By number, as names.h (written from the registry) numbers them. */
+const char *FEATURE_NAMES[FEATURE_COUNT] = {FEATURE_NAME_LIST};
+const char *PREDICATE_NAMES[PREDICATE_COUNT] = {PREDICATE_NAME_LIST};
+const char *GENERATOR_NAMES[GENERATOR_COUNT] = {GENERATOR_NAME_LIST};
 
 #define FILE_A 0x0101010101010101ULL
 #define FILE_H 0x8080808080808080ULL

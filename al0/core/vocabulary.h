@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include "position.h"
+#include "names.h"  /* the numbers of the features, predicates and generators */
 
 /* A feature's "no value" (Python's None: a piece it measures is gone). */
 #define NO_VALUE INT_MIN
@@ -25,20 +26,9 @@ typedef struct {
 
 void node_init(Node *node, const Position *p, int us, int depth);
 
-/* The features and predicates by number; names in vocabulary.c. */
-enum {
-    F_DIST, F_MDIST, F_EDGE_DIST, F_CENTRE_SIDE_DIST, F_CORNER_DIST, F_ROOM, F_AREA,
-    F_LEAST_AREA, F_AREA_CORNER_DIST, F_CORNER_TRIANGLE, F_DIAGONAL_AREA,
-    F_TRIANGLE_CORNER_DIST, F_AREA_DIST, F_MOBILITY, F_INWARD, F_CRITICAL_MDIST, F_HANGING, F_WRONG_WAY,
-    FEATURE_COUNT
-};
-enum {
-    P_MATE, P_STALEMATE, P_CHECK, P_THEMTOMOVE, P_USTOMOVE, P_LOST, P_ATTACKED, P_EN_PRISE,
-    P_THREATENED, P_DIVIDES, P_OPPOSITION, P_EDGE, P_CORNER,
-    PREDICATE_COUNT
-};
 extern const char *FEATURE_NAMES[FEATURE_COUNT];
 extern const char *PREDICATE_NAMES[PREDICATE_COUNT];
+extern const char *GENERATOR_NAMES[GENERATOR_COUNT];
 
 void init_vocabulary(void);
 int piece_colour(const Node *node, int piece);

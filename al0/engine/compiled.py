@@ -23,8 +23,9 @@ from al0.lang.infer import (
     reads_root,
     root_features,
 )
-from al0.lang.library import Library, Node
+from al0.lang.library import Library
 from al0.lang.model import Advice, DepthRange, Goal, feature_names, leaves
+from al0.lang.node import Node
 
 RootKey = tuple["int | None", ...]
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import chess
 import chess.engine
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.errors import PositionError
 from al0.lang.specs import DefenderError, DefenderSpec
 

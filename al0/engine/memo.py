@@ -9,8 +9,6 @@ Python-level ``__init__`` calls, as the search makes one of each per node.
 
 from __future__ import annotations
 
-from typing import Any
-
 import chess
 
 from al0.board.position import Position
@@ -39,15 +37,31 @@ def make_tree(height: int, branches: tuple[tuple[chess.Move, ForcingTree], ...])
     return tree
 
 
+class Child:
+    """One child of an expanded node, in the search's trying order: its
+    move, its key once the move is played (None until then: a move is
+    played, and checked legal unless known to be, the first time it is
+    tried), its place in the generator's order (the tree lists replies in
+    it), the generator that gave it (named in an illegal move's error) and
+    whether the move is known legal."""
+
+    __slots__ = ("move", "key", "place", "generator", "legal")
+
+    def __init__(self, move: chess.Move, place: int, generator: str, legal: bool):
+        self.move = move
+        self.key: SearchKey | None = None
+        self.place = place
+        self.generator = generator
+        self.legal = legal
+
+
 class Entry:
     """What one search knows of one (position, depth).
 
     ``lo``: the node fails at every bound <= lo (-1: nothing known yet; the
     search's ``never``: at every bound).
     ``tree``: the best forcing tree found so far, if any.
-    ``children``: [move, child key (None until played), place in the
-    generator's order, generator name, whether the move is known legal], in
-    trying order, once expanded.
+    ``children``: its :class:`Child` records, in trying order, once expanded.
 
     Every fact an entry holds is true of its (position, depth) whatever the
     search that found it, and the tree it holds is the one any search finds
@@ -60,4 +74,4 @@ class Entry:
     # __init__ costs more than the rest of its bookkeeping).
     lo: int
     tree: ForcingTree | None
-    children: list[list[Any]] | None
+    children: list[Child] | None

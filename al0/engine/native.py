@@ -32,7 +32,7 @@ from typing import Any
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import MOVES, Position, fen
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
@@ -41,11 +41,11 @@ from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
 from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import LEAF, ForcingTree, PackedTree, packed_tree
-from al0.lang.library import Node
 from al0.lang.model import (
     Advice,
     AdviceTable,
     And,
+    Call,
     Compare,
     Const,
     DepthRange,
@@ -57,15 +57,13 @@ from al0.lang.model import (
     Or,
     Pred,
 )
-from al0.lang.vocabulary.binding import split_call
+from al0.lang.node import Node
 from al0.lang.vocabulary.registry import ENTRIES
 from al0.lang.vocabulary.terms import PieceRef, material_pieces
 
 CONST, NOT, AND, OR, PRED, DEPTH, CMP = range(7)
 _OPS = {"=": 0, "<": 1, "<=": 2, ">": 3, ">=": 4}
 ANY, LIGHT, DARK = -1, -2, -3
-LEGAL, NOMOVE, MOVES_OF, CHECKS, CAPTURES = range(5)
-_GENERATORS = {"legal": LEGAL, "nomove": NOMOVE, "moves": MOVES_OF, "checks": CHECKS, "captures": CAPTURES}
 TERM_INTS = 6
 MAX_SLOTS = 64
 MAX_MEN = 8
@@ -74,6 +72,19 @@ MAX_MEN = 8
 
 class Unsupported(ValueError):
     """What the native core cannot run (the advice stays on the Python search)."""
+
+
+def running_core() -> ModuleType:
+    """The native core, where it is built and chosen (:func:`al0.core.native`):
+    the one place the engine asks which twin runs, each time it compiles
+    (``AL0_CORE`` may change between tables, as the tests change it).
+
+    :raises Unsupported: the Python twin runs.
+    """
+    core = native()
+    if core is None:
+        raise Unsupported("the native core is not running")
+    return core
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,7 @@ class _Writer:
         self.pieces = material_pieces(material)
         self.features = {name: i for i, name in enumerate(core.FEATURES)}
         self.predicates = {name: i for i, name in enumerate(core.PREDICATES)}
+        self.generators = {name: i for i, name in enumerate(core.GENERATORS)}
         self.slots = 0
         self.root_terms: dict[tuple[int, ...], None] = {}
         """The distinct features read at the root, in order (feature, three arguments)."""
@@ -108,9 +120,9 @@ class _Writer:
             raise Unsupported(f"piece {name!r}")
         return int(ref.ours) << 5 | ref.piece_type << 2 | ref.index
 
-    def args(self, text: str) -> list[int]:
-        name, args = split_call(text)
-        entry = ENTRIES.get(name)
+    def args(self, call: Call) -> list[int]:
+        args = call.args
+        entry = ENTRIES.get(call.family)
         if not args and entry is not None and entry.default is not None:
             args = (entry.default,)
         codes = [LIGHT if arg == "light" else DARK if arg == "dark" else self.piece(arg) for arg in args]
@@ -128,10 +140,9 @@ class _Writer:
             parts = [code for operand in goal.operands for code in self.goal(operand)]
             return [AND if isinstance(goal, And) else OR, 3 + len(parts), len(goal.operands), *parts]
         if isinstance(goal, Pred):
-            name = split_call(goal.name)[0]
-            if name not in self.predicates:
+            if goal.call.family not in self.predicates:
                 raise Unsupported(f"predicate {goal.name!r}")
-            return [PRED, 5, self.predicates[name], *self.args(goal.name)[:2]]
+            return [PRED, 5, self.predicates[goal.call.family], *self.args(goal.call)[:2]]
         if isinstance(goal, Compare):
             return self.compare(goal)
         raise Unsupported(f"goal {goal!r}")
@@ -146,17 +157,20 @@ class _Writer:
                     constant += sign * coefficient * term
                     continue
                 assert isinstance(term, Feature)
-                name = split_call(term.name)[0]
-                if name not in self.features:
-                    raise Unsupported(f"feature {term.name!r}")
-                args = self.args(term.name)
-                terms += [int(term.at_root), sign * coefficient, self.features[name], *args]
+                number, args = self.feature(term.call)
+                terms += [int(term.at_root), sign * coefficient, number, *args]
                 if term.at_root:
-                    self.root_terms[(self.features[name], *args)] = None
+                    self.root_terms[(number, *args)] = None
         if not -(2**31) < constant < 2**31:
             raise Unsupported(f"constant {constant}")
         self.slots += 1
         return [CMP, 6 + len(terms), _OPS[goal.op], self.slots - 1, constant, len(terms) // TERM_INTS, *terms]
+
+    def feature(self, call: Call) -> tuple[int, list[int]]:
+        """Feature ``call``'s number in the core and its three arguments."""
+        if call.family not in self.features:
+            raise Unsupported(f"feature {call.text!r}")
+        return self.features[call.family], self.args(call)
 
     def constraint(self, constraint: MoveConstraint) -> list[int]:
         codes: list[int] = []
@@ -165,10 +179,9 @@ class _Writer:
                 raise Unsupported("more than four generators in one alternative")
             codes += [*_range(alternative.depths), len(alternative.generators)]
             for call in alternative.generators:
-                name, args = call.family, call.args
-                if name not in _GENERATORS:
+                if call.family not in self.generators:
                     raise Unsupported(f"generator {call.text!r}")
-                codes += [_GENERATORS[name], self.piece(args[0]) if args else ANY]
+                codes += [self.generators[call.family], self.piece(call.args[0]) if call.args else ANY]
         return codes
 
 
@@ -182,9 +195,7 @@ def compile_native(advice: Advice, compiled: CompiledAdvice, table: AdviceTable)
     :raises Unsupported: when the core is not running, the table has a
         Python library, or the advice names what the core does not know.
     """
-    core = native()
-    if core is None:
-        raise Unsupported("the native core is not running")
+    core = running_core()
     if table.library.path:
         raise Unsupported(f"its predicate library is Python ({table.library.name})")
     if compiled.horizon > 60:
@@ -330,9 +341,7 @@ class NativePlanner:
     """
 
     def __init__(self, table: AdviceTable, advice: dict[str, NativeAdvice], cache: bool, shared_nodes: int):
-        core = native()
-        if core is None:
-            raise Unsupported("the native core is not running")
+        core = running_core()
         names = list(table.advice)
         index = {name: i for i, name in enumerate(names)}
         writer = _Writer(table.material, core)
@@ -399,7 +408,9 @@ def table_core(table: AdviceTable) -> str:
     from al0.core import status
     from al0.engine.compiled import compile_advice
 
-    if native() is None:
+    try:
+        running_core()
+    except Unsupported:
         return status()
     passed: dict[str, str] = {}
     made: dict[str, NativeAdvice] = {}
@@ -426,20 +437,15 @@ def table_core(table: AdviceTable) -> str:
     return f"native (C), but python for {', '.join(passed)} (the native core lacks: {reasons})"
 
 
-def feature_code(material: Material, name: str) -> tuple[ModuleType, int, list[int]]:
-    """The core, and feature ``name`` (a call, ``corner_dist(k, B)``) of
+def feature_code(material: Material, call: Call) -> tuple[ModuleType, int, list[int]]:
+    """The core, and feature ``call`` (``corner_dist(k, B)``) of
     ``material``'s table as the core numbers it and its three arguments.
 
     :raises Unsupported: the core is not running, or lacks the feature.
     """
-    core = native()
-    if core is None:
-        raise Unsupported("the native core is not running")
-    writer = _Writer(material, core)
-    family = split_call(name)[0]
-    if family not in writer.features:
-        raise Unsupported(f"feature {name!r}")
-    return core, writer.features[family], writer.args(name)
+    core = running_core()
+    number, args = _Writer(material, core).feature(call)
+    return core, number, args
 
 
 def goal_code(material: Material, goal: Goal) -> tuple[ModuleType, list[int]]:
@@ -447,7 +453,5 @@ def goal_code(material: Material, goal: Goal) -> tuple[ModuleType, list[int]]:
 
     :raises Unsupported: the core is not running, or lacks what it names.
     """
-    core = native()
-    if core is None:
-        raise Unsupported("the native core is not running")
+    core = running_core()
     return core, _Writer(material, core).goal(goal)

@@ -30,8 +30,8 @@ from al0.engine.tree import ForcingTree, transform_tree
 from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
 from al0.lang.failures import predicate_error
-from al0.lang.library import Node, node_at
 from al0.lang.model import AdviceTable, And, Compare, Const, Sum
+from al0.lang.node import Node, node_at
 
 DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs

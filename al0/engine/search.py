@@ -22,7 +22,6 @@ from __future__ import annotations
 import time
 from collections.abc import Set
 from operator import is_
-from typing import Any
 
 import chess
 
@@ -32,11 +31,11 @@ from al0.board.position import MOVES, Position, fen
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.history import EVERYWHERE
 from al0.engine.limits import SearchLimits, node_budget
-from al0.engine.memo import FAILS, HOLDS, LEAF_HERE, Entry, SearchKey, make_tree
+from al0.engine.memo import FAILS, HOLDS, LEAF_HERE, Child, Entry, SearchKey, make_tree
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import SearchBudgetExceeded
 from al0.lang.compile_moves import play_checked
-from al0.lang.library import Node, node_at
+from al0.lang.node import Node, node_at
 
 _BB = chess.BB_SQUARES
 
@@ -470,7 +469,7 @@ class ForcingTreeSearch:
         entry.tree = make_tree(1, tuple((move, LEAF) for move, _, _ in replies))
         return entry.tree, -1
 
-    def _expand(self, key: SearchKey, node: Node | None) -> list[list[Any]]:
+    def _expand(self, key: SearchKey, node: Node | None) -> list[Child]:
         """The children of ``key`` in trying order: the allowed moves, each
         marked known legal when it is one of the node's legal moves (then it
         is played unchecked; any other move is checked when first tried)."""
@@ -479,7 +478,7 @@ class ForcingTreeSearch:
             # The standard generator alone: the legal moves, known without
             # asking it (nor building a node for it).
             moves = legal_moves(key[0]) if node is None else node.legal_moves()
-            children = [[move, None, index, "legal", True] for index, move in enumerate(moves)]
+            children = [Child(move, index, "legal", True) for index, move in enumerate(moves)]
         else:
             children = self._allowed(self._node(key) if node is None else node, ours)
         self.moves += len(children)
@@ -487,7 +486,7 @@ class ForcingTreeSearch:
             raise self._spent(f"memory limit of {self.limits.moves} stored moves")
         return children
 
-    def _allowed(self, node: Node, ours: bool) -> list[list[Any]]:
+    def _allowed(self, node: Node, ours: bool) -> list[Child]:
         """:meth:`_expand`'s children from the move constraint's generators,
         each marked known legal (to be played unchecked) when it is one of
         the node's legal moves: all of them when the generator gave exactly
@@ -498,40 +497,42 @@ class ForcingTreeSearch:
         never legal here), which costs less than listing the legal moves or
         checking each move with :func:`~al0.board.moves.play` when it is tried."""
         segments = (self.advice.us_moves if ours else self.advice.them_moves)(node)
-        children: list[list[Any]] = []
+        children: list[Child] = []
         legal = node.known_legal_moves()
         for moves, name in segments:
             place = len(children)
             if legal is not None and len(moves) == len(legal) and all(map(is_, moves, legal)):
-                children += [[move, None, place + index, name, True] for index, move in enumerate(moves)]
+                children += [Child(move, place + index, name, True) for index, move in enumerate(moves)]
                 continue
             # The legal targets of the pieces this generator moves only.
             targets = legal_targets(node.position, {move.from_square for move in moves})
             children += [
-                [
+                Child(
                     move,
-                    None,
                     place + index,
                     name,
                     targets[move.from_square] & _BB[move.to_square] != 0
                     and MOVES[move.from_square][move.to_square] is move,
-                ]
+                )
                 for index, move in enumerate(moves)
             ]
         return children
 
-    def _child(self, parent: SearchKey, child: list[Any], bound: int) -> tuple[ForcingTree | None, int]:
-        """:meth:`_solve` of one child ``[move, key, place, generator, legal]``
-        of ``parent``; its move is played (and checked legal unless known to
-        be) the first time it is tried."""
-        key = child[1]
+    def _child(self, parent: SearchKey, child: Child, bound: int) -> tuple[ForcingTree | None, int]:
+        """:meth:`_solve` of one child of ``parent``; its move is played (and
+        checked legal unless known to be) the first time it is tried."""
+        key = child.key
         if key is None:
-            position = apply(parent[0], child[0]) if child[4] else play_checked(parent[0], child[0], child[3])
-            key = child[1] = (position, parent[1] + 1)
+            position = (
+                apply(parent[0], child.move)
+                if child.legal
+                else play_checked(parent[0], child.move, child.generator)
+            )
+            key = child.key = (position, parent[1] + 1)
         return self._solve(key, bound)
 
     def _solve_ours(
-        self, key: SearchKey, children: list[list[Any]], lo: int, bound: int
+        self, key: SearchKey, children: list[Child], lo: int, bound: int
     ) -> tuple[ForcingTree | None, int]:
         # Raise the child bound step by step: the first child that succeeds
         # has the least height, so the tree is the shallowest. A child that
@@ -551,7 +552,7 @@ class ForcingTreeSearch:
             for child in children:
                 subtree, child_lo = self._child(key, child, child_bound)
                 if subtree is not None:
-                    return make_tree(subtree.height + 1, ((child[0], subtree),)), lo
+                    return make_tree(subtree.height + 1, ((child.move, subtree),)), lo
                 if child_lo < least:
                     least = child_lo
             child_bound = max(child_bound + 1, least + 1)
@@ -589,7 +590,7 @@ class ForcingTreeSearch:
         entry.lo = max(entry.lo, 1)
         return None, entry.lo
 
-    def _first_leaf(self, key: SearchKey, children: list[list[Any]]) -> tuple[chess.Move | None, int]:
+    def _first_leaf(self, key: SearchKey, children: list[Child]) -> tuple[chess.Move | None, int]:
         """The move of the first child that is a leaf, or None and the least
         ``lo`` of the children (they all fail at every bound up to it). This
         is :meth:`_child` at bound 0, inlined: at our nodes every child is
@@ -607,15 +608,19 @@ class ForcingTreeSearch:
                 least = 0  # the others fail at bound 0: no leaf is out of check
         depth = key[1] + 1
         for child in trying:
-            child_key = child[1]
+            child_key = child.key
             if child_key is None:
-                position = apply(key[0], child[0]) if child[4] else play_checked(key[0], child[0], child[3])
-                child_key = child[1] = (position, depth)
+                position = (
+                    apply(key[0], child.move)
+                    if child.legal
+                    else play_checked(key[0], child.move, child.generator)
+                )
+                child_key = child.key = (position, depth)
             entry = memo.get(child_key)
             if entry is None:
                 entry = self._visit(child_key)[0]
             if entry.tree is LEAF:
-                return child[0], 0
+                return child.move, 0
             child_lo = entry.lo
             if child_lo < 0:
                 child_lo = entry.lo = 0
@@ -624,19 +629,21 @@ class ForcingTreeSearch:
         return None, least
 
     @staticmethod
-    def _may_check(position: Position, children: list[list[Any]]) -> list[list[Any]]:
+    def _may_check(position: Position, children: list[Child]) -> list[Child]:
         """The children, in order, that may be a leaf of an advice whose
         better-goal needs check: all but the known legal moves, not yet
         played, that give no check (those are never played to find out)."""
-        unplayed = [child[0] for child in children if child[1] is None and child[4]]
+        unplayed = [child.move for child in children if child.key is None and child.legal]
         if not unplayed:
             return children
         checking = {id(move) for move in checking_moves(position, unplayed)}
         return [
-            child for child in children if child[1] is not None or not child[4] or id(child[0]) in checking
+            child
+            for child in children
+            if child.key is not None or not child.legal or id(child.move) in checking
         ]
 
-    def _refuters_first(self, depth: int, children: list[list[Any]]) -> None:
+    def _refuters_first(self, depth: int, children: list[Child]) -> None:
         """Order a their node's new ``children`` by how often each reply
         refuted a node of theirs at ``depth`` so far, most first (ties in
         the generator's order): the same reply (their king stepping out of
@@ -646,13 +653,13 @@ class ForcingTreeSearch:
         how soon a refutation ends the node's search."""
         history = self.history.get(depth)
         if history and len(children) > 1:
-            children.sort(key=lambda child: -history.get(_reply_key(child[0]), 0))
+            children.sort(key=lambda child: -history.get(_reply_key(child.move), 0))
 
-    def _refuted(self, depth: int, children: list[list[Any]], index: int) -> None:
+    def _refuted(self, depth: int, children: list[Child], index: int) -> None:
         """The reply ``children[index]`` of a node of theirs at ``depth``
         refuted it: try it first next time there, and count it for new nodes
         of theirs at this depth (:meth:`_refuters_first`)."""
-        self._count_refuter(depth, children[index][0])
+        self._count_refuter(depth, children[index].move)
         children.insert(0, children.pop(index))
 
     def _count_refuter(self, depth: int, move: chess.Move) -> None:
@@ -663,7 +670,7 @@ class ForcingTreeSearch:
         history[key] = history.get(key, 0) + 1
 
     def _solve_theirs(
-        self, key: SearchKey, children: list[list[Any]], bound: int
+        self, key: SearchKey, children: list[Child], bound: int
     ) -> tuple[ForcingTree | None, int]:
         branches = []
         for index, child in enumerate(children):
@@ -672,7 +679,7 @@ class ForcingTreeSearch:
                 self._refuted(key[1], children, index)
                 # It refutes every bound up to its lo + 1.
                 return None, min(self.never, max(bound, child_lo + 1))
-            branches.append((child[2], child[0], subtree))
+            branches.append((child.place, child.move, subtree))
         # The tree lists the replies in the generator's order, whatever order they were tried in.
         branches.sort(key=lambda branch: branch[0])
         height = 1 + max(subtree.height for _, _, subtree in branches)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 
 MAX_MEN = 4
 """The most men a tablebase holds (as :data:`al0.tablebase.material.MAX_MEN`,

@@ -15,7 +15,7 @@ import operator
 from typing import Callable
 
 from al0.lang.failures import NotBool, NotWhole, blame, not_bool, predicate_error, what_it_did
-from al0.lang.library import Library, Node
+from al0.lang.library import Library
 from al0.lang.model import (
     And,
     Compare,
@@ -30,6 +30,7 @@ from al0.lang.model import (
     feature_names,
     predicate_names,
 )
+from al0.lang.node import Node
 
 GoalFn = Callable[[Node, Node], bool]
 

@@ -18,8 +18,9 @@ import chess
 from al0.board.moves import play
 from al0.board.position import Position
 from al0.lang.failures import predicate_error, what_it_did
-from al0.lang.library import Library, Node
+from al0.lang.library import Library
 from al0.lang.model import MoveConstraint
+from al0.lang.node import Node
 
 MovesFn = Callable[[Node], list[tuple[list[chess.Move], str]]]
 """The allowed moves at a node, in trying order, in lists each with the name

@@ -23,7 +23,8 @@ import chess
 
 from al0.board.position import Position, fen
 from al0.errors import PredicateError
-from al0.lang.library import Library, Node
+from al0.lang.library import Library
+from al0.lang.node import Node
 
 
 class NotBool(Exception):

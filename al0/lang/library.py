@@ -15,8 +15,9 @@ name of an installed package's entry point in the group ``al0.libraries``;
 a table with no ``library`` (or ``library: standard``) runs no Python of its own.
 
 This module is what a library's author imports (:class:`Library`,
-:class:`Node`, :func:`load_library`, :func:`standard_library`); each idea
-lives in a module of its own: the node in :mod:`al0.lang.node`, the
+:func:`load_library`, :func:`standard_library`), with the node and the
+function types from :mod:`al0.lang.node` (their one address); each idea
+lives in a module of its own: the
 basic names in :mod:`al0.lang.vocabulary.basics` (listed by the one
 registry of standard names, :mod:`al0.lang.vocabulary.registry`), finding
 and importing a library in :mod:`al0.lang.library_import`.
@@ -25,24 +26,15 @@ and importing a library in :mod:`al0.lang.library_import`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
-
-import chess
+from typing import TYPE_CHECKING, Mapping
 
 from al0.errors import LibraryError
 from al0.faces import lazy_face
-from al0.lang.node import Node, node_at
+from al0.lang.node import FeatureFunction, Generator, Node, Predicate, node_at
 
 if TYPE_CHECKING:
     from al0.lang.library_import import ENTRY_POINT_GROUP, find_library, load_library, resolve_library_path
     from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
-
-
-Predicate = Callable[[Node, Node], bool]
-Generator = Callable[[Node], Iterable[chess.Move]]
-FeatureFunction = Callable[[Node], "int | None"]
-"""A feature of a library: a number (or None) of a node; the goal
-language's :class:`~al0.lang.model.Feature` names one in an expression."""
 
 
 @dataclass(frozen=True)
@@ -132,17 +124,12 @@ def standard_library() -> Library:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
-    "FeatureFunction",
-    "Generator",
     "Library",
-    "Node",
-    "Predicate",
     "check",
     "find_library",
     "legal",
     "load_library",
     "mate",
-    "node_at",
     "nomove",
     "resolve_library_path",
     "stalemate",

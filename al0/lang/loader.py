@@ -18,8 +18,8 @@ from typing import Iterable
 
 import chess
 
+from al0.board import Material
 from al0.board.fen import check_legal, check_playable
-from al0.board.material import Material
 from al0.bundled import bundled_namesake, table_path
 from al0.errors import LibraryError, PositionError, TableSyntaxError, UnknownNameError
 from al0.files import read_regular_file

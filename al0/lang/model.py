@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Iterator, Union
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.lang.specs import DefenderSpec, PositionsSpec
 
 if TYPE_CHECKING:

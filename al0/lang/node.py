@@ -5,7 +5,7 @@ meets; a library's functions take them."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import chess
 
@@ -101,3 +101,12 @@ def _legal_moves(node: Node) -> list[chess.Move]:
 def _successor_map(node: Node) -> dict[chess.Move, Position]:
     position = node.position
     return {move: apply(position, move) for move in node.legal_moves()}
+
+
+Predicate = Callable[[Node, Node], bool]
+"""A predicate of a library: a truth of a node and the search's root."""
+Generator = Callable[[Node], Iterable[chess.Move]]
+"""A move generator of a library: moves of a node, in the order to try them."""
+FeatureFunction = Callable[[Node], "int | None"]
+"""A feature of a library: a number (or None) of a node; the goal
+language's :class:`~al0.lang.model.Feature` names one in an expression."""

@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from al0.engine.native import Unsupported, feature_code, goal_code
-from al0.lang.library import Node, node_at
-from al0.lang.model import Goal
+from al0.lang.model import Call, Goal
+from al0.lang.node import Node, node_at
 from al0.tablebase.geometry import Indices
 from al0.tablebase.graph import MoveGraph
 
@@ -42,11 +42,11 @@ class Batch:
         for position in self.graph.positions(indices, side):
             yield node_at(position, depth, chess.WHITE)
 
-    def feature(self, name: str, twin: Feature, indices: Indices) -> npt.NDArray[np.int64]:
-        """Feature ``name`` (``twin`` is its Python function) at each of
+    def feature(self, call: Call, twin: Feature, indices: Indices) -> npt.NDArray[np.int64]:
+        """Feature ``call`` (``twin`` is its Python function) at each of
         ``indices``, us to move: :data:`NO_VALUE` where it has none."""
         try:
-            core, number, args = feature_code(self.material, name)
+            core, number, args = feature_code(self.material, call)
         except Unsupported:
             values = (twin(node) for node in self.nodes(indices, 0))
             return np.fromiter((NO_VALUE if v is None else v for v in values), np.int64, len(indices))

@@ -210,7 +210,8 @@ class Terms:
         """A feature's values at the positions with us to move, in the order
         of ``graph.roots``."""
         try:
-            feature = self.binder.bind(parse_call(name), "feature")
+            call = parse_call(name)
+            feature = self.binder.bind(call, "feature")
         except AL0Error as error:
             raise TableSyntaxError(f"{what}: {error}") from None
         if feature is None:
@@ -220,7 +221,7 @@ class Terms:
 
         def compute() -> PerPosition:
             roots = self.graph.roots
-            column = self.batch.feature(name, feature, roots)
+            column = self.batch.feature(call, feature, roots)
             missing = np.flatnonzero(column == NO_VALUE)
             if len(missing):
                 node = next(self.batch.nodes(roots[missing[:1]], 0))

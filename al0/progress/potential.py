@@ -20,7 +20,7 @@ from pathlib import Path
 import chess
 import numpy as np
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.errors import AL0Error
 from al0.progress.columns import INF, MATE, PerPosition, Terms
 from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text

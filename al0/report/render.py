@@ -19,8 +19,8 @@ from al0.engine.plan import Plan
 from al0.engine.tree import ForcingTree, principal_line, tree_lines
 from al0.files import write_atomically
 from al0.lang.compile_goals import compile_goal
-from al0.lang.library import Node
 from al0.lang.model import Advice, AdviceTable, Rule
+from al0.lang.node import Node
 
 OUR_ARROW = "#15781b"
 """Green: our moves on the board picture."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import chess
 
 from al0.engine.play import Ending, GameEnd, Opponent, OurMove, TheirMove, play_game
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.report.pgn import PgnGame, players
 from al0.report.render import why_passed_over
 from al0.verify.game import GameRecord, limit_reached
@@ -83,7 +83,7 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
         failure = limit_reached(error)
         if failure is None or record.ending is not Ending.SEARCH_LIMIT:
             # An engine that died on the second run, or a search that failed only now.
-            return ReplayedGame(record, tuple(moves), "*", " ".join(str(error).split()))
+            return ReplayedGame(record, tuple(moves), "*", one_line(error))
         end = GameEnd(Ending.SEARCH_LIMIT, f"search limit: {failure}")
     if end is not None and end.ending is record.ending:
         passed_over = (

@@ -20,11 +20,6 @@ Json = dict[str, Any]
 
 MAX_FEN = 200
 """The longest FEN read: a position's is under 100 characters."""
-BOX_FAMILIES = frozenset(
-    {"area", "least_area", "area_corner_dist", "corner_triangle", "diagonal_area", "area_dist"}
-)
-"""The vocabulary's features measured on their king's box: a goal that
-reads one gets the box drawn."""
 
 
 class ApiError(AL0Error):

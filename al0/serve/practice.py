@@ -11,8 +11,8 @@ import chess
 
 from al0.board import Material, check_playable
 from al0.lang import Node
-from al0.lang.vocabulary import area_squares, material_pieces, split_call
-from al0.serve.api import BOX_FAMILIES, ApiError, Json, board_of, legal_move, position_json, text
+from al0.lang.vocabulary import area_squares, material_pieces, measured_on_box, split_call
+from al0.serve.api import ApiError, Json, board_of, legal_move, position_json, text
 from al0.serve.sessions import Session, Sessions
 from al0.serve.tables import Matches
 from al0.teach import Practice, Turn, level_starts, parse_level
@@ -222,7 +222,7 @@ def _explanation(
         return None
     after = before.copy(stack=False)
     after.push(move)
-    boxed = any(split_call(change.feature)[0] in BOX_FAMILIES for change in explanation.changes)
+    boxed = any(measured_on_box(split_call(change.feature)[0]) for change in explanation.changes)
     squares: Json = {}
     if boxed:
         region = area_squares(material_pieces(Material.of(before, table.us))["k"])

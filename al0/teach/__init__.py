@@ -1,19 +1,79 @@
 """al0 teaches: a verdict and an explanation for a student's move, from a
 table's goals and descriptions and the tablebase; exercise sets and a
 progress record; a practice session (:class:`Practice`) that holds the
-game, the plan and the verdicts. A library entry every front end uses
+game, the plan and the verdicts, and what the coach says of it
+(:mod:`al0.teach.coach`). A library entry every front end uses
 (``al0 practice``, ``al0 play --explain``, ``al0 serve``): it prints nothing."""
 
 from __future__ import annotations
 
-from al0.teach.exercises import Level, level_starts, parse_level
-from al0.teach.explain import Change, Explainer, Explanation, Part
-from al0.teach.pgn import practice_game, practice_pgn_text
-from al0.teach.record import add_attempt, check_record, read_record, record_lines, record_path
-from al0.teach.session import Practice, Turn
-from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason, moves_text
+from typing import TYPE_CHECKING
+
+from al0.faces import lazy_face
+
+if TYPE_CHECKING:
+    from al0.teach.coach import (
+        GRADE_WORDS,
+        after_a_slip,
+        best_lines,
+        distance_text,
+        game_summary,
+        hint_lines,
+        trace_lines,
+        turn_line,
+        why_lines,
+    )
+    from al0.teach.exercises import Level, level_starts, parse_level
+    from al0.teach.explain import Change, Explainer, Explanation, Part
+    from al0.teach.pgn import practice_game, practice_pgn_text
+    from al0.teach.record import add_attempt, check_record, read_record, record_lines, record_path
+    from al0.teach.session import Practice, Turn
+    from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason, moves_text
+
+_HOMES = {
+    "GRADE_WORDS": "coach",
+    "after_a_slip": "coach",
+    "best_lines": "coach",
+    "distance_text": "coach",
+    "game_summary": "coach",
+    "hint_lines": "coach",
+    "trace_lines": "coach",
+    "turn_line": "coach",
+    "why_lines": "coach",
+    "Level": "exercises",
+    "level_starts": "exercises",
+    "parse_level": "exercises",
+    "Change": "explain",
+    "Explainer": "explain",
+    "Explanation": "explain",
+    "Part": "explain",
+    "practice_game": "pgn",
+    "practice_pgn_text": "pgn",
+    "add_attempt": "record",
+    "check_record": "record",
+    "read_record": "record",
+    "record_lines": "record",
+    "record_path": "record",
+    "Practice": "session",
+    "Turn": "session",
+    "Grade": "verdict",
+    "Judge": "verdict",
+    "Verdict": "verdict",
+    "blunder_reason": "verdict",
+    "moves_text": "verdict",
+}
+"""Each name of the face and the module it lives in."""
 
 __all__ = [
+    "GRADE_WORDS",
+    "after_a_slip",
+    "best_lines",
+    "distance_text",
+    "game_summary",
+    "hint_lines",
+    "trace_lines",
+    "turn_line",
+    "why_lines",
     "Change",
     "Explainer",
     "Explanation",
@@ -36,3 +96,5 @@ __all__ = [
     "record_lines",
     "record_path",
 ]
+
+__getattr__ = lazy_face(__name__, _HOMES)

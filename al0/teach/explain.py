@@ -15,10 +15,10 @@ from typing import Callable, Sequence
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.lang.compile_goals import compile_goal
-from al0.lang.library import Node
 from al0.lang.model import AdviceTable, And, Compare, Const, DepthTest, Feature, Goal, Not, Or, Pred
+from al0.lang.node import Node
 from al0.lang.vocabulary.binding import Binder
 from al0.teach.words import change_words, measure_words, saying
 

@@ -13,8 +13,8 @@ import chess.engine
 import chess.pgn
 import chess.svg
 
-from al0.board.material import Material
-from al0.lang.library import Node
+from al0.board import Material
+from al0.lang.node import Node
 from al0.lang.vocabulary.boxes import area_squares
 from al0.lang.vocabulary.terms import material_pieces
 from al0.teach.verdict import Grade, Verdict

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.tree import ForcingTree

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import from_board
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, principal_line
 from al0.errors import PositionError, SearchBudgetExceeded
-from al0.lang.library import node_at
+from al0.lang.node import node_at
 from al0.teach.explain import Explainer, Explanation, measured
 
 if TYPE_CHECKING:

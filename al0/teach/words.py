@@ -1,19 +1,19 @@
 """Chess words for the vocabulary: what a feature measures and what a
 predicate says, for a student who reads the board, not the table.
 
-One entry per family of :mod:`al0.lang.vocabulary` (and the standard
-predicates), never per table: a table's goal is explained by the words of
-the names it uses. A name with no entry here (a Python library's own) is
-told by its docstring's first line, which is the library author's words.
+The words are the registry's (:mod:`al0.lang.vocabulary.registry`: one
+entry per family of the vocabulary and per standard predicate), never a
+table's: a table's goal is explained by the words of the names it uses.
+A name with no entry there (a Python library's own) is told by its
+docstring's first line, which is the library author's words.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import chess
 
 from al0.lang.vocabulary.binding import split_call
+from al0.lang.vocabulary.registry import BASIC_ENTRIES, ENTRIES, Measure, Saying, VocabularyEntry
 
 PIECE_WORDS = {
     "K": "our king",
@@ -43,69 +43,13 @@ def piece_words(name: str, board: chess.Board | None = None, us: chess.Color = c
     return base
 
 
-@dataclass(frozen=True)
-class Measure:
-    """What a numeric feature measures: a noun phrase with ``{0}``, ``{1}``
-    … for its pieces, whether smaller is a size or a distance, and its unit."""
-
-    noun: str
-    size: bool
-    """True: shrinks/grows (a box, a count); False: falls/rises (a distance)."""
-    unit: str = ""
-    plural: bool = False
-    """The noun is plural (``the squares …``): shrink, grow, stay."""
-
-
-MEASURES: dict[str, Measure] = {
-    "dist": Measure("the distance from {0} to {1}", False, "steps"),
-    "mdist": Measure("the files-plus-ranks distance from {0} to {1}", False, "squares"),
-    "edge_dist": Measure("the distance from {0} to the edge", False, "steps"),
-    "centre_side_dist": Measure("the way of {0} to the centre side of {1}", False, "steps"),
-    "corner_dist": Measure("the distance from {0} to the nearest corner", False, "steps"),
-    "room": Measure("the room the pieces leave {0}", True, "squares"),
-    "area": Measure("the box {0} is held in", True, "squares"),
-    "least_area": Measure("the smallest box {0} can step into", True, "squares"),
-    "area_corner_dist": Measure("the distance from {0}'s box to the corner", False, "steps"),
-    "corner_triangle": Measure("the corner triangle that holds {0}'s box", True),
-    "diagonal_area": Measure("how far {0}'s box reaches from the corner", True),
-    "wrong_way": Measure("how far {0} can still run the wrong way", True),
-    "triangle_corner_dist": Measure("the way of {0} to the corner of {1}'s triangle", False, "steps"),
-    "area_dist": Measure("the way of {0} to {1}'s box", False, "steps"),
-    "mobility": Measure("the squares {0} can step to", True, plural=True),
-    "inward": Measure("the squares {0} can step to away from the edge", True, plural=True),
-    "critical_mdist": Measure("the way of {0} to the critical square beside {1}", False, "squares"),
-    "hanging": Measure("our pieces left hanging", True, plural=True),
-}
-"""Feature families, in words; default arguments as the vocabulary's (``room``: their king)."""
-
-DEFAULTS = {
-    "room": ("k",),
-    "area": ("k",),
-    "least_area": ("k",),
-    "area_corner_dist": ("k",),
-    "corner_triangle": ("k",),
-    "diagonal_area": ("k",),
-    "mobility": ("k",),
-    "inward": ("k",),
-}
-
-SAYINGS: dict[str, tuple[str, str]] = {
-    "mate": ("checkmate", "no mate"),
-    "stalemate": ("stalemate", "no stalemate"),
-    "check": ("check", "no check"),
-    "en_prise": ("{0} is attacked and undefended", "{0} is safe"),
-    "threatened": ("{0} is within reach of their king, undefended", "{0} is out of reach"),
-    "attacked": ("{0} is attacked", "{0} is not attacked"),
-    "lost": ("{0} is lost", "{0} is still on the board"),
-    "divides": ("{0} stands between the kings", "{0} does not stand between the kings"),
-    "edge": ("{0} is on the edge", "{0} is off the edge"),
-    "corner": ("{0} is in a corner", "{0} is not in a corner"),
-    "opposition": ("the kings stand in opposition", "the kings are not in opposition"),
-}
-"""Predicates in words: what holds, what does not (``themtomove``,
-``ustomove`` say whose move it is and are not worth telling)."""
-
 SILENT = frozenset({"themtomove", "ustomove"})
+"""Predicates not worth telling: whose move it is."""
+
+
+def _entry(family: str) -> VocabularyEntry | None:
+    """The registry's entry of a family or basic name, or None."""
+    return ENTRIES.get(family) or BASIC_ENTRIES.get(family)
 
 
 def measure_words(
@@ -114,10 +58,12 @@ def measure_words(
     """The noun phrase of feature ``name`` (``dist(K, k)``) and its measure;
     None for a feature of no vocabulary family."""
     family, args = split_call(name)
-    measure = MEASURES.get(family)
-    if measure is None:
+    entry = _entry(family)
+    measure = entry.words if entry is not None else None
+    if not isinstance(measure, Measure):
         return None
-    args = args or DEFAULTS.get(family, ())
+    if not args and entry is not None and entry.default is not None:
+        args = (entry.default,)
     return measure.noun.format(*(piece_words(a, board, us) for a in args), "", ""), measure
 
 
@@ -127,9 +73,11 @@ def saying(
     """What predicate ``name`` says when it ``holds`` (or not), in words;
     None for one of no vocabulary family or one not worth telling."""
     family, args = split_call(name)
-    if family in SILENT or family not in SAYINGS:
+    entry = _entry(family)
+    words = entry.words if entry is not None else None
+    if family in SILENT or not isinstance(words, Saying):
         return None
-    text = SAYINGS[family][0 if holds else 1]
+    text = words.holds if holds else words.fails
     return text.format(*(piece_words(a, board, us) for a in args), "")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.errors import PositionError
 from al0.tablebase.material import parse_material
 

@@ -10,14 +10,14 @@ import chess
 import pytest
 from click.testing import CliRunner
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.cli import cli
 from al0.engine.defenders import TablebaseDefender
 from al0.engine.plan import Planner
 from al0.engine.play import GameEnd, OurMove, TheirMove, play_game
 from al0.lang.expr import parse_call
-from al0.lang.library import Node
 from al0.lang.loader import load_table
+from al0.lang.node import Node
 from al0.lang.vocabulary.binding import Binder
 from conftest import POSITIONS
 

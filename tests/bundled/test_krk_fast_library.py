@@ -9,7 +9,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.lang.library import Node, load_library
+from al0.lang.library import load_library
+from al0.lang.node import Node
 from conftest import ROOT
 
 FAST = load_library(ROOT / "library" / "krk_fast.py")

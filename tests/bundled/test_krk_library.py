@@ -8,8 +8,9 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.board.material import Material
-from al0.lang.library import Node, load_library
+from al0.board import Material
+from al0.lang.library import load_library
+from al0.lang.node import Node
 from conftest import ROOT
 from library import krk
 

@@ -19,11 +19,10 @@ from click.testing import CliRunner
 
 from al0 import tablebase
 from al0.cli import cli
-from al0.cli.practice import hint_lines, why_lines
 from al0.cli.process import Terminated
 from al0.engine.plan import Planner
 from al0.lang.loader import load_table
-from al0.teach import Grade, Practice
+from al0.teach import Grade, Practice, hint_lines, why_lines
 from al0.teach.exercises import Level, level_starts
 from conftest import POSITIONS, ROOT
 

@@ -11,7 +11,7 @@ import chess
 import pytest
 from core.test_core_moves import MATERIALS
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
 from al0.board.symmetry import canonical_symmetry, transform_position

@@ -3,7 +3,8 @@ predicate, every goal and move constraint of the bundled standard tables,
 and whole searches (trees and node counts), on seeded positions; and a
 planner on the core plans as one on the twin. Skipped where the core was
 not built, or with ``AL0_CORE=python`` (tests/test_twin.py runs the
-engine's and board's quick tests so, where the twin alone runs)."""
+engine's and board's quick tests and a few of lang, teach, verify and uci
+so, where the core is built)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from array import array
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.moves import successors
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
@@ -39,8 +40,9 @@ from al0.engine.tree import (
     tree_lines,
 )
 from al0.errors import SearchBudgetExceeded
-from al0.lang.library import node_at
+from al0.lang.expr import parse_call
 from al0.lang.loader import load_table, parse_table
+from al0.lang.node import node_at
 from al0.lang.vocabulary.binding import Binder
 from conftest import TABLES, vocabulary_calls
 
@@ -71,7 +73,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
     binder = Binder(Material.parse(material))
     standard = standard_library().predicates
     features = [
-        (text, binder.bind(text, "feature"), writer.features[text.split("(")[0]], writer.args(text))
+        (text, binder.bind(text, "feature"), *writer.feature(parse_call(text)))
         for text in vocabulary_calls(material, "feature", core.FEATURES)
     ]
     predicates = [
@@ -79,7 +81,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
             text,
             standard.get(text) or binder.bind(text, "predicate"),
             writer.predicates[text.split("(")[0]],
-            writer.args(text),
+            writer.args(parse_call(text)),
         )
         for text in vocabulary_calls(material, "predicate", core.PREDICATES)
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.sampling import random_positions
 from al0.engine.defenders import RandomDefender
 from al0.engine.plan import Planner

@@ -10,15 +10,15 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.sampling import random_positions
 from al0.engine.compiled import CompiledAdvice, compile_advice
 from al0.engine.search import ForcingTreeSearch
 from al0.engine.tree import ForcingTree, tree_lines
 from al0.errors import SearchBudgetExceeded
-from al0.lang.library import Node
 from al0.lang.loader import load_table, parse_table
 from al0.lang.model import AdviceTable
+from al0.lang.node import Node
 from conftest import TABLES, mates
 
 

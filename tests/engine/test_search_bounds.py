@@ -20,9 +20,10 @@ from al0.engine.plan import Planner
 from al0.engine.search import LOOK_EVERY, ForcingTreeSearch
 from al0.errors import PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import compile_goal
-from al0.lang.library import Node, standard_library
+from al0.lang.library import standard_library
 from al0.lang.loader import parse_table
 from al0.lang.model import And, Call, Const, Goal, Not, Or, Pred
+from al0.lang.node import Node
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"

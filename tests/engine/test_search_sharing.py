@@ -17,7 +17,7 @@ import dataclasses
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
 from al0.engine.compiled import compile_advice
@@ -25,9 +25,10 @@ from al0.engine.plan import Planner
 from al0.engine.search import ForcingTreeSearch
 from al0.errors import SearchBudgetExceeded
 from al0.lang.infer import leaf_side, needs_check, position_only, reads_root
-from al0.lang.library import Library, Node
+from al0.lang.library import Library
 from al0.lang.loader import load_table
 from al0.lang.model import And, Call, Compare, Const, DepthTest, Feature, Not, Or, Pred, Sum
+from al0.lang.node import Node
 from conftest import TABLES, TEST_TABLES
 
 

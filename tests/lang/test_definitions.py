@@ -12,9 +12,9 @@ import pytest
 from al0.board.position import from_board
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.compile_goals import compile_goal
-from al0.lang.library import Node
 from al0.lang.loader import parse_table
 from al0.lang.model import And, Call, Compare, Feature, Not, Or, Pred, Sum
+from al0.lang.node import Node
 from conftest import ROOT
 
 TABLE = """\

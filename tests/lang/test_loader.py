@@ -439,7 +439,7 @@ def test_location_inside_multiline_goals(goal, where):
 def test_a_goal_of_a_thousand_operands_loads_and_evaluates(tmp_path):
     # Folded into nested closures it overflowed Python's stack at plan time.
     from al0.lang.compile_goals import compile_goal
-    from al0.lang.library import Node
+    from al0.lang.node import Node
 
     text = (
         (BROKEN / "unknown_feature.yaml")

@@ -9,12 +9,13 @@ import re
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.compile_goals import compile_goal
 from al0.lang.expr import parse_call, parse_goal
-from al0.lang.library import Node, load_library
+from al0.lang.library import load_library
 from al0.lang.model import feature_calls, predicate_calls
+from al0.lang.node import Node
 from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.registry import reference_markdown
 from conftest import POSITIONS, ROOT, random_nodes

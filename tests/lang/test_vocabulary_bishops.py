@@ -7,7 +7,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.lang.expr import parse_call
 from al0.lang.vocabulary.binding import Binder
 from conftest import random_nodes

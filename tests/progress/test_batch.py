@@ -44,10 +44,12 @@ def test_every_feature_column_is_the_twins(graph, monkeypatch):
     material, indices = graph.table.name, sample(graph, 0)
     binder, batch = Binder(graph.table.material), Batch(graph)
     calls = vocabulary_calls(material, "feature", core.FEATURES)
-    on_core = [batch.feature(call, binder.bind(parse_call(call), "feature"), indices) for call in calls]
+    on_core = [
+        batch.feature(parse_call(call), binder.bind(parse_call(call), "feature"), indices) for call in calls
+    ]
     monkeypatch.setenv("AL0_CORE", "python")
     for call, column in zip(calls, on_core):
-        twin = batch.feature(call, binder.bind(parse_call(call), "feature"), indices)
+        twin = batch.feature(parse_call(call), binder.bind(parse_call(call), "feature"), indices)
         assert np.array_equal(column, twin), call
     assert any((column == NO_VALUE).any() for column in on_core) is False  # every piece is on the board
 

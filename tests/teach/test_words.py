@@ -5,7 +5,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.teach.words import change_words, measure_words, piece_words, saying
+from al0.lang.vocabulary.registry import BASICS, VOCABULARY, VocabularyEntry
+from al0.teach.words import SILENT, change_words, measure_words, piece_words, saying
 
 KBBK = chess.Board("8/8/8/3k4/8/8/8/2BBK3 w - - 0 1")
 
@@ -54,3 +55,21 @@ def test_a_numbered_piece_is_named_by_its_square_and_an_unknown_family_has_no_wo
     assert (piece_words("B1", KBBK), piece_words("B2", KBBK)) == ("the bishop on c1", "the bishop on d1")
     assert piece_words("B1") == "the bishop"
     assert measure_words("newroom") is None
+
+
+@pytest.mark.parametrize(
+    "entry", [e for e in BASICS + VOCABULARY if e.kind != "generator"], ids=lambda entry: entry.name
+)
+def test_every_feature_and_predicate_of_the_registry_has_the_coachs_words(entry: VocabularyEntry) -> None:
+    call = (
+        entry.name
+        if not entry.params or entry.optional
+        else f"{entry.name}({', '.join(['K'] * len(entry.params))})"
+    )
+    if entry.kind == "feature":
+        assert measure_words(call) is not None, f"{entry.name}: give its words=Measure(...) in the registry"
+    elif entry.name not in SILENT:
+        assert saying(call, True) and saying(call, False), (
+            f"{entry.name}: give its words=Saying(...) in the registry"
+        )
+    assert entry.words is not None

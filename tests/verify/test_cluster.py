@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.board.sampling import random_positions
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec, PositionsSpec

@@ -22,7 +22,7 @@ holds the names of no arguments every table has (``mate``, ``legal`` …).
 binds a table's calls.
 
 The folder's face: what other folders use of it (:func:`split_call`,
-:func:`area_squares`, :func:`material_pieces`), each imported when first
+:func:`area_squares`, :func:`material_pieces`, :func:`measured_on_box`), each imported when first
 asked for.
 """
 
@@ -35,11 +35,17 @@ from al0.faces import lazy_face
 if TYPE_CHECKING:
     from al0.lang.vocabulary.binding import split_call
     from al0.lang.vocabulary.boxes import area_squares
+    from al0.lang.vocabulary.registry import measured_on_box
     from al0.lang.vocabulary.terms import material_pieces
 
-_HOMES = {"split_call": "binding", "area_squares": "boxes", "material_pieces": "terms"}
+_HOMES = {
+    "split_call": "binding",
+    "area_squares": "boxes",
+    "material_pieces": "terms",
+    "measured_on_box": "registry",
+}
 """Each name of the face and the module it lives in."""
 
-__all__ = ["area_squares", "material_pieces", "split_call"]
+__all__ = ["area_squares", "material_pieces", "measured_on_box", "split_call"]
 
 __getattr__ = lazy_face(__name__, _HOMES)

@@ -7,7 +7,7 @@ from typing import Any
 
 import chess
 
-from al0.board.material import Material
+from al0.board import Material
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.expr import parse_call
 from al0.lang.model import Call

@@ -9,7 +9,7 @@ from typing import Callable
 
 import chess
 
-from al0.lang.library import FeatureFunction, Node
+from al0.lang.node import FeatureFunction, Node
 from al0.lang.vocabulary.squares import (
     _DIST,
     _EDGE_DIST,

@@ -9,7 +9,7 @@ from typing import Callable
 
 import chess
 
-from al0.lang.library import FeatureFunction, Node
+from al0.lang.node import FeatureFunction, Node
 from al0.lang.vocabulary.boxes import _area_region, _AreaRegion
 from al0.lang.vocabulary.squares import _CORNERS, _DIST, _MDIST, _corner_squares
 from al0.lang.vocabulary.terms import Colour, PieceRef

@@ -7,7 +7,7 @@ import math
 
 import chess
 
-from al0.lang.library import FeatureFunction, Node
+from al0.lang.node import FeatureFunction, Node
 from al0.lang.vocabulary.squares import _CORNERS, _DIST, _EDGE_DIST, _MDIST, _XY, _square_colour
 from al0.lang.vocabulary.terms import Colour, PieceRef
 

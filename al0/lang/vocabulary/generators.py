@@ -8,7 +8,7 @@ from typing import Iterator
 import chess
 
 from al0.board.position import is_check
-from al0.lang.library import Node
+from al0.lang.node import Node
 from al0.lang.vocabulary.squares import _XY, _side
 from al0.lang.vocabulary.terms import ListGenerator, PieceRef
 

@@ -7,7 +7,7 @@ import chess
 
 from al0.board.position import king_square
 from al0.errors import TableSyntaxError
-from al0.lang.library import Node, Predicate
+from al0.lang.node import Node, Predicate
 from al0.lang.vocabulary.distances import corner_dist
 from al0.lang.vocabulary.squares import _DIAGONAL_LINES, _EDGE_DIST, _STRAIGHT_LINES, _XY
 from al0.lang.vocabulary.terms import Colour, PieceRef

@@ -1,8 +1,15 @@
 """The registry of the standard names, the one list of them: the basic
-names (``mate``, ``legal`` …, no arguments: :data:`BASIC_PREDICATES`,
-:data:`BASIC_GENERATORS`) and every family of the vocabulary with its name,
-kind and parameters (:data:`VOCABULARY`), and the reference text
-``docs/language.md`` lists them by."""
+names (``mate``, ``legal`` …, no arguments: :data:`BASICS`) and every
+family of the vocabulary (:data:`VOCABULARY`), each with its name, kind,
+parameters and default, whether the native core runs it, whether it is
+measured on a king's box, and the coach's words for it; the reference
+text ``docs/language.md`` lists them by, and the core's numbering
+(``al0/core/names.h``, written by :func:`c_names`) is theirs.
+
+Adding an entry: its module, a :class:`VocabularyEntry` here, its C case
+(``al0/core/vocabulary.c``, or ``core=False``) and a test; the suite
+fails when ``names.h`` and this list disagree, when the core lacks an
+entry it is said to run, or when a family has no words."""
 
 from __future__ import annotations
 
@@ -26,23 +33,34 @@ from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threat
 
 PIECE, KING, COLOUR = "piece", "king", "colour"
 
-BASIC_PREDICATES: dict[str, Callable[..., bool]] = {
-    "mate": mate,
-    "stalemate": stalemate,
-    "check": check,
-    "themtomove": themtomove,
-    "ustomove": ustomove,
-}
-"""The predicates every library has; no library may redefine them."""
-BASIC_GENERATORS: dict[str, Callable[..., Any]] = {"legal": legal, "nomove": nomove}
-"""The move generators every library has; a library may order them its own way."""
-
 
 def summary_of(function: Callable[..., Any]) -> str:
     """The first paragraph of ``function``'s docstring, on one line (a
     summary wrapped over lines is not cut mid-sentence)."""
     doc = (function.__doc__ or "").strip()
     return " ".join(doc.split("\n\n")[0].split())
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a numeric feature measures, in a coach's words: a noun phrase
+    with ``{0}``, ``{1}`` … for its pieces, whether smaller is a size or a
+    distance, and its unit."""
+
+    noun: str
+    size: bool
+    """True: shrinks/grows (a box, a count); False: falls/rises (a distance)."""
+    unit: str = ""
+    plural: bool = False
+    """The noun is plural (``the squares …``): shrink, grow, stay."""
+
+
+@dataclass(frozen=True)
+class Saying:
+    """What a predicate says, in a coach's words, with ``{0}`` for its piece."""
+
+    holds: str
+    fails: str
 
 
 @dataclass(frozen=True)
@@ -60,6 +78,15 @@ class VocabularyEntry:
     """How many trailing parameters may be left out."""
     default: str | None = None
     """The piece a feature with no argument measures (``room``: their king)."""
+    words: Measure | Saying | None = None
+    """The coach's words (a feature's :class:`Measure`, a predicate's
+    :class:`Saying`); a generator has none."""
+    box: bool = False
+    """Measured on the box of its king (``area``'s region): a page that
+    shows a goal reading it draws the box."""
+    core: bool = True
+    """The native core runs it (its number in ``al0/core/names.h``, its
+    case in ``al0/core/vocabulary.c`` or ``search.c``)."""
 
     @property
     def signature(self) -> str:
@@ -74,33 +101,208 @@ class VocabularyEntry:
         return summary_of(self.build)
 
 
+BASICS: tuple[VocabularyEntry, ...] = (
+    VocabularyEntry("mate", "predicate", (), mate, words=Saying("checkmate", "no mate")),
+    VocabularyEntry("stalemate", "predicate", (), stalemate, words=Saying("stalemate", "no stalemate")),
+    VocabularyEntry("check", "predicate", (), check, words=Saying("check", "no check")),
+    VocabularyEntry("themtomove", "predicate", (), themtomove, words=Saying("their move", "our move")),
+    VocabularyEntry("ustomove", "predicate", (), ustomove, words=Saying("our move", "their move")),
+    VocabularyEntry("legal", "generator", (), legal),
+    VocabularyEntry("nomove", "generator", (), nomove),
+)
+"""The names every library has, of no arguments: no library may redefine
+the predicates; a library may order the generators its own way."""
+
+BASIC_PREDICATES: dict[str, Callable[..., bool]] = {e.name: e.build for e in BASICS if e.kind == "predicate"}
+BASIC_GENERATORS: dict[str, Callable[..., Any]] = {e.name: e.build for e in BASICS if e.kind == "generator"}
+
 VOCABULARY: tuple[VocabularyEntry, ...] = (
-    VocabularyEntry("dist", "feature", (PIECE, PIECE), dist),
-    VocabularyEntry("mdist", "feature", (PIECE, PIECE), mdist),
-    VocabularyEntry("edge_dist", "feature", (PIECE,), edge_dist),
-    VocabularyEntry("centre_side_dist", "feature", (PIECE, PIECE), centre_side_dist),
-    VocabularyEntry("corner_dist", "feature", (PIECE, COLOUR), corner_dist, optional=1),
-    VocabularyEntry("room", "feature", (KING,), room, optional=1, default="k"),
-    VocabularyEntry("area", "feature", (KING,), area, optional=1, default="k"),
-    VocabularyEntry("least_area", "feature", (KING,), least_area, optional=1, default="k"),
-    VocabularyEntry("area_corner_dist", "feature", (KING, COLOUR), area_corner_dist, optional=2, default="k"),
-    VocabularyEntry("corner_triangle", "feature", (KING, COLOUR), corner_triangle, optional=2, default="k"),
-    VocabularyEntry("diagonal_area", "feature", (KING, COLOUR), diagonal_area, optional=2, default="k"),
-    VocabularyEntry("wrong_way", "feature", (KING, COLOUR), wrong_way),
-    VocabularyEntry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
-    VocabularyEntry("area_dist", "feature", (PIECE, KING), area_dist),
-    VocabularyEntry("mobility", "feature", (KING,), mobility, optional=1, default="k"),
-    VocabularyEntry("inward", "feature", (KING,), inward, optional=1, default="k"),
-    VocabularyEntry("critical_mdist", "feature", (PIECE, PIECE, PIECE), critical_mdist),
-    VocabularyEntry("hanging", "feature", (), hanging),
-    VocabularyEntry("lost", "predicate", (PIECE,), lost),
-    VocabularyEntry("attacked", "predicate", (PIECE,), attacked),
-    VocabularyEntry("en_prise", "predicate", (PIECE,), en_prise),
-    VocabularyEntry("threatened", "predicate", (PIECE,), threatened),
-    VocabularyEntry("divides", "predicate", (PIECE,), divides),
-    VocabularyEntry("opposition", "predicate", (), opposition),
-    VocabularyEntry("edge", "predicate", (PIECE,), edge),
-    VocabularyEntry("corner", "predicate", (PIECE, COLOUR), corner, optional=1),
+    VocabularyEntry(
+        "dist", "feature", (PIECE, PIECE), dist, words=Measure("the distance from {0} to {1}", False, "steps")
+    ),
+    VocabularyEntry(
+        "mdist",
+        "feature",
+        (PIECE, PIECE),
+        mdist,
+        words=Measure("the files-plus-ranks distance from {0} to {1}", False, "squares"),
+    ),
+    VocabularyEntry(
+        "edge_dist",
+        "feature",
+        (PIECE,),
+        edge_dist,
+        words=Measure("the distance from {0} to the edge", False, "steps"),
+    ),
+    VocabularyEntry(
+        "centre_side_dist",
+        "feature",
+        (PIECE, PIECE),
+        centre_side_dist,
+        words=Measure("the way of {0} to the centre side of {1}", False, "steps"),
+    ),
+    VocabularyEntry(
+        "corner_dist",
+        "feature",
+        (PIECE, COLOUR),
+        corner_dist,
+        optional=1,
+        words=Measure("the distance from {0} to the nearest corner", False, "steps"),
+    ),
+    VocabularyEntry(
+        "room",
+        "feature",
+        (KING,),
+        room,
+        optional=1,
+        default="k",
+        words=Measure("the room the pieces leave {0}", True, "squares"),
+    ),
+    VocabularyEntry(
+        "area",
+        "feature",
+        (KING,),
+        area,
+        optional=1,
+        default="k",
+        words=Measure("the box {0} is held in", True, "squares"),
+        box=True,
+    ),
+    VocabularyEntry(
+        "least_area",
+        "feature",
+        (KING,),
+        least_area,
+        optional=1,
+        default="k",
+        words=Measure("the smallest box {0} can step into", True, "squares"),
+        box=True,
+    ),
+    VocabularyEntry(
+        "area_corner_dist",
+        "feature",
+        (KING, COLOUR),
+        area_corner_dist,
+        optional=2,
+        default="k",
+        words=Measure("the distance from {0}'s box to the corner", False, "steps"),
+        box=True,
+    ),
+    VocabularyEntry(
+        "corner_triangle",
+        "feature",
+        (KING, COLOUR),
+        corner_triangle,
+        optional=2,
+        default="k",
+        words=Measure("the corner triangle that holds {0}'s box", True),
+        box=True,
+    ),
+    VocabularyEntry(
+        "diagonal_area",
+        "feature",
+        (KING, COLOUR),
+        diagonal_area,
+        optional=2,
+        default="k",
+        words=Measure("how far {0}'s box reaches from the corner", True),
+        box=True,
+    ),
+    VocabularyEntry(
+        "wrong_way",
+        "feature",
+        (KING, COLOUR),
+        wrong_way,
+        words=Measure("how far {0} can still run the wrong way", True),
+    ),
+    VocabularyEntry(
+        "triangle_corner_dist",
+        "feature",
+        (PIECE, KING),
+        triangle_corner_dist,
+        words=Measure("the way of {0} to the corner of {1}'s triangle", False, "steps"),
+    ),
+    VocabularyEntry(
+        "area_dist",
+        "feature",
+        (PIECE, KING),
+        area_dist,
+        words=Measure("the way of {0} to {1}'s box", False, "steps"),
+        box=True,
+    ),
+    VocabularyEntry(
+        "mobility",
+        "feature",
+        (KING,),
+        mobility,
+        optional=1,
+        default="k",
+        words=Measure("the squares {0} can step to", True, plural=True),
+    ),
+    VocabularyEntry(
+        "inward",
+        "feature",
+        (KING,),
+        inward,
+        optional=1,
+        default="k",
+        words=Measure("the squares {0} can step to away from the edge", True, plural=True),
+    ),
+    VocabularyEntry(
+        "critical_mdist",
+        "feature",
+        (PIECE, PIECE, PIECE),
+        critical_mdist,
+        words=Measure("the way of {0} to the critical square beside {1}", False, "squares"),
+    ),
+    VocabularyEntry(
+        "hanging", "feature", (), hanging, words=Measure("our pieces left hanging", True, plural=True)
+    ),
+    VocabularyEntry(
+        "lost", "predicate", (PIECE,), lost, words=Saying("{0} is lost", "{0} is still on the board")
+    ),
+    VocabularyEntry(
+        "attacked", "predicate", (PIECE,), attacked, words=Saying("{0} is attacked", "{0} is not attacked")
+    ),
+    VocabularyEntry(
+        "en_prise",
+        "predicate",
+        (PIECE,),
+        en_prise,
+        words=Saying("{0} is attacked and undefended", "{0} is safe"),
+    ),
+    VocabularyEntry(
+        "threatened",
+        "predicate",
+        (PIECE,),
+        threatened,
+        words=Saying("{0} is within reach of their king, undefended", "{0} is out of reach"),
+    ),
+    VocabularyEntry(
+        "divides",
+        "predicate",
+        (PIECE,),
+        divides,
+        words=Saying("{0} stands between the kings", "{0} does not stand between the kings"),
+    ),
+    VocabularyEntry(
+        "opposition",
+        "predicate",
+        (),
+        opposition,
+        words=Saying("the kings stand in opposition", "the kings are not in opposition"),
+    ),
+    VocabularyEntry(
+        "edge", "predicate", (PIECE,), edge, words=Saying("{0} is on the edge", "{0} is off the edge")
+    ),
+    VocabularyEntry(
+        "corner",
+        "predicate",
+        (PIECE, COLOUR),
+        corner,
+        optional=1,
+        words=Saying("{0} is in a corner", "{0} is not in a corner"),
+    ),
     VocabularyEntry("moves", "generator", (PIECE,), moves),
     VocabularyEntry("checks", "generator", (), checks),
     VocabularyEntry("captures", "generator", (), captures),
@@ -108,6 +310,54 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
 """Every family, in the order the reference lists them."""
 
 ENTRIES = {entry.name: entry for entry in VOCABULARY}
+"""The families by name."""
+BASIC_ENTRIES = {entry.name: entry for entry in BASICS}
+"""The basic names by name."""
+
+
+def measured_on_box(family: str) -> bool:
+    """Whether ``family`` is measured on its king's box (``area``)."""
+    entry = ENTRIES.get(family)
+    return entry is not None and entry.box
+
+
+KINDS = {"feature": "F", "predicate": "P", "generator": "GEN"}
+"""Each kind and the prefix of its numbers in the core (``F_DIST``)."""
+
+
+def core_names(kind: str) -> tuple[str, ...]:
+    """The names of ``kind`` the native core runs, numbered as it numbers
+    them: the basic names first, then the families, in this list's order."""
+    return tuple(e.name for e in BASICS + VOCABULARY if e.kind == kind and e.core)
+
+
+def c_names() -> str:
+    """``al0/core/names.h``: the core's numbers of the entries it runs and
+    their names, written from this list (a test keeps the file equal to
+    this; after changing the list, write it anew with ``python -c "from
+    al0.lang.vocabulary.registry import c_names; print(c_names(), end='')"
+    > al0/core/names.h``)."""
+    lines = [
+        "/* The standard vocabulary's numbers and names in the native core, written",
+        " * from al0/lang/vocabulary/registry.py by its c_names(): do not edit; a",
+        " * test keeps this file equal to the registry. */",
+        "#ifndef AL0_NAMES_H",
+        "#define AL0_NAMES_H",
+    ]
+    for kind, prefix in KINDS.items():
+        names = core_names(kind)
+        count = f"{kind.upper()}_COUNT"
+        lines.append("")
+        lines.append("enum {")
+        lines += [f"    {prefix}_{name.upper()}," for name in names]
+        lines.append(f"    {count}")
+        lines.append("};")
+        lines.append(f"#define {kind.upper()}_NAME_LIST \\")
+        quoted = [f'    "{name}",' for name in names]
+        lines += [line + " \\" for line in quoted[:-1]] + quoted[-1:]
+    lines.append("")
+    lines.append("#endif")
+    return "\n".join(lines) + "\n"
 
 
 def reference_markdown() -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import chess
 
 from al0.board.position import attackers, king_square
-from al0.lang.library import FeatureFunction, Node, Predicate
+from al0.lang.node import FeatureFunction, Node, Predicate
 from al0.lang.vocabulary.squares import _side, _side_attacks
 from al0.lang.vocabulary.terms import PieceRef
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import chess
 
 from al0.board.position import Bitboard, Position, attacks
-from al0.lang.library import Node
+from al0.lang.node import Node
 from al0.lang.vocabulary.terms import Colour, PieceRef
 
 _XY = tuple((chess.square_file(s), chess.square_rank(s)) for s in chess.SQUARES)

@@ -8,8 +8,8 @@ from typing import Callable, Union
 
 import chess
 
-from al0.board.material import Material
-from al0.lang.library import Node
+from al0.board import Material
+from al0.lang.node import Node
 
 Colour = Union[bool, "PieceRef", None]
 """A square colour argument: chess.WHITE (light), chess.BLACK (dark), the

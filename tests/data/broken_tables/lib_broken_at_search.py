@@ -9,7 +9,9 @@ from typing import Any
 
 import chess
 
-from al0.lang.library import Library, Node
+from al0.lang.library import Library
+
+from al0.lang.node import Node
 
 
 def says_false_as_text(node: Node, root: Node) -> Any:
