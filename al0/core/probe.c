@@ -50,7 +50,8 @@ int probe_value(const Prober *prober, const Position *p)
             break;
         }
     }
-    if (!layout || popcount(p->kings) != 2 || sorted_men(p, men) < 0)
+    if (!layout || popcount(p->kings & p->white) != 1 || popcount(p->kings & p->black) != 1
+        || sorted_men(p, men) < 0)
         return -1;
     int kings[2] = {lsb(p->kings & p->black), lsb(p->kings & p->white)};
     int squares[PROBE_MAX_SLOTS] = {0};
