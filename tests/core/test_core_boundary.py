@@ -11,6 +11,7 @@ and UndefinedBehaviorSanitizer. Skipped where the core was not built."""
 from __future__ import annotations
 
 import random
+from array import array
 
 import chess
 import pytest
@@ -260,6 +261,20 @@ def test_a_seeded_fuzz_of_the_boundary_answers_or_refuses() -> None:
             core.predicate(rng.randrange(core_count("PREDICATES")), *args[:2], position, rng.random() < 0.5)
         except ValueError as error:
             assert "not pieces" in str(error)
+    # Columns read their rows as they are (arrays al0 makes from legal
+    # boards): rows of any masks must still read nothing outside them.
+    rows = array("Q", (sum(1 << rng.randrange(64) for _ in range(rng.randrange(3))) for _ in range(7 * 300)))
+    out, goals = array("q", bytes(8 * 300)), bytearray(300)
+    for _ in range(20):
+        args = [_argument(rng) for _ in range(3)]
+        try:
+            core.feature_column(rng.randrange(core_count("FEATURES")), *args, True, True, rows, out)
+        except ValueError as error:
+            assert "not pieces" in str(error)
+        try:
+            core.goal_column(_random_program(rng), True, 0, True, rows, goals)
+        except ValueError as error:
+            assert "malformed goal program" in str(error)
     prober = _prober()
     for _ in range(2000):
         bits = rng.sample(range(64), rng.randrange(1, 5))
