@@ -335,10 +335,12 @@ typedef struct {
     Memo memo;
     int used;   /* a search has run on it */
     int busy;   /* a search is running on it now */
+    PyObject *advice;  /* the Advice its searches are of (NULL: none yet) */
 } MemoObject;
 
 static void memo_dealloc(MemoObject *self)
 {
+    Py_XDECREF(self->advice);
     memo_free(&self->memo);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -421,9 +423,14 @@ static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         || read_int_array(symmetries, &prober->symmetries[0][0], 8 * 64, "symmetries") < 0
         || read_int_array(triangle, prober->triangle, 64, "triangle") < 0)
         goto fail;
-    for (int i = 0; i < 64; i++) {
-        if (prober->onto[i] < 0 || prober->onto[i] > 7 || prober->triangle[i] < -1) {
+    /* Squares index the tables: every symmetry's image is a square. */
+    for (int i = 0; i < 8 * 64; i++) {
+        if (i < 64 && (prober->onto[i] < 0 || prober->onto[i] > 7 || prober->triangle[i] < -1)) {
             PyErr_SetString(PyExc_ValueError, "malformed index tables");
+            goto fail;
+        }
+        if ((&prober->symmetries[0][0])[i] < 0 || (&prober->symmetries[0][0])[i] > 63) {
+            PyErr_SetString(PyExc_ValueError, "malformed symmetries: squares are 0 to 63");
             goto fail;
         }
     }
@@ -445,9 +452,13 @@ static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         int *ints = read_ints(where, &slots);
         if (!ints)
             goto fail;
-        int bad = slots < 1 || slots > PROBE_MAX_SLOTS;
+        /* A slot names a king, or one of the men the key counts. */
+        int men = 0;
+        for (int field = 0; field < 8; field++)
+            men += (layout->key >> (2 * field)) & 3;
+        int bad = slots < 1 || slots > PROBE_MAX_SLOTS || layout->key < 0 || layout->key > 0xFFFF;
         for (Py_ssize_t s = 0; !bad && s < slots; s++) {
-            bad = ints[s] < -2 || ints[s] >= PROBE_MAX_SLOTS;
+            bad = ints[s] < -2 || ints[s] >= men;
             layout->where[s] = ints[s];
         }
         PyMem_Free(ints);
@@ -677,6 +688,18 @@ static PyObject *py_search(PyObject *module, PyObject *args)
             memo_free(&excluded);
         PyErr_SetString(PyExc_RuntimeError, "a search is already running on this memo");
         return NULL;
+    }
+    /* A memo's entries and trees are one advice's (its horizon sizes what
+     * a search reads of them): another advice's search is refused. */
+    if (memo->advice && memo->advice != (PyObject *)advice) {
+        if (excluding)
+            memo_free(&excluded);
+        PyErr_SetString(PyExc_ValueError, "a memo holds the searches of one advice");
+        return NULL;
+    }
+    if (!memo->advice) {
+        Py_INCREF(advice);
+        memo->advice = (PyObject *)advice;
     }
     Search s;
     Poll poll = {NULL, clock, stop, deadline};

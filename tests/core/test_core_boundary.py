@@ -128,12 +128,45 @@ def test_a_board_whose_masks_do_not_partition_its_men_is_refused(fields: tuple[i
         core.legal_moves((*fields, True))
 
 
+WHITE_ROOK_KEY = 1 << 2 * ((chess.ROOK - chess.KNIGHT) * 2 + 1)
+"""probe.h's key of a position whose one man besides the kings is a White rook."""
+
+
 def _prober():
-    """A prober of one synthetic layout: two kings, any squares (values
-    all 254, a draw)."""
+    """A prober of two synthetic layouts, values all 254 (a draw): the two
+    kings, and the kings with a White rook."""
     assert core is not None
     onto, triangle = [0] * 64, list(range(10)) + [-1] * 54
-    return core.Prober(onto, list(range(64)) * 8, triangle, [(0, b"\xfe" * (2 * 10 * 64), True, [-2, -1])])
+    layouts = [
+        (0, b"\xfe" * (2 * 10 * 64), True, [-2, -1]),
+        (WHITE_ROOK_KEY, b"\xfe" * (2 * 10 * 64 * 64), True, [-2, -1, 0]),
+    ]
+    return core.Prober(onto, list(range(64)) * 8, triangle, layouts)
+
+
+@pytest.mark.parametrize(
+    "symmetries, layout, message",
+    [
+        ([64] + list(range(1, 64)) + list(range(64)) * 7, (0, b"\xfe" * 1280, True, [-2, -1]), "symmetries"),
+        (list(range(64)) * 8, (0, b"\xfe" * 1280, True, [-2, -1, 0]), "slots"),  # a man the key lacks
+        (list(range(64)) * 8, (1 << 16, b"\xfe" * 1280, True, [-2, -1]), "slots"),
+    ],
+)
+def test_a_prober_refuses_tables_that_would_index_outside_them(symmetries, layout, message) -> None:
+    assert core is not None
+    onto, triangle = [0] * 64, list(range(10)) + [-1] * 54
+    with pytest.raises(ValueError, match=message):
+        core.Prober(onto, symmetries, triangle, [layout])
+
+
+def test_a_memo_holds_one_advices_searches() -> None:
+    """Entries of one advice read by another's search (its horizon sizes
+    what it reads of them): refused."""
+    assert core is not None
+    memo, root = core.Memo(), from_board(chess.Board("8/8/8/3k4/8/8/8/R3K3 w - - 0 1"))
+    core.search(advice(TRUE, horizon=4), root, True, memo, True, 10**6, 10**6, 1e18, lambda: 0.0, None)
+    with pytest.raises(ValueError, match="one advice"):
+        core.search(advice(TRUE, horizon=1), root, True, memo, True, 10**6, 10**6, 1e18, lambda: 0.0, None)
 
 
 @pytest.mark.parametrize(
@@ -281,8 +314,9 @@ def test_a_seeded_fuzz_of_the_boundary_answers_or_refuses() -> None:
         white = sum(1 << s for s in bits if rng.random() < 0.5)
         kings = sum(1 << s for s in bits if rng.random() < 0.7)
         rest = sum(1 << s for s in bits) & ~kings
-        board: Position = Position(
-            white, sum(1 << s for s in bits) & ~white, kings, rest, 0, 0, 0, rng.random() < 0.5
+        queens = rest if rng.random() < 0.5 else 0  # else rooks: the second layout's men
+        board = Position(
+            white, sum(1 << s for s in bits) & ~white, kings, queens, rest & ~queens, 0, 0, rng.random() < 0.5
         )
         try:
             prober.value(board)
