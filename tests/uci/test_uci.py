@@ -484,17 +484,18 @@ def test_outside_the_table_a_short_search(position, why):
 
 
 def test_a_position_no_table_plays_gets_its_tablebases_move():
-    """A won KQKR (no bundled table) with the KQKR tablebase loaded: its
-    move at once, whatever the clock; the short search, cut before its
-    first depth at 1+0.01, played the first legal move and hung the queen."""
-    table = tablebase.load("KQKR")
+    """KRK won by Black, Black to move: no bundled table plays it (``krk``
+    plays White), and the KRK tablebase is on disk: its move at once,
+    whatever the clock. The short search, cut before its first depth at
+    1+0.01, played the first legal move (a queen hung in a won KQKR: see
+    the KQKR test above)."""
+    table = tablebase.load("KRK")
     gui = Gui(None)
-    gui.ask("position fen rk6/8/8/8/3Q4/8/7K/8 w - - 0 1 moves d4b6 b8c8")
+    fen = "8/8/4r3/8/3k4/8/2K5/8 b - - 0 1"
+    gui.ask(f"position fen {fen}")
     gui.ask("isready")  # the tablebase on disk is loaded now, not on the clock
-    lines = gui.ask("go wtime 2000")
-    board = chess.Board("rk6/8/8/8/3Q4/8/7K/8 w - - 0 1")
-    board.push_uci("d4b6")
-    board.push_uci("b8c8")
+    lines = gui.ask("go btime 2000")
+    board = chess.Board(fen)
     assert lines[-2:] == [
         "info string no bundled table plays this position: playing the tablebase move",
         f"bestmove {rescue_move(Verdict.of(table, board), board).uci()}",
@@ -560,7 +561,8 @@ def test_their_side_of_the_table_gets_the_tablebase_move():
 def test_the_table_goes_on_after_we_take_their_piece():
     """A KQKR table keeps playing once the queen has taken the rook (KQK): its
     rules say what to do then, as in al0 play. KQKR is built into the run's
-    cache first, so the engine loads it and has no build to tell of."""
+    cache first, so the engine loads it and has no build to tell of (and
+    with no table, the tablebase plays KQKR: one build for both)."""
     tablebase.load("KQKR")
     gui = Gui(str(LIBRARIES / "kqkr_win_rook.yaml"))
     gui.ask("position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1")
@@ -576,6 +578,18 @@ def test_the_table_goes_on_after_we_take_their_piece():
     # tablebase's (KRK, loaded with KQKR's captures).
     gui.ask("position fen 8/8/3k4/8/4r3/8/8/3K4 w - - 0 1")
     assert gui.ask("go")[1] == "info string not a KQKR position: playing the tablebase move"
+    # With no table (Table auto) a won KQKR gets the tablebase's move on a
+    # short clock: the short search, cut before its first depth, hung the
+    # queen with the first legal move.
+    auto = Gui(None)
+    auto.ask("position fen rk6/8/8/8/3Q4/8/7K/8 w - - 0 1 moves d4b6 b8c8")
+    auto.ask("isready")
+    lines = auto.ask("go wtime 2000")
+    board = chess.Board("rk6/8/8/8/3Q4/8/7K/8 w - - 0 1")
+    for move in ("d4b6", "b8c8"):
+        board.push_uci(move)
+    assert lines[-2] == "info string no bundled table plays this position: playing the tablebase move"
+    assert chess.Move.from_uci(bestmove(lines)) in tablebase.load("KQKR").best_moves(board)
 
 
 def test_no_plan_falls_back_to_the_tablebase():
