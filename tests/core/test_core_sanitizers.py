@@ -107,8 +107,10 @@ def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_
     if libasan is None:
         pytest.skip(f"{compiler} has no AddressSanitizer runtime (libasan.so)")
     built = _build(compiler, tmp_path)
+    # Not an xdist worker's, nor this run's pytest state: the child is a run of its own.
+    inherited = {name: value for name, value in os.environ.items() if not name.startswith("PYTEST_")}
     env = dict(
-        os.environ,
+        inherited,
         LD_PRELOAD=str(libasan),
         # Python's own allocations live until exit: leaks are not the core's.
         ASAN_OPTIONS="detect_leaks=0",

@@ -112,7 +112,9 @@ def test_a_signal_stops_play_with_its_exit_code(monkeypatch, number, code):
     def board_text(board: chess.Board) -> str:
         shown.append(board.fen())
         if len(shown) == 2:  # after our first move
-            os.kill(os.getpid(), number)
+            # To this thread, the main one: handled before raise_signal
+            # returns (os.kill to the process may go to another thread).
+            signal.raise_signal(number)
         return ""
 
     monkeypatch.setattr(al0.cli.play, "board_text", board_text)
