@@ -768,6 +768,14 @@ static long long column_buffers(PyObject *boards, PyObject *out, Py_ssize_t item
         PyErr_Format(PyExc_ValueError, "out: %lld items of %zd bytes, one a row", count, itemsize);
         return -1;
     }
+    /* Read and written as 64-bit ints: a view that starts mid-word (a
+     * slice of a bytearray) would be read unaligned. */
+    if ((uintptr_t)rows->buf % 8 || (uintptr_t)values->buf % itemsize) {
+        PyBuffer_Release(rows);
+        PyBuffer_Release(values);
+        PyErr_SetString(PyExc_ValueError, "boards and out must start on a boundary of their items");
+        return -1;
+    }
     return count;
 }
 

@@ -105,6 +105,19 @@ def test_vocabulary_arguments_out_of_range_are_refused(call) -> None:
         call()
 
 
+@pytest.mark.parametrize(
+    "boards, out",
+    [
+        (memoryview(bytearray(57))[1:], bytearray(8)),  # rows starting mid-word
+        (bytes(56), memoryview(bytearray(9))[1:]),
+    ],
+)
+def test_a_column_of_unaligned_buffers_is_refused(boards, out) -> None:
+    assert core is not None
+    with pytest.raises(ValueError, match="boundary"):
+        core.feature_column(0, KING, THEIR_KING, -1, True, True, boards, out)
+
+
 @pytest.mark.parametrize("colour", [-1, -2, -3])
 def test_a_colour_where_a_king_belongs_has_no_box(colour: int) -> None:
     """``area`` of a colour constant: no king, so no squares (it indexed the
