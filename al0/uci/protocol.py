@@ -100,6 +100,8 @@ class UciEngine:
                     handlers[word](words[at + 1 :])
                 except Exception as error:  # one line never ends the engine the GUI talks to
                     self._send(f"info string could not handle {word!r}: {one_line(error)}")
+                    if word == "go" and self.search is None:
+                        self._send("bestmove (none)")  # the GUI waits for one
                 return
         if words:
             self._send(f"info string ignored unknown command {line.strip()!r}")

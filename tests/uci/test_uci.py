@@ -526,7 +526,7 @@ def test_with_table_auto_each_position_finds_its_table_by_material_and_colour():
 def test_a_nul_byte_in_a_value_is_refused_and_the_engine_answers_on(line, answer):
     gui = Gui()
     assert gui.ask(line)[0].startswith(answer)
-    assert gui.ask("isready") == ["readyok"]
+    assert gui.ask("isready")[-1] == "readyok"  # after the tablebase's build, if it was not built
 
 
 @pytest.mark.parametrize("table", [None, NO_PLAN])
@@ -546,6 +546,19 @@ def test_one_go_asks_the_tablebase_once(table, monkeypatch):
     gui = Gui(table)
     gui.ask(f"position fen {BOOK_FEN}")
     assert gui.ask("go")[-1].startswith("bestmove ") and asked == [BOOK_FEN]
+
+
+def test_a_command_that_fails_is_said_and_a_go_still_answers(monkeypatch):
+    """Whatever a handler meets (here: a bug, made), the engine says so and
+    reads on; a ``go`` that started no search answers no move."""
+
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("made to fail")
+
+    monkeypatch.setattr("al0.uci.protocol.parse_go", broken)
+    gui = Gui()
+    assert gui.ask("go") == ["info string could not handle 'go': made to fail", "bestmove (none)"]
+    assert gui.ask("isready")[-1] == "readyok"
 
 
 def test_their_side_of_the_table_gets_the_tablebase_move():
