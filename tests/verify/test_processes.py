@@ -11,11 +11,13 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import chess
 import pytest
 from click.testing import CliRunner
 
+import al0.cli.process as process
 import al0.cli.verify
 import al0.verify.run as verify_run
 from al0.cli import cli
@@ -149,6 +151,30 @@ def test_a_signal_handled_while_the_mask_changes_leaves_the_mask_as_it_was(monke
         with verify_run._holding_stop_signals():
             pytest.fail("the block ran")
     assert real(signal.SIG_BLOCK, ()) == before
+
+
+@pytest.mark.parametrize("raised_at", [0, 1, 2, 3])
+def test_a_signal_handled_while_the_handlers_change_leaves_them_as_they_were(monkeypatch, raised_at):
+    """``signal.signal`` runs the handlers of signals already come before
+    it sets its own: a Ctrl-C raised there (``raised_at``: the nth call, as
+    a command starts or ends) left SIGTERM's handler set for the rest of
+    the process; now every handler is set, then the Ctrl-C raised."""
+    real = signal.signal
+    calls: list[int] = []
+
+    def handled_first(number: int, handler: Any) -> Any:
+        calls.append(number)
+        if len(calls) == raised_at + 1:
+            raise KeyboardInterrupt
+        return real(number, handler)
+
+    before = {number: signal.getsignal(number) for number in process.TERMINATING}
+    monkeypatch.setattr(signal, "signal", handled_first)
+    with pytest.raises(KeyboardInterrupt):
+        with process.terminating_as_interrupt():
+            assert {signal.getsignal(number) for number in process.TERMINATING} == {process._terminate}
+            raise KeyboardInterrupt  # the block's own, where the interrupt came at its end
+    assert {number: signal.getsignal(number) for number in process.TERMINATING} == before
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
