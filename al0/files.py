@@ -87,7 +87,10 @@ def read_start(path: str | os.PathLike[str], count: int) -> bytes:
 
 def _read_regular(path: str | os.PathLike[str], count: int | None) -> bytes:
     """At most ``count`` bytes (None: all) of the regular file at ``path``."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except ValueError:  # a NUL byte: no file has that name, say so as open() says the rest
+        raise OSError(errno.EINVAL, "a file name cannot hold a NUL byte", str(path)) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import signal
+import threading
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -88,6 +90,30 @@ def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         patch.setenv("AL0_CACHE_DIR", str(cache))
         patch.setenv("AL0_DATA_DIR", str(tmp_path_factory.mktemp("al0-data")))
         yield cache
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@pytest.fixture(autouse=True)
+def signals_as_found() -> Iterator[None]:
+    """Every test leaves the process's stop signals as it found them: their
+    handlers, and unblocked in the main thread. A test that does not is
+    failed, and the signals put back, so the leak shows where it happens
+    and not in a later test of the same worker (a SIGINT left blocked made
+    ``al0 play`` run to mate through one, as the load decided which tests
+    shared a worker)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # handlers belong to the main thread alone
+        return
+    handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    yield
+    left = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    now = signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    for number, handler in handlers.items():
+        signal.signal(number, handler)
+    assert (left, now) == (handlers, blocked), "the test left the stop signals' handlers or mask changed"
 
 
 def forks_of(pid: int) -> list[int]:

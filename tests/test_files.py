@@ -121,6 +121,8 @@ def without_blocking(read, *args):
         ),  # no writer: a plain open() waits for one for ever
         (lambda tmp_path: "/dev/zero", "not a regular file"),  # never ends
         (lambda tmp_path: tmp_path, "Is a directory"),
+        # A ValueError of os.open, which callers catching OSError let through.
+        (lambda tmp_path: f"{tmp_path}/kr\0k.yaml", "NUL byte"),
     ],
 )
 def test_anything_but_a_regular_file_is_refused_at_once(tmp_path, make, why):

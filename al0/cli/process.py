@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Iterator
+from typing import Any, Iterator
 
 import click
 
@@ -46,12 +46,30 @@ def terminating_as_interrupt() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {number: signal.signal(number, _terminate) for number in TERMINATING}
+    previous: dict[int, Any] = {number: signal.getsignal(number) for number in TERMINATING}
     try:
+        _set_handlers(dict.fromkeys(TERMINATING, _terminate))
         yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        _set_handlers(previous)
+
+
+def _set_handlers(handlers: dict[int, Any]) -> None:
+    """Set every handler of ``handlers``. ``signal.signal`` first runs the
+    handlers of signals already come, and one that raises (Ctrl-C) stops it
+    before it sets its own: each is set again until it is, and the first
+    such interrupt is raised once all are (a handler left half-changed
+    outlives the command in a process that goes on, a test runner's)."""
+    interrupted: KeyboardInterrupt | None = None
+    for number, handler in handlers.items():
+        while True:
+            try:
+                signal.signal(number, handler)
+                break
+            except KeyboardInterrupt as interrupt:
+                interrupted = interrupted or interrupt
+    if interrupted is not None:
+        raise interrupted
 
 
 def exit_interrupted(interrupt: KeyboardInterrupt) -> click.exceptions.Exit:

@@ -31,7 +31,21 @@ static int read_fields(PyObject *tuple, Position *p)
             return -1;
     }
     p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 7));
-    return p->turn < 0 ? -1 : 0;
+    if (p->turn < 0)
+        return -1;
+    /* Every man on one square of one colour and one kind: what the move
+     * generator and the vocabulary assume of a board. */
+    Bitboard men = p->white | p->black, kinds = 0, overlap = p->white & p->black;
+    for (int i = 2; i < 7; i++) {
+        overlap |= kinds & *fields[i];
+        kinds |= *fields[i];
+    }
+    if (overlap || kinds != men) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a position's colours and kinds must each hold every man once");
+        return -1;
+    }
+    return 0;
 }
 
 /* A position the core may search. */
@@ -48,7 +62,8 @@ static int read_position(PyObject *tuple, Position *p)
     return 0;
 }
 
-/* A sequence of ints into a new C array (freed by the caller). */
+/* A sequence of ints into a new C array (freed by the caller); an int
+ * outside C's int is an OverflowError, never cut to its low bits. */
 static int *read_ints(PyObject *sequence, Py_ssize_t *length)
 {
     PyObject *fast = PySequence_Fast(sequence, "expected a sequence of ints");
@@ -62,8 +77,11 @@ static int *read_ints(PyObject *sequence, Py_ssize_t *length)
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        ints[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (ints[i] == -1 && PyErr_Occurred()) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (!PyErr_Occurred() && (value < INT_MIN || value > INT_MAX))
+            PyErr_Format(PyExc_OverflowError, "%ld is not a C int", value);
+        ints[i] = (int)value;
+        if (PyErr_Occurred()) {
             PyMem_Free(ints);
             Py_DECREF(fast);
             return NULL;
@@ -93,6 +111,13 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *arg)
     return moves_tuple(moves, legal_moves(&p, moves));
 }
 
+static PyObject *bad_arguments(const int *args, int count)
+{
+    return PyErr_Format(PyExc_ValueError,
+                        "arguments (%d, %d, %d) are not pieces (0-63) or colours (-3 to -1)",
+                        args[0], args[1], count > 2 ? args[2] : ANY_COLOUR);
+}
+
 /* feature(id, a, b, c, position, us) and predicate(id, a, b, position, us):
  * one entry of the vocabulary at a node, for the differential tests. */
 static PyObject *py_feature(PyObject *module, PyObject *args)
@@ -106,6 +131,8 @@ static PyObject *py_feature(PyObject *module, PyObject *args)
         return NULL;
     if (id < 0 || id >= FEATURE_COUNT)
         return PyErr_Format(PyExc_ValueError, "no feature %d", id);
+    if (!check_arguments(a, 3))
+        return bad_arguments(a, 3);
     node_init(&node, &p, us, 0);
     int value = feature(&node, id, a);
     if (value == NO_VALUE)
@@ -124,6 +151,8 @@ static PyObject *py_predicate(PyObject *module, PyObject *args)
         return NULL;
     if (id < 0 || id >= PREDICATE_COUNT)
         return PyErr_Format(PyExc_ValueError, "no predicate %d", id);
+    if (!check_arguments(a, 2))
+        return bad_arguments(a, 2);
     node_init(&node, &p, us, 0);
     return PyBool_FromLong(predicate(&node, id, a));
 }
@@ -151,7 +180,7 @@ static int *read_program(PyObject *sequence)
     int *code = read_ints(sequence, &length);
     if (!code)
         return NULL;
-    const char *why = check_program(code, (int)length);
+    const char *why = check_program(code, (long long)length);
     if (why) {
         PyErr_Format(PyExc_ValueError, "malformed goal program: %s", why);
         PyMem_Free(code);
@@ -197,7 +226,8 @@ static int read_alternatives(PyObject *seq, Alternative *alts, int *count)
         for (int g = 0; g < alt->count; g++) {
             alt->generators[g][0] = ints[i + 3 + 2 * g];
             alt->generators[g][1] = ints[i + 4 + 2 * g];
-            if (alt->generators[g][0] < 0 || alt->generators[g][0] >= GENERATOR_COUNT)
+            if (alt->generators[g][0] < 0 || alt->generators[g][0] >= GENERATOR_COUNT
+                || !check_arguments(&alt->generators[g][1], 1))
                 goto bad;
         }
         i += 3 + 2 * alt->count;
@@ -305,10 +335,12 @@ typedef struct {
     Memo memo;
     int used;   /* a search has run on it */
     int busy;   /* a search is running on it now */
+    PyObject *advice;  /* the Advice its searches are of (NULL: none yet) */
 } MemoObject;
 
 static void memo_dealloc(MemoObject *self)
 {
+    Py_XDECREF(self->advice);
     memo_free(&self->memo);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -391,9 +423,14 @@ static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         || read_int_array(symmetries, &prober->symmetries[0][0], 8 * 64, "symmetries") < 0
         || read_int_array(triangle, prober->triangle, 64, "triangle") < 0)
         goto fail;
-    for (int i = 0; i < 64; i++) {
-        if (prober->onto[i] < 0 || prober->onto[i] > 7 || prober->triangle[i] < -1) {
+    /* Squares index the tables: every symmetry's image is a square. */
+    for (int i = 0; i < 8 * 64; i++) {
+        if (i < 64 && (prober->onto[i] < 0 || prober->onto[i] > 7 || prober->triangle[i] < -1)) {
             PyErr_SetString(PyExc_ValueError, "malformed index tables");
+            goto fail;
+        }
+        if ((&prober->symmetries[0][0])[i] < 0 || (&prober->symmetries[0][0])[i] > 63) {
+            PyErr_SetString(PyExc_ValueError, "malformed symmetries: squares are 0 to 63");
             goto fail;
         }
     }
@@ -415,9 +452,13 @@ static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         int *ints = read_ints(where, &slots);
         if (!ints)
             goto fail;
-        int bad = slots < 1 || slots > PROBE_MAX_SLOTS;
+        /* A slot names a king, or one of the men the key counts. */
+        int men = 0;
+        for (int field = 0; field < 8; field++)
+            men += (layout->key >> (2 * field)) & 3;
+        int bad = slots < 1 || slots > PROBE_MAX_SLOTS || layout->key < 0 || layout->key > 0xFFFF;
         for (Py_ssize_t s = 0; !bad && s < slots; s++) {
-            bad = ints[s] < -2 || ints[s] >= PROBE_MAX_SLOTS;
+            bad = ints[s] < -2 || ints[s] >= men;
             layout->where[s] = ints[s];
         }
         PyMem_Free(ints);
@@ -451,10 +492,23 @@ fail:
     return NULL;
 }
 
+/* A position a table can hold: one king a side (a table indexes each
+ * side's king square; an empty side has none). */
+static int read_probed(PyObject *tuple, Position *p)
+{
+    if (read_position(tuple, p) < 0)
+        return -1;
+    if (popcount(p->kings & p->white) != 1 || popcount(p->kings & p->black) != 1) {
+        PyErr_SetString(PyExc_ValueError, "a probed position has one king a side");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *prober_value(ProberObject *self, PyObject *arg)
 {
     Position p;
-    if (read_position(arg, &p) < 0)
+    if (read_probed(arg, &p) < 0)
         return NULL;
     return PyLong_FromLong(probe_value(&self->prober, &p));
 }
@@ -463,7 +517,7 @@ static PyObject *prober_best_defence(ProberObject *self, PyObject *arg)
 {
     Position p;
     Move best = 0;
-    if (read_position(arg, &p) < 0)
+    if (read_probed(arg, &p) < 0)
         return NULL;
     int found = probe_best_defence(&self->prober, &p, &best);
     return PyLong_FromLong(found < 0 ? found : best);
@@ -510,6 +564,8 @@ static int look_with_gil(PyObject *clock, double deadline, PyObject *stop)
         return PYTHON_ERROR;
     double seconds = PyFloat_AsDouble(now);
     Py_DECREF(now);
+    if (seconds == -1.0 && PyErr_Occurred())
+        return PYTHON_ERROR;  /* the clock gave no number: its error is raised */
     if (seconds > deadline)
         return TIME_LIMIT;
     if (stop != Py_None) {
@@ -633,6 +689,18 @@ static PyObject *py_search(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "a search is already running on this memo");
         return NULL;
     }
+    /* A memo's entries and trees are one advice's (its horizon sizes what
+     * a search reads of them): another advice's search is refused. */
+    if (memo->advice && memo->advice != (PyObject *)advice) {
+        if (excluding)
+            memo_free(&excluded);
+        PyErr_SetString(PyExc_ValueError, "a memo holds the searches of one advice");
+        return NULL;
+    }
+    if (!memo->advice) {
+        Py_INCREF(advice);
+        memo->advice = (PyObject *)advice;
+    }
     Search s;
     Poll poll = {NULL, clock, stop, deadline};
     if (search_init(&s, &advice->advice, &memo->memo, shared, &root, us, node_limit, move_limit,
@@ -700,6 +768,14 @@ static long long column_buffers(PyObject *boards, PyObject *out, Py_ssize_t item
         PyErr_Format(PyExc_ValueError, "out: %lld items of %zd bytes, one a row", count, itemsize);
         return -1;
     }
+    /* Read and written as 64-bit ints: a view that starts mid-word (a
+     * slice of a bytearray) would be read unaligned. */
+    if ((uintptr_t)rows->buf % 8 || (uintptr_t)values->buf % itemsize) {
+        PyBuffer_Release(rows);
+        PyBuffer_Release(values);
+        PyErr_SetString(PyExc_ValueError, "boards and out must start on a boundary of their items");
+        return -1;
+    }
     return count;
 }
 
@@ -723,6 +799,8 @@ static PyObject *py_feature_column(PyObject *module, PyObject *args)
         return NULL;
     if (id < 0 || id >= FEATURE_COUNT)
         return PyErr_Format(PyExc_ValueError, "no feature %d", id);
+    if (!check_arguments(a, 3))
+        return bad_arguments(a, 3);
     long long count = column_buffers(boards, out, 8, &rows, &values), bad;
     if (count < 0)
         return NULL;
@@ -833,7 +911,7 @@ static int read_plan_advice(PlannerObject *self, PyObject *advice)
         a->key_count = (int)(length / 4);
         for (int k = 0; k < a->key_count; k++) {
             memcpy(a->key[k], ints + 4 * k, 4 * sizeof(int));
-            if (a->key[k][0] < 0 || a->key[k][0] >= FEATURE_COUNT) {
+            if (a->key[k][0] < 0 || a->key[k][0] >= FEATURE_COUNT || !check_arguments(a->key[k] + 1, 3)) {
                 PyMem_Free(ints);
                 Py_DECREF(fast);
                 PyErr_SetString(PyExc_ValueError, "bad feature in a root key");
@@ -934,8 +1012,11 @@ static void start_clock(void *context)
         poll->failed = 1;
         return;
     }
-    poll->deadline = PyFloat_AsDouble(now) + poll->seconds;
+    double seconds = PyFloat_AsDouble(now);
     Py_DECREF(now);
+    if (seconds == -1.0 && PyErr_Occurred())
+        poll->failed = 1;
+    poll->deadline = seconds + poll->seconds;
 }
 
 static int poll_held(void *context)

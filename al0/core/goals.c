@@ -91,24 +91,45 @@ int evaluate(const int *code, Node *node, RootParts *parts)
     return 0;
 }
 
+/* Whether every argument is one the vocabulary reads: a colour constant
+ * (ANY_COLOUR, LIGHT, DARK) or a piece code (ours << 5 | type << 2 | index,
+ * below 64). Anything else would index the node's tables out of bounds. */
+int check_arguments(const int *args, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (args[i] < DARK || args[i] >= 64)
+            return 0;
+    return 1;
+}
+
 /* Why a program is malformed (NULL: it is not): every operation's length
- * must stay inside the program, features and predicates must exist and
- * slots fit, so evaluation never reads outside it. */
-static const char *check_at(const int *code, int length)
+ * must stay inside the program (lengths and counts in 64 bits, so no
+ * count can wrap into a small length), operations nest at most
+ * MAX_NESTING deep (evaluate recurses once a level), features and
+ * predicates must exist with arguments they can read, and slots fit, so
+ * evaluation never reads outside it. */
+static const char *check_at(const int *code, long long length, int nesting)
 {
     if (length < 2 || code[1] < 2 || code[1] > length)
         return "operation overruns the program";
+    if (nesting > MAX_NESTING)
+        return "nested too deep";
     switch (code[0]) {
     case G_CONST: return code[1] == 3 ? NULL : "bad constant";
-    case G_NOT: return code[1] >= 4 ? check_at(code + 2, code[1] - 2) : "bad not";
+    case G_NOT: {
+        if (code[1] < 4)
+            return "bad not";
+        const char *why = check_at(code + 2, code[1] - 2, nesting + 1);
+        return why ? why : code[3] == code[1] - 2 ? NULL : "not length";
+    }
     case G_AND: case G_OR: {
-        if (code[1] < 3)
+        if (code[1] < 3 || code[2] < 0)
             return "bad connective";
-        int used = 3;
+        long long used = 3;
         for (int i = 0; i < code[2]; i++) {
             if (used >= code[1])
                 return "connective overruns";
-            const char *why = check_at(code + used, code[1] - used);
+            const char *why = check_at(code + used, code[1] - used, nesting + 1);
             if (why)
                 return why;
             used += code[used + 1];
@@ -116,17 +137,20 @@ static const char *check_at(const int *code, int length)
         return used == code[1] ? NULL : "connective length";
     }
     case G_PRED:
-        return code[1] == 5 && code[2] >= 0 && code[2] < PREDICATE_COUNT ? NULL : "bad predicate";
+        return code[1] == 5 && code[2] >= 0 && code[2] < PREDICATE_COUNT && check_arguments(code + 3, 2)
+             ? NULL : "bad predicate";
     case G_DEPTH:
         return code[1] == 4 ? NULL : "bad depth test";
     case G_CMP: {
         if (code[1] < 6 || code[3] < 0 || code[3] >= MAX_SLOTS || code[5] < 0
-            || code[1] != 6 + code[5] * TERM_INTS)
+            || (long long)code[1] != 6 + (long long)code[5] * TERM_INTS)
             return "bad comparison";
         for (int i = 0; i < code[5]; i++) {
-            int id = code[6 + i * TERM_INTS + 2];
-            if (id < 0 || id >= FEATURE_COUNT)
+            const int *term = code + 6 + i * TERM_INTS;
+            if (term[2] < 0 || term[2] >= FEATURE_COUNT)
                 return "bad feature";
+            if (!check_arguments(term + 3, 3))
+                return "bad feature argument";
         }
         return NULL;
     }
@@ -134,8 +158,8 @@ static const char *check_at(const int *code, int length)
     return "unknown operation";
 }
 
-const char *check_program(const int *code, int length)
+const char *check_program(const int *code, long long length)
 {
-    const char *why = check_at(code, length);
+    const char *why = check_at(code, length, 0);
     return why ? why : code[1] == length ? NULL : "trailing ints";
 }

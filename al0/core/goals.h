@@ -12,6 +12,9 @@ enum { G_CONST, G_NOT, G_AND, G_OR, G_PRED, G_DEPTH, G_CMP };
 enum { CMP_EQ, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 #define TERM_INTS 6   /* at_root, coefficient, feature, three arguments */
 #define MAX_SLOTS 64  /* comparisons a search's goals may hold */
+#define MAX_NESTING 1000  /* operations within operations: evaluate recurses once a level, so the
+                             bound keeps it far from a thread stack's end (the Python twin
+                             cannot evaluate a goal this deep within its recursion limit) */
 
 /* The root part of each comparison (its root features' weighted sum and
  * its constant), computed once per root, as compile_goals keeps it among
@@ -24,6 +27,7 @@ typedef struct {
 
 void root_parts_init(RootParts *parts, Node *root);
 int evaluate(const int *code, Node *node, RootParts *parts);
-const char *check_program(const int *code, int length);
+const char *check_program(const int *code, long long length);
+int check_arguments(const int *args, int count);
 
 #endif

@@ -50,12 +50,16 @@ int probe_value(const Prober *prober, const Position *p)
             break;
         }
     }
-    if (!layout || popcount(p->kings) != 2 || sorted_men(p, men) < 0)
+    int count = -1;
+    if (!layout || popcount(p->kings & p->white) != 1 || popcount(p->kings & p->black) != 1
+        || (count = sorted_men(p, men)) < 0)
         return -1;
     int kings[2] = {lsb(p->kings & p->black), lsb(p->kings & p->white)};
     int squares[PROBE_MAX_SLOTS] = {0};
     for (int slot = 0; slot < layout->slots; slot++) {
         int where = layout->where[slot];
+        if (where >= count)
+            return -1;  /* a man the position lacks */
         squares[slot] = where >= 0 ? men[where] : kings[-1 - where];
     }
     /* The one symmetry that takes the first slot's square into the

@@ -101,6 +101,8 @@ static Bitboard area_attacks(const Node *node, int king, int square)
 /* boxes._AreaRegion: the squares of area(king), 0 when it is gone; kept per node. */
 static Bitboard box(Node *node, int king)
 {
+    if (king < 0)
+        return 0;  /* a colour constant where a king belongs: no box */
     int side = king >> 5;
     if (!node->box_known[side]) {
         int square = piece_square(node, king);

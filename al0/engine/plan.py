@@ -10,8 +10,9 @@ from typing import Any
 import chess
 
 from al0.board.fen import material_counts
+from al0.board.material import Material
 from al0.board.moves import apply
-from al0.board.position import Position, from_board, to_board
+from al0.board.position import Position, from_board, piece_counts, to_board
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
 from al0.engine.history import repeated, seen_after_ours
@@ -27,7 +28,7 @@ from al0.engine.native import (
 )
 from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import ForcingTree, transform_tree
-from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
+from al0.errors import AL0Error, PositionError, PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
 from al0.lang.failures import predicate_error
 from al0.lang.model import AdviceTable, And, Compare, Const, Sum
@@ -176,6 +177,9 @@ class Planner:
                 pass
         self.needed_material = material_counts(table.material)
         """Our pieces the table needs (see :func:`al0.board.fen.piece_counts`)."""
+        self.their_material = table.material.counts(1)
+        """Their pieces the table plays against at most (a game of KQKR goes
+        on as KQK once we take the rook)."""
         self.limits = SearchLimits(budget)
         self.cache: dict[Position, Plan] | None = {} if cache else None
         self.nodes: dict[SearchKey, Node] | None = {} if cache else None
@@ -202,7 +206,8 @@ class Planner:
         our moves are avoided where the advice allows (:meth:`plan_position`).
 
         :raises SearchBudgetExceeded: when one search reaches a limit.
-        :raises PositionError: when the board has pawns or castling rights.
+        :raises PositionError: when the board has pawns or castling rights,
+            or is not of the table's material (:meth:`plan_position`).
         """
         return self.plan_position(from_board(board), board, limits, seen_after_ours(board, self.table.us))
 
@@ -219,11 +224,17 @@ class Planner:
         leads a move of ours to a position of ``seen`` (positions the game
         has had after our moves), a tree of the same advice that does not
         is played instead, when there is one (a repetition is the table's
-        failure); such a plan is not cached."""
+        failure); such a plan is not cached.
+
+        :raises PositionError: when ``position`` is not of the table's
+            material (ours exactly, theirs the table's or fewer, one king a
+            side): every entry (a plan, a game, a match, verify) comes here.
+        """
         if self.cache is not None:
             plan = self.cache.get(position)
             if plan is not None and not self._comes_back(plan, seen):
                 return plan
+        self._check_material(position)
         counters = None if board is None else (board.halfmove_clock, board.fullmove_number)
         if self.core is not None and self.cache is None:
             # One call into the core, the symmetry too (with a cache, the
@@ -254,6 +265,25 @@ class Planner:
         if self.cache is not None and not plan.by_history:
             self.cache[position] = plan
         return plan
+
+    def _check_material(self, position: Position) -> None:
+        """:raises PositionError: naming ``position``'s FEN when the table
+        does not play it: without our king the canonical orientation is not
+        one (planning it recursed without end), and another material would
+        be searched with goals that name pieces it lacks."""
+        us = self.table.us
+        ours, theirs = piece_counts(position, us), piece_counts(position, not us)
+        if (
+            ours != self.needed_material
+            or theirs[chess.KING - 1] != 1
+            or any(have > most for have, most in zip(theirs, self.their_material))
+        ):
+            board = to_board(position)
+            found = Material.of(board, us) if ours[chess.KING - 1] == theirs[chess.KING - 1] == 1 else None
+            has = f"material {found}" if found is not None else "not one king a side"
+            raise PositionError(
+                f"position {board.fen()!r} has {has}, but the table {self.table.name} is for {self.table.material}"
+            )
 
     def _comes_back(self, plan: Plan, seen: frozenset[Position]) -> bool:
         """Whether ``plan``'s tree leads a move of ours to a position of

@@ -15,14 +15,18 @@ that both searches look at, winds down.
 
 Which table plays: the one given (``al0 uci TABLE``, ``setoption name Table
 value …``), else the bundled table of the side to move's material (``krk``
-for KRK). Like the play loop (:mod:`al0.engine.play`), the engine keeps the
-forcing tree of its plan between moves of one game. The table plays its material
-and what our captures leave of it (KQKR goes on as KQK); in its material but
-with the other side to move, or with no plan in time, the tablebase's move is
-played, and also where the table's move would repeat a position of the game
-or throw the win away (:mod:`al0.uci.rescue`; option ``TablebaseRescue``).
-Any other position gets a short alpha-beta search
-(:mod:`al0.uci.short_search`). Every move comes with a ``score`` of the
+for KRK), where it plays the side to move. Like the play loop
+(:mod:`al0.engine.play`), the engine keeps the forcing tree of its plan
+between moves of one game. The table plays its material and what our
+captures leave of it (KQKR goes on as KQK); in its material but with the
+other side to move, or with no plan in time, the tablebase's move is
+played, and also where the table's move would repeat a position of the
+game or throw the win away (:mod:`al0.uci.rescue`; option
+``TablebaseRescue``). Any other position gets the tablebase's move where
+one of its material is loaded or cached, else a short alpha-beta search
+(:mod:`al0.uci.short_search`). :mod:`al0.uci.choice` chooses the move,
+asking the tablebase once (:mod:`al0.uci.verdict`); :mod:`al0.uci.protocol`
+is the state machine around it. Every move comes with a ``score`` of the
 line al0 plays (:mod:`al0.uci.scores`); an ``info string`` says where it
 comes from.
 """

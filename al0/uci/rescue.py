@@ -10,12 +10,9 @@ without it (8 threefold repetitions, a piece lost), 10 of 10 with it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import chess
 
-if TYPE_CHECKING:
-    from al0.tablebase import Tablebase
+from al0.uci.verdict import Verdict
 
 FIFTY_MOVES = 100
 """Plies without a capture after which the game is drawn (a mate on the
@@ -51,58 +48,54 @@ def past_fifty(board: chess.Board, move: chess.Move, now: int, then: int) -> boo
     return after + then > FIFTY_MOVES and board.halfmove_clock + now <= FIFTY_MOVES
 
 
-def why_not(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str | None:
+def why_not(verdict: Verdict, board: chess.Board, move: chess.Move) -> str | None:
     """Why the table's ``move`` must give way to the tablebase's at
-    ``board``, or None where it may be played (also wherever the side to
-    move does not win: there is no win to keep).
-
-    :raises PositionError: where the tablebase does not cover ``board``.
-    """
-    now = tablebase.result(board)
-    if now.winner != board.turn or now.plies is None:
+    ``board`` (whose ``verdict`` is given), or None where it may be played
+    (also wherever the side to move does not win: there is no win to keep)."""
+    if not verdict.wins:
         return None
     repeated = repeats(board, move)
     if repeated is not None:
         return repeated
-    after = board.copy(stack=False)
-    after.push(move)
-    then = tablebase.result(after)
-    if then.winner != board.turn or then.plies is None:
+    if not verdict.keeps_the_win(move):
         return "would throw the win away"
-    if past_fifty(board, move, now.plies, then.plies):
+    now, then = verdict.now.plies, verdict.after[move].plies
+    assert now is not None and then is not None  # wins, and keeps the win
+    if past_fifty(board, move, now, then):
         return "would leave the mate past the fifty-move rule"
     return None
 
 
-def rescue_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
-    """The tablebase's move at ``board``: one that mates soonest (the
-    first in UCI order that repeats no position of the game, see
-    :func:`repeats`); where every such move repeats, the soonest other win
-    that repeats nothing and still mates within the fifty-move rule (a
-    move lost now is better than a threefold repetition). Failing that, a
-    win that keeps the fifty-move rule before one that repeats, and never
-    one that repeats a position the third time at once. For the side that
-    does not win, the longest resistance (or a draw)."""
-    best = tablebase.best_moves(board)
+def rescue_move(verdict: Verdict, board: chess.Board) -> chess.Move:
+    """The tablebase's move at ``board`` (whose ``verdict`` is given): one
+    that mates soonest (the first in UCI order that repeats no position of
+    the game, see :func:`repeats`); where every such move repeats, the
+    soonest other win that repeats nothing and still mates within the
+    fifty-move rule (a move lost now is better than a threefold
+    repetition). Failing that, a win that keeps the fifty-move rule before
+    one that repeats, and never one that repeats a position the third time
+    at once. For the side that does not win, the longest resistance (or a
+    draw)."""
+    best = verdict.best_moves()
     if not best:
-        return tablebase.best_defence(board)
+        return verdict.best_defence()
     fresh = next((move for move in best if repeats(board, move) is None), None)
     if fresh is not None:
         return fresh
-    now = tablebase.result(board).plies
+    now = verdict.now.plies
     assert now is not None  # the side to move wins: best_moves said so
     ranked: list[tuple[bool, bool, bool, int, str, chess.Move]] = []
-    for move in board.legal_moves:
-        after = board.copy()
-        after.push(move)
-        result = tablebase.result(after)
-        if result.winner == board.turn and result.plies is not None:
+    for move, then in verdict.after.items():
+        if verdict.keeps_the_win(move) and then.plies is not None:
+            board.push(move)
+            third = board.is_repetition(3)
+            board.pop()
             ranked.append(
                 (
-                    after.is_repetition(3),
-                    past_fifty(board, move, now, result.plies),
+                    third,
+                    past_fifty(board, move, now, then.plies),
                     repeats(board, move) is not None,
-                    result.plies,
+                    then.plies,
                     move.uci(),
                     move,
                 )

@@ -10,58 +10,26 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.engine import ForcingTree
-from al0.errors import PositionError
-from al0.uci.short_search import mate_in_moves, material_balance
+from al0.uci.short_search import material_balance
+from al0.uci.verdict import Verdict
 
 if TYPE_CHECKING:
     from al0.games.chess_game import ChessState
     from al0.games.solvers import Proof
-    from al0.tablebase import Tablebase
 
 
-def tablebase_move(tablebase: Tablebase, board: chess.Board) -> chess.Move:
-    """The tablebase's move: the quickest mate when the side to move wins,
-    else its longest resistance (or a draw)."""
-    best = tablebase.best_moves(board)
-    return best[0] if best else tablebase.best_defence(board)
-
-
-def tablebase_score(tablebase: Tablebase, board: chess.Board) -> str:
-    """UCI's ``score`` of ``board`` for the side to move, from the tablebase."""
-    result = tablebase.result(board)
-    if result.winner is None or result.plies is None:
-        return "cp 0"
-    return f"mate {mate_in_moves(result.plies, result.winner, board.turn)}"
-
-
-def move_score(tablebase: Tablebase, board: chess.Board, move: chess.Move) -> str:
-    """UCI's ``score`` of playing ``move`` at ``board``, from the
-    tablebase: the distance to mate with best play after it (worse than
-    the position's own where the move is not one of the quickest)."""
-    after = board.copy(stack=False)
-    after.push(move)
-    result = tablebase.result(after)
-    if result.winner is None or result.plies is None:
-        return "cp 0"
-    return f"mate {mate_in_moves(result.plies + 1, result.winner, board.turn)}"
-
-
-def table_score(board: chess.Board, tree: ForcingTree, tablebase: Tablebase | None) -> tuple[str, str]:
+def table_score(board: chess.Board, tree: ForcingTree, verdict: Verdict | None) -> tuple[str, str]:
     """The ``score`` of the line al0 plays from ``board`` with ``tree``, and
     where it comes from: the tree's height when every leaf is a mate (al0
     follows the tree: it mates within that), else the tablebase's distance
-    after the tree's move, else the material. Where the tablebase's
-    distance from ``board`` differs, the source says so."""
-    best = None
-    if tablebase is not None:
-        try:
-            best = tablebase_score(tablebase, board)
-        except PositionError:  # material the tablebase does not cover
-            tablebase = None
+    after the tree's move (from its ``verdict`` at ``board``), else the
+    material. Where the tablebase's distance from ``board`` differs, the
+    source says so."""
+    best = None if verdict is None else verdict.score()
     if leaves_mate(board.copy(stack=False), tree):
         score, source = f"mate {(tree.height + 1) // 2}", "the plan, a forcing tree to mate"
-    elif tablebase is not None:
-        score, source = move_score(tablebase, board, tree.branches[0][0]), "the tablebase"
+    elif verdict is not None:
+        score, source = verdict.move_score(tree.branches[0][0]), "the tablebase"
         if score != best:
             source = "the tablebase after the plan's move"
     else:

@@ -393,9 +393,18 @@ the workers included."""
 @contextlib.contextmanager
 def _holding_stop_signals() -> Iterator[None]:
     """Ctrl-C (and the other :data:`STOP_SIGNALS`) held back while the block
-    runs; one that came meanwhile is raised as the block ends."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    runs; one that came meanwhile is raised as the block ends.
+
+    ``pthread_sigmask`` runs the Python handlers of signals already come
+    once it has changed the mask: one that raised there (a Ctrl-C just
+    before a chunk was sent) lost the mask to restore, and left the thread
+    deaf to Ctrl-C, SIGTERM and SIGHUP for the rest of the process (a later
+    ``al0 play`` in the same test process ran to mate through a SIGINT).
+    So the mask is read first, changing nothing, and blocked inside the
+    ``try`` that restores it."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)

@@ -329,7 +329,12 @@ def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) 
         and planner.core is None
         and "plans chosen in Python (minimise:" in table_core(minimising)
     )
-    table = load_table(TABLES / "kqk.yaml")
+    table = parse_table(
+        "name: t\nmaterial: KQQQQQQQQK\nrules: [{name: r, if: true, then: [a]}]\n"
+        "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, them-moves: {1: legal}}}\n",
+        "t.yaml",
+        TABLES,
+    )
     crowded = chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1")
     plans = []
     for core_name in ("native", "python"):

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import chess
 import pytest
 
 from al0.board import Material
+from al0.board.position import from_board
 from al0.board.sampling import random_positions
 from al0.engine.defenders import RandomDefender
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, GameEnd, OurMove, TheirMove, play_game
-from al0.lang.loader import parse_table
+from al0.errors import PositionError
+from al0.lang.loader import load_table, parse_table
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
@@ -227,3 +231,40 @@ def test_advice_already_satisfied_at_the_root_gives_no_move_and_is_passed_over()
     assert (plan.tried, plan.advice) == (("done",), "squeeze")
     alone = Planner(table(advice, "[{name: r, if: true, then: [done]}]"))
     assert play(alone, START, RandomDefender())[-1].ending == Ending.NO_PLAN
+
+
+@pytest.mark.parametrize(
+    "fen, why",
+    [
+        ("8/8/8/8/8/8/2k1R3/8 w - - 0 1", "not one king a side"),  # no king of ours
+        ("8/8/4R3/8/3K4/8/8/8 w - - 0 1", "not one king a side"),  # no king of theirs
+        ("8/8/4R3/8/3K4/8/2kk4/8 w - - 0 1", "not one king a side"),
+        ("8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "material KQK"),  # another piece of ours
+        ("8/8/4R3/8/3K4/8/2k5/7r w - - 0 1", "material KRKR"),  # more of theirs than the table's
+        ("8/8/8/8/3K4/8/2k5/8 w - - 0 1", "material KK"),  # ours lost
+    ],
+)
+@pytest.mark.parametrize("core", ["native", "python"])
+def test_a_board_the_table_does_not_play_is_a_position_error_naming_it(fen, why, core, monkeypatch):
+    """Every entry plans through ``plan_position``: a board without a king
+    (it recursed to RecursionError) or of another material (it was searched
+    without a word) is refused there, naming the board, on either core."""
+    monkeypatch.setenv("AL0_CORE", core)
+    planner = Planner(load_table(TABLES / "krk.yaml"))
+    board = chess.Board(fen)
+    with pytest.raises(
+        PositionError, match=f"{re.escape(board.fen())}.* has {why}, but the table krk is for KRK"
+    ):
+        planner.plan(board)
+    with pytest.raises(PositionError, match=re.escape(board.fen())):
+        planner.plan_position(from_board(board))
+
+
+def test_a_game_of_kqkr_goes_on_as_kqk_once_the_rook_is_taken():
+    """Fewer of their men than the table's are played (a capture leaves them)."""
+    text = (TABLES / "kqk.yaml").read_text()
+    planner = Planner(parse_table(text, "kqk.yaml", TABLES))
+    kqkr_text = re.sub(r"\nstart: .*", "", text.replace("material: KQK", "material: KQKR"))
+    kqkr = Planner(parse_table(kqkr_text, "kqkr.yaml", TABLES))
+    board = chess.Board("8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1")
+    assert kqkr.plan(board).tree == planner.plan(board).tree is not None

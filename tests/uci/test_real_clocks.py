@@ -22,11 +22,12 @@ from al0.engine.plan import Planner
 from al0.engine.tablebases import Tablebases
 from al0.uci import UciEngine, handshake
 from al0.uci.rescue import rescue_move, why_not
-from al0.uci.scores import move_score
 from al0.uci.short_search import ShortSearch
+from al0.uci.verdict import Verdict
 from conftest import TEST_TABLES
 
 BOOK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
+verdict_of = Verdict.of
 # The first legal move in UCI order (a1a2) is not one of the tablebase's (a1a5, e1e2).
 FIRST_IS_BAD = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
 
@@ -48,12 +49,12 @@ def held_probe(monkeypatch: pytest.MonkeyPatch) -> Gate:
     tablebase are loaded, at ``position``): it has no move of its own yet."""
     gate = Gate()
 
-    def probe(table: tablebase.Tablebase, board: chess.Board) -> chess.Move:
+    def probe(table: tablebase.Tablebase, board: chess.Board) -> Verdict:
         if not gate.reached.is_set():
             gate.hold()
-        return rescue_move(table, board)
+        return verdict_of(table, board)
 
-    monkeypatch.setattr("al0.uci.protocol.rescue_move", probe)
+    monkeypatch.setattr(Verdict, "of", probe)
     return gate
 
 
@@ -185,7 +186,7 @@ def test_every_move_of_a_game_scores_the_line_al0_plays():
         if " score from the plan, a forcing tree to mate" in said:
             assert int(reported) >= quickest
         else:
-            assert f"mate {reported}" == move_score(table, board, move)
+            assert f"mate {reported}" == Verdict.of(table, board).move_score(move)
         if int(reported) != quickest:
             # The note ends the score's part of the line; the advice's words follow.
             assert said.split(" — ")[0].endswith(f"(the tablebase's best: mate {quickest})")
@@ -225,7 +226,7 @@ def test_a_move_that_would_repeat_a_position_gives_way_to_the_tablebase():
     assert gui.ask("setoption name TablebaseRescue value maybe") == [
         "info string ignored setoption: TablebaseRescue is true or false, not 'maybe'"
     ]
-    assert gui.engine.rescue is False
+    assert gui.engine.choice.rescue is False
 
 
 @pytest.mark.parametrize(
@@ -246,7 +247,12 @@ def test_a_move_that_would_repeat_a_position_gives_way_to_the_tablebase():
     ],
 )
 def test_why_the_tables_move_gives_way(fen, move, why):
-    assert why_not(tablebase.load("KRK"), chess.Board(fen), chess.Move.from_uci(move)) == why
+    assert (
+        why_not(
+            Verdict.of(tablebase.load("KRK"), chess.Board(fen)), chess.Board(fen), chess.Move.from_uci(move)
+        )
+        == why
+    )
 
 
 def test_a_move_that_lets_their_reply_repeat_a_position_a_third_time_gives_way():
@@ -260,7 +266,8 @@ def test_a_move_that_lets_their_reply_repeat_a_position_a_third_time_gives_way()
         board.push_uci(move)
     table = tablebase.load("KRK")
     assert (
-        why_not(table, board, chess.Move.from_uci("e5e6")) == "would let b1c2 repeat a position a third time"
+        why_not(Verdict.of(table, board), board, chess.Move.from_uci("e5e6"))
+        == "would let b1c2 repeat a position a third time"
     )
     board.push_uci("e5e6")
     board.push_uci("b1c2")
@@ -277,7 +284,7 @@ def test_where_every_quickest_move_repeats_the_rescue_takes_a_slower_one():
     assert table.best_moves(board) == [chess.Move.from_uci("e1e3")]
     for move in ("e1e3", "c2d2", "e3e1", "d2c2"):
         board.push_uci(move)
-    move = rescue_move(table, board)
+    move = rescue_move(Verdict.of(table, board), board)
     assert move != chess.Move.from_uci("e1e3")
     after = board.copy()
     after.push(move)
@@ -287,7 +294,7 @@ def test_where_every_quickest_move_repeats_the_rescue_takes_a_slower_one():
     gui.ask("position fen 8/8/8/8/8/8/2k5/K3R3 w - - 0 1 moves e1e3 c2d2 e3e1 d2c2")
     lines = gui.ask("go")
     assert lines[-1] == f"bestmove {move.uci()}"
-    assert lines[-3] == f"info depth 1 score {move_score(table, board, move)} pv {move.uci()}"
+    assert lines[-3] == f"info depth 1 score {Verdict.of(table, board).move_score(move)} pv {move.uci()}"
     assert lines[-2] == (
         "info string no plan: no rule's precondition holds: playing the "
         "tablebase move (its quickest, mate 12, would repeat a position)"
@@ -303,17 +310,17 @@ def test_the_rescue_keeps_the_fifty_move_rule_before_it_avoids_a_repetition():
     for move in ("e1e3", "c2d2", "e3e1", "d2c2"):
         board.push_uci(move)
     assert board.halfmove_clock + tablebase.load("KRK").result(board).plies == 100
-    assert rescue_move(tablebase.load("KRK"), board) == chess.Move.from_uci("e1e3")
+    assert rescue_move(Verdict.of(tablebase.load("KRK"), board), board) == chess.Move.from_uci("e1e3")
 
 
 def test_the_rescue_prefers_a_quickest_move_that_repeats_nothing():
     board = chess.Board(BOOK_FEN)
     table = tablebase.load("KRK")
-    assert rescue_move(table, board) == chess.Move.from_uci("d4c4")
+    assert rescue_move(Verdict.of(table, board), board) == chess.Move.from_uci("d4c4")
     # d4c4 c2b2 c4d4 b2c2: d4c4 again would repeat; e6b6 mates as soon.
     for move in ("d4c4", "c2b2", "c4d4", "b2c2"):
         board.push_uci(move)
-    assert rescue_move(table, board) == chess.Move.from_uci("e6b6")
+    assert rescue_move(Verdict.of(table, board), board) == chess.Move.from_uci("e6b6")
 
 
 # ------------------------------------------------------- 18: no stale figures

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import chess
 import chess.engine
@@ -25,8 +26,10 @@ from al0.lang.loader import load_table
 from al0.uci import UciEngine, parse_position, serve
 from al0.uci.go import LONGEST_THINK, MARGIN, Go, parse_go
 from al0.uci.protocol import LONGEST_LINE
+from al0.uci.rescue import rescue_move
 from al0.uci.scores import playable, table_score
 from al0.uci.short_search import ShortSearch
+from al0.uci.verdict import Verdict
 from conftest import LIBRARIES, POSITIONS, TEST_TABLES
 
 NO_PLAN = str(TEST_TABLES / "krk_no_plan.yaml")
@@ -294,7 +297,7 @@ def test_nothing_is_read_after_quit():
 def test_budget_option_bounds_the_search():
     gui = Gui()
     gui.ask("setoption name Budget value 3")
-    assert gui.engine.budget == 3
+    assert gui.engine.choice.budget == 3
     gui.ask(f"position fen {BOOK_FEN}")
     lines = gui.ask("go")
     # Three nodes are too few for a plan: the search stops and the fallback plays.
@@ -307,7 +310,7 @@ def test_budget_option_bounds_the_search():
     assert gui.ask("setoption name Budget value 0") == [
         "info string ignored setoption: Budget must be a whole number from 1 to 1000000000, not 0"
     ]
-    assert gui.engine.budget == 3
+    assert gui.engine.choice.budget == 3
 
 
 def test_go_nodes_bounds_the_plan_as_the_budget_does():
@@ -335,7 +338,7 @@ def test_a_bad_budget_is_ignored_and_the_engine_goes_on(value, why):
     answers = gui.ask(f"setoption name Budget value {value}")
     assert answers[0].startswith("info string ignored setoption: Budget ") and why in answers[0]
     assert len(answers[0]) < 200
-    assert gui.engine.budget == 1_000_000
+    assert gui.engine.choice.budget == 1_000_000
     gui.ask(f"position fen {BOOK_FEN}")
     assert gui.ask("go")[-1].startswith("bestmove ")
 
@@ -466,7 +469,8 @@ def test_the_clock_answers_for_a_search_that_would_go_on(monkeypatch):
     "position, why",
     [
         ("startpos", "not a KRK position: playing a short search"),
-        ("fen 8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "not a KRK position: playing a short search"),
+        # Five men: no tablebase (with one, its move is played: below).
+        ("fen 8/8/4r3/8/3K4/8/2k5/6NR w - - 0 1", "not a KRK position: playing a short search"),
     ],
 )
 def test_outside_the_table_a_short_search(position, why):
@@ -477,6 +481,84 @@ def test_outside_the_table_a_short_search(position, why):
     assert [line.split()[2] for line in lines[1:-1]] == ["1", "2"]
     board = parse_position(position.split())
     assert chess.Move.from_uci(bestmove(lines)) in board.legal_moves
+
+
+def test_a_position_no_table_plays_gets_its_tablebases_move():
+    """KRK won by Black, Black to move: no bundled table plays it (``krk``
+    plays White), and the KRK tablebase is on disk: its move at once,
+    whatever the clock. The short search, cut before its first depth at
+    1+0.01, played the first legal move (a queen hung in a won KQKR: see
+    the KQKR test above)."""
+    table = tablebase.load("KRK")
+    gui = Gui(None)
+    fen = "8/8/4r3/8/3k4/8/2K5/8 b - - 0 1"
+    gui.ask(f"position fen {fen}")
+    gui.ask("isready")  # the tablebase on disk is loaded now, not on the clock
+    lines = gui.ask("go btime 2000")
+    board = chess.Board(fen)
+    assert lines[-2:] == [
+        "info string no bundled table plays this position: playing the tablebase move",
+        f"bestmove {rescue_move(Verdict.of(table, board), board).uci()}",
+    ]
+    assert chess.Move.from_uci(bestmove(lines)) in table.best_moves(board)
+
+
+def test_with_table_auto_each_position_finds_its_table_by_material_and_colour():
+    """KRK with Black's rook, Black to move: the KRK table plays White, so
+    the tablebase plays; then KRK with White's rook: the KRK table again
+    (it was forgotten for KRK until ``ucinewgame``)."""
+    gui = Gui(None)
+    gui.ask("position fen 8/8/4r3/8/3k4/8/2K5/8 b - - 0 1")
+    assert gui.ask("go")[1] == "info string no bundled table plays this position: playing the tablebase move"
+    gui.ask(f"position fen {BOOK_FEN}")
+    assert gui.ask("go")[1].startswith("info string rule ")
+
+
+@pytest.mark.parametrize(
+    "line, answer",
+    [
+        ("setoption name Table value kr\x00k", "info string ignored Table 'kr\\x00k': "),
+        ("setoption name Budget value 1\x00", "info string ignored setoption: "),
+        ("setoption name TablebaseRescue value tr\x00ue", "info string ignored setoption: "),
+        ("position fen 8/8/4R3/8/3K4/8/2k5/8\x00 w - - 0 1", "info string position refused: "),
+    ],
+)
+def test_a_nul_byte_in_a_value_is_refused_and_the_engine_answers_on(line, answer):
+    gui = Gui()
+    assert gui.ask(line)[0].startswith(answer)
+    assert gui.ask("isready")[-1] == "readyok"  # after the tablebase's build, if it was not built
+
+
+@pytest.mark.parametrize("table", [None, NO_PLAN])
+def test_one_go_asks_the_tablebase_once(table, monkeypatch):
+    """The floor, the rescue, the fallback and the score read one
+    :class:`Verdict` (one ``go`` entered the tablebase seven times)."""
+    asked: list[str] = []
+    of = Verdict.of
+
+    def counted(tablebase: Any, board: chess.Board) -> Verdict:
+        asked.append(board.fen())
+        return of(tablebase, board)
+
+    monkeypatch.setattr(Verdict, "of", counted)
+    for name in ("best_moves", "best_defence"):
+        monkeypatch.setattr(tablebase.Tablebase, name, lambda *_: pytest.fail("asked past the verdict"))
+    gui = Gui(table)
+    gui.ask(f"position fen {BOOK_FEN}")
+    assert gui.ask("go")[-1].startswith("bestmove ") and asked == [BOOK_FEN]
+
+
+def test_a_command_that_fails_is_said_and_a_go_still_answers(monkeypatch):
+    """Whatever a handler meets (here: a bug, made), the engine says so and
+    reads on; a ``go`` that started no search answers no move."""
+
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("made to fail")
+
+    monkeypatch.setattr("al0.uci.protocol.parse_go", broken)
+    gui = Gui()
+    assert gui.ask("go") == ["info string could not handle 'go': made to fail", "bestmove (none)"]
+    assert gui.ask("isready")[-1] == "readyok"
 
 
 def test_their_side_of_the_table_gets_the_tablebase_move():
@@ -492,7 +574,8 @@ def test_their_side_of_the_table_gets_the_tablebase_move():
 def test_the_table_goes_on_after_we_take_their_piece():
     """A KQKR table keeps playing once the queen has taken the rook (KQK): its
     rules say what to do then, as in al0 play. KQKR is built into the run's
-    cache first, so the engine loads it and has no build to tell of."""
+    cache first, so the engine loads it and has no build to tell of (and
+    with no table, the tablebase plays KQKR: one build for both)."""
     tablebase.load("KQKR")
     gui = Gui(str(LIBRARIES / "kqkr_win_rook.yaml"))
     gui.ask("position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1")
@@ -504,9 +587,22 @@ def test_the_table_goes_on_after_we_take_their_piece():
     gui.ask("position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1 moves c2e4 d6c7")
     lines = gui.ask("go")
     assert lines[1].startswith("info string rule lone_king advice squeeze (new plan)")
-    # Their piece back and ours gone: not the table's material.
+    # Their piece back and ours gone: not the table's material, but the
+    # tablebase's (KRK, loaded with KQKR's captures).
     gui.ask("position fen 8/8/3k4/8/4r3/8/8/3K4 w - - 0 1")
-    assert gui.ask("go")[0] == "info string not a KQKR position: playing a short search"
+    assert gui.ask("go")[1] == "info string not a KQKR position: playing the tablebase move"
+    # With no table (Table auto) a won KQKR gets the tablebase's move on a
+    # short clock: the short search, cut before its first depth, hung the
+    # queen with the first legal move.
+    auto = Gui(None)
+    auto.ask("position fen rk6/8/8/8/3Q4/8/7K/8 w - - 0 1 moves d4b6 b8c8")
+    auto.ask("isready")
+    lines = auto.ask("go wtime 2000")
+    board = chess.Board("rk6/8/8/8/3Q4/8/7K/8 w - - 0 1")
+    for move in ("d4b6", "b8c8"):
+        board.push_uci(move)
+    assert lines[-2] == "info string no bundled table plays this position: playing the tablebase move"
+    assert chess.Move.from_uci(bestmove(lines)) in tablebase.load("KQKR").best_moves(board)
 
 
 def test_no_plan_falls_back_to_the_tablebase():
@@ -529,7 +625,7 @@ def test_the_table_option_picks_a_table_or_the_positions_own():
     gui.ask("position fen 8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1")
     assert " advice " in gui.ask("go")[1]  # the bundled KQK table
     assert gui.ask("setoption name Table value krk") == []
-    assert gui.ask("go")[0] == "info string not a KRK position: playing a short search"
+    assert gui.ask("go")[1] == "info string not a KRK position: playing the tablebase move"
     assert gui.ask("setoption name Table value nonesuch.yaml")[0].startswith(
         "info string ignored Table 'nonesuch.yaml': "
     )
@@ -553,7 +649,7 @@ def test_go_mate_searches_for_a_mate():
 
 
 def test_go_mate_without_nodes_has_a_default_budget_and_says_when_it_is_spent(monkeypatch):
-    monkeypatch.setattr("al0.uci.protocol.PROOF_BUDGET", 50)
+    monkeypatch.setattr("al0.uci.choice.PROOF_BUDGET", 50)
     gui = Gui()
     gui.ask("position fen 8/k7/8/2K5/8/8/4R3/8 w - - 0 1")
     lines = gui.ask("go mate 9")
@@ -636,7 +732,7 @@ def test_without_a_tablebase_the_score_is_the_trees_bound_or_the_material():
     squeeze = Planner(load_table(KRK)).plan(book).tree
     assert squeeze is not None
     assert table_score(book, squeeze, None) == ("cp 500", "the material")
-    assert table_score(book, squeeze, tablebase.load("KRK")) == (
+    assert table_score(book, squeeze, Verdict.of(tablebase.load("KRK"), book)) == (
         "mate 10",
         "the tablebase after the plan's move (the tablebase's best: mate 8)",
     )

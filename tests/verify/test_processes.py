@@ -11,11 +11,13 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import chess
 import pytest
 from click.testing import CliRunner
 
+import al0.cli.process as process
 import al0.cli.verify
 import al0.verify.run as verify_run
 from al0.cli import cli
@@ -112,7 +114,9 @@ def test_a_signal_stops_play_with_its_exit_code(monkeypatch, number, code):
     def board_text(board: chess.Board) -> str:
         shown.append(board.fen())
         if len(shown) == 2:  # after our first move
-            os.kill(os.getpid(), number)
+            # To this thread, the main one: handled before raise_signal
+            # returns (os.kill to the process may go to another thread).
+            signal.raise_signal(number)
         return ""
 
     monkeypatch.setattr(al0.cli.play, "board_text", board_text)
@@ -121,6 +125,56 @@ def test_a_signal_stops_play_with_its_exit_code(monkeypatch, number, code):
     name = "" if number == signal.SIGINT else f" ({signal.Signals(number).name})"
     assert result.stderr.endswith(f"\nAborted{name}!\n") and "Traceback" not in result.output
     assert len(shown) == 2
+
+
+@pytest.mark.parametrize("raised_at", [0, 1])
+def test_a_signal_handled_while_the_mask_changes_leaves_the_mask_as_it_was(monkeypatch, raised_at):
+    """``pthread_sigmask`` runs the handlers of signals that came before it
+    returns: a Ctrl-C raised there (``raised_at``: the nth call) ran where
+    the mask to restore was lost, and left Ctrl-C blocked in the thread for
+    the rest of the process; the flake of the test above (a later ``al0
+    play`` ran to mate through its SIGINT) came from it, when a run's
+    signal was handled there, as the machine's load decided."""
+    real = signal.pthread_sigmask
+    calls: list[int] = []
+
+    def handled_there(how: int, mask: object) -> set[signal.Signals]:
+        previous = real(how, mask)
+        calls.append(how)
+        if len(calls) == raised_at + 1:
+            raise KeyboardInterrupt
+        return previous
+
+    before = real(signal.SIG_BLOCK, ())
+    monkeypatch.setattr(signal, "pthread_sigmask", handled_there)
+    with pytest.raises(KeyboardInterrupt):
+        with verify_run._holding_stop_signals():
+            pytest.fail("the block ran")
+    assert real(signal.SIG_BLOCK, ()) == before
+
+
+@pytest.mark.parametrize("raised_at", [0, 1, 2, 3])
+def test_a_signal_handled_while_the_handlers_change_leaves_them_as_they_were(monkeypatch, raised_at):
+    """``signal.signal`` runs the handlers of signals already come before
+    it sets its own: a Ctrl-C raised there (``raised_at``: the nth call, as
+    a command starts or ends) left SIGTERM's handler set for the rest of
+    the process; now every handler is set, then the Ctrl-C raised."""
+    real = signal.signal
+    calls: list[int] = []
+
+    def handled_first(number: int, handler: Any) -> Any:
+        calls.append(number)
+        if len(calls) == raised_at + 1:
+            raise KeyboardInterrupt
+        return real(number, handler)
+
+    before = {number: signal.getsignal(number) for number in process.TERMINATING}
+    monkeypatch.setattr(signal, "signal", handled_first)
+    with pytest.raises(KeyboardInterrupt):
+        with process.terminating_as_interrupt():
+            assert {signal.getsignal(number) for number in process.TERMINATING} == {process._terminate}
+            raise KeyboardInterrupt  # the block's own, where the interrupt came at its end
+    assert {number: signal.getsignal(number) for number in process.TERMINATING} == before
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
