@@ -10,6 +10,7 @@ from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.explain import Change, Explainer, Explanation, Part
 from al0.teach.pgn import practice_game, practice_pgn_text
 from al0.teach.record import add_attempt, check_record, read_record, record_lines, record_path
+from al0.teach.refutation import Refutation, refutation_lines, refutations
 from al0.teach.session import Practice, Turn
 from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason, moves_text
 
@@ -22,6 +23,7 @@ __all__ = [
     "Level",
     "Part",
     "Practice",
+    "Refutation",
     "Turn",
     "Verdict",
     "add_attempt",
@@ -35,4 +37,6 @@ __all__ = [
     "read_record",
     "record_lines",
     "record_path",
+    "refutation_lines",
+    "refutations",
 ]

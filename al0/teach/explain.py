@@ -80,9 +80,10 @@ class Explanation:
         return f"in {self.moves} moves: {text}" if self.moves > 1 and text else text
 
 
-def _conjuncts(goal: Goal) -> list[Goal]:
+def conjuncts(goal: Goal) -> list[Goal]:
+    """The parts of ``goal`` joined by ``and``, each on its own."""
     if isinstance(goal, And):
-        return [c for operand in goal.operands for c in _conjuncts(operand)]
+        return [c for operand in goal.operands for c in conjuncts(operand)]
     return [goal]
 
 
@@ -118,7 +119,7 @@ def _progress(goal: Goal) -> set[str]:
     return found
 
 
-def _source(goal: Goal) -> str:
+def goal_text(goal: Goal) -> str:
     """A conjunct as text (for --verbose): names and operators."""
     if isinstance(goal, Pred):
         return goal.name
@@ -127,11 +128,11 @@ def _source(goal: Goal) -> str:
     if isinstance(goal, DepthTest):
         return f"depth {goal.op} {goal.value}"
     if isinstance(goal, Not):
-        return f"not {_source(goal.operand)}"
+        return f"not {goal_text(goal.operand)}"
     if isinstance(goal, Compare):
         return f"{goal.left} {goal.op} {goal.right}"
     joiner = " and " if isinstance(goal, And) else " or "
-    return "(" + joiner.join(_source(operand) for operand in goal.operands) + ")"
+    return "(" + joiner.join(goal_text(operand) for operand in goal.operands) + ")"
 
 
 STANDARD_MEASURES = ("area", "dist(K, k)")
@@ -218,11 +219,11 @@ class Explainer:
                 )
             )
         parts = []
-        for conjunct in _conjuncts(goal):
+        for conjunct in conjuncts(goal):
             if isinstance(conjunct, (Const, DepthTest)):
                 continue
             holds = compile_goal(conjunct, library)(node, root)
-            parts.append(Part(_source(conjunct), holds, self._words(conjunct, holds, node, root, after)))
+            parts.append(Part(goal_text(conjunct), holds, self._words(conjunct, holds, node, root, after)))
         return Explanation(
             advice,
             table.describe_advice(advice),
