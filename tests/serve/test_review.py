@@ -36,7 +36,7 @@ def test_a_practice_game_reads_back_with_verdicts_and_distances(practised: Path)
     plies = game["plies"]
     assert game["headers"]["FEN"] == KQK and plies[0]["fen"] == KQK
     assert [ply["san"] for ply in plies[1:]] == ["Qa2+", "Kb8", "Qb2+", "Ka7"]
-    assert plies[1]["comment"].startswith("mistake: mate in 2 instead of 1")
+    assert plies[1]["comment"].startswith("mistake: mate in 2 after it instead of 1")
     assert "[%" not in plies[1]["comment"]
     assert [ply["mate"] for ply in plies] == [None, 2, None, 1, None]
     listed = Api(Tables(), games=("game.pgn", [game])).call("games", {})
