@@ -8,10 +8,13 @@ The folder's face: the material, reading FEN and EPD, checking a position
 for a table, and drawing seeded samples."""
 
 from al0.board.fen import (
+    EpdLine,
     canonical_material,
     check_not_over,
     check_playable,
+    epd_lines,
     epd_positions,
+    file_in_folder,
     material_of,
     parse_fen,
     played_by,
@@ -20,12 +23,15 @@ from al0.board.material import Material
 from al0.board.sampling import check_sample_size, random_positions
 
 __all__ = [
+    "EpdLine",
     "Material",
     "canonical_material",
     "check_not_over",
     "check_playable",
     "check_sample_size",
+    "epd_lines",
     "epd_positions",
+    "file_in_folder",
     "material_of",
     "parse_fen",
     "played_by",

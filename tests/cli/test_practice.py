@@ -504,6 +504,21 @@ def test_why_says_measures_with_the_same_numbers_once():
     assert out.count("from 35 to 32") == 1, out
 
 
+def test_an_epd_sets_id_names_the_exercise_and_its_bm_and_am_speak_after_the_first_move(tmp_path):
+    epd = tmp_path / "set.epd"
+    epd.write_text(f'{KRK_FEN.removesuffix(" 0 1")} bm Rd6; am Kc4; id "krk.1";\n')
+    result = practise(
+        "krk", "--epd", str(epd), "--no-board", input=typed("Re3", "retry", "Kc4", "Kd4", "quit")
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert f"Exercise 1 of 1 (krk.1): {KRK_FEN}" in out
+    assert (
+        out.count("  the exercise's move (bm) was Rd6") == 2
+    )  # after Re3 and Kc4, not after the second move
+    assert out.count("  the exercise warns against Kc4 (am)") == 1
+
+
 def test_progress_with_no_record_yet_says_so():
     result = practise("--progress", input="")
     assert result.exit_code == 0, result.output
