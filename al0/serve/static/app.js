@@ -7,9 +7,11 @@ const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
 const page = {
   table: null, mode: "plan", flipped: false, pieces: {},
-  view: null,          // what the board shows: {fen, legal, last}
+  view: null,          // what the board shows: {fen, legal, sans, last}
   playable: false,     // whether a move on the board is sent
-  selected: null,      // the square picked by a click
+  selected: null,      // the square picked by a click or by Enter
+  focus: null,         // the square the keyboard is on (the board's one tab stop)
+  arrow: null,         // the hinted move drawn as an arrow: "e2e4"
   boxes: null,         // {before: [...], after: [...]} squares shaded
   line: [], lineAt: 0, // plan mode: the positions explored, and the one shown
   session: null, game: null, gameAt: null,  // practice mode
@@ -44,12 +46,15 @@ function squaresOf(fen) {
 
 function drawBoard() {
   const board = $("board");
+  const hadFocus = board.contains(document.activeElement);
   board.textContent = "";
+  drawArrow();
   if (!page.view) return;
   const placement = squaresOf(page.view.fen);
   const last = page.view.last ? [page.view.last.slice(0, 2), page.view.last.slice(2, 4)] : [];
   const targets = page.selected ? page.view.legal.filter((m) => m.startsWith(page.selected))
     .map((m) => m.slice(2, 4)) : [];
+  const focus = page.focus || page.selected || (page.flipped ? "h8" : "a1");
   for (let row = 0; row < 8; row++) {
     for (let col = 0; col < 8; col++) {
       const file = page.flipped ? 7 - col : col, rank = page.flipped ? row + 1 : 8 - row;
@@ -57,6 +62,9 @@ function drawBoard() {
       const square = document.createElement("div");
       square.className = "sq " + ((file + rank) % 2 ? "dark" : "light");
       square.dataset.square = name;
+      square.setAttribute("role", "gridcell");
+      square.tabIndex = name === focus ? 0 : -1;  // one tab stop; arrow keys move within
+      square.setAttribute("aria-label", name + (placement[name] ? " " + pieceName(placement[name]) : ""));
       if (last.includes(name)) square.classList.add("last");
       if (name === page.selected) square.classList.add("selected");
       if (targets.includes(name)) square.classList.add("target");
@@ -66,12 +74,95 @@ function drawBoard() {
         square.insertAdjacentHTML("beforeend", page.pieces[placement[name]] || placement[name]);
         square.dataset.piece = placement[name];
       }
-      if (col === 0) square.insertAdjacentHTML("beforeend", `<span class="coord">${rank}</span>`);
+      if (col === 0) square.insertAdjacentHTML("beforeend", `<span class="coord rank">${rank}</span>`);
+      if (row === 7) square.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[file]}</span>`);
       board.appendChild(square);
     }
   }
+  if (hadFocus) board.querySelector(`[data-square="${focus}"]`).focus();
   $("legend").hidden = !page.boxes;
   $("fen").value = page.view.fen;
+}
+
+const PIECE_NAMES = {k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn"};
+
+function pieceName(symbol) {
+  return (symbol === symbol.toUpperCase() ? "white " : "black ") + PIECE_NAMES[symbol.toLowerCase()];
+}
+
+function drawArrow() {
+  // The hinted move as an arrow over the board (board coordinates: one unit a square).
+  const svg = $("arrows");
+  svg.textContent = "";
+  if (!page.arrow || !page.view) return;
+  const centre = (name) => {
+    const file = FILES.indexOf(name[0]), rank = Number(name[1]);
+    const col = page.flipped ? 7 - file : file, row = page.flipped ? rank - 1 : 8 - rank;
+    return [col + 0.5, row + 0.5];
+  };
+  const [x1, y1] = centre(page.arrow.slice(0, 2)), [x2, y2] = centre(page.arrow.slice(2, 4));
+  const length = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / length, uy = (y2 - y1) / length;
+  const bx = x2 - ux * 0.45, by = y2 - uy * 0.45;  // the head's base
+  const head = [[x2 - ux * 0.1, y2 - uy * 0.1], [bx - uy * 0.25, by + ux * 0.25],
+                [bx + uy * 0.25, by - ux * 0.25]];
+  svg.innerHTML = `<line class="hint-arrow" data-move="${page.arrow}" x1="${x1}" y1="${y1}" ` +
+    `x2="${bx}" y2="${by}"/><polygon points="${head.map((p) => p.join(",")).join(" ")}"/>`;
+}
+
+function squareFromKey(name, key) {
+  // The square an arrow key leads to from ``name``, as the board is shown (flipped or not).
+  const step = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[key];
+  const sign = page.flipped ? -1 : 1;
+  const file = FILES.indexOf(name[0]) + sign * step[0], rank = Number(name[1]) + sign * step[1];
+  return file >= 0 && file < 8 && rank >= 1 && rank <= 8 ? FILES[file] + rank : name;
+}
+
+function squareChosen(name) {
+  // A square clicked or chosen by Enter: pick its piece up, or put the piece picked up down there.
+  if (page.selected && page.selected !== name) { tryMove(page.selected, name); return false; }
+  if (!movesFrom(name).length) { page.selected = null; drawBoard(); return false; }
+  page.selected = name;
+  drawBoard();
+  return true;
+}
+
+function moveTyped(text) {
+  // A move typed in SAN or UCI (checks and marks optional), as the legal moves name it.
+  const view = page.view;
+  if (!view || !page.playable) return null;
+  const plain = (t) => t.replace(/[+#!?]/g, "").replace(/\s/g, "");
+  const typed = plain(text);
+  if (view.legal.includes(typed.toLowerCase())) return typed.toLowerCase();
+  const sans = view.sans || [];
+  let index = sans.findIndex((san) => plain(san) === typed);
+  if (index < 0) {
+    const loose = sans.map((san, i) => [plain(san).toLowerCase(), i]).filter(([san]) => san === typed.toLowerCase());
+    if (loose.length === 1) index = loose[0][1];
+  }
+  return index < 0 ? null : view.legal[index];
+}
+
+async function moveBox(event) {
+  event.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (!text) return;
+  const word = text.toLowerCase();
+  const commands = {hint: () => hint(), retry: () => takeBack("retry"), undo: () => takeBack("undo"),
+                    flip: async () => { page.flipped = !page.flipped; drawBoard(); }};
+  if (commands[word] && (page.mode === "practice" || word === "flip")) {
+    input.value = "";
+    await commands[word]();
+    return;
+  }
+  const move = moveTyped(text);
+  if (!move) {
+    const legal = page.view && page.playable ? (page.view.sans || []).join(", ") : "none here";
+    throw new Error(`${JSON.stringify(text)} is not a legal move here (legal: ${legal})`);
+  }
+  input.value = "";
+  page.selected = null;
+  await sendMove(move);
 }
 
 function movesFrom(square) {
@@ -96,20 +187,39 @@ function setUpBoard() {
   board.addEventListener("pointerdown", (event) => {
     const name = squareAt(event.clientX, event.clientY);
     if (!name) return;
-    if (page.selected && page.selected !== name) { tryMove(page.selected, name); return; }
-    if (!movesFrom(name).length) { page.selected = null; drawBoard(); return; }
-    page.selected = name;
-    drawBoard();
+    page.focus = name;
+    if (!squareChosen(name)) return;
     const ghost = document.createElement("div");
     ghost.className = "dragging";
+    const size = board.querySelector(".sq").getBoundingClientRect().width;
+    ghost.style.width = ghost.style.height = size + "px";
     ghost.innerHTML = page.pieces[squaresOf(page.view.fen)[name]] || "";
-    drag = {from: name, ghost, moved: false};
+    drag = {from: name, ghost, moved: false, size};
+  });
+  board.addEventListener("keydown", (event) => {
+    const square = event.target.closest(".sq");
+    if (!square) return;
+    const name = square.dataset.square;
+    if (event.key.startsWith("Arrow")) {
+      page.focus = squareFromKey(name, event.key);
+      board.querySelector(`[data-square="${page.focus}"]`).focus();
+      for (const other of board.querySelectorAll(".sq")) other.tabIndex = other.dataset.square === page.focus ? 0 : -1;
+    } else if (event.key === "Enter" || event.key === " ") {
+      page.focus = name;
+      squareChosen(name);
+    } else if (event.key === "Escape") {
+      page.selected = null;
+      drawBoard();
+    } else {
+      return;
+    }
+    event.preventDefault();
   });
   window.addEventListener("pointermove", (event) => {
     if (!drag) return;
     if (!drag.moved) { document.body.appendChild(drag.ghost); drag.moved = true; }
-    drag.ghost.style.left = event.clientX - 30 + "px";
-    drag.ghost.style.top = event.clientY - 30 + "px";
+    drag.ghost.style.left = event.clientX - drag.size / 2 + "px";
+    drag.ghost.style.top = event.clientY - drag.size / 2 + "px";
   });
   window.addEventListener("pointerup", (event) => {
     if (!drag) return;
@@ -123,6 +233,7 @@ function setUpBoard() {
 }
 
 function show(view, playable) {
+  if (!page.view || page.view.fen !== view.fen) page.arrow = null;  // a hint is for its position only
   page.view = view;
   page.playable = playable;
   page.selected = null;
@@ -191,7 +302,8 @@ function treeList(tree, depth) {
       sub.hidden = depth >= 1;  // the first two plies open; a click opens the rest
       item.appendChild(sub);
     } else {
-      item.appendChild(document.createTextNode(" goal"));
+      // The last leaf says what it is: a mate, or the goal reached.
+      item.appendChild(document.createTextNode(branch.san.endsWith("#") ? " checkmate" : " goal"));
     }
     list.appendChild(item);
   }
@@ -201,9 +313,12 @@ function treeList(tree, depth) {
 async function planHere() {
   const here = page.view;  // the position shown: the line's, or a tree node's
   $("plan-status").textContent = "searching…";
+  $("plan-status").hidden = false;
   try {
     const plan = await api("plan", {table: page.table, fen: here.fen});
+    // The search's figures are for the author; a class sees them when asked.
     $("plan-status").textContent = `${plan.nodes} nodes, ${plan.ms} ms`;
+    $("plan-status").hidden = !$("show-figures").checked;
     const caption = plan.advice ? (plan.advice_description || plan.advice) :
       "no plan: " + plan.failure;
     $("plan-caption").textContent = caption;
@@ -241,8 +356,8 @@ function treeClick(event) {
 
 function gameView(state, at) {
   const step = state.positions[at];
-  return {fen: step.fen, legal: at === state.positions.length - 1 ? state.legal : [],
-          last: step.last};
+  const now = at === state.positions.length - 1;
+  return {fen: step.fen, legal: now ? state.legal : [], sans: now ? state.sans : [], last: step.last};
 }
 
 function drawGame() {
@@ -345,7 +460,8 @@ async function hint() {
   $("hint-text").textContent = "Hint: " + answer.words;
   $("hint-text").dataset.move = answer.move || "";
   if (answer.goal) $("caption").textContent = answer.goal;
-  if (answer.move) { page.selected = answer.move.slice(0, 2); drawBoard(); }
+  page.arrow = answer.move || null;  // drawn as an arrow, as lichess draws a hint
+  drawBoard();
 }
 
 async function takeBack(route) {
@@ -492,6 +608,7 @@ async function main() {
     tab.addEventListener("click", () => setMode(tab.dataset.mode));
   }
   $("flip").addEventListener("click", () => { page.flipped = !page.flipped; drawBoard(); });
+  $("plan-status").hidden = true;
   $("set-fen").addEventListener("click", () => {
     const fen = $("fen").value.trim();
     if (page.mode === "practice") {
@@ -503,6 +620,10 @@ async function main() {
     }
   });
   $("plan-here").addEventListener("click", () => planHere().catch(report));
+  $("show-figures").addEventListener("change", () => {
+    if ($("plan-status").textContent !== "searching…") $("plan-status").hidden = !$("show-figures").checked;
+  });
+  $("move-form").addEventListener("submit", (event) => moveBox(event).catch(report));
   $("tree").addEventListener("click", treeClick);
   $("start").addEventListener("click", () => startPractice().catch(report));
   $("next").addEventListener("click", () => {
