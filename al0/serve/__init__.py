@@ -7,7 +7,7 @@ standard library's threading server; ``static/`` holds the page."""
 from __future__ import annotations
 
 from al0.serve.api import Api, ApiError, Tables
-from al0.serve.review import read_games
+from al0.serve.review import read_games, tablebase_probe
 from al0.serve.server import Server
 
-__all__ = ["Api", "ApiError", "Server", "Tables", "read_games"]
+__all__ = ["Api", "ApiError", "Server", "Tables", "read_games", "tablebase_probe"]

@@ -1,5 +1,6 @@
 """A practice game as PGN (python-chess's writer): the verdict of each move
-as its comment, the distance to mate as ``[%eval #N]``, and arrows and
+as its comment (a mistake marked ``?``, a blunder ``??``), the distance to
+mate as ``[%eval #N]``, and arrows and
 squares (``[%cal]``, ``[%csl]``) that lichess studies and ChessBase draw:
 green the method's move, blue the tablebase's fastest, red a blunder's
 square, yellow the box their king is held in after our move."""
@@ -20,6 +21,8 @@ from al0.lang.vocabulary.terms import material_pieces
 from al0.teach.verdict import Grade, Verdict
 
 RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
+NAGS = {Grade.MISTAKE: chess.pgn.NAG_MISTAKE, Grade.BLUNDER: chess.pgn.NAG_BLUNDER}
+"""The PGN marks (``?``, ``??``, written ``$2``, ``$4``) of the two slips."""
 LARGEST_BOX = 24
 """The largest box of their king drawn (yellow squares): a bigger one
 covers most of the board and says nothing a student can see."""
@@ -108,6 +111,8 @@ def _annotated(
     verdict = turn.verdict
     child = parent.add_variation(turn.move)
     child.comment = f"{verdict.grade.value}: {verdict.reason}"
+    if verdict.grade in NAGS:
+        child.nags.add(NAGS[verdict.grade])
     if verdict.after:  # a mate in N; none after mate (played) or after a blunder
         child.set_eval(chess.engine.PovScore(chess.engine.Mate(verdict.after), us))
     elif verdict.lost is not None:  # the move loses: they mate, their reply counted

@@ -247,13 +247,14 @@ def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any, tableba
         server.server_close()
 
 
-def test_a_game_reviewed_with_its_distance_graph(
+def test_a_game_reviewed_with_its_variation_marks_arrows_and_graph(
     browser: Any, tablebase_cache: Any, tmp_path: Path, shots: Path
 ) -> None:
     from click.testing import CliRunner
 
     from al0.cli import cli
-    from al0.serve.review import read_games
+    from al0.engine import Tablebases
+    from al0.serve.review import read_games, tablebase_probe
 
     pgn = tmp_path / "game.pgn"
     CliRunner().invoke(
@@ -261,7 +262,8 @@ def test_a_game_reviewed_with_its_distance_graph(
         ["practice", "kqk", "--fen", KQK, "--pgn", str(pgn), "--no-board"],
         input="Qb6\nretry\nQa2\nQb2\nquit\n",
     )
-    server = Server(Api(Tables(), games=("game.pgn", read_games(str(pgn)))))
+    games = read_games(str(pgn), tablebase_probe(Tablebases()))
+    server = Server(Api(Tables(), games=("game.pgn", games)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -269,17 +271,42 @@ def test_a_game_reviewed_with_its_distance_graph(
         until(browser, lambda: browser.find_element("id", "tab-review").is_displayed())
         browser.find_element("id", "tab-review").click()
         points = until(browser, lambda: browser.find_elements("css selector", "#graph circle"))
-        assert len(points) == 2  # the two moves with an [%eval]
-        points[0].click()
+        assert len(points) == 5  # the start and every ply, the replies included
+        assert "mistake" in points[1].get_attribute("class")
+        moves = [
+            span.text for span in browser.find_elements("css selector", "#review-moves span:not(.variation)")
+        ]
+        assert moves == ["Qa2+?", "Qb6??", "Kb8", "Qb2+", "Ka7"], moves  # the blunder taken back beside
+
+        def click_point(index: int) -> None:  # the graph is drawn anew at each ply shown
+            until(
+                browser, lambda: browser.find_elements("css selector", "#graph circle")[index].click() or True
+            )
+
+        click_point(1)
         until(browser, lambda: text(browser, "review-comment").startswith("mistake"))
         assert browser.find_element("id", "fen").get_attribute("value").startswith("k7/8/2K5")
-        until(
-            browser,
-            lambda: (
-                "current" in browser.find_element("css selector", "#review-moves span").get_attribute("class")
-            ),
+        # The PGN's arrows on the board: the method's move and the fastest.
+        arrows = until(browser, lambda: browser.find_elements("css selector", "#arrows .pgn-arrow"))
+        assert sorted(arrow.get_attribute("data-move") for arrow in arrows) == ["b1b5", "b1b7"]
+        assert "current" in browser.find_element("css selector", "#review-moves span.mistake").get_attribute(
+            "class"
         )
         screenshot(browser, shots / "kqk-review.png")
+        browser.find_element("css selector", "#review-moves .variation span.blunder").click()
+        until(browser, lambda: text(browser, "review-comment").startswith("blunder: stalemate"))
+        assert browser.find_element("id", "fen").get_attribute("value").startswith("k7/8/1QK5")
+        squares = browser.find_elements("css selector", "#arrows .pgn-square")
+        assert [square.get_attribute("data-square") for square in squares] == ["b6"]
+        click_point(0)  # back to the start, on the main line
+        until(browser, lambda: browser.find_element("id", "fen").get_attribute("value") == KQK)
+        browser.set_window_size(400, 860)  # the graph and the moves fit a phone too
+        try:
+            no_horizontal_scroll(browser)
+            graph = browser.find_element("id", "graph").rect
+            assert graph["x"] >= 0 and graph["x"] + graph["width"] <= 400
+        finally:
+            browser.set_window_size(1100, 800)
     finally:
         server.shutdown()
         server.server_close()

@@ -15,7 +15,9 @@ const page = {
   boxes: null,         // {before: [...], after: [...]} squares shaded
   line: [], lineAt: 0, // plan mode: the positions explored, and the one shown
   session: null, game: null, gameAt: null,  // practice mode
-  games: [], review: 0, reviewAt: 0,         // review mode: the PGN's games
+  games: [], review: 0, reviewAt: 0,         // review mode: the PGN's games, the ply shown
+  reviewBranch: null,  // the variation shown: {at: the main line's ply it replaces, index}, or null
+  marks: null,         // a reviewed ply's arrows and squares: {arrows: [...], squares: [...]}
 };
 
 async function api(route, body) {
@@ -90,23 +92,45 @@ function pieceName(symbol) {
   return (symbol === symbol.toUpperCase() ? "white " : "black ") + PIECE_NAMES[symbol.toLowerCase()];
 }
 
-function drawArrow() {
-  // The hinted move as an arrow over the board (board coordinates: one unit a square).
-  const svg = $("arrows");
-  svg.textContent = "";
-  if (!page.arrow || !page.view) return;
-  const centre = (name) => {
-    const file = FILES.indexOf(name[0]), rank = Number(name[1]);
-    const col = page.flipped ? 7 - file : file, row = page.flipped ? rank - 1 : 8 - rank;
-    return [col + 0.5, row + 0.5];
-  };
-  const [x1, y1] = centre(page.arrow.slice(0, 2)), [x2, y2] = centre(page.arrow.slice(2, 4));
+const COLOURS = {green: "21,120,27", blue: "0,80,170", red: "190,30,30", yellow: "230,180,0"};
+// The colours of a PGN's [%cal] and [%csl] (G, B, R, Y), as lichess draws them.
+
+function centre(name) {
+  // A square's centre in board coordinates (one unit a square), as the board is shown.
+  const file = FILES.indexOf(name[0]), rank = Number(name[1]);
+  const col = page.flipped ? 7 - file : file, row = page.flipped ? rank - 1 : 8 - rank;
+  return [col + 0.5, row + 0.5];
+}
+
+function arrowSvg(from, to, colour, kind) {
+  const [x1, y1] = centre(from), [x2, y2] = centre(to);
   const length = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / length, uy = (y2 - y1) / length;
   const bx = x2 - ux * 0.45, by = y2 - uy * 0.45;  // the head's base
   const head = [[x2 - ux * 0.1, y2 - uy * 0.1], [bx - uy * 0.25, by + ux * 0.25],
                 [bx + uy * 0.25, by - ux * 0.25]];
-  svg.innerHTML = `<line class="hint-arrow" data-move="${page.arrow}" x1="${x1}" y1="${y1}" ` +
-    `x2="${bx}" y2="${by}"/><polygon points="${head.map((p) => p.join(",")).join(" ")}"/>`;
+  const fill = `rgba(${colour},.8)`;
+  return `<line class="${kind}" data-move="${from}${to}" x1="${x1}" y1="${y1}" x2="${bx}" y2="${by}" ` +
+    `style="stroke:${fill}"/><polygon points="${head.map((p) => p.join(",")).join(" ")}" style="fill:${fill}"/>`;
+}
+
+function drawArrow() {
+  // The hinted move as an arrow over the board; a reviewed move's arrows and squares.
+  const svg = $("arrows");
+  svg.textContent = "";
+  if (!page.view) return;
+  let drawn = "";
+  if (page.marks) {
+    for (const {square, color} of page.marks.squares) {
+      const [x, y] = centre(square);
+      drawn += `<rect class="pgn-square" data-square="${square}" x="${x - 0.5}" y="${y - 0.5}" ` +
+        `width="1" height="1" style="fill:rgba(${COLOURS[color] || COLOURS.green},.35)"/>`;
+    }
+    for (const {from, to, color} of page.marks.arrows) {
+      drawn += arrowSvg(from, to, COLOURS[color] || COLOURS.green, "pgn-arrow");
+    }
+  }
+  if (page.arrow) drawn += arrowSvg(page.arrow.slice(0, 2), page.arrow.slice(2, 4), COLOURS.blue, "hint-arrow");
+  svg.innerHTML = drawn;
 }
 
 function squareFromKey(name, key) {
@@ -232,8 +256,9 @@ function setUpBoard() {
   });
 }
 
-function show(view, playable) {
+function show(view, playable, marks = null) {
   if (!page.view || page.view.fen !== view.fen) page.arrow = null;  // a hint is for its position only
+  page.marks = marks;
   page.view = view;
   page.playable = playable;
   page.selected = null;
@@ -524,46 +549,103 @@ async function loadGames() {
                           String(index)));
   });
   select.addEventListener("change", () => { page.review = Number(select.value); page.reviewAt = 0;
-                                            drawReview(); });
+                                            page.reviewBranch = null; drawReview(); });
+}
+
+function reviewLine() {
+  // The plies shown: the main line, or the main line up to a variation and then the variation.
+  const game = page.games[page.review];
+  const branch = page.reviewBranch;
+  if (!branch) return game.plies;
+  return game.plies.slice(0, branch.at).concat(game.plies[branch.at].variations[branch.index]);
 }
 
 function drawGraph(plies) {
-  // Moves to mate (from [%eval #N]) for each ply that has one; higher is further.
+  // The distance to mate at every ply of the main line, the start first: from [%eval #N],
+  // else the tablebase's; above the axis the side that mates at the start, below the other.
   const svg = $("graph");
-  const width = Number(svg.getAttribute("width")), height = Number(svg.getAttribute("height"));
-  const points = plies.map((ply, index) => [index, ply.mate]).filter(([, mate]) => mate !== null);
-  const top = Math.max(1, ...points.map(([, mate]) => Math.abs(mate)));
-  const x = (index) => 20 + index * (width - 30) / Math.max(1, plies.length - 1);
-  const y = (mate) => height - 15 - Math.abs(mate) * (height - 30) / top;
-  const marks = points.map(([index, mate]) =>
-    `<circle cx="${x(index)}" cy="${y(mate)}" r="4" data-ply="${index}"` +
-    `${index === page.reviewAt ? ' class="current"' : ""}><title>mate in ${Math.abs(mate)}` +
-    `</title></circle>`).join("");
+  const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const sign = Math.sign(plies.find((ply) => ply.mate)?.mate || 1);
+  const values = plies.map((ply) => ply.mate === null ? null : ply.mate * sign);
+  const known = values.filter((value) => value !== null);
+  const top = Math.max(1, ...known.map(Math.abs));
+  const below = known.some((value) => value < 0);
+  const zero = below ? height / 2 : height - 15;
+  const x = (index) => 24 + index * (width - 34) / Math.max(1, plies.length - 1);
+  const y = (value) => zero - value * (zero - 12) / top;
+  const current = page.reviewBranch ? -1 : page.reviewAt;
+  const marks = plies.map((ply, index) => {
+    const value = values[index];
+    const grade = value === null ? "none" : ply.grade || "";
+    const what = value === null ? "not known" : value === 0 ? "mate" :
+      `${value > 0 ? "" : "the other side: "}mate in ${Math.abs(value)}`;
+    const label = index === 0 ? "start" : ply.san + ply.mark;
+    return `<circle cx="${x(index)}" cy="${y(value || 0)}" r="4" data-ply="${index}" ` +
+      `class="${grade}${index === current ? " current" : ""}"><title>${label}: ${what}</title></circle>`;
+  }).join("");
+  const points = values.map((value, index) => [index, value]).filter(([, value]) => value !== null);
   svg.innerHTML = `<text x="2" y="12">mate in ${top}</text>` +
-    `<text x="2" y="${height - 3}">mate</text>` +
-    `<polyline points="${points.map(([i, m]) => x(i) + "," + y(m)).join(" ")}"/>` + marks;
+    `<text x="2" y="${zero - 3}">mate</text>` +
+    `<line class="axis" x1="24" y1="${zero}" x2="${width - 10}" y2="${zero}"/>` +
+    `<polyline points="${points.map(([i, v]) => x(i) + "," + y(v)).join(" ")}"/>` + marks;
+}
+
+function plyNumber(fen) {
+  // "3." before White's move, "3…" before Black's, from the position the move is played at.
+  const [, turn, , , , number] = fen.split(" ");
+  return turn === "w" ? `${number}.` : `${number}…`;
+}
+
+function moveSpan(ply, current, onClick) {
+  const span = document.createElement("span");
+  span.textContent = ply.san + (ply.mark || "");
+  span.className = [ply.grade || "", current ? "current" : ""].join(" ").trim();
+  span.title = ply.comment || "";
+  span.addEventListener("click", onClick);
+  return span;
 }
 
 function drawReview() {
   const game = page.games[page.review];
   if (!game) return;
-  const ply = game.plies[page.reviewAt];
+  const line = reviewLine();
+  const ply = line[page.reviewAt];
   page.boxes = null;
-  show({fen: ply.fen, legal: [], last: ply.last}, false);
+  show({fen: ply.fen, legal: [], last: ply.last}, false, {arrows: ply.arrows || [], squares: ply.squares || []});
   $("review-comment").textContent = ply.comment || "";
   $("caption").textContent = ply.comment || "";
   drawGraph(game.plies);
   const list = $("review-moves");
   list.textContent = "";
-  const blackFirst = game.plies[0].fen.split(" ")[1] === "b";
+  const item = document.createElement("li");
+  list.appendChild(item);
   game.plies.slice(1).forEach((step, index) => {
-    const number = index + (blackFirst ? 1 : 0);
-    if (number % 2 === 0 || index === 0) list.appendChild(document.createElement("li"));
-    const span = document.createElement("span");
-    span.textContent = step.san;
-    if (index + 1 === page.reviewAt) span.className = "current";
-    span.addEventListener("click", () => { page.reviewAt = index + 1; drawReview(); });
-    list.lastChild.appendChild(span);
+    const at = index + 1, before = game.plies[index];
+    const white = before.fen.split(" ")[1] === "w";
+    if (white || index === 0) item.appendChild(document.createTextNode(" " + plyNumber(before.fen) + " "));
+    const current = !page.reviewBranch && at === page.reviewAt;
+    item.appendChild(moveSpan(step, current, () => {
+      page.reviewBranch = null; page.reviewAt = at; drawReview();
+    }));
+    step.variations.forEach((variation, number) => {
+      // A move taken back, kept beside the one played: clickable, with its own verdict.
+      const aside = document.createElement("span");
+      aside.className = "variation";
+      aside.appendChild(document.createTextNode(" ("));
+      let fen = before.fen;
+      variation.forEach((move, offset) => {
+        if (offset) aside.appendChild(document.createTextNode(" "));
+        if (offset === 0 || fen.split(" ")[1] === "w") aside.appendChild(document.createTextNode(plyNumber(fen) + " "));
+        const shown = page.reviewBranch && page.reviewBranch.at === at && page.reviewBranch.index === number &&
+          page.reviewAt === at + offset;
+        aside.appendChild(moveSpan(move, shown, () => {
+          page.reviewBranch = {at, index: number}; page.reviewAt = at + offset; drawReview();
+        }));
+        fen = move.fen;
+      });
+      aside.appendChild(document.createTextNode(") "));
+      item.appendChild(aside);
+    });
   });
 }
 
@@ -645,13 +727,13 @@ async function main() {
   await loadGames();
   $("graph").addEventListener("click", (event) => {
     const ply = event.target.dataset && event.target.dataset.ply;
-    if (ply !== undefined) { page.reviewAt = Number(ply); drawReview(); }
+    if (ply !== undefined) { page.reviewBranch = null; page.reviewAt = Number(ply); drawReview(); }
   });
   document.addEventListener("keydown", (event) => {  // arrows step through a game reviewed
-    if (page.mode !== "review" || event.target.tagName === "INPUT") return;
+    if (page.mode !== "review" || event.target.tagName === "INPUT" || event.target.closest("#board")) return;
     const game = page.games[page.review];
     if (!game) return;
-    if (event.key === "ArrowRight") page.reviewAt = Math.min(page.reviewAt + 1, game.plies.length - 1);
+    if (event.key === "ArrowRight") page.reviewAt = Math.min(page.reviewAt + 1, reviewLine().length - 1);
     else if (event.key === "ArrowLeft") page.reviewAt = Math.max(page.reviewAt - 1, 0);
     else return;
     drawReview();
