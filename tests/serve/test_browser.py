@@ -473,3 +473,10 @@ def test_at_400_px_the_plan_tree_ends_in_checkmate_and_hides_its_figures(
     no_horizontal_scroll(browser)
     controls_fit(browser, "plan-panel")
     screenshot(browser, shots / "kbbk-400px-plan.png")
+    browser.set_window_size(320, 700)  # the narrowest phone: still no sideways scroll
+    try:
+        until(browser, lambda: browser.execute_script("return document.documentElement.clientWidth") <= 320)
+        no_horizontal_scroll(browser)
+        controls_fit(browser, "plan-panel")
+    finally:
+        browser.set_window_size(400, 860)
