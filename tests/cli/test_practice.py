@@ -519,6 +519,13 @@ def test_an_epd_sets_id_names_the_exercise_and_its_bm_and_am_speak_after_the_fir
     assert out.count("  the exercise warns against Kc4 (am)") == 1
 
 
+def test_an_arrow_keys_codes_are_not_read_as_a_move():
+    result = practise("kqk", "--no-board", input=typed("\x1b[A", "Qc3", "quit"))
+    assert result.exit_code == 0, result.output
+    assert "that line holds a key's codes (an arrow key?), not a move" in result.output
+    assert "is not a legal move" not in result.output and "1. Qc3" in result.output
+
+
 def test_progress_with_no_record_yet_says_so():
     result = practise("--progress", input="")
     assert result.exit_code == 0, result.output
