@@ -77,6 +77,9 @@ def test_a_position_comes_with_its_legal_moves(api: Api) -> None:
     answer = api.call("position", {"fen": KQK_SHORT})
     board = chess.Board(KQK_SHORT)
     assert sorted(answer["legal"]) == sorted(move.uci() for move in board.legal_moves)
+    # The same moves in SAN, in the same order: what the page's move box matches a typed move against.
+    assert answer["sans"] == [board.san(chess.Move.from_uci(uci)) for uci in answer["legal"]]
+    assert "Qb7#" in answer["sans"]
     after = api.call("play", {"fen": KQK_SHORT, "move": "b1b7"})
     assert after["san"] == "Qb7#" and after["ended"] and after["fen"].startswith("k7/1Q6/2K5")
 
