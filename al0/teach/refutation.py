@@ -76,10 +76,13 @@ class Refuter:
         """One for each of our moves the advice allows at the root and the
         search refutes, in the generator's order (none when the goals decide
         the root itself: :func:`al0.report.render.why_passed_over` says so)."""
+        root = self.root
+        if not self.compiled.holding(root, root) or self.compiled.better(root, root):
+            return []
         found = []
-        board = self.root.board.copy(stack=False)
-        for move in self._allowed(self.root):
-            child = apply(self.root.position, move)
+        board = root.board.copy(stack=False)
+        for move in self._allowed(root):
+            child = apply(root.position, move)
             if self.search.at(child, 1) is not None:
                 continue
             san = board.san(move)
