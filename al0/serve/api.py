@@ -506,6 +506,7 @@ def _explanation(verdict: Verdict, before: chess.Board, move: chess.Move, table:
         "advice": explanation.advice,
         "goal": explanation.goal,
         "because": explanation.because(),
+        "said": explanation.progress_words(every=True),
         "met": explanation.met,
         "changes": [
             {

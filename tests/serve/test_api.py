@@ -130,6 +130,16 @@ def test_an_exercise_of_a_level(api: Api) -> None:
     assert first["session"] != again["session"]
 
 
+def test_measures_with_the_same_numbers_are_said_once_on_the_page(api: Api) -> None:
+    start = api.call("practice/start", {"table": "kbbk"})
+    played = api.call("practice/move", {"session": start["session"], "move": "c1d2"})
+    said = played["turn"]["explanation"]["said"]
+    assert [line for line in said if "35 to 32" in line] == [
+        "the box their king is held in shrinks from 35 to 32 squares, as do the room the pieces "
+        "leave their king and the smallest box their king can step into"
+    ]
+
+
 def test_the_explanation_shades_their_kings_box(api: Api) -> None:
     start = api.call("practice/start", {"table": "kqk"})
     hint = api.call("practice/hint", {"session": start["session"]})

@@ -462,15 +462,16 @@ async function practiceMove(move) {
   if (explanation) {
     $("caption").textContent = explanation.goal;
     const said = new Set();
-    for (const part of explanation.changes.map((c) => c.words)
-      .concat(explanation.parts.filter((p) => p.holds).map((p) => p.words))) {
-      for (const words of part.split("; ")) {
-        if (words && !said.has(words)) {
-          said.add(words);
-          const item = document.createElement("li");
-          item.textContent = words;
-          list.appendChild(item);
-        }
+    // The measures (one line for those with the same numbers), then what else holds.
+    const measures = new Set(explanation.changes.map((c) => c.words));
+    const holding = explanation.parts.filter((p) => p.holds)
+      .flatMap((p) => p.words.split("; ")).filter((words) => !measures.has(words));
+    for (const words of explanation.said.concat(holding)) {
+      if (words && !said.has(words)) {
+        said.add(words);
+        const item = document.createElement("li");
+        item.textContent = words;
+        list.appendChild(item);
       }
     }
     page.boxes = explanation.squares.before ? explanation.squares : null;
