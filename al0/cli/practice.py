@@ -470,8 +470,7 @@ def _exercise(
     board = game.board
     you = game.us
     orientation = not you if flipped else you
-    opening = board.fen()
-    """Where the exercise starts: where its bm and am speak."""
+    opening = board.fen()  # where the exercise starts: where its bm and am speak
 
     def drawn() -> list[str]:
         return [unicode_board_text(board, orientation)] if boards else []
