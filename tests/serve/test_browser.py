@@ -130,9 +130,11 @@ def test_a_kqk_exercise_by_clicking(browser: Any, url: str, shots: Path) -> None
     click_move(browser, "b1b6")  # stalemate
     verdict = until(browser, lambda: "blunder" in text(browser, "verdict") and text(browser, "verdict"))
     assert "stalemate" in verdict
+    assert [span.text for span in browser.find_elements("css selector", "#moves span.blunder")] == ["Qb6??"]
     screenshot(browser, shots / "kqk-blunder.png")
     browser.find_element("id", "retry").click()
     until(browser, lambda: "Taken back" in text(browser, "verdict"))
+    assert not browser.find_elements("css selector", "#moves span")  # the move and its mark gone
     for _ in range(10):  # the method mates within a few moves
         browser.find_element("id", "hint").click()
         hint = browser.find_element("id", "hint-text")

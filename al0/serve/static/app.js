@@ -15,6 +15,7 @@ const page = {
   boxes: null,         // {before: [...], after: [...]} squares shaded
   line: [], lineAt: 0, // plan mode: the positions explored, and the one shown
   session: null, game: null, gameAt: null,  // practice mode
+  grades: [],          // practice mode: the verdict of each ply played (ours), for its ?/?? mark
   games: [], review: 0, reviewAt: 0,         // review mode: the PGN's games, the ply shown
   reviewBranch: null,  // the variation shown: {at: the main line's ply it replaces, index}, or null
   marks: null,         // a reviewed ply's arrows and squares: {arrows: [...], squares: [...]}
@@ -392,11 +393,14 @@ function drawGame() {
   show(gameView(state, at), page.gameAt === null && !state.over);
   const list = $("moves");
   list.textContent = "";
+  page.grades.length = Math.min(page.grades.length, state.moves.length);  // moves taken back
   state.moves.forEach((san, index) => {
     if (index % 2 === 0) list.appendChild(document.createElement("li"));
     const span = document.createElement("span");
-    span.textContent = san;
-    if (index + 1 === at) span.className = "current";
+    const grade = page.grades[index] || "";
+    span.textContent = san + ({mistake: "?", blunder: "??"}[grade] || "");
+    if (grade) span.classList.add(grade);
+    if (index + 1 === at) span.classList.add("current");
     span.addEventListener("click", () => {
       page.gameAt = index + 1 === state.positions.length - 1 ? null : index + 1;
       page.boxes = null;
@@ -421,6 +425,7 @@ async function startPractice() {
   await leave();
   const state = await api("practice/start", body);
   page.session = state.session;
+  page.grades = [];
   page.game = state;
   page.gameAt = null;
   page.boxes = null;
@@ -451,6 +456,7 @@ async function practiceMove(move) {
   page.game = answer.state;
   page.gameAt = null;
   const turn = answer.turn, verdict = turn.verdict;
+  page.grades[answer.state.moves.length - (turn.reply ? 2 : 1)] = verdict.grade;
   $("hint-text").textContent = "";
   const box = $("verdict");
   box.className = verdict.grade;
