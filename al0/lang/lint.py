@@ -52,6 +52,10 @@ def table_warnings(table: AdviceTable) -> list[TableWarning]:
     for advice in table.advice.values():
         for key, goal in (("better-goal", advice.better_goal), ("holding-goal", advice.holding_goal)):
             where = advice.goal_locations.get(key, advice.location)
+            if goal == Const(False):
+                found.append(
+                    TableWarning(where, f"advice {advice.name!r} {key} is false: the advice never holds")
+                )
             found += [
                 TableWarning(where, f"advice {advice.name!r} {key}: {problem}")
                 for problem in goal_problems(goal, pieces)
@@ -115,8 +119,8 @@ def fixed_outcome(comparison: Compare) -> bool | None:
 
 
 def _unreached(table: AdviceTable) -> Iterator[TableWarning]:
-    """Rules after one that always applies, and advice only they list (or
-    none does): nothing the planner will ever try."""
+    """Rules after one that always applies, rules whose ``if:`` is false,
+    and advice only they list (or none does): nothing the planner will ever try."""
     reached: set[str] = set()
     always = None
     for rule in table.rules:
@@ -126,11 +130,14 @@ def _unreached(table: AdviceTable) -> Iterator[TableWarning]:
                 f"rule {rule.name!r} is never reached: rule {always!r} before it always applies",
             )
             continue
+        if rule.precondition == Const(False):
+            yield TableWarning(rule.location, f"rule {rule.name!r} never applies: its if: is false")
+            continue
         reached.update(rule.advice)
         if rule.precondition == Const(True):
             always = rule.name
     for advice in table.advice.values():
         if advice.name not in reached:
             listed = any(advice.name in rule.advice for rule in table.rules)
-            why = "only rules never reached list it" if listed else "no rule lists it"
+            why = "only rules that never apply list it" if listed else "no rule lists it"
             yield TableWarning(advice.location, f"advice {advice.name!r} is never tried: {why}")

@@ -68,10 +68,23 @@ def test_advice_no_rule_reaches(tmp_path):
     )
     assert warnings_for(after_true, tmp_path) == [
         "t.yaml:10:11: warning: rule 'late' is never reached: rule 'drive' before it always applies",
-        "t.yaml:25:3: warning: advice 'approach' is never tried: only rules never reached list it",
+        "t.yaml:25:3: warning: advice 'approach' is never tried: only rules that never apply list it",
     ]
 
 
 @pytest.mark.parametrize("path", bundled_tables(), ids=lambda path: path.stem)
 def test_the_bundled_tables_have_no_warning(path):
     assert table_warnings(load_table(path)) == []
+
+
+def test_a_goal_or_rule_written_false_is_warned_of(tmp_path):
+    text = DRAFT.replace("    if: true\n", "    if: false\n").replace(
+        "better-goal: mate\n", "better-goal: false\n"
+    )
+    assert warnings_for(text, tmp_path) == [
+        "t.yaml:13:18: warning: advice 'mate_in_1' better-goal is false: the advice never holds",
+        "t.yaml:7:11: warning: rule 'drive' never applies: its if: is false",
+        "t.yaml:12:3: warning: advice 'mate_in_1' is never tried: only rules that never apply list it",
+        "t.yaml:17:3: warning: advice 'squeeze' is never tried: only rules that never apply list it",
+        "t.yaml:22:3: warning: advice 'approach' is never tried: only rules that never apply list it",
+    ]
