@@ -446,6 +446,13 @@ def test_a_class_at_400_px_plays_kqk_to_mate_with_the_keyboard_alone(
     assert "checkmate" in status and "you mated" in status, status
     no_horizontal_scroll(browser)
     screenshot(browser, shots / "kqk-400px-mate.png")
+    browser.set_window_size(320, 700)  # the narrowest phone
+    try:
+        until(browser, lambda: browser.execute_script("return document.documentElement.clientWidth") <= 320)
+        no_horizontal_scroll(browser)
+        controls_fit(browser, "practice-panel")
+    finally:
+        browser.set_window_size(400, 860)
 
 
 def test_at_400_px_the_plan_tree_ends_in_checkmate_and_hides_its_figures(
