@@ -3,7 +3,9 @@
 Installed with al0 (entry point ``pytest11``), it makes every YAML table
 with an ``expect:`` block a test item that runs ``al0 verify`` on it and
 fails, naming each broken expectation and example positions, when a claim
-does not hold. The block may say which positions and defender the claims are
+does not hold; where the block's positions are an EPD file, the table's
+move at each line with ``bm`` or ``am`` must be one of the ``bm`` and none
+of the ``am``. The block may say which positions and defender the claims are
 about (``positions: sample:500``, ``defender: worst``); otherwise the ini
 options ``al0_positions`` (default ``sample:100``, a fixed seeded sample) and
 ``al0_defender`` (default ``tablebase``) apply.
@@ -22,6 +24,8 @@ from typing import Any, Iterator
 
 import pytest
 
+from al0.board import epd_lines, file_in_folder
+from al0.engine import Planner
 from al0.errors import AL0Error, one_line
 from al0.files import read_regular_file
 from al0.lang import MAX_TABLE_BYTES, VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
@@ -143,8 +147,14 @@ class TableItem(pytest.Item):
         broken = [
             expectation.check for expectation in summary.expectations or () if not expectation.check.holds
         ]
-        if broken:
-            raise ExpectationsBroken(describe(summary, broken))
+        lines = describe(summary, broken) if broken else []
+        if positions.path is not None:
+            try:
+                lines += moves_against_the_file(path, str(file_in_folder(positions.path, path.parent)))
+            except AL0Error as error:
+                lines.append(" ".join(str(error).split()))
+        if lines:
+            raise ExpectationsBroken(lines)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ExpectationsBroken):
@@ -153,6 +163,31 @@ class TableItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"al0 verify {self.path.name}"
+
+
+def moves_against_the_file(table_path: Path, epd: str) -> list[str]:
+    """Where the table's move disagrees with the EPD file's ``bm`` (the move
+    it holds best) or ``am`` (a move to avoid), one line each: ``at this FEN
+    the table plays Kd4, the file's bm is Rd3``; none when it agrees or the
+    file names no moves."""
+    table = load_table(table_path)
+    planner = Planner(table)
+    lines = []
+    for line in epd_lines(epd, table.material, table.us):
+        if not line.best and not line.avoid:
+            continue
+        board = line.board
+        plan = planner.plan(board)
+        move = plan.tree.branches[0][0] if plan.tree is not None and plan.tree.branches else None
+        played = board.san(move) if move is not None else "nothing (no plan)"
+        where = f"{epd}:{line.number}: at {board.fen()} the table plays {played}"
+        if line.best and move not in line.best:
+            lines.append(f"{where}, the file's bm is {', '.join(board.san(best) for best in line.best)}")
+        if move is not None and move in line.avoid:
+            lines.append(f"{where}, which the file's am avoids")
+    if lines:
+        lines.insert(0, f"al0 {table.name}: {len(lines)} move(s) against the bm/am of {Path(epd).name}")
+    return lines
 
 
 def describe(summary: Summary, broken: list[Check]) -> list[str]:

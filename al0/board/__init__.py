@@ -15,10 +15,13 @@ from al0.faces import lazy_face
 
 if TYPE_CHECKING:
     from al0.board.fen import (
+        EpdLine,
         canonical_material,
         check_not_over,
         check_playable,
+        epd_lines,
         epd_positions,
+        file_in_folder,
         material_of,
         parse_fen,
         played_by,
@@ -27,10 +30,13 @@ if TYPE_CHECKING:
     from al0.board.sampling import check_sample_size, random_positions
 
 _HOMES = {
+    "EpdLine": "fen",
     "canonical_material": "fen",
     "check_not_over": "fen",
     "check_playable": "fen",
+    "epd_lines": "fen",
     "epd_positions": "fen",
+    "file_in_folder": "fen",
     "material_of": "fen",
     "parse_fen": "fen",
     "played_by": "fen",
@@ -41,12 +47,15 @@ _HOMES = {
 """Each name of the face and the module it lives in."""
 
 __all__ = [
+    "EpdLine",
     "Material",
     "canonical_material",
     "check_not_over",
     "check_playable",
     "check_sample_size",
+    "epd_lines",
     "epd_positions",
+    "file_in_folder",
     "material_of",
     "parse_fen",
     "played_by",

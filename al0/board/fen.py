@@ -6,8 +6,9 @@ import os
 import re
 import stat
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import chess
 
@@ -174,10 +175,32 @@ def _mate_or_reset_within(board: chess.Board, plies: int) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class EpdLine:
+    """One position of an EPD file, with what its operations say of it."""
+
+    number: int
+    """Its line in the file."""
+    board: chess.Board
+    id: str | None = None
+    """``id "…"``: the position's name in its set."""
+    best: tuple[chess.Move, ...] = ()
+    """``bm``: the moves the set holds best here."""
+    avoid: tuple[chess.Move, ...] = ()
+    """``am``: the moves the set warns against here."""
+
+
 def read_epd(path: str) -> list[tuple[int, chess.Board]]:
-    """The positions of an EPD file with their line numbers; blank lines and
-    ``#`` comments are skipped. A line may also be a full FEN (with move
-    counters), as position files often hold.
+    """The positions of an EPD file with their line numbers (:func:`read_epd_lines`
+    without the operations)."""
+    return [(line.number, line.board) for line in read_epd_lines(path)]
+
+
+def read_epd_lines(path: str) -> list[EpdLine]:
+    """The positions of an EPD file with their line numbers and the
+    operations ``id``, ``bm`` and ``am`` (others are read and left); blank
+    lines and ``#`` comments are skipped. A line may also be a full FEN (with
+    move counters), as position files often hold.
 
     :raises PositionError: ``file:line: …`` for an unreadable or bad line.
     """
@@ -195,20 +218,39 @@ def read_epd(path: str) -> list[tuple[int, chess.Board]]:
         if not text or text.startswith("#"):
             continue
         fields = text.split()
+        operations: Mapping[str, object] = {}
         try:
             if len(fields) == 6 and all(re.fullmatch("[0-9]+", field) for field in fields[4:]):
                 # EPD proper has no move counters: from_epd would read them as
                 # (bad) opcodes.
                 board = chess.Board(text)
             else:
-                board, _ = chess.Board.from_epd(text)
+                board, operations = chess.Board.from_epd(text)
         except ValueError as error:
             raise PositionError(f"{path}:{number}: bad EPD line {text!r}: {error}") from None
         try:
-            positions.append((number, parse_fen(board.fen())))
+            checked = parse_fen(board.fen())
         except PositionError as error:
             raise PositionError(f"{path}:{number}: {error}") from None
+        name = operations.get("id")
+        positions.append(
+            EpdLine(
+                number,
+                checked,
+                str(name) if name is not None else None,
+                _moves(operations.get("bm")),
+                _moves(operations.get("am")),
+            )
+        )
     return positions
+
+
+def _moves(operand: object) -> tuple[chess.Move, ...]:
+    """The moves of a ``bm`` or ``am`` operation as python-chess read them
+    (checked legal at the position): a list of moves, else none."""
+    if isinstance(operand, list):
+        return tuple(move for move in operand if isinstance(move, chess.Move))
+    return ()
 
 
 def epd_positions(
@@ -221,8 +263,17 @@ def epd_positions(
     :raises PositionError: ``file:line: …`` for the first bad line, or a
         file with no position (a run over nothing would pass vacuously).
     """
-    boards = []
-    for number, board in read_epd(path):
+    return [line.board for line in epd_lines(path, material, us, check)]
+
+
+def epd_lines(
+    path: str, material: Material, us: chess.Color, check: Callable[[chess.Board], object] | None = None
+) -> list[EpdLine]:
+    """:func:`epd_positions` with each line's number, ``id``, ``bm`` and ``am``:
+    an exercise set's names and the moves it expects."""
+    lines = []
+    for line in read_epd_lines(path):
+        board = line.board
         try:
             check_playable(board, material, us)
             if board.turn != us:
@@ -231,8 +282,8 @@ def epd_positions(
             if check is not None:
                 check(board)
         except PositionError as error:
-            raise PositionError(f"{path}:{number}: {error}") from None
-        boards.append(board)
-    if not boards:
+            raise PositionError(f"{path}:{line.number}: {error}") from None
+        lines.append(line)
+    if not lines:
         raise PositionError(f"{path}: no positions in it (only blank lines and comments)")
-    return boards
+    return lines

@@ -11,7 +11,7 @@ import click
 from al0.cli.messages import reports_errors
 from al0.cli.params import TABLE
 from al0.engine import table_core
-from al0.lang import AdviceTable, load_table
+from al0.lang import AdviceTable, load_table, table_warnings
 
 
 def summary(table: AdviceTable) -> dict[str, Any]:
@@ -44,6 +44,7 @@ def summary(table: AdviceTable) -> dict[str, Any]:
         "features": described(table.features_used()),
         "generators": described(table.generators_used()),
         "core": table_core(table),
+        "warnings": [str(warning) for warning in table_warnings(table)],
     }
 
 
@@ -101,17 +102,30 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
     "description, library (its file, or null), reads (the files its expect: "
     "claims read), symmetric, rules and advice (each with its "
     "description), and the predicates, features and generators used with "
-    "their meaning.",
+    "their meaning, and warnings (each FILE:LINE:COL: warning: MESSAGE).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit 1 when there is a warning (a goal that can never or always "
+    "hold, advice no rule reaches), as in a test or CI.",
 )
 @reports_errors
-def check(table: str, as_json: bool) -> None:
+def check(table: str, as_json: bool, strict: bool) -> None:
     """Validate TABLE and summarise it: rules, advice, vocabulary.
 
-    Exits 2 with FILE:LINE:COL: MESSAGE when the table is not valid.
+    Exits 2 with FILE:LINE:COL: MESSAGE when the table is not valid. Warns
+    (on stderr, exit 0; 1 with --strict) for what a valid table probably
+    gets wrong: a distance of a piece to itself, a feature of our own king
+    meant for theirs, a term compared with itself, advice no rule reaches.
     """
     data = summary(load_table(table))
     if as_json:
         click.echo(json.dumps(data))
-        return
-    for line in summary_lines(table, data):
-        click.echo(line)
+    else:
+        for line in summary_lines(table, data):
+            click.echo(line)
+        for warning in data["warnings"]:
+            click.echo(warning, err=True)
+    if strict and data["warnings"]:
+        raise click.exceptions.Exit(1)

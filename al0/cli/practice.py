@@ -13,7 +13,7 @@ import chess.pgn
 import click
 from click.core import ParameterSource
 
-from al0.board import Material, check_playable, epd_positions, parse_fen
+from al0.board import EpdLine, Material, check_playable, epd_lines, parse_fen
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, WholeNumber
@@ -117,20 +117,20 @@ def _starts(
     level: Level | None,
     count: int,
     seed: int,
-) -> list[chess.Board]:
-    """The exercises: an EPD file's positions, a level band's, a FEN, or
-    the table's start."""
+) -> list[EpdLine]:
+    """The exercises: an EPD file's positions (with their ``id``, ``bm`` and
+    ``am``), a level band's, a FEN, or the table's start."""
     us = loaded.us if loaded is not None else chess.WHITE
     if epd is not None:
-        return epd_positions(epd, material, us)
+        return epd_lines(epd, material, us)
     if level is not None:
-        return level_starts(tablebase, level, count, seed, us)
+        return [EpdLine(0, board) for board in level_starts(tablebase, level, count, seed, us)]
     if loaded is None:
         assert fen is not None  # checked before the tablebase was built
         board = parse_fen(fen)
         check_playable(board, material, us)
-        return [board]
-    return [start_board(loaded, name, fen)]
+        return [EpdLine(0, board)]
+    return [EpdLine(0, start_board(loaded, name, fen))]
 
 
 @click.command()
@@ -234,12 +234,13 @@ def practice(
     starts = _starts(loaded, table, material, tablebase, fen, epd, level, count, seed)
     games: list[chess.pgn.Game] = []
     try:
-        for number, board in enumerate(starts, 1):
-            game = Practice(tablebase, board, match.planner if match is not None else None)
-            if len(starts) > 1:
-                click.echo(f"Exercise {number} of {len(starts)}: {board.fen()}")
+        for number, exercise in enumerate(starts, 1):
+            game = Practice(tablebase, exercise.board, match.planner if match is not None else None)
+            if len(starts) > 1 or exercise.id is not None:
+                named = f" ({exercise.id})" if exercise.id is not None else ""
+                click.echo(f"Exercise {number} of {len(starts)}{named}: {exercise.board.fen()}")
             try:
-                stop = _exercise(game, loaded, material, flipped, verbose, not no_board)
+                stop = _exercise(game, loaded, material, flipped, verbose, not no_board, exercise)
             finally:
                 # Also when Ctrl-C, SIGTERM or an error ends the session
                 # mid-exercise: the moves played so far are kept.
@@ -312,10 +313,17 @@ def _played(game: Practice, number: int, material: Material, loaded: AdviceTable
 
 
 def _exercise(
-    game: Practice, loaded: AdviceTable | None, material: Material, flipped: bool, verbose: bool, boards: bool
+    game: Practice,
+    loaded: AdviceTable | None,
+    material: Material,
+    flipped: bool,
+    verbose: bool,
+    boards: bool,
+    exercise: EpdLine,
 ) -> bool:
     """One exercise at the terminal; True when the person quit (no more
-    exercises). ``boards``: draw the board after each move."""
+    exercises). ``boards``: draw the board after each move; the first move
+    is held against the ``exercise``'s ``bm`` and ``am``, when it has them."""
     board = game.board
     you = game.us
     orientation = not you if flipped else you
@@ -372,7 +380,7 @@ def _exercise(
             lines = [f"legal moves: {', '.join(legal_sans(board))}"]
         else:
             try:
-                lines = _move_lines(game, text, verbose, drawn)
+                lines = _move_lines(game, text, verbose, drawn, exercise)
             except MoveInputError as error:
                 lines = [str(error)]
         for line in lines:
@@ -395,9 +403,12 @@ def _opening_lines(
     yield unicode_board_text(game.board, orientation) if boards else f"start: {game.board.fen()}"
 
 
-def _move_lines(game: Practice, text: str, verbose: bool, drawn: Callable[[], list[str]]) -> list[str]:
+def _move_lines(
+    game: Practice, text: str, verbose: bool, drawn: Callable[[], list[str]], exercise: EpdLine
+) -> list[str]:
     """The person's move ``text`` played: its turn's line, the board
-    (``drawn``) and, after a slip, what was best.
+    (``drawn``), after a slip what was best, and on the exercise's first
+    move what its ``bm`` and ``am`` say.
 
     :raises MoveInputError: ``text`` is no legal move here.
     """
@@ -409,4 +420,15 @@ def _move_lines(game: Practice, text: str, verbose: bool, drawn: Callable[[], li
     lines = [turn_line(turn, number, verbose), *drawn()]
     if turn.verdict.grade in (Grade.MISTAKE, Grade.BLUNDER):
         lines += list(after_a_slip(game, before, turn))
+    if before.fen() == game.start.fen():  # the exercise's first move: where bm and am speak
+        lines += list(_the_sets_moves(exercise, before, move))
     return lines
+
+
+def _the_sets_moves(exercise: EpdLine, board: chess.Board, move: chess.Move) -> Iterator[str]:
+    """The exercise set's own word on the first move: its ``bm`` where the
+    student played another, its ``am`` where the student played one."""
+    if exercise.best and move not in exercise.best:
+        yield f"  the exercise's move (bm) was {', '.join(board.san(best) for best in exercise.best)}"
+    if move in exercise.avoid:
+        yield f"  the exercise warns against {board.san(move)} (am)"

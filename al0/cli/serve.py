@@ -13,9 +13,10 @@ from al0.board import epd_positions
 from al0.cli.messages import CommandError, reports_errors
 from al0.cli.params import BUDGET
 from al0.cli.terminal import build_progress, prepare_tablebase
+from al0.engine import Tablebases
 from al0.errors import PositionError
 from al0.lang import load_table
-from al0.serve import Api, Server, Tables, named_material, read_games
+from al0.serve import Api, Server, Tables, named_material, read_games, tablebase_probe
 from al0.teach import check_record, record_path
 
 
@@ -55,8 +56,9 @@ def _loopback(host: str) -> bool:
 @click.option(
     "--pgn",
     type=click.Path(dir_okay=False),
-    help="Games to review: each move's position, comment (practice's verdict) "
-    "and distance to mate ([%eval #N]) as a graph.",
+    help="Games to review: each move's position, comment (practice's verdict, "
+    "its ?/?? mark), arrows and squares, the moves taken back as variations, "
+    "and the distance to mate of every ply ([%eval #N], else the tablebase) as a graph.",
 )
 @BUDGET
 @reports_errors
@@ -91,7 +93,8 @@ def serve(
         prepare_tablebase(material, build_progress())
     elif epd is not None:
         raise click.UsageError("--epd needs a TABLE: the positions are that table's")
-    games = (Path(pgn).name, read_games(pgn)) if pgn is not None else None
+    # The plies with no [%eval] (the start, the replies) from the tablebases on disk.
+    games = (Path(pgn).name, read_games(pgn, tablebase_probe(Tablebases()))) if pgn is not None else None
     if not _loopback(host):
         click.echo(
             f"warning: serving on {host}: anyone who can reach this machine can use "

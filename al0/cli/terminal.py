@@ -21,19 +21,47 @@ def typed_line(question: str) -> str | None:
     stdin = sys.stdin
     raw = getattr(stdin, "buffer", None)
     encoding = getattr(stdin, "encoding", None) or "utf-8"
+    editing = _line_editing(stdin)
     while True:
-        click.echo(question, nl=False)
-        line = raw.readline() if raw is not None else stdin.readline()
-        if not line:
-            click.echo()
-            return None
+        if editing:
+            try:  # readline's: the arrow keys edit the line and recall earlier ones
+                line: str | bytes = input(question)
+            except EOFError:
+                click.echo()
+                return None
+            except UnicodeDecodeError:
+                click.echo(f"that line is not {encoding} text: type a move such as Kb2")
+                continue
+        else:
+            click.echo(question, nl=False)
+            line = raw.readline() if raw is not None else stdin.readline()
+            if not line:
+                click.echo()
+                return None
         if isinstance(line, bytes):
             try:
                 line = line.decode(encoding)
             except UnicodeDecodeError:
                 click.echo(f"that line is not {encoding} text: type a move such as Kb2")
                 continue
+        if "\x1b" in line:
+            # A terminal's key codes (the Up arrow is ESC [ A) where no line editing reads them.
+            click.echo("that line holds a key's codes (an arrow key?), not a move: type a move such as Kb2")
+            continue
         return str(line).strip()
+
+
+def _line_editing(stdin: object) -> bool:
+    """Whether a person types at a terminal where Python's ``readline`` can
+    give the prompt line editing and history (imported here, once: on a
+    system without it, and in a pipe, lines are read as they come)."""
+    if not (hasattr(stdin, "isatty") and stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import readline  # noqa: F401  (importing it is what turns editing on for input())
+    except ImportError:
+        return False
+    return True
 
 
 def build_progress() -> Callable[[str], None] | None:

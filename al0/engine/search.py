@@ -160,8 +160,14 @@ class ForcingTreeSearch:
         there: whether the advice accepts a move other than the one
         :meth:`run` chose (that the us-moves allow ``move`` at the root and
         the holding-goal holds there is the caller's to check)."""
+        return self.at(apply(self.root.position, move), 1)
+
+    def at(self, position: Position, depth: int) -> ForcingTree | None:
+        """The forcing tree of least worst-case depth from the node of
+        ``position`` at ``depth`` below the root, or None: what a caller
+        asking why the advice fails reads node by node."""
         self.deadline = time.monotonic() + self.limits.seconds
-        tree, _ = self._solve((apply(self.root.position, move), 1), self.advice.horizon)
+        tree, _ = self._solve((position, depth), self.advice.horizon)
         return tree
 
     def _count_node(self) -> None:

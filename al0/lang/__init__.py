@@ -4,7 +4,8 @@ loader (``loader``, with ``names``, ``read_moves`` and ``read_expect``)
 checks and locates every name, and ``compile_goals`` and ``compile_moves``
 turn goals and move constraints into functions of search nodes
 (``infer``: what the search may know of them beforehand; ``failures``:
-library code that misbehaves). ``library`` is the registry of predicates,
+library code that misbehaves; ``lint``: what a valid table probably gets
+wrong, for ``al0 check``'s warnings). ``library`` is the registry of predicates,
 features and generators a table may name; ``vocabulary`` is the standard
 one, so that tables need no Python. ``specs`` parses what a user or a
 table gives in words (positions, defenders) into typed values.
@@ -23,6 +24,7 @@ from al0.faces import lazy_face
 
 if TYPE_CHECKING:
     from al0.lang.library_import import ENTRY_POINT_GROUP
+    from al0.lang.lint import TableWarning, table_warnings
     from al0.lang.loader import MAX_TABLE_BYTES, load_table, parse_table
     from al0.lang.model import AdviceTable
     from al0.lang.node import Node
@@ -32,6 +34,8 @@ _HOMES = {
     "ENTRY_POINT_GROUP": "library_import",
     "MAX_TABLE_BYTES": "loader",
     "load_table": "loader",
+    "TableWarning": "lint",
+    "table_warnings": "lint",
     "parse_table": "loader",
     "AdviceTable": "model",
     "Node": "node",
@@ -53,8 +57,10 @@ __all__ = [
     "DefenderSpec",
     "Node",
     "PositionsSpec",
+    "TableWarning",
     "load_table",
     "parse_table",
+    "table_warnings",
 ]
 
 

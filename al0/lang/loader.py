@@ -364,6 +364,7 @@ def _read_advice(
             reader.where(key_node),
             minimise,
             _description(reader, parts, what),
+            {key: reader.where(parts[key][1]) for key in ("better-goal", "holding-goal")},
         )
     return pieces
 

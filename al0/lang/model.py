@@ -260,6 +260,8 @@ class Advice:
     description: str = field(default="", compare=False)
     """What the advice aims at, in a coach's words (``description:``); empty
     when the table gives none."""
+    goal_locations: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
+    """Where each goal's text starts, by key (``better-goal``): for warnings."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from al0.integers import IntegerError, parse_int
 from al0.lang.expr import ExpressionError
 from al0.lang.model import Location
 from al0.lang.vocabulary.binding import Binder
+from al0.lang.yaml_words import Mark, yaml_problem
 
 YamlNode = yaml.Node
 """A node of a composed YAML document, with its place in the source."""
@@ -261,6 +262,11 @@ def _source_index(node: yaml.ScalarNode, offset: int) -> int | None:
     return positions[before - 1] + 1 if before else start
 
 
+def _mark(mark: yaml.Mark | None) -> Mark | None:
+    """PyYAML's 0-based mark as a 1-based one."""
+    return None if mark is None else Mark(mark.line + 1, mark.column + 1)
+
+
 def suggest(name: str, known: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` when a known name is close to ``name``."""
     close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
@@ -271,14 +277,16 @@ def compose(text: str, path: str) -> YamlNode | None:
     """The root node of the YAML ``text`` of file ``path`` (None when it
     holds no document), read by :class:`_Loader`.
 
-    :raises TableSyntaxError: malformed YAML, at its ``file:line:col``.
+    :raises TableSyntaxError: malformed YAML, at its ``file:line:col``, in
+        al0's words (:mod:`al0.lang.yaml_words`).
     """
     try:
         return yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise TableSyntaxError(f"{path}:{line}:{column}: bad YAML: {error.problem}") from None
+        said = yaml_problem(
+            text, error.problem, _mark(error.problem_mark), error.context, _mark(error.context_mark)
+        )
+        raise TableSyntaxError(f"{path}:{said.mark.line}:{said.mark.column}: {said.message}") from None
     except yaml.reader.ReaderError as error:
         # A character YAML does not allow (a control character, U+FFFE):
         # PyYAML gives its offset, not its line and column.

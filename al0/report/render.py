@@ -10,7 +10,7 @@ import html
 import re
 import textwrap
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import chess
 import chess.svg
@@ -28,13 +28,21 @@ THEIR_ARROW = "#882020"
 """Red: their replies."""
 
 
-def plan_lines(plan: Plan, board: chess.Board, table: AdviceTable | None = None) -> Iterable[str]:
+def plan_lines(
+    plan: Plan,
+    board: chess.Board,
+    table: AdviceTable | None = None,
+    why: Callable[[str], Iterable[str]] | None = None,
+) -> Iterable[str]:
     """The plan as text: rule, advice tried, advice chosen (each with the
-    table's description, when given one), forcing tree."""
+    table's description, when given one), forcing tree; under each advice
+    tried, the lines ``why`` gives for its name (``al0 plan --why``)."""
     yield f"position: {plan.fen}"
     yield f"rule:     {plan.rule or '(none: no precondition holds)'}{_words(table, plan.rule)}"
     for name in plan.tried:
         yield f"tried:    {name} — no forcing tree with a move"
+        if why is not None:
+            yield from (f"          {line}" for line in why(name))
     if plan.tree is None:
         yield f"no plan:  {plan.describe_failure()}"
     else:

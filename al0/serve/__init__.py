@@ -10,9 +10,9 @@ HTTP on the standard library's threading server; ``static/`` holds the page."""
 from __future__ import annotations
 
 from al0.serve.api import ApiError
-from al0.serve.review import read_games
+from al0.serve.review import read_games, tablebase_probe
 from al0.serve.routes import Api
 from al0.serve.server import Server
 from al0.serve.tables import Tables, named_material
 
-__all__ = ["Api", "ApiError", "Server", "Tables", "named_material", "read_games"]
+__all__ = ["Api", "ApiError", "Server", "Tables", "named_material", "read_games", "tablebase_probe"]

@@ -65,6 +65,7 @@ def position_json(board: chess.Board) -> Json:
         "fen": board.fen(),
         "turn": chess.COLOR_NAMES[board.turn],
         "legal": [move.uci() for move in board.legal_moves],
+        "sans": [board.san(move) for move in board.legal_moves],
         "ended": board.is_game_over(),
         "check": board.is_check(),
     }

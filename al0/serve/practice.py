@@ -234,6 +234,7 @@ def _explanation(
         "advice": explanation.advice,
         "goal": explanation.goal,
         "because": explanation.because(),
+        "said": explanation.progress_words(every=True),
         "met": explanation.met,
         "changes": [
             {

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from al0.teach.explain import Change, Explainer, Explanation, Part
     from al0.teach.pgn import practice_game, practice_pgn_text
     from al0.teach.record import add_attempt, check_record, read_record, record_lines, record_path
+    from al0.teach.refutation import Refutation, refutation_lines, refutations
     from al0.teach.session import Practice, Turn
     from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason, moves_text
 
@@ -54,6 +55,9 @@ _HOMES = {
     "read_record": "record",
     "record_lines": "record",
     "record_path": "record",
+    "Refutation": "refutation",
+    "refutation_lines": "refutation",
+    "refutations": "refutation",
     "Practice": "session",
     "Turn": "session",
     "Grade": "verdict",
@@ -82,6 +86,7 @@ __all__ = [
     "Level",
     "Part",
     "Practice",
+    "Refutation",
     "Turn",
     "Verdict",
     "add_attempt",
@@ -95,6 +100,8 @@ __all__ = [
     "read_record",
     "record_lines",
     "record_path",
+    "refutation_lines",
+    "refutations",
 ]
 
 __getattr__ = lazy_face(__name__, _HOMES)

@@ -81,11 +81,14 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
         if explanation is not None:
             # Measured where the plan's line ends (its longest resistance).
             label = san if explanation.moves == 1 else f"{san}, in {explanation.moves} moves"
-            said = [change.words for change in explanation.changes if change.progress]
+            said = explanation.progress_words(every=True)
+            measures = {change.words for change in explanation.changes}
             for part in explanation.parts:
                 # A part's words not said already (a comparison's are its measures').
                 said += [
-                    words for words in part.words.split("; ") if part.holds and words and words not in said
+                    words
+                    for words in part.words.split("; ")
+                    if part.holds and words and words not in said and words not in measures
                 ]
             for words in said:
                 yield f"  {label}: {words}"
@@ -148,9 +151,9 @@ def turn_line(turn: Turn, number: str, verbose: bool = False) -> str:
     if turn.reply_san is not None:
         line += f"  {turn.reply_san}"
     verdict = turn.verdict
+    after = verdict.after_words() if verdict.lost is not None else distance_text(turn.after)
     line = (
-        f"{line:<18} {distance_text(turn.before)} → {distance_text(turn.after)}  "
-        f"{GRADE_WORDS[verdict.grade]}: {verdict.reason}"
+        f"{line:<18} {distance_text(turn.before)} → {after}  {GRADE_WORDS[verdict.grade]}: {verdict.reason}"
     )
     if verbose and verdict.explanation is not None:
         parts = ", ".join(
@@ -180,8 +183,10 @@ def after_a_slip(game: Practice, before: chess.Board, turn: Turn) -> Iterator[st
     and what the student may do."""
     verdict = turn.verdict
     fastest = ", ".join(before.san(move) for move in verdict.best)
-    if fastest:
-        yield f"  best was {fastest} (mate in {verdict.before})"
+    if fastest and verdict.before:
+        # Counted after the move and its reply, as the verdict counts.
+        then = f"mate in {verdict.before - 1} after it" if verdict.before > 1 else "checkmate"
+        yield f"  best was {fastest} ({then})"
     if verdict.method is not None and verdict.method not in verdict.best:
         yield f"  the method's move was {before.san(verdict.method)}"
     elif verdict.method is not None:

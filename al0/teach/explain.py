@@ -36,6 +36,8 @@ class Change:
     progress: bool = False
     """Whether the goal compares it with its value before the move
     (``area < root.area``): a measure of progress, not a bound."""
+    noun: str = ""
+    """What it measures, in words: ``the box their king is held in``."""
 
 
 @dataclass(frozen=True)
@@ -69,20 +71,40 @@ class Explanation:
         """The conjuncts that fail after the move."""
         return tuple(part for part in self.parts if not part.holds)
 
+    def progress_words(self, changed_only: bool = False, every: bool = False) -> list[str]:
+        """The words of the measures of progress (only those the move
+        changed, with ``changed_only``; then the goal's other measures too,
+        with ``every``), measures that read the same numbers said once: ``the
+        box … shrinks from 35 to 32 squares, as do the room … and the
+        smallest box …`` (KBBK's goal compares three such)."""
+        groups: dict[tuple[int | None, int | None, str], list[Change]] = {}
+        for change in sorted(self.changes, key=lambda change: not change.progress):
+            if (change.progress or every) and not (changed_only and change.before == change.after):
+                unit = change.words.rsplit(" ", 1)[-1]
+                groups.setdefault((change.before, change.after, unit), []).append(change)
+        said = []
+        for first, *others in groups.values():
+            nouns = [other.noun for other in others if other.noun]
+            if nouns and first.noun:
+                said.append(f"{first.words}, as {'does' if len(nouns) == 1 else 'do'} {' and '.join(nouns)}")
+            else:
+                said.append(first.words)
+        return said
+
     def because(self) -> str:
         """One line: what the move changes of the measures the goal compares
         with the position before it (its progress), else what holds."""
-        progress = [change for change in self.changes if change.progress]
-        changed = [change.words for change in progress if change.before != change.after]
-        kept = [change.words for change in progress[:1]]
+        changed = self.progress_words(changed_only=True)
+        kept = self.progress_words()[:1]
         said = [part.words for part in self.parts if part.holds and part.words]
         text = "; ".join(changed[:2] or kept or said[:2])
         return f"in {self.moves} moves: {text}" if self.moves > 1 and text else text
 
 
-def _conjuncts(goal: Goal) -> list[Goal]:
+def conjuncts(goal: Goal) -> list[Goal]:
+    """The parts of ``goal`` joined by ``and``, each on its own."""
     if isinstance(goal, And):
-        return [c for operand in goal.operands for c in _conjuncts(operand)]
+        return [c for operand in goal.operands for c in conjuncts(operand)]
     return [goal]
 
 
@@ -118,7 +140,7 @@ def _progress(goal: Goal) -> set[str]:
     return found
 
 
-def _source(goal: Goal) -> str:
+def goal_text(goal: Goal) -> str:
     """A conjunct as text (for --verbose): names and operators."""
     if isinstance(goal, Pred):
         return goal.name
@@ -127,11 +149,11 @@ def _source(goal: Goal) -> str:
     if isinstance(goal, DepthTest):
         return f"depth {goal.op} {goal.value}"
     if isinstance(goal, Not):
-        return f"not {_source(goal.operand)}"
+        return f"not {goal_text(goal.operand)}"
     if isinstance(goal, Compare):
         return f"{goal.left} {goal.op} {goal.right}"
     joiner = " and " if isinstance(goal, And) else " or "
-    return "(" + joiner.join(_source(operand) for operand in goal.operands) + ")"
+    return "(" + joiner.join(goal_text(operand) for operand in goal.operands) + ")"
 
 
 STANDARD_MEASURES = ("area", "dist(K, k)")
@@ -164,7 +186,14 @@ def measured(material: Material, us: chess.Color, board: chess.Board, move: ches
         if said is not None:
             before_value, after_value = feature(root), feature(node)
             changes.append(
-                Change(name, change_words(*said, before_value, after_value), before_value, after_value, True)
+                Change(
+                    name,
+                    change_words(*said, before_value, after_value),
+                    before_value,
+                    after_value,
+                    True,
+                    said[0],
+                )
             )
     return Explanation("", "", tuple(changes), (), True)
 
@@ -215,14 +244,15 @@ class Explainer:
                     before_value,
                     after_value,
                     name in progress,
+                    noun,
                 )
             )
         parts = []
-        for conjunct in _conjuncts(goal):
+        for conjunct in conjuncts(goal):
             if isinstance(conjunct, (Const, DepthTest)):
                 continue
             holds = compile_goal(conjunct, library)(node, root)
-            parts.append(Part(_source(conjunct), holds, self._words(conjunct, holds, node, root, after)))
+            parts.append(Part(goal_text(conjunct), holds, self._words(conjunct, holds, node, root, after)))
         return Explanation(
             advice,
             table.describe_advice(advice),

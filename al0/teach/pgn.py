@@ -1,5 +1,6 @@
 """A practice game as PGN (python-chess's writer): the verdict of each move
-as its comment, the distance to mate as ``[%eval #N]``, and arrows and
+as its comment (a mistake marked ``?``, a blunder ``??``), the distance to
+mate as ``[%eval #N]``, and arrows and
 squares (``[%cal]``, ``[%csl]``) that lichess studies and ChessBase draw:
 green the method's move, blue the tablebase's fastest, red a blunder's
 square, yellow the box their king is held in after our move."""
@@ -20,6 +21,8 @@ from al0.lang.vocabulary.terms import material_pieces
 from al0.teach.verdict import Grade, Verdict
 
 RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
+NAGS = {Grade.MISTAKE: chess.pgn.NAG_MISTAKE, Grade.BLUNDER: chess.pgn.NAG_BLUNDER}
+"""The PGN marks (``?``, ``??``, written ``$2``, ``$4``) of the two slips."""
 LARGEST_BOX = 24
 """The largest box of their king drawn (yellow squares): a bigger one
 covers most of the board and says nothing a student can see."""
@@ -64,9 +67,16 @@ def practice_game(
     """The game from ``start`` (our move) as a python-chess game tree; the
     moves ``taken_back`` (each with its place among ``turns`` and the FEN
     it was played at) as variations beside the move played there, with
-    their verdicts, where the game as played passes that position."""
+    their verdicts, where the game as played passes that position. A mate
+    taken back last, where the game as kept stops, is the game's end: the
+    student won, and looked back (``undo``) without playing on."""
+    played = list(turns)
+    taken = list(taken_back)
+    if result == "*" and taken and taken[-1][0] == len(played) and taken[-1][2].verdict.after == 0:
+        played.append(taken.pop()[2])
+        result = "1-0" if us == chess.WHITE else "0-1"
     aside: dict[int, list[tuple[str, Played]]] = {}
-    for index, fen, turn in taken_back:
+    for index, fen, turn in taken:
         aside.setdefault(index, []).append((fen, turn))
     game = chess.pgn.Game()
     for key, value in headers.items():
@@ -76,7 +86,6 @@ def practice_game(
     game.setup(start)
     game.headers["Result"] = result if result in RESULTS else "*"
     node: chess.pgn.GameNode = game
-    played = list(turns)
     region = area_squares(material_pieces(Material.of(start, us))["k"])
 
     def box(board: chess.Board) -> chess.Bitboard:
@@ -102,8 +111,12 @@ def _annotated(
     verdict = turn.verdict
     child = parent.add_variation(turn.move)
     child.comment = f"{verdict.grade.value}: {verdict.reason}"
+    if verdict.grade in NAGS:
+        child.nags.add(NAGS[verdict.grade])
     if verdict.after:  # a mate in N; none after mate (played) or after a blunder
         child.set_eval(chess.engine.PovScore(chess.engine.Mate(verdict.after), us))
+    elif verdict.lost is not None:  # the move loses: they mate, their reply counted
+        child.set_eval(chess.engine.PovScore(chess.engine.Mate(-(verdict.lost + 1)), us))
     arrows = _arrows(verdict, turn.move)
     squares = box(child.board())
     if verdict.grade is not Grade.BLUNDER and 0 < chess.popcount(squares) <= LARGEST_BOX:

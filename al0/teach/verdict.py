@@ -63,6 +63,22 @@ class Verdict:
     """The table's move there (None: no table, or no plan)."""
     explanation: Explanation | None = None
     """What the move did to the goal of the advice being followed."""
+    lost: int | None = None
+    """When the move loses (the other side now forces mate: a blunder that
+    lets a rook skewer the queen), the other side's moves to mate after its
+    reply, as :attr:`after` counts ours; else None."""
+    winner: chess.Color | None = None
+    """The side that forces mate after a move that loses; else None."""
+
+    def after_words(self) -> str:
+        """The mate after the move in words: ``mate in 7``, ``mated``,
+        ``Black mates in 2`` (the move loses), ``no forced mate`` (a draw)."""
+        if self.lost is not None and self.winner is not None:
+            side = chess.COLOR_NAMES[self.winner].title()
+            return f"{side} mates in {self.lost}" if self.lost else f"{side} mates"
+        if self.after is None:
+            return "no forced mate"
+        return "mated" if self.after == 0 else f"mate in {self.after}"
 
 
 def moves_text(count: int) -> str:
@@ -76,6 +92,16 @@ def _distance_after(tablebase: Tablebase, board: chess.Board, us: chess.Color) -
         return tablebase.dtm(board, us)
     except PositionError:
         return None
+
+
+def _lost_in(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> int | None:
+    """The other side's moves to mate after its best reply at ``board``
+    (its turn), when it wins there (our move lost); else None."""
+    try:
+        result = tablebase.result(board)
+    except PositionError:
+        return None
+    return result.moves - 1 if result.winner == (not us) and result.moves else None
 
 
 def blunder_reason(tablebase: Tablebase, after: chess.Board, us: chess.Color) -> str:
@@ -166,15 +192,12 @@ class Judge:
             # No table: what the move does to the measures of every mating drive.
             explanation = measured(Material.of(board, us), us, board, move)
         if after is None:
-            return Verdict(
-                Grade.BLUNDER,
-                blunder_reason(tablebase, after_board, us),
-                before,
-                None,
-                best,
-                method,
-                explanation,
-            )
+            lost = _lost_in(tablebase, after_board, us)
+            reason = blunder_reason(tablebase, after_board, us)
+            winner = None if lost is None else not us
+            if winner is not None:
+                reason += f"; {chess.COLOR_NAMES[winner].title()} wins"
+            return Verdict(Grade.BLUNDER, reason, before, None, best, method, explanation, lost, winner)
         if after == 0:
             return Verdict(
                 Grade.METHOD if move == method else Grade.FASTEST,
@@ -208,7 +231,7 @@ class Judge:
             return Verdict(
                 Grade.GOOD, f"the win kept: mate in {after}, {how}", before, after, best, method, explanation
             )
-        reason = f"mate in {after} instead of {reference}: {moves_text(after - reference)} slower"
+        reason = f"mate in {after} after it instead of {reference}: {moves_text(after - reference)} slower"
         broken = ""
         if explanation is not None and self._one_move(advice):
             broken = "; ".join(part.words for part in explanation.broken if part.words)

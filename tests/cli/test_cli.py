@@ -104,6 +104,20 @@ def test_a_missing_path_named_like_a_bundled_table_names_it(tmp_path):
     assert_user_error(run("check", missing), missing, "the bundled table of that name is `krk`")
 
 
+def test_check_warns_and_fails_only_when_strict(tmp_path):
+    draft = (ROOT / "docs" / "my_kqk.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "t.yaml"
+    path.write_text(draft.replace("< root.dist(K, k)", "< root.dist(K, K)"), encoding="utf-8")
+    warning = (
+        f"{path}:23:18: warning: advice 'approach' better-goal: dist(K, K) is the distance from K to itself"
+    )
+    lenient = CliRunner().invoke(cli, ["check", str(path)])
+    assert lenient.exit_code == 0 and warning in lenient.stderr and warning not in lenient.stdout
+    strict = CliRunner().invoke(cli, ["check", str(path), "--strict", "--json"])
+    assert strict.exit_code == 1 and json.loads(strict.stdout)["warnings"][0].startswith(warning)
+    assert run("check", "kqk", "--strict").exit_code == 0
+
+
 # -------------------------------------------------------------- plan
 
 
@@ -121,6 +135,41 @@ def test_plan_text():
         "          (Squeeze: shrink the box the rook keeps their king in, the rook kept safe.)"
     )
     assert "Re3" in lines[4]
+
+
+NO_PLAN = "8/8/8/8/6Q1/8/3K4/5k2 w - - 0 1"
+"""Where the tutorial's first draft has no plan (docs/authoring.md)."""
+
+
+def test_plan_why_names_the_failing_conjunct_after_each_move():
+    draft = str(ROOT / "docs" / "my_kqk.yaml")
+    result = run("plan", draft, "--fen", NO_PLAN, "--why")
+    assert result.exit_code == 0, result.output
+    assert "          after Qg3: better-goal: not stalemate fails" in result.output.splitlines()
+    assert "          after Ke3: better-goal: dist(K, k) < root.dist(K, k) fails" in result.output
+    data = json.loads(run("plan", draft, "--fen", NO_PLAN, "--why", "--json").output)
+    squeeze = next(entry for entry in data["passed_over"] if entry["advice"] == "squeeze")
+    assert {"line": ["Qg3"], "goal": "better-goal", "failed": ["not stalemate"], "moves_left": 0} in squeeze[
+        "refutations"
+    ]
+    assert len(squeeze["refutations"]) == 29  # every legal move of the queen and our king: none squeezes
+    assert_user_error(run("plan", draft, "--fen", NO_PLAN, "--why", "--format", "dot"), "--why")
+
+
+def test_plan_why_follows_the_refuting_reply():
+    result = run("plan", "kqk", "--fen", "8/8/8/8/8/8/4Q3/K1k5 w - - 0 1", "--why", "--json")
+    mate_in_2 = json.loads(result.output)["passed_over"][1]
+    assert mate_in_2["advice"] == "mate_in_2"
+    # Qe7 lets their king out to d2; no check of ours mates there.
+    assert {"line": ["Qe7", "Kd2"], "goal": "better-goal", "failed": ["mate"], "moves_left": 8} in mate_in_2[
+        "refutations"
+    ]
+    assert {
+        "line": ["Qd3"],
+        "goal": "holding-goal",
+        "failed": ["not stalemate"],
+        "moves_left": 0,
+    } in mate_in_2["refutations"]
 
 
 def test_plan_json_flag_and_another_format_conflict():

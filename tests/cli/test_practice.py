@@ -149,10 +149,10 @@ def test_hints_why_undo_flip_and_bad_input_in_the_tables_words():
     assert "1. Kc4  Kd2        mate in 8 → mate in 7  fastest: the fastest way" in out
     assert "1. Re3  Kd2        mate in 8 → mate in 9  method: Squeeze" in out
     assert (
-        "3. Kd4  Kd2        mate in 8 → mate in 9  MISTAKE: mate in 9 instead of 7: "
+        "3. Kd4  Kd2        mate in 8 → mate in 9  MISTAKE: mate in 9 after it instead of 7: "
         "2 moves slower; the plan was: Squeeze"
     ) in out
-    assert "  best was Rd3, Kf3 (mate in 8)\n  the method's move was Rd3 too" in out
+    assert "  best was Rd3, Kf3 (mate in 7 after it)\n  the method's move was Rd3 too" in out
     assert "taken back: your move again" in out
     assert "best: Kf3, Rd3 (mate in 8)" in out or "best: Rd3, Kf3 (mate in 8)" in out
     assert "3. Rd3  Kb2" in out
@@ -457,7 +457,7 @@ def test_a_mistake_in_the_pgn_has_the_methods_arrow_and_the_eval(tmp_path):
     assert game is not None
     nodes = list(game.mainline())
     slip = nodes[4]
-    assert slip.san() == "Kd4" and "mistake: mate in 9 instead of 7" in slip.comment
+    assert slip.san() == "Kd4" and "mistake: mate in 9 after it instead of 7" in slip.comment
     assert slip.eval() is not None and slip.eval().white().mate() == 9
     arrows = [(chess.square_name(a.tail), chess.square_name(a.head), a.color) for a in slip.arrows()]
     assert [arrow for arrow in arrows if arrow[2] != "yellow"] == [
@@ -468,6 +468,61 @@ def test_a_mistake_in_the_pgn_has_the_methods_arrow_and_the_eval(tmp_path):
     box = sorted(tail for tail, head, colour in arrows if colour == "yellow")
     assert box == ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2"]
     assert "[%cal Ge3d3,Be4f3]" in pgn.read_text()
+
+
+def test_a_mate_taken_back_and_not_replayed_ends_the_pgn_a_mate_played_over_is_a_variation(tmp_path):
+    fen = "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1"
+    for moves, mainline, result in [
+        (("Qc8#", "undo", "quit"), ["Qc8#"], "1-0"),
+        (("Qc8#", "undo", "Qc7", "quit"), ["Qc7"], "1/2-1/2"),
+    ]:
+        pgn = tmp_path / "mate.pgn"
+        assert practise("kqk", "--fen", fen, "--pgn", str(pgn), input=typed(*moves)).exit_code == 0
+        game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+        assert game is not None
+        assert [node.san() for node in game.mainline()] == mainline
+        assert game.headers["Result"] == result
+        assert ("( 1. Qc8#" in pgn.read_text()) is (mainline != ["Qc8#"])
+
+
+def test_a_blunder_that_loses_says_black_wins_and_counts_as_the_verdict_does():
+    result = practise("KQKR", "--fen", "8/8/8/8/4rQ2/1k6/8/1K6 w - - 0 1", input=typed("Qe3+", "quit"))
+    assert result.exit_code == 0, result.output
+    assert (
+        "1. Qe3+  Rxe3      mate in 5 → Black mates in 2  BLUNDER: Rxe3: the queen on e3 was undefended; Black wins"
+        in result.output
+    )
+    # The best move's mate counted after the move, as the verdict and the arrow count.
+    assert "  best was Qxe4 (mate in 4 after it)" in result.output
+
+
+def test_why_says_measures_with_the_same_numbers_once():
+    result = practise("kbbk", "--no-board", input=typed("why", "quit"))
+    out = result.output
+    assert "Bd2: the box their king is held in shrinks from 35 to 32 squares, as do the room" in out
+    assert out.count("from 35 to 32") == 1, out
+
+
+def test_an_epd_sets_id_names_the_exercise_and_its_bm_and_am_speak_after_the_first_move(tmp_path):
+    epd = tmp_path / "set.epd"
+    epd.write_text(f'{KRK_FEN.removesuffix(" 0 1")} bm Rd6; am Kc4; id "krk.1";\n')
+    result = practise(
+        "krk", "--epd", str(epd), "--no-board", input=typed("Re3", "retry", "Kc4", "Kd4", "quit")
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert f"Exercise 1 of 1 (krk.1): {KRK_FEN}" in out
+    assert (
+        out.count("  the exercise's move (bm) was Rd6") == 2
+    )  # after Re3 and Kc4, not after the second move
+    assert out.count("  the exercise warns against Kc4 (am)") == 1
+
+
+def test_an_arrow_keys_codes_are_not_read_as_a_move():
+    result = practise("kqk", "--no-board", input=typed("\x1b[A", "Qc3", "quit"))
+    assert result.exit_code == 0, result.output
+    assert "that line holds a key's codes (an arrow key?), not a move" in result.output
+    assert "is not a legal move" not in result.output and "1. Qc3" in result.output
 
 
 def test_progress_with_no_record_yet_says_so():

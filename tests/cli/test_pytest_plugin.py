@@ -85,6 +85,24 @@ def test_a_broken_claim_fails_with_the_expectation_and_examples(pytester):
     assert "Traceback" not in result.stdout.str()
 
 
+def test_the_tables_move_is_held_to_the_files_bm_and_am(pytester):
+    copy(pytester, "krk_holds.yaml")
+    epd = pytester.path / "krk_some.epd"
+    agreeing = '8/8/4R3/8/3K4/8/2k5/8 w - - bm Re3; id "start";\n7k/8/8/3K4/8/8/8/R7 w - - am Kd6;\n'
+    epd.write_text(agreeing)
+    run(pytester).assert_outcomes(passed=1)
+    epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - - bm Rd6 Re2+;\n7k/8/8/3K4/8/8/8/R7 w - - am Ra7;\n")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "al0 krk_holds: 2 move(s) against the bm/am of krk_some.epd",
+            "*krk_some.epd:1: at 8/8/4R3/8/3K4/8/2k5/8 w - - 0 1 the table plays Re3, the file's bm is Rd6, Re2+",
+            "*krk_some.epd:2: at 7k/8/8/3K4/8/8/8/R7 w - - 0 1 the table plays Ra7, which the file's am avoids",
+        ]
+    )
+
+
 def test_a_table_that_does_not_load_fails_with_its_location(pytester):
     copy(pytester, "unknown_predicate.yaml")
     result = run(pytester)

@@ -188,7 +188,7 @@ def test_every_name_is_resolved(table):
 
 # (file, exception class, "line:col", fragment of the message)
 CASES = [
-    ("bad_yaml.yaml", TableSyntaxError, "9:7", "bad YAML"),
+    ("bad_yaml.yaml", TableSyntaxError, "8:11", "the '[' opened here is not closed with ']'"),
     ("empty.yaml", TableSyntaxError, "1:1", "the table is empty"),
     ("missing_key.yaml", TableSyntaxError, "11:5", "missing the key 'holding-goal'"),
     (

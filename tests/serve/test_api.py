@@ -77,6 +77,9 @@ def test_a_position_comes_with_its_legal_moves(api: Api) -> None:
     answer = api.call("position", {"fen": KQK_SHORT})
     board = chess.Board(KQK_SHORT)
     assert sorted(answer["legal"]) == sorted(move.uci() for move in board.legal_moves)
+    # The same moves in SAN, in the same order: what the page's move box matches a typed move against.
+    assert answer["sans"] == [board.san(chess.Move.from_uci(uci)) for uci in answer["legal"]]
+    assert "Qb7#" in answer["sans"]
     after = api.call("play", {"fen": KQK_SHORT, "move": "b1b7"})
     assert after["san"] == "Qb7#" and after["ended"] and after["fen"].startswith("k7/1Q6/2K5")
 
@@ -125,6 +128,16 @@ def test_an_exercise_of_a_level(api: Api) -> None:
     again = api.call("practice/start", {"table": "kqk", "level": "1..3", "seed": 1})
     assert 1 <= first["distance"] <= 3 and first["fen"] == again["fen"]
     assert first["session"] != again["session"]
+
+
+def test_measures_with_the_same_numbers_are_said_once_on_the_page(api: Api) -> None:
+    start = api.call("practice/start", {"table": "kbbk"})
+    played = api.call("practice/move", {"session": start["session"], "move": "c1d2"})
+    said = played["turn"]["explanation"]["said"]
+    assert [line for line in said if "35 to 32" in line] == [
+        "the box their king is held in shrinks from 35 to 32 squares, as do the room the pieces "
+        "leave their king and the smallest box their king can step into"
+    ]
 
 
 def test_the_explanation_shades_their_kings_box(api: Api) -> None:

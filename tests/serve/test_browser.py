@@ -130,9 +130,11 @@ def test_a_kqk_exercise_by_clicking(browser: Any, url: str, shots: Path) -> None
     click_move(browser, "b1b6")  # stalemate
     verdict = until(browser, lambda: "blunder" in text(browser, "verdict") and text(browser, "verdict"))
     assert "stalemate" in verdict
+    assert [span.text for span in browser.find_elements("css selector", "#moves span.blunder")] == ["Qb6??"]
     screenshot(browser, shots / "kqk-blunder.png")
     browser.find_element("id", "retry").click()
     until(browser, lambda: "Taken back" in text(browser, "verdict"))
+    assert not browser.find_elements("css selector", "#moves span")  # the move and its mark gone
     for _ in range(10):  # the method mates within a few moves
         browser.find_element("id", "hint").click()
         hint = browser.find_element("id", "hint-text")
@@ -247,13 +249,14 @@ def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any, tableba
         server.server_close()
 
 
-def test_a_game_reviewed_with_its_distance_graph(
+def test_a_game_reviewed_with_its_variation_marks_arrows_and_graph(
     browser: Any, tablebase_cache: Any, tmp_path: Path, shots: Path
 ) -> None:
     from click.testing import CliRunner
 
     from al0.cli import cli
-    from al0.serve.review import read_games
+    from al0.engine import Tablebases
+    from al0.serve.review import read_games, tablebase_probe
 
     pgn = tmp_path / "game.pgn"
     CliRunner().invoke(
@@ -261,7 +264,8 @@ def test_a_game_reviewed_with_its_distance_graph(
         ["practice", "kqk", "--fen", KQK, "--pgn", str(pgn), "--no-board"],
         input="Qb6\nretry\nQa2\nQb2\nquit\n",
     )
-    server = Server(Api(Tables(), games=("game.pgn", read_games(str(pgn)))))
+    games = read_games(str(pgn), tablebase_probe(Tablebases()))
+    server = Server(Api(Tables(), games=("game.pgn", games)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -269,17 +273,219 @@ def test_a_game_reviewed_with_its_distance_graph(
         until(browser, lambda: browser.find_element("id", "tab-review").is_displayed())
         browser.find_element("id", "tab-review").click()
         points = until(browser, lambda: browser.find_elements("css selector", "#graph circle"))
-        assert len(points) == 2  # the two moves with an [%eval]
-        points[0].click()
+        assert len(points) == 5  # the start and every ply, the replies included
+        assert "mistake" in points[1].get_attribute("class")
+        moves = [
+            span.text for span in browser.find_elements("css selector", "#review-moves span:not(.variation)")
+        ]
+        assert moves == ["Qa2+?", "Qb6??", "Kb8", "Qb2+", "Ka7"], moves  # the blunder taken back beside
+
+        def click_point(index: int) -> None:  # the graph is drawn anew at each ply shown
+            until(
+                browser, lambda: browser.find_elements("css selector", "#graph circle")[index].click() or True
+            )
+
+        click_point(1)
         until(browser, lambda: text(browser, "review-comment").startswith("mistake"))
         assert browser.find_element("id", "fen").get_attribute("value").startswith("k7/8/2K5")
-        until(
-            browser,
-            lambda: (
-                "current" in browser.find_element("css selector", "#review-moves span").get_attribute("class")
-            ),
+        # The PGN's arrows on the board: the method's move and the fastest.
+        arrows = until(browser, lambda: browser.find_elements("css selector", "#arrows .pgn-arrow"))
+        assert sorted(arrow.get_attribute("data-move") for arrow in arrows) == ["b1b5", "b1b7"]
+        assert "current" in browser.find_element("css selector", "#review-moves span.mistake").get_attribute(
+            "class"
         )
         screenshot(browser, shots / "kqk-review.png")
+        browser.find_element("css selector", "#review-moves .variation span.blunder").click()
+        until(browser, lambda: text(browser, "review-comment").startswith("blunder: stalemate"))
+        assert browser.find_element("id", "fen").get_attribute("value").startswith("k7/8/1QK5")
+        squares = browser.find_elements("css selector", "#arrows .pgn-square")
+        assert [square.get_attribute("data-square") for square in squares] == ["b6"]
+        click_point(0)  # back to the start, on the main line
+        until(browser, lambda: browser.find_element("id", "fen").get_attribute("value") == KQK)
+        browser.set_window_size(400, 860)  # the graph and the moves fit a phone too
+        try:
+            no_horizontal_scroll(browser)
+            graph = browser.find_element("id", "graph").rect
+            assert graph["x"] >= 0 and graph["x"] + graph["width"] <= 400
+        finally:
+            browser.set_window_size(1100, 800)
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="module")
+def phone() -> Iterator[Any]:
+    """Headless Chromium 400 px wide: a phone held upright."""
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver.set_window_size(400, 860)
+    yield driver
+    driver.quit()
+
+
+def no_horizontal_scroll(browser: Any) -> None:
+    width = browser.execute_script("return document.documentElement.clientWidth")
+    assert width <= 400, width
+    scroll = browser.execute_script("return document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways: {scroll} px wide in {width}"
+
+
+def controls_fit(browser: Any, panel: str) -> None:
+    """Every control of the page and of ``panel`` shown, and inside the width
+    (the plan tree's moves aside: a subtree opens when asked)."""
+    width = browser.execute_script("return document.documentElement.clientWidth")
+    selector = ", ".join(
+        ["header button:not([hidden])", "header select", "#left button", "#left input"]
+        + [f"#{panel} {kind}:not(.node)" for kind in ("button", "input", "select")]
+    )
+    controls = browser.find_elements("css selector", selector)
+    assert len(controls) >= 6
+    for control in controls:
+        rect = control.rect
+        name = control.get_attribute("id") or control.text
+        assert control.is_displayed(), name
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= width + 0.5, (name, rect, width)
+
+
+def press(browser: Any, *keys: str) -> None:
+    """Keys sent to whatever has the focus: the keyboard alone."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).send_keys(*keys).perform()
+
+
+def focus_on(browser: Any, wanted: Callable[[Any], bool], backwards: bool = False, limit: int = 60) -> None:
+    """Tab (Shift+Tab ``backwards``) until the element with the focus is
+    ``wanted``, as a person would."""
+    from selenium.webdriver.common.keys import Keys
+
+    for _ in range(limit):
+        if wanted(browser.switch_to.active_element):
+            return
+        press(browser, *((Keys.SHIFT, Keys.TAB, Keys.SHIFT) if backwards else (Keys.TAB,)))
+    raise AssertionError("not reached with Tab")
+
+
+def by_id(name: str) -> Callable[[Any], bool]:
+    return lambda element: element.get_attribute("id") == name
+
+
+def arrow_keys(start: str, end: str) -> list[str]:
+    """The arrow keys from square ``start`` to ``end`` on a board seen from White."""
+    from selenium.webdriver.common.keys import Keys
+
+    files = ord(end[0]) - ord(start[0])
+    ranks = int(end[1]) - int(start[1])
+    return [Keys.ARROW_RIGHT if files > 0 else Keys.ARROW_LEFT] * abs(files) + [
+        Keys.ARROW_UP if ranks > 0 else Keys.ARROW_DOWN
+    ] * abs(ranks)
+
+
+def type_in_move_box(browser: Any, words: str) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    focus_on(browser, by_id("move-input"))
+    press(browser, words, Keys.ENTER)
+
+
+def test_a_class_at_400_px_plays_kqk_to_mate_with_the_keyboard_alone(
+    phone: Any, url: str, shots: Path
+) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    browser = phone
+    loaded(browser, url)
+    no_horizontal_scroll(browser)
+    controls_fit(browser, "plan-panel")
+    # File letters along the bottom, rank numbers up the side.
+    assert [c.text for c in browser.find_elements("css selector", ".coord.file")] == list("abcdefgh")
+    ranks = [c.text for c in browser.find_elements("css selector", ".coord.rank")]
+    assert ranks == [str(rank) for rank in range(8, 0, -1)]
+    board = browser.find_element("id", "board").rect
+    assert board["width"] <= 400 and abs(board["width"] - board["height"]) < 2
+    focus_on(browser, by_id("tab-practice"))
+    press(browser, Keys.ENTER)
+    until(browser, lambda: "Your move" in text(browser, "status") and "mate in" in text(browser, "status"))
+    no_horizontal_scroll(browser)
+    controls_fit(browser, "practice-panel")
+    height = browser.execute_script("return window.innerHeight")
+    for name in ("hint", "retry", "undo", "move-input"):  # above the fold
+        rect = browser.find_element("id", name).rect
+        assert rect["y"] + rect["height"] <= height, (name, rect, height)
+    # A hint is an arrow on the board, not a piece picked up with its targets dotted.
+    type_in_move_box(browser, "hint")
+    arrow = until(browser, lambda: browser.find_elements("css selector", "#arrows .hint-arrow"))[0]
+    move = arrow.get_attribute("data-move")
+    assert until(browser, lambda: text(browser, "hint-text")).startswith("Hint: play ")
+    assert not browser.find_elements("css selector", ".sq.target")
+    screenshot(browser, shots / "kqk-400px-hint.png")
+    # The hinted move with the squares: back onto the board, arrows to the piece, Enter, to its square, Enter.
+    focus_on(browser, lambda element: element.get_attribute("data-square") is not None, backwards=True)
+    here = browser.switch_to.active_element.get_attribute("data-square")
+    press(browser, *arrow_keys(here, move[:2]), Keys.ENTER)
+    until(browser, lambda: browser.find_elements("css selector", ".sq.target"))
+    press(browser, *arrow_keys(move[:2], move[2:4]), Keys.ENTER)
+    until(browser, lambda: len(browser.find_elements("css selector", "#moves span")) == 2)
+    for _ in range(20):  # then the move box: hint, and the hinted move in SAN
+        if "Game over" in text(browser, "status"):
+            break
+        played = len(browser.find_elements("css selector", "#moves span"))
+        type_in_move_box(browser, "hint")
+        hinted = until(browser, lambda: text(browser, "hint-text"))
+        san = hinted.removeprefix("Hint: play ").split()[0]
+        type_in_move_box(browser, san)
+        until(browser, lambda: len(browser.find_elements("css selector", "#moves span")) > played)
+    status = text(browser, "status")
+    assert "checkmate" in status and "you mated" in status, status
+    no_horizontal_scroll(browser)
+    screenshot(browser, shots / "kqk-400px-mate.png")
+    browser.set_window_size(320, 700)  # the narrowest phone
+    try:
+        until(browser, lambda: browser.execute_script("return document.documentElement.clientWidth") <= 320)
+        no_horizontal_scroll(browser)
+        controls_fit(browser, "practice-panel")
+    finally:
+        browser.set_window_size(400, 860)
+
+
+def test_at_400_px_the_plan_tree_ends_in_checkmate_and_hides_its_figures(
+    phone: Any, url: str, shots: Path
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    browser = phone
+    loaded(browser, url)
+    Select(browser.find_element("id", "table")).select_by_value("kbbk")
+    fen = browser.find_element("id", "fen")
+    until(browser, lambda: fen.get_attribute("value").startswith("8/8/8/3k4/8/8/8/2BBK3"))
+    fen.clear()
+    fen.send_keys(KBBK)
+    browser.find_element("id", "set-fen").click()
+    until(browser, lambda: fen.get_attribute("value") == KBBK)
+    browser.find_element("id", "plan-here").click()
+    until(browser, lambda: browser.find_elements("css selector", "#tree .node.us"))
+    assert not browser.find_element("id", "plan-status").is_displayed()  # no nodes, no ms
+    leaves = browser.execute_script(
+        "return [...document.querySelectorAll('#tree li')].filter(li => !li.querySelector('ul'))"
+        ".map(li => li.textContent)"
+    )
+    assert leaves and all(leaf.endswith("# checkmate") for leaf in leaves), leaves
+    browser.find_element("id", "show-figures").click()
+    assert "nodes" in text(browser, "plan-status")
+    no_horizontal_scroll(browser)
+    controls_fit(browser, "plan-panel")
+    screenshot(browser, shots / "kbbk-400px-plan.png")
+    browser.set_window_size(320, 700)  # the narrowest phone: still no sideways scroll
+    try:
+        until(browser, lambda: browser.execute_script("return document.documentElement.clientWidth") <= 320)
+        no_horizontal_scroll(browser)
+        controls_fit(browser, "plan-panel")
+    finally:
+        browser.set_window_size(400, 860)

@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from al0.cli import cli
+from al0.engine import Tablebases
 from al0.errors import PositionError
 from al0.serve import Api, Tables
-from al0.serve.review import read_games
+from al0.serve.review import read_games, tablebase_probe
 
 KQK = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
 
@@ -36,11 +37,50 @@ def test_a_practice_game_reads_back_with_verdicts_and_distances(practised: Path)
     plies = game["plies"]
     assert game["headers"]["FEN"] == KQK and plies[0]["fen"] == KQK
     assert [ply["san"] for ply in plies[1:]] == ["Qa2+", "Kb8", "Qb2+", "Ka7"]
-    assert plies[1]["comment"].startswith("mistake: mate in 2 instead of 1")
+    assert plies[1]["comment"].startswith("mistake: mate in 2 after it instead of 1")
     assert "[%" not in plies[1]["comment"]
     assert [ply["mate"] for ply in plies] == [None, 2, None, 1, None]
     listed = Api(Tables(), games=("game.pgn", [game])).call("games", {})
     assert listed["name"] == "game.pgn" and listed["games"][0] == game
+
+
+def test_the_review_has_the_retried_blunder_the_marks_the_arrows_and_every_plys_distance(
+    practised: Path,
+) -> None:
+    (game,) = read_games(str(practised), tablebase_probe(Tablebases()))
+    plies = game["plies"]
+    # Every ply, the start and the defence's replies too, from the tablebase where no eval says.
+    assert [ply["mate"] for ply in plies] == [1, 2, 2, 1, 1]
+    assert [(ply["san"], ply["grade"], ply["mark"]) for ply in plies[1:]] == [
+        ("Qa2+", "mistake", "?"),
+        ("Kb8", None, ""),
+        ("Qb2+", "fastest", ""),
+        ("Ka7", None, ""),
+    ]
+    # The blunder taken back stays beside the move kept, with its verdict and no distance (a draw).
+    ((blunder,),) = plies[1]["variations"]
+    assert (blunder["san"], blunder["grade"], blunder["mark"], blunder["mate"]) == (
+        "Qb6",
+        "blunder",
+        "??",
+        None,
+    )
+    assert blunder["comment"].startswith("blunder: stalemate")
+    assert blunder["fen"].startswith("k7/8/1QK5")
+    # [%cal] and [%csl]: the method's move in green, the fastest in blue, the blunder's square in red.
+    assert plies[1]["arrows"] == [
+        {"from": "b1", "to": "b5", "color": "green"},
+        {"from": "b1", "to": "b7", "color": "blue"},
+    ]
+    assert blunder["squares"] == [{"square": "b6", "color": "red"}]
+
+
+def test_a_pgns_own_marks_grade_a_move_with_no_verdict(tmp_path: Path) -> None:
+    pgn = tmp_path / "marked.pgn"
+    pgn.write_text(f'[FEN "{KQK}"]\n\n1. Qb6 $4 ( 1. Qb7# ) 1/2-1/2\n')
+    (game,) = read_games(str(pgn))
+    assert (game["plies"][1]["grade"], game["plies"][1]["mark"]) == ("blunder", "??")
+    assert game["plies"][1]["variations"][0][0]["san"] == "Qb7#"
 
 
 def test_a_bad_pgn_is_one_line_naming_the_file(tmp_path: Path) -> None:

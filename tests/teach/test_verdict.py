@@ -79,7 +79,7 @@ def verdict(endgame, name: str, fen: str, san: str):
             "their king is held in shrinks from 27 to 26 squares",
         ),
         ("krk", KRK_START, "Kc4", Grade.FASTEST, "the fastest way: mate in 7 after it"),
-        ("krk", KRK_AFTER_TWO, "Kd4", Grade.MISTAKE, "mate in 9 instead of 7: 2 moves slower"),
+        ("krk", KRK_AFTER_TWO, "Kd4", Grade.MISTAKE, "mate in 9 after it instead of 7: 2 moves slower"),
         ("krk", KRK_AFTER_TWO, "Kf4", Grade.MISTAKE, "the plan was: Squeeze"),
         # The blunders, from held positions.
         (
@@ -114,11 +114,42 @@ def test_with_no_table_the_fastest_move_is_fastest_and_a_slow_one_a_mistake(endg
     slow = judge.judge(board, board.parse_san("Kd1"))
     assert slow.grade is Grade.MISTAKE and "slower" in slow.reason
     # With no table, the measures of every mating drive explain a fastest move.
-    assert slow.reason == "mate in 9 instead of 7: 2 moves slower"
+    assert slow.reason == "mate in 9 after it instead of 7: 2 moves slower"
     fast = judge.judge(board, board.parse_san("Qa6"))
     assert fast.reason == (
         "the fastest way: mate in 7 after it — the box their king is held in shrinks from 41 to 26 squares"
     )
+
+
+@pytest.mark.parametrize(
+    "fen, san, lost, after, words",
+    [
+        # A queen given to a skewer: Black mates in 2 after Rxe3, a loss, not a draw.
+        ("8/8/8/8/4rQ2/1k6/8/1K6 w - - 0 1", "Qe3+", 2, None, "Black mates in 2"),
+        # The back rank left open: Re1# at once.
+        ("8/8/8/8/4rQ2/1k6/8/1K6 w - - 0 1", "Qf8", 0, None, "Black mates"),
+        # A queen given for the rook: a draw, no side mates.
+        ("8/8/8/8/4rQ2/1k6/8/1K6 w - - 0 1", "Qc7", None, None, "no forced mate"),
+        ("8/8/8/8/4rQ2/1k6/8/1K6 w - - 0 1", "Qxe4", None, 4, "mate in 4"),
+    ],
+)
+def test_a_blunder_that_loses_says_who_mates(endgame, fen, san, lost, after, words):
+    board = chess.Board(fen)
+    given = Judge(endgame("KQKR"), chess.WHITE).judge(board, board.parse_san(san))
+    assert (given.lost, given.after, given.after_words()) == (lost, after, words)
+    assert given.reason.endswith("; Black wins") is (lost is not None), given.reason
+
+
+def test_measures_that_read_the_same_numbers_are_said_once():
+    table = load_table("kbbk")
+    board = chess.Board("8/8/8/3k4/8/8/8/2BBK3 w - - 0 1")
+    explanation = Explainer(table).explain("squeeze", board, board.parse_san("Bd2"))
+    said = explanation.progress_words(every=True)
+    merged = [words for words in said if "35 to 32" in words]
+    assert merged == [
+        "the box their king is held in shrinks from 35 to 32 squares, as do the room the pieces "
+        "leave their king and the smallest box their king can step into"
+    ], said
 
 
 def test_an_explanation_reads_every_feature_of_the_goal_before_and_after():

@@ -7,13 +7,18 @@ const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
 const page = {
   table: null, mode: "plan", flipped: false, pieces: {},
-  view: null,          // what the board shows: {fen, legal, last}
+  view: null,          // what the board shows: {fen, legal, sans, last}
   playable: false,     // whether a move on the board is sent
-  selected: null,      // the square picked by a click
+  selected: null,      // the square picked by a click or by Enter
+  focus: null,         // the square the keyboard is on (the board's one tab stop)
+  arrow: null,         // the hinted move drawn as an arrow: "e2e4"
   boxes: null,         // {before: [...], after: [...]} squares shaded
   line: [], lineAt: 0, // plan mode: the positions explored, and the one shown
   session: null, game: null, gameAt: null,  // practice mode
-  games: [], review: 0, reviewAt: 0,         // review mode: the PGN's games
+  grades: [],          // practice mode: the verdict of each ply played (ours), for its ?/?? mark
+  games: [], review: 0, reviewAt: 0,         // review mode: the PGN's games, the ply shown
+  reviewBranch: null,  // the variation shown: {at: the main line's ply it replaces, index}, or null
+  marks: null,         // a reviewed ply's arrows and squares: {arrows: [...], squares: [...]}
 };
 
 async function api(route, body) {
@@ -44,12 +49,15 @@ function squaresOf(fen) {
 
 function drawBoard() {
   const board = $("board");
+  const hadFocus = board.contains(document.activeElement);
   board.textContent = "";
+  drawArrow();
   if (!page.view) return;
   const placement = squaresOf(page.view.fen);
   const last = page.view.last ? [page.view.last.slice(0, 2), page.view.last.slice(2, 4)] : [];
   const targets = page.selected ? page.view.legal.filter((m) => m.startsWith(page.selected))
     .map((m) => m.slice(2, 4)) : [];
+  const focus = page.focus || page.selected || (page.flipped ? "h8" : "a1");
   for (let row = 0; row < 8; row++) {
     for (let col = 0; col < 8; col++) {
       const file = page.flipped ? 7 - col : col, rank = page.flipped ? row + 1 : 8 - row;
@@ -57,6 +65,9 @@ function drawBoard() {
       const square = document.createElement("div");
       square.className = "sq " + ((file + rank) % 2 ? "dark" : "light");
       square.dataset.square = name;
+      square.setAttribute("role", "gridcell");
+      square.tabIndex = name === focus ? 0 : -1;  // one tab stop; arrow keys move within
+      square.setAttribute("aria-label", name + (placement[name] ? " " + pieceName(placement[name]) : ""));
       if (last.includes(name)) square.classList.add("last");
       if (name === page.selected) square.classList.add("selected");
       if (targets.includes(name)) square.classList.add("target");
@@ -66,12 +77,117 @@ function drawBoard() {
         square.insertAdjacentHTML("beforeend", page.pieces[placement[name]] || placement[name]);
         square.dataset.piece = placement[name];
       }
-      if (col === 0) square.insertAdjacentHTML("beforeend", `<span class="coord">${rank}</span>`);
+      if (col === 0) square.insertAdjacentHTML("beforeend", `<span class="coord rank">${rank}</span>`);
+      if (row === 7) square.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[file]}</span>`);
       board.appendChild(square);
     }
   }
+  if (hadFocus) board.querySelector(`[data-square="${focus}"]`).focus();
   $("legend").hidden = !page.boxes;
   $("fen").value = page.view.fen;
+}
+
+const PIECE_NAMES = {k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn"};
+
+function pieceName(symbol) {
+  return (symbol === symbol.toUpperCase() ? "white " : "black ") + PIECE_NAMES[symbol.toLowerCase()];
+}
+
+const COLOURS = {green: "21,120,27", blue: "0,80,170", red: "190,30,30", yellow: "230,180,0"};
+// The colours of a PGN's [%cal] and [%csl] (G, B, R, Y), as lichess draws them.
+
+function centre(name) {
+  // A square's centre in board coordinates (one unit a square), as the board is shown.
+  const file = FILES.indexOf(name[0]), rank = Number(name[1]);
+  const col = page.flipped ? 7 - file : file, row = page.flipped ? rank - 1 : 8 - rank;
+  return [col + 0.5, row + 0.5];
+}
+
+function arrowSvg(from, to, colour, kind) {
+  const [x1, y1] = centre(from), [x2, y2] = centre(to);
+  const length = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / length, uy = (y2 - y1) / length;
+  const bx = x2 - ux * 0.45, by = y2 - uy * 0.45;  // the head's base
+  const head = [[x2 - ux * 0.1, y2 - uy * 0.1], [bx - uy * 0.25, by + ux * 0.25],
+                [bx + uy * 0.25, by - ux * 0.25]];
+  const fill = `rgba(${colour},.8)`;
+  return `<line class="${kind}" data-move="${from}${to}" x1="${x1}" y1="${y1}" x2="${bx}" y2="${by}" ` +
+    `style="stroke:${fill}"/><polygon points="${head.map((p) => p.join(",")).join(" ")}" style="fill:${fill}"/>`;
+}
+
+function drawArrow() {
+  // The hinted move as an arrow over the board; a reviewed move's arrows and squares.
+  const svg = $("arrows");
+  svg.textContent = "";
+  if (!page.view) return;
+  let drawn = "";
+  if (page.marks) {
+    for (const {square, color} of page.marks.squares) {
+      const [x, y] = centre(square);
+      drawn += `<rect class="pgn-square" data-square="${square}" x="${x - 0.5}" y="${y - 0.5}" ` +
+        `width="1" height="1" style="fill:rgba(${COLOURS[color] || COLOURS.green},.35)"/>`;
+    }
+    for (const {from, to, color} of page.marks.arrows) {
+      drawn += arrowSvg(from, to, COLOURS[color] || COLOURS.green, "pgn-arrow");
+    }
+  }
+  if (page.arrow) drawn += arrowSvg(page.arrow.slice(0, 2), page.arrow.slice(2, 4), COLOURS.blue, "hint-arrow");
+  svg.innerHTML = drawn;
+}
+
+function squareFromKey(name, key) {
+  // The square an arrow key leads to from ``name``, as the board is shown (flipped or not).
+  const step = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[key];
+  const sign = page.flipped ? -1 : 1;
+  const file = FILES.indexOf(name[0]) + sign * step[0], rank = Number(name[1]) + sign * step[1];
+  return file >= 0 && file < 8 && rank >= 1 && rank <= 8 ? FILES[file] + rank : name;
+}
+
+function squareChosen(name) {
+  // A square clicked or chosen by Enter: pick its piece up, or put the piece picked up down there.
+  if (page.selected && page.selected !== name) { tryMove(page.selected, name); return false; }
+  if (!movesFrom(name).length) { page.selected = null; drawBoard(); return false; }
+  page.selected = name;
+  drawBoard();
+  return true;
+}
+
+function moveTyped(text) {
+  // A move typed in SAN or UCI (checks and marks optional), as the legal moves name it.
+  const view = page.view;
+  if (!view || !page.playable) return null;
+  const plain = (t) => t.replace(/[+#!?]/g, "").replace(/\s/g, "");
+  const typed = plain(text);
+  if (view.legal.includes(typed.toLowerCase())) return typed.toLowerCase();
+  const sans = view.sans || [];
+  let index = sans.findIndex((san) => plain(san) === typed);
+  if (index < 0) {
+    const loose = sans.map((san, i) => [plain(san).toLowerCase(), i]).filter(([san]) => san === typed.toLowerCase());
+    if (loose.length === 1) index = loose[0][1];
+  }
+  return index < 0 ? null : view.legal[index];
+}
+
+async function moveBox(event) {
+  event.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (!text) return;
+  const word = text.toLowerCase();
+  const commands = {hint: () => hint(), retry: () => takeBack("retry"), undo: () => takeBack("undo"),
+                    flip: async () => { page.flipped = !page.flipped; drawBoard(); }};
+  if (commands[word] && (page.mode === "practice" || word === "flip")) {
+    input.value = "";
+    await commands[word]();
+    return;
+  }
+  const move = moveTyped(text);
+  if (!move) {
+    const legal = page.view && page.playable ? (page.view.sans || []).join(", ") : "none here";
+    throw new Error(`${JSON.stringify(text)} is not a legal move here (legal: ${legal})`);
+  }
+  input.value = "";
+  page.selected = null;
+  await sendMove(move);
 }
 
 function movesFrom(square) {
@@ -96,20 +212,39 @@ function setUpBoard() {
   board.addEventListener("pointerdown", (event) => {
     const name = squareAt(event.clientX, event.clientY);
     if (!name) return;
-    if (page.selected && page.selected !== name) { tryMove(page.selected, name); return; }
-    if (!movesFrom(name).length) { page.selected = null; drawBoard(); return; }
-    page.selected = name;
-    drawBoard();
+    page.focus = name;
+    if (!squareChosen(name)) return;
     const ghost = document.createElement("div");
     ghost.className = "dragging";
+    const size = board.querySelector(".sq").getBoundingClientRect().width;
+    ghost.style.width = ghost.style.height = size + "px";
     ghost.innerHTML = page.pieces[squaresOf(page.view.fen)[name]] || "";
-    drag = {from: name, ghost, moved: false};
+    drag = {from: name, ghost, moved: false, size};
+  });
+  board.addEventListener("keydown", (event) => {
+    const square = event.target.closest(".sq");
+    if (!square) return;
+    const name = square.dataset.square;
+    if (event.key.startsWith("Arrow")) {
+      page.focus = squareFromKey(name, event.key);
+      board.querySelector(`[data-square="${page.focus}"]`).focus();
+      for (const other of board.querySelectorAll(".sq")) other.tabIndex = other.dataset.square === page.focus ? 0 : -1;
+    } else if (event.key === "Enter" || event.key === " ") {
+      page.focus = name;
+      squareChosen(name);
+    } else if (event.key === "Escape") {
+      page.selected = null;
+      drawBoard();
+    } else {
+      return;
+    }
+    event.preventDefault();
   });
   window.addEventListener("pointermove", (event) => {
     if (!drag) return;
     if (!drag.moved) { document.body.appendChild(drag.ghost); drag.moved = true; }
-    drag.ghost.style.left = event.clientX - 30 + "px";
-    drag.ghost.style.top = event.clientY - 30 + "px";
+    drag.ghost.style.left = event.clientX - drag.size / 2 + "px";
+    drag.ghost.style.top = event.clientY - drag.size / 2 + "px";
   });
   window.addEventListener("pointerup", (event) => {
     if (!drag) return;
@@ -122,7 +257,9 @@ function setUpBoard() {
   });
 }
 
-function show(view, playable) {
+function show(view, playable, marks = null) {
+  if (!page.view || page.view.fen !== view.fen) page.arrow = null;  // a hint is for its position only
+  page.marks = marks;
   page.view = view;
   page.playable = playable;
   page.selected = null;
@@ -191,7 +328,8 @@ function treeList(tree, depth) {
       sub.hidden = depth >= 1;  // the first two plies open; a click opens the rest
       item.appendChild(sub);
     } else {
-      item.appendChild(document.createTextNode(" goal"));
+      // The last leaf says what it is: a mate, or the goal reached.
+      item.appendChild(document.createTextNode(branch.san.endsWith("#") ? " checkmate" : " goal"));
     }
     list.appendChild(item);
   }
@@ -201,9 +339,12 @@ function treeList(tree, depth) {
 async function planHere() {
   const here = page.view;  // the position shown: the line's, or a tree node's
   $("plan-status").textContent = "searching…";
+  $("plan-status").hidden = false;
   try {
     const plan = await api("plan", {table: page.table, fen: here.fen});
+    // The search's figures are for the author; a class sees them when asked.
     $("plan-status").textContent = `${plan.nodes} nodes, ${plan.ms} ms`;
+    $("plan-status").hidden = !$("show-figures").checked;
     const caption = plan.advice ? (plan.advice_description || plan.advice) :
       "no plan: " + plan.failure;
     $("plan-caption").textContent = caption;
@@ -241,8 +382,8 @@ function treeClick(event) {
 
 function gameView(state, at) {
   const step = state.positions[at];
-  return {fen: step.fen, legal: at === state.positions.length - 1 ? state.legal : [],
-          last: step.last};
+  const now = at === state.positions.length - 1;
+  return {fen: step.fen, legal: now ? state.legal : [], sans: now ? state.sans : [], last: step.last};
 }
 
 function drawGame() {
@@ -252,11 +393,14 @@ function drawGame() {
   show(gameView(state, at), page.gameAt === null && !state.over);
   const list = $("moves");
   list.textContent = "";
+  page.grades.length = Math.min(page.grades.length, state.moves.length);  // moves taken back
   state.moves.forEach((san, index) => {
     if (index % 2 === 0) list.appendChild(document.createElement("li"));
     const span = document.createElement("span");
-    span.textContent = san;
-    if (index + 1 === at) span.className = "current";
+    const grade = page.grades[index] || "";
+    span.textContent = san + ({mistake: "?", blunder: "??"}[grade] || "");
+    if (grade) span.classList.add(grade);
+    if (index + 1 === at) span.classList.add("current");
     span.addEventListener("click", () => {
       page.gameAt = index + 1 === state.positions.length - 1 ? null : index + 1;
       page.boxes = null;
@@ -281,6 +425,7 @@ async function startPractice() {
   await leave();
   const state = await api("practice/start", body);
   page.session = state.session;
+  page.grades = [];
   page.game = state;
   page.gameAt = null;
   page.boxes = null;
@@ -311,6 +456,7 @@ async function practiceMove(move) {
   page.game = answer.state;
   page.gameAt = null;
   const turn = answer.turn, verdict = turn.verdict;
+  page.grades[answer.state.moves.length - (turn.reply ? 2 : 1)] = verdict.grade;
   $("hint-text").textContent = "";
   const box = $("verdict");
   box.className = verdict.grade;
@@ -322,15 +468,16 @@ async function practiceMove(move) {
   if (explanation) {
     $("caption").textContent = explanation.goal;
     const said = new Set();
-    for (const part of explanation.changes.map((c) => c.words)
-      .concat(explanation.parts.filter((p) => p.holds).map((p) => p.words))) {
-      for (const words of part.split("; ")) {
-        if (words && !said.has(words)) {
-          said.add(words);
-          const item = document.createElement("li");
-          item.textContent = words;
-          list.appendChild(item);
-        }
+    // The measures (one line for those with the same numbers), then what else holds.
+    const measures = new Set(explanation.changes.map((c) => c.words));
+    const holding = explanation.parts.filter((p) => p.holds)
+      .flatMap((p) => p.words.split("; ")).filter((words) => !measures.has(words));
+    for (const words of explanation.said.concat(holding)) {
+      if (words && !said.has(words)) {
+        said.add(words);
+        const item = document.createElement("li");
+        item.textContent = words;
+        list.appendChild(item);
       }
     }
     page.boxes = explanation.squares.before ? explanation.squares : null;
@@ -345,7 +492,8 @@ async function hint() {
   $("hint-text").textContent = "Hint: " + answer.words;
   $("hint-text").dataset.move = answer.move || "";
   if (answer.goal) $("caption").textContent = answer.goal;
-  if (answer.move) { page.selected = answer.move.slice(0, 2); drawBoard(); }
+  page.arrow = answer.move || null;  // drawn as an arrow, as lichess draws a hint
+  drawBoard();
 }
 
 async function takeBack(route) {
@@ -408,46 +556,103 @@ async function loadGames() {
                           String(index)));
   });
   select.addEventListener("change", () => { page.review = Number(select.value); page.reviewAt = 0;
-                                            drawReview(); });
+                                            page.reviewBranch = null; drawReview(); });
+}
+
+function reviewLine() {
+  // The plies shown: the main line, or the main line up to a variation and then the variation.
+  const game = page.games[page.review];
+  const branch = page.reviewBranch;
+  if (!branch) return game.plies;
+  return game.plies.slice(0, branch.at).concat(game.plies[branch.at].variations[branch.index]);
 }
 
 function drawGraph(plies) {
-  // Moves to mate (from [%eval #N]) for each ply that has one; higher is further.
+  // The distance to mate at every ply of the main line, the start first: from [%eval #N],
+  // else the tablebase's; above the axis the side that mates at the start, below the other.
   const svg = $("graph");
-  const width = Number(svg.getAttribute("width")), height = Number(svg.getAttribute("height"));
-  const points = plies.map((ply, index) => [index, ply.mate]).filter(([, mate]) => mate !== null);
-  const top = Math.max(1, ...points.map(([, mate]) => Math.abs(mate)));
-  const x = (index) => 20 + index * (width - 30) / Math.max(1, plies.length - 1);
-  const y = (mate) => height - 15 - Math.abs(mate) * (height - 30) / top;
-  const marks = points.map(([index, mate]) =>
-    `<circle cx="${x(index)}" cy="${y(mate)}" r="4" data-ply="${index}"` +
-    `${index === page.reviewAt ? ' class="current"' : ""}><title>mate in ${Math.abs(mate)}` +
-    `</title></circle>`).join("");
+  const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const sign = Math.sign(plies.find((ply) => ply.mate)?.mate || 1);
+  const values = plies.map((ply) => ply.mate === null ? null : ply.mate * sign);
+  const known = values.filter((value) => value !== null);
+  const top = Math.max(1, ...known.map(Math.abs));
+  const below = known.some((value) => value < 0);
+  const zero = below ? height / 2 : height - 15;
+  const x = (index) => 24 + index * (width - 34) / Math.max(1, plies.length - 1);
+  const y = (value) => zero - value * (zero - 12) / top;
+  const current = page.reviewBranch ? -1 : page.reviewAt;
+  const marks = plies.map((ply, index) => {
+    const value = values[index];
+    const grade = value === null ? "none" : ply.grade || "";
+    const what = value === null ? "not known" : value === 0 ? "mate" :
+      `${value > 0 ? "" : "the other side: "}mate in ${Math.abs(value)}`;
+    const label = index === 0 ? "start" : ply.san + ply.mark;
+    return `<circle cx="${x(index)}" cy="${y(value || 0)}" r="4" data-ply="${index}" ` +
+      `class="${grade}${index === current ? " current" : ""}"><title>${label}: ${what}</title></circle>`;
+  }).join("");
+  const points = values.map((value, index) => [index, value]).filter(([, value]) => value !== null);
   svg.innerHTML = `<text x="2" y="12">mate in ${top}</text>` +
-    `<text x="2" y="${height - 3}">mate</text>` +
-    `<polyline points="${points.map(([i, m]) => x(i) + "," + y(m)).join(" ")}"/>` + marks;
+    `<text x="2" y="${zero - 3}">mate</text>` +
+    `<line class="axis" x1="24" y1="${zero}" x2="${width - 10}" y2="${zero}"/>` +
+    `<polyline points="${points.map(([i, v]) => x(i) + "," + y(v)).join(" ")}"/>` + marks;
+}
+
+function plyNumber(fen) {
+  // "3." before White's move, "3…" before Black's, from the position the move is played at.
+  const [, turn, , , , number] = fen.split(" ");
+  return turn === "w" ? `${number}.` : `${number}…`;
+}
+
+function moveSpan(ply, current, onClick) {
+  const span = document.createElement("span");
+  span.textContent = ply.san + (ply.mark || "");
+  span.className = [ply.grade || "", current ? "current" : ""].join(" ").trim();
+  span.title = ply.comment || "";
+  span.addEventListener("click", onClick);
+  return span;
 }
 
 function drawReview() {
   const game = page.games[page.review];
   if (!game) return;
-  const ply = game.plies[page.reviewAt];
+  const line = reviewLine();
+  const ply = line[page.reviewAt];
   page.boxes = null;
-  show({fen: ply.fen, legal: [], last: ply.last}, false);
+  show({fen: ply.fen, legal: [], last: ply.last}, false, {arrows: ply.arrows || [], squares: ply.squares || []});
   $("review-comment").textContent = ply.comment || "";
   $("caption").textContent = ply.comment || "";
   drawGraph(game.plies);
   const list = $("review-moves");
   list.textContent = "";
-  const blackFirst = game.plies[0].fen.split(" ")[1] === "b";
+  const item = document.createElement("li");
+  list.appendChild(item);
   game.plies.slice(1).forEach((step, index) => {
-    const number = index + (blackFirst ? 1 : 0);
-    if (number % 2 === 0 || index === 0) list.appendChild(document.createElement("li"));
-    const span = document.createElement("span");
-    span.textContent = step.san;
-    if (index + 1 === page.reviewAt) span.className = "current";
-    span.addEventListener("click", () => { page.reviewAt = index + 1; drawReview(); });
-    list.lastChild.appendChild(span);
+    const at = index + 1, before = game.plies[index];
+    const white = before.fen.split(" ")[1] === "w";
+    if (white || index === 0) item.appendChild(document.createTextNode(" " + plyNumber(before.fen) + " "));
+    const current = !page.reviewBranch && at === page.reviewAt;
+    item.appendChild(moveSpan(step, current, () => {
+      page.reviewBranch = null; page.reviewAt = at; drawReview();
+    }));
+    step.variations.forEach((variation, number) => {
+      // A move taken back, kept beside the one played: clickable, with its own verdict.
+      const aside = document.createElement("span");
+      aside.className = "variation";
+      aside.appendChild(document.createTextNode(" ("));
+      let fen = before.fen;
+      variation.forEach((move, offset) => {
+        if (offset) aside.appendChild(document.createTextNode(" "));
+        if (offset === 0 || fen.split(" ")[1] === "w") aside.appendChild(document.createTextNode(plyNumber(fen) + " "));
+        const shown = page.reviewBranch && page.reviewBranch.at === at && page.reviewBranch.index === number &&
+          page.reviewAt === at + offset;
+        aside.appendChild(moveSpan(move, shown, () => {
+          page.reviewBranch = {at, index: number}; page.reviewAt = at + offset; drawReview();
+        }));
+        fen = move.fen;
+      });
+      aside.appendChild(document.createTextNode(") "));
+      item.appendChild(aside);
+    });
   });
 }
 
@@ -492,6 +697,7 @@ async function main() {
     tab.addEventListener("click", () => setMode(tab.dataset.mode));
   }
   $("flip").addEventListener("click", () => { page.flipped = !page.flipped; drawBoard(); });
+  $("plan-status").hidden = true;
   $("set-fen").addEventListener("click", () => {
     const fen = $("fen").value.trim();
     if (page.mode === "practice") {
@@ -503,6 +709,10 @@ async function main() {
     }
   });
   $("plan-here").addEventListener("click", () => planHere().catch(report));
+  $("show-figures").addEventListener("change", () => {
+    if ($("plan-status").textContent !== "searching…") $("plan-status").hidden = !$("show-figures").checked;
+  });
+  $("move-form").addEventListener("submit", (event) => moveBox(event).catch(report));
   $("tree").addEventListener("click", treeClick);
   $("start").addEventListener("click", () => startPractice().catch(report));
   $("next").addEventListener("click", () => {
@@ -524,13 +734,13 @@ async function main() {
   await loadGames();
   $("graph").addEventListener("click", (event) => {
     const ply = event.target.dataset && event.target.dataset.ply;
-    if (ply !== undefined) { page.reviewAt = Number(ply); drawReview(); }
+    if (ply !== undefined) { page.reviewBranch = null; page.reviewAt = Number(ply); drawReview(); }
   });
   document.addEventListener("keydown", (event) => {  // arrows step through a game reviewed
-    if (page.mode !== "review" || event.target.tagName === "INPUT") return;
+    if (page.mode !== "review" || event.target.tagName === "INPUT" || event.target.closest("#board")) return;
     const game = page.games[page.review];
     if (!game) return;
-    if (event.key === "ArrowRight") page.reviewAt = Math.min(page.reviewAt + 1, game.plies.length - 1);
+    if (event.key === "ArrowRight") page.reviewAt = Math.min(page.reviewAt + 1, reviewLine().length - 1);
     else if (event.key === "ArrowLeft") page.reviewAt = Math.max(page.reviewAt - 1, 0);
     else return;
     drawReview();
