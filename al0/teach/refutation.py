@@ -22,8 +22,8 @@ from al0.engine.limits import SearchLimits
 from al0.engine.search import ForcingTreeSearch
 from al0.errors import SearchBudgetExceeded
 from al0.lang.compile_goals import compile_goal
-from al0.lang.library import Node
 from al0.lang.model import AdviceTable, Goal
+from al0.lang.node import Node
 from al0.teach.explain import conjuncts, goal_text
 
 SHOWN_LINES = 3
