@@ -11,6 +11,7 @@
 #include "symmetry.h"
 #include "tree.h"
 #include "probe.h"
+#include "retrograde.h"
 
 #define MAX_MEN 8
 
@@ -1070,6 +1071,95 @@ static PyObject *py_canonical(PyObject *module, PyObject *args)
                          i.bishops, i.knights, i.turn ? Py_True : Py_False);
 }
 
+/* ------------------------------------------------------------ retrograde */
+
+/* A layout from a sequence of piece types and one of sides (0 or 1). */
+static int read_layout(PyObject *types, PyObject *sides, TableLayout *layout)
+{
+    Py_ssize_t men, count;
+    int *t = read_ints(types, &men), *s = t ? read_ints(sides, &count) : NULL;
+    int bad = !s || men != count || layout_init(layout, (int)men, t, s) < 0;
+    for (Py_ssize_t i = 0; s && !bad && i < men; i++)
+        bad = t[i] < PAWN || t[i] > KING || (s[i] != 0 && s[i] != 1);
+    if (s && bad)
+        PyErr_SetString(PyExc_ValueError, "a table's men: a king first, at most four, sides 0 or 1");
+    PyMem_Free(t);
+    PyMem_Free(s);
+    return bad ? -1 : 0;
+}
+
+/* retrograde(types, sides, exits, threads, out) -> plies of the last level:
+ * the table of the men of `types` and `sides` into `out` (two rows of the
+ * layout's size, bytes), given per exit (slot, types, sides, mapping,
+ * swapped, values) the smaller table it leads to. Made by
+ * al0/tablebase/retrograde.py. */
+static PyObject *py_retrograde(PyObject *module, PyObject *args)
+{
+    PyObject *types, *sides, *exits, *out;
+    int threads;
+    TableLayout layout;
+    RetroExit found[TABLE_MAX_MEN];
+    Py_buffer views[TABLE_MAX_MEN], target;
+    int viewed = 0, level = -1;
+    if (!PyArg_ParseTuple(args, "OOOiO", &types, &sides, &exits, &threads, &out)
+        || read_layout(types, sides, &layout) < 0)
+        return NULL;
+    PyObject *fast = PySequence_Fast(exits, "exits: a sequence");
+    if (!fast)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    if (count > layout.men) {
+        PyErr_SetString(PyExc_ValueError, "exits: at most one a slot");
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        RetroExit *exit = &found[i];
+        PyObject *small_types, *small_sides, *mapping, *values;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iOOOpO", &exit->slot, &small_types,
+                              &small_sides, &mapping, &exit->swapped, &values)
+            || read_layout(small_types, small_sides, &exit->layout) < 0
+            || read_int_array(mapping, exit->mapping, exit->layout.men, "mapping") < 0)
+            goto fail;
+        int bad = exit->slot < 0 || exit->slot >= layout.men || exit->slot == layout.kings[0]
+               || exit->slot == layout.kings[1] || exit->layout.men != layout.men - 1;
+        for (int j = 0; j < i; j++)
+            bad |= found[j].slot == exit->slot;
+        for (int slot = 0; slot < exit->layout.men; slot++)
+            bad |= exit->mapping[slot] < 0 || exit->mapping[slot] >= layout.men
+                || exit->mapping[slot] == exit->slot;
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError, "exits: a man's slot, its table's men and their slots here");
+            goto fail;
+        }
+        if (PyObject_GetBuffer(values, &views[viewed], PyBUF_C_CONTIGUOUS) < 0)
+            goto fail;
+        viewed++;
+        if (views[i].itemsize != 1 || views[i].len != 2 * exit->layout.size) {
+            PyErr_SetString(PyExc_ValueError, "exits: values of two rows of the smaller table's size");
+            goto fail;
+        }
+        exit->values = views[i].buf;
+    }
+    if (PyObject_GetBuffer(out, &target, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+        goto fail;
+    if (target.itemsize != 1 || target.len != 2 * layout.size) {
+        PyBuffer_Release(&target);
+        PyErr_Format(PyExc_ValueError, "out: two rows of %lld bytes", layout.size);
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    level = retrograde_build(&layout, found, (int)count, threads, target.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&target);
+    if (level < 0)
+        PyErr_NoMemory();
+fail:
+    for (int i = 0; i < viewed; i++)
+        PyBuffer_Release(&views[i]);
+    Py_DECREF(fast);
+    return level < 0 ? NULL : PyLong_FromLong(level);
+}
+
 /* --------------------------------------------------------------- module */
 
 static PyObject *names_tuple(const char **names, int count)
@@ -1095,6 +1185,8 @@ static PyMethodDef core_methods[] = {
      "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop[, excluded, reach])"},
     {"canonical", py_canonical, METH_VARARGS,
      "canonical(position, us): (symmetry, image) of the class's canonical orientation"},
+    {"retrograde", py_retrograde, METH_VARARGS,
+     "retrograde(types, sides, exits, threads, out): a tablebase's values into out"},
     {NULL}
 };
 

@@ -1,4 +1,6 @@
-"""The retrograde build of a pawnless tablebase, vectorised with numpy.
+"""The retrograde build of a pawnless tablebase: on the native core
+(``al0/core/retrograde.c``) where it runs, else its twin here, vectorised
+with numpy (the same bytes: ``tests/tablebase/test_retrograde.py``).
 
 An entry is a position's value for the side to move, in plies (half-moves)
 to mate with best play by both sides: even for a loss (0: mated now), odd
@@ -21,12 +23,15 @@ move of P is worth ``|G| / |Stab(P)|``, an un-move from Q ``|G| / |Stab(Q)|``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import chess
 import numpy as np
 import numpy.typing as npt
 
+from al0.core import native
 from al0.tablebase.geometry import MOVES, OFF, STEP, Indices, Layout, Squares, attacked, occupancy
 from al0.tablebase.material import Material
 
@@ -127,7 +132,41 @@ class _Classes:
 
 def build(material: Material, smaller: Mapping[str, Values], progress: Progress | None = None) -> Values:
     """The table of ``material``, given the tables of every material a
-    capture leads to (by name, as :meth:`Material.without` names them)."""
+    capture leads to (by name, as :meth:`Material.without` names them):
+    built on the native core where it runs, else by :func:`build_twin`."""
+    core = native()
+    if core is None:
+        return build_twin(material, smaller, progress)
+    return _build_native(core, material, smaller, progress)
+
+
+def _threads() -> int:
+    """The processors this process may run on (a build shares its levels among them)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def _build_native(
+    core: Any, material: Material, smaller: Mapping[str, Values], progress: Progress | None
+) -> Values:
+    """:func:`build` on the native core: the exits (captures) as the core
+    reads them, each with the smaller table it leads to."""
+    size = Layout(material).size
+    if progress:
+        progress(f"{material.name}: building {2 * size:,} indices on the native core")
+    exits = []
+    for slot, piece in enumerate(material.types):
+        if piece != chess.KING:
+            rest, mapping, swapped = material.without(slot)
+            values = np.ascontiguousarray(smaller[rest.name])
+            exits.append((slot, rest.types, rest.sides, mapping, swapped, values))
+    values = np.empty((2, size), dtype=np.uint8)
+    core.retrograde(material.types, material.sides, exits, _threads(), values)
+    return values
+
+
+def build_twin(material: Material, smaller: Mapping[str, Values], progress: Progress | None = None) -> Values:
+    """:func:`build` in numpy: the native core's reference twin."""
     layout = Layout(material)
     size = layout.size
     group = 8 * (2 if material.pair is not None else 1)
