@@ -72,44 +72,6 @@ long long layout_any_index(const TableLayout *l, const int *squares)
     return layout_index(l, image);
 }
 
-/* The least index of squares and of the same with the pair's two slots
- * exchanged. */
-static long long least_order(const TableLayout *l, int *squares)
-{
-    long long index = layout_index(l, squares);
-    if (l->pair[0] >= 0) {
-        int a = l->pair[0], b = l->pair[1], t = squares[a];
-        squares[a] = squares[b];
-        squares[b] = t;
-        long long swapped = layout_index(l, squares);
-        squares[b] = squares[a];
-        squares[a] = t;
-        if (swapped < index)
-            index = swapped;
-    }
-    return index;
-}
-
-long long layout_canonical(const TableLayout *l, const int *squares, int placed)
-{
-    int image[TABLE_MAX_MEN] = {0};
-    const int *map = SQUARE_MAPS[placed ? 0 : l->onto[squares[0]]];
-    for (int slot = 0; slot < l->men; slot++)
-        image[slot] = map[squares[slot]];
-    long long index = least_order(l, image);
-    int fixer = l->fixer[image[0]];
-    if (fixer >= 0) {
-        /* The first slot on a square its symmetry keeps (a1-d4's diagonal):
-         * the reflected position has an index of its own. */
-        for (int slot = 0; slot < l->men; slot++)
-            image[slot] = SQUARE_MAPS[fixer][image[slot]];
-        long long reflected = least_order(l, image);
-        if (reflected < index)
-            index = reflected;
-    }
-    return index;
-}
-
 int layout_stabiliser(const TableLayout *l, long long index)
 {
     int squares[TABLE_MAX_MEN], image[TABLE_MAX_MEN] = {0}, count = 1;

@@ -11,7 +11,7 @@
 #ifndef AL0_GEOMETRY_H
 #define AL0_GEOMETRY_H
 
-#include "position.h"
+#include "symmetry.h"
 
 #define TABLE_MAX_MEN 4
 
@@ -60,9 +60,47 @@ static inline long long layout_index(const TableLayout *l, const int *squares)
  * slot to its least square (every index of a class holds its value). */
 long long layout_any_index(const TableLayout *l, const int *squares);
 
+/* The least index of squares and of the same with the pair's two slots
+ * exchanged. */
+static inline long long least_order(const TableLayout *l, int *squares)
+{
+    long long index = layout_index(l, squares);
+    if (l->pair[0] >= 0) {
+        int a = l->pair[0], b = l->pair[1], t = squares[a];
+        squares[a] = squares[b];
+        squares[b] = t;
+        long long swapped = layout_index(l, squares);
+        squares[b] = squares[a];
+        squares[a] = t;
+        if (swapped < index)
+            index = swapped;
+    }
+    return index;
+}
+
 /* The least index of the class of `squares` (Layout.canonical); `placed`:
- * the first slot stands on a least square already. */
-long long layout_canonical(const TableLayout *l, const int *squares, int placed);
+ * the first slot stands on a least square already. Inline: every un-move
+ * of a build asks it. */
+static inline long long layout_canonical(const TableLayout *l, const int *squares, int placed)
+{
+    int image[TABLE_MAX_MEN] = {0};
+    const int *map = SQUARE_MAPS[placed ? 0 : l->onto[squares[0]]];
+    for (int slot = 0; slot < l->men; slot++)
+        image[slot] = map[squares[slot]];
+    long long index = least_order(l, image);
+    int fixer = l->fixer[image[0]];
+    if (fixer >= 0) {
+        /* The first slot on a square its symmetry keeps (a1-d4's diagonal):
+         * the reflected position has an index of its own. */
+        for (int slot = 0; slot < l->men; slot++)
+            image[slot] = SQUARE_MAPS[fixer][image[slot]];
+        long long reflected = least_order(l, image);
+        if (reflected < index)
+            index = reflected;
+    }
+    return index;
+}
+
 
 /* How many ordered images of the legal position at `index` have that index
  * (its stabiliser: 1, or 2 for some with the first king on a diagonal). */

@@ -13,16 +13,19 @@
  * position reaches a predecessor class |Stab(P)| / |Stab(Q)| times per
  * move between them).
  *
- * With OpenMP the passes over the table and over each level's positions
- * are shared among threads: a counter is spent with an atomic step, and an
- * entry is claimed by an atomic exchange, so each is found once; the bytes
- * are the same for any number of threads, only the order of a level's
- * list differs. */
+ * With pthreads the passes over the table and over each level's positions
+ * are shared among threads, a chunk at a time: a counter is spent with an
+ * atomic step and an entry claimed by an atomic exchange, so each is found
+ * once, and the bytes are the same for any number of threads. Threads are
+ * made per pass and joined (no pool a fork could inherit half of). */
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
+#if defined(__GNUC__) && !defined(_WIN32)
+#define THREADED 1
+#include <pthread.h>
+#else
+#define THREADED 0 /* MSVC: no pthreads, no __atomic builtins; one thread */
 #endif
 
 #include "retrograde.h"
@@ -30,7 +33,7 @@
 #define NEVER 0xFFFF   /* the counter of a position that a draw or a win keeps from losing */
 #define NO_WIN 255     /* no capture wins */
 
-enum { LEGAL = 1, CHECK = 4, CANONICAL = 16 };  /* LEGAL and CHECK are shifted by the side */
+enum { CHECK = 1, CANONICAL = 4 };  /* CHECK is shifted by the side to move */
 
 /* A growing list of indices. */
 typedef struct {
@@ -107,12 +110,21 @@ static int exit_value(const RetroExit *exit, const int *after, int mover)
     return exit->values[((1 - mover) ^ exit->swapped) * exit->layout.size + index];
 }
 
+/* The squares the men of `side` attack, with `occupied` blocking sliders. */
+static Bitboard side_attacks_of(const TableLayout *l, const int *squares, int side, Bitboard occupied)
+{
+    Bitboard found = 0;
+    for (int slot = 0; slot < l->men; slot++)
+        if (l->sides[slot] == side)
+            found |= man_attacks(l->types[slot], squares[slot], occupied);
+    return found;
+}
+
 static void count_moves(const TableLayout *l, const RetroExit *const *exit_of, const int *squares,
-                        int side, Moves *m)
+                        int side, int in_check, Moves *m)
 {
     Bitboard occupied = occupancy(l, squares, -1), own = occupancy(l, squares, side);
     int king = squares[l->kings[side]];
-    int in_check = attacked(l, squares, !side, king, occupied, -1);
     int after[TABLE_MAX_MEN];
     memset(m, 0, sizeof *m);
     m->won = NO_WIN;
@@ -121,13 +133,21 @@ static void count_moves(const TableLayout *l, const RetroExit *const *exit_of, c
             continue;
         int from = squares[slot], is_king = slot == l->kings[side];
         Bitboard targets = man_attacks(l->types[slot], from, occupied) & ~own;
-        /* Out of check, a man whose leaving opens no line to its king has
-         * every quiet move legal (a capture only takes an attacker away). */
-        int free = !is_king && !in_check
-                && !attacked(l, squares, !side, king, occupied & ~BB(from), -1);
-        if (free) {
-            m->quiet += popcount(targets & ~occupied);
+        int free = 0;
+        if (is_king) {
+            /* Quiet steps to squares no man of theirs attacks, lines seen
+             * through the king (it cannot step back along a check). */
+            Bitboard danger = side_attacks_of(l, squares, !side, occupied & ~BB(from));
+            m->quiet += popcount(targets & ~occupied & ~danger);
             targets &= occupied;
+        } else {
+            /* Out of check, a man whose leaving opens no line to its king
+             * has every move legal (a capture only takes an attacker away). */
+            free = !in_check && !attacked(l, squares, !side, king, occupied & ~BB(from), -1);
+            if (free) {
+                m->quiet += popcount(targets & ~occupied);
+                targets &= occupied;
+            }
         }
         for (; targets; targets &= targets - 1) {
             int to = lsb(targets), taken = -1;
@@ -163,43 +183,88 @@ static void count_moves(const TableLayout *l, const RetroExit *const *exit_of, c
     }
 }
 
-/* Atomic steps where threads share a level, plain ones where they do not. */
-#if defined(_OPENMP) && defined(__GNUC__)
-#define THREADED 1
-static inline int claim(uint8_t *entry, uint8_t value)
+/* An entry while the table is built: its counter (moves not yet known to
+ * lose, in units of 1/group) in the low 16 bits, its value above it, the
+ * most plies a losing exit lasts in the top byte: what an un-move reads
+ * and changes is one word, one cache miss. */
+typedef uint32_t Entry;
+#define COUNTER(e) ((e) & 0xFFFF)
+#define VALUE(e) ((e) >> 16 & 0xFF)
+#define CAPTURED(e) ((e) >> 24)
+#define ENTRY(counter, value, captured) ((Entry)(counter) | (Entry)(value) << 16 | (Entry)(captured) << 24)
+
+/* Atomic steps where threads share a pass, plain ones where they do not. */
+#if THREADED
+/* The entry's value from a draw to `value`, if no other thread did it first. */
+static inline int claim(Entry *entry, int value)
 {
-    uint8_t expected = RETRO_DRAW;
-    return __atomic_compare_exchange_n(entry, &expected, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    Entry seen = __atomic_load_n(entry, __ATOMIC_RELAXED);
+    while (VALUE(seen) == RETRO_DRAW) {
+        Entry wanted = (seen & ~((Entry)0xFF << 16)) | (Entry)value << 16;
+        if (__atomic_compare_exchange_n(entry, &seen, wanted, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return 1;
+    }
+    return 0;
 }
-static inline int spend(uint16_t *counter, int worth)
+/* The entry after a move's worth is spent (the counter never goes below
+ * zero: each move is spent once, and a NEVER counter stays far above). */
+static inline Entry spend(Entry *entry, int worth)
 {
-    return __atomic_sub_fetch(counter, (uint16_t)worth, __ATOMIC_RELAXED);
+    return __atomic_sub_fetch(entry, (Entry)worth, __ATOMIC_RELAXED);
+}
+static inline long long add(long long *total, long long amount)
+{
+    return __atomic_fetch_add(total, amount, __ATOMIC_RELAXED);
 }
 #else
-#define THREADED 0
-static inline int claim(uint8_t *entry, uint8_t value)
+static inline int claim(Entry *entry, int value)
 {
-    if (*entry != RETRO_DRAW)
+    if (VALUE(*entry) != RETRO_DRAW)
         return 0;
-    *entry = value;
+    *entry = (*entry & ~((Entry)0xFF << 16)) | (Entry)value << 16;
     return 1;
 }
-static inline int spend(uint16_t *counter, int worth) { return *counter -= (uint16_t)worth; }
+static inline Entry spend(Entry *entry, int worth) { return *entry -= (Entry)worth; }
+static inline long long add(long long *total, long long amount)
+{
+    long long before = *total;
+    *total += amount;
+    return before;
+}
 #endif
+
+/* A set of indices as bits, walked in index order: predecessors of nearby
+ * positions lie near each other in the table. */
+typedef uint64_t Word;
+
+static inline void mark(Word *bits, long long index)
+{
+#if THREADED
+    __atomic_fetch_or(&bits[index >> 6], (Word)1 << (index & 63), __ATOMIC_RELAXED);
+#else
+    bits[index >> 6] |= (Word)1 << (index & 63);
+#endif
+}
 
 /* What a build holds, per index or per entry (side * size + index). */
 typedef struct {
     const TableLayout *l;
     const RetroExit *exit_of[TABLE_MAX_MEN];
-    uint8_t *values;
-    uint8_t *flags;        /* LEGAL << side, CHECK << side, CANONICAL */
+    Entry *entries;
+    uint8_t *flags;        /* CHECK << side, CANONICAL */
     uint8_t *weight;       /* a move's worth from this class: group / stabiliser */
-    uint16_t *counter;     /* moves not yet known to lose, in units of 1/group */
-    uint8_t *captured_at;  /* the most plies a losing exit lasts */
     uint8_t *due;          /* the level an exit decides (a win, or a loss with no
                               quiet move), 0 for none */
     List later[2][256];    /* by side and level: entries decided then unless sooner */
+#if THREADED
+    pthread_mutex_t later_lock;
+#endif
     int failed;            /* memory ran out */
+    /* The pass being shared: its side, level, sets and what it found. */
+    int side, level;
+    const Word *last;
+    Word *found;
+    long long marked;
 } Build;
 
 static void classify(Build *b, long long index)
@@ -208,166 +273,248 @@ static void classify(Build *b, long long index)
     int squares[TABLE_MAX_MEN];
     layout_decode(l, index, squares);
     Bitboard occupied = occupancy(l, squares, -1);
+    int distinct = popcount(occupied) == l->men;
+    Bitboard attacks[2] = {0, 0};
+    if (distinct)
+        for (int side = 0; side < 2; side++)
+            attacks[side] = side_attacks_of(l, squares, side, occupied);
     uint8_t flags = 0;
-    if (popcount(occupied) == l->men) {
-        for (int side = 0; side < 2; side++) {
-            /* Legal with `side` to move: the other king is not in check. */
-            if (!attacked(l, squares, side, squares[l->kings[!side]], occupied, -1))
-                flags |= LEGAL << side;
-            if (attacked(l, squares, !side, squares[l->kings[side]], occupied, -1))
-                flags |= CHECK << side;
-        }
+    for (int side = 0; side < 2; side++) {
+        /* Legal with `side` to move: the other king is not in check. */
+        int legal = distinct && !(attacks[side] & BB(squares[l->kings[!side]]));
+        b->entries[side * l->size + index] = ENTRY(0, legal ? RETRO_DRAW : RETRO_ILLEGAL, 0);
+        if (legal && attacks[!side] & BB(squares[l->kings[side]]))
+            flags |= CHECK << side;
     }
-    if (layout_canonical(l, squares, 1) == index) {
+    if ((l->pair[0] < 0 && l->fixer[squares[0]] < 0) || layout_canonical(l, squares, 1) == index) {
         flags |= CANONICAL;
         b->weight[index] = (uint8_t)(l->group / layout_stabiliser(l, index));
     }
     b->flags[index] = flags;
-    b->values[index] = b->values[l->size + index] = RETRO_ILLEGAL;
-    for (int side = 0; side < 2; side++)
-        if (flags & LEGAL << side)
-            b->values[side * l->size + index] = RETRO_DRAW;
 }
 
 /* The moves of a canonical legal position: its counter, and the level an
- * exit decides; 0 in values when it is mated. */
-static void start(Build *b, int side, long long index)
+ * exit decides; its value 0 when it is mated. */
+static void count_position(Build *b, int side, long long index)
 {
     const TableLayout *l = b->l;
     long long entry = side * l->size + index;
-    int squares[TABLE_MAX_MEN];
+    int squares[TABLE_MAX_MEN], value = RETRO_DRAW;
     Moves m;
     layout_decode(l, index, squares);
-    count_moves(l, b->exit_of, squares, side, &m);
-    b->counter[entry] = m.escape ? NEVER : (uint16_t)(m.quiet * b->weight[index]);
-    b->captured_at[entry] = (uint8_t)m.worst;
+    count_moves(l, b->exit_of, squares, side, b->flags[index] & CHECK << side, &m);
     b->due[entry] = 0;
     if (m.won != NO_WIN)
         b->due[entry] = (uint8_t)m.won;
     else if (!m.quiet && !m.escape && m.losing)
         b->due[entry] = (uint8_t)m.worst; /* lost when its longest capture is mated */
     else if (!m.quiet && !m.escape && b->flags[index] & CHECK << side)
-        b->values[entry] = 0;
+        value = 0;
+    b->entries[entry] = ENTRY(m.escape ? NEVER : m.quiet * b->weight[index], value, m.worst);
 }
+
+static void schedule(Build *b, int side, int level, long long index)
+{
+#if THREADED
+    pthread_mutex_lock(&b->later_lock);
+#endif
+    if (push(&b->later[side][level], (int32_t)index) < 0)
+        b->failed = 1;
+#if THREADED
+    pthread_mutex_unlock(&b->later_lock);
+#endif
+}
+
+/* Predecessors one un-move takes at most: the most moves of one side's men. */
+#define MAX_UNMOVES 128
 
 /* The predecessors (with `side` to move) of the canonical position at
  * `index` (the other side to move, found at `level - 1`), each reached by
  * a quiet un-move: a win at an odd level, a move's worth spent at an even
- * one. Those found at `level` go to `found`. */
-static void unmove(Build *b, int side, long long index, int level, List *found)
+ * one. Those found at `level` are marked in `found`; returns how many. */
+static int unmove(Build *b, int side, long long index, int level, Word *found)
 {
     const TableLayout *l = b->l;
-    uint8_t *values = b->values + side * l->size;
-    int squares[TABLE_MAX_MEN];
+    Entry *entries = b->entries + side * l->size;
+    int squares[TABLE_MAX_MEN], count = 0, marked = 0;
+    long long before[MAX_UNMOVES];
     layout_decode(l, index, squares);
     Bitboard occupied = occupancy(l, squares, -1);
     int worth = b->weight[index];
+    /* No pair and the first king off the diagonal: a man other than that
+     * king moving leaves the position canonical, its index but one slot's
+     * bits the same. */
+    int plain = l->pair[0] < 0 && l->fixer[squares[0]] < 0;
     for (int slot = 0; slot < l->men; slot++) {
         if (l->sides[slot] != side)
             continue;
         int from = squares[slot];
+        long long rest = index & ~((long long)63 << l->shift[slot]);
         /* Without pawns a quiet move is its own un-move. */
         for (Bitboard targets = man_attacks(l->types[slot], from, occupied) & ~occupied; targets;
              targets &= targets - 1) {
             squares[slot] = lsb(targets);
-            long long before = layout_canonical(l, squares, slot != 0);
-            squares[slot] = from;
-            if (!(b->flags[before] & LEGAL << side) || values[before] != RETRO_DRAW)
-                continue;
-            if (level % 2) {
-                if (claim(&values[before], (uint8_t)level) && push(found, (int32_t)before) < 0)
-                    b->failed = 1;
-                continue;
-            }
-            if (spend(&b->counter[side * l->size + before], worth))
-                continue;
-            /* Its last move is spent: lost now, or when its longest losing
-             * capture is mated if that is later. */
-            int lost = b->captured_at[side * l->size + before];
-            if (lost <= level) {
-                values[before] = (uint8_t)level;
-                if (push(found, (int32_t)before) < 0)
-                    b->failed = 1;
-            } else {
-#if THREADED
-#pragma omp critical(retrograde_later)
-#endif
-                if (push(&b->later[side][lost], (int32_t)before) < 0)
-                    b->failed = 1;
-            }
+            before[count] = plain && slot ? rest | (long long)squares[slot] << l->shift[slot]
+                                          : layout_canonical(l, squares, slot != 0);
+            /* Asked for now, read below: the entries' cache misses overlap. */
+            prefetch(&entries[before[count++]]);
         }
+        squares[slot] = from;
+    }
+    for (int i = 0; i < count; i++) {
+        Entry *entry = &entries[before[i]];
+        /* Illegal (RETRO_ILLEGAL) or decided already. */
+        if (VALUE(*entry) != RETRO_DRAW)
+            continue;
+        if (level % 2) {
+            if (claim(entry, level)) {
+                mark(found, before[i]);
+                marked++;
+            }
+            continue;
+        }
+        Entry left = spend(entry, worth);
+        if (COUNTER(left))
+            continue;
+        /* Its last move is spent: lost now, or when its longest losing
+         * capture is mated if that is later. */
+        int lost = CAPTURED(left);
+        if (lost <= level) {
+            claim(entry, level);
+            mark(found, before[i]);
+            marked++;
+        } else {
+            schedule(b, side, lost, before[i]);
+        }
+    }
+    return marked;
+}
+
+/* The passes, each over a range of its items (indices, or a level's words). */
+static void classify_range(Build *b, long long start, long long stop)
+{
+    for (long long index = start; index < stop; index++)
+        classify(b, index);
+}
+
+static void start_range(Build *b, long long start, long long stop)
+{
+    const Entry *entries = b->entries + b->side * b->l->size;
+    for (long long index = start; index < stop; index++)
+        if (b->flags[index] & CANONICAL && VALUE(entries[index]) == RETRO_DRAW)
+            count_position(b, b->side, index);
+}
+
+static void unmove_range(Build *b, long long start, long long stop)
+{
+    long long marked = 0;
+    for (long long w = start; w < stop; w++)
+        for (Word bits = b->last[w]; bits; bits &= bits - 1)
+            marked += unmove(b, b->side, w * 64 + lsb(bits), b->level, b->found);
+    add(&b->marked, marked);
+}
+
+/* Every index takes its class's value. */
+static void copy_range(Build *b, long long start, long long stop, uint8_t *values)
+{
+    const TableLayout *l = b->l;
+    for (long long index = start; index < stop; index++) {
+        long long least = index;
+        if (!(b->flags[index] & CANONICAL)) {
+            int squares[TABLE_MAX_MEN];
+            layout_decode(l, index, squares);
+            least = layout_canonical(l, squares, 1);
+        }
+        values[index] = (uint8_t)VALUE(b->entries[least]);
+        values[l->size + index] = (uint8_t)VALUE(b->entries[l->size + least]);
     }
 }
 
-/* One level for one side: the un-moves from the other side's last level,
- * then what exits decide now. */
-static void level_of(Build *b, int side, const List *last, int level, int threads, List *found)
+/* A pass shared among threads: each takes the next chunk until none is left. */
+typedef struct {
+    Build *build;
+    void (*range)(Build *, long long, long long);
+    uint8_t *values; /* for the copy */
+    long long count, chunk, next;
+} Pass;
+
+static void *take_chunks(void *argument)
 {
-#if THREADED
-#pragma omp parallel num_threads(threads)
-    {
-        List mine = {0};
-#pragma omp for schedule(dynamic, 1024)
-        for (long long i = 0; i < last->count; i++)
-            unmove(b, side, last->at[i], level, &mine);
-#pragma omp critical(retrograde_found)
-        for (long long i = 0; i < mine.count; i++)
-            if (push(found, mine.at[i]) < 0)
-                b->failed = 1;
-        free(mine.at);
+    Pass *pass = argument;
+    for (;;) {
+        long long start = add(&pass->next, pass->chunk);
+        if (start >= pass->count)
+            return NULL;
+        long long stop = start + pass->chunk < pass->count ? start + pass->chunk : pass->count;
+        if (pass->range)
+            pass->range(pass->build, start, stop);
+        else
+            copy_range(pass->build, start, stop, pass->values);
     }
+}
+
+static void share(Build *b, int threads, void (*range)(Build *, long long, long long), uint8_t *values,
+                  long long count, long long chunk)
+{
+    Pass pass = {b, range, values, count, chunk, 0};
+#if THREADED
+    pthread_t helpers[RETRO_MAX_THREADS];
+    int made = 0;
+    /* Worth a thread only for a pass of many chunks; a helper not made
+     * leaves its chunks to the others. */
+    while (made < threads - 1 && count > 4 * chunk && !pthread_create(&helpers[made], NULL, take_chunks, &pass))
+        made++;
+    take_chunks(&pass);
+    for (int i = 0; i < made; i++)
+        pthread_join(helpers[i], NULL);
 #else
     (void)threads;
-    for (long long i = 0; i < last->count; i++)
-        unmove(b, side, last->at[i], level, found);
+    take_chunks(&pass);
 #endif
-    uint8_t *values = b->values + side * b->l->size;
-    const List *due = &b->later[side][level];
-    for (long long i = 0; i < due->count; i++)
-        if (values[due->at[i]] == RETRO_DRAW) {
-            values[due->at[i]] = (uint8_t)level;
-            if (push(found, due->at[i]) < 0)
-                b->failed = 1;
-        }
 }
 
 int retrograde_build(const TableLayout *l, const RetroExit *exits, int exit_count, int threads,
                      uint8_t *values)
 {
-    long long size = l->size;
-    Build b = {.l = l, .values = values};
+    long long size = l->size, words = (size + 63) / 64, found[2] = {0, 0};
+    Build b = {.l = l};
     for (int i = 0; i < exit_count; i++)
         b.exit_of[exits[i].slot] = &exits[i];
-    b.flags = malloc((size_t)size);
-    b.weight = calloc((size_t)size, 1);
-    b.counter = malloc((size_t)(2 * size) * sizeof *b.counter);
-    b.captured_at = malloc((size_t)(2 * size));
-    b.due = calloc((size_t)(2 * size), 1);
-    List frontier[2] = {{0}}, next[2] = {{0}};
-    int level = 0, last_due = 0;
-    if (!b.flags || !b.weight || !b.counter || !b.captured_at || !b.due)
-        goto done;
     if (threads < 1)
         threads = 1;
-
+    if (threads > RETRO_MAX_THREADS)
+        threads = RETRO_MAX_THREADS;
 #if THREADED
-#pragma omp parallel for schedule(static, 4096) num_threads(threads)
+    pthread_mutex_init(&b.later_lock, NULL);
 #endif
-    for (long long index = 0; index < size; index++)
-        classify(&b, index);
+    b.entries = malloc((size_t)(2 * size) * sizeof *b.entries);
+    b.flags = malloc((size_t)size);
+    b.weight = calloc((size_t)size, 1);
+    b.due = calloc((size_t)(2 * size), 1);
+    Word *frontier[2], *next[2];
     for (int side = 0; side < 2; side++) {
-#if THREADED
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
-#endif
-        for (long long index = 0; index < size; index++)
-            if ((b.flags[index] & (CANONICAL | LEGAL << side)) == (CANONICAL | LEGAL << side))
-                start(&b, side, index);
+        frontier[side] = calloc((size_t)words, sizeof(Word));
+        next[side] = calloc((size_t)words, sizeof(Word));
+    }
+    int level = 0, last_due = 0;
+    if (!b.entries || !b.flags || !b.weight || !b.due || !frontier[0] || !frontier[1] || !next[0]
+        || !next[1]) {
+        b.failed = 1;
+        goto done;
+    }
+
+    share(&b, threads, classify_range, NULL, size, 4096);
+    for (int side = 0; side < 2; side++) {
+        b.side = side;
+        share(&b, threads, start_range, NULL, size, 4096);
         for (long long index = 0; index < size; index++) {
-            if ((b.flags[index] & (CANONICAL | LEGAL << side)) != (CANONICAL | LEGAL << side))
-                continue;
             long long entry = side * size + index;
-            if (values[entry] == 0 && push(&frontier[side], (int32_t)index) < 0)
-                b.failed = 1;
+            if (!(b.flags[index] & CANONICAL) || VALUE(b.entries[entry]) == RETRO_ILLEGAL)
+                continue;
+            if (VALUE(b.entries[entry]) == 0) {
+                mark(frontier[side], index);
+                found[side]++;
+            }
             if (b.due[entry]) {
                 if (push(&b.later[side][b.due[entry]], (int32_t)index) < 0)
                     b.failed = 1;
@@ -379,11 +526,25 @@ int retrograde_build(const TableLayout *l, const RetroExit *exits, int exit_coun
     if (b.failed)
         goto done;
 
-    while (level < RETRO_MAX_PLIES && (frontier[0].count || frontier[1].count || level < last_due)) {
+    while (level < RETRO_MAX_PLIES && (found[0] || found[1] || level < last_due)) {
         level++;
         for (int side = 0; side < 2; side++) {
-            next[side].count = 0;
-            level_of(&b, side, &frontier[!side], level, threads, &next[side]);
+            memset(next[side], 0, (size_t)words * sizeof(Word));
+            b.side = side;
+            b.level = level;
+            b.last = frontier[!side];
+            b.found = next[side];
+            b.marked = 0;
+            share(&b, threads, unmove_range, NULL, words, 64);
+            /* What exits decide now. */
+            Entry *entries = b.entries + side * size;
+            const List *due = &b.later[side][level];
+            for (long long i = 0; i < due->count; i++)
+                if (claim(&entries[due->at[i]], level)) {
+                    mark(next[side], due->at[i]);
+                    b.marked++;
+                }
+            found[side] = b.marked;
             /* Losses scheduled now for later levels extend the run. */
             for (int later = level + 1; later < 256; later++)
                 if (b.later[side][later].count && later > last_due)
@@ -392,38 +553,26 @@ int retrograde_build(const TableLayout *l, const RetroExit *exits, int exit_coun
         if (b.failed)
             goto done;
         for (int side = 0; side < 2; side++) {
-            List t = frontier[side];
+            Word *t = frontier[side];
             frontier[side] = next[side];
             next[side] = t;
         }
     }
+    share(&b, threads, NULL, values, size, 4096);
 
-    /* Every other index copies its class's value. */
-#if THREADED
-#pragma omp parallel for schedule(static, 4096) num_threads(threads)
-#endif
-    for (long long index = 0; index < size; index++) {
-        if (b.flags[index] & CANONICAL)
-            continue;
-        int squares[TABLE_MAX_MEN];
-        layout_decode(l, index, squares);
-        long long least = layout_canonical(l, squares, 1);
-        values[index] = values[least];
-        values[size + index] = values[size + least];
-    }
-
-done:;
-    int failed = !b.flags || !b.weight || !b.counter || !b.captured_at || !b.due || b.failed;
+done:
+    free(b.entries);
     free(b.flags);
     free(b.weight);
-    free(b.counter);
-    free(b.captured_at);
     free(b.due);
     for (int side = 0; side < 2; side++) {
-        free(frontier[side].at);
-        free(next[side].at);
+        free(frontier[side]);
+        free(next[side]);
         for (int i = 0; i < 256; i++)
             free(b.later[side][i].at);
     }
-    return failed ? -1 : level;
+#if THREADED
+    pthread_mutex_destroy(&b.later_lock);
+#endif
+    return b.failed ? -1 : level;
 }

@@ -10,6 +10,7 @@
 #define RETRO_DRAW 254
 #define RETRO_ILLEGAL 255
 #define RETRO_MAX_PLIES 253
+#define RETRO_MAX_THREADS 64
 
 /* A move that leaves the material (a capture; a promotion, once pawns
  * come): its position is looked up in a table built before, never
@@ -25,8 +26,8 @@ typedef struct {
 /* Fills `values` (two rows of layout->size bytes, the first side to move
  * first) for the material of `layout`, given the tables its exits lead
  * to (at most one exit per slot). Returns the plies of the last level, or
- * -1 when memory runs out. Runs on `threads` threads where the compiler
- * has OpenMP (the same bytes whatever the count). */
+ * -1 when memory runs out. Runs on up to `threads` threads where there
+ * are pthreads (the same bytes whatever the count). */
 int retrograde_build(const TableLayout *layout, const RetroExit *exits, int exit_count, int threads,
                      uint8_t *values);
 
