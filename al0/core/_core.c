@@ -1088,18 +1088,47 @@ static int read_layout(PyObject *types, PyObject *sides, TableLayout *layout)
     return bad ? -1 : 0;
 }
 
+static int has_exit(const RetroExit *exits, int count, int taken, int promoted, int promotion)
+{
+    for (int i = 0; i < count; i++)
+        if (exits[i].taken == taken && exits[i].promoted == promoted && exits[i].promotion == promotion)
+            return 1;
+    return 0;
+}
+
+/* Whether a capture or a promotion the men can make has no exit: every
+ * man but a king may be taken, every pawn promote, taking a man of the
+ * other side or none. */
+static int missing_exit(const TableLayout *l, const RetroExit *exits, int count)
+{
+    for (int slot = 0; slot < l->men; slot++) {
+        if (l->types[slot] != KING && !has_exit(exits, count, slot, -1, 0))
+            return 1;
+        for (int piece = 0; l->types[slot] == PAWN && piece < 4; piece++) {
+            if (!has_exit(exits, count, -1, slot, RETRO_PROMOTIONS[piece]))
+                return 1;
+            for (int other = 0; other < l->men; other++)
+                if (l->sides[other] != l->sides[slot] && l->types[other] != KING
+                    && !has_exit(exits, count, other, slot, RETRO_PROMOTIONS[piece]))
+                    return 1;
+        }
+    }
+    return 0;
+}
+
 /* retrograde(types, sides, exits, threads, out) -> plies of the last level:
  * the table of the men of `types` and `sides` into `out` (two rows of the
- * layout's size, bytes), given per exit (slot, types, sides, mapping,
- * swapped, values) the smaller table it leads to. Made by
+ * layout's size, bytes), given per exit (taken, promoted, promotion,
+ * types, sides, mapping, swapped, values) the table it leads to: every
+ * capture and promotion the men can make. Made by
  * al0/tablebase/retrograde.py. */
 static PyObject *py_retrograde(PyObject *module, PyObject *args)
 {
     PyObject *types, *sides, *exits, *out;
     int threads;
     TableLayout layout;
-    RetroExit found[TABLE_MAX_MEN];
-    Py_buffer views[TABLE_MAX_MEN], target;
+    RetroExit found[RETRO_MAX_EXITS];
+    Py_buffer views[RETRO_MAX_EXITS], target;
     int viewed = 0, level = -1;
     if (!PyArg_ParseTuple(args, "OOOiO", &types, &sides, &exits, &threads, &out)
         || read_layout(types, sides, &layout) < 0)
@@ -1108,27 +1137,33 @@ static PyObject *py_retrograde(PyObject *module, PyObject *args)
     if (!fast)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-    if (count > layout.men) {
-        PyErr_SetString(PyExc_ValueError, "exits: at most one a slot");
+    if (count > RETRO_MAX_EXITS) {
+        PyErr_Format(PyExc_ValueError, "exits: at most %d", RETRO_MAX_EXITS);
         goto fail;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         RetroExit *exit = &found[i];
         PyObject *small_types, *small_sides, *mapping, *values;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iOOOpO", &exit->slot, &small_types,
-                              &small_sides, &mapping, &exit->swapped, &values)
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iiiOOOpO", &exit->taken, &exit->promoted,
+                              &exit->promotion, &small_types, &small_sides, &mapping, &exit->swapped,
+                              &values)
             || read_layout(small_types, small_sides, &exit->layout) < 0
             || read_int_array(mapping, exit->mapping, exit->layout.men, "mapping") < 0)
             goto fail;
-        int bad = exit->slot < 0 || exit->slot >= layout.men || exit->slot == layout.kings[0]
-               || exit->slot == layout.kings[1] || exit->layout.men != layout.men - 1;
+        int taken = exit->taken, promoted = exit->promoted;
+        int bad = taken < -1 || taken >= layout.men || (taken >= 0 && layout.types[taken] == KING)
+               || promoted < -1 || promoted >= layout.men || (promoted >= 0 && layout.types[promoted] != PAWN)
+               || (promoted >= 0) != (exit->promotion != 0) || exit->promotion < 0
+               || (exit->promotion && (exit->promotion < KNIGHT || exit->promotion > QUEEN))
+               || (taken < 0 && promoted < 0) || exit->layout.men != layout.men - (taken >= 0);
         for (int j = 0; j < i; j++)
-            bad |= found[j].slot == exit->slot;
+            bad |= found[j].taken == taken && found[j].promoted == promoted
+                && found[j].promotion == exit->promotion;
         for (int slot = 0; slot < exit->layout.men; slot++)
-            bad |= exit->mapping[slot] < 0 || exit->mapping[slot] >= layout.men
-                || exit->mapping[slot] == exit->slot;
+            bad |= exit->mapping[slot] < 0 || exit->mapping[slot] >= layout.men || exit->mapping[slot] == taken;
         if (bad) {
-            PyErr_SetString(PyExc_ValueError, "exits: a man's slot, its table's men and their slots here");
+            PyErr_SetString(PyExc_ValueError,
+                            "exits: the man taken, the piece promoted to, its table's men and their slots here");
             goto fail;
         }
         if (PyObject_GetBuffer(values, &views[viewed], PyBUF_C_CONTIGUOUS) < 0)
@@ -1139,6 +1174,10 @@ static PyObject *py_retrograde(PyObject *module, PyObject *args)
             goto fail;
         }
         exit->values = views[i].buf;
+    }
+    if (missing_exit(&layout, found, (int)count)) {
+        PyErr_SetString(PyExc_ValueError, "exits: one for every capture and promotion the men can make");
+        goto fail;
     }
     if (PyObject_GetBuffer(out, &target, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
         goto fail;

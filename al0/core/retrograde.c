@@ -55,19 +55,34 @@ static int push(List *list, int32_t index)
     return 0;
 }
 
-/* The squares a man of `type` on `square` attacks (a king's and a
- * knight's steps, a slider's rays up to the first man). */
-static Bitboard man_attacks(int type, int square, Bitboard occupied)
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+#define LAST_RANKS 0xFF000000000000FFULL /* where no pawn stands */
+
+/* The squares a man of `type` and `side` on `square` attacks (a king's and
+ * a knight's steps, a slider's rays up to the first man, a pawn's two
+ * diagonals forward: the first side's pawns go up the board). */
+static Bitboard man_attacks(int type, int side, int square, Bitboard occupied)
 {
+    Bitboard b = BB(square);
     switch (type) {
     case KING: return KING_ATTACKS[square];
     case KNIGHT: return KNIGHT_ATTACKS[square];
     case BISHOP: return bishop_attacks(square, occupied);
     case ROOK: return rook_attacks(square, occupied);
     case QUEEN: return rook_attacks(square, occupied) | bishop_attacks(square, occupied);
+    case PAWN:
+        return side ? (b & ~FILE_A) >> 9 | (b & ~FILE_H) >> 7 : (b & ~FILE_A) << 7 | (b & ~FILE_H) << 9;
     default: return 0;
     }
 }
+
+/* A pawn's step forward from `square`, for `side`. */
+static inline int forward(int side, int square) { return side ? square - 8 : square + 8; }
+
+/* Whether a pawn of `side` on `square` stands where it starts (and may
+ * step twice), or on the rank before its last (and promotes). */
+static inline int on_start(int side, int square) { return (square >> 3) == (side ? 6 : 1); }
 
 /* Whether a man of `side` other than slot `skip` (a man just taken)
  * attacks `target`. */
@@ -76,7 +91,7 @@ static int attacked(const TableLayout *l, const int *squares, int side, int targ
 {
     for (int slot = 0; slot < l->men; slot++)
         if (l->sides[slot] == side && slot != skip
-            && man_attacks(l->types[slot], squares[slot], occupied) & BB(target))
+            && man_attacks(l->types[slot], side, squares[slot], occupied) & BB(target))
             return 1;
     return 0;
 }
@@ -99,15 +114,44 @@ typedef struct {
     int worst;     /* the most plies a losing exit is mated in */
 } Moves;
 
-/* The entry after an exit: the smaller table's, at any index of the
- * position's class. */
-static int exit_value(const RetroExit *exit, const int *after, int mover)
+/* The exits of a build, found by the man taken (-1: none), the pawn that
+ * promotes (-1: none) and the piece it becomes (0: none). */
+typedef struct {
+    const RetroExit *at;
+    int count;
+} Exits;
+
+/* What an exit gives the mover: its entry in the table it leads to (at
+ * any index of the position's class), counted into `m`. */
+static void count_exit(const Exits *exits, int taken, int promoted, int promotion, const int *after,
+                       int mover, Moves *m)
 {
+    const RetroExit *exit = NULL;
+    for (int i = 0; i < exits->count && !exit; i++)
+        if (exits->at[i].taken == taken && exits->at[i].promoted == promoted
+            && exits->at[i].promotion == promotion)
+            exit = &exits->at[i];
+    if (!exit)
+        return; /* refused when the build was asked for (_core.c): never here */
     int squares[TABLE_MAX_MEN];
     for (int slot = 0; slot < exit->layout.men; slot++)
         squares[slot] = after[exit->mapping[slot]];
     long long index = layout_any_index(&exit->layout, squares);
-    return exit->values[((1 - mover) ^ exit->swapped) * exit->layout.size + index];
+    int value = exit->values[((1 - mover) ^ exit->swapped) * exit->layout.size + index];
+    int plies = value + 1;
+    if (value == RETRO_ILLEGAL)
+        return; /* never after a legal move */
+    if (value == RETRO_DRAW) {
+        m->escape = 1;
+    } else if (value % 2 == 0) { /* the opponent is mated: we win */
+        m->escape = 1;
+        if (plies < m->won)
+            m->won = plies;
+    } else {
+        m->losing++;
+        if (plies > m->worst)
+            m->worst = plies;
+    }
 }
 
 /* The squares the men of `side` attack, with `occupied` blocking sliders. */
@@ -116,12 +160,15 @@ static Bitboard side_attacks_of(const TableLayout *l, const int *squares, int si
     Bitboard found = 0;
     for (int slot = 0; slot < l->men; slot++)
         if (l->sides[slot] == side)
-            found |= man_attacks(l->types[slot], squares[slot], occupied);
+            found |= man_attacks(l->types[slot], side, squares[slot], occupied);
     return found;
 }
 
-static void count_moves(const TableLayout *l, const RetroExit *const *exit_of, const int *squares,
-                        int side, int in_check, Moves *m)
+const int RETRO_PROMOTIONS[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
+#define PROMOTIONS RETRO_PROMOTIONS
+
+static void count_moves(const TableLayout *l, const Exits *exits, const int *squares, int side,
+                        int in_check, Moves *m)
 {
     Bitboard occupied = occupancy(l, squares, -1), own = occupancy(l, squares, side);
     int king = squares[l->kings[side]];
@@ -131,26 +178,37 @@ static void count_moves(const TableLayout *l, const RetroExit *const *exit_of, c
     for (int slot = 0; slot < l->men; slot++) {
         if (l->sides[slot] != side)
             continue;
-        int from = squares[slot], is_king = slot == l->kings[side];
-        Bitboard targets = man_attacks(l->types[slot], from, occupied) & ~own;
-        int free = 0;
+        int type = l->types[slot], from = squares[slot], is_king = slot == l->kings[side];
+        Bitboard targets = man_attacks(type, side, from, occupied) & ~own, quiet;
+        if (type == PAWN) {
+            /* A pawn takes on its diagonals and steps forward to empty squares. */
+            targets &= occupied;
+            int step = forward(side, from);
+            quiet = BB(step) & ~occupied;
+            if (quiet && on_start(side, from))
+                quiet |= BB(forward(side, step)) & ~occupied;
+        } else {
+            quiet = targets & ~occupied;
+            targets &= occupied;
+        }
+        int free = 0, promotes = type == PAWN && on_start(!side, from);
         if (is_king) {
             /* Quiet steps to squares no man of theirs attacks, lines seen
              * through the king (it cannot step back along a check). */
             Bitboard danger = side_attacks_of(l, squares, !side, occupied & ~BB(from));
-            m->quiet += popcount(targets & ~occupied & ~danger);
-            targets &= occupied;
+            m->quiet += popcount(quiet & ~danger);
+            quiet = 0;
         } else {
             /* Out of check, a man whose leaving opens no line to its king
              * has every move legal (a capture only takes an attacker away). */
             free = !in_check && !attacked(l, squares, !side, king, occupied & ~BB(from), -1);
-            if (free) {
-                m->quiet += popcount(targets & ~occupied);
-                targets &= occupied;
+            if (free && !promotes) {
+                m->quiet += popcount(quiet);
+                quiet = 0;
             }
         }
-        for (; targets; targets &= targets - 1) {
-            int to = lsb(targets), taken = -1;
+        for (Bitboard all = quiet | targets; all; all &= all - 1) {
+            int to = lsb(all), taken = -1;
             for (int other = 0; other < l->men; other++)
                 if (squares[other] == to)
                     taken = other;
@@ -159,26 +217,16 @@ static void count_moves(const TableLayout *l, const RetroExit *const *exit_of, c
             Bitboard moved = (occupied & ~BB(from)) | BB(to);
             if (!free && attacked(l, squares, !side, is_king ? to : king, moved, taken))
                 continue;
-            if (taken < 0) {
+            if (taken < 0 && !promotes) {
                 m->quiet++;
                 continue;
             }
             memcpy(after, squares, sizeof after);
             after[slot] = to;
-            int value = exit_value(exit_of[taken], after, side), plies = value + 1;
-            if (value == RETRO_ILLEGAL)
-                continue; /* never after a legal move */
-            if (value == RETRO_DRAW) {
-                m->escape = 1;
-            } else if (value % 2 == 0) { /* the opponent is mated: we win */
-                m->escape = 1;
-                if (plies < m->won)
-                    m->won = plies;
-            } else {
-                m->losing++;
-                if (plies > m->worst)
-                    m->worst = plies;
-            }
+            if (!promotes)
+                count_exit(exits, taken, -1, 0, after, side, m);
+            for (int piece = 0; promotes && piece < 4; piece++)
+                count_exit(exits, taken, slot, PROMOTIONS[piece], after, side, m);
         }
     }
 }
@@ -249,7 +297,7 @@ static inline void mark(Word *bits, long long index)
 /* What a build holds, per index or per entry (side * size + index). */
 typedef struct {
     const TableLayout *l;
-    const RetroExit *exit_of[TABLE_MAX_MEN];
+    Exits exits;
     Entry *entries;
     uint8_t *flags;        /* CHECK << side, CANONICAL */
     uint8_t *weight;       /* a move's worth from this class: group / stabiliser */
@@ -273,7 +321,11 @@ static void classify(Build *b, long long index)
     int squares[TABLE_MAX_MEN];
     layout_decode(l, index, squares);
     Bitboard occupied = occupancy(l, squares, -1);
+    /* Men on distinct squares, no pawn on the first or last rank. */
     int distinct = popcount(occupied) == l->men;
+    for (int slot = 0; slot < l->men; slot++)
+        if (l->types[slot] == PAWN && BB(squares[slot]) & LAST_RANKS)
+            distinct = 0;
     Bitboard attacks[2] = {0, 0};
     if (distinct)
         for (int side = 0; side < 2; side++)
@@ -302,7 +354,7 @@ static void count_position(Build *b, int side, long long index)
     int squares[TABLE_MAX_MEN], value = RETRO_DRAW;
     Moves m;
     layout_decode(l, index, squares);
-    count_moves(l, b->exit_of, squares, side, b->flags[index] & CHECK << side, &m);
+    count_moves(l, &b->exits, squares, side, b->flags[index] & CHECK << side, &m);
     b->due[entry] = 0;
     if (m.won != NO_WIN)
         b->due[entry] = (uint8_t)m.won;
@@ -350,9 +402,18 @@ static int unmove(Build *b, int side, long long index, int level, Word *found)
             continue;
         int from = squares[slot];
         long long rest = index & ~((long long)63 << l->shift[slot]);
-        /* Without pawns a quiet move is its own un-move. */
-        for (Bitboard targets = man_attacks(l->types[slot], from, occupied) & ~occupied; targets;
-             targets &= targets - 1) {
+        /* A piece's quiet move is its own un-move; a pawn steps back (two
+         * squares back to where it starts, over an empty one). */
+        Bitboard targets;
+        if (l->types[slot] == PAWN) {
+            int back = forward(!side, from);
+            targets = on_start(side, from) ? 0 : BB(back) & ~occupied;
+            if (targets && on_start(side, forward(!side, back)))
+                targets |= BB(forward(!side, back)) & ~occupied;
+        } else {
+            targets = man_attacks(l->types[slot], side, from, occupied) & ~occupied;
+        }
+        for (; targets; targets &= targets - 1) {
             squares[slot] = lsb(targets);
             before[count] = plain && slot ? rest | (long long)squares[slot] << l->shift[slot]
                                           : layout_canonical(l, squares, slot != 0);
@@ -478,8 +539,8 @@ int retrograde_build(const TableLayout *l, const RetroExit *exits, int exit_coun
 {
     long long size = l->size, words = (size + 63) / 64, found[2] = {0, 0};
     Build b = {.l = l};
-    for (int i = 0; i < exit_count; i++)
-        b.exit_of[exits[i].slot] = &exits[i];
+    b.exits.at = exits;
+    b.exits.count = exit_count;
     if (threads < 1)
         threads = 1;
     if (threads > RETRO_MAX_THREADS)

@@ -32,8 +32,9 @@ import numpy as np
 import numpy.typing as npt
 
 from al0.core import native
+from al0.errors import PositionError
 from al0.tablebase.geometry import MOVES, OFF, STEP, Indices, Layout, Squares, attacked, occupancy
-from al0.tablebase.material import Material
+from al0.tablebase.material import Material, exits
 
 Values = npt.NDArray[np.uint8]
 """A table: shape (2, size), row 0 the first side to move, row 1 the second."""
@@ -133,7 +134,10 @@ class _Classes:
 def build(material: Material, smaller: Mapping[str, Values], progress: Progress | None = None) -> Values:
     """The table of ``material``, given the tables of every material a
     capture leads to (by name, as :meth:`Material.without` names them):
-    built on the native core where it runs, else by :func:`build_twin`."""
+    built on the native core where it runs, else by :func:`build_twin`.
+
+    :raises PositionError: for a material with pawns where the core does not run.
+    """
     core = native()
     if core is None:
         return build_twin(material, smaller, progress)
@@ -149,24 +153,36 @@ def _threads() -> int:
 def _build_native(
     core: Any, material: Material, smaller: Mapping[str, Values], progress: Progress | None
 ) -> Values:
-    """:func:`build` on the native core: the exits (captures) as the core
-    reads them, each with the smaller table it leads to."""
+    """:func:`build` on the native core: the exits (captures, promotions)
+    as the core reads them, each with the table it leads to."""
     size = Layout(material).size
     if progress:
         progress(f"{material.name}: building {2 * size:,} indices on the native core")
-    exits = []
-    for slot, piece in enumerate(material.types):
-        if piece != chess.KING:
-            rest, mapping, swapped = material.without(slot)
-            values = np.ascontiguousarray(smaller[rest.name])
-            exits.append((slot, rest.types, rest.sides, mapping, swapped, values))
+    leaving = [
+        (
+            taken,
+            promoted,
+            piece,
+            after.types,
+            after.sides,
+            mapping,
+            swapped,
+            np.ascontiguousarray(smaller[after.name]),
+        )
+        for taken, promoted, piece, after, mapping, swapped in exits(material)
+    ]
     values = np.empty((2, size), dtype=np.uint8)
-    core.retrograde(material.types, material.sides, exits, _threads(), values)
+    core.retrograde(material.types, material.sides, leaving, _threads(), values)
     return values
 
 
 def build_twin(material: Material, smaller: Mapping[str, Values], progress: Progress | None = None) -> Values:
-    """:func:`build` in numpy: the native core's reference twin."""
+    """:func:`build` in numpy: the native core's reference twin.
+
+    :raises PositionError: for a material with pawns (built on the core only).
+    """
+    if chess.PAWN in material.types:
+        raise PositionError(f"{material.name}: tables with pawns are built on the native core only")
     layout = Layout(material)
     size = layout.size
     group = 8 * (2 if material.pair is not None else 1)

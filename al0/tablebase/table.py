@@ -119,6 +119,8 @@ class Tablebase:
         :raises PositionError: for other material, an invalid board or
             castling rights (no table knows castling).
         """
+        if chess.PAWN in self.material.types:
+            raise PositionError(f"{self.name}: a table with pawns answers for its statistics only so far")
         if board.pawns or chess.popcount(board.kings) != 2:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         table, side, index = self._locate(board)
@@ -153,7 +155,8 @@ class Tablebase:
         colour), the table that knows them and the colour of its first side;
         White when both sides have the same pieces."""
         layouts: dict[tuple[tuple[chess.PieceType, chess.Color], ...], tuple[Tablebase, chess.Color]] = {}
-        for table in (self, *self.smaller.values()):
+        # A table with pawns answers no probe yet: its index is not the triangle's.
+        for table in (t for t in (self, *self.smaller.values()) if chess.PAWN not in t.material.types):
             for first in (chess.WHITE, chess.BLACK):
                 men = [(piece, first) for piece in table.material.first]
                 men += [(piece, not first) for piece in table.material.second]
@@ -421,9 +424,9 @@ class Tablebase:
         """The index of every class (its least index) and its size."""
         layout = Layout(self.material)
         # The images are of ordered men: with a pair of like pieces both
-        # orders of a board are among them (16 in all), and the class has
-        # half as many boards as ordered images.
-        group = 8 * (2 if self.material.pair is not None else 1)
+        # orders of a board are among them (16 in all without pawns), and
+        # the class has half as many boards as ordered images.
+        group = len(layout.symmetries) * (2 if self.material.pair is not None else 1)
         per_board = 2 if self.material.pair is not None else 1
         indices, sizes = [], []
         chunk = 1 << 18

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import chess
 import numpy as np
 import pytest
 
 from al0 import tablebase as tb
 from al0.core import native
 from al0.tablebase.geometry import Layout
-from al0.tablebase.material import parse_material
+from al0.tablebase.material import exits, parse_material
 from al0.tablebase.retrograde import build, build_twin
 
 pytestmark = pytest.mark.skipif(native() is None, reason="the native core is not running")
@@ -47,14 +48,11 @@ def test_the_core_builds_four_men_as_the_twin(tablebase_cache: Path, material: s
 
 def _exits(material: str, cache: Path) -> list[tuple[object, ...]]:
     """The exits of ``material`` as the core reads them."""
-    parsed = parse_material(material)
     table = tb.load(material, cache)
-    exits: list[tuple[object, ...]] = []
-    for slot in range(1, len(parsed.types)):
-        if slot != parsed.kings[1]:
-            rest, mapping, swapped = parsed.without(slot)
-            exits.append((slot, rest.types, rest.sides, mapping, swapped, table.smaller[rest.name].values))
-    return exits
+    return [
+        (taken, promoted, piece, after.types, after.sides, mapping, swapped, table.smaller[after.name].values)
+        for taken, promoted, piece, after, mapping, swapped in exits(table.material)
+    ]
 
 
 def test_any_number_of_threads_builds_the_same_bytes(tablebase_cache: Path) -> None:
@@ -83,6 +81,20 @@ def test_the_core_refuses_malformed_builds(tablebase_cache: Path) -> None:
     with pytest.raises(ValueError, match="two rows"):
         core.retrograde(krk.types, krk.sides, exits, 1, out[:, :-1].copy())
     with pytest.raises(ValueError, match="smaller table's size"):
-        core.retrograde(krk.types, krk.sides, [(*exits[0][:5], b"\0" * 10)], 1, out)
+        core.retrograde(krk.types, krk.sides, [(*exits[0][:7], b"\0" * 10)], 1, out)
     with pytest.raises(ValueError, match="slots here"):
-        core.retrograde(krk.types, krk.sides, [(0, *exits[0][1:])], 1, out)
+        core.retrograde(krk.types, krk.sides, [(0, *exits[0][1:])], 1, out)  # a king taken
+    with pytest.raises(ValueError, match="every capture and promotion"):
+        core.retrograde(krk.types, krk.sides, [], 1, out)
+
+
+def test_a_pawns_promotions_are_exits_the_core_requires(tablebase_cache: Path) -> None:
+    """KPK without its promotion into KNK: refused, not built wrong."""
+    core = native()
+    assert core is not None
+    kpk = tb.parse_material("KPK")
+    out = np.empty((2, Layout(kpk).size), dtype=np.uint8)
+    every = _exits("KPK", tablebase_cache)
+    assert {exit[2] for exit in every} == {0, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT}
+    with pytest.raises(ValueError, match="every capture and promotion"):
+        core.retrograde(kpk.types, kpk.sides, [exit for exit in every if exit[2] != chess.KNIGHT], 1, out)

@@ -1,0 +1,92 @@
+"""KPK, the first table with a pawn, built on the native core: its counts
+against an independent count (331,352 legal positions with White holding
+the pawn, either side to move; 222,564 of them won for White; the longest
+mate 28 moves), hand-worked positions of the opposition and the rook
+pawn, and the materials a table with pawns is named by."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from al0 import tablebase as tb
+from al0.cli import cli
+from al0.core import native
+from al0.errors import PositionError
+from al0.tablebase.geometry import Layout
+
+needs_core = pytest.mark.skipif(native() is None, reason="tables with pawns are built on the native core")
+
+
+@needs_core
+def test_kpk_counts_are_the_independent_ones(tablebase_cache: Path) -> None:
+    result = CliRunner().invoke(cli, ["tablebase", "KPK", "--stats", "--json"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    white, black = stats["stronger"], stats["weaker"]
+    assert white["legal"] + black["legal"] == 331_352
+    assert white["wins"] + black["losses"] == 222_564  # won for White, either side to move
+    assert white["losses"] == black["wins"] == 0  # the lone king never mates
+    assert stats["max_dtm"] == 28
+
+
+def _value(table: tb.Tablebase, white_king: str, pawn: str, black_king: str, turn: chess.Color) -> int:
+    """The entry of the position (the pawn White's), read through the index."""
+    squares = [np.array([chess.parse_square(s)]) for s in (white_king, pawn, black_king)]
+    return int(table.values[0 if turn else 1, Layout(table.material).canonical(squares)[0]])
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "white_king, pawn, black_king, turn, won",
+    [
+        ("e5", "e4", "e7", chess.WHITE, False),  # Black has the opposition: a draw
+        ("e5", "e4", "e7", chess.BLACK, True),  # White has it: a key square is reached
+        ("e6", "e5", "e8", chess.WHITE, True),  # the king on a key square wins whoever moves
+        ("e6", "e5", "e8", chess.BLACK, True),
+        ("h6", "h5", "h8", chess.WHITE, False),  # the rook pawn, their king in the corner
+        ("h6", "h5", "h8", chess.BLACK, False),
+        ("b6", "a7", "d7", chess.WHITE, True),  # a8=Q: the promotion leads into KQK
+        ("f6", "e6", "e8", chess.WHITE, True),  # e7, then the king escorts it
+    ],
+)
+def test_hand_worked_kpk_positions(
+    tablebase_cache: Path, white_king: str, pawn: str, black_king: str, turn: chess.Color, won: bool
+) -> None:
+    value = _value(tb.load("KPK", tablebase_cache), white_king, pawn, black_king, turn)
+    white_wins = value < tb.DRAW and (value % 2 == 1) == (turn == chess.WHITE)
+    assert value != tb.ILLEGAL and white_wins == won, value
+
+
+@needs_core
+def test_the_mirror_of_the_files_is_the_only_symmetry(tablebase_cache: Path) -> None:
+    """The same entry for a position and its mirror image; a king on file a-d first."""
+    table = tb.load("KPK", tablebase_cache)
+    for turn in chess.COLORS:
+        assert _value(table, "c3", "b4", "f6", turn) == _value(table, "f3", "g4", "c6", turn)
+    assert Layout(table.material).size == 32 * 64 * 64
+
+
+@pytest.mark.parametrize("text", ["KPK", "KKP", "kpk"])
+def test_kpk_is_named_with_the_pawn_first(text: str) -> None:
+    assert tb.parse_material(text.upper()).name == "KPK"
+
+
+@pytest.mark.parametrize("text", ["KPKP", "KPPK", "KQKP"])
+def test_other_materials_with_pawns_are_refused_by_name(text: str) -> None:
+    with pytest.raises(PositionError, match=f"unsupported material '{text}'.*KPK"):
+        tb.parse_material(text)
+
+
+@needs_core
+def test_a_kpk_position_is_not_probed_yet(tablebase_cache: Path) -> None:
+    """Its statistics only: a probe says so rather than answering through
+    the pawnless index."""
+    result = CliRunner().invoke(cli, ["tablebase", "KPK", "--fen", "8/4k3/8/4K3/4P3/8/8/8 w - - 0 1"])
+    assert result.exit_code == 2
+    assert "KPK: a table with pawns answers for its statistics only so far" in result.output
