@@ -72,6 +72,54 @@ def test_the_mirror_of_the_files_is_the_only_symmetry(tablebase_cache: Path) -> 
     assert Layout(table.material).size == 32 * 64 * 64
 
 
+def _entry_of(table: tb.Tablebase, board: chess.Board) -> int:
+    """The entry of a legal position KPK leads to: its own, through the
+    index, or a smaller table's once the pawn promoted or was taken."""
+    if not board.pawns:
+        return table._lookup(board)
+    squares = [board.king(chess.WHITE), chess.lsb(board.pawns), board.king(chess.BLACK)]
+    index = Layout(table.material).canonical([np.array([s]) for s in squares])[0]
+    return int(table.values[0 if board.turn else 1, index])
+
+
+@needs_core
+def test_kpk_agrees_with_one_step_of_python_chess_play(tablebase_cache: Path) -> None:
+    """On a seeded sample of entries: illegal exactly where python-chess
+    says the board is invalid, 0 at mates, and otherwise the best of its
+    legal moves (pushes, double steps, promotions into KQK, KRK, KBK and
+    KNK, the pawn taken into KK) one ply on: a table that agrees
+    everywhere is the table (see test_tablebase.py)."""
+    table = tb.load("KPK", tablebase_cache)
+    layout = Layout(table.material)
+    rng = np.random.default_rng(46)
+    sides, indices = rng.integers(0, 2, 1500).tolist(), rng.integers(0, layout.size, 1500)
+    errors = []
+    for side, index, squares in zip(sides, indices, zip(*(c.tolist() for c in layout.decode(indices)))):
+        entry = int(table.values[side, index])
+        board = chess.Board(None)
+        if len(set(squares)) == 3:
+            for square, piece in zip(squares, (chess.KING, chess.PAWN, chess.KING)):
+                board.set_piece_at(square, chess.Piece(piece, square != squares[2]))
+        board.turn = side == 0
+        if len(set(squares)) < 3 or not board.is_valid():
+            errors += [] if entry == tb.ILLEGAL else [f"{board.fen()}: invalid, entry {entry}"]
+            continue
+        after = []
+        for move in board.legal_moves:
+            board.push(move)
+            after.append(_entry_of(table, board))
+            board.pop()
+        lost = [value for value in after if value != tb.DRAW and value % 2 == 0]
+        if not after:
+            expected = 0 if board.is_check() else tb.DRAW
+        elif lost:
+            expected = 1 + min(lost)
+        else:
+            expected = tb.DRAW if tb.DRAW in after else 1 + max(after)
+        errors += [] if entry == expected else [f"{board.fen()}: entry {entry}, one step gives {expected}"]
+    assert errors[:5] == []
+
+
 @pytest.mark.parametrize("text", ["KPK", "KKP", "kpk"])
 def test_kpk_is_named_with_the_pawn_first(text: str) -> None:
     assert tb.parse_material(text.upper()).name == "KPK"
