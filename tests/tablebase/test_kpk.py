@@ -7,6 +7,7 @@ pawn, and the materials a table with pawns is named by."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import chess
@@ -117,6 +118,41 @@ def test_kpk_agrees_with_one_step_of_python_chess_play(tablebase_cache: Path) ->
         else:
             expected = tb.DRAW if tb.DRAW in after else 1 + max(after)
         errors += [] if entry == expected else [f"{board.fen()}: entry {entry}, one step gives {expected}"]
+    assert errors[:5] == []
+
+
+GAVIOTA = os.environ.get("AL0_GAVIOTA_DIR", "")
+"""A folder with Gaviota's kpk.gtb.cp4, as python-chess's source
+distribution carries it (``pip download --no-binary :all: --no-deps chess``,
+its ``data/gaviota``): an independent oracle, used where it is given."""
+
+
+@needs_core
+@pytest.mark.skipif(
+    not (GAVIOTA and (Path(GAVIOTA) / "kpk.gtb.cp4").is_file()),
+    reason="AL0_GAVIOTA_DIR names no Gaviota KPK table",
+)
+def test_kpk_is_gaviotas_distance_to_mate(tablebase_cache: Path) -> None:
+    """On a seeded sample of legal positions, the plies to mate are
+    Gaviota's (signed for the side to move, 0 a draw; a mate is 0 there too)."""
+    gaviota = pytest.importorskip("chess.gaviota")
+    table = tb.load("KPK", tablebase_cache)
+    layout = Layout(table.material)
+    rng = np.random.default_rng(1978)
+    sides, indices = rng.integers(0, 2, 4000).tolist(), rng.integers(0, layout.size, 4000)
+    errors = []
+    with gaviota.open_tablebase(GAVIOTA) as oracle:
+        for side, index, squares in zip(sides, indices, zip(*(c.tolist() for c in layout.decode(indices)))):
+            value = int(table.values[side, index])
+            if value == tb.ILLEGAL:
+                continue
+            board = chess.Board(None)
+            for square, piece in zip(squares, (chess.KING, chess.PAWN, chess.KING)):
+                board.set_piece_at(square, chess.Piece(piece, square != squares[2]))
+            board.turn = side == 0
+            plies = oracle.probe_dtm(board)
+            expected = tb.DRAW if plies == 0 and not board.is_checkmate() else abs(plies)
+            errors += [] if value == expected else [f"{board.fen()}: entry {value}, Gaviota {plies}"]
     assert errors[:5] == []
 
 
