@@ -1,8 +1,10 @@
 """KPK, the first table with a pawn, built on the native core: its counts
 against an independent count (331,352 legal positions with White holding
 the pawn, either side to move; 222,564 of them won for White; the longest
-mate 28 moves), hand-worked positions of the opposition and the rook
-pawn, and the materials a table with pawns is named by."""
+mate 28 moves), one step of python-chess play, Gaviota where it is at
+hand, hand-worked positions of the opposition and the rook pawn, probes
+of boards through the file mirror, and the materials a table with pawns
+is named by."""
 
 from __future__ import annotations
 
@@ -73,16 +75,6 @@ def test_the_mirror_of_the_files_is_the_only_symmetry(tablebase_cache: Path) -> 
     assert Layout(table.material).size == 32 * 64 * 64
 
 
-def _entry_of(table: tb.Tablebase, board: chess.Board) -> int:
-    """The entry of a legal position KPK leads to: its own, through the
-    index, or a smaller table's once the pawn promoted or was taken."""
-    if not board.pawns:
-        return table._lookup(board)
-    squares = [board.king(chess.WHITE), chess.lsb(board.pawns), board.king(chess.BLACK)]
-    index = Layout(table.material).canonical([np.array([s]) for s in squares])[0]
-    return int(table.values[0 if board.turn else 1, index])
-
-
 @needs_core
 def test_kpk_agrees_with_one_step_of_python_chess_play(tablebase_cache: Path) -> None:
     """On a seeded sample of entries: illegal exactly where python-chess
@@ -108,7 +100,7 @@ def test_kpk_agrees_with_one_step_of_python_chess_play(tablebase_cache: Path) ->
         after = []
         for move in board.legal_moves:
             board.push(move)
-            after.append(_entry_of(table, board))
+            after.append(table._lookup(board))  # KPK's, or the table a promotion or capture leads to
             board.pop()
         lost = [value for value in after if value != tb.DRAW and value % 2 == 0]
         if not after:
@@ -168,9 +160,36 @@ def test_other_materials_with_pawns_are_refused_by_name(text: str) -> None:
 
 
 @needs_core
-def test_a_kpk_position_is_not_probed_yet(tablebase_cache: Path) -> None:
-    """Its statistics only: a probe says so rather than answering through
-    the pawnless index."""
-    result = CliRunner().invoke(cli, ["tablebase", "KPK", "--fen", "8/4k3/8/4K3/4P3/8/8/8 w - - 0 1"])
-    assert result.exit_code == 2
-    assert "KPK: a table with pawns answers for its statistics only so far" in result.output
+@pytest.mark.parametrize(
+    "fen, winner, moves",
+    [
+        # Distances as Gaviota's KPK table gives them.
+        ("8/4k3/8/4K3/4P3/8/8/8 b - - 0 1", chess.WHITE, 14),  # White has the opposition
+        ("8/4k3/8/4K3/4P3/8/8/8 w - - 0 1", None, None),
+        ("8/8/8/4p3/4k3/8/4K3/8 w - - 0 1", chess.BLACK, 14),  # the same, colours and ranks swapped
+        ("8/8/8/3p4/3k4/8/3K4/8 w - - 0 1", chess.BLACK, 14),  # and mirrored
+        ("8/P7/1K6/8/8/8/8/3k4 w - - 0 1", chess.WHITE, 8),  # a8=Q, then KQK
+    ],
+)
+def test_a_kpk_board_is_probed_through_the_mirror(
+    tablebase_cache: Path, fen: str, winner: chess.Color | None, moves: int | None
+) -> None:
+    assert tb.load("KPK", tablebase_cache).result(chess.Board(fen)) == tb.Result(
+        winner, None if moves is None else 2 * moves - (1 if chess.Board(fen).turn == winner else 0)
+    )
+
+
+@needs_core
+def test_kpk_best_moves_promote(tablebase_cache: Path) -> None:
+    """The promotion's position is read from the table it leads to."""
+    table = tb.load("KPK", tablebase_cache)
+    best = table.best_moves(chess.Board("8/P7/1K6/8/8/8/8/3k4 w - - 0 1"))
+    assert [move.uci() for move in best] == ["a7a8q", "b6c5"]  # mate in 8 either way
+    assert table.best_defence(chess.Board("8/8/8/8/8/8/k1pK4/8 w - - 0 1")).uci() == "d2c2"  # takes it
+
+
+@needs_core
+def test_the_cli_probes_a_kpk_position(tablebase_cache: Path) -> None:
+    result = CliRunner().invoke(cli, ["tablebase", "KPK", "--fen", "8/4k3/8/4K3/4P3/8/8/8 b - - 0 1"])
+    assert result.exit_code == 0, result.output
+    assert "result: white mates in 14\nbest defence: Kd7" in result.output
