@@ -12,7 +12,8 @@ typedef uint64_t Bitboard;
 static inline int lsb(Bitboard b) { unsigned long i; _BitScanForward64(&i, b); return (int)i; }
 static inline int msb(Bitboard b) { unsigned long i; _BitScanReverse64(&i, b); return (int)i; }
 static inline int popcount(Bitboard b) { return (int)__popcnt64(b); }
-static inline void prefetch(const void *address) { _mm_prefetch((const char *)address, _MM_HINT_T0); }
+/* A hint only: left out where the intrinsic may be missing (ARM64). */
+static inline void prefetch(const void *address) { (void)address; }
 #else
 /* The lowest and highest set square of a non-empty bitboard. */
 static inline int lsb(Bitboard b) { return __builtin_ctzll(b); }
