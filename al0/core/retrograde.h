@@ -1,7 +1,7 @@
 /* The retrograde build of a tablebase (al0/tablebase/retrograde.py's
  * twin): every entry of one material's table, in plies to mate for the
  * side to move (odd: it wins, even: it is mated), RETRO_DRAW or
- * RETRO_ILLEGAL, the same bytes as the numpy build (which has no pawns). */
+ * RETRO_ILLEGAL, the same bytes as the numpy build. */
 #ifndef AL0_RETROGRADE_H
 #define AL0_RETROGRADE_H
 

@@ -112,6 +112,15 @@ ROOK_LINE = _pairs(
     )
 )
 BISHOP_LINE = _pairs(lambda a, b: a != b and chess.BB_RAYS[a][b] and not ROOK_LINE[a, b])
+
+
+def _pawn_touch(colour: chess.Color) -> npt.NDArray[np.bool_]:
+    return _pairs(lambda a, b: chess.BB_PAWN_ATTACKS[colour][a] & chess.BB_SQUARES[b])
+
+
+PAWN_TOUCH = np.array([_pawn_touch(chess.WHITE), _pawn_touch(chess.BLACK)])
+"""``PAWN_TOUCH[side, a, b]``: a pawn of ``side`` on ``a`` attacks ``b`` (the
+first side's pawns go up the board: White's)."""
 BETWEEN = np.array(
     [[chess.between(a, b) if a < 64 and b < 64 else 0 for b in range(OFF + 1)] for a in range(OFF + 1)],
     dtype=np.uint64,
@@ -235,13 +244,17 @@ def attacked(
     squares: list[Squares],
     target: Squares,
     occupied: npt.NDArray[np.uint64],
+    sides: tuple[int, ...] = (),
 ) -> Mask:
     """Whether any man in ``attackers`` (slots) attacks ``target``, with
-    ``occupied`` (a bitboard per position) blocking the sliders."""
+    ``occupied`` (a bitboard per position) blocking the sliders; ``sides``,
+    each slot's side, where a pawn attacks."""
     hit = np.zeros(len(target), dtype=bool)
     for slot in attackers:
         piece, square = types[slot], squares[slot]
-        if piece == chess.KING:
+        if piece == chess.PAWN:
+            hit |= PAWN_TOUCH[sides[slot], square, target]
+        elif piece == chess.KING:
             hit |= KING_TOUCH[square, target]
         elif piece == chess.KNIGHT:
             hit |= KNIGHT_TOUCH[square, target]

@@ -32,7 +32,7 @@ MAX_MEN = 4
 """Two kings and at most two other pieces: the largest tables built here."""
 
 PAWN_MATERIALS = ("KPK",)
-"""The tables with pawns built so far (on the native core only)."""
+"""The tables with pawns built so far."""
 
 PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 

@@ -1,4 +1,4 @@
-"""KPK, the first table with a pawn, built on the native core: its counts
+"""KPK, the first table with a pawn (built on either core): its counts
 against an independent count (331,352 legal positions with White holding
 the pawn, either side to move; 222,564 of them won for White; the longest
 mate 28 moves), one step of python-chess play, Gaviota where it is at
@@ -19,14 +19,10 @@ from click.testing import CliRunner
 
 from al0 import tablebase as tb
 from al0.cli import cli
-from al0.core import native
 from al0.errors import PositionError
 from al0.tablebase.geometry import Layout
 
-needs_core = pytest.mark.skipif(native() is None, reason="tables with pawns are built on the native core")
 
-
-@needs_core
 def test_kpk_counts_are_the_independent_ones(tablebase_cache: Path) -> None:
     result = CliRunner().invoke(cli, ["tablebase", "KPK", "--stats", "--json"])
     assert result.exit_code == 0, result.output
@@ -44,7 +40,6 @@ def _value(table: tb.Tablebase, white_king: str, pawn: str, black_king: str, tur
     return int(table.values[0 if turn else 1, Layout(table.material).canonical(squares)[0]])
 
 
-@needs_core
 @pytest.mark.parametrize(
     "white_king, pawn, black_king, turn, won",
     [
@@ -66,7 +61,6 @@ def test_hand_worked_kpk_positions(
     assert value != tb.ILLEGAL and white_wins == won, value
 
 
-@needs_core
 def test_the_mirror_of_the_files_is_the_only_symmetry(tablebase_cache: Path) -> None:
     """The same entry for a position and its mirror image; a king on file a-d first."""
     table = tb.load("KPK", tablebase_cache)
@@ -75,7 +69,6 @@ def test_the_mirror_of_the_files_is_the_only_symmetry(tablebase_cache: Path) -> 
     assert Layout(table.material).size == 32 * 64 * 64
 
 
-@needs_core
 def test_kpk_agrees_with_one_step_of_python_chess_play(tablebase_cache: Path) -> None:
     """On a seeded sample of entries: illegal exactly where python-chess
     says the board is invalid, 0 at mates, and otherwise the best of its
@@ -119,7 +112,6 @@ distribution carries it (``pip download --no-binary :all: --no-deps chess``,
 its ``data/gaviota``): an independent oracle, used where it is given."""
 
 
-@needs_core
 @pytest.mark.skipif(
     not (GAVIOTA and (Path(GAVIOTA) / "kpk.gtb.cp4").is_file()),
     reason="AL0_GAVIOTA_DIR names no Gaviota KPK table",
@@ -159,7 +151,6 @@ def test_other_materials_with_pawns_are_refused_by_name(text: str) -> None:
         tb.parse_material(text)
 
 
-@needs_core
 @pytest.mark.parametrize(
     "fen, winner, moves",
     [
@@ -179,7 +170,6 @@ def test_a_kpk_board_is_probed_through_the_mirror(
     )
 
 
-@needs_core
 def test_kpk_best_moves_promote(tablebase_cache: Path) -> None:
     """The promotion's position is read from the table it leads to."""
     table = tb.load("KPK", tablebase_cache)
@@ -188,7 +178,6 @@ def test_kpk_best_moves_promote(tablebase_cache: Path) -> None:
     assert table.best_defence(chess.Board("8/8/8/8/8/8/k1pK4/8 w - - 0 1")).uci() == "d2c2"  # takes it
 
 
-@needs_core
 def test_the_cli_probes_a_kpk_position(tablebase_cache: Path) -> None:
     result = CliRunner().invoke(cli, ["tablebase", "KPK", "--fen", "8/4k3/8/4K3/4P3/8/8/8 b - - 0 1"])
     assert result.exit_code == 0, result.output

@@ -28,7 +28,7 @@ def _both(material: str, cache: Path) -> tuple[np.ndarray, np.ndarray]:
     return build(parsed, smaller), build_twin(parsed, smaller)
 
 
-@pytest.mark.parametrize("material", ["KRK", "KQK", "KBK", "KNK"])
+@pytest.mark.parametrize("material", ["KRK", "KQK", "KBK", "KNK", "KPK"])
 def test_the_core_builds_three_men_as_the_twin(tablebase_cache: Path, material: str) -> None:
     core, twin = _both(material, tablebase_cache)
     assert core.shape == twin.shape
