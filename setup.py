@@ -16,7 +16,9 @@ CORE = Extension(
     "al0.core._core",
     sources=sorted(glob("al0/core/*.c")),
     depends=sorted(glob("al0/core/*.h")),
-    extra_compile_args=["-O2", "-Wall"] if not __import__("os").name == "nt" else [],
+    # -pthread: a tablebase build shares its passes among threads (retrograde.c).
+    extra_compile_args=["-O2", "-Wall", "-pthread"] if not __import__("os").name == "nt" else [],
+    extra_link_args=["-pthread"] if not __import__("os").name == "nt" else [],
     optional=True,
 )
 

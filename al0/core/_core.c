@@ -11,6 +11,7 @@
 #include "symmetry.h"
 #include "tree.h"
 #include "probe.h"
+#include "retrograde.h"
 
 #define MAX_MEN 8
 
@@ -1151,6 +1152,134 @@ static PyObject *py_canonical(PyObject *module, PyObject *args)
                          i.bishops, i.knights, i.turn ? Py_True : Py_False);
 }
 
+/* ------------------------------------------------------------ retrograde */
+
+/* A layout from a sequence of piece types and one of sides (0 or 1). */
+static int read_layout(PyObject *types, PyObject *sides, TableLayout *layout)
+{
+    Py_ssize_t men, count;
+    int *t = read_ints(types, &men), *s = t ? read_ints(sides, &count) : NULL;
+    int bad = !s || men != count || layout_init(layout, (int)men, t, s) < 0;
+    for (Py_ssize_t i = 0; s && !bad && i < men; i++)
+        bad = t[i] < PAWN || t[i] > KING || (s[i] != 0 && s[i] != 1);
+    if (s && bad)
+        PyErr_SetString(PyExc_ValueError, "a table's men: a king first, at most four, sides 0 or 1");
+    PyMem_Free(t);
+    PyMem_Free(s);
+    return bad ? -1 : 0;
+}
+
+static int has_exit(const RetroExit *exits, int count, int taken, int promoted, int promotion)
+{
+    for (int i = 0; i < count; i++)
+        if (exits[i].taken == taken && exits[i].promoted == promoted && exits[i].promotion == promotion)
+            return 1;
+    return 0;
+}
+
+/* Whether a capture or a promotion the men can make has no exit: every
+ * man but a king may be taken, every pawn promote, taking a man of the
+ * other side or none. */
+static int missing_exit(const TableLayout *l, const RetroExit *exits, int count)
+{
+    for (int slot = 0; slot < l->men; slot++) {
+        if (l->types[slot] != KING && !has_exit(exits, count, slot, -1, 0))
+            return 1;
+        for (int piece = 0; l->types[slot] == PAWN && piece < 4; piece++) {
+            if (!has_exit(exits, count, -1, slot, RETRO_PROMOTIONS[piece]))
+                return 1;
+            for (int other = 0; other < l->men; other++)
+                if (l->sides[other] != l->sides[slot] && l->types[other] != KING
+                    && !has_exit(exits, count, other, slot, RETRO_PROMOTIONS[piece]))
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* retrograde(types, sides, exits, threads, out) -> plies of the last level:
+ * the table of the men of `types` and `sides` into `out` (two rows of the
+ * layout's size, bytes), given per exit (taken, promoted, promotion,
+ * types, sides, mapping, swapped, values) the table it leads to: every
+ * capture and promotion the men can make. Made by
+ * al0/tablebase/retrograde.py. */
+static PyObject *py_retrograde(PyObject *module, PyObject *args)
+{
+    PyObject *types, *sides, *exits, *out;
+    int threads;
+    TableLayout layout;
+    RetroExit found[RETRO_MAX_EXITS];
+    Py_buffer views[RETRO_MAX_EXITS], target;
+    int viewed = 0, level = -1;
+    if (!PyArg_ParseTuple(args, "OOOiO", &types, &sides, &exits, &threads, &out)
+        || read_layout(types, sides, &layout) < 0)
+        return NULL;
+    PyObject *fast = PySequence_Fast(exits, "exits: a sequence");
+    if (!fast)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    if (count > RETRO_MAX_EXITS) {
+        PyErr_Format(PyExc_ValueError, "exits: at most %d", RETRO_MAX_EXITS);
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        RetroExit *exit = &found[i];
+        PyObject *small_types, *small_sides, *mapping, *values;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iiiOOOpO", &exit->taken, &exit->promoted,
+                              &exit->promotion, &small_types, &small_sides, &mapping, &exit->swapped,
+                              &values)
+            || read_layout(small_types, small_sides, &exit->layout) < 0
+            || read_int_array(mapping, exit->mapping, exit->layout.men, "mapping") < 0)
+            goto fail;
+        int taken = exit->taken, promoted = exit->promoted;
+        int bad = taken < -1 || taken >= layout.men || (taken >= 0 && layout.types[taken] == KING)
+               || promoted < -1 || promoted >= layout.men || (promoted >= 0 && layout.types[promoted] != PAWN)
+               || (promoted >= 0) != (exit->promotion != 0) || exit->promotion < 0
+               || (exit->promotion && (exit->promotion < KNIGHT || exit->promotion > QUEEN))
+               || (taken < 0 && promoted < 0) || exit->layout.men != layout.men - (taken >= 0);
+        for (int j = 0; j < i; j++)
+            bad |= found[j].taken == taken && found[j].promoted == promoted
+                && found[j].promotion == exit->promotion;
+        for (int slot = 0; slot < exit->layout.men; slot++)
+            bad |= exit->mapping[slot] < 0 || exit->mapping[slot] >= layout.men || exit->mapping[slot] == taken;
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError,
+                            "exits: the man taken, the piece promoted to, its table's men and their slots here");
+            goto fail;
+        }
+        if (PyObject_GetBuffer(values, &views[viewed], PyBUF_C_CONTIGUOUS) < 0)
+            goto fail;
+        viewed++;
+        if (views[i].itemsize != 1 || views[i].len != 2 * exit->layout.size) {
+            PyErr_SetString(PyExc_ValueError, "exits: values of two rows of the smaller table's size");
+            goto fail;
+        }
+        exit->values = views[i].buf;
+    }
+    if (missing_exit(&layout, found, (int)count)) {
+        PyErr_SetString(PyExc_ValueError, "exits: one for every capture and promotion the men can make");
+        goto fail;
+    }
+    if (PyObject_GetBuffer(out, &target, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+        goto fail;
+    if (target.itemsize != 1 || target.len != 2 * layout.size) {
+        PyBuffer_Release(&target);
+        PyErr_Format(PyExc_ValueError, "out: two rows of %lld bytes", layout.size);
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    level = retrograde_build(&layout, found, (int)count, threads, target.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&target);
+    if (level < 0)
+        PyErr_NoMemory();
+fail:
+    for (int i = 0; i < viewed; i++)
+        PyBuffer_Release(&views[i]);
+    Py_DECREF(fast);
+    return level < 0 ? NULL : PyLong_FromLong(level);
+}
+
 /* --------------------------------------------------------------- module */
 
 static PyObject *names_tuple(const char **names, int count)
@@ -1176,6 +1305,8 @@ static PyMethodDef core_methods[] = {
      "search(advice, root, us, memo, shared, nodes, moves, deadline, clock, stop[, excluded, reach])"},
     {"canonical", py_canonical, METH_VARARGS,
      "canonical(position, us): (symmetry, image) of the class's canonical orientation"},
+    {"retrograde", py_retrograde, METH_VARARGS,
+     "retrograde(types, sides, exits, threads, out): a tablebase's values into out"},
     {NULL}
 };
 

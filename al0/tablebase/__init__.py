@@ -1,4 +1,5 @@
-"""Exact distance-to-mate tablebases for every pawnless ending up to four men.
+"""Exact distance-to-mate tablebases for every pawnless ending up to four
+men, and KPK's statistics (the first table with a pawn).
 
 ``load("KRK")``, ``load("KBNK")``, ``load("KQKR")`` … return a
 :class:`Tablebase`: for any legal position of that material, either side to
@@ -7,10 +8,11 @@ play by both sides (who mates, in how many moves, or a draw), the moves that
 keep it, and every position class of the ending. It is the exact oracle an
 advice table is judged against, and the defender that resists it longest.
 
-A table is built by retrograde analysis (:mod:`al0.tablebase.retrograde`)
-over an index that uses the board's 8 symmetries
-(:mod:`al0.tablebase.geometry`); captures lead into the smaller tables, which
-are loaded (or built) first. Tables are cached on disk with an integrity
+A table is built by retrograde analysis (:mod:`al0.tablebase.retrograde`,
+on the native core where it runs) over an index that uses the board's 8
+symmetries, the file mirror alone with pawns (:mod:`al0.tablebase.geometry`);
+captures and promotions lead into other tables, which are loaded (or
+built) first. Tables are cached on disk with an integrity
 header, so that a truncated or tampered file is rebuilt rather than trusted.
 
 Distances: :meth:`Tablebase.result` gives the winner and the plies (half-moves)

@@ -18,7 +18,7 @@ import platformdirs
 from al0.errors import PositionError
 from al0.files import read_regular_file, read_start, remove_stale_temporaries, write_atomically
 from al0.tablebase.geometry import Layout
-from al0.tablebase.material import Material, parse_material
+from al0.tablebase.material import Material, exits, parse_material
 from al0.tablebase.retrograde import Progress, Values, build
 from al0.tablebase.table import Tablebase
 
@@ -125,13 +125,11 @@ def _load(
 ) -> Tablebase:
     """:func:`load`, adding what could not be cached to ``unwritable``."""
     smaller: dict[str, Tablebase] = {}
-    for slot, piece in enumerate(parsed.types):
-        if piece != chess.KING:
-            rest = parsed.without(slot)[0]
-            if rest.name not in smaller:
-                table = _load(rest, cache_dir, progress, unwritable)
-                smaller[rest.name] = table
-                smaller.update(table.smaller)
+    for _, _, _, rest, _, _ in exits(parsed):
+        if rest.name not in smaller:
+            table = _load(rest, cache_dir, progress, unwritable)
+            smaller[rest.name] = table
+            smaller.update(table.smaller)
     path = cache_path(parsed.name, cache_dir)
     values = _read_cache(path, parsed)
     if values is None:

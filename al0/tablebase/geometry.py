@@ -10,6 +10,7 @@ position's value) always achieves; the other men take any of the 64 squares.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -41,11 +42,13 @@ TRIANGLE = [s for s in chess.SQUARES if chess.square_rank(s) <= chess.square_fil
 """a1 b1 c1 d1 b2 c2 d2 c3 d3 d4: one square of every orbit of the symmetries."""
 TRIANGLE_INDEX = np.full(OFF + 1, -1, dtype=np.int64)
 TRIANGLE_INDEX[TRIANGLE] = np.arange(len(TRIANGLE))
-TRIANGLE_SQUARES = np.array(TRIANGLE, dtype=np.int64)
 ONTO = np.array(
     [next(g for g in range(8) if SQUARE_MAPS[g][s] in TRIANGLE) for s in range(64)] + [0], dtype=np.int64
 )
 """``ONTO[square]``: a symmetry that maps ``square`` into the triangle."""
+MIRROR_ONTO = np.array([1 if chess.square_file(s) > 3 else 0 for s in range(64)] + [0], dtype=np.int64)
+"""``MIRROR_ONTO[square]``: the symmetry (of the two a table with pawns
+keeps) that maps ``square`` onto files a-d."""
 ON_DIAGONAL = np.array([chess.square_file(s) == chess.square_rank(s) for s in range(64)] + [False])
 
 
@@ -109,6 +112,15 @@ ROOK_LINE = _pairs(
     )
 )
 BISHOP_LINE = _pairs(lambda a, b: a != b and chess.BB_RAYS[a][b] and not ROOK_LINE[a, b])
+
+
+def _pawn_touch(colour: chess.Color) -> npt.NDArray[np.bool_]:
+    return _pairs(lambda a, b: chess.BB_PAWN_ATTACKS[colour][a] & chess.BB_SQUARES[b])
+
+
+PAWN_TOUCH = np.array([_pawn_touch(chess.WHITE), _pawn_touch(chess.BLACK)])
+"""``PAWN_TOUCH[side, a, b]``: a pawn of ``side`` on ``a`` attacks ``b`` (the
+first side's pawns go up the board: White's)."""
 BETWEEN = np.array(
     [[chess.between(a, b) if a < 64 and b < 64 else 0 for b in range(OFF + 1)] for a in range(OFF + 1)],
     dtype=np.uint64,
@@ -119,8 +131,11 @@ BIT = np.array([1 << s for s in range(64)] + [0], dtype=np.uint64)
 
 @dataclass(frozen=True, eq=False)
 class Layout:
-    """The index of one material: slot 0 (the first king) by its triangle
-    square, every other slot by its square, most significant first."""
+    """The index of one material: slot 0 (the first king) by the ordinal of
+    its square among the least squares of the symmetries' orbits (the
+    triangle's without pawns, files a-d's with them: a pawn keeps only the
+    mirror of the files), every other slot by its square, most significant
+    first."""
 
     material: Material
 
@@ -128,10 +143,30 @@ class Layout:
     def men(self) -> int:
         return len(self.material.types)
 
+    @functools.cached_property
+    def symmetries(self) -> tuple[int, ...]:
+        """The symmetries that keep a position's value: all 8 without pawns,
+        the identity and the mirror of the files (1) with them."""
+        return (0, 1) if chess.PAWN in self.material.types else tuple(range(8))
+
+    @functools.cached_property
+    def first_squares(self) -> Squares:
+        """The squares of slot 0, in index order: the least of each orbit."""
+        return np.array(
+            [s for s in chess.SQUARES if min(SQUARE_MAPS[g][s] for g in self.symmetries) == s], dtype=np.int64
+        )
+
+    @functools.cached_property
+    def first_index(self) -> Indices:
+        """``first_index[square]``: its ordinal among :attr:`first_squares`, else -1."""
+        ordinals = np.full(OFF + 1, -1, dtype=np.int64)
+        ordinals[self.first_squares] = np.arange(len(self.first_squares))
+        return ordinals
+
     @property
     def size(self) -> int:
         """Entries per side to move."""
-        return len(TRIANGLE) << 6 * (self.men - 1)
+        return len(self.first_squares) << 6 * (self.men - 1)
 
     @property
     def weights(self) -> tuple[int, ...]:
@@ -140,27 +175,27 @@ class Layout:
     def decode(self, index: Indices) -> list[Squares]:
         """The squares of every slot at ``index``."""
         weights = self.weights
-        squares = [TRIANGLE_SQUARES[index // weights[0]]]
+        squares = [self.first_squares[index // weights[0]]]
         squares += [index // weights[slot] % 64 for slot in range(1, self.men)]
         return squares
 
     def _index(self, squares: list[Squares]) -> Indices:
         """The index of positions whose first king is in the triangle."""
         weights = self.weights
-        index = TRIANGLE_INDEX[squares[0]] * weights[0]
+        index = self.first_index[squares[0]] * weights[0]
         for slot in range(1, self.men):
             index += squares[slot] * weights[slot]
         return index
 
     def raw_index(self, squares: list[Squares]) -> Indices:
-        """The index of positions whose first king is in the triangle (else -1)."""
-        return np.where(TRIANGLE_INDEX[squares[0]] < 0, -1, self._index(squares))
+        """The index of positions whose first king is on a least square (else -1)."""
+        return np.where(self.first_index[squares[0]] < 0, -1, self._index(squares))
 
     def images(self, squares: list[Squares]) -> Iterator[Indices]:
         """The indices of every symmetric image of the positions, where the
         image puts the first king in the triangle (else -1)."""
         pair = self.material.pair
-        for g in range(8):
+        for g in self.symmetries:
             image = [SYMMETRIES[g][s] for s in squares]
             yield self.raw_index(image)
             if pair is not None:
@@ -184,12 +219,15 @@ class Layout:
         if king_placed:
             image = squares
         else:
-            offset = ONTO[squares[0]] * (OFF + 1)
+            onto = ONTO if len(self.symmetries) == 8 else MIRROR_ONTO
+            offset = onto[squares[0]] * (OFF + 1)
             image = [_FLAT_SYMMETRIES[offset + s] for s in squares]
         pair = self.material.pair
         result = self._index(image)
         if pair is not None:
             result = np.minimum(result, self._index(self._swapped(image, pair)))
+        if len(self.symmetries) < 8:
+            return result  # the mirror of the files keeps no square
         on = np.flatnonzero(ON_DIAGONAL[image[0]])
         if len(on):
             reflected = [SYMMETRIES[DIAGONAL][s[on]] for s in image]
@@ -206,13 +244,17 @@ def attacked(
     squares: list[Squares],
     target: Squares,
     occupied: npt.NDArray[np.uint64],
+    sides: tuple[int, ...] = (),
 ) -> Mask:
     """Whether any man in ``attackers`` (slots) attacks ``target``, with
-    ``occupied`` (a bitboard per position) blocking the sliders."""
+    ``occupied`` (a bitboard per position) blocking the sliders; ``sides``,
+    each slot's side, where a pawn attacks."""
     hit = np.zeros(len(target), dtype=bool)
     for slot in attackers:
         piece, square = types[slot], squares[slot]
-        if piece == chess.KING:
+        if piece == chess.PAWN:
+            hit |= PAWN_TOUCH[sides[slot], square, target]
+        elif piece == chess.KING:
             hit |= KING_TOUCH[square, target]
         elif piece == chess.KNIGHT:
             hit |= KNIGHT_TOUCH[square, target]

@@ -28,10 +28,15 @@ and distance."""
 
 
 def check_lone_king(material: Material) -> None:
-    """Refuse a material whose weaker side has more than its king.
+    """Refuse a material whose weaker side has more than its king, or with
+    pawns (the graph's moves are a pawnless generator's).
 
     :raises PositionError: naming the material and those it takes.
     """
+    if chess.PAWN in material.types:
+        raise PositionError(
+            f"{material.name}: the move graph is of pawnless endings (KRK, KQK, KBBK, KBNK, …)"
+        )
     if material.sides.count(1) != 1:
         raise PositionError(
             f"{material.name}: the weaker side must have a lone king (KRK, KQK, KBBK, KBNK, …)"

@@ -1,4 +1,6 @@
-"""The retrograde build of a pawnless tablebase, vectorised with numpy.
+"""The retrograde build of a tablebase: on the native core
+(``al0/core/retrograde.c``) where it runs, else its twin here, vectorised
+with numpy (the same bytes: ``tests/tablebase/test_retrograde.py``).
 
 An entry is a position's value for the side to move, in plies (half-moves)
 to mate with best play by both sides: even for a loss (0: mated now), odd
@@ -11,24 +13,40 @@ build; the others copy it at the end. Level by level: a position is a win in
 ``d`` plies when some move reaches a loss in ``d - 1`` (found by un-moving
 from those losses); it is a loss in ``d`` when its last move has just been
 found to reach a win of the opponent (a counter of unresolved moves per
-position). Captures lead into the smaller tables, so their values are known
-from the start and act at the level they decide. Un-moving from a class's
-one index reaches each predecessor class ``|Stab(P)| / |Stab(Q)|`` times per
-move between them, so the counters are kept in units of ``1/|G|`` moves: a
-move of P is worth ``|G| / |Stab(P)|``, an un-move from Q ``|G| / |Stab(Q)|``
-(``G``: the 8 symmetries, times the two orders of a pair of like pieces).
+position). Captures and promotions (exits) lead into other tables, so
+their values are known from the start and act at the level they decide; a
+pawn's push is un-moved by a step back. Un-moving from a class's one index
+reaches each predecessor class ``|Stab(P)| / |Stab(Q)|`` times per move
+between them, so the counters are kept in units of ``1/|G|`` moves: a move
+of P is worth ``|G| / |Stab(P)|``, an un-move from Q ``|G| / |Stab(Q)|``
+(``G``: the 8 symmetries, or the file mirror with pawns, times the two
+orders of a pair of like pieces).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import chess
 import numpy as np
 import numpy.typing as npt
 
-from al0.tablebase.geometry import MOVES, OFF, STEP, Indices, Layout, Squares, attacked, occupancy
-from al0.tablebase.material import Material
+from al0.core import native
+from al0.tablebase.geometry import (
+    MOVES,
+    OFF,
+    PAWN_TOUCH,
+    STEP,
+    Indices,
+    Layout,
+    Mask,
+    Squares,
+    attacked,
+    occupancy,
+)
+from al0.tablebase.material import PROMOTIONS, Material, exits
 
 Values = npt.NDArray[np.uint8]
 """A table: shape (2, size), row 0 the first side to move, row 1 the second."""
@@ -56,13 +74,14 @@ def moves(
     captured)``, where ``positions`` selects the positions that have the move
     and ``captured`` is the slot taken (-1 for a quiet move). Kings are never
     captured (a legal position has the other king out of check). Reversed,
-    a quiet move is its own un-move, so this also generates predecessors."""
+    a quiet move is its own un-move, so this also generates predecessors.
+    Pawns move by :func:`pawn_moves`."""
     types, sides = material.types, material.sides
     count = len(squares[0])
     targets = (
         [s for s in range(len(types)) if sides[s] != mover and types[s] != chess.KING] if captures else []
     )
-    for slot in [s for s in range(len(types)) if sides[s] == mover]:
+    for slot in [s for s in range(len(types)) if sides[s] == mover and types[s] != chess.PAWN]:
         directions, slides = MOVES[types[slot]]
         for direction in directions:
             alive = np.arange(count)
@@ -84,6 +103,70 @@ def moves(
                     if taken.any():
                         yield slot, current[taken], alive[taken], target
                 alive, current = alive[empty], current[empty]
+
+
+def _start_rank(side: int) -> int:
+    """The rank (0-7) a pawn of ``side`` starts on: the first side's go up."""
+    return 1 if side == 0 else 6
+
+
+def _empty(squares: list[Squares], selected: Indices, square: Squares, but: int) -> Mask:
+    """Whether no man but slot ``but`` stands on ``square`` in the positions ``selected``."""
+    free = np.ones(len(selected), dtype=bool)
+    for slot, on in enumerate(squares):
+        if slot != but:
+            free &= on[selected] != square
+    return free
+
+
+def pawn_moves(
+    material: Material, mover: int, squares: list[Squares]
+) -> Iterator[tuple[int, Squares, Indices, int, bool]]:
+    """The pseudo-legal moves of side ``mover``'s pawns in every position, as
+    :func:`moves` gives a piece's, with whether they promote: ``(slot,
+    destinations, positions, captured, promotes)``: a step forward to an
+    empty square, two from the start rank over an empty one, a capture on a
+    diagonal forward."""
+    types, sides = material.types, material.sides
+    count, step = len(squares[0]), 8 if mover == 0 else -8
+    last = 7 if mover == 0 else 0
+    targets = [s for s in range(len(types)) if sides[s] != mover and types[s] != chess.KING]
+    for slot in [s for s in range(len(types)) if sides[s] == mover and types[s] == chess.PAWN]:
+        every = np.arange(count)
+        start = squares[slot]
+        one = start + step
+        pushed = _empty(squares, every, one, slot)
+        found: list[tuple[Squares, Indices, int]] = [(one[pushed], every[pushed], -1)]
+        two = start + 2 * step
+        double = pushed & (start >> 3 == _start_rank(mover)) & _empty(squares, every, two, slot)
+        found.append((two[double], every[double], -1))
+        for target in targets:
+            hit = PAWN_TOUCH[mover, start, squares[target]]
+            found.append((squares[target][hit], every[hit], target))
+        for destination, selected, captured in found:
+            promotes = destination >> 3 == last
+            yield slot, destination[~promotes], selected[~promotes], captured, False
+            yield slot, destination[promotes], selected[promotes], captured, True
+
+
+def pawn_unmoves(
+    material: Material, mover: int, squares: list[Squares]
+) -> Iterator[tuple[int, Squares, Indices]]:
+    """The quiet un-moves of side ``mover``'s pawns: ``(slot, origins,
+    positions)``, a step back, or two to the start rank over an empty square."""
+    types, sides = material.types, material.sides
+    count, step = len(squares[0]), 8 if mover == 0 else -8
+    for slot in [s for s in range(len(types)) if sides[s] == mover and types[s] == chess.PAWN]:
+        every = np.arange(count)
+        start = squares[slot]
+        back = start - step
+        free = (start >> 3 != _start_rank(mover)) & _empty(squares, every, back, slot)
+        yield slot, back[free], every[free]
+        two = start - 2 * step
+        double = (
+            free & (start >> 3 == _start_rank(mover) + 2 * (step // 8)) & _empty(squares, every, two, slot)
+        )
+        yield slot, two[double], every[double]
 
 
 class _Classes:
@@ -108,14 +191,16 @@ class _Classes:
             for i in range(len(squares)):
                 for j in range(i + 1, len(squares)):
                     distinct &= squares[i] != squares[j]
+                if types[i] == chess.PAWN:  # never on the first or last rank
+                    distinct &= (squares[i] >> 3 != 0) & (squares[i] >> 3 != 7)
             occupied = occupancy(squares)
             for side in (0, 1):
                 own_king, their_king = squares[kings[side]], squares[kings[1 - side]]
                 # Legal with ``side`` to move: the other king is not in check.
                 self.legal[side, index] = distinct & ~attacked(
-                    types, slots[side], squares, their_king, occupied
+                    types, slots[side], squares, their_king, occupied, sides
                 )
-                self.check[side, index] = attacked(types, slots[1 - side], squares, own_king, occupied)
+                self.check[side, index] = attacked(types, slots[1 - side], squares, own_king, occupied, sides)
             least = np.ones(len(index), dtype=bool)
             fixed = np.zeros(len(index), dtype=np.int32)
             for image in layout.images(squares):
@@ -127,10 +212,51 @@ class _Classes:
 
 def build(material: Material, smaller: Mapping[str, Values], progress: Progress | None = None) -> Values:
     """The table of ``material``, given the tables of every material a
-    capture leads to (by name, as :meth:`Material.without` names them)."""
+    capture leads to (by name, as :meth:`Material.without` names them):
+    built on the native core where it runs, else by :func:`build_twin`."""
+    core = native()
+    if core is None:
+        return build_twin(material, smaller, progress)
+    return _build_native(core, material, smaller, progress)
+
+
+def _threads() -> int:
+    """The processors this process may run on (a build shares its levels among them)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def _build_native(
+    core: Any, material: Material, smaller: Mapping[str, Values], progress: Progress | None
+) -> Values:
+    """:func:`build` on the native core: the exits (captures, promotions)
+    as the core reads them, each with the table it leads to."""
+    size = Layout(material).size
+    if progress:
+        progress(f"{material.name}: building {2 * size:,} indices on the native core")
+    leaving = [
+        (
+            taken,
+            promoted,
+            piece,
+            after.types,
+            after.sides,
+            mapping,
+            swapped,
+            np.ascontiguousarray(smaller[after.name]),
+        )
+        for taken, promoted, piece, after, mapping, swapped in exits(material)
+    ]
+    values = np.empty((2, size), dtype=np.uint8)
+    core.retrograde(material.types, material.sides, leaving, _threads(), values)
+    return values
+
+
+def build_twin(material: Material, smaller: Mapping[str, Values], progress: Progress | None = None) -> Values:
+    """:func:`build` in numpy: the native core's reference twin."""
     layout = Layout(material)
     size = layout.size
-    group = 8 * (2 if material.pair is not None else 1)
+    group = len(layout.symmetries) * (2 if material.pair is not None else 1)
     if progress:
         progress(f"{material.name}: classifying {2 * size:,} indices")
     classes = _Classes(layout)
@@ -215,7 +341,10 @@ def _unmove(
     for start in range(0, len(frontier), PASS_POSITIONS):
         chunk = frontier[start : start + PASS_POSITIONS]
         squares = layout.decode(chunk)
-        for slot, destination, selected, _ in moves(layout.material, side, squares, captures=False):
+        unmoves = [
+            (slot, to, selected) for slot, to, selected, _ in moves(layout.material, side, squares, False)
+        ]
+        for slot, destination, selected in [*unmoves, *pawn_unmoves(layout.material, side, squares)]:
             before = [square[selected] for square in squares]
             before[slot] = destination
             index = layout.canonical(before, king_placed=slot != 0)
@@ -248,22 +377,33 @@ def _count_moves(
     losing = np.zeros(count, dtype=np.int32)
     won = np.full(count, 255, dtype=np.uint8)
     worst = np.zeros(count, dtype=np.uint8)
-    for slot, destination, selected, captured in moves(material, side, squares, captures=True):
+    leaving = {
+        (taken, promoted, piece): (rest, mapping, swapped)
+        for taken, promoted, piece, rest, mapping, swapped in exits(material)
+    }
+    pieces = [
+        (slot, to, selected, captured, False)
+        for slot, to, selected, captured in moves(material, side, squares, True)
+    ]
+    for slot, destination, selected, captured, promotes in [*pieces, *pawn_moves(material, side, squares)]:
         after = [square[selected] for square in squares]
         after[slot] = destination
-        if captured < 0:
-            # The positions are canonical: their first king is in the triangle.
+        if captured < 0 and not promotes:
+            # The positions are canonical: their first king is on a least square.
             successor = layout.canonical(after, king_placed=slot != 0)
             quiet[selected] += legal[1 - side, successor]  # a position has each move once
             continue
-        rest, mapping, swapped = material.without(captured)
-        small = Layout(rest)
-        value = smaller[rest.name][(1 - side) ^ int(swapped), small.canonical([after[s] for s in mapping])]
-        plies = value.astype(np.int32) + 1
-        lost = (value % 2 == 0) & (value < DRAW)  # the opponent is mated: we win
-        escape[selected[(value == DRAW) | lost]] = True
-        won[selected[lost]] = np.minimum(won[selected[lost]], plies[lost])
-        against = (value % 2 == 1) & (value < DRAW)
-        losing[selected[against]] += 1
-        worst[selected[against]] = np.maximum(worst[selected[against]], plies[against])
+        for piece in PROMOTIONS if promotes else (0,):
+            rest, mapping, swapped = leaving[captured, slot if promotes else -1, piece]
+            small = Layout(rest)
+            value = smaller[rest.name][
+                (1 - side) ^ int(swapped), small.canonical([after[s] for s in mapping])
+            ]
+            plies = value.astype(np.int32) + 1
+            lost = (value % 2 == 0) & (value < DRAW)  # the opponent is mated: we win
+            escape[selected[(value == DRAW) | lost]] = True
+            won[selected[lost]] = np.minimum(won[selected[lost]], plies[lost])
+            against = (value % 2 == 1) & (value < DRAW)
+            losing[selected[against]] += 1
+            worst[selected[against]] = np.maximum(worst[selected[against]], plies[against])
     return quiet, escape, losing, won, worst

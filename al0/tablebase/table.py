@@ -30,7 +30,7 @@ _ONTO = [int(g) for g in ONTO]
 _SYMMETRIES = [[int(s) for s in row] for row in SYMMETRIES]
 _TRIANGLE_INDEX = [int(t) for t in TRIANGLE_INDEX]
 _MEN = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
-"""Every piece type but the king (a pawn is looked for, to be refused)."""
+"""Every piece type but the king (a pawn is a man of the tables with pawns)."""
 
 
 _Man = tuple[chess.PieceType, chess.Color, chess.Square]
@@ -111,15 +111,21 @@ class Tablebase:
     def name(self) -> str:
         return self.material.name
 
+    @functools.cached_property
+    def _pawns(self) -> bool:
+        """Whether the table has pawns: its index then keeps only the file mirror."""
+        return chess.PAWN in self.material.types
+
     def _entry(self, board: chess.Board) -> int:
         """The raw entry of ``board``, a position of this table's material
-        or of one its captures lead to (a game of KQKR goes on as KQK once
-        the rook is taken).
+        or of one its captures or promotions lead to (a game of KQKR goes on
+        as KQK once the rook is taken, one of KPK as KQK once the pawn
+        promotes).
 
         :raises PositionError: for other material, an invalid board or
             castling rights (no table knows castling).
         """
-        if board.pawns or chess.popcount(board.kings) != 2:
+        if chess.popcount(board.kings) != 2:
             raise PositionError(f"not a {self.name} position: {board.fen()}")
         table, side, index = self._locate(board)
         if not board.is_valid():
@@ -138,7 +144,7 @@ class Tablebase:
         return value
 
     def _lookup(self, board: chess.Board) -> int:
-        """The raw entry of a legal pawnless ``board`` with two kings, unchecked.
+        """The raw entry of a legal ``board`` with two kings, unchecked.
 
         :raises PositionError: for material this table cannot answer for.
         """
@@ -208,10 +214,10 @@ class Tablebase:
         return slots
 
     def _locate(self, board: chess.Board) -> tuple[Tablebase, int, int]:
-        """The table, row and index of a pawnless ``board`` with two kings:
-        found by its men alone, through the one symmetry that takes the
-        stronger king into the triangle (every symmetric index holds the
-        class's value).
+        """The table, row and index of a ``board`` with two kings: found by
+        its men alone, through the one symmetry that takes the stronger king
+        into the triangle, or onto files a-d with pawns (every symmetric
+        index holds the class's value).
 
         :raises PositionError: for material this table cannot answer for.
         """
@@ -235,8 +241,14 @@ class Tablebase:
         table, first, where = found
         king_squares = (black_king, white_king)
         squares = [king_squares[slot] if is_king else men[slot][2] for is_king, slot in where]
-        symmetry = _SYMMETRIES[_ONTO[squares[0]]]
-        index = _TRIANGLE_INDEX[symmetry[squares[0]]]
+        if table._pawns:
+            # The first side's pawns go up the board: Black's are seen with
+            # the ranks flipped (2), then the first king put on files a-d (1).
+            symmetry = _SYMMETRIES[(2 if first == chess.BLACK else 0) | (squares[0] & 7 > 3)]
+            index = (symmetry[squares[0]] >> 3) * 4 + (symmetry[squares[0]] & 7)
+        else:
+            symmetry = _SYMMETRIES[_ONTO[squares[0]]]
+            index = _TRIANGLE_INDEX[symmetry[squares[0]]]
         for square in squares[1:]:
             index = index * 64 + symmetry[square]
         return table, 0 if turn == first else 1, index
@@ -291,14 +303,15 @@ class Tablebase:
     ) -> list[tuple[tuple[int, int], chess.Move]]:
         """:meth:`_scored` of the position of these kings and ``men``, with
         ``turn`` to move and legal ``moves``. Each move's position is located
-        from the men it moves, not from a board pushed: without pawns or
-        castling rights a move carries one man and may take another."""
+        from the men it moves, not from a board pushed: without castling
+        rights a move carries one man, may take another and may
+        promote it (no table has pawns on both sides: no en passant)."""
         turn = not turn
         scored = []
         for move in sorted(moves, key=chess.Move.uci):
             start, end = move.from_square, move.to_square
             after = sorted(
-                (piece, colour, end if square == start else square)
+                (move.promotion or piece, colour, end) if square == start else (piece, colour, square)
                 for piece, colour, square in men
                 if square != end
             )
@@ -414,16 +427,17 @@ class Tablebase:
     def _prober(self) -> Any | None:
         """The native core's probe of this table (:mod:`al0.tablebase.probe`),
         None where the core does not run."""
-        return make_prober(self._slots)
+        # Compact positions have no pawns: the core probes pawnless tables only.
+        return make_prober({men: slots for men, slots in self._slots.items() if not slots[0]._pawns})
 
     @functools.cached_property
     def _classes(self) -> tuple[np.ndarray, np.ndarray]:
         """The index of every class (its least index) and its size."""
         layout = Layout(self.material)
         # The images are of ordered men: with a pair of like pieces both
-        # orders of a board are among them (16 in all), and the class has
-        # half as many boards as ordered images.
-        group = 8 * (2 if self.material.pair is not None else 1)
+        # orders of a board are among them (16 in all without pawns), and
+        # the class has half as many boards as ordered images.
+        group = len(layout.symmetries) * (2 if self.material.pair is not None else 1)
         per_board = 2 if self.material.pair is not None else 1
         indices, sizes = [], []
         chunk = 1 << 18
