@@ -1159,9 +1159,11 @@ static int read_layout(PyObject *types, PyObject *sides, TableLayout *layout)
 {
     Py_ssize_t men, count;
     int *t = read_ints(types, &men), *s = t ? read_ints(sides, &count) : NULL;
-    int bad = !s || men != count || layout_init(layout, (int)men, t, s) < 0;
+    int bad = !s || men != count;
+    /* Every type and side in range before layout_init indexes by them. */
     for (Py_ssize_t i = 0; s && !bad && i < men; i++)
         bad = t[i] < PAWN || t[i] > KING || (s[i] != 0 && s[i] != 1);
+    bad = bad || layout_init(layout, (int)men, t, s) < 0;
     if (s && bad)
         PyErr_SetString(PyExc_ValueError, "a table's men: a king first, at most four, sides 0 or 1");
     PyMem_Free(t);

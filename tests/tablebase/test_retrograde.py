@@ -77,6 +77,9 @@ def test_the_core_refuses_malformed_builds(tablebase_cache: Path) -> None:
     exits = _exits("KRK", tablebase_cache)
     with pytest.raises(ValueError, match="king first"):
         core.retrograde((4, 6, 6), krk.sides, exits, 1, out)
+    for sides in ((0, 5, 1), (0, -1, 1), (0, 0, 2**20)):  # read as indices before they were checked
+        with pytest.raises(ValueError, match="sides 0 or 1"):
+            core.retrograde(krk.types, sides, exits, 1, out)
     with pytest.raises(ValueError, match="two rows"):
         core.retrograde(krk.types, krk.sides, exits, 1, out[:, :-1].copy())
     with pytest.raises(ValueError, match="smaller table's size"):
