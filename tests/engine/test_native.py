@@ -325,7 +325,7 @@ def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) 
     assert (
         planner.native
         and planner.core is None
-        and "plans chosen in Python (minimise:" in table_core(minimising)
+        and "plans chosen in Python (prefer:" in table_core(minimising)
     )
     table = load_table(TABLES / "kqk.yaml")
     crowded = chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1")
