@@ -24,18 +24,22 @@ from al0.engine.native import (
     compile_native,
     new_memo,
 )
-from al0.engine.preference import preferred
+from al0.engine.preference import Score, preferred, tightened
 from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import ForcingTree, transform_tree
 from al0.errors import AL0Error, PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
 from al0.lang.failures import predicate_error
 from al0.lang.library import Node, node_at
-from al0.lang.model import Advice, AdviceTable, Const
+from al0.lang.model import AdviceTable, Const
 
 DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs
 far fewer (a few thousand at most), so reaching it signals a runaway table."""
+
+TIGHTENED = 4096
+"""How many advice tightened to a ``prefer:`` bound a planner keeps compiled
+(a few dozen bounds recur in a real table's plans)."""
 
 SHARED_NODES = 200_000
 """How many search nodes a caching planner's searches may visit before the
@@ -165,6 +169,8 @@ class Planner:
         }
         """The ``prefer:`` sums of each advice that states a preference
         (:mod:`al0.engine.preference`), compiled."""
+        self.tightened: dict[tuple[str, Score], tuple[CompiledAdvice, NativeAdvice | None]] = {}
+        """:meth:`_tightened`'s advice so far."""
         self.core: NativePlanner | None = None
         """The whole loop below (rules, advice, searches, symmetry) on the
         native core, when it runs every piece of advice and precondition
@@ -450,26 +456,42 @@ class Planner:
         runs on the core that runs the advice, with a memo of its own."""
         searched = 0
 
-        def search(tighter: Advice) -> ForcingTree | None:
+        def search(bound: Score) -> ForcingTree | None:
             nonlocal searched
-            compiled = compile_advice(tighter, self.table.library)
-            one: ForcingTreeSearch | NativeSearch = ForcingTreeSearch(
-                compiled, root, limits, None, self.nodes, None, seen
+            compiled, core = self._tightened(name, bound)
+            one: ForcingTreeSearch | NativeSearch = (
+                ForcingTreeSearch(compiled, root, limits, None, self.nodes, None, seen)
+                if core is None
+                else NativeSearch(core, root, limits, None, seen)
             )
-            if name in self.native:
-                try:
-                    one = NativeSearch(
-                        compile_native(tighter, compiled, self.table), root, limits, None, seen
-                    )
-                except Unsupported:
-                    pass  # (past the core's comparison slots: the twin searches)
             try:
                 return one.run()
             finally:
                 searched += one.nodes
                 self.visited += one.nodes
 
-        return preferred(self.table.advice[name], self.prefer[name], root, tree, search), searched
+        return preferred(self.prefer[name], root, tree, search), searched
+
+    def _tightened(self, name: str, bound: Score) -> tuple[CompiledAdvice, NativeAdvice | None]:
+        """Advice ``name`` :func:`~al0.engine.preference.tightened` to
+        ``bound``, compiled for the Python search and, where the core runs
+        the advice, for the core; kept, as the same bounds come back from
+        plan to plan (at most :data:`TIGHTENED` of them)."""
+        key = (name, bound)
+        found = self.tightened.get(key)
+        if found is None:
+            tighter = tightened(self.table.advice[name], bound)
+            compiled = compile_advice(tighter, self.table.library)
+            core = None
+            if name in self.native:
+                try:
+                    core = compile_native(tighter, compiled, self.table)
+                except Unsupported:
+                    pass  # (past the core's comparison slots: the twin searches)
+            if len(self.tightened) >= TIGHTENED:
+                self.tightened.clear()
+            found = self.tightened[key] = (compiled, core)
+        return found
 
     def _bound_shared(self) -> None:
         """Drop the shared nodes, memos and goal outcomes once the searches

@@ -83,19 +83,18 @@ def worst_leaf(values: list[ValueFn], root: Node, tree: ForcingTree) -> Score:
 
 
 def preferred(
-    advice: Advice,
     values: list[ValueFn],
     root: Node,
     tree: ForcingTree,
-    search: Callable[[Advice], ForcingTree | None],
+    search: Callable[[Score], ForcingTree | None],
 ) -> ForcingTree:
-    """Of ``advice``'s trees from ``root``, one of the least score, starting
+    """Of an advice's trees from ``root``, one of the least score, starting
     from ``tree`` (one of its trees, with a move); ``values`` are its
-    ``prefer:`` sums compiled, ``search`` runs a search of a (tightened)
-    advice from ``root``. The bound falls strictly each round, so the loop
-    ends."""
+    ``prefer:`` sums compiled, ``search(bound)`` searches the advice
+    :func:`tightened` to ``bound`` from ``root``. The bound falls strictly
+    each round, so the loop ends."""
     while True:
-        found = search(tightened(advice, worst_leaf(values, root, tree)))
+        found = search(worst_leaf(values, root, tree))
         if found is None or found.is_leaf:
             return tree
         tree = found
