@@ -31,7 +31,7 @@ from al0.cli.terminal import build_progress
 @click.option(
     "--target",
     type=click.Choice(["dtm", "rank"]),
-    default="rank",
+    default="dtm",
     show_default=True,
     help="Fit the moves to mate after each move (dtm), or their order within each position (rank).",
 )

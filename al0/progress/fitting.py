@@ -252,7 +252,7 @@ def agreement_text(result: Fit) -> str:
         f"fitted ({result.target}) over {result.rows:,} moves that keep the win from {result.positions:,} positions: "
         f"{fitted}\n"
         f"its choice is one of the tablebase's best moves in {result.agree:,} of {result.positions:,} "
-        f"({share:.1f} %), {result.excess / result.positions:.2f} moves to mate lost a position; "
-        f"the first winning move: {result.first_agree:,} ({first_share:.1f} %), "
-        f"{result.first_excess / result.positions:.2f}"
+        f"({share:.1f} %), {result.excess / result.positions:.2f} moves to mate longer on average; "
+        f"the first winning move's: {result.first_agree:,} ({first_share:.1f} %), "
+        f"{result.first_excess / result.positions:.2f} longer"
     )
