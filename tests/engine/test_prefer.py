@@ -18,6 +18,7 @@ from al0.engine.plan import Planner
 from al0.engine.preference import score_order
 from al0.errors import TableSyntaxError, UnknownNameError
 from al0.lang.loader import parse_table
+from conftest import TABLES
 
 TABLE = """\
 name: nearer
@@ -121,6 +122,34 @@ def test_both_cores_prefer_the_same_trees_with_the_same_nodes(monkeypatch):
         assert bool(one.native) == (core_name == "native")
         found[core_name] = [(plan.tree, plan.nodes) for plan in map(one.plan, BOARDS)]
     assert found["native"] == found["python"]
+
+
+FITTED = '    prefer: "area(k) + 10*dist(K, k) + 6*mobility(k) - 5*dist(Q, k) - 10*edge_dist(K)"\n'
+
+
+def fitted_kqk() -> str:
+    """The bundled KQK table with docs/progress.md's fitted preference on
+    its one-move squeezes and approach."""
+    text = (TABLES / "kqk.yaml").read_text(encoding="utf-8")
+    for advice in ("squeeze_half", "squeeze", "approach"):
+        start = text.index(f"  {advice}:\n")
+        end = text.index("\n", text.index("them-moves:", start)) + 1
+        text = text[:end] + FITTED + text[end:]
+    return text
+
+
+@pytest.mark.skipif(native() is None, reason="the native core is not running")
+def test_a_bundled_table_with_a_fitted_preference_plans_alike_on_both_cores(monkeypatch):
+    boards = random_positions(Material.parse("KQK"), 15, seed=8)
+    found = {}
+    for core_name in ("native", "python"):
+        monkeypatch.setenv("AL0_CORE", core_name)
+        one = Planner(parse_table(fitted_kqk(), "kqk.yaml", TABLES), cache=False)
+        found[core_name] = [(plan.advice, plan.tree, plan.nodes) for plan in map(one.plan, boards)]
+    assert found["native"] == found["python"]
+    # The preference chose differently from the bundled table somewhere.
+    plain = Planner(parse_table((TABLES / "kqk.yaml").read_text(encoding="utf-8"), "kqk.yaml", TABLES))
+    assert any(plain.plan(board).tree != tree for board, (_, tree, _) in zip(boards, found["python"]))
 
 
 @pytest.mark.parametrize(
