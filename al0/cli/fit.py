@@ -9,6 +9,7 @@ import click
 
 from al0.board import Material
 from al0.cli.messages import reports_errors
+from al0.cli.outputs import OutputPath, write_output
 from al0.cli.params import MaterialParam, WholeNumber
 from al0.cli.terminal import build_progress
 
@@ -42,6 +43,14 @@ from al0.cli.terminal import build_progress
     show_default=True,
     help="The largest whole weight: the fitted weights are scaled to it and rounded.",
 )
+@click.option(
+    "--errors",
+    "errors_path",
+    type=OutputPath("errors", stdout=False),
+    metavar="FILE",
+    help="Write the positions where the sum's choice is not the tablebase's to FILE, one EPD line "
+    "each: the best moves (bm), the move chosen (c0), the moves to mate (dm).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @reports_errors
 def fit(
@@ -52,6 +61,7 @@ def fit(
     seed: int,
     target: str,
     scale: int,
+    errors_path: str | None,
     as_json: bool,
 ) -> None:
     """Fit whole weights of vocabulary FEATUREs (dist(K, k), room(k), …)
@@ -75,6 +85,8 @@ def fit(
 
     table = load(str(material), progress=build_progress())
     result = fitted(table, terms, pre, sample, seed, target, scale)
+    if errors_path is not None:
+        write_output(errors_path, "".join(line + "\n" for line in result.errs), "errors")
     if as_json:
         click.echo(json.dumps(summary(result)))
         return

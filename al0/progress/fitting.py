@@ -99,6 +99,10 @@ class Fit:
     first_excess: int
     starts: tuple[str, ...] = ()
     """The sampled positions' FENs, in the sample's order."""
+    errs: tuple[str, ...] = ()
+    """The positions where the sum's choice is not one of the tablebase's
+    best moves, as EPD lines: ``bm`` the best moves, ``c0`` the move chosen
+    and how much longer its mate is, ``dm`` the moves to mate."""
 
     @property
     def expression(self) -> str:
@@ -151,6 +155,7 @@ def fit(
     random.Random(seed).shuffle(order)
     rows: list[list[int]] = []
     distances: list[int] = []
+    moves: list[chess.Move] = []
     starts: list[str] = []
     groups: list[tuple[int, int]] = []
     """Per position: its first row and its number of rows (its moves that keep the win, in legal order)."""
@@ -178,6 +183,7 @@ def fit(
                 if None not in found:
                     rows.append([int(v) for v in found if v is not None])
                     distances.append(distance)
+                    moves.append(move)
             board.pop()
         if len(rows) > first:
             groups.append((first, len(rows) - first))
@@ -203,11 +209,21 @@ def fit(
     distance_of = np.array(distances, dtype=np.int64)
     scores = raw @ np.array(whole, dtype=np.int64)
     agree = first_agree = excess = first_excess = 0
-    for first, count in groups:
+    errs = []
+    for (first, count), start in zip(groups, starts):
         best = int(distance_of[first : first + count].min())
         chosen = first + int(np.argmin(scores[first : first + count]))
         agree += int(distance_of[chosen]) == best
         excess += int(distance_of[chosen]) - best
+        if int(distance_of[chosen]) != best:
+            board = chess.Board(start)
+            errs.append(
+                board.epd(
+                    bm=[moves[row] for row in range(first, first + count) if distance_of[row] == best],
+                    c0=f"chose {board.san(moves[chosen])}, {int(distance_of[chosen]) - best} longer",
+                    dm=best + 1,
+                )
+            )
         first_agree += int(distance_of[first]) == best
         first_excess += int(distance_of[first]) - best
     return Fit(
@@ -222,6 +238,7 @@ def fit(
         excess,
         first_excess,
         tuple(starts),
+        tuple(errs),
     )
 
 

@@ -6,6 +6,7 @@ tablebase's own best moves, its line a table's ``prefer:``."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import chess
@@ -54,6 +55,10 @@ def test_the_agreement_is_the_tablebases_best_moves(krk, target):
         excess += chosen[1] - best
         assert krk.best_moves(board) and (chosen[1] == best) == (chosen[2] in krk.best_moves(board))
     assert (found.agree, found.excess) == (agree, excess)
+    assert len(found.errs) == found.positions - found.agree
+    for line in found.errs:  # each a position where the choice errs, its best moves
+        board, ops = chess.Board.from_epd(line)
+        assert set(ops["bm"]) == set(krk.best_moves(board)) and ops["c0"].startswith("chose ")
     assert found.agree > found.first_agree  # the fitted choice beats the first winning move
 
 
@@ -76,7 +81,7 @@ def test_the_phase_is_where_the_precondition_holds(krk):
     )
 
 
-def test_the_printed_line_is_a_tables_prefer():
+def test_the_printed_line_is_a_tables_prefer(tmp_path):
     result = CliRunner().invoke(cli, ["fit", "KRK", "dist(K, k)", "mdist(R, k)", "--sample", "20"])
     assert result.exit_code == 0, result.output
     line = result.output.strip().splitlines()[-1]
@@ -89,6 +94,10 @@ def test_the_printed_line_is_a_tables_prefer():
         Path("."),
     )
     assert table.advice["a"].prefer
+    errors = tmp_path / "errors.epd"
+    wrote = CliRunner().invoke(cli, ["fit", "KRK", "dist(K, k)", "--sample", "20", "--errors", str(errors)])
+    agreed = re.search(r"best moves in (\d+) of 20", wrote.output)
+    assert agreed is not None and len(errors.read_text().splitlines()) == 20 - int(agreed[1])
     data = json.loads(CliRunner().invoke(cli, ["fit", "KRK", "dist(K, k)", "--sample", "5", "--json"]).output)
     assert data["positions"] == 5 and data["prefer"] == "dist(K, k)"
 
