@@ -11,7 +11,13 @@ from typing import Any, Callable
 
 from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
 from al0.lang.vocabulary.boxes import area, area_corner_dist, area_dist, inward, least_area, mobility, room
-from al0.lang.vocabulary.corners import corner_triangle, diagonal_area, triangle_corner_dist, wrong_way
+from al0.lang.vocabulary.corners import (
+    corner_triangle,
+    diagonal_area,
+    hypotenuse_dist,
+    triangle_corner_dist,
+    wrong_way,
+)
 from al0.lang.vocabulary.distances import (
     centre_side_dist,
     corner_dist,
@@ -88,6 +94,7 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
     VocabularyEntry("diagonal_area", "feature", (KING, COLOUR), diagonal_area, optional=2, default="k"),
     VocabularyEntry("wrong_way", "feature", (KING, COLOUR), wrong_way),
     VocabularyEntry("triangle_corner_dist", "feature", (PIECE, KING), triangle_corner_dist),
+    VocabularyEntry("hypotenuse_dist", "feature", (PIECE, KING, COLOUR), hypotenuse_dist, optional=1),
     VocabularyEntry("area_dist", "feature", (PIECE, KING), area_dist),
     VocabularyEntry("mobility", "feature", (KING,), mobility, optional=1, default="k"),
     VocabularyEntry("inward", "feature", (KING,), inward, optional=1, default="k"),
