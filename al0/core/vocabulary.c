@@ -9,7 +9,7 @@ const char *FEATURE_NAMES[FEATURE_COUNT] = {
     "dist", "mdist", "edge_dist", "centre_side_dist", "corner_dist", "room", "area",
     "least_area", "area_corner_dist", "corner_triangle", "diagonal_area",
     "triangle_corner_dist", "area_dist", "mobility", "inward", "critical_mdist", "hanging",
-    "wrong_way",
+    "wrong_way", "hypotenuse_dist",
 };
 const char *PREDICATE_NAMES[PREDICATE_COUNT] = {
     "mate", "stalemate", "check", "themtomove", "ustomove", "lost", "attacked", "en_prise",
@@ -307,6 +307,19 @@ int feature(Node *node, int id, const int *args)
         for (int k = 0; k < count; k++)
             if (nearest & (1 << k))
                 least = imin(least, DIST[x][corners[k]]);
+        return least;
+    }
+    case F_HYPOTENUSE_DIST: {
+        /* corners.hypotenuse_dist: |files-plus-ranks from the triangle's
+         * corner - its size|, the least over the corners tied for it. */
+        const int *corners;
+        int count, nearest = 0, least = 99;
+        int size = triangle(node, b, c, &corners, &count, &nearest);
+        if (x < 0 || !size)
+            return NO_VALUE;
+        for (int k = 0; k < count; k++)
+            if (nearest & (1 << k))
+                least = imin(least, iabs(MDIST[corners[k]][x] - size));
         return least;
     }
     case F_AREA_DIST: {
