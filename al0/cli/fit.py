@@ -41,7 +41,8 @@ from al0.cli.terminal import build_progress
     type=WholeNumber(minimum=1, maximum=1000),
     default=10,
     show_default=True,
-    help="The largest whole weight: the fitted weights are scaled to it and rounded.",
+    help="The largest whole weight: the fitted weights are scaled to each of 1 … K and rounded, and the "
+    "scaling that agrees most with the tablebase is kept.",
 )
 @click.option(
     "--errors",

@@ -5,8 +5,10 @@ distance to mate, written as a table's ``prefer:``.
 Over a seeded sample of a phase's won positions (us to move), every legal
 move of ours that keeps the win is one row: the features of the position
 it leads to and the tablebase's moves to mate from there. A least-squares
-fit (numpy) gives real weights, scaled so that the largest is ``scale``,
-rounded and divided by their greatest common divisor: a handful of named terms and whole weights a coach can read,
+fit (numpy) gives real weights, scaled so that the largest is 1, 2, …
+or ``scale``, rounded and divided by their greatest common divisor — of
+these, the one whose choice agrees most often with the tablebase's (the
+smallest on ties): a handful of named terms and whole weights a coach can read,
 never a lookup. Two targets: ``dtm`` fits the distances themselves;
 ``rank`` fits them within each position (each position's mean taken off
 the features and the distances), which is all a choice among one
@@ -123,6 +125,27 @@ class Fit:
         return f"prefer: {json.dumps(self.expression)}  # al0 fit, {self.target} over {self.rows:,} moves"
 
 
+def _whole(weights: np.ndarray, largest: int) -> tuple[int, ...]:  # type: ignore[type-arg]
+    """``weights`` scaled so that the largest is ``largest``, rounded, and
+    divided by their greatest common divisor."""
+    top = float(np.abs(weights).max())
+    rounded = [int(round(w * largest / top)) if top > 0 else 0 for w in weights]
+    common = math.gcd(*rounded) or 1
+    return tuple(w // common for w in rounded)
+
+
+def _agreeing(scores: np.ndarray, distances: np.ndarray, groups: list[tuple[int, int]]) -> int:  # type: ignore[type-arg]
+    """In how many positions (``groups`` of rows) the first row of least
+    score has the least distance."""
+    return sum(
+        int(
+            distances[first + int(np.argmin(scores[first : first + count]))]
+            == distances[first : first + count].min()
+        )
+        for first, count in groups
+    )
+
+
 def fit(
     table: Tablebase,
     terms: tuple[str, ...],
@@ -201,12 +224,12 @@ def fit(
     else:
         with_constant = np.column_stack([features, np.ones(len(rows))])
         weights = np.linalg.lstsq(with_constant, wanted, rcond=None)[0][:-1]
-    largest = float(np.abs(weights).max())
-    rounded = [int(round(w * scale / largest)) if largest > 0 else 0 for w in weights]
-    common = math.gcd(*rounded) or 1
-    whole = tuple(w // common for w in rounded)
     raw = np.array(rows, dtype=np.int64)
     distance_of = np.array(distances, dtype=np.int64)
+    whole = max(
+        (_whole(weights, largest) for largest in range(1, scale + 1)),
+        key=lambda candidate: _agreeing(raw @ np.array(candidate, dtype=np.int64), distance_of, groups),
+    )
     scores = raw @ np.array(whole, dtype=np.int64)
     agree = first_agree = excess = first_excess = 0
     errs = []

@@ -119,3 +119,12 @@ def test_a_bad_term_or_phase_is_one_line_naming_it(args, message):
 def test_a_phase_without_positions_is_an_error(krk):
     with pytest.raises(TableSyntaxError, match="--pre .false. holds at no won position"):
         fit(krk, ("dist(K, k)",), pre="false", sample=5)
+
+
+def test_a_larger_scale_never_agrees_less(krk):
+    """Of the scalings up to --scale, the one that agrees most is kept: a
+    larger bound can only add candidates; at 1 each weight is its sign."""
+    terms = ("dist(K, k)", "mdist(R, k)", "room(k)")
+    found = [fit(krk, terms, sample=40, seed=2, scale=scale) for scale in (1, 3, 10)]
+    assert found[0].agree <= found[1].agree <= found[2].agree
+    assert set(found[0].whole) <= {-1, 0, 1} and max(map(abs, found[2].whole)) <= 10
