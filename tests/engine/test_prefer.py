@@ -124,7 +124,7 @@ def test_both_cores_prefer_the_same_trees_with_the_same_nodes(monkeypatch):
     assert found["native"] == found["python"]
 
 
-FITTED = '    prefer: "area(k) + 10*dist(K, k) + 6*mobility(k) - 5*dist(Q, k) - 10*edge_dist(K)"\n'
+FITTED = '    prefer: "area(k) + 5*dist(K, k) + 3*mobility(k) - 2*dist(Q, k) - 5*edge_dist(K)"\n'
 
 
 def fitted_kqk() -> str:
