@@ -125,7 +125,7 @@ class Fit:
         return f"prefer: {json.dumps(self.expression)}  # al0 fit, {self.target} over {self.rows:,} moves"
 
 
-def _whole(weights: np.ndarray, largest: int) -> tuple[int, ...]:  # type: ignore[type-arg]
+def _whole(weights: np.ndarray, largest: int) -> tuple[int, ...]:
     """``weights`` scaled so that the largest is ``largest``, rounded, and
     divided by their greatest common divisor."""
     top = float(np.abs(weights).max())
@@ -134,7 +134,7 @@ def _whole(weights: np.ndarray, largest: int) -> tuple[int, ...]:  # type: ignor
     return tuple(w // common for w in rounded)
 
 
-def _agreeing(scores: np.ndarray, distances: np.ndarray, groups: list[tuple[int, int]]) -> int:  # type: ignore[type-arg]
+def _agreeing(scores: np.ndarray, distances: np.ndarray, groups: list[tuple[int, int]]) -> int:
     """In how many positions (``groups`` of rows) the first row of least
     score has the least distance."""
     return sum(
