@@ -27,6 +27,7 @@ __all__ = ["cli"]
 cli.lazy = {
     "bench": "al0.cli.bench:bench",
     "check": "al0.cli.check:check",
+    "fit": "al0.cli.fit:fit",
     "plan": "al0.cli.plan:plan",
     "play": "al0.cli.play:play",
     "practice": "al0.cli.practice:practice",

@@ -18,6 +18,7 @@ enum {
     F_DIAGONAL_AREA,
     F_WRONG_WAY,
     F_TRIANGLE_CORNER_DIST,
+    F_HYPOTENUSE_DIST,
     F_AREA_DIST,
     F_MOBILITY,
     F_INWARD,
@@ -39,6 +40,7 @@ enum {
     "diagonal_area", \
     "wrong_way", \
     "triangle_corner_dist", \
+    "hypotenuse_dist", \
     "area_dist", \
     "mobility", \
     "inward", \

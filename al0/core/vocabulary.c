@@ -305,6 +305,19 @@ int feature(Node *node, int id, const int *args)
                 least = imin(least, DIST[x][corners[k]]);
         return least;
     }
+    case F_HYPOTENUSE_DIST: {
+        /* corners.hypotenuse_dist: |files-plus-ranks from the triangle's
+         * corner - its size|, the least over the corners tied for it. */
+        const int *corners;
+        int count, nearest = 0, least = 99;
+        int size = triangle(node, b, c, &corners, &count, &nearest);
+        if (x < 0 || !size)
+            return NO_VALUE;
+        for (int k = 0; k < count; k++)
+            if (nearest & (1 << k))
+                least = imin(least, iabs(MDIST[corners[k]][x] - size));
+        return least;
+    }
     case F_AREA_DIST: {
         Bitboard squares = box(node, b);
         int least = 99;

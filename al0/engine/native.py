@@ -420,11 +420,11 @@ def table_core(table: AdviceTable) -> str:
         except Unsupported as why:
             passed[name] = str(why)
     if not passed:
-        minimising = [name for name, advice in table.advice.items() if advice.minimise is not None]
-        if minimising:
+        preferring = [name for name, advice in table.advice.items() if advice.prefer]
+        if preferring:
             return (
                 "native (C) for every piece of advice; plans chosen in Python "
-                f"(minimise: in {', '.join(minimising)})"
+                f"(prefer: in {', '.join(preferring)})"
             )
         try:
             NativePlanner(table, made, False, 0)

@@ -4,14 +4,13 @@ its pieces of advice in order, the first satisfiable one gives the tree."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import chess
 
+from al0.board import Material
 from al0.board.fen import material_counts
-from al0.board.material import Material
-from al0.board.moves import apply
 from al0.board.position import Position, from_board, piece_counts, to_board
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
@@ -26,17 +25,22 @@ from al0.engine.native import (
     compile_native,
     new_memo,
 )
+from al0.engine.preference import Score, preferred, tightened
 from al0.engine.search import ForcingTreeSearch, search_stopped
 from al0.engine.tree import ForcingTree, transform_tree
 from al0.errors import AL0Error, PositionError, PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
 from al0.lang.failures import predicate_error
-from al0.lang.model import AdviceTable, And, Compare, Const, Sum
+from al0.lang.model import AdviceTable, Const
 from al0.lang.node import Node, node_at
 
 DEFAULT_BUDGET = 1_000_000
 """Nodes one forcing-tree search may evaluate; the book's KRK table needs
 far fewer (a few thousand at most), so reaching it signals a runaway table."""
+
+TIGHTENED = 4096
+"""How many advice tightened to a ``prefer:`` bound a planner keeps compiled
+(a few dozen bounds recur in a real table's plans)."""
 
 SHARED_NODES = 200_000
 """How many search nodes a caching planner's searches may visit before the
@@ -152,25 +156,28 @@ class Planner:
         }
         self.native: dict[str, NativeAdvice] = {}
         """The advice the native core searches (:mod:`al0.engine.native`):
-        all that it supports, unless ``AL0_CORE=python``; the rest, and every
-        ``minimise:`` tightening, run on the Python search."""
+        all that it supports, unless ``AL0_CORE=python``; the rest run on the
+        Python search (``prefer:``'s tightened searches too)."""
         for name, advice in table.advice.items():
             try:
                 self.native[name] = compile_native(advice, self.advice[name], table)
             except Unsupported:
                 pass
-        self.minimise: dict[str, ValueFn] = {
-            name: compile_value(advice.minimise, table.library)
+        self.prefer: dict[str, list[ValueFn]] = {
+            name: [compile_value(term, table.library) for term in advice.prefer]
             for name, advice in table.advice.items()
-            if advice.minimise is not None
+            if advice.prefer
         }
-        """The value each ``minimise:`` advice lowers over its trees' worst leaves."""
+        """The ``prefer:`` sums of each advice that states a preference
+        (:mod:`al0.engine.preference`), compiled."""
+        self.tightened: dict[tuple[str, Score], tuple[CompiledAdvice, NativeAdvice | None]] = {}
+        """:meth:`_tightened`'s advice so far."""
         self.core: NativePlanner | None = None
         """The whole loop below (rules, advice, searches, symmetry) on the
         native core, when it runs every piece of advice and precondition
-        and no advice minimises; else None, and the loop is Python's, each
+        and no advice states a preference; else None, and the loop is Python's, each
         search on the core where it can."""
-        if len(self.native) == len(table.advice) and not self.minimise:
+        if len(self.native) == len(table.advice) and not self.prefer:
             try:
                 self.core = NativePlanner(table, self.native, cache, SHARED_NODES)
             except Unsupported:
@@ -408,8 +415,8 @@ class Planner:
                     tree = search.run()
                     nodes += search.nodes
                     self.visited += search.nodes
-                    if tree is not None and not tree.is_leaf and name in self.minimise:
-                        tree, more = self._minimised(name, root, tree, limits)
+                    if tree is not None and not tree.is_leaf and name in self.prefer:
+                        tree, more = self._preferred(name, root, tree, limits)
                         nodes += more
                     if tree is not None and seen and repeated(position, tree, seen):
                         # The tree leads back to a position of the game: the
@@ -423,6 +430,9 @@ class Planner:
                         )
                         try:
                             avoiding = again.run()
+                            if avoiding is not None and not avoiding.is_leaf and name in self.prefer:
+                                avoiding, more = self._preferred(name, root, avoiding, limits, seen)
+                                nodes += more
                         except SearchBudgetExceeded:
                             # Without the shared memo it may need more than
                             # the first search: the tree found stands.
@@ -461,51 +471,57 @@ class Planner:
             if self.nodes is not None:
                 self._bound_shared()
 
-    def _minimised(
-        self, name: str, root: Node, tree: ForcingTree, limits: SearchLimits
+    def _preferred(
+        self,
+        name: str,
+        root: Node,
+        tree: ForcingTree,
+        limits: SearchLimits,
+        seen: frozenset[Position] = frozenset(),
     ) -> tuple[ForcingTree, int]:
-        """Of the trees of advice ``name`` at ``root``, one whose worst leaf
-        has the least value of its ``minimise:`` sum, starting from ``tree``,
-        and the nodes searched for it. Branch and bound by tightening: search
-        again with the better-goal also asking every leaf to be below the
-        best tree's worst leaf, until no tree is; each search is the
-        ordinary one (least depth first, so ties keep the shallowest tree),
-        and the bound falls each time, so the loop ends."""
-        advice = self.table.advice[name]
-        assert advice.minimise is not None  # name is in self.minimise
-        nodes = 0
-        while True:
-            worst = self._worst_leaf(name, root, tree)
-            if worst is None:  # a leaf without a value: no bound to tighten to
-                return tree, nodes
-            below = Compare("<", advice.minimise, Sum(((1, worst),)))
-            tighter = compile_advice(
-                replace(advice, better_goal=And((advice.better_goal, below))), self.table.library
-            )
-            search = ForcingTreeSearch(tighter, root, limits, None, self.nodes)
-            found = search.run()
-            nodes += search.nodes
-            self.visited += search.nodes
-            if found is None or found.is_leaf:
-                return tree, nodes
-            tree = found
+        """Of the trees of advice ``name`` at ``root`` (avoiding ``seen``),
+        one whose worst leaf scores least on its ``prefer:`` sums, starting
+        from ``tree``, and the nodes searched for it
+        (:func:`~al0.engine.preference.preferred`): each tightened search
+        runs on the core that runs the advice, with a memo of its own."""
+        searched = 0
 
-    def _worst_leaf(self, name: str, root: Node, tree: ForcingTree) -> int | None:
-        """The greatest value of advice ``name``'s ``minimise:`` sum at the
-        leaves of ``tree`` from ``root`` (None when a leaf has no value)."""
-        value = self.minimise[name]
-        worst: int | None = None
-        pending = [(root.position, 0, tree)]
-        while pending:
-            position, depth, subtree = pending.pop()
-            if subtree.is_leaf:
-                leaf = value(node_at(position, depth, self.table.us), root)
-                if leaf is None:
-                    return None
-                worst = leaf if worst is None else max(worst, leaf)
-            for move, child in subtree.branches:
-                pending.append((apply(position, move), depth + 1, child))
-        return worst
+        def search(bound: Score) -> ForcingTree | None:
+            nonlocal searched
+            compiled, core = self._tightened(name, bound)
+            one: ForcingTreeSearch | NativeSearch = (
+                ForcingTreeSearch(compiled, root, limits, None, self.nodes, None, seen)
+                if core is None
+                else NativeSearch(core, root, limits, None, seen)
+            )
+            try:
+                return one.run()
+            finally:
+                searched += one.nodes
+                self.visited += one.nodes
+
+        return preferred(self.prefer[name], root, tree, search), searched
+
+    def _tightened(self, name: str, bound: Score) -> tuple[CompiledAdvice, NativeAdvice | None]:
+        """Advice ``name`` :func:`~al0.engine.preference.tightened` to
+        ``bound``, compiled for the Python search and, where the core runs
+        the advice, for the core; kept, as the same bounds come back from
+        plan to plan (at most :data:`TIGHTENED` of them)."""
+        key = (name, bound)
+        found = self.tightened.get(key)
+        if found is None:
+            tighter = tightened(self.table.advice[name], bound)
+            compiled = compile_advice(tighter, self.table.library)
+            core = None
+            if name in self.native:
+                try:
+                    core = compile_native(tighter, compiled, self.table)
+                except Unsupported:
+                    pass  # (past the core's comparison slots: the twin searches)
+            if len(self.tightened) >= TIGHTENED:
+                self.tightened.clear()
+            found = self.tightened[key] = (compiled, core)
+        return found
 
     def _bound_shared(self) -> None:
         """Drop the shared nodes, memos and goal outcomes once the searches

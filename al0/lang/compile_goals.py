@@ -4,7 +4,7 @@ Names were resolved when the table was loaded; compiling only binds them to
 the library's functions: a goal becomes one function that calls its
 predicates and short-circuits like the book's ``and``/``or`` (Python's
 own, compiled from source written here; see :func:`_fused`). Comparisons
-and sums of features (``minimise:``) become functions that call each
+and sums of features (``prefer:``) become functions that call each
 distinct feature once. A predicate that raises or returns anything but a
 bool is reported by :mod:`al0.lang.failures`.
 """
@@ -274,7 +274,7 @@ ValueFn = Callable[[Node, Node], "int | None"]
 
 def compile_value(total: Sum, library: Library) -> ValueFn:
     """The value of a sum of features at (node, root), None where a feature
-    has none: what ``minimise:`` compares between trees.
+    has none: what ``prefer:`` compares between trees.
 
     :raises PredicateError: (when called) naming a feature that raised or
         returned what is not a whole number (a library's: it is read at

@@ -50,7 +50,7 @@ TABLE_KEYS = {
 }
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then", "description"}
-ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "minimise"}
+ADVICE_KEYS = {"better-goal", "holding-goal", "us-moves", "them-moves", "description", "prefer", "minimise"}
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_TABLE_BYTES = 10_000_000
 """The largest table file read (the bundled ones are under 30 KB): a bound
@@ -338,22 +338,10 @@ def _read_advice(
         }
         source = {key: reader.scalar_text(parts[key][1], key) for key in ("better-goal", "holding-goal")}
         source.update({key: str(constraints[key]) for key in ("us-moves", "them-moves")})
-        minimise = None
-        if "minimise" in parts:
-            minimise_node = parts["minimise"][1]
-            minimise = expand_at(
-                reader,
-                minimise_node,
-                definitions.expand_sum,
-                reader.expression(minimise_node, f"{what} minimise", parse_sum),
-            )
-            features = [term.call for _, term in minimise.parts if isinstance(term, Feature)]
-            if not features:
-                raise reader.error(
-                    minimise_node, f"{what} minimise: a number to minimise needs a feature (e.g. dist(K, k))"
-                )
-            check_vocabulary(reader, minimise_node, features, library, "feature")
-            source["minimise"] = reader.scalar_text(minimise_node, "minimise")
+        prefer = _read_prefer(reader, parts, what, library, definitions)
+        if prefer:
+            key = "prefer" if "prefer" in parts else "minimise"
+            source[key] = "; ".join(str(term) for term in prefer)
         pieces[name] = Advice(
             name,
             goals["better-goal"],
@@ -362,11 +350,53 @@ def _read_advice(
             constraints["them-moves"],
             source,
             reader.where(key_node),
-            minimise,
+            prefer,
             _description(reader, parts, what),
             {key: reader.where(parts[key][1]) for key in ("better-goal", "holding-goal")},
         )
     return pieces
+
+
+def _read_prefer(
+    reader: Reader,
+    parts: dict[str, tuple[YamlNode, YamlNode]],
+    what: str,
+    library: Library,
+    definitions: Definitions,
+) -> tuple[Sum, ...]:
+    """An advice's ``prefer:`` (a sum, or a list of sums, the first most
+    significant) or its older one-sum spelling ``minimise:``; () when it has
+    neither.
+
+    :raises TableSyntaxError: both keys, an empty list, or a sum without a
+        feature, at its ``file:line:col``.
+    """
+    if "prefer" in parts and "minimise" in parts:
+        raise reader.error(parts["minimise"][0], f"{what}: minimise: is the older name of prefer:; give one")
+    key = "prefer" if "prefer" in parts else "minimise"
+    if key not in parts:
+        return ()
+    node = parts[key][1]
+    items = reader.items(node) if key == "prefer" else [node]
+    if not items:
+        raise reader.error(node, f"{what} {key}: an empty list prefers nothing")
+    terms = []
+    for item in items:
+        try:
+            parsed = reader.expression(item, f"{what} {key}", parse_sum)
+        except TableSyntaxError as error:
+            if not reader.unquoted_in_brackets(node):
+                raise
+            raise TableSyntaxError(
+                f"{error} (in [...] a comma ends an item: quote each sum, or write one per line)"
+            ) from None
+        term = expand_at(reader, item, definitions.expand_sum, parsed)
+        features = [part.call for _, part in term.parts if isinstance(part, Feature)]
+        if not features:
+            raise reader.error(item, f"{what} {key}: a number to minimise needs a feature (e.g. dist(K, k))")
+        check_vocabulary(reader, item, features, library, "feature")
+        terms.append(term)
+    return tuple(terms)
 
 
 def _description(reader: Reader, entries: dict[str, tuple[YamlNode, YamlNode]], what: str) -> str:

@@ -254,9 +254,11 @@ class Advice:
     them_moves: MoveConstraint
     source: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     location: Location | None = field(default=None, compare=False, hash=False)
-    minimise: Sum | None = None
-    """``minimise: EXPR``: of the forcing trees that satisfy the advice,
-    play one whose worst leaf has the least value of EXPR."""
+    prefer: tuple[Sum, ...] = ()
+    """``prefer: [EXPR, ...]`` (or ``minimise: EXPR``): of the forcing trees
+    that satisfy the advice, play one whose worst leaf has the least value
+    of these sums, compared as a tuple (the first most significant); ()
+    when the advice states no preference."""
     description: str = field(default="", compare=False)
     """What the advice aims at, in a coach's words (``description:``); empty
     when the table gives none."""
@@ -342,10 +344,10 @@ class AdviceTable:
         return sorted({name for goal in goals for name in predicate_names(goal)})
 
     def features_used(self) -> list[str]:
-        """Every numeric feature name the table compares or minimises, sorted."""
+        """Every numeric feature name the table compares or prefers, sorted."""
         goals = [rule.precondition for rule in self.rules]
         goals += [g for a in self.advice.values() for g in (a.better_goal, a.holding_goal)]
-        goals += [Compare("=", a.minimise, a.minimise) for a in self.advice.values() if a.minimise]
+        goals += [Compare("=", term, term) for a in self.advice.values() for term in a.prefer]
         return sorted({name for goal in goals for name in feature_names(goal)})
 
     def generators_used(self) -> list[str]:

@@ -223,6 +223,20 @@ class Reader:
             raise self.error(node, f"{what} must be a list")
         return list(node.value)
 
+    def items(self, node: yaml.Node) -> list[yaml.Node]:
+        """A list's items, or a single value as a list of one."""
+        return list(node.value) if isinstance(node, yaml.SequenceNode) else [node]
+
+    @staticmethod
+    def unquoted_in_brackets(node: yaml.Node) -> bool:
+        """Whether ``node`` is a list in brackets with an unquoted item, where
+        YAML splits ``dist(K, k)`` at its comma."""
+        return (
+            isinstance(node, yaml.SequenceNode)
+            and bool(node.flow_style)
+            and any(isinstance(item, yaml.ScalarNode) and not item.style for item in node.value)
+        )
+
     def expression(self, node: yaml.Node, what: str, parse: Any) -> Any:
         """Parse a scalar expression, mapping syntax errors to its location."""
         text = self.scalar_text(node, what)

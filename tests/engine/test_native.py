@@ -327,7 +327,7 @@ def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) 
     assert (
         planner.native
         and planner.core is None
-        and "plans chosen in Python (minimise:" in table_core(minimising)
+        and "plans chosen in Python (prefer:" in table_core(minimising)
     )
     table = parse_table(
         "name: t\nmaterial: KQQQQQQQQK\nrules: [{name: r, if: true, then: [a]}]\n"

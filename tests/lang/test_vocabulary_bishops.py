@@ -270,3 +270,36 @@ def test_diagonal_area_and_wrong_way_agree_with_a_flood_fill_on_random_positions
 def nearest(square: chess.Square, corners: tuple[chess.Square, ...]) -> list[chess.Square]:
     least = min(chess.square_distance(square, corner) for corner in corners)
     return [corner for corner in corners if chess.square_distance(square, corner) == least]
+
+
+def test_hypotenuse_dist_agrees_with_a_flood_fill_on_random_positions():
+    """``hypotenuse_dist(B, k, B)``: of the corners of the bishop's colour
+    whose triangle round the box is least, the least difference between the
+    bishop's files-plus-ranks from the corner and the triangle's size."""
+    binder = Binder(Material.parse("KBNK"))
+    hypotenuse = binder.bind(parse_call("hypotenuse_dist(B, k, B)"), "feature")
+    anywhere = binder.bind(parse_call("hypotenuse_dist(N, k)"), "feature")
+    held = 0
+    for board, us, node in random_nodes("hypotenuse_dist KBNK", "KBNK", 150):
+        region = oracle_area(board, board.king(not us))
+        if not board.pieces(chess.BISHOP, us) or not board.pieces(chess.KNIGHT, us):
+            assert None in (hypotenuse(node), anywhere(node))  # a piece taken: no value
+            continue
+        bishop, knight = board.pieces(chess.BISHOP, us).pop(), board.pieces(chess.KNIGHT, us).pop()
+        shade = (
+            (chess.A1, chess.H8) if chess.BB_SQUARES[bishop] & chess.BB_DARK_SQUARES else (chess.H1, chess.A8)
+        )
+        for piece, targets, measure in (
+            (bishop, shade, hypotenuse),
+            (knight, (chess.A1, chess.H1, chess.A8, chess.H8), anywhere),
+        ):
+            spans = {c: max(chess.square_manhattan_distance(s, c) for s in region) for c in targets}
+            least = min(spans.values())
+            expected = min(
+                abs(chess.square_manhattan_distance(c, piece) - (1 + least))
+                for c in targets
+                if spans[c] == least
+            )
+            assert measure(node) == expected, (board.fen(), piece)
+        held += hypotenuse(node) == 0
+    assert held  # some bishop stands on the line that confines the box

@@ -179,3 +179,30 @@ def triangle_corner_dist(a: PieceRef, p: PieceRef) -> FeatureFunction:
         return min(_DIST[x][corner] for corner in corners)
 
     return feature
+
+
+def hypotenuse_dist(a: PieceRef, p: PieceRef, colour: Colour = None) -> FeatureFunction:
+    """Diagonals between a piece and the hypotenuse of a king's
+    ``corner_triangle``: the difference between the piece's files-plus-ranks
+    steps from the triangle's corner and the triangle's size (the least over
+    corners that tie; with a third argument, the triangle towards a corner
+    of that colour, as for ``corner_dist``). 0: the piece stands on the
+    diagonal just beyond the box, the line that confines it.
+
+    Delétang's method (1923) confines the king in ever smaller isosceles
+    right triangles whose right angle is the bishop's corner; the bishop
+    holds each one's hypotenuse, the other pieces its ends. So
+    ``hypotenuse_dist(B, k, B)`` is 0 where the bishop holds the wall of
+    their king's triangle, and says how far it is from that diagonal
+    otherwise (a bishop of the other colour than the line is at least 1
+    off it)."""
+    triangle = _triangle_corners(p, colour)
+
+    def feature(node: Node) -> int | None:
+        x = a.square(node)
+        size, corners = triangle(node)
+        if x is None or not corners:
+            return None
+        return min(abs(_MDIST[corner][x] - size) for corner in corners)
+
+    return feature

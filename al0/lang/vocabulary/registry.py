@@ -18,7 +18,13 @@ from typing import Any, Callable
 
 from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
 from al0.lang.vocabulary.boxes import area, area_corner_dist, area_dist, inward, least_area, mobility, room
-from al0.lang.vocabulary.corners import corner_triangle, diagonal_area, triangle_corner_dist, wrong_way
+from al0.lang.vocabulary.corners import (
+    corner_triangle,
+    diagonal_area,
+    hypotenuse_dist,
+    triangle_corner_dist,
+    wrong_way,
+)
 from al0.lang.vocabulary.distances import (
     centre_side_dist,
     corner_dist,
@@ -221,6 +227,14 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE, KING),
         triangle_corner_dist,
         words=Measure("the way of {0} to the corner of {1}'s triangle", False, "steps"),
+    ),
+    VocabularyEntry(
+        "hypotenuse_dist",
+        "feature",
+        (PIECE, KING, COLOUR),
+        hypotenuse_dist,
+        optional=1,
+        words=Measure("the diagonals between {0} and the long side of {1}'s triangle", False, "diagonals"),
     ),
     VocabularyEntry(
         "area_dist",
