@@ -7,10 +7,11 @@ The folder's face holds what the commands call; the HTML page is
 
 from al0.report.pgn import PgnGame, distance_note, pgn_text, players
 from al0.report.render import clear_board_svgs, plan_dot, plan_json, plan_lines, plan_svg, write_board_svg
-from al0.report.replay import as_pgn, games_to_show, replay_all
+from al0.report.replay import ReplayedGame, as_pgn, games_to_show, replay_all
 
 __all__ = [
     "PgnGame",
+    "ReplayedGame",
     "as_pgn",
     "clear_board_svgs",
     "distance_note",

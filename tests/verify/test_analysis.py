@@ -19,9 +19,9 @@ from al0.engine.play import Ending, OurMove, TheirMove, play_game
 from al0.lang.specs import DefenderSpec
 from al0.tablebase import load_if_any
 from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
-from al0.verify.game import GameRecord, play_one
+from al0.verify.game import GameRecord, play_one, unpack_records
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import judge_chunk
+from al0.verify.worker import StartsChunk, judge_starts
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -133,14 +133,16 @@ def test_the_random_defender_is_measured_too(bratko, tablebase):
 
 def test_records_from_a_worker_process_carry_the_breakdown():
     spec = VerifySpec(BOOK, DefenderSpec("tablebase"))
-    chunk = [(index, board.fen()) for index, board in enumerate(starts())]
+    fens = tuple(board.fen() for board in starts())
     with ProcessPoolExecutor(1) as pool:
-        records, _ = pool.submit(judge_chunk, spec, chunk).result()
+        result = pool.submit(judge_starts, spec, StartsChunk(0, len(fens), fens=fens)).result()
+    records = unpack_records(result.records)
     local = Verifier(spec)
-    assert records == [local.judge(index, chess.Board(fen)) for index, fen in chunk]
+    assert records == [local.judge(index, chess.Board(fen)) for index, fen in enumerate(fens)]
     assert all(r.advice_uses for r in records)
-    assert pickle.loads(pickle.dumps(records)) == records
     assert isinstance(records[0].advice_uses[0], AdviceUse)
+    # The segments it made travel too, for the other workers.
+    assert set(pickle.loads(result.made)) == set(local.segments or ())
 
 
 def _number(text: str) -> int | float:
