@@ -61,8 +61,12 @@ def run_note(verification: Verification, estimate: Estimate | None) -> str | Non
         )
     if not estimate.worth_saying:
         return None
-    every = verification.report.positions.kind in ("all", "every")
-    return f"note: {count:,} positions to judge: {estimate}" + (f"; {sample}" if every else "")
+    if verification.report.positions.kind not in ("all", "every"):
+        return f"note: {count:,} positions to judge: {estimate}"
+    sampled = verification.estimate(1, sample=1000)
+    return f"note: {count:,} positions to judge: {estimate}; {sample}" + (
+        f" in {sampled.about}" if sampled else ""
+    )
 
 
 def san_line(fen: str, line: Sequence[str]) -> str:

@@ -105,19 +105,21 @@ class Verification:
         )
         return default_jobs(kind, scheduler, count, cpus, cheap), ""
 
-    def estimate(self, jobs: int = 1) -> Estimate | None:
-        """How long the run will take with ``jobs`` processes, by the model
-        of :mod:`al0.verify.estimate` (its pilot judged once, the first time
+    def estimate(self, jobs: int = 1, sample: int | None = None) -> Estimate | None:
+        """How long the run will take with ``jobs`` processes (or a seeded
+        ``sample`` of its positions would), by the model of
+        :mod:`al0.verify.estimate` (its pilot judged once, the first time
         it is asked); None for a run of at most
         :data:`~al0.verify.run.SMALL_RUN` positions, and for a UCI
         defender or the worst case, which are not modelled."""
-        count = len(self.boards)
-        if count <= SMALL_RUN or self.spec.defender.kind in ("uci", "worst"):
+        if len(self.boards) <= SMALL_RUN or self.spec.defender.kind in ("uci", "worst"):
             return None
         if self._pilot is None:
             self._pilot = run_pilot(self.spec, self.boards, self.tablebases)
-        plans = self._pilot.plans_for(count, self.report.positions.kind in ("all", "every"))
-        return Estimate(count, plans, self._pilot.cpu_for(count, plans), jobs, usable_cpus())
+        count = sample or len(self.boards)
+        plans = self._pilot.plans_for(count, not sample and self.report.positions.kind in ("all", "every"))
+        pilot = self._pilot
+        return Estimate(count, plans, pilot.cpu_for(count, plans), jobs, usable_cpus(), pilot.slowdown)
 
     def run(
         self,

@@ -109,7 +109,12 @@ def judge_on_cluster(
         raise
     tasks = _Tasks(client, address, verifier.spec, no_worker_seconds)
     judged = judge_starts(
-        boards, report.positions, report, len(workers), lambda deal: _dealt(tasks, workers, deal)
+        boards,
+        report.positions,
+        report,
+        len(workers),
+        lambda deal: _dealt(tasks, workers, deal),
+        verifier.segments is not None,
     )
     return _closing(tasks, judged)
 

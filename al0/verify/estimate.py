@@ -9,8 +9,9 @@ figures stay its own). Games from different starts meet, so the plans grow
 more slowly than the starts: the pilot counts them at half its starts and
 at all of them, and the run's are extrapolated by the power law those two
 counts give, up to the positions there are (in a run over every position,
-about one plan each). Counted in CPU time: a loaded machine slows the run
-and the pilot alike only where they share it."""
+about one plan each). Counted in CPU time, then slowed as the pilot was
+(its wall time over its CPU time): a machine busy with other work gives
+the run's processes less than a core each."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from al0.verify.verifier import Verifier, VerifySpec
 PILOT_STARTS = 400
 """Starts the pilot judges at most: a few tenths of a second of CPU."""
 
-SHOWN_FROM_SECONDS = 20.0
+SHOWN_FROM_SECONDS = 10.0
 """Estimated seconds from which a front end says how long a run will take."""
 
 GROWTH_BOUNDS = (0.55, 1.0)
@@ -55,21 +56,28 @@ class Estimate:
     processes: int
     """Processes sharing the work (1: this one)."""
     cpus: int
+    slowdown: float = 1.0
+    """Wall time over CPU time of the pilot: above 1 on a busy machine."""
 
     @property
     def seconds(self) -> float:
-        """Expected wall seconds on an otherwise idle machine."""
-        return self.cpu_seconds / max(1, min(self.processes, self.cpus))
+        """Expected wall seconds."""
+        return self.slowdown * self.cpu_seconds / max(1, min(self.processes, self.cpus))
 
     @property
     def worth_saying(self) -> bool:
         """Whether the run is long enough to say how long (:data:`SHOWN_FROM_SECONDS`)."""
         return self.seconds >= SHOWN_FROM_SECONDS
 
+    @property
+    def about(self) -> str:
+        """The wall time for a person: ``about 40 s``."""
+        return f"about {duration(self.seconds)}"
+
     def __str__(self) -> str:
         processes = f"{self.processes} process{'' if self.processes == 1 else 'es'}"
         return (
-            f"about {duration(self.seconds)} with {processes} (some {self.plans:,} plans, "
+            f"{self.about} with {processes} (some {self.plans:,} plans, "
             f"{duration(self.cpu_seconds)} of CPU by a model of the work)"
         )
 
@@ -86,6 +94,7 @@ class Pilot:
     search_seconds: float
     """Of ``seconds``, the plans' searches (the rest is per game: the play
     loop, the defender, the record)."""
+    wall_seconds: float
     segments: bool
     """Whether games were read off segments (each plan's replies made with
     it): then the work goes by plans alone."""
@@ -105,6 +114,11 @@ class Pilot:
             return round(min(extrapolated, PLANS_PER_POSITION * positions))
         return round(extrapolated)
 
+    @property
+    def slowdown(self) -> float:
+        """Wall time over CPU time: how much less than a core this process had."""
+        return max(1.0, self.wall_seconds / self.seconds) if self.seconds > 0 else 1.0
+
     def cpu_for(self, positions: int, plans: int) -> float:
         """CPU seconds for ``positions`` games making ``plans`` plans."""
         per_plan = (self.seconds if self.segments else self.search_seconds) / max(1, self.plans)
@@ -122,16 +136,17 @@ def run_pilot(
         chosen = sorted(random.Random(spec.seed).sample(range(len(boards)), min(starts, len(boards))))
         made = pilot.segments if pilot.segments is not None else None
         half = 0
-        started = time.process_time()
+        started, wall = time.process_time(), time.perf_counter()
         for count, index in enumerate(chosen, 1):
             pilot.judge(index, boards[index])
             if count == len(chosen) // 2:
                 half = len(made) if made is not None else len(pilot.planner.search_seconds)
-        seconds = time.process_time() - started
+        seconds, wall = time.process_time() - started, time.perf_counter() - wall
     finally:
         pilot.close()
     plans = len(made) if made is not None else len(pilot.planner.search_seconds)
-    return Pilot(len(chosen), half, plans, seconds, sum(pilot.planner.search_seconds), made is not None)
+    searched = sum(pilot.planner.search_seconds)
+    return Pilot(len(chosen), half, plans, seconds, searched, wall, made is not None)
 
 
 class Pace:

@@ -37,14 +37,19 @@ are answered) and yields the answers as they come."""
 
 
 def judge_starts(
-    boards: Sequence[chess.Board], positions: PositionsSpec, report: Report, jobs: int, workers: Workers
+    boards: Sequence[chess.Board],
+    positions: PositionsSpec,
+    report: Report,
+    jobs: int,
+    workers: Workers,
+    chains: bool,
 ) -> Generator[int, None, None]:
     """Judge every start of ``boards`` (the run's, of ``positions``) with
-    ``jobs`` ``workers``, adding the records to ``report`` in the order of
+    ``jobs`` ``workers`` (``chains``: reading the games off segments), adding the records to ``report`` in the order of
     the starts as soon as those before them are in (and, on a stop, all that
     came back); yields the number of games judged, answer by answer."""
     listing = positions if isinstance(boards, LazyBoards) and positions.kind in ("all", "every") else None
-    deal = StartsDeal(boards, listing, jobs)
+    deal = StartsDeal(boards, listing, jobs, chains)
     waiting: dict[int, tuple[int, list[GameRecord]]] = {}
     """Records come back, by their first start: their stop and records."""
     following = 0

@@ -172,8 +172,9 @@ def judge_all(
             yield 1
         return
     if jobs > 1 and len(boards) > CHUNK:
+        workers = functools.partial(_dealt, spec, starts_task)
         yield from judge_starts(
-            boards, report.positions, report, jobs, lambda deal: _dealt(spec, starts_task, deal)
+            boards, report.positions, report, jobs, workers, verifier.segments is not None
         )
         return
     if verifier.worst is not None:

@@ -25,7 +25,7 @@ from al0.lang.loader import load_table
 from al0.lang.specs import PositionsSpec
 from al0.verify.game import PackedRecords, pack_records
 from al0.verify.segments import Key, Segment
-from al0.verify.sources import ChainStart, chain_start, chain_starts, start_positions
+from al0.verify.sources import ChainStart, chain_starts, start_positions
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import SentStep, WorstCase, move_code
 
@@ -38,13 +38,15 @@ class StartsChunk:
     """Start positions ``first`` to ``stop`` of a run, as they travel to a
     worker: for a run over a tablebase's listing (``listing``: ``all`` or
     ``every``) their numbers alone, the worker listing them itself; for any
-    other run their FENs. With them, what the run's other workers made since
+    other run the compact starts of games read off segments (``starts``) or
+    else their FENs. With them, what the run's other workers made since
     this one last heard from them (:attr:`StartsResult.made`), as they sent it."""
 
     first: int
     stop: int
     listing: PositionsSpec | None = None
     fens: tuple[str, ...] = ()
+    starts: tuple[ChainStart, ...] = ()
     shared: tuple[bytes, ...] = ()
 
 
@@ -95,16 +97,16 @@ class StartsWorker:
                     if stop_requested():
                         break
                     records.append(verifier.judge(index, boards[index]))
+        elif chunk.starts:
+            for start in chunk.starts:
+                if stop_requested():
+                    break
+                records.append(verifier.chain_record(start, self._segment))
         else:
             for index, fen in enumerate(chunk.fens, chunk.first):
                 if stop_requested():
                     break
-                board = chess.Board(fen)
-                records.append(
-                    verifier.chain_record(chain_start(board), self._segment)
-                    if segments is not None
-                    else verifier.judge(index, board)
-                )
+                records.append(verifier.judge(index, chess.Board(fen)))
         made = pickle.dumps(self.made, pickle.HIGHEST_PROTOCOL) if self.made else b""
         self.made = {}
         return StartsResult(pack_records(records), array("d", verifier.new_plan_seconds()), made)

@@ -91,7 +91,7 @@ def test_a_long_run_first_says_how_long_by_a_model_of_its_work(monkeypatch):
     note = re.fullmatch(
         r"note: 18,081 positions to judge: about \S+ (s|min) with 2 processes \(some ([\d,]+) plans, "
         r"\S+ (s|min) of CPU by a model of the work\); --positions sample:1000 judges a seeded "
-        r"sample of 1,000",
+        r"sample of 1,000 in about \S+ (s|min)",
         result.output.splitlines()[0],
     )
     assert note, result.output

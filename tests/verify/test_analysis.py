@@ -20,6 +20,7 @@ from al0.lang.specs import DefenderSpec
 from al0.tablebase import load_if_any
 from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
 from al0.verify.game import GameRecord, play_one, unpack_records
+from al0.verify.sources import chain_starts
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import StartsChunk, judge_starts
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
@@ -133,12 +134,13 @@ def test_the_random_defender_is_measured_too(bratko, tablebase):
 
 def test_records_from_a_worker_process_carry_the_breakdown():
     spec = VerifySpec(BOOK, DefenderSpec("tablebase"))
-    fens = tuple(board.fen() for board in starts())
+    boards = starts()
+    chunk = StartsChunk(0, len(boards), starts=tuple(chain_starts(boards, 0, len(boards))))
     with ProcessPoolExecutor(1) as pool:
-        result = pool.submit(judge_starts, spec, StartsChunk(0, len(fens), fens=fens)).result()
+        result = pool.submit(judge_starts, spec, chunk).result()
     records = unpack_records(result.records)
     local = Verifier(spec)
-    assert records == [local.judge(index, chess.Board(fen)) for index, fen in enumerate(fens)]
+    assert records == [local.judge(index, board) for index, board in enumerate(boards)]
     assert all(r.advice_uses for r in records)
     assert isinstance(records[0].advice_uses[0], AdviceUse)
     # The segments it made travel too, for the other workers.
