@@ -13,7 +13,7 @@ import signal
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import chess
 
@@ -63,6 +63,13 @@ class StartsResult:
     passes them on to the other workers without reading them)."""
 
 
+SHARED_PLAN_SECONDS = 50e-6
+"""A plan whose search took this long or longer goes to the other workers
+with the segments: a cheaper one (most plans the core makes whole, a few
+microseconds) costs less to make again where it is needed than to pickle
+and read in every other worker (about 8 and 6 µs)."""
+
+
 class StartsWorker:
     """What a worker process keeps between the chunks of starts it judges:
     its verifier (the planner, the segments and tails of its games), the
@@ -74,6 +81,9 @@ class StartsWorker:
         self.verifier = Verifier(spec)
         self.listing: tuple[PositionsSpec, Sequence[chess.Board]] | None = None
         self.made: dict[Key, Segment] = {}
+        self.plans: _Noting[Position, Plan] | None = None
+        if self.verifier.segments is not None and self.verifier.planner.cache is not None:
+            self.plans = self.verifier.planner.cache = _Noting()
 
     def judge(self, chunk: StartsChunk) -> StartsResult:
         """The records of ``chunk``'s starts; fewer when the worker was asked
@@ -82,7 +92,10 @@ class StartsWorker:
         segments = verifier.segments
         if segments is not None:
             for blob in chunk.shared:
-                segments.update(pickle.loads(blob))
+                made, plans = pickle.loads(blob)
+                segments.update(made)
+                if self.plans is not None:
+                    dict.update(self.plans, plans)  # theirs: not noted to send back
         records = []
         if chunk.listing is not None:
             boards = self._listing(chunk.listing)
@@ -107,7 +120,9 @@ class StartsWorker:
                 if stop_requested():
                     break
                 records.append(verifier.judge(index, chess.Board(fen)))
-        made = pickle.dumps(self.made, pickle.HIGHEST_PROTOCOL) if self.made else b""
+        plans = {} if self.plans is None else self.plans.take()
+        plans = {position: plan for position, plan in plans.items() if plan.seconds >= SHARED_PLAN_SECONDS}
+        made = pickle.dumps((self.made, plans), pickle.HIGHEST_PROTOCOL) if self.made or plans else b""
         self.made = {}
         return StartsResult(pack_records(records), array("d", verifier.new_plan_seconds()), made)
 
@@ -126,6 +141,29 @@ class StartsWorker:
         if found is None:
             found = self.made[key] = self.verifier.segment(key)
         return found
+
+
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+class _Noting(dict[_Key, _Value]):
+    """A dict that notes what is set in it item by item (not by ``update``),
+    to be sent on: a worker's plan cache, whose plans the planner sets one
+    at a time and whose plans from other workers come in by ``update``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.new: dict[_Key, _Value] = {}
+
+    def __setitem__(self, key: _Key, value: _Value) -> None:
+        super().__setitem__(key, value)
+        self.new[key] = value
+
+    def take(self) -> dict[_Key, _Value]:
+        """What was set since the last :meth:`take`."""
+        new, self.new = self.new, {}
+        return new
 
 
 @functools.lru_cache(maxsize=1)

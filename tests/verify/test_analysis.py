@@ -22,7 +22,7 @@ from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wastef
 from al0.verify.game import GameRecord, play_one, unpack_records
 from al0.verify.sources import chain_starts
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import StartsChunk, judge_starts
+from al0.verify.worker import SHARED_PLAN_SECONDS, StartsChunk, judge_starts
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -143,8 +143,11 @@ def test_records_from_a_worker_process_carry_the_breakdown():
     assert records == [local.judge(index, board) for index, board in enumerate(boards)]
     assert all(r.advice_uses for r in records)
     assert isinstance(records[0].advice_uses[0], AdviceUse)
-    # The segments it made travel too, for the other workers.
-    assert set(pickle.loads(result.made)) == set(local.segments or ())
+    # The segments it made travel too, for the other workers (with its
+    # plans that were slow to make: the book's, in Python, some are).
+    segments, plans = pickle.loads(result.made)
+    assert set(segments) == set(local.segments or ())
+    assert plans and all(plan.seconds >= SHARED_PLAN_SECONDS for plan in plans.values())
 
 
 def _number(text: str) -> int | float:
