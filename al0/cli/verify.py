@@ -485,6 +485,8 @@ def progress_lines(pace: Pace) -> tuple[Callable[[], None], Planning]:
     def progress() -> None:
         nonlocal judged
         judged += 1
+        if judged == 1:
+            pace.now(judged)  # the pace is of the games, not the start-up before them
         if due():
             click.echo(
                 f"verifying: {judged} of {pace.total} positions, "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -149,27 +150,44 @@ def run_pilot(
     return Pilot(len(chosen), half, plans, seconds, searched, wall, made is not None)
 
 
+PACE_WINDOW = 30.0
+"""Seconds over which a run's pace is measured: the games get cheaper as
+the run goes (later games end in what earlier ones made), so the pace
+since the start, slow workers' start-up and all, says too long."""
+
+PACE_FROM = 5.0
+"""Seconds of judging before the run's own pace is taken over the model's."""
+
+
 class Pace:
     """A run's pace as it goes: games a second and the time left, by the
-    model's estimate at first and by what the run has done once it has done
-    enough to tell (a twentieth of its games, or ten seconds)."""
+    model's estimate at first and, once games have come in for
+    :data:`PACE_FROM` seconds, by the games of the last
+    :data:`PACE_WINDOW` seconds."""
 
     def __init__(self, total: int, estimate: Estimate | None):
         self.total = total
         self.estimate = estimate
         self.started = time.monotonic()
+        self.marks: deque[tuple[float, int]] = deque()
+        """(time, games judged), a second or more apart, the last window's."""
 
     def now(self, done: int) -> tuple[float, float | None]:
-        """Games a second so far and the seconds left (None: not known yet),
+        """Games a second lately and the seconds left (None: not known yet),
         after ``done`` games."""
-        elapsed = time.monotonic() - self.started
-        rate = done / elapsed if elapsed > 0 else 0.0
+        now, marks = time.monotonic(), self.marks
+        if not marks or now - marks[-1][0] >= 1.0:
+            marks.append((now, done))
+        while len(marks) > 2 and now - marks[1][0] >= PACE_WINDOW:
+            marks.popleft()
+        then, before = marks[0]
+        rate = (done - before) / (now - then) if now > then else 0.0
         if done >= self.total:
             return rate, 0.0
-        if (done * 20 >= self.total or elapsed >= 10) and rate > 0:
+        if now - then >= PACE_FROM and rate > 0:
             return rate, (self.total - done) / rate
         if self.estimate is not None:
-            return rate, max(0.0, self.estimate.seconds - elapsed)
+            return rate, max(0.0, self.estimate.seconds - (now - self.started))
         return rate, None
 
     def text(self, done: int) -> str:
