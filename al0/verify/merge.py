@@ -3,8 +3,11 @@
 (:mod:`al0.verify.cluster`), the same way.
 
 The workers do the work: each is dealt a stretch of consecutive starts
-(:class:`~al0.verify.deal.StartsDeal`), lists them itself from the run's
-spec where it can (a tablebase's listing), plays or walks their games and
+(:class:`~al0.verify.deal.StartsDeal`), packed (one int a start, against
+the tablebase defender) or listed by the worker itself from the run's
+spec (where a start needs a board: every mirror image, another
+defender's games) or as FENs (a sample's, a file's), plays or walks their
+games and
 sends back their records as columns. Against the tablebase defender games
 from different starts join (see :mod:`al0.verify.segments`): a worker sends
 the segments it made as one pickled blob, which this process passes on to
@@ -48,7 +51,13 @@ def judge_starts(
     ``jobs`` ``workers`` (``chains``: reading the games off segments), adding the records to ``report`` in the order of
     the starts as soon as those before them are in (and, on a stop, all that
     came back); yields the number of games judged, answer by answer."""
-    listing = positions if isinstance(boards, LazyBoards) and positions.kind in ("all", "every") else None
+    # The starts of a tablebase's listing travel packed where this process
+    # makes them for little (all, against the tablebase defender: their
+    # bitboards by numpy, a chunk at a time; a worker would list the whole
+    # ending first, 1.4 s of CPU for KBBK); where they need boards (every
+    # mirror image, another defender's games) the workers list them.
+    listed = isinstance(boards, LazyBoards) and positions.kind in ("all", "every")
+    listing = positions if listed and not (chains and positions.kind == "all") else None
     deal = StartsDeal(boards, listing, jobs, chains)
     waiting: dict[int, tuple[int, list[GameRecord]]] = {}
     """Records come back, by their first start: their stop and records."""
