@@ -8,8 +8,9 @@ and (``--dask N``, as ``al0 verify --scheduler`` does) on a local Dask
 cluster of N single-thread worker processes that it starts for each run on
 127.0.0.1, ``--runs`` times each, and prints per run the plans searched (a
 count: the same on a quiet machine or a loaded one), the wall time, the CPU
-time of the run with its workers (user + system; on Dask, the workers' and
-the scheduler's during the run) and the load average before it; then the
+time of the run with its workers (user + system; the main process's part
+too, ``main cpu``, or on Dask the client's, the workers' and the
+scheduler's during the run) and the load average before it; then the
 medians, and the plans and wall time of each mode against the first. A
 second part measures a worker's start-up: the time a fresh worker process
 takes to make its verifier (the table, its library, the tablebase) before
@@ -63,8 +64,8 @@ report = Report(verifier.table.name, spec.defender, positions, len(boards))
 stopped = run(spec, verifier, boards, int(jobs), report, scheduler or None)
 if stopped:
     sys.exit(stopped)
-cpu = sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
-print(json.dumps({"games": len(report.records), "plans": len(report.plan_seconds), "cpu": cpu}))
+main, workers = (u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+print(json.dumps({"games": len(report.records), "plans": len(report.plan_seconds), "main": main, "workers": workers}))
 """
 """A verify run without the command line, whose --jobs cap (two workers
 per CPU) would not let 8 workers run on 2 cores."""
@@ -74,8 +75,8 @@ def one_run(
     tree: Path, table: str, positions: str, jobs: int, defender: str, scheduler: str = ""
 ) -> dict[str, float]:
     """One verify run (on the cluster of ``scheduler``, if given): its
-    plans, wall seconds, CPU seconds (the run's, with its worker processes)
-    and the load before it."""
+    plans, wall seconds, CPU seconds (the run's, with its worker processes;
+    the main process's and the workers' apart) and the load before it."""
     load = os.getloadavg()[0]
     command = [sys.executable, "-c", RUN, table, positions, defender, str(jobs), scheduler]
     started = time.perf_counter()
@@ -92,7 +93,8 @@ def one_run(
     if process.returncode:
         raise SystemExit(f"the run failed: {errors}")
     data = json.loads(output)
-    return {"plans": data["plans"], "wall": wall, "cpu": data["cpu"], "load": load}
+    cpu = data["main"] + data["workers"]
+    return {"plans": data["plans"], "wall": wall, "cpu": cpu, "main cpu": data["main"], "load": load}
 
 
 def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str) -> dict[str, float]:
@@ -104,7 +106,7 @@ def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
         before = sum(client.run(_cpu_seconds).values()), time.process_time()
         run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
         after = sum(client.run(_cpu_seconds).values()), time.process_time()
-    run["client cpu"] = run["cpu"]
+    run["client cpu"] = run.pop("main cpu")
     run["workers cpu"] = after[0] - before[0]
     run["scheduler cpu"] = after[1] - before[1]
     run["cpu"] += run["workers cpu"] + run["scheduler cpu"]

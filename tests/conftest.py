@@ -170,7 +170,7 @@ def stop_at_first_progress(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], N
                 os.kill(os.getpid(), number)
 
         monkeypatch.setattr(
-            al0.cli.verify, "progress_lines", lambda total: (send, lambda planned, known: send())
+            al0.cli.verify, "progress_lines", lambda pace: (send, lambda planned, known: send())
         )
 
     return stop

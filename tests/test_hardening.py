@@ -335,7 +335,7 @@ def test_an_interrupted_run_leaves_its_expectations_undecided(tmp_path):
 def test_jobs_are_capped_at_the_work_available(pool_sizes, positions, workers):
     result = run("verify", BOOK, "--positions", positions, "--jobs", "8", "--defender", "random")
     assert result.exit_code == 0, result.output
-    assert pool_sizes == ([] if workers is None else [workers])
+    assert pool_sizes == ([] if workers is None else [1] * workers)  # a pool of one process a worker
 
 
 def test_a_line_that_is_not_utf8_on_standard_input_is_re_prompted():

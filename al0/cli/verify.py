@@ -18,96 +18,55 @@ from al0.cli.messages import CommandError, reports_errors
 from al0.cli.outputs import STDOUT, OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, PositionsParam, WholeNumber
 from al0.cli.terminal import build_progress
-from al0.engine import Planner, Tablebases
+from al0.engine import Tablebases
 from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec
-from al0.report import as_pgn, games_to_show, pgn_text, replay_all
+from al0.report import ReplayedGame, as_pgn, games_to_show, pgn_text, replay_all
 from al0.report import html as report_html
 from al0.verify import (
-    CHUNK,
     WORST_KEPT,
+    Check,
     Decision,
+    Estimate,
     GameRecord,
+    Pace,
+    Planning,
     Report,
     Summary,
     Verification,
     Verifier,
     analysis_lines,
-    check_cluster,
     most_wasteful_line,
-    plans_are_cheap,
-    play_one,
-    start_positions,
-    usable_cpus,
-    useful_jobs,
 )
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 
-def default_jobs(
-    defender: DefenderSpec, scheduler: str | None, positions: int, cpus: int, cheap_plans: bool = False
-) -> int:
-    """``--jobs`` when it is not given: one worker per usable CPU (no more
-    than :func:`~al0.verify.run.useful_jobs` finds worth starting), but one
-    process for a UCI defender (one engine per run), on a cluster (its
-    workers do the work), for a run of one chunk (:data:`CHUNK`), where
-    starting workers costs more than they save, and for the worst case of a
-    table whose plans are cheap (:func:`~al0.verify.run.plans_are_cheap`:
-    its workers would only plan)."""
-    if defender.kind == "uci" or scheduler or positions <= CHUNK:
-        return 1
-    if defender.kind == "worst" and cheap_plans:
-        return 1
-    return useful_jobs(cpus, positions, defender.kind == "worst", cpus)[0]
-
-
 LARGE_RUN = 100_000
-"""Positions from which a run over every position first says how long it
-will take and how to sample (KBNK has 1.35 million; KQK 18,081)."""
-
-PILOT_GAMES = 20
-"""The seeded sample of games timed for that estimate: a second or two."""
+"""Positions from which a run the model cannot time (the worst case, a UCI
+engine) says it may take long, and how to sample (KBNK has 1.35 million)."""
 
 
-def large_run_note(verifier: Verifier, count: int, jobs: int, seed: int) -> str:
-    """What a run over ``count`` positions is in for: how long, roughly, at
-    the pace of :data:`PILOT_GAMES` sample games played first (with a
-    planner of their own, so the run's plans and figures are its own), and
-    how to sample instead. A UCI engine or the worst-case analysis is not
-    timed: the pilot would cost too long, or tell too little."""
+def run_note(verification: Verification, estimate: Estimate | None) -> str | None:
+    """What a run is in for, when that is long enough to say: how long by the
+    model of its work (:meth:`~al0.verify.Verification.estimate`), or for a
+    large run it cannot time that it may take hours; and how to sample."""
+    count = len(verification.boards)
     sample = "--positions sample:1000 judges a seeded sample of 1,000"
-    kind = verifier.spec.defender.kind
-    if kind in ("uci", "worst"):
-        return f"note: {count:,} positions to judge: this may take hours; {sample}"
-    planner = Planner(verifier.table, verifier.spec.budget)
-    pilot = start_positions(PositionsSpec.sample(PILOT_GAMES, seed), verifier.table, verifier.tablebase)
-    started = time.process_time()
-    for index, board in enumerate(pilot):
-        play_one(
-            planner,
-            board,
-            verifier.defender_for(index),
-            verifier.spec.max_moves,
-            verifier.optimal(board),
-            verifier.tablebase,
+    if estimate is None:
+        return (
+            f"note: {count:,} positions to judge: this may take hours; {sample}"
+            if count >= LARGE_RUN
+            else None
         )
-    per_game = (time.process_time() - started) / len(pilot)
-    processes = f"{jobs} process{'' if jobs == 1 else 'es'}"
-    return (
-        f"note: {count:,} positions to judge: roughly {duration(per_game * count / jobs)} "
-        f"with {processes}, at the pace of {len(pilot)} sample games; {sample} in about "
-        f"{duration(per_game * 1000)}"
+    if not estimate.worth_saying:
+        return None
+    if verification.report.positions.kind not in ("all", "every"):
+        return f"note: {count:,} positions to judge: {estimate}"
+    sampled = verification.estimate(1, sample=1000)
+    return f"note: {count:,} positions to judge: {estimate}; {sample}" + (
+        f" in {sampled.about}" if sampled else ""
     )
-
-
-def duration(seconds: float) -> str:
-    """A rough duration for a person: ``40 s``, ``12 min``, ``3.5 h``."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def san_line(fen: str, line: Sequence[str]) -> str:
@@ -213,7 +172,7 @@ def summary_lines(summary: Summary) -> Iterator[str]:
     help="Worker processes: at most 2 per CPU, and one per chunk of 200 "
     "positions (a note says when fewer are started). Default: one per CPU "
     "this process may use; one with a UCI defender or --scheduler, for "
-    f"at most {CHUNK} positions, or for the worst case of a table whose "
+    "a run of at most 2,000 positions, or for the worst case of a table whose "
     "plans the native core makes in a few dozen nodes (starting workers "
     "would cost more than they save).",
 )
@@ -312,15 +271,7 @@ def verify(
       al0 verify krk_bratko --defender worst --json report.json
       al0 verify krk --positions sample:2000 --analysis --worst 5
     """
-    if defender.kind == "uci" and jobs is not None and jobs > 1:
-        raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
-    if scheduler and defender.kind == "worst":
-        raise click.UsageError(
-            "--defender worst explores one game graph shared by every "
-            "position, so it runs locally: drop --scheduler"
-        )
-    if scheduler and (defender.kind == "uci" or jobs is not None and jobs > 1):
-        raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
+    check_options(defender, jobs, scheduler)
     outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path, "--pgn": pgn_path}
     inputs = [str(table_path(table)), positions_spec.path]
     check_no_overwrite({"TABLE": inputs[0], "--positions": inputs[1]}, outputs)
@@ -338,52 +289,86 @@ def verify(
         verifier, boards = verification.verifier, verification.boards
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
         inputs.append(verifier.table.library.path or None)
-        if jobs is None:
-            cheap = defender.kind == "worst" and plans_are_cheap(verifier, boards)
-            jobs = default_jobs(defender, scheduler, len(boards), usable_cpus(), cheap)
-        elif jobs > 1:
-            asked = jobs
-            jobs, why = useful_jobs(jobs, len(boards), defender.kind in ("worst", "tablebase"), usable_cpus())
-            if why:
-                click.echo(f"note: --jobs {asked} lowered to {jobs}: {why}", err=True)
-        if positions_spec.kind in ("all", "every") and len(boards) >= LARGE_RUN:
-            click.echo(large_run_note(verifier, len(boards), jobs, seed), err=True)
-        report = run_with_progress(verification, jobs, scheduler)
+        jobs, why = verification.choose_jobs(jobs, scheduler)
+        estimate = None if scheduler else verification.estimate(jobs)
+        for note in (f"note: {why}" if why else None, run_note(verification, estimate)):
+            if note:
+                click.echo(note, err=True)
+        report = run_with_progress(verification, jobs, scheduler, estimate)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
         games = replay_all(verifier, boards, shown) if html_path or pgn_path else []
     summary = report.summary(verifier.table.expect, worst)
-    data = summary.to_json()
-    # The files before any line is printed: after a SIGHUP (a dropped ssh
-    # session) there may be no terminal left to print on.
-    if json_path and json_path != STDOUT:
-        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report", inputs)
-    if html_path:
-        write_output(
-            html_path,
-            report_html.render(
-                summary, report.records, games, command_line(click.get_current_context()), verifier.table
-            ),
-            "the HTML report",
-            inputs,
+    write_outputs(report, summary, games, verifier, outputs, inputs)
+    checks = print_report(
+        summary, verifier, positions_spec.kind, show_analysis, json_path, STDOUT in outputs.values()
+    )
+    if report.stopped:
+        raise CommandError(
+            f"stopped after {len(report.records)} of {report.total} positions: {report.stopped}"
         )
+    if any(check.decision is Decision.FAILED for check in checks):
+        raise click.exceptions.Exit(1)
+
+
+def check_options(defender: DefenderSpec, jobs: int | None, scheduler: str | None) -> None:
+    """Refuse the options that do not go together.
+
+    :raises click.UsageError: naming them.
+    """
+    if defender.kind == "uci" and jobs is not None and jobs > 1:
+        raise click.UsageError("a UCI defender runs with --jobs 1 (one engine per run)")
+    if scheduler and defender.kind == "worst":
+        raise click.UsageError(
+            "--defender worst explores one game graph shared by every "
+            "position, so it runs locally: drop --scheduler"
+        )
+    if scheduler and (defender.kind == "uci" or jobs is not None and jobs > 1):
+        raise click.UsageError("--scheduler runs the tablebase or random defender, without --jobs")
+
+
+def write_outputs(
+    report: Report,
+    summary: Summary,
+    games: list[ReplayedGame],
+    verifier: Verifier,
+    outputs: dict[str, str | None],
+    inputs: list[str | None],
+) -> None:
+    """Write the files asked for: ``--json`` (but to standard output),
+    ``--html``, ``--pgn``, ``--failures``. Before any line is printed: after
+    a SIGHUP (a dropped ssh session) there may be no terminal left to print on."""
+    json_path, html_path, pgn_path = outputs["--json"], outputs["--html"], outputs["--pgn"]
+    if json_path and json_path != STDOUT:
+        write_output(json_path, json.dumps(summary.to_json(), indent=1) + "\n", "the JSON report", inputs)
+    if html_path:
+        command = command_line(click.get_current_context())
+        page = report_html.render(summary, report.records, games, command, verifier.table)
+        write_output(html_path, page, "the HTML report", inputs)
     if pgn_path:
         write_output(pgn_path, pgn_text(as_pgn(games, verifier), verifier.tablebase), "PGN", inputs)
-    if failures_path:
-        write_output(
-            failures_path,
-            "".join(failure_epd(record) + "\n" for record in report.failures),
-            "failures",
-            inputs,
-        )
-    # With an output on standard output (-), it carries that alone: the
-    # summary goes to stderr.
-    to_stderr = STDOUT in outputs.values()
+    if outputs["--failures"]:
+        failures = "".join(failure_epd(record) + "\n" for record in report.failures)
+        write_output(outputs["--failures"], failures, "failures", inputs)
+
+
+def print_report(
+    summary: Summary,
+    verifier: Verifier,
+    positions: str,
+    show_analysis: bool,
+    json_path: str | None,
+    to_stderr: bool,
+) -> list[Check]:
+    """Print the report for a person (on standard error when an output goes
+    to standard output, which then carries that alone) and the JSON when
+    ``json_path`` is standard output; the checks of the expectations."""
     for line in summary_lines(summary):
         click.echo(line, err=to_stderr)
-    if positions_spec.kind in ("all", "sample") and not verifier.table.symmetric:
+    table = verifier.table
+    if positions in ("all", "sample") and not table.symmetric:
         click.echo(
-            f"note: {verifier.table.name} is played as the board is given "
+            f"note: {table.name} is played as the board is given "
             f"(symmetric: false), and these are one orientation of each position: "
             f"a mirror image may be played differently (--positions every judges "
             f"them all)",
@@ -395,65 +380,77 @@ def verify(
     elif (wasteful := most_wasteful_line(summary.analysis)) is not None:
         click.echo(f"{wasteful} (--analysis for every advice and the worst games)", err=to_stderr)
     if json_path == STDOUT:
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(summary.to_json()))
     checks = [expectation.check for expectation in summary.expectations or ()]
     for check in checks:
         click.echo(f"expect {check.claim.value}: {check.decision.value} ({check.measured})", err=to_stderr)
-    if not verifier.table.expect:
+    if not table.expect:
         click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
     elif not checks:
-        about = ", ".join(sorted({e.defender.name if e.defender else "" for e in verifier.table.expect}))
+        about = ", ".join(sorted({e.defender.name if e.defender else "" for e in table.expect}))
         click.echo(
-            f"no expectations about the {defender.name} defender (the table's are about: {about})",
+            f"no expectations about the {summary.defender.name} defender (the table's are about: {about})",
             err=to_stderr,
         )
-    if report.stopped:
-        raise CommandError(
-            f"stopped after {len(report.records)} of {report.total} positions: {report.stopped}"
-        )
-    if any(check.decision is Decision.FAILED for check in checks):
-        raise click.exceptions.Exit(1)
+    return checks
 
 
-def run_with_progress(verification: Verification, jobs: int, scheduler: str | None = None) -> Report:
+def run_with_progress(
+    verification: Verification, jobs: int, scheduler: str | None = None, estimate: Estimate | None = None
+) -> Report:
     """Run ``verification`` (see :meth:`al0.verify.Verification.run`) with a
     progress bar on a terminal, after a line counting the plans while
     workers make them (``--defender worst --jobs N``); into a log or a pipe,
-    a line every :data:`PROGRESS_LINE_SECONDS`. The report keeps all it got,
-    and says why it stopped early, if it did."""
-    total = len(verification.boards)
-    if scheduler:
-        try:  # lazily: Dask takes half a second to import, and is an extra
-            check_cluster()
-        except ModuleNotFoundError as error:
-            raise CommandError(f"--scheduler needs Dask ({error}): pip install 'al0[cluster]'") from None
-    if not sys.stderr.isatty():
-        return verification.run(jobs, scheduler, *progress_lines(total))
-    with contextlib.ExitStack() as stack:
-        bars: list[ProgressBar[int]] = []
-        counted = False
+    a line every :data:`PROGRESS_LINE_SECONDS`. Either shows the games a
+    second and the time left (by ``estimate`` until the run's own pace
+    tells). The report keeps all it got, and says why it stopped early, if
+    it did."""
+    pace = Pace(len(verification.boards), estimate)
+    try:
+        if not sys.stderr.isatty():
+            return verification.run(jobs, scheduler, *progress_lines(pace))
+        with contextlib.ExitStack() as stack:
+            return verification.run(jobs, scheduler, *progress_bar(pace, stack))
+    except ModuleNotFoundError as error:
+        if not scheduler:
+            raise
+        raise CommandError(f"--scheduler needs Dask ({error}): pip install 'al0[cluster]'") from None
 
-        def planning(planned: int, known: int | None) -> None:
-            nonlocal counted
-            if bars or known is None and planned % 100:
-                # Once the bar is up it counts the starts; in one process
-                # (a call per plan) every hundredth plan is enough.
-                return
-            counted = True
-            click.echo(f"\rplanning: {_planned(planned, known)}", err=True, nl=False)
 
-        def progress() -> None:
-            if not bars:  # the first record: the plans, if counted, are all made
-                if counted:
-                    click.echo(err=True)
-                bars.append(
-                    stack.enter_context(
-                        click.progressbar(length=total, label="verifying", file=sys.stderr, show_eta=True)
-                    )
-                )
-            bars[0].update(1)
+def progress_bar(pace: Pace, stack: contextlib.ExitStack) -> tuple[Callable[[], None], Planning]:
+    """The ``progress`` and ``planning`` callbacks of a run for a terminal:
+    a line counting the plans while they are made, then a bar with the
+    games a second and the time left, redrawn at most ten times a second."""
+    bars: list[ProgressBar[str | None]] = []
+    counted = False
+    done = 0
+    drawn = 0.0
 
-        return verification.run(jobs, scheduler, progress, planning)
+    def planning(planned: int, known: int | None) -> None:
+        nonlocal counted
+        if bars or known is None and planned % 100:
+            # Once the bar is up it counts the starts; in one process
+            # (a call per plan) every hundredth plan is enough.
+            return
+        counted = True
+        click.echo(f"\rplanning: {_planned(planned, known)}", err=True, nl=False)
+
+    def progress() -> None:
+        nonlocal done, drawn
+        if not bars:  # the first record: the plans, if counted, are all made
+            if counted:
+                click.echo(err=True)
+            bar = click.progressbar(
+                length=pace.total, label="verifying", file=sys.stderr, item_show_func=lambda item: item
+            )
+            bars.append(stack.enter_context(bar))
+        done += 1
+        now = time.monotonic()
+        if now - drawn >= 0.1 or done == pace.total:
+            bars[0].update(done - bars[0].pos, pace.text(done))
+            drawn = now
+
+    return progress, planning
 
 
 def _planned(planned: int, known: int | None) -> str:
@@ -469,12 +466,12 @@ PROGRESS_LINE_SECONDS = 30.0
 says how far it is."""
 
 
-def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int | None], None]]:
-    """The ``progress`` and ``planning`` callbacks of :func:`al0.verify.run.run`
-    for a log: a line on standard error every :data:`PROGRESS_LINE_SECONDS`,
-    so that a long run in a pipe or under CI is seen to be moving."""
-    started = time.monotonic()
-    last = started
+def progress_lines(pace: Pace) -> tuple[Callable[[], None], Planning]:
+    """The ``progress`` and ``planning`` callbacks of a run for a log: a
+    line on standard error every :data:`PROGRESS_LINE_SECONDS`, with the
+    games a second and the time left, so that a long run in a pipe or under
+    CI is seen to be moving."""
+    last = pace.started
     judged = 0
 
     def due() -> bool:
@@ -488,13 +485,19 @@ def progress_lines(total: int) -> tuple[Callable[[], None], Callable[[int, int |
     def progress() -> None:
         nonlocal judged
         judged += 1
+        if judged == 1:
+            pace.now(judged)  # the pace is of the games, not the start-up before them
         if due():
             click.echo(
-                f"verifying: {judged} of {total} positions, {time.monotonic() - started:.0f} s", err=True
+                f"verifying: {judged} of {pace.total} positions, "
+                f"{time.monotonic() - pace.started:.0f} s, {pace.text(judged)}",
+                err=True,
             )
 
     def planning(planned: int, known: int | None) -> None:
         if due():
-            click.echo(f"planning: {_planned(planned, known)}, {time.monotonic() - started:.0f} s", err=True)
+            click.echo(
+                f"planning: {_planned(planned, known)}, {time.monotonic() - pace.started:.0f} s", err=True
+            )
 
     return progress, planning

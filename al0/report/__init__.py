@@ -14,7 +14,7 @@ from al0.faces import lazy_face
 if TYPE_CHECKING:
     from al0.report.pgn import PgnGame, distance_note, pgn_text, players
     from al0.report.render import clear_board_svgs, plan_dot, plan_json, plan_lines, plan_svg, write_board_svg
-    from al0.report.replay import as_pgn, games_to_show, replay_all
+    from al0.report.replay import ReplayedGame, as_pgn, games_to_show, replay_all
 
 _HOMES = {
     "PgnGame": "pgn",
@@ -27,6 +27,7 @@ _HOMES = {
     "plan_lines": "render",
     "plan_svg": "render",
     "write_board_svg": "render",
+    "ReplayedGame": "replay",
     "as_pgn": "replay",
     "games_to_show": "replay",
     "replay_all": "replay",
@@ -35,6 +36,7 @@ _HOMES = {
 
 __all__ = [
     "PgnGame",
+    "ReplayedGame",
     "as_pgn",
     "clear_board_svgs",
     "distance_note",

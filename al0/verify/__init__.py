@@ -5,43 +5,39 @@ process pool or on a Dask cluster; ``analysis`` says where the moves go.
 ``al0.verify.verify(table, positions=..., defender=..., jobs=...)`` is the
 one call for Python users (see :mod:`al0.verify.api`). The folder's face
 also holds what the front ends read: the :class:`Report`, its
-:class:`GameRecord`\\ s and the :class:`Summary` they add up to, the run's :class:`Verifier` and start positions,
-one game (:func:`play_one`), how many workers a run is worth, and the
-analysis as lines of text.
+:class:`GameRecord`\\ s and the :class:`Summary` they add up to, the
+run's :class:`Verifier`, how long it will take (:class:`Estimate`, and its
+:class:`Pace` as it goes), and the analysis as lines of text.
 """
 
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
-from al0.verify.api import Verification, check_cluster, verify
-from al0.verify.game import GameRecord, play_one
-from al0.verify.run import CHUNK, INTERRUPTED, plans_are_cheap, usable_cpus, useful_jobs
-from al0.verify.sources import start_positions
+from al0.verify.api import Verification, verify
+from al0.verify.estimate import Estimate, Pace
+from al0.verify.game import GameRecord
+from al0.verify.run import INTERRUPTED, Planning
 from al0.verify.summary import Check, Claim, Decision, Expectation, Summary
 from al0.verify.tally import EXAMPLES_KEPT, Report, percentile
 from al0.verify.verifier import Verifier, VerifySpec
 
 __all__ = [
-    "CHUNK",
     "EXAMPLES_KEPT",
     "Check",
     "Claim",
     "Decision",
+    "Estimate",
     "Summary",
     "Expectation",
     "INTERRUPTED",
     "WORST_KEPT",
     "GameRecord",
+    "Pace",
+    "Planning",
     "Report",
     "Verification",
     "Verifier",
     "VerifySpec",
     "analysis_lines",
-    "check_cluster",
     "most_wasteful_line",
     "percentile",
-    "play_one",
-    "start_positions",
-    "plans_are_cheap",
-    "usable_cpus",
-    "useful_jobs",
     "verify",
 ]

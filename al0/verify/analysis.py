@@ -19,6 +19,8 @@ sums it over a run and picks the games with the largest excess;
 from __future__ import annotations
 
 import heapq
+import itertools
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence
 
@@ -156,16 +158,18 @@ class AdviceTotal:
 def advice_totals(games: Iterable[AnalysedGame]) -> list[AdviceTotal]:
     """Every (rule, advice) over ``games``, the most moves wasted first."""
     sums: dict[tuple[str | None, str | None], list[int]] = {}
-    for game in games:
-        for rule, advice, moves, progress, stalled, lost in game.advice_uses:
-            row = sums.get((rule, advice))
-            if row is None:
-                row = sums[rule, advice] = [0, 0, 0, 0, 0]
-            row[0] += 1
-            row[1] += moves
-            row[2] += progress
-            row[3] += stalled
-            row[4] += lost
+    # Games use the same advice alike again and again: each use counted
+    # once, in C, then added up (a run of all KBBK has 700,000 uses).
+    uses = Counter(itertools.chain.from_iterable(game.advice_uses for game in games))
+    for (rule, advice, moves, progress, stalled, lost), times in uses.items():
+        row = sums.get((rule, advice))
+        if row is None:
+            row = sums[rule, advice] = [0, 0, 0, 0, 0]
+        row[0] += times
+        row[1] += moves * times
+        row[2] += progress * times
+        row[3] += stalled * times
+        row[4] += lost * times
     totals = [AdviceTotal(rule, advice, *row) for (rule, advice), row in sums.items()]
     # Names break ties, so the order does not depend on how --jobs split the run.
     return sorted(totals, key=lambda t: (-t.wasted, -t.moves, str(t.rule), str(t.advice)))

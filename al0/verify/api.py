@@ -19,7 +19,9 @@ from al0.engine.plan import DEFAULT_BUDGET
 from al0.engine.tablebases import Tablebases
 from al0.errors import PositionError
 from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
-from al0.verify.run import Planning, run
+from al0.verify.deal import CHUNK
+from al0.verify.estimate import Estimate, Pilot, run_pilot
+from al0.verify.run import SMALL_RUN, Planning, default_jobs, plans_are_cheap, run, usable_cpus, useful_jobs
 from al0.verify.sources import start_positions
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
@@ -68,6 +70,7 @@ class Verification:
             engine_seconds,
             replay_worst_lines=analysis,
         )
+        self.tablebases = tablebases
         self.verifier = Verifier(self.spec, tablebases)
         try:
             self.boards: Sequence[chess.Board] = start_positions(
@@ -79,6 +82,44 @@ class Verification:
             self.verifier.close()
             raise
         self.report = Report(self.verifier.table.name, defender, positions, len(self.boards))
+        self._pilot: Pilot | None = None
+
+    def choose_jobs(self, asked: int | None = None, scheduler: str | None = None) -> tuple[int, str]:
+        """The worker processes to run with, and why fewer than ``asked``
+        ('' when not). ``asked`` is lowered past two workers per CPU and,
+        but for the worst case (whose workers share plans, not starts), past
+        one per chunk of :data:`~al0.verify.deal.CHUNK` positions. Not asked
+        (None), one per CPU this process may use, but one process with a UCI
+        defender (one engine a run), on a cluster (its workers do the work),
+        for a small run, and for the worst case of a table whose plans are
+        cheap (see :func:`~al0.verify.run.default_jobs`)."""
+        kind, count, cpus = self.spec.defender.kind, len(self.boards), usable_cpus()
+        if asked is not None:
+            jobs, why = useful_jobs(asked, count, kind == "worst", cpus) if asked > 1 else (1, "")
+            return jobs, f"--jobs {asked} lowered to {jobs}: {why}" if why else ""
+        cheap = (
+            kind == "worst"
+            and not scheduler
+            and count > CHUNK
+            and plans_are_cheap(self.verifier, self.boards)
+        )
+        return default_jobs(kind, scheduler, count, cpus, cheap), ""
+
+    def estimate(self, jobs: int = 1, sample: int | None = None) -> Estimate | None:
+        """How long the run will take with ``jobs`` processes (or a seeded
+        ``sample`` of its positions would), by the model of
+        :mod:`al0.verify.estimate` (its pilot judged once, the first time
+        it is asked); None for a run of at most
+        :data:`~al0.verify.run.SMALL_RUN` positions, and for a UCI
+        defender or the worst case, which are not modelled."""
+        if len(self.boards) <= SMALL_RUN or self.spec.defender.kind in ("uci", "worst"):
+            return None
+        if self._pilot is None:
+            self._pilot = run_pilot(self.spec, self.boards, self.tablebases)
+        count = sample or len(self.boards)
+        plans = self._pilot.plans_for(count, not sample and self.report.positions.kind in ("all", "every"))
+        pilot = self._pilot
+        return Estimate(count, plans, pilot.cpu_for(count, plans), jobs, usable_cpus(), pilot.slowdown)
 
     def run(
         self,
@@ -112,16 +153,6 @@ class Verification:
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self.close()
-
-
-def check_cluster() -> None:
-    """Import now what a run on a Dask cluster needs (Dask, an extra, takes
-    half a second to import), so a front end can say it is missing before
-    a run starts.
-
-    :raises ModuleNotFoundError: without Dask installed.
-    """
-    import al0.verify.cluster  # noqa: F401  (Dask and what it needs are there)
 
 
 def verify(

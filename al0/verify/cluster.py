@@ -2,16 +2,17 @@
 # (distributed's Client, Future and wait carry no annotations.)
 """Verify's work on a Dask cluster (``al0 verify --scheduler``).
 
-Against the tablebase defender the workers make segments of games, dealt
-by region as to local worker processes (:mod:`al0.verify.chains`): each
-region's chunks go to one worker, whose planner and search memos serve
-them all, so the plans the workers search together are about those of one
-process. Other defenders' games go out in chunks of consecutive start
-positions. Either way, every worker process builds one
-:class:`~al0.verify.verifier.Verifier` per run (the table, its library and
-the tablebase, read from the worker's own cache or built there) and keeps
-it for all the chunks of the run it is given. Records come out in the
-order of the positions, so a report is the same whichever way the work ran.
+The start positions are dealt as to local worker processes
+(:mod:`al0.verify.merge`): each worker a stretch of its own, a chunk at a
+time, listed on the worker from the run's spec where it can; against the
+tablebase defender the segments a worker makes go on to the others, so the
+plans the workers search together are about those of one process. Every
+worker process builds one :class:`~al0.verify.worker.StartsWorker` per run
+(the table, its library and the tablebase, read from the worker's own
+cache or built there) and keeps it for all the chunks of the run it is
+given. Answers are taken as they complete, and the records go into the
+report in the order of the positions, so a report is the same whichever
+way the work ran.
 
 Dask re-runs the chunk of a worker that dies on another worker (a region
 whose worker has gone goes to any worker); everything it cannot finish (a
@@ -24,22 +25,19 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import threading
 import time
 import uuid
 from asyncio import CancelledError as TaskCancelled
 from collections.abc import Sequence
 from concurrent.futures import CancelledError as FutureCancelled
-from typing import TYPE_CHECKING, Any, Callable, Generator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator
 
 import chess
 import distributed
 
-from al0.board.position import fen as position_fen
-from al0.verify.chains import SegmentsAnswers, judge_chains
-from al0.verify.deal import Deal
-from al0.verify.game import GameRecord
+from al0.verify.deal import StartsDeal
+from al0.verify.merge import Answers, judge_starts
 from al0.verify.scheduler import (
     CONNECT_SECONDS,
     NO_WORKER_SECONDS,
@@ -49,22 +47,12 @@ from al0.verify.scheduler import (
     describe,
     quiet_dask,
 )
-from al0.verify.segments import Key, unpack
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import ChunkResult, SegmentsResult, make_segments
+from al0.verify.worker import StartsChunk, StartsResult, StartsWorker
 
 POLL_SECONDS = 1.0
 """How often a run waiting for results looks whether the cluster still has workers."""
-
-CHUNKS_PER_WORKER = 8
-"""Chunks each worker gets on average: enough that a slow worker or the last
-chunks leave the others idle only briefly, and that progress moves steadily."""
-
-MIN_CHUNK, MAX_CHUNK = 10, 500
-"""Bounds on a chunk: a position takes milliseconds, so fewer than ten would
-cost more in scheduling than in judging; more than 500 would make a lost
-chunk expensive to re-run and progress jumpy."""
 
 LOST_SCHEDULER = (FutureCancelled, TaskCancelled, OSError)
 """What waiting on the cluster raises when the scheduler goes: the run's
@@ -72,34 +60,23 @@ futures cancelled (Dask's kinds of that, ``FuturesCancelledError`` and the
 newer ``FutureCancelledError``, are both futures' ``CancelledError``), the
 client's own task cancelled, or the connection closed."""
 
-Chunk = list[tuple[int, str]]
-"""Start positions as (number in the run, FEN), consecutive."""
-
 IN_FLIGHT = 2
-"""Chunks of segments sent to a worker and not yet answered, at most: one
+"""Chunks of starts sent to a worker and not yet answered, at most: one
 to work on, one ready for when it is done, as for a local worker. Few are
 queued on a worker, so Dask's work stealing (which moves queued tasks to
 idle workers, to plan them afresh) has few to move."""
 
 
 _ONE_CHUNK_AT_A_TIME = threading.Lock()
-"""A worker runs tasks on a pool of threads, but its one Verifier is not
+"""A worker runs tasks on a pool of threads, but its one verifier is not
 thread-safe and Python threads do not judge positions in parallel anyway:
 chunks on one worker process are judged one after the other."""
-
-_Answer = TypeVar("_Answer")
 
 if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
     _Future = distributed.Future[Any]
 
 _Task = Callable[[VerifySpec, str, Any], Any]
 """A task of a run on a worker: given the run's spec, its id and a chunk."""
-
-
-def chunk_size(positions: int, workers: int) -> int:
-    """Positions per chunk for ``positions`` over ``workers`` worker processes."""
-    share = math.ceil(positions / (max(workers, 1) * CHUNKS_PER_WORKER))
-    return max(MIN_CHUNK, min(MAX_CHUNK, share))
 
 
 def judge_on_cluster(
@@ -109,11 +86,11 @@ def judge_on_cluster(
     report: Report,
     no_worker_seconds: float = NO_WORKER_SECONDS,
     connect_seconds: float = CONNECT_SECONDS,
-) -> Generator[GameRecord, None, None]:
+) -> Generator[int, None, None]:
     """Judge every board with ``verifier``'s spec on the Dask cluster at
-    ``address``: the records in the order of ``boards``, each added to
-    ``report`` (with its plan times) as it is yielded, like
-    :func:`al0.verify.run.judge_all`.
+    ``address``, adding the records to ``report`` in the order of
+    ``boards`` (with their plan times) and yielding how many games each
+    answer judged, like :func:`al0.verify.run.judge_all`.
 
     The scheduler is reached and every worker checked here, before any work
     is sent; failures during the work are raised from the generator. Closing
@@ -131,51 +108,34 @@ def judge_on_cluster(
         client.close()
         raise
     tasks = _Tasks(client, address, verifier.spec, no_worker_seconds)
-    if verifier.segments is not None:
-        records = judge_chains(
-            verifier, boards, report, len(workers), lambda deal: _segments(tasks, workers, deal)
-        )
-    else:
-        records = _games(tasks, boards, report, chunk_size(len(boards), len(workers)))
-    return _closing(tasks, records)
+    judged = judge_starts(
+        boards,
+        report.positions,
+        report,
+        len(workers),
+        lambda deal: _dealt(tasks, workers, deal),
+        verifier.segments is not None,
+    )
+    return _closing(tasks, judged)
 
 
 @functools.lru_cache(maxsize=1)
-def _run_verifier(spec: VerifySpec, run: str) -> Verifier:
-    """The verifier of one run on a worker process, made at its first chunk
+def _run_worker(spec: VerifySpec, run: str) -> StartsWorker:
+    """The state of one run on a worker process, made at its first chunk
     and kept for the others. Workers outlive runs: keyed by the run, not
     only the spec, so a table edited between two runs is read again."""
-    return Verifier(spec)
+    return StartsWorker(spec)
 
 
-def judge_chunk_on_worker(spec: VerifySpec, run: str, chunk: Chunk) -> ChunkResult:
-    """A Dask task: the records of ``chunk`` and the search times of the
-    plans it made, judged as :func:`al0.verify.worker.judge_chunk` does."""
-    return _on_worker(
-        spec,
-        run,
-        lambda verifier: (
-            [verifier.judge(index, chess.Board(fen)) for index, fen in chunk],
-            verifier.new_plan_seconds(),
-        ),
-    )
+def starts_on_worker(spec: VerifySpec, run: str, chunk: StartsChunk) -> StartsResult:
+    """A Dask task: :meth:`~al0.verify.worker.StartsWorker.judge` of
+    ``chunk`` on this worker, its failures named by the worker's address.
 
-
-def segments_on_worker(spec: VerifySpec, run: str, keys: list[Key]) -> SegmentsResult:
-    """A Dask task: the segments from the positions ``keys`` and the search
-    times of the plans made for them (:func:`al0.verify.worker.make_segments`)."""
-    return _on_worker(spec, run, lambda verifier: make_segments(verifier, keys))
-
-
-def _on_worker(spec: VerifySpec, run: str, work: Callable[[Verifier], _Answer]) -> _Answer:
-    """What ``work`` gives with the run's verifier on this worker, its
-    failures named by the worker's address.
-
-    :raises ClusterError: whatever ``work`` raised, with the worker's address.
+    :raises ClusterError: whatever judging raised, with the worker's address.
     """
     with _ONE_CHUNK_AT_A_TIME:
         try:
-            return work(_run_verifier(spec, run))
+            return _run_worker(spec, run).judge(chunk)
         except Exception as error:  # crossing to the client: keep the worker's name and the cause
             raise ClusterError(f"worker {distributed.get_worker().address}: {describe(error)}") from None
 
@@ -235,76 +195,39 @@ class _Tasks:
             self.client.close(timeout=CONNECT_SECONDS)
 
 
-def _closing(tasks: _Tasks, records: Generator[GameRecord, None, None]) -> Generator[GameRecord, None, None]:
-    """``records``, with Dask kept quiet meanwhile, and ``tasks`` closed
+def _closing(tasks: _Tasks, judged: Generator[int, None, None]) -> Generator[int, None, None]:
+    """``judged``, with Dask kept quiet meanwhile, and ``tasks`` closed
     once they are all out or the caller stops."""
     with quiet_dask():
         try:
-            yield from records
+            yield from judged
         finally:
-            records.close()  # first: it may add what came back to the report
+            judged.close()  # first: it adds what came back to the report
             tasks.close()
 
 
-def _games(
-    tasks: _Tasks, boards: Sequence[chess.Board], report: Report, size: int
-) -> Generator[GameRecord, None, None]:
-    """Send the games in chunks of ``size`` start positions, then yield
-    their records in position order as they come back; see
-    :func:`judge_on_cluster`."""
-    items = [(index, board.fen()) for index, board in enumerate(boards)]
-    chunks = [items[start : start + size] for start in range(0, len(items), size)]
-    numbers = {
-        tasks.submit(judge_chunk_on_worker, chunk, f"positions {_span(chunk)}"): number
-        for number, chunk in enumerate(chunks)
-    }
-    arrived: dict[int, list[GameRecord]] = {}  # chunk number -> records not yet yielded
-    following = 0  # the next chunk to yield
-    try:
-        while tasks.waiting:
-            for future, (records, seconds) in tasks.answered():
-                report.plan_seconds += seconds
-                arrived[numbers[future]] = records
-            while following in arrived:
-                # The whole chunk goes into the report before its first
-                # record is yielded: stopped midway, the report keeps it all.
-                records = arrived.pop(following)
-                following += 1
-                for record in records:
-                    report.add(record)
-                yield from records
-    finally:
-        # Stopped early: the chunks already back still count in the report.
-        for number in sorted(arrived):
-            for record in arrived[number]:
-                report.add(record)
-
-
-def _segments(tasks: _Tasks, workers: list[str], deal: Deal[Key]) -> SegmentsAnswers:
-    """The segments of the chunks ``deal`` gives, made on the cluster: the
-    chunks of each region sent to its worker (``workers[region]``, or any
-    worker once it has gone), at most :data:`IN_FLIGHT` at a time, and
-    yielded with their answers as they come back."""
-    sent: dict[_Future, tuple[int, list[Key]]] = {}
-    out = [0] * len(workers)  # per region: chunks sent, not answered
+def _dealt(tasks: _Tasks, workers: list[str], deal: StartsDeal) -> Answers:
+    """The chunks ``deal`` gives, judged on the cluster: each worker's
+    chunks sent to it (``workers[worker]``, or any worker once it has gone),
+    at most :data:`IN_FLIGHT` at a time, and yielded with their answers as
+    they complete."""
+    sent: dict[_Future, tuple[int, StartsChunk]] = {}
+    out = [0] * len(workers)  # per worker: chunks sent, not answered
     while True:
-        for region, worker in enumerate(workers):
-            while out[region] < IN_FLIGHT:
-                chunk = deal.chunk(region)
-                if not chunk:
+        for worker, address in enumerate(workers):
+            while out[worker] < IN_FLIGHT:
+                chunk = deal.chunk(worker)
+                if chunk is None:
                     break
-                what = (
-                    f"positions where games start a new plan ({len(chunk)}, from "
-                    f"{position_fen(unpack(chunk[0]))})"
-                )
-                sent[tasks.submit(segments_on_worker, chunk, what, worker)] = region, chunk
-                out[region] += 1
+                what = f"positions {chunk.first + 1}-{chunk.stop}"
+                sent[tasks.submit(starts_on_worker, chunk, what, address)] = worker, chunk
+                out[worker] += 1
         if not sent:
             return
         for future, answer in tasks.answered():
-            region, chunk = sent.pop(future)
-            out[region] -= 1
-            yield chunk, answer
+            worker, chunk = sent.pop(future)
+            out[worker] -= 1
+            yield worker, chunk, answer
 
 
 def _wait(client: distributed.Client, address: str, waiting: set[_Future]) -> set[_Future]:
@@ -367,11 +290,6 @@ def _result(future: _Future, address: str, what: str) -> Any:
             f"{describe(error)} (the scheduler and every worker need the "
             f"same al0 installed)"
         ) from None
-
-
-def _span(chunk: Chunk) -> str:
-    """A chunk's positions, numbered from 1 in the run, and its first FEN."""
-    return f"{chunk[0][0] + 1}-{chunk[-1][0] + 1} (from {chunk[0][1]})"
 
 
 def _lost_scheduler(address: str, error: BaseException) -> ClusterError:

@@ -1,16 +1,23 @@
-"""Dealing verify's work to workers by region of the endgame: one dealer
-for the worker processes of ``--jobs N`` (:mod:`al0.verify.run`) and the
-workers of a Dask cluster (:mod:`al0.verify.cluster`)."""
+"""Dealing verify's work to workers, one dealer for the worker processes of
+``--jobs N`` (:mod:`al0.verify.run`) and the workers of a Dask cluster
+(:mod:`al0.verify.cluster`): the worst case's plans by region of the
+endgame (:class:`Deal`), the games' start positions by stretches of the
+run's (:class:`StartsDeal`)."""
 
 from __future__ import annotations
 
+import math
 from collections import deque
+from collections.abc import Sequence
 from typing import Callable, Generic, TypeVar
 
 import chess
 
 from al0.board.position import Position
 from al0.board.symmetry import SQUARE_MAPS
+from al0.lang.specs import PositionsSpec
+from al0.verify.sources import chain_starts
+from al0.verify.worker import StartsChunk
 
 Item = TypeVar("Item")
 
@@ -77,6 +84,100 @@ class Deal(Generic[Item]):
         # Near the end, smaller chunks keep every worker busy.
         size = min(PLAN_CHUNK, -(-len(queue) // 2))
         return [queue.popleft() for _ in range(size)]
+
+
+CHUNK = 200
+"""Start positions a worker judges per task at most: small enough for
+steady progress and for the segments it makes to reach the others soon,
+large enough that a task costs little to send."""
+
+CHUNKS_PER_WORKER = 8
+"""Chunks of its own each worker gets at least, below :data:`CHUNK` a
+chunk: enough that the segments made early reach the others while they
+still need them, and that the last chunks leave no worker idle for long."""
+
+MIN_CHUNK = 10
+"""Fewer starts than this a chunk would cost more to send than to judge."""
+
+
+class StartsDeal:
+    """A run's start positions dealt to workers: each worker a stretch of
+    consecutive starts of its own (in a tablebase's listing, neighbours,
+    whose games meet one another's soonest), a chunk at a time from its
+    front, the first chunks small (:data:`MIN_CHUNK`, then twice as many
+    each time, up to the run's size: until the workers hear from one
+    another, each makes what games meet near their end for itself); a
+    worker done with its own takes from the back of the longest stretch
+    left. With each chunk go the segments the other workers made since the
+    worker last heard from them (:meth:`answered`)."""
+
+    read_ahead = False
+    """Answers are merged as they come: nothing to read meanwhile."""
+    read_all = True
+
+    def __init__(
+        self, boards: Sequence[chess.Board], listing: PositionsSpec | None, jobs: int, chains: bool = False
+    ):
+        count = len(boards)
+        self.boards = boards
+        self.listing = listing
+        """The positions spec a worker lists the starts from itself (None:
+        the starts travel)."""
+        self.chains = chains
+        """Whether the games are read off segments: their starts travel
+        compact (:data:`~al0.verify.sources.ChainStart`), not as FENs."""
+        self.jobs = jobs
+        self.size = max(MIN_CHUNK, min(CHUNK, math.ceil(count / (jobs * CHUNKS_PER_WORKER))))
+        self.left = [[worker * count // jobs, (worker + 1) * count // jobs] for worker in range(jobs)]
+        """Per worker, the first and stop of its stretch not yet dealt."""
+        self.sizes = [MIN_CHUNK] * jobs
+        """Per worker, the size of its next chunk."""
+        self.made: list[tuple[int, bytes]] = []
+        """The segments each answer brought (its worker, the blob), from
+        :attr:`heard_by_all` on."""
+        self.heard_by_all = 0
+        self.heard = [0] * jobs
+        """Per worker, the answers whose segments it has been sent (or made)."""
+
+    def chunk(self, worker: int) -> StartsChunk | None:
+        """The next starts for ``worker`` (None: none left)."""
+        span = self.left[worker]
+        size = self.sizes[worker]
+        self.sizes[worker] = min(self.size, 2 * size)
+        if span[0] < span[1]:
+            first = span[0]
+            stop = span[0] = min(span[1], first + size)
+        else:
+            span = max(self.left, key=lambda span: span[1] - span[0])
+            left = span[1] - span[0]
+            if not left:
+                return None
+            stop = span[1]
+            first = span[1] = stop - min(size, math.ceil(left / 2))
+        heard = self.heard[worker] - self.heard_by_all
+        shared = tuple(blob for source, blob in self.made[heard:] if source != worker)
+        self.heard[worker] = self.heard_by_all + len(self.made)
+        if self.listing:
+            return StartsChunk(first, stop, self.listing, shared=shared)
+        if self.chains:
+            return StartsChunk(
+                first, stop, starts=tuple(chain_starts(self.boards, first, stop)), shared=shared
+            )
+        return StartsChunk(
+            first, stop, fens=tuple(board.fen() for board in self.boards[first:stop]), shared=shared
+        )
+
+    def read_more(self) -> None:
+        """Nothing to read here: the starts are listed, and read where they are judged."""
+
+    def answered(self, worker: int, made: bytes) -> None:
+        """Note the segments ``worker`` made (pickled), for the others."""
+        if made:
+            self.made.append((worker, made))
+        forget = min(self.heard) - self.heard_by_all
+        if forget > 0:  # every worker has them
+            del self.made[:forget]
+            self.heard_by_all += forget
 
 
 _ORBIT_RANK = {

@@ -4,6 +4,7 @@ the game that needs it (:func:`limit_reached`), not the run."""
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -40,6 +41,53 @@ class GameRecord:
     def mated(self) -> bool:
         """Whether the game ended as the table means it to: in mate."""
         return self.ending is Ending.MATE
+
+
+PackedRecords = tuple[
+    list[str],
+    bytes,
+    "array[int]",
+    "array[int]",
+    dict[int, tuple[str, ...]],
+    list[tuple[AdviceUse, ...]],
+    dict[int, str],
+]
+"""Records as a worker sends them (:func:`pack_records`): a column per field,
+the rare ones (lines, failures) by index, so a chunk of games crosses
+between processes as a few objects, not a few per game."""
+
+_ENDINGS = tuple(Ending)
+
+
+def pack_records(records: list[GameRecord]) -> PackedRecords:
+    """``records`` as columns (:data:`PackedRecords`)."""
+    codes = {ending: code for code, ending in enumerate(_ENDINGS)}
+    return (
+        [record.fen for record in records],
+        bytes(codes[record.ending] for record in records),
+        array("i", [record.moves for record in records]),
+        array("i", [-1 if record.optimal is None else record.optimal for record in records]),
+        {index: record.line for index, record in enumerate(records) if record.line},
+        [record.advice_uses for record in records],
+        {index: record.failure for index, record in enumerate(records) if record.failure},
+    )
+
+
+def unpack_records(packed: PackedRecords) -> list[GameRecord]:
+    """The records :func:`pack_records` packed."""
+    fens, codes, moves, optimal, lines, uses, failures = packed
+    return [
+        GameRecord(
+            fen,
+            _ENDINGS[code],
+            played,
+            None if best < 0 else best,
+            lines.get(index, ()),
+            used,
+            failures.get(index, ""),
+        )
+        for index, (fen, code, played, best, used) in enumerate(zip(fens, codes, moves, optimal, uses))
+    ]
 
 
 def limit_reached(error: BaseException) -> str | None:

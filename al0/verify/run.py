@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
-from typing import Any, Callable, Generator, TypeVar
+from typing import Any, Callable, Generator, Protocol, TypeVar
 
 import chess
 
@@ -27,23 +27,21 @@ from al0.board.position import Position
 from al0.collection import fewer_collections
 from al0.engine.plan import Planner
 from al0.errors import AL0Error
-from al0.verify.chains import judge_chains
-from al0.verify.deal import PLAN_CHUNK, Deal
+from al0.verify.deal import CHUNK, PLAN_CHUNK, Deal
 from al0.verify.game import GameRecord
+from al0.verify.merge import judge_starts
 from al0.verify.parent_watch import exit_with_parent
 from al0.verify.sources import LazyBoards
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import ChunkResult, StopRequest, decode_plan, judge_chunk, plan_chunk, segment_chunk
+from al0.verify.worker import StopRequest, decode_plan, plan_chunk
+from al0.verify.worker import judge_starts as starts_task
 from al0.verify.worst import Start
 
 _Result = TypeVar("_Result")
-_Item = TypeVar("_Item")
+_Chunk = TypeVar("_Chunk")
+_Dealt = TypeVar("_Dealt", covariant=True)
 
-
-CHUNK = 200
-"""Positions a worker judges per task: small enough for steady progress,
-large enough that sending them costs little."""
 
 JOBS_PER_CPU = 2
 """Worker processes per CPU at most: more only take turns on the same
@@ -129,6 +127,30 @@ def useful_jobs(jobs: int, positions: int, by_plans: bool, cpus: int) -> tuple[i
     return useful, why
 
 
+SMALL_RUN = 2000
+"""Positions up to which a run goes in one process unless ``--jobs`` says
+otherwise, and is not timed first: a few seconds at most, less than
+workers cost to start and fill."""
+
+
+def default_jobs(
+    kind: str, scheduler: str | None, positions: int, cpus: int, cheap_plans: bool = False
+) -> int:
+    """The worker processes for ``positions`` starts against a defender of
+    ``kind`` when ``--jobs`` is not given: one per CPU (no more than
+    :func:`useful_jobs` finds worth starting), but one process for a UCI
+    defender (one engine a run), on a cluster (its workers do the work),
+    for a run of at most :data:`SMALL_RUN` positions (:data:`CHUNK` for the
+    worst case, whose workers share plans, not starts), and for the worst
+    case of a table whose plans are cheap (:func:`plans_are_cheap`: its
+    workers would only plan)."""
+    if kind == "uci" or scheduler or positions <= CHUNK:
+        return 1
+    if kind == "worst":
+        return 1 if cheap_plans else useful_jobs(cpus, positions, True, cpus)[0]
+    return 1 if positions <= SMALL_RUN else useful_jobs(cpus, positions, False, cpus)[0]
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
@@ -140,56 +162,27 @@ def judge_all(
     jobs: int,
     report: Report,
     planning: Planning = lambda planned, known: None,
-) -> Generator[GameRecord, None, None]:
+) -> Generator[int, None, None]:
     """Judge every board, in this process or in ``jobs`` worker processes,
-    adding records and plan times to ``report`` as they arrive."""
+    adding records and plan times to ``report`` as they arrive; yields how
+    many games each step judged."""
     if jobs > 1 and verifier.worst is not None:
         # Even one start may need thousands of plans: the workers share them.
-        yield from _judge_worst(spec, verifier, boards, jobs, report, planning)
+        for _ in _judge_worst(spec, verifier, boards, jobs, report, planning):
+            yield 1
         return
-    if jobs > 1 and verifier.segments is not None:
-        # Games from different starts join: the workers share their segments.
-        yield from judge_chains(
-            verifier, boards, report, jobs, lambda deal: _dealt(spec, segment_chunk, deal)
+    if jobs > 1 and len(boards) > CHUNK:
+        workers = functools.partial(_dealt, spec, starts_task)
+        yield from judge_starts(
+            boards, report.positions, report, jobs, workers, verifier.segments is not None
         )
         return
-    if jobs == 1 or len(boards) <= CHUNK:  # one chunk: no work to share
-        if verifier.worst is not None:
-            verifier.worst.on_plan = lambda planned: planning(planned, None)
-        for record in _judge_here(verifier, boards):
-            report.add(record)
-            report.plan_seconds += verifier.new_plan_seconds()
-            yield record
-        return
-    items = [(index, board.fen()) for index, board in enumerate(boards)]
-    chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
-    sent: dict[Future[ChunkResult], list[tuple[int, str]]] = {}
-    answered: queue.SimpleQueue[Future[ChunkResult]] = queue.SimpleQueue()
-    try:
-        # No more workers than chunks: an idle one only costs its start.
-        with _pools(1, min(jobs, len(chunks)), sent.keys()) as (executor,):
-            for chunk in chunks:
-                sent[_submit(executor, answered.put, judge_chunk, spec, chunk)] = chunk
-            for _ in chunks:
-                future = answered.get()
-                chunk = sent.pop(future)
-                records, seconds = _chunk_result(future)
-                # All in the report before the first is yielded: the caller
-                # may stop at any of them.
-                report.plan_seconds += seconds
-                for record in records:
-                    report.add(record)
-                yield from records
-                if len(records) < len(chunk):
-                    raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
-    finally:
-        # Stopped early: the chunks the workers cut short still count.
-        for future in sent:
-            if future.done() and not future.cancelled() and future.exception() is None:
-                records, seconds = future.result()
-                report.plan_seconds += seconds
-                for record in records:
-                    report.add(record)
+    if verifier.worst is not None:
+        verifier.worst.on_plan = lambda planned: planning(planned, None)
+    for record in _judge_here(verifier, boards):
+        report.add(record)
+        report.plan_seconds += verifier.new_plan_seconds()
+        yield 1
 
 
 def _judge_here(verifier: Verifier, boards: Sequence[chess.Board]) -> Iterator[GameRecord]:
@@ -212,17 +205,30 @@ def _judge_here(verifier: Verifier, boards: Sequence[chess.Board]) -> Iterator[G
                 yield verifier.chain_record(start, verifier.segment)
 
 
+class Dealer(Protocol[_Dealt]):
+    """What deals a run's work to its workers: :class:`~al0.verify.deal.Deal`
+    or :class:`~al0.verify.deal.StartsDeal`."""
+
+    jobs: int
+    read_ahead: bool
+    read_all: bool
+
+    def chunk(self, worker: int) -> _Dealt | None: ...
+
+    def read_more(self) -> None: ...
+
+
 def _dealt(
-    spec: VerifySpec, task: Callable[[VerifySpec, list[_Item]], _Result], deal: Deal[_Item]
-) -> Generator[tuple[list[_Item], _Result], None, None]:
+    spec: VerifySpec, task: Callable[[VerifySpec, _Chunk], _Result], deal: Dealer[_Chunk]
+) -> Generator[tuple[int, _Chunk, _Result], None, None]:
     """Run ``task(spec, chunk)`` over the chunks of ``deal`` on
     ``deal.jobs`` worker processes, two chunks at a time per worker (one to
     work on, one ready for when it is done), and yield each chunk with its
-    answer: a worker's answers in the order it was sent them. Items the
-    caller asks for between answers are dealt too; while the workers work,
-    the start positions are read (with ``deal.read_ahead``)."""
+    worker and answer: a worker's answers in the order it was sent them.
+    Items the caller asks for between answers are dealt too; while the
+    workers work, the start positions are read (with ``deal.read_ahead``)."""
     jobs = deal.jobs
-    sent: dict[Future[_Result], tuple[int, list[_Item]]] = {}
+    sent: dict[Future[_Result], tuple[int, _Chunk]] = {}
     # In the order they are done, which is the order sent for each worker
     # (a pool of one process).
     answered: queue.SimpleQueue[Future[_Result]] = queue.SimpleQueue()
@@ -245,7 +251,7 @@ def _dealt(
                 continue
             worker, chunk = sent.pop(future)
             tasks[worker] -= 1
-            yield chunk, _chunk_result(future)
+            yield worker, chunk, _chunk_result(future)
 
 
 def _judge_worst(
@@ -288,7 +294,7 @@ def _judge_worst(
     planned = 0
     step_ids: dict[int, list[int]] = {}  # per worker: its step ids -> ours
     with contextlib.closing(_dealt(spec, plan_chunk, deal)) as answers:
-        for chunk, result in answers:
+        for _, chunk, result in answers:
             report.plan_seconds += result.seconds
             if len(result.answers) < len(chunk):
                 raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
@@ -522,8 +528,9 @@ def _run(
     else:
         records = judge_all(spec, verifier, boards, jobs, report, planning)
     try:
-        for _ in records:
-            progress()
+        for judged in records:
+            for _ in range(judged):
+                progress()
         return ""
     except KeyboardInterrupt:
         report.interrupted = True

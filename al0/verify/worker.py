@@ -1,16 +1,19 @@
 """What a worker process runs for a verify run (a process pool's or a Dask
-cluster's): its verifier, made once per process; the chunks of start
-positions or segments it judges; the plans it makes for the worst case,
-encoded compactly for the trip back; and how it is asked to stop."""
+cluster's): the chunks of start positions it judges, with its verifier
+made once per process and the segments it shares with the others; the
+plans it makes for the worst case, encoded compactly for the trip back;
+and how it is asked to stop."""
 
 from __future__ import annotations
 
 import functools
 import os
+import pickle
 import signal
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import chess
 
@@ -19,8 +22,10 @@ from al0.engine.plan import Plan, Planner
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import AL0Error
 from al0.lang.loader import load_table
-from al0.verify.game import GameRecord
-from al0.verify.segments import Key, Segment, make_segment, unpack
+from al0.lang.specs import PositionsSpec
+from al0.verify.game import PackedRecords, pack_records
+from al0.verify.segments import Key, Segment
+from al0.verify.sources import ChainStart, chain_starts, start_positions
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import SentStep, WorstCase, move_code
 
@@ -28,52 +33,149 @@ if TYPE_CHECKING:
     from types import FrameType
 
 
+@dataclass(frozen=True)
+class StartsChunk:
+    """Start positions ``first`` to ``stop`` of a run, as they travel to a
+    worker: for a run over a tablebase's listing (``listing``: ``all`` or
+    ``every``) their numbers alone, the worker listing them itself; for any
+    other run the compact starts of games read off segments (``starts``) or
+    else their FENs. With them, what the run's other workers made since
+    this one last heard from them (:attr:`StartsResult.made`), as they sent it."""
+
+    first: int
+    stop: int
+    listing: PositionsSpec | None = None
+    fens: tuple[str, ...] = ()
+    starts: tuple[ChainStart, ...] = ()
+    shared: tuple[bytes, ...] = ()
+
+
+@dataclass(frozen=True)
+class StartsResult:
+    """A worker's answer for a :class:`StartsChunk`."""
+
+    records: PackedRecords
+    """The records of its starts, in order (fewer when it was asked to stop)."""
+    seconds: array[float]
+    """The search times of the plans it made."""
+    made: bytes
+    """The segments it made for them (pickled once, here: the main process
+    passes them on to the other workers without reading them)."""
+
+
+SHARED_PLAN_SECONDS = 50e-6
+"""A plan whose search took this long or longer goes to the other workers
+with the segments: a cheaper one (most plans the core makes whole, a few
+microseconds) costs less to make again where it is needed than to pickle
+and read in every other worker (about 8 and 6 µs)."""
+
+
+class StartsWorker:
+    """What a worker process keeps between the chunks of starts it judges:
+    its verifier (the planner, the segments and tails of its games), the
+    start positions of the run's listing, and the segments it made and has
+    not sent yet. Workers judge different starts and send one another the
+    segments they make, so a game's chain is mostly made once in all."""
+
+    def __init__(self, spec: VerifySpec):
+        self.verifier = Verifier(spec)
+        self.listing: tuple[PositionsSpec, Sequence[chess.Board]] | None = None
+        self.made: dict[Key, Segment] = {}
+        self.plans: _Noting[Position, Plan] | None = None
+        if self.verifier.segments is not None and self.verifier.planner.cache is not None:
+            self.plans = self.verifier.planner.cache = _Noting()
+
+    def judge(self, chunk: StartsChunk) -> StartsResult:
+        """The records of ``chunk``'s starts; fewer when the worker was asked
+        to stop (:class:`StopRequest`)."""
+        verifier = self.verifier
+        segments = verifier.segments
+        if segments is not None:
+            for blob in chunk.shared:
+                made, plans = pickle.loads(blob)
+                segments.update(made)
+                if self.plans is not None:
+                    dict.update(self.plans, plans)  # theirs: not noted to send back
+        records = []
+        if chunk.listing is not None:
+            boards = self._listing(chunk.listing)
+            if segments is not None:
+                starts: Sequence[ChainStart] = chain_starts(boards, chunk.first, chunk.stop)
+                for start in starts:
+                    if stop_requested():
+                        break
+                    records.append(verifier.chain_record(start, self._segment))
+            else:
+                for index in range(chunk.first, chunk.stop):
+                    if stop_requested():
+                        break
+                    records.append(verifier.judge(index, boards[index]))
+        elif chunk.starts:
+            for start in chunk.starts:
+                if stop_requested():
+                    break
+                records.append(verifier.chain_record(start, self._segment))
+        else:
+            for index, fen in enumerate(chunk.fens, chunk.first):
+                if stop_requested():
+                    break
+                records.append(verifier.judge(index, chess.Board(fen)))
+        plans = {} if self.plans is None else self.plans.take()
+        plans = {position: plan for position, plan in plans.items() if plan.seconds >= SHARED_PLAN_SECONDS}
+        made = pickle.dumps((self.made, plans), pickle.HIGHEST_PROTOCOL) if self.made or plans else b""
+        self.made = {}
+        return StartsResult(pack_records(records), array("d", verifier.new_plan_seconds()), made)
+
+    def _listing(self, positions: PositionsSpec) -> Sequence[chess.Board]:
+        """The run's start positions, listed here once per run."""
+        if self.listing is None or self.listing[0] != positions:
+            verifier = self.verifier
+            self.listing = positions, start_positions(positions, verifier.table, verifier.tablebase)
+        return self.listing[1]
+
+    def _segment(self, key: Key) -> Segment:
+        """The segment from ``key``: known here, or made here and noted to send."""
+        segments = self.verifier.segments
+        assert segments is not None  # the tablebase defender's
+        found = segments.get(key)
+        if found is None:
+            found = self.made[key] = self.verifier.segment(key)
+        return found
+
+
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+class _Noting(dict[_Key, _Value]):
+    """A dict that notes what is set in it item by item (not by ``update``),
+    to be sent on: a worker's plan cache, whose plans the planner sets one
+    at a time and whose plans from other workers come in by ``update``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.new: dict[_Key, _Value] = {}
+
+    def __setitem__(self, key: _Key, value: _Value) -> None:
+        super().__setitem__(key, value)
+        self.new[key] = value
+
+    def take(self) -> dict[_Key, _Value]:
+        """What was set since the last :meth:`take`."""
+        new, self.new = self.new, {}
+        return new
+
+
 @functools.lru_cache(maxsize=1)
-def _worker_verifier(spec: VerifySpec) -> Verifier:
-    """The verifier of a worker process, made once per process and spec so
-    that its plans are reused across the chunks the process is given."""
-    return Verifier(spec)
+def _starts_worker(spec: VerifySpec, process: int) -> StartsWorker:
+    """The state of a worker process, made once per process and spec (and
+    process id: a process forked from one that judged starts starts afresh)."""
+    return StartsWorker(spec)
 
 
-SegmentsResult = tuple[list[Segment], list[float]]
-"""What a worker sends back for a chunk of positions to make segments from:
-the segments, in order (fewer when it was asked to stop), and its plans'
-search times."""
-
-
-def segment_chunk(spec: VerifySpec, keys: list[Key]) -> SegmentsResult:
-    """Run in a worker process: :func:`make_segments` of ``keys``."""
-    return make_segments(_worker_verifier(spec), keys)
-
-
-def make_segments(verifier: Verifier, keys: list[Key]) -> SegmentsResult:
-    """The segment from each position of ``keys`` (see
-    :mod:`al0.verify.segments`) and the search times of the plans made for
-    them; fewer segments when the worker was asked to stop (:class:`StopRequest`)."""
-    assert verifier.tablebase is not None  # segments are the tablebase defender's
-    segments = []
-    for key in keys:
-        if stop_requested():
-            break
-        segments.append(make_segment(verifier.planner, verifier.tablebase, unpack(key)))
-    return segments, verifier.new_plan_seconds()
-
-
-ChunkResult = tuple[list[GameRecord], list[float]]
-"""What a worker sends back for a chunk: its records and its plans' search times."""
-
-
-def judge_chunk(spec: VerifySpec, chunk: list[tuple[int, str]]) -> ChunkResult:
-    """Run in a worker process: the records of ``chunk`` (index, FEN) and the
-    search times of the plans it made; fewer records when the worker was
-    asked to stop (:class:`StopRequest`)."""
-    verifier = _worker_verifier(spec)
-    records = []
-    for index, fen in chunk:
-        if stop_requested():
-            break
-        records.append(verifier.judge(index, chess.Board(fen)))
-    return records, verifier.new_plan_seconds()
+def judge_starts(spec: VerifySpec, chunk: StartsChunk) -> StartsResult:
+    """Run in a worker process: :meth:`StartsWorker.judge` of ``chunk``."""
+    return _starts_worker(spec, os.getpid()).judge(chunk)
 
 
 class StopRequest:

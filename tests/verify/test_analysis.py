@@ -19,9 +19,10 @@ from al0.engine.play import Ending, OurMove, TheirMove, play_game
 from al0.lang.specs import DefenderSpec
 from al0.tablebase import load_if_any
 from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
-from al0.verify.game import GameRecord, play_one
+from al0.verify.game import GameRecord, play_one, unpack_records
+from al0.verify.sources import chain_starts
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import judge_chunk
+from al0.verify.worker import SHARED_PLAN_SECONDS, StartsChunk, judge_starts
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -133,14 +134,20 @@ def test_the_random_defender_is_measured_too(bratko, tablebase):
 
 def test_records_from_a_worker_process_carry_the_breakdown():
     spec = VerifySpec(BOOK, DefenderSpec("tablebase"))
-    chunk = [(index, board.fen()) for index, board in enumerate(starts())]
+    boards = starts()
+    chunk = StartsChunk(0, len(boards), starts=tuple(chain_starts(boards, 0, len(boards))))
     with ProcessPoolExecutor(1) as pool:
-        records, _ = pool.submit(judge_chunk, spec, chunk).result()
+        result = pool.submit(judge_starts, spec, chunk).result()
+    records = unpack_records(result.records)
     local = Verifier(spec)
-    assert records == [local.judge(index, chess.Board(fen)) for index, fen in chunk]
+    assert records == [local.judge(index, board) for index, board in enumerate(boards)]
     assert all(r.advice_uses for r in records)
-    assert pickle.loads(pickle.dumps(records)) == records
     assert isinstance(records[0].advice_uses[0], AdviceUse)
+    # The segments it made travel too, for the other workers (with its
+    # plans that were slow to make: the book's, in Python, some are).
+    segments, plans = pickle.loads(result.made)
+    assert set(segments) == set(local.segments or ())
+    assert plans and all(plan.seconds >= SHARED_PLAN_SECONDS for plan in plans.values())
 
 
 def _number(text: str) -> int | float:

@@ -25,7 +25,7 @@ from al0.board import Material
 from al0.board.sampling import random_positions
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec, PositionsSpec
-from al0.verify.cluster import chunk_size, judge_on_cluster
+from al0.verify.cluster import judge_on_cluster
 from al0.verify.scheduler import ClusterError, connect
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
@@ -205,15 +205,17 @@ def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_
 
 @pytest.mark.slow
 def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
-    # Games from different starts join: the workers make the segments of
-    # their regions, not whole games, so few positions are planned twice
-    # (dealt by chunks of starts, each worker planned what its games met:
-    # 1.23 times one process's plans here).
+    # Games from different starts join: the workers send one another the
+    # segments they make and the plans that were slow to make, so few
+    # positions are planned twice; but each worker's first chunks are
+    # judged before it has heard from the other (without sharing, each
+    # worker planned what its games met: 1.23 times one process's plans
+    # here; 1.17 with it, on a sample this small).
     (local, local_plans), (remote, remote_plans) = verify_both_ways_with_plans(
         tmp_path, scheduler, table_in(tmp_path), "--positions", "sample:300"
     )
     assert remote == local
-    assert local_plans <= remote_plans <= 1.15 * local_plans
+    assert local_plans <= remote_plans <= 1.2 * local_plans
 
 
 @pytest.mark.slow
@@ -226,12 +228,14 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
     ]
     report = Report("krk_bratko", DefenderSpec("tablebase"), PositionsSpec.parse(CLUSTER_EPD), len(boards))
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
-    records = judge_on_cluster(scheduler, Verifier(spec), boards, report)
-    first = next(records)
-    records.close()
+    judged = judge_on_cluster(scheduler, Verifier(spec), boards, report)
+    first = next(judged)
+    judged.close()
     # The records judged before the stop, in the order of the positions.
-    assert report.records[0] == first and 1 <= len(report.records) < len(boards)
-    assert [r.fen for r in report.records] == [b.fen() for b in boards[: len(report.records)]]
+    assert first <= len(report.records) < len(boards)
+    numbers = {board.fen(): number for number, board in enumerate(boards)}
+    order = [numbers[record.fen] for record in report.records]
+    assert order == sorted(order)
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
@@ -266,8 +270,6 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own
         if not line.startswith("#")
     ]
     report = Report("krk_bratko", DefenderSpec("random"), PositionsSpec.parse(CLUSTER_EPD), len(boards))
-    # The random defender's games go out as chunks of starts: the tablebase
-    # defender's, as segments, would all be made before the workers go.
     spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("random"))
     records = judge_on_cluster(own_scheduler, Verifier(spec), boards, report, no_worker_seconds=1)
     next(records)
@@ -284,11 +286,9 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own
 
 @pytest.mark.slow
 def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cluster, own_scheduler):
-    # The tablebase defender's games, made as segments (a game's record
-    # comes once its whole chain is made, so the workers go while the run
-    # waits for one): slow plans ("slow": a fifth of a millisecond a
-    # predicate) from 600 starts are seconds of work, and the workers go
-    # after one.
+    # The tablebase defender's games, read off segments the workers share:
+    # slow plans ("slow": a fifth of a millisecond a predicate) from 600
+    # starts are seconds of work, and the workers go after one.
     boards = random_positions(Material.parse("KRK"), 600, seed=5)
     report = Report("krk_bratko", DefenderSpec("tablebase"), PositionsSpec.sample(600), len(boards))
     verifier = Verifier(
@@ -405,16 +405,3 @@ def test_a_program_that_echoes_is_named_and_its_client_put_away_at_once(monkeypa
         f"{address} is not a Dask scheduler: it answered the client with something else"
     ), caught.value
     assert unraised == []
-
-
-@pytest.mark.parametrize(
-    "positions, workers, size",
-    [
-        (60, 2, 10),  # too few to split finer than the least chunk
-        (5_000, 2, 313),  # 8 chunks a worker
-        (1_700_000, 20, 500),  # KBNK on a cluster: the largest chunk
-        (100, 0, 13),  # no worker counted yet: as for one
-    ],
-)
-def test_chunk_size(positions, workers, size):
-    assert chunk_size(positions, workers) == size

@@ -80,7 +80,7 @@ def test_games_read_off_the_segments_are_the_play_loops(table, positions, max_mo
 def _report(tmp_path, jobs):
     out = tmp_path / f"{jobs}.json"
     result = CliRunner().invoke(
-        cli, ["verify", "kqk", "--positions", "sample:50", "--jobs", jobs, "--json", str(out)]
+        cli, ["verify", "kqk", "--positions", "sample:400", "--jobs", jobs, "--json", str(out)]
     )
     assert result.exit_code == 0, result.output
     return json.loads(out.read_text())

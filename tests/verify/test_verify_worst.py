@@ -178,7 +178,8 @@ def test_workers_regions_keep_mirror_images_together_and_use_every_worker(region
     ],
 )
 def test_the_worst_case_of_cheap_plans_runs_in_one_process(table, cheap):
-    from al0.verify import Verification, plans_are_cheap
+    from al0.verify import Verification
+    from al0.verify.run import plans_are_cheap
 
     with Verification(table, PositionsSpec.sample(300, 0), DefenderSpec("worst")) as verification:
         assert plans_are_cheap(verification.verifier, verification.boards) is cheap

@@ -1,0 +1,82 @@
+"""A run's start positions judged by workers: the worker processes of
+``--jobs N`` (:mod:`al0.verify.run`) or the workers of a Dask cluster
+(:mod:`al0.verify.cluster`), the same way.
+
+The workers do the work: each is dealt a stretch of consecutive starts
+(:class:`~al0.verify.deal.StartsDeal`), packed (one int a start, against
+the tablebase defender) or listed by the worker itself from the run's
+spec (where a start needs a board: every mirror image, another
+defender's games) or as FENs (a sample's, a file's), plays or walks their
+games and
+sends back their records as columns. Against the tablebase defender games
+from different starts join (see :mod:`al0.verify.segments`): a worker sends
+the segments it made as one pickled blob, which this process passes on to
+the other workers with their next chunk, unread, so a chain is mostly made
+once in all. This process only merges: it puts the records into the report
+in the order of the starts, whoever judged them."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Callable, Generator
+
+import chess
+
+from al0.lang.specs import PositionsSpec
+from al0.verify.deal import StartsDeal
+from al0.verify.game import GameRecord, unpack_records
+from al0.verify.sources import LazyBoards
+from al0.verify.tally import Report
+from al0.verify.worker import StartsChunk, StartsResult
+
+Answers = Generator[tuple[int, StartsChunk, StartsResult], None, None]
+"""What the workers answer, chunk by chunk as they finish: the worker, the
+chunk and its result."""
+
+Workers = Callable[[StartsDeal], Answers]
+"""Has workers judge the chunks a deal gives (asking it for more as they
+are answered) and yields the answers as they come."""
+
+
+def judge_starts(
+    boards: Sequence[chess.Board],
+    positions: PositionsSpec,
+    report: Report,
+    jobs: int,
+    workers: Workers,
+    chains: bool,
+) -> Generator[int, None, None]:
+    """Judge every start of ``boards`` (the run's, of ``positions``) with
+    ``jobs`` ``workers`` (``chains``: reading the games off segments), adding the records to ``report`` in the order of
+    the starts as soon as those before them are in (and, on a stop, all that
+    came back); yields the number of games judged, answer by answer."""
+    # The starts of a tablebase's listing travel packed where this process
+    # makes them for little (all, against the tablebase defender: their
+    # bitboards by numpy, a chunk at a time; a worker would list the whole
+    # ending first, 1.4 s of CPU for KBBK); where they need boards (every
+    # mirror image, another defender's games) the workers list them.
+    listed = isinstance(boards, LazyBoards) and positions.kind in ("all", "every")
+    listing = positions if listed and not (chains and positions.kind == "all") else None
+    deal = StartsDeal(boards, listing, jobs, chains)
+    waiting: dict[int, tuple[int, list[GameRecord]]] = {}
+    """Records come back, by their first start: their stop and records."""
+    following = 0
+    """The next start whose record goes into the report."""
+    try:
+        with contextlib.closing(workers(deal)) as answers:
+            for worker, chunk, result in answers:
+                deal.answered(worker, result.made)
+                report.plan_seconds += result.seconds
+                records = unpack_records(result.records)
+                waiting[chunk.first] = chunk.stop, records
+                while following in waiting:
+                    following, ready = waiting.pop(following)
+                    report.records += ready
+                if len(records) < chunk.stop - chunk.first:
+                    raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
+                yield len(records)
+    finally:
+        # Stopped early: what came back still counts.
+        for first in sorted(waiting):
+            report.records += waiting[first][1]

@@ -1,0 +1,86 @@
+"""Dealing a run's start positions to workers (:class:`StartsDeal`): each a
+stretch of its own, the longest stretch shared once a worker is done, and
+the segments each worker made passed on to the others once."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from al0.lang.specs import PositionsSpec
+from al0.verify.deal import StartsDeal
+from al0.verify.sources import chain_starts
+
+
+def spans(deal: StartsDeal, order: list[int]) -> list[tuple[int, int, int]]:
+    """The chunks dealt, asking the workers in ``order`` (repeated) until none is left."""
+    dealt = []
+    while True:
+        chunks = [(worker, deal.chunk(worker)) for worker in order]
+        found = [(worker, chunk.first, chunk.stop) for worker, chunk in chunks if chunk is not None]
+        if not found:
+            return dealt
+        dealt += found
+
+
+@pytest.mark.parametrize(
+    "count, jobs, order, dealt",
+    [
+        # Each worker its own stretch, in chunks of at least 10.
+        (40, 2, [0, 1], [(0, 0, 10), (1, 20, 30), (0, 10, 20), (1, 30, 40)]),
+        # A worker done with its own takes half of the longest stretch left, from its back.
+        (40, 2, [0, 0, 0, 1], [(0, 0, 10), (0, 10, 20), (0, 30, 40), (1, 20, 30)]),
+        # Three workers, 25 starts: stretches of 8, 8 and 9; worker 2 alone
+        # takes the others' halves in turn, from their backs.
+        (
+            25,
+            3,
+            [2, 2],
+            [
+                (2, 16, 25),
+                (2, 4, 8),
+                (2, 12, 16),
+                (2, 2, 4),
+                (2, 10, 12),
+                (2, 1, 2),
+                (2, 9, 10),
+                (2, 0, 1),
+                (2, 8, 9),
+            ],
+        ),
+        # Large runs: chunks of at most 200, eight a worker below that.
+        (3_200, 2, [0, 1], None),
+    ],
+)
+def test_starts_are_dealt_by_stretches(count, jobs, order, dealt):
+    deal = StartsDeal([chess.Board()] * count, PositionsSpec("all"), jobs)
+    got = spans(deal, order)
+    if dealt is not None:
+        assert got == dealt
+    # Every start dealt once.
+    assert sorted(start for _, first, stop in got for start in range(first, stop)) == list(range(count))
+
+
+def test_each_worker_hears_of_the_others_segments_once():
+    deal = StartsDeal([chess.Board()] * 100, PositionsSpec("all"), 3)
+    assert deal.chunk(0).shared == ()
+    deal.answered(0, b"zero")
+    deal.answered(1, b"one")
+    assert deal.chunk(0).shared == (b"one",)  # not its own
+    assert deal.chunk(1).shared == (b"zero",)
+    assert deal.chunk(0).shared == ()  # heard already
+    assert deal.chunk(2).shared == (b"zero", b"one")
+    deal.answered(2, b"")  # made nothing new
+    assert deal.made == []  # every worker has heard all: forgotten
+
+
+def test_starts_travel_as_fens_when_no_listing_names_them():
+    boards = [chess.Board(), chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")] * 10
+    chunk = StartsDeal(boards, None, 2).chunk(0)
+    assert chunk.listing is None and chunk.fens == tuple(board.fen() for board in boards[:10])
+    listed = StartsDeal(boards, PositionsSpec("all"), 2).chunk(1)
+    assert (
+        listed.listing == PositionsSpec("all")
+        and listed.fens == ()
+        and (listed.first, listed.stop) == (10, 20)
+    )

@@ -1,0 +1,60 @@
+"""The model of a run's work (:mod:`al0.verify.estimate`): the plans a run
+needs, from a pilot's counts, and the pace and time left as it goes."""
+
+from __future__ import annotations
+
+import pytest
+
+import al0.verify.estimate as estimate
+from al0.verify.estimate import Estimate, Pace, Pilot
+
+
+@pytest.mark.parametrize(
+    "half, plans, positions, every, expected",
+    [
+        # KBBK's pilot (400 of its starts): 1,700 plans at 200, 2,817 at 400
+        # (growth 0.73); all 312,951 classes need 314,809: capped at 1.05 a position.
+        (1700, 2817, 312_951, True, 328_599),
+        # ... and a sample of 3,000 of them, which needed 9,490.
+        (1700, 2817, 3_000, False, 12_229),
+        # Games that never meet grow the plans as the starts; no growth is
+        # taken as under GROWTH_BOUNDS' least.
+        (400, 800, 4_000, False, 8_000),
+        (800, 800, 4_000, False, round(800 * 10**0.55)),
+    ],
+)
+def test_plans_grow_by_the_pilots_power_law(half, plans, positions, every, expected):
+    pilot = Pilot(400, half, plans, 1.0, 0.5, 1.0, segments=True)
+    assert pilot.plans_for(positions, every) == expected
+
+
+def test_the_work_is_plans_for_segments_and_games_and_plans_otherwise():
+    segments = Pilot(400, 1000, 2000, seconds=0.2, search_seconds=0.05, wall_seconds=0.4, segments=True)
+    assert segments.cpu_for(10_000, 20_000) == pytest.approx(2.0)  # 0.1 ms a plan, all in
+    assert segments.slowdown == pytest.approx(2.0)
+    games = Pilot(400, 1000, 2000, seconds=0.2, search_seconds=0.05, wall_seconds=0.1, segments=False)
+    # 0.025 ms a plan's search, 0.375 ms a game's play; never faster than CPU.
+    assert games.cpu_for(10_000, 20_000) == pytest.approx(0.5 + 3.75)
+    assert games.slowdown == 1.0
+    run = Estimate(10_000, 20_000, 40.0, processes=4, cpus=2, slowdown=1.5)
+    assert run.seconds == pytest.approx(30.0) and run.worth_saying  # two CPUs for four processes
+    assert str(run) == "about 30 s with 4 processes (some 20,000 plans, 40 s of CPU by a model of the work)"
+
+
+def test_the_pace_is_the_models_until_the_games_tell(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(estimate.time, "monotonic", lambda: clock[0])
+    pace = Pace(1000, Estimate(1000, 1000, 60.0, 1, 1))
+    clock[0] = 110.0  # the start-up: no game yet
+    assert pace.now(1) == (0.0, 50.0)  # the model's 60 s, less the 10 gone
+    clock[0] = 112.0
+    assert pace.now(101)[1] == pytest.approx(48.0)  # two seconds of games tell too little
+    clock[0] = 116.0
+    assert pace.now(301) == (50.0, pytest.approx(13.98))  # 50 games a second, 699 left
+    for second in range(117, 160):  # the games get cheaper: the last 30 s count
+        clock[0] = float(second)
+        rate, left = pace.now(301 + 10 * (second - 116))
+    assert rate == pytest.approx(10.0) and left == pytest.approx(26.9)
+    assert Pace(10, None).now(1) == (0.0, None)  # no model, no games yet: not known
+    assert pace.now(1000)[1] == 0.0
+    assert pace.text(1000).endswith("/s, 0 s left")
