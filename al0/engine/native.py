@@ -40,7 +40,7 @@ from al0.engine.history import EVERYWHERE
 from al0.engine.limits import SearchLimits, node_budget
 from al0.engine.memo import make_tree
 from al0.engine.search import ForcingTreeSearch, search_stopped
-from al0.engine.tree import LEAF, ForcingTree, PackedTree, packed_tree
+from al0.engine.tree import LEAF, ForcingTree, PackedTree
 from al0.lang.model import (
     Advice,
     AdviceTable,

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Mapping
 
 from al0.errors import LibraryError
 from al0.faces import lazy_face
-from al0.lang.node import FeatureFunction, Generator, Node, Predicate, node_at
+from al0.lang.node import FeatureFunction, Generator, Predicate
 
 if TYPE_CHECKING:
     from al0.lang.library_import import ENTRY_POINT_GROUP, find_library, load_library, resolve_library_path

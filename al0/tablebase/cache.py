@@ -11,7 +11,6 @@ import stat
 import warnings
 from pathlib import Path
 
-import chess
 import numpy as np
 import platformdirs
 

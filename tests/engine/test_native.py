@@ -22,7 +22,7 @@ from al0.board import Material
 from al0.board.moves import successors
 from al0.board.position import from_board
 from al0.board.sampling import random_positions
-from al0.board.symmetry import INVERSE, canonical_symmetry, transform_position
+from al0.board.symmetry import INVERSE
 from al0.core import native, status
 from al0.engine.compiled import compile_advice
 from al0.engine.history import EVERYWHERE, our_children, repeated

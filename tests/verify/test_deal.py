@@ -9,7 +9,6 @@ import pytest
 
 from al0.lang.specs import PositionsSpec
 from al0.verify.deal import StartsDeal
-from al0.verify.sources import chain_starts
 
 
 def spans(deal: StartsDeal, order: list[int]) -> list[tuple[int, int, int]]:
