@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from al0.tablebase.cache import FORMAT_VERSION, cache_path, default_cache_dir, load, load_if_any
 from al0.tablebase.classes import PositionClass, PositionClasses
-from al0.tablebase.material import Material, parse_material, stronger_colour
+from al0.tablebase.material import parse_material, stronger_colour
 from al0.tablebase.retrograde import DRAW, ILLEGAL, build
 from al0.tablebase.table import Result, SideStats, Stats, Tablebase
 
@@ -42,7 +42,6 @@ __all__ = [
     "DRAW",
     "ILLEGAL",
     "FORMAT_VERSION",
-    "Material",
     "PositionClass",
     "PositionClasses",
     "Result",

@@ -15,13 +15,13 @@ from typing import Any, TypedDict
 import chess
 import numpy as np
 
+from al0.board import Material
 from al0.board.moves import legal_moves
 from al0.board.position import MOVES, Position, to_board
 from al0.core import native
 from al0.errors import PositionError
 from al0.tablebase.classes import PositionClasses
 from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout
-from al0.tablebase.material import Material
 from al0.tablebase.probe import make_prober
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Values
 
