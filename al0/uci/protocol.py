@@ -9,10 +9,10 @@ from typing import Callable, Iterable
 import chess
 
 from al0.engine import DEFAULT_BUDGET, Match, Tablebases
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.integers import IntegerError, parse_int
 from al0.lang import AdviceTable
-from al0.uci.choice import MoveChoice, one_line
+from al0.uci.choice import MoveChoice
 from al0.uci.go import Go, Search, Send, parse_go
 from al0.uci.handshake import AUTO, MAX_BUDGET, identify
 
