@@ -152,7 +152,7 @@ class TableItem(pytest.Item):
             try:
                 lines += moves_against_the_file(path, str(file_in_folder(positions.path, path.parent)))
             except AL0Error as error:
-                lines.append(" ".join(str(error).split()))
+                lines.append(one_line(error))
         if lines:
             raise ExpectationsBroken(lines)
 

@@ -75,8 +75,10 @@ def build_progress() -> Callable[[str], None] | None:
 def prepare_tablebase(material: Material, say: Callable[[str], None] | None) -> None:
     """Build the tablebase of ``material`` now, telling ``say`` how it goes,
     when there is one for it and it is not cached yet: a command that uses
-    it would otherwise build it in silence (5 to 40 s for a four-man ending,
-    once). Nothing without ``say``: the command builds it as before."""
+    it would otherwise build it in silence, once: a second or two for a
+    four-man ending on the native core, some 6 to 10 s on the Python twin
+    (docs/tablebase.md). Nothing without ``say``: the command builds it as
+    before."""
     from al0 import tablebase  # lazily: numpy
 
     if say is None:

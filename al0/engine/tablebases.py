@@ -80,7 +80,8 @@ class Tablebases:
 
         path = tablebase.cache_path(name)
         if self.say is not None and not path.exists():
-            # A four-man build takes 5 to 40 s, once: say so before it starts.
+            # A four-man build takes a second or two on the native core (6 to
+            # 10 s on the Python twin), once: say so before it starts.
             self.say(f"building the {name} tablebase, once: it is kept in {path.parent}")
         return tablebase.load(name, progress=self.say)
 

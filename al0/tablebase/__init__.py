@@ -22,7 +22,8 @@ e.g. the rook's in KRKN; White when both sides have the same pieces), or
 ``None`` when the stronger side cannot force mate — also when the weaker side
 wins, which only :meth:`~Tablebase.result` tells.
 
-This module is the folder's face: what clients use, from the modules of
+This module is the folder's face (a lazy one, :mod:`al0.faces`: numpy is
+loaded when a name is first used): what clients use, from the modules of
 one idea each: ``table`` (a table and its questions), ``classes`` (its
 position classes), ``cache`` (loading: the cache or a build), ``probe``
 (the native core's probe of a table), ``retrograde`` (the build),
@@ -32,17 +33,41 @@ position classes), ``cache`` (loading: the cache or a build), ``probe``
 
 from __future__ import annotations
 
-from al0.tablebase.cache import FORMAT_VERSION, cache_path, default_cache_dir, load, load_if_any
-from al0.tablebase.classes import PositionClass, PositionClasses
-from al0.tablebase.material import Material, parse_material, stronger_colour
-from al0.tablebase.retrograde import DRAW, ILLEGAL, build
-from al0.tablebase.table import Result, SideStats, Stats, Tablebase
+from typing import TYPE_CHECKING
+
+from al0.faces import lazy_face
+
+if TYPE_CHECKING:
+    from al0.tablebase.cache import FORMAT_VERSION, cache_path, default_cache_dir, load, load_if_any
+    from al0.tablebase.classes import PositionClass, PositionClasses
+    from al0.tablebase.material import parse_material, stronger_colour
+    from al0.tablebase.retrograde import DRAW, ILLEGAL, build
+    from al0.tablebase.table import Result, SideStats, Stats, Tablebase
+
+_HOMES = {
+    "FORMAT_VERSION": "cache",
+    "cache_path": "cache",
+    "default_cache_dir": "cache",
+    "load": "cache",
+    "load_if_any": "cache",
+    "PositionClass": "classes",
+    "PositionClasses": "classes",
+    "parse_material": "material",
+    "stronger_colour": "material",
+    "DRAW": "retrograde",
+    "ILLEGAL": "retrograde",
+    "build": "retrograde",
+    "Result": "table",
+    "SideStats": "table",
+    "Stats": "table",
+    "Tablebase": "table",
+}
+"""Each name of the face and the module it lives in."""
 
 __all__ = [
     "DRAW",
     "ILLEGAL",
     "FORMAT_VERSION",
-    "Material",
     "PositionClass",
     "PositionClasses",
     "Result",
@@ -57,3 +82,5 @@ __all__ = [
     "parse_material",
     "stronger_colour",
 ]
+
+__getattr__ = lazy_face(__name__, _HOMES)

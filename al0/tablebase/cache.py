@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
+from al0.board import Material
 from al0.errors import PositionError
 from al0.files import read_regular_file, read_start, remove_stale_temporaries, write_atomically
 from al0.tablebase.geometry import Layout
-from al0.tablebase.material import Material, exits, parse_material
+from al0.tablebase.material import exits, parse_material
 from al0.tablebase.retrograde import Progress, Values, build
 from al0.tablebase.table import Tablebase
 

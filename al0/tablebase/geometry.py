@@ -18,8 +18,8 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
+from al0.board import Material
 from al0.board.symmetry import SQUARE_MAPS
-from al0.tablebase.material import Material
 
 Squares = npt.NDArray[np.int64]
 """Squares of one slot for many positions (64: off the board)."""

@@ -16,9 +16,10 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
+from al0.board import Material
 from al0.board.position import Position
 from al0.errors import PositionError
-from al0.tablebase import DRAW, ILLEGAL, Material, Tablebase
+from al0.tablebase import DRAW, ILLEGAL, Tablebase
 from al0.tablebase.geometry import OFF, Indices, Layout, Mask, attacked, bitboards, occupancy
 from al0.tablebase.retrograde import moves
 

@@ -5,7 +5,7 @@ swapped is the same position), so a tablebase's material is
 :class:`~al0.board.material.Material` with the stronger side first
 (:meth:`~al0.board.material.Material.stronger_first`), of at most
 :data:`MAX_MEN` men; in a table with pawns the first side is White, whose
-pawns go up the board. ``Material`` is importable from here as before.
+pawns go up the board.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import re
 
 import chess
 
-from al0.board.material import PIECE_LETTERS, Material
+from al0.board import Material
+from al0.board.material import PIECE_LETTERS
 from al0.errors import PositionError
 
 __all__ = [
@@ -22,7 +23,6 @@ __all__ = [
     "PAWN_MATERIALS",
     "PIECE_LETTERS",
     "Exit",
-    "Material",
     "exits",
     "parse_material",
     "stronger_colour",

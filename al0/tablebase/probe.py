@@ -2,17 +2,19 @@
 of a compact position and the tablebase defender's move, found in C over
 the same arrays and by the same index as :meth:`Tablebase._place
 <al0.tablebase.Tablebase>`, its Python twin (``tests/tablebase/test_probe.py``
-holds them equal). None where the core is not built or ``AL0_CORE=python``."""
+holds them equal). An adapter of shape only: the table chooses its twin
+(:attr:`Tablebase._prober <al0.tablebase.Tablebase>`), as the build
+does in :func:`al0.tablebase.retrograde.build`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import chess
 import numpy as np
 
-from al0.core import native
 from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX
 
 if TYPE_CHECKING:
@@ -32,12 +34,8 @@ def men_key(men: Men) -> int:
     return sum(1 << 2 * ((piece - chess.KNIGHT) * 2 + int(colour)) for piece, colour in men)
 
 
-def make_prober(slots: Slots) -> Any | None:
-    """The core's ``Prober`` for a table's ``slots``, or None when the
-    native core does not run."""
-    core = native()
-    if core is None:
-        return None
+def make_prober(core: ModuleType, slots: Slots) -> Any:
+    """``core``'s ``Prober`` for a table's ``slots``."""
     layouts = [
         (
             men_key(men),

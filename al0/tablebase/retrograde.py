@@ -33,6 +33,7 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
+from al0.board import Material
 from al0.core import native
 from al0.tablebase.geometry import (
     MOVES,
@@ -46,7 +47,7 @@ from al0.tablebase.geometry import (
     attacked,
     occupancy,
 )
-from al0.tablebase.material import PROMOTIONS, Material, exits
+from al0.tablebase.material import PROMOTIONS, exits
 
 Values = npt.NDArray[np.uint8]
 """A table: shape (2, size), row 0 the first side to move, row 1 the second."""

@@ -15,12 +15,13 @@ from typing import Any, TypedDict
 import chess
 import numpy as np
 
+from al0.board import Material
 from al0.board.moves import legal_moves
 from al0.board.position import MOVES, Position, to_board
+from al0.core import native
 from al0.errors import PositionError
 from al0.tablebase.classes import PositionClasses
 from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout
-from al0.tablebase.material import Material
 from al0.tablebase.probe import make_prober
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Values
 
@@ -426,9 +427,15 @@ class Tablebase:
     @functools.cached_property
     def _prober(self) -> Any | None:
         """The native core's probe of this table (:mod:`al0.tablebase.probe`),
-        None where the core does not run."""
+        None where the core does not run: the probe's one choice of twin,
+        here beside its Python twin (:meth:`_place`), as ``heapq`` chooses
+        ``_heapq``; asked at a table's first probe, not at import, since
+        ``AL0_CORE`` may change between tables (the tests change it)."""
+        core = native()
+        if core is None:
+            return None
         # Compact positions have no pawns: the core probes pawnless tables only.
-        return make_prober({men: slots for men, slots in self._slots.items() if not slots[0]._pawns})
+        return make_prober(core, {men: slots for men, slots in self._slots.items() if not slots[0]._pawns})
 
     @functools.cached_property
     def _classes(self) -> tuple[np.ndarray, np.ndarray]:

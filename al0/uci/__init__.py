@@ -35,19 +35,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from al0.faces import lazy_face
 from al0.uci.handshake import AUTO, serve_handshake_first
 
 if TYPE_CHECKING:
     from al0.uci.protocol import UciEngine, parse_position, serve
 
+_HOMES = {"UciEngine": "protocol", "parse_position": "protocol", "serve": "protocol"}
+"""The engine's names, each imported from its module when first asked
+for: the handshake (``uci`` → ``uciok``) needs none of them."""
+
 __all__ = ["AUTO", "UciEngine", "parse_position", "serve", "serve_handshake_first"]
 
-
-def __getattr__(name: str) -> object:
-    """The engine's names, imported when first asked for: the handshake
-    (``uci`` → ``uciok``) needs none of them."""
-    if name in ("UciEngine", "parse_position", "serve"):
-        from al0.uci import protocol
-
-        return getattr(protocol, name)
-    raise AttributeError(f"module 'al0.uci' has no attribute {name!r}")
+__getattr__ = lazy_face(__name__, _HOMES)

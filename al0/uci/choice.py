@@ -27,7 +27,7 @@ from al0.engine import (
     descend,
     principal_line,
 )
-from al0.errors import AL0Error, PositionError, SearchBudgetExceeded
+from al0.errors import AL0Error, PositionError, SearchBudgetExceeded, one_line
 from al0.games import PROOF_BUDGET
 from al0.uci.go import Go, Search
 from al0.uci.rescue import rescue_move, why_not
@@ -43,11 +43,6 @@ SHORT_DEPTH = 3
 second in Python (e.g. 659 positions from the start position)."""
 MAX_DEPTH = 64
 """Plies the short search deepens to at most while the clock allows."""
-
-
-def one_line(error: BaseException) -> str:
-    """An error's message on one line, for an ``info string``."""
-    return " ".join(str(error).split())
 
 
 @dataclass(frozen=True)

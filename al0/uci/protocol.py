@@ -9,10 +9,10 @@ from typing import Callable, Iterable
 import chess
 
 from al0.engine import DEFAULT_BUDGET, Match, Tablebases
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.integers import IntegerError, parse_int
 from al0.lang import AdviceTable
-from al0.uci.choice import MoveChoice, one_line
+from al0.uci.choice import MoveChoice
 from al0.uci.go import Go, Search, Send, parse_go
 from al0.uci.handshake import AUTO, MAX_BUDGET, identify
 
@@ -57,7 +57,8 @@ class UciEngine:
         self.table_spec = table_spec
         # Every tablebase a table's positions need, loaded (or built) once:
         # a build's progress goes to the GUI as ``info string``, which would
-        # otherwise wait in silence, 5 to 40 s for a four-man ending.
+        # otherwise wait in silence: a second or two for a four-man ending
+        # on the native core, 6 to 10 s on the Python twin.
         tablebases = Tablebases(lambda message: self._send(f"info string {message}"))
         self.choice = MoveChoice(
             tablebases, None if table is None else Match(table, budget, tablebases), budget, rescue

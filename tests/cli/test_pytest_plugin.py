@@ -13,7 +13,7 @@ import pytest
 # Imported here, before any inner session: pytester's in-process runs drop
 # the modules they imported, and numpy (which the tablebase loads) cannot be
 # imported twice in one process.
-import al0.tablebase  # noqa: F401
+import al0.tablebase.cache  # noqa: F401  (the face is lazy: this loads numpy)
 from al0 import pytest_plugin
 from al0.errors import TableSyntaxError
 from al0.lang.loader import load_table
