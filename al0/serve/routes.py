@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 import chess
 
 from al0.engine import DEFAULT_BUDGET
-from al0.errors import AL0Error, SearchBudgetExceeded
+from al0.errors import AL0Error, SearchBudgetExceeded, one_line
 from al0.serve.api import ApiError, Json
 from al0.serve.positions import Positions
 from al0.serve.practice import Coach
@@ -71,9 +71,9 @@ class Api:
             raise
         except SearchBudgetExceeded as error:
             # A bound of al0 plan's reached (or the server stopping): not the request's fault.
-            raise ApiError(503, " ".join(str(error).split())) from None
+            raise ApiError(503, one_line(error)) from None
         except AL0Error as error:
-            raise ApiError(400, " ".join(str(error).split())) from None
+            raise ApiError(400, one_line(error)) from None
 
     def close(self) -> None:
         """The server stops: every exercise still open is counted.

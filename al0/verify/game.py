@@ -12,7 +12,7 @@ import chess
 
 from al0.engine.plan import Planner
 from al0.engine.play import Ending, GameEnd, OurMove, play_game
-from al0.errors import AL0Error, SearchBudgetExceeded
+from al0.errors import AL0Error, SearchBudgetExceeded, one_line
 from al0.verify.analysis import AdviceTally, AdviceUse
 
 
@@ -98,7 +98,7 @@ def limit_reached(error: BaseException) -> str | None:
     any other error (a broken library, a dead engine), which stops the run.
     The one place every way of judging a game (the play loop, chains of
     segments, the worst case; in one process, workers or a cluster) asks."""
-    return " ".join(str(error).split()) if isinstance(error, SearchBudgetExceeded) else None
+    return one_line(error) if isinstance(error, SearchBudgetExceeded) else None
 
 
 def play_one(

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import distributed
 
-from al0.errors import AL0Error
+from al0.errors import AL0Error, one_line
 from al0.lang.loader import load_table
 from al0.verify.verifier import VerifySpec
 
@@ -161,7 +161,7 @@ def _load_table_on_worker(table_path: str) -> None:
 
 def describe(error: BaseException) -> str:
     """An error in one line: an al0 error's own message, another's class too."""
-    text = " ".join(str(error).split())
+    text = one_line(error)
     if isinstance(error, AL0Error):
         return text
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
