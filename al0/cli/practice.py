@@ -62,6 +62,7 @@ from al0.teach import (
     record_lines,
     record_path,
     review_lines,
+    show_lines,
     turn_line,
     why_lines,
 )
@@ -69,7 +70,8 @@ from al0.teach import (
 COMMANDS_HELP = (
     "commands: hint (what to play, in the table's words), why (the goal and what "
     "the move does to it), retry or undo (take back your last move and the reply, "
-    "also after the game ended), best (the fastest move and the method's), next (the "
+    "also after the game ended), show (after a slip: the tablebase plays on from it, "
+    "both sides at their best), best (the fastest move and the method's), next (the "
     "next exercise), flip (turn the board), board, moves (the legal moves), quit"
 )
 MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
@@ -233,7 +235,8 @@ def practice(
     so) or UCI (a1b1). Each move gets a verdict: method (the table's plan),
     fastest, good, mistake (the mate further away) or blunder (the win
     gone), with its reason. 'hint' says what to play in the table's words;
-    'why' names the goal and what the move does to it; 'retry' (or 'undo')
+    'why' names the goal and what the move does to it; 'show', after a
+    slip, plays on from it as the tablebase would; 'retry' (or 'undo')
     takes back your last move, also after the game ended; 'best' shows the
     fastest move and the method's; 'next' goes to the next exercise.
     Each exercise is counted in your progress record (--progress shows it);
@@ -483,7 +486,7 @@ def _exercise(game: Practice, session: _Session, view: _View, exercise: EpdLine)
                 lines = ["taken back: your move again" if word == "retry" else "taken back", *drawn()]
             else:
                 lines = ["nothing to undo"]
-        elif game.ending() is not None and word not in ("flip", "board", "help"):
+        elif game.ending() is not None and word not in ("flip", "board", "help", "show"):
             lines = [
                 "the game is over: retry or undo to take your last move back, "
                 "next for the next exercise, quit to stop"
@@ -495,6 +498,8 @@ def _exercise(game: Practice, session: _Session, view: _View, exercise: EpdLine)
             lines = list(why_lines(game, verbose))
         elif word == "best":
             lines = list(best_lines(game))
+        elif word == "show":
+            lines = list(show_lines(game))
         elif word in ("flip", "board"):
             orientation = not orientation if word == "flip" else orientation
             lines = [unicode_board_text(board, orientation)]
@@ -543,7 +548,7 @@ def _move_lines(
     turn = game.play(move)
     lines = [turn_line(turn, number, verbose), *drawn()]
     if turn.verdict.grade in (Grade.MISTAKE, Grade.BLUNDER):
-        lines += list(after_a_slip(game, before, turn))
+        lines += [*after_a_slip(game, before, turn), "  type show to see the tablebase play on from it"]
     if before.fen() == game.start.fen():  # the exercise's first move: where bm and am speak
         lines += list(_the_sets_moves(exercise, before, move))
     return lines

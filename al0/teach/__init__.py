@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     )
     from al0.teach.refutation import Refutation, refutation_lines, refutations
     from al0.teach.session import Practice, Turn
+    from al0.teach.show import best_line, show_lines
     from al0.teach.verdict import Grade, Judge, Verdict, blunder_reason, moves_text
 
 _HOMES = {
@@ -94,6 +95,8 @@ _HOMES = {
     "Refutation": "refutation",
     "refutation_lines": "refutation",
     "refutations": "refutation",
+    "best_line": "show",
+    "show_lines": "show",
     "Practice": "session",
     "Turn": "session",
     "Grade": "verdict",
@@ -105,6 +108,8 @@ _HOMES = {
 """Each name of the face and the module it lives in."""
 
 __all__ = [
+    "best_line",
+    "show_lines",
     "ADVISORS",
     "CATALOGUE",
     "Goal",
