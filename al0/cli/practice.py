@@ -61,6 +61,7 @@ from al0.teach import (
     read_record,
     record_lines,
     record_path,
+    review_intro,
     review_lines,
     show_lines,
     turn_line,
@@ -278,7 +279,7 @@ def practice(
     try:
         _session(
             starts,
-            _Session(tablebase, match, loaded, material, lesson, path),
+            _Session(tablebase, match, loaded, material, lesson, path, review),
             _View(flipped, verbose, not no_board),
             games,
         )
@@ -336,8 +337,8 @@ class _View:
 @dataclass(frozen=True)
 class _Session:
     """What every exercise of a session shares: the tablebase, the table's
-    match (None: the tablebase alone), the ending, the lesson (if one) and
-    the progress record."""
+    match (None: the tablebase alone), the ending, the lesson (if one),
+    the progress record and whether the exercises are its review queue's."""
 
     tablebase: Tablebase
     match: Match | None
@@ -345,6 +346,7 @@ class _Session:
     material: Material
     lesson: Lesson | None
     record: Path
+    review: bool
 
 
 def _session(starts: list[EpdLine], session: _Session, view: _View, games: list[chess.pgn.Game]) -> None:
@@ -358,6 +360,11 @@ def _session(starts: list[EpdLine], session: _Session, view: _View, games: list[
         if len(starts) > 1 or exercise.id is not None:
             named = f" ({exercise.id})" if exercise.id is not None else ""
             click.echo(f"Exercise {number} of {len(starts)}{named}: {exercise.board.fen()}")
+        queued = (
+            read_record(session.record).get("review", {}).get(game.start.fen()) if session.review else None
+        )
+        if queued is not None:
+            click.echo(review_intro(queued))
         if lesson is not None:
             click.echo(f"Lesson {lesson.name}, {lesson.title}. Your goal: {lesson.goal_text(game.optimal)}")
         try:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         read_record,
         record_lines,
         record_path,
+        review_intro,
         review_lines,
     )
     from al0.teach.refutation import Refutation, refutation_lines, refutations
@@ -86,6 +87,7 @@ _HOMES = {
     "REVIEW_DAYS": "record",
     "due_reviews": "record",
     "next_review": "record",
+    "review_intro": "record",
     "review_lines": "record",
     "add_attempt": "record",
     "check_record": "record",
@@ -123,6 +125,7 @@ __all__ = [
     "REVIEW_DAYS",
     "due_reviews",
     "next_review",
+    "review_intro",
     "review_lines",
     "GRADE_WORDS",
     "after_a_slip",

@@ -143,6 +143,14 @@ def next_review(
     return {"material": entry["material"], "step": step, "due": now + REVIEW_DAYS[step] * DAY_MS}
 
 
+def review_intro(entry: dict[str, Any]) -> str:
+    """What a review says before its position: why it is back and what a
+    clean mate earns (the next interval, or leaving the queue)."""
+    step = entry["step"] + 1
+    earns = f"it comes back in {REVIEW_DAYS[step]} days" if step < len(REVIEW_DAYS) else "it leaves the queue"
+    return f"Review: a position you missed (interval {entry['step'] + 1} of {len(REVIEW_DAYS)}); mate with no mistake and {earns}."
+
+
 def due_reviews(data: dict[str, Any], now: int, material: str | None = None) -> list[tuple[str, str]]:
     """The queued positions due at ``now`` as (FEN, material), the longest
     due first; only ``material``'s when it is given."""

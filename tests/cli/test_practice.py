@@ -569,6 +569,10 @@ def test_a_lesson_states_its_goal_first_judges_it_and_a_miss_comes_back_for_revi
     assert "review queue: 1 of 1 positions due now (1 KQK)" in practise("--progress", input="").output
     replayed = practise("--review", "--no-board", input=typed("Qa8"))
     assert f"start: {fen}" in replayed.output and "You mated in 1 move" in replayed.output
+    assert (
+        "Review: a position you missed (interval 1 of 5); mate with no mistake and it comes back in 3 days."
+        in (replayed.output)
+    )
     assert json.loads(path.read_text())["review"][fen]["step"] == 1
     assert "the next due in 3 days (" in practise("--progress", input="").output
 

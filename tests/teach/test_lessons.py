@@ -31,6 +31,7 @@ from al0.teach.record import (
     next_review,
     read_record,
     record_lines,
+    review_intro,
     review_lines,
 )
 from al0.teach.session import Practice
@@ -109,6 +110,24 @@ def test_the_positions_due_the_longest_waiting_first(review, material, expected)
 )
 def test_progress_says_how_many_are_due_and_when_the_next_comes(review, expected):
     assert review_lines(record(review), NOW) == expected
+
+
+@pytest.mark.parametrize(
+    "step, said",
+    [
+        (
+            0,
+            "Review: a position you missed (interval 1 of 5); mate with no mistake and it comes back in 3 days.",
+        ),
+        (
+            3,
+            "Review: a position you missed (interval 4 of 5); mate with no mistake and it comes back in 30 days.",
+        ),
+        (4, "Review: a position you missed (interval 5 of 5); mate with no mistake and it leaves the queue."),
+    ],
+)
+def test_a_review_says_what_a_clean_mate_earns(step, said):
+    assert review_intro(entry(step, NOW)) == said
 
 
 # ---------------------------------------------------------- the record
