@@ -375,8 +375,6 @@ def _session(starts: list[EpdLine], session: _Session, view: _View, games: list[
             games.append(_played(game, number, session.material, session.loaded))
             if sum(game.given.values()):  # an exercise left untouched is not counted
                 add_attempt(session.record, game.attempt(session.material.name), now_ms())
-        if lesson is not None:
-            click.echo(outcome_text(lesson.goal, lesson.limit(game.optimal), goal_moves(lesson.goal, game)))
         if stop:
             break
 
@@ -470,7 +468,7 @@ def _exercise(game: Practice, session: _Session, view: _View, exercise: EpdLine)
     told = False
     while True:
         if game.ending() is not None and not told:
-            click.echo(game_summary(game))
+            _summary(game, session.lesson)
             told = True
         question = (
             "Game over: retry, undo, next or quit: " if game.ending() is not None else practice_prompt(board)
@@ -478,14 +476,14 @@ def _exercise(game: Practice, session: _Session, view: _View, exercise: EpdLine)
         text = typed_line(question)
         if text is None or text.lower() in QUIT_WORDS:
             if not told:
-                click.echo(game_summary(game))
+                _summary(game, session.lesson)
             return True
         word = text.lower()
         if not text:
             continue
         if word in ("next", "skip"):
             if not told:
-                click.echo(game_summary(game))
+                _summary(game, session.lesson)
             return False
         if word in ("undo", "retry"):
             if game.undo():
@@ -521,6 +519,13 @@ def _exercise(game: Practice, session: _Session, view: _View, exercise: EpdLine)
                 lines = [str(error)]
         for line in lines:
             click.echo(line)
+
+
+def _summary(game: Practice, lesson: Lesson | None) -> None:
+    """The game measured against the optimum and, in a lesson, whether its goal was met."""
+    click.echo(game_summary(game))
+    if lesson is not None:
+        click.echo(outcome_text(lesson.goal, lesson.limit(game.optimal), goal_moves(lesson.goal, game)))
 
 
 def _opening_lines(
