@@ -4,7 +4,10 @@ for a material with no table, the tablebase) gives hints on request."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -33,23 +36,34 @@ from al0.human import (
 from al0.lang import AdviceTable, load_table
 from al0.tablebase import Tablebase
 from al0.teach import (
+    ADVISORS,
     Grade,
+    Lesson,
     Level,
     Practice,
     add_attempt,
     after_a_slip,
     best_lines,
+    catalogue_lines,
+    catalogue_rows,
     check_record,
+    due_reviews,
+    find_lesson,
     game_summary,
+    goal_moves,
     hint_lines,
     level_starts,
     moves_text,
+    outcome_text,
     parse_level,
     practice_game,
     practice_pgn_text,
     read_record,
     record_lines,
     record_path,
+    review_intro,
+    review_lines,
+    show_lines,
     turn_line,
     why_lines,
 )
@@ -57,7 +71,8 @@ from al0.teach import (
 COMMANDS_HELP = (
     "commands: hint (what to play, in the table's words), why (the goal and what "
     "the move does to it), retry or undo (take back your last move and the reply, "
-    "also after the game ended), best (the fastest move and the method's), next (the "
+    "also after the game ended), show (after a slip: the tablebase plays on from it, "
+    "both sides at their best), best (the fastest move and the method's), next (the "
     "next exercise), flip (turn the board), board, moves (the legal moves), quit"
 )
 MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
@@ -117,10 +132,14 @@ def _starts(
     level: Level | None,
     count: int,
     seed: int,
+    queued: list[chess.Board],
 ) -> list[EpdLine]:
-    """The exercises: an EPD file's positions (with their ``id``, ``bm`` and
-    ``am``), a level band's, a FEN, or the table's start."""
+    """The exercises: the review queue's positions (``queued``), an EPD
+    file's (with their ``id``, ``bm`` and ``am``), a level band's, a FEN,
+    or the table's start."""
     us = loaded.us if loaded is not None else chess.WHITE
+    if queued:
+        return [EpdLine(0, board) for board in queued]
     if epd is not None:
         return epd_lines(epd, material, us)
     if level is not None:
@@ -169,6 +188,17 @@ def _starts(
     help="Write your games here: verdicts as comments, [%eval #N], arrows.",
 )
 @click.option("--progress", "show_progress", is_flag=True, help="Show your progress record and stop.")
+@click.option(
+    "--lessons", "show_lessons", is_flag=True, help="List the lessons, each with its goal, and stop."
+)
+@click.option("--json", "as_json", is_flag=True, help="With --lessons: the catalogue as JSON.")
+@click.option(
+    "--lesson",
+    "lesson_name",
+    metavar="NAME",
+    help="Play a lesson (kqk-2): its goal first, judged at the end.",
+)
+@click.option("--review", is_flag=True, help="Replay the positions of your review queue that are due.")
 @click.option("--verbose", is_flag=True, help="Also the table's identifiers and the search behind each hint.")
 @click.option("--flip", "flipped", is_flag=True, help="Show the board from the defending side.")
 @click.option(
@@ -188,6 +218,10 @@ def practice(
     seed: int,
     pgn_path: str | None,
     show_progress: bool,
+    show_lessons: bool,
+    as_json: bool,
+    lesson_name: str | None,
+    review: bool,
     verbose: bool,
     flipped: bool,
     no_board: bool,
@@ -202,17 +236,26 @@ def practice(
     so) or UCI (a1b1). Each move gets a verdict: method (the table's plan),
     fastest, good, mistake (the mate further away) or blunder (the win
     gone), with its reason. 'hint' says what to play in the table's words;
-    'why' names the goal and what the move does to it; 'retry' (or 'undo')
+    'why' names the goal and what the move does to it; 'show', after a
+    slip, plays on from it as the tablebase would; 'retry' (or 'undo')
     takes back your last move, also after the game ended; 'best' shows the
     fastest move and the method's; 'next' goes to the next exercise.
-    Each exercise is counted in your progress record (--progress shows it).
+    Each exercise is counted in your progress record (--progress shows it);
+    a position you miss comes back in --review after 1, 3, 7, 14, 30 days.
     """
     path = record_path()
-    _refuse_idle_options(show_progress, level)
-    if show_progress:
-        for line in record_lines(read_record(path)):
-            click.echo(line)
+    _refuse_idle_options(show_progress, level, show_lessons, lesson_name, review)
+    if show_progress or show_lessons:
+        _show(path, show_progress, as_json, table)
         return
+    lesson = find_lesson(lesson_name) if lesson_name is not None else None
+    if lesson is not None:
+        table, level = lesson.table or lesson.material, lesson.level
+    queued: list[chess.Board] = []
+    if review:
+        table, queued = _due(table, path)
+        if not queued:
+            return
     if table is None:
         raise click.UsageError("name a TABLE (krk, kqk, a file) or a material (KQKR)")
     given = [
@@ -221,7 +264,7 @@ def practice(
     if len(given) > 1:
         raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
     loaded, keep = _load_checked(table, epd, path, pgn_path)
-    if loaded is None and not given:
+    if loaded is None and not given and not queued:
         raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE or --fen FEN")
     material = loaded.material if loaded is not None else Material.parse(table)
     tablebases = Tablebases(build_progress())
@@ -231,28 +274,109 @@ def practice(
         raise CommandError(
             f"practice needs a tablebase, and there is none for {material} (pawnless, up to four men)"
         )
-    starts = _starts(loaded, table, material, tablebase, fen, epd, level, count, seed)
+    starts = _starts(loaded, table, material, tablebase, fen, epd, level, count, seed, queued)
     games: list[chess.pgn.Game] = []
     try:
-        for number, exercise in enumerate(starts, 1):
-            game = Practice(tablebase, exercise.board, match.planner if match is not None else None)
-            if len(starts) > 1 or exercise.id is not None:
-                named = f" ({exercise.id})" if exercise.id is not None else ""
-                click.echo(f"Exercise {number} of {len(starts)}{named}: {exercise.board.fen()}")
-            try:
-                stop = _exercise(game, loaded, material, flipped, verbose, not no_board, exercise)
-            finally:
-                # Also when Ctrl-C, SIGTERM or an error ends the session
-                # mid-exercise: the moves played so far are kept.
-                games.append(_played(game, number, material, loaded))
-                if sum(game.given.values()):  # an exercise left untouched is not counted
-                    add_attempt(path, game.attempt(material.name))
-            if stop:
-                break
+        _session(
+            starts,
+            _Session(tablebase, match, loaded, material, lesson, path, review),
+            _View(flipped, verbose, not no_board),
+            games,
+        )
     finally:
         if pgn_path is not None and games:
             write_output(pgn_path, practice_pgn_text(games), "PGN", keep)
             click.echo(f"PGN written to {pgn_path}")
+
+
+def now_ms() -> int:
+    """The wall clock in milliseconds: read here, at the front end, and
+    passed to the record's review queue, which never reads it."""
+    return time.time_ns() // 1_000_000
+
+
+def _show(path: Path, show_progress: bool, as_json: bool, table: str | None) -> None:
+    """``--progress`` (the record and the review queue) or ``--lessons``
+    (TABLE's ending's, given one)."""
+    if show_progress:
+        lines = record_lines(read_record(path), now_ms())
+    elif as_json:
+        lines = [json.dumps({"lessons": catalogue_rows(table)}, indent=1)]
+    else:
+        lines = catalogue_lines(table)
+    for line in lines:
+        click.echo(line)
+
+
+def _due(table: str | None, path: Path) -> tuple[str | None, list[chess.Board]]:
+    """``--review``: the ending to replay (TABLE's, else the one whose
+    position has waited longest), named as the table that advises it
+    names it, and its due positions (none: said so here)."""
+    data = read_record(path)
+    ending = table.upper() if table is not None else None
+    due = due_reviews(data, now_ms(), ending)
+    if not due:
+        click.echo(f"nothing to review now{f' in {ending}' if ending else ''}")
+        for line in review_lines(data, now_ms())[1:]:
+            click.echo(line)
+        return table, []
+    ending = due[0][1]
+    boards = [chess.Board(fen) for fen, material in due if material == ending]
+    return ADVISORS.get(ending) or ending, boards
+
+
+@dataclass(frozen=True)
+class _View:
+    """How the terminal shows an exercise."""
+
+    flipped: bool
+    verbose: bool
+    boards: bool
+
+
+@dataclass(frozen=True)
+class _Session:
+    """What every exercise of a session shares: the tablebase, the table's
+    match (None: the tablebase alone), the ending, the lesson (if one),
+    the progress record and whether the exercises are its review queue's."""
+
+    tablebase: Tablebase
+    match: Match | None
+    loaded: AdviceTable | None
+    material: Material
+    lesson: Lesson | None
+    record: Path
+    review: bool
+
+
+def _session(starts: list[EpdLine], session: _Session, view: _View, games: list[chess.pgn.Game]) -> None:
+    """Each exercise in turn, played into ``games`` (also when an
+    interruption ends it mid-way) and counted in the record; a lesson's
+    goal stated before its first move and judged at its end."""
+    planner = session.match.planner if session.match is not None else None
+    lesson = session.lesson
+    for number, exercise in enumerate(starts, 1):
+        game = Practice(session.tablebase, exercise.board, planner)
+        if len(starts) > 1 or exercise.id is not None:
+            named = f" ({exercise.id})" if exercise.id is not None else ""
+            click.echo(f"Exercise {number} of {len(starts)}{named}: {exercise.board.fen()}")
+        queued = (
+            read_record(session.record).get("review", {}).get(game.start.fen()) if session.review else None
+        )
+        if queued is not None:
+            click.echo(review_intro(queued))
+        if lesson is not None:
+            click.echo(f"Lesson {lesson.name}, {lesson.title}. Your goal: {lesson.goal_text(game.optimal)}")
+        try:
+            stop = _exercise(game, session, view, exercise)
+        finally:
+            # Also when Ctrl-C, SIGTERM or an error ends the session
+            # mid-exercise: the moves played so far are kept.
+            games.append(_played(game, number, session.material, session.loaded))
+            if sum(game.given.values()):  # an exercise left untouched is not counted
+                add_attempt(session.record, game.attempt(session.material.name), now_ms())
+        if stop:
+            break
 
 
 def _load_checked(
@@ -274,10 +398,14 @@ def _load_checked(
     return loaded, (epd, str(record), *read.values())
 
 
-def _refuse_idle_options(show_progress: bool, level: Level | None) -> None:
+def _refuse_idle_options(
+    show_progress: bool, level: Level | None, show_lessons: bool, lesson: str | None, review: bool
+) -> None:
     """An option that would change nothing here is refused, not ignored:
-    any with ``--progress`` (which shows the record and stops), ``--random``
-    and ``--seed`` without ``--level``."""
+    any with ``--progress`` or ``--lessons`` (which show and stop),
+    ``--random`` and ``--seed`` without ``--level`` or ``--lesson``, and
+    ``--json`` without ``--lessons``; what names the exercises is refused
+    with ``--lesson`` and ``--review``, which name their own."""
     context = click.get_current_context()
     given_options = [
         parameter.opts[0]
@@ -286,10 +414,22 @@ def _refuse_idle_options(show_progress: bool, level: Level | None) -> None:
         and parameter.name is not None
         and context.get_parameter_source(parameter.name) is not ParameterSource.DEFAULT
     ]
-    others = [option for option in given_options if option != "--progress"]
-    if show_progress and others:
-        raise click.UsageError(f"--progress shows the record and stops: give it without {', '.join(others)}")
-    if level is None:
+    for shown, alone, what in (
+        (show_progress, "--progress", "the record"),
+        (show_lessons, "--lessons", "the lessons"),
+    ):
+        others = [option for option in given_options if option not in (alone, "--json")]
+        if shown and others:
+            raise click.UsageError(f"{alone} shows {what} and stops: give it without {', '.join(others)}")
+    if "--json" in given_options and not show_lessons:
+        raise click.UsageError("--json needs --lessons (it prints the catalogue)")
+    for named, option in ((lesson is not None, "--lesson"), (review, "--review")):
+        table = context.params["table"] is not None and option == "--lesson"
+        exercises: tuple[str, ...] = ("--fen", "--epd", "--level", "--lesson")
+        clashing = [o for o in exercises if o in given_options and o != option] + ["a TABLE"] * table
+        if named and clashing:
+            raise click.UsageError(f"{option} names its own exercises: give it without {', '.join(clashing)}")
+    if level is None and lesson is None:
         for option in ("--random", "--seed"):
             if option in given_options:
                 raise click.UsageError(f"{option} needs --level (it draws --level's exercises)")
@@ -312,31 +452,23 @@ def _played(game: Practice, number: int, material: Material, loaded: AdviceTable
     )
 
 
-def _exercise(
-    game: Practice,
-    loaded: AdviceTable | None,
-    material: Material,
-    flipped: bool,
-    verbose: bool,
-    boards: bool,
-    exercise: EpdLine,
-) -> bool:
+def _exercise(game: Practice, session: _Session, view: _View, exercise: EpdLine) -> bool:
     """One exercise at the terminal; True when the person quit (no more
-    exercises). ``boards``: draw the board after each move; the first move
+    exercises). ``view``: how to show it (the board after each move or not); the first move
     is held against the ``exercise``'s ``bm`` and ``am``, when it has them."""
     board = game.board
-    you = game.us
-    orientation = not you if flipped else you
+    verbose = view.verbose
+    orientation = not game.us if view.flipped else game.us
 
     def drawn() -> list[str]:
-        return [unicode_board_text(board, orientation)] if boards else []
+        return [unicode_board_text(board, orientation)] if view.boards else []
 
-    for line in _opening_lines(game, loaded, material, orientation, boards):
+    for line in _opening_lines(game, session.loaded, session.material, orientation, view.boards):
         click.echo(line)
     told = False
     while True:
         if game.ending() is not None and not told:
-            click.echo(game_summary(game))
+            _summary(game, session.lesson)
             told = True
         question = (
             "Game over: retry, undo, next or quit: " if game.ending() is not None else practice_prompt(board)
@@ -344,14 +476,14 @@ def _exercise(
         text = typed_line(question)
         if text is None or text.lower() in QUIT_WORDS:
             if not told:
-                click.echo(game_summary(game))
+                _summary(game, session.lesson)
             return True
         word = text.lower()
         if not text:
             continue
         if word in ("next", "skip"):
             if not told:
-                click.echo(game_summary(game))
+                _summary(game, session.lesson)
             return False
         if word in ("undo", "retry"):
             if game.undo():
@@ -359,7 +491,7 @@ def _exercise(
                 lines = ["taken back: your move again" if word == "retry" else "taken back", *drawn()]
             else:
                 lines = ["nothing to undo"]
-        elif game.ending() is not None and word not in ("flip", "board", "help"):
+        elif game.ending() is not None and word not in ("flip", "board", "help", "show"):
             lines = [
                 "the game is over: retry or undo to take your last move back, "
                 "next for the next exercise, quit to stop"
@@ -371,6 +503,8 @@ def _exercise(
             lines = list(why_lines(game, verbose))
         elif word == "best":
             lines = list(best_lines(game))
+        elif word == "show":
+            lines = list(show_lines(game))
         elif word in ("flip", "board"):
             orientation = not orientation if word == "flip" else orientation
             lines = [unicode_board_text(board, orientation)]
@@ -385,6 +519,13 @@ def _exercise(
                 lines = [str(error)]
         for line in lines:
             click.echo(line)
+
+
+def _summary(game: Practice, lesson: Lesson | None) -> None:
+    """The game measured against the optimum and, in a lesson, whether its goal was met."""
+    click.echo(game_summary(game))
+    if lesson is not None:
+        click.echo(outcome_text(lesson.goal, lesson.limit(game.optimal), goal_moves(lesson.goal, game)))
 
 
 def _opening_lines(
@@ -419,7 +560,7 @@ def _move_lines(
     turn = game.play(move)
     lines = [turn_line(turn, number, verbose), *drawn()]
     if turn.verdict.grade in (Grade.MISTAKE, Grade.BLUNDER):
-        lines += list(after_a_slip(game, before, turn))
+        lines += [*after_a_slip(game, before, turn), "  type show to see the tablebase play on from it"]
     if before.fen() == game.start.fen():  # the exercise's first move: where bm and am speak
         lines += list(_the_sets_moves(exercise, before, move))
     return lines

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 BAND = re.compile(r"(\d+)(?:\.\.(\d+))?")
 MAX_DRAWS = 200
-"""Draws per exercise wanted before a band is called empty: a band holding
-one position in a few hundred is still found (the draws are cheap lookups)."""
+"""Draws per exercise wanted before the rest of the ending is scanned: a
+band holding one position in a few hundred is found by the draws (cheap
+lookups), a rarer one by the scan."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def level_starts(
     and mating in a number of moves within ``level``, drawn at random with
     ``seed`` from every class of the ending.
 
-    :raises PositionError: when the band holds fewer than ``count`` were found.
+    :raises PositionError: when the band holds fewer than ``count``.
     """
     classes = tablebase.positions(us, stronger=us, won=True)
     rng = random.Random(seed)
@@ -67,16 +68,29 @@ def level_starts(
     while len(found) < count and draws < MAX_DRAWS * count and len(seen) < len(classes):
         draws += 1
         index = rng.randrange(len(classes))
-        if index in seen:
-            continue
-        seen.add(index)
-        board = classes[index].board()
-        moves = tablebase.dtm(board, us)
-        if moves is not None and moves in level:
-            found.append(board)
+        if index not in seen:
+            seen.add(index)
+            _keep(tablebase, classes[index].board(), level, us, found)
+    if len(found) < count:
+        # A rare band (mate in one in KRK): every other class, in an order
+        # the seed gives, until the band is exhausted.
+        for index in rng.sample(range(len(classes)), len(classes)):
+            if len(found) == count:
+                break
+            if index not in seen:
+                _keep(tablebase, classes[index].board(), level, us, found)
     if len(found) < count:
         raise PositionError(
             f"{tablebase.name}: found {len(found)} of {count} positions "
             f"mating in {level} moves (seed {seed}); try a wider level"
         )
     return found
+
+
+def _keep(
+    tablebase: Tablebase, board: chess.Board, level: Level, us: chess.Color, found: list[chess.Board]
+) -> None:
+    """Add ``board`` to ``found`` when ``us`` mates from it within ``level``."""
+    moves = tablebase.dtm(board, us)
+    if moves is not None and moves in level:
+        found.append(board)

@@ -6,6 +6,7 @@ record; driven through click's runner with typed input."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shlex
@@ -294,10 +295,16 @@ def _refusals(tmp: Path) -> list[tuple[list[str], str]]:
         (["--progress", "--fen", KRK_FEN], "--progress shows the record and stops"),
         (["--progress", "--flip", "--budget", "9"], "give it without --flip, --budget"),
         (["krk", "--epd", str(tmp / "blank.epd")], "no positions in it"),
+        (["--lessons", "--flip"], "--lessons shows the lessons and stops: give it without --flip"),
+        (["--json"], "--json needs --lessons"),
+        (["--lesson", "kqk-1", "--fen", KRK_FEN], "--lesson names its own exercises: give it without --fen"),
+        (["krk", "--lesson", "kqk-1"], "--lesson names its own exercises: give it without a TABLE"),
+        (["--review", "--level", "3"], "--review names its own exercises: give it without --level"),
+        (["--lesson", "kxk-9"], "'kxk-9' is not a lesson: the lessons are kqk-1,"),
     ]
 
 
-@pytest.mark.parametrize("case", range(12))
+@pytest.mark.parametrize("case", range(18))
 def test_what_would_lose_or_clobber_work_is_refused_before_the_first_exercise(case, tmp_path):
     args, fragment = _refusals(tmp_path)[case]
     kept = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
@@ -445,8 +452,13 @@ def test_an_epd_exercise_file_a_pgn_with_arrows_and_the_record(tablebase_cache, 
     assert (chess.E3, chess.E3, "red") in [(a.tail, a.head, a.color) for a in slip.arrows()]
     assert "[%csl Re3]" in pgn.read_text()
     record = practise("krk", "--progress", input="").output
-    # The second exercise, left untouched, is not counted.
-    assert record == "KRK: 0 of 1 exercises solved; 1 hints, 0 mistakes, 1 blunders\n"
+    # The second exercise, left untouched, is not counted; the blunder's
+    # position waits in the review queue, due in a day.
+    assert record.splitlines()[:2] == [
+        "KRK: 0 of 1 exercises solved; 1 hints, 0 mistakes, 1 blunders",
+        "review queue: 0 of 1 positions due now",
+    ]
+    assert record.splitlines()[2].startswith("  the next due in 1 day (")
 
 
 def test_a_mistake_in_the_pgn_has_the_methods_arrow_and_the_eval(tmp_path):
@@ -523,6 +535,46 @@ def test_an_arrow_keys_codes_are_not_read_as_a_move():
     assert result.exit_code == 0, result.output
     assert "that line holds a key's codes (an arrow key?), not a move" in result.output
     assert "is not a legal move" not in result.output and "1. Qc3" in result.output
+
+
+# ---------------------------------------------------------- lessons, review
+
+
+def test_the_lessons_are_listed_by_ending_as_text_and_json():
+    listed = practise("--lessons", input="")
+    assert listed.exit_code == 0, listed.output
+    assert "KQKR (the tablebase alone):\n  kqkr-1   Mate in one: mate in at most" in listed.output
+    rows = json.loads(practise("KRK", "--lessons", "--json", input="").output)["lessons"]
+    assert [row["name"] for row in rows] == ["krk-1", "krk-2", "krk-3"]
+    assert rows[2]["level"] == "6..16" and rows[2]["table"] == "krk"
+
+
+def test_a_lesson_states_its_goal_first_judges_it_and_a_miss_comes_back_for_review(folders):
+    mated = practise("--lesson", "kqk-1", "--random", "1", "--no-board", input=typed("Qa8"))
+    assert mated.exit_code == 0, mated.output
+    goal = "Lesson kqk-1, Mate in one. Your goal: Mate in at most 1 move.\nYou play White (KQK)"
+    assert goal in mated.output
+    assert "Goal met: you mated in 1 move (at most 1)." in mated.output
+    missed = practise("--lesson", "kqk-1", "--random", "1", "--no-board", input=typed("Qb4", "quit"))
+    assert "1. Qb4" in missed.output and "MISTAKE" in missed.output
+    assert "Goal not met: no mate (the goal: within 1 move)." in missed.output
+    assert "nothing to review now\n  the next due in 1 day (" in practise("--review", input="").output
+    # A day later (the record's clock moved back a day): due, replayed
+    # cleanly, and on to the next interval, 3 days.
+    path = folders / "progress.json"
+    data = json.loads(path.read_text())
+    (fen,) = data["review"]
+    data["review"][fen]["due"] -= 86_400_000
+    path.write_text(json.dumps(data))
+    assert "review queue: 1 of 1 positions due now (1 KQK)" in practise("--progress", input="").output
+    replayed = practise("--review", "--no-board", input=typed("Qa8"))
+    assert f"start: {fen}" in replayed.output and "You mated in 1 move" in replayed.output
+    assert (
+        "Review: a position you missed (interval 1 of 5); mate with no mistake and it comes back in 3 days."
+        in (replayed.output)
+    )
+    assert json.loads(path.read_text())["review"][fen]["step"] == 1
+    assert "the next due in 3 days (" in practise("--progress", input="").output
 
 
 def test_progress_with_no_record_yet_says_so():

@@ -60,6 +60,15 @@ def test_a_level_draws_the_same_positions_for_the_same_seed_all_in_the_band(endg
     assert all(3 <= krk.dtm(b) <= 5 and b.turn == chess.WHITE for b in first)
 
 
+def test_a_band_too_rare_for_the_draws_is_found_by_the_scan(endgame):
+    # Mate in one: too rare in KRK for 1000 random draws to find 5 (4 were).
+    ending = endgame("KRK")
+    starts = level_starts(ending, Level(1, 1), 5, seed=0)
+    assert len({board.fen() for board in starts}) == 5
+    assert all(ending.dtm(board) == 1 for board in starts)
+    assert [b.fen() for b in starts] == [b.fen() for b in level_starts(ending, Level(1, 1), 5, seed=0)]
+
+
 def test_a_band_with_no_position_is_an_error_naming_it(endgame):
     with pytest.raises(PositionError, match=r"KQK: found 0 of 2 positions mating in 40\.\.50"):
         level_starts(endgame("KQK"), Level(40, 50), 2, seed=0)
