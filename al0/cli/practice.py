@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -54,6 +53,7 @@ from al0.teach import (
     hint_lines,
     level_starts,
     moves_text,
+    now_ms,
     outcome_text,
     parse_level,
     practice_game,
@@ -287,12 +287,6 @@ def practice(
         if pgn_path is not None and games:
             write_output(pgn_path, practice_pgn_text(games), "PGN", keep)
             click.echo(f"PGN written to {pgn_path}")
-
-
-def now_ms() -> int:
-    """The wall clock in milliseconds: read here, at the front end, and
-    passed to the record's review queue, which never reads it."""
-    return time.time_ns() // 1_000_000
 
 
 def _show(path: Path, show_progress: bool, as_json: bool, table: str | None) -> None:

@@ -10,11 +10,12 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from al0.errors import AL0Error
 from al0.serve.api import ApiError
 from al0.serve.tables import Served
-from al0.teach import Practice, add_attempt, read_record, record_lines
+from al0.teach import Practice, add_attempt, now_ms, read_record, record_lines
 
 MAX_SESSIONS = 64
 """Practice sessions kept; the oldest is counted and dropped beyond (a page
@@ -35,10 +36,12 @@ class Session:
 
 class Sessions:
     """The sessions by key (a random token the page holds), and the
-    progress ``record`` (``al0 practice``'s; None: none kept)."""
+    progress ``record`` (``al0 practice``'s; None: none kept), whose review
+    queue is kept by ``clock`` (ms: the wall clock unless a test states one)."""
 
-    def __init__(self, record: Path | None = None):
+    def __init__(self, record: Path | None = None, clock: Callable[[], int] = now_ms):
         self.record = record
+        self.clock = clock
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._record_lock = threading.Lock()
@@ -79,7 +82,7 @@ class Sessions:
             session.left = True
             if counted and self.record is not None:
                 with self._record_lock:
-                    add_attempt(self.record, game.attempt(session.served.material.name))
+                    add_attempt(self.record, game.attempt(session.served.material.name), self.clock())
         return counted
 
     def close(self) -> None:
@@ -104,4 +107,4 @@ class Sessions:
         if self.record is None:
             return ["no progress record is kept by this server"]
         with self._record_lock:
-            return record_lines(read_record(self.record))
+            return record_lines(read_record(self.record), self.clock())

@@ -212,8 +212,9 @@ def test_an_exercise_left_counts_in_the_progress_record(tablebase_cache: Any, tm
     recording.call("practice/move", {"session": session, "move": "b1b7"})  # mate
     assert recording.call("practice/leave", {"session": session})["recorded"]
     assert not recording.call("practice/leave", {"session": session})["recorded"]  # once
-    (line,) = recording.call("progress", {})["lines"]
+    line, queue, *_ = recording.call("progress", {})["lines"]  # the blunder's position queued for review
     assert line.startswith("KQK: 1 of 1 exercises solved") and "1 blunders" in line
+    assert queue.startswith("review queue:")
 
 
 def test_no_exercise_is_dropped_uncounted(
@@ -276,3 +277,20 @@ def test_a_material_is_practised_from_the_tablebase_alone(tablebase_cache: Any, 
     assert played["state"]["table"] == "KRK"
     assert alone.call("practice/leave", {"session": session})["recorded"]
     assert alone.call("progress", {})["lines"][0].startswith("KRK: 0 of 1 exercises solved")
+
+
+def test_a_position_missed_on_the_page_comes_back_in_the_review_queue(
+    tablebase_cache: Any, tmp_path: Any
+) -> None:
+    """The page keeps the review queue as ``al0 practice`` does, on the
+    server's clock (stated here: a day after the miss it is due)."""
+    recording = Api(Tables(), record=tmp_path / "progress.json")
+    recording.sessions.clock = lambda: 1_000_000_000_000
+    session = recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})["session"]
+    recording.call("practice/move", {"session": session, "move": "b1b6"})  # stalemate: a blunder
+    assert recording.call("practice/leave", {"session": session})["recorded"]
+    lines = recording.call("progress", {})["lines"]
+    assert lines[1] == "review queue: 0 of 1 positions due now"
+    assert lines[2].startswith("  the next due in 1 day")
+    recording.sessions.clock = lambda: 1_000_000_000_000 + 86_400_000
+    assert recording.call("progress", {})["lines"][1].startswith("review queue: 1 of 1 positions due now")
