@@ -79,7 +79,7 @@ class HoldRecord:
     holding: tuple[str, ...] = ()
     """The moves that keep the draw, in SAN (the tablebase's)."""
     advice: str = ""
-    """The advice that chose the move."""
+    """The name of the advice that chose the move."""
     failure: str = ""
     """For a search limit, the error in words."""
 
@@ -258,7 +258,7 @@ class HoldCheck:
             to_board(position).san(move),
             result.moves,
             self._holding(position),
-            self.table.describe_advice(plan.advice) if plan.advice else "",
+            plan.advice or "",
         )
 
     def _holding(self, position: Position) -> tuple[str, ...]:

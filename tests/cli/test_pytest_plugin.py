@@ -17,7 +17,7 @@ import al0.tablebase  # noqa: F401
 from al0 import pytest_plugin
 from al0.errors import TableSyntaxError
 from al0.lang.loader import load_table
-from conftest import FAKE_ENGINE, PLUGIN_TABLES, ROOT
+from conftest import FAKE_ENGINE, PLUGIN_TABLES, POSITIONS, ROOT, TEST_TABLES
 
 TABLES = PLUGIN_TABLES
 FAKE_ENGINE = f"{sys.executable} {FAKE_ENGINE}"
@@ -83,6 +83,22 @@ def test_a_broken_claim_fails_with_the_expectation_and_examples(pytester):
         ]
     )
     assert "Traceback" not in result.stdout.str()
+
+
+def test_a_table_that_holds_is_checked_by_the_draws_it_keeps(pytester):
+    shutil.copy(POSITIONS / "krkn_drawn.epd", pytester.path / "krkn_drawn.epd")
+    text = (TEST_TABLES / "krkn_together.yaml").read_text()
+    (pytester.path / "krkn_together.yaml").write_text(text + "  positions: krkn_drawn.epd\n")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "al0 verify krkn_together: 1 expectation(s) broken over 3 drawn positions (krkn_drawn.epd)",
+            "  expect lost: 2 (at most 0 expected)",
+            "  lost: 2 positions, e.g.",
+            "    8/3R4/8/8/3n4/1k6/8/1K6 b - - 0 1  Nc2",
+        ]
+    )
 
 
 def test_a_table_that_does_not_load_fails_with_its_location(pytester):
