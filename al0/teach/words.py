@@ -98,6 +98,7 @@ SAYINGS: dict[str, tuple[str, str]] = {
     "attacked": ("{0} is attacked", "{0} is not attacked"),
     "lost": ("{0} is lost", "{0} is still on the board"),
     "divides": ("{0} stands between the kings", "{0} does not stand between the kings"),
+    "cut_off": ("{0} is cut off from its king", "{0} is not cut off from its king"),
     "edge": ("{0} is on the edge", "{0} is off the edge"),
     "corner": ("{0} is in a corner", "{0} is not in a corner"),
     "opposition": ("the kings stand in opposition", "the kings are not in opposition"),

@@ -21,7 +21,7 @@ from al0.lang.vocabulary.distances import (
     mdist,
 )
 from al0.lang.vocabulary.generators import captures, checks, moves
-from al0.lang.vocabulary.placement import corner, divides, edge, opposition
+from al0.lang.vocabulary.placement import corner, cut_off, divides, edge, opposition
 from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
 
 PIECE, KING, COLOUR = "piece", "king", "colour"
@@ -98,6 +98,7 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
     VocabularyEntry("en_prise", "predicate", (PIECE,), en_prise),
     VocabularyEntry("threatened", "predicate", (PIECE,), threatened),
     VocabularyEntry("divides", "predicate", (PIECE,), divides),
+    VocabularyEntry("cut_off", "predicate", (PIECE,), cut_off),
     VocabularyEntry("opposition", "predicate", (), opposition),
     VocabularyEntry("edge", "predicate", (PIECE,), edge),
     VocabularyEntry("corner", "predicate", (PIECE, COLOUR), corner, optional=1),
