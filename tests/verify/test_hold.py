@@ -15,7 +15,7 @@ from al0.errors import PositionError
 from al0.lang.loader import load_table
 from al0.lang.model import Expectations
 from al0.lang.specs import PositionsSpec
-from al0.verify import HoldCheck, HoldReport, HoldVerdict, verify_hold
+from al0.verify import HoldCheck, HoldReport, HoldVerdict, verify, verify_hold
 from al0.verify.summary import Claim
 from conftest import POSITIONS, TEST_TABLES
 
@@ -97,3 +97,8 @@ def test_verify_refuses_what_needs_games_for_a_table_that_holds():
     assert result.exit_code == 2
     assert "krkn_together holds (the weaker side's table)" in result.output
     assert "--defender cannot be used" in result.output
+
+
+def test_the_games_api_points_a_table_that_holds_to_its_check():
+    with pytest.raises(PositionError, match="krkn_together holds .* with al0.verify.verify_hold"):
+        verify(TOGETHER, str(DRAWN))
