@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
@@ -29,7 +29,10 @@ from al0.engine import Planner
 from al0.errors import AL0Error, one_line
 from al0.files import read_regular_file
 from al0.lang import MAX_TABLE_BYTES, VERIFY_KINDS, DefenderSpec, PositionsSpec, load_table
-from al0.verify import INTERRUPTED, Check, Summary, verify
+from al0.verify import INTERRUPTED, Check, HoldReport, Summary, verify, verify_hold
+
+if TYPE_CHECKING:
+    from al0.lang.model import Expectations
 
 DEFAULT_POSITIONS = "sample:100"
 DEFAULT_DEFENDER = "tablebase"
@@ -133,8 +136,12 @@ class TableItem(pytest.Item):
     def runtest(self) -> None:
         path = self.path.resolve()
         try:
-            expect = load_table(path).expect[self.block]
+            table = load_table(path)
+            expect = table.expect[self.block]
             positions = expect.positions or PositionsSpec.parse(self.config.getini("al0_positions"))
+            if table.holds:
+                self._check_hold(verify_hold(path, positions, positions_folder=str(path.parent)), expect)
+                return
             defender = expect.defender or self.config.stash[RUNNERS_DEFENDER]
             report = verify(path, positions, defender, positions_folder=str(path.parent))
         except AL0Error as error:
@@ -154,6 +161,25 @@ class TableItem(pytest.Item):
             except AL0Error as error:
                 lines.append(one_line(error))
         if lines:
+            raise ExpectationsBroken(lines)
+
+    @staticmethod
+    def _check_hold(report: HoldReport, expect: Expectations) -> None:
+        """The claims of a table that holds, on its hold check's ``report``."""
+        if report.stopped == INTERRUPTED:
+            raise KeyboardInterrupt
+        if report.stopped:
+            raise ExpectationsBroken([" ".join(report.stopped.split())])
+        broken = [check for check in report.check(expect) if not check.holds]
+        if broken:
+            lines = [
+                f"al0 verify {report.table}: {len(broken)} expectation(s) broken over "
+                f"{report.judged} drawn positions ({report.positions.name})"
+            ]
+            lines += [f"  expect {check.claim.value}: {check.measured}" for check in broken]
+            for verdict, records in report.examples().items():
+                lines.append(f"  {verdict.value}: {report.counts[verdict]} positions, e.g.")
+                lines += [f"    {record.fen}  {record.move}".rstrip() for record in records]
             raise ExpectationsBroken(lines)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:

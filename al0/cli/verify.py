@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Iterator
 
 import chess
@@ -19,7 +19,7 @@ from al0.cli.outputs import STDOUT, OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, PositionsParam, WholeNumber
 from al0.cli.terminal import build_progress
 from al0.engine import Tablebases
-from al0.lang import VERIFY_KINDS, DefenderSpec, PositionsSpec
+from al0.lang import VERIFY_KINDS, AdviceTable, DefenderSpec, PositionsSpec
 from al0.report import ReplayedGame, as_pgn, games_to_show, pgn_text, replay_all
 from al0.report import html as report_html
 from al0.verify import (
@@ -28,6 +28,9 @@ from al0.verify import (
     Decision,
     Estimate,
     GameRecord,
+    HoldCheck,
+    HoldReport,
+    HoldVerdict,
     Pace,
     Planning,
     Report,
@@ -36,6 +39,7 @@ from al0.verify import (
     Verifier,
     analysis_lines,
     most_wasteful_line,
+    table_holds,
 )
 
 if TYPE_CHECKING:
@@ -275,6 +279,17 @@ def verify(
     outputs = {"--json": json_path, "--failures": failures_path, "--html": html_path, "--pgn": pgn_path}
     inputs = [str(table_path(table)), positions_spec.path]
     check_no_overwrite({"TABLE": inputs[0], "--positions": inputs[1]}, outputs)
+    holding = table_holds(table)
+    if holding is not None:
+        game_options = {
+            "--defender": defender.kind != "tablebase",
+            "--scheduler": scheduler,
+            "--html": html_path,
+            "--pgn": pgn_path,
+            "--analysis": show_analysis,
+        }
+        verify_holding(holding, positions_spec, seed, budget, jobs, game_options, json_path, failures_path)
+        return
     with Verification(
         table,
         positions_spec,
@@ -393,6 +408,87 @@ def print_report(
             err=to_stderr,
         )
     return checks
+
+
+def verify_holding(
+    table: AdviceTable,
+    positions_spec: PositionsSpec,
+    seed: int,
+    budget: int,
+    jobs: int | None,
+    game_options: Mapping[str, object],
+    json_path: str | None,
+    failures_path: str | None,
+) -> None:
+    """``al0 verify`` of a table that holds: no games, so the options of
+    games (``game_options``, each given or not) are refused; one process."""
+    given = [option for option, value in game_options.items() if value]
+    if given:
+        raise click.UsageError(
+            f"{table.name} holds (the weaker side's table): it is checked move by move "
+            f"against the tablebase, with no games, so {', '.join(given)} cannot be used"
+        )
+    if jobs is not None and jobs > 1:
+        click.echo(f"note: --jobs {jobs} ignored: a table that holds is checked in one process", err=True)
+    hold_check = HoldCheck(
+        table, positions_spec, seed=seed, budget=budget, tablebases=Tablebases(build_progress())
+    )
+    inputs = [table.path, positions_spec.path, table.library.path or None]
+    report_hold(hold_check, json_path, failures_path, inputs)
+
+
+def report_hold(
+    check: HoldCheck, json_path: str | None, failures_path: str | None, inputs: Sequence[str | None]
+) -> None:
+    """Run the hold check of a table that holds, write the JSON and the
+    failures asked for and print the summary; exit as :func:`verify` says."""
+    total = len(check.boards)
+    if sys.stderr.isatty():
+        with click.progressbar(length=total, label="checking", file=sys.stderr, show_eta=True) as bar:
+            report = check.run(lambda: bar.update(1))
+    else:
+        report = check.run(progress_lines(total)[0])
+    expectations = check.table.expect
+    data = report.to_json(expectations)
+    if json_path and json_path != STDOUT:
+        write_output(json_path, json.dumps(data, indent=1) + "\n", "the JSON report", inputs)
+    if failures_path:
+        write_output(
+            failures_path, "".join(record.epd() + "\n" for record in report.failures), "failures", inputs
+        )
+    to_stderr = STDOUT in (json_path, failures_path)
+    for line in hold_lines(report):
+        click.echo(line, err=to_stderr)
+    if json_path == STDOUT:
+        click.echo(json.dumps(data))
+    claims = report.checks(expectations)
+    for claim in claims:
+        click.echo(f"expect {claim.claim.value}: {claim.decision.value} ({claim.measured})", err=to_stderr)
+    if not expectations:
+        click.echo("no expectations declared (add an expect: block to the table)", err=to_stderr)
+    if report.stopped:
+        raise CommandError(f"stopped after {report.judged} of {report.total} positions: {report.stopped}")
+    if any(claim.decision is Decision.FAILED for claim in claims):
+        raise click.exceptions.Exit(1)
+
+
+def hold_lines(report: HoldReport) -> Iterator[str]:
+    """The hold check's report as text for a person."""
+    counts = ", ".join(
+        f"{verdict.value} {report.counts[verdict]}" for verdict in HoldVerdict if report.counts[verdict]
+    )
+    interrupted = " (interrupted)" if report.interrupted else ""
+    yield f"{report.judged} of {report.total} drawn positions, the table's side to move{interrupted}: {counts}"
+    for verdict, records in report.examples().items():
+        yield f"{verdict.value}: {report.counts[verdict]} — e.g."
+        for record in records:
+            if verdict is HoldVerdict.LOST:
+                what = f"{record.move} ({record.advice}) loses, mated in {record.mated_in}"
+            else:
+                what = record.failure
+            holding = ", ".join(record.holding) or "none"
+            yield f"  {record.fen}  {what}; the draw holds with {holding}"
+    yield f"wall time: {round(report.wall_seconds, 1)} s"
 
 
 def run_with_progress(

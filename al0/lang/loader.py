@@ -139,7 +139,9 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         description=_description(reader, top, "the table's"),
         start_fen=start,
         symmetric=symmetric,
-        expect=read_expect_blocks(reader, value("expect")) if "expect" in top else (),
+        expect=read_expect_blocks(reader, value("expect"), material.stronger_first() != material)
+        if "expect" in top
+        else (),
     )
 
 

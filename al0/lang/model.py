@@ -302,6 +302,8 @@ class Expectations:
     EPD file relative to the table), for the pytest plugin."""
     defender: DefenderSpec | None = None
     """The defender the claims are about (one built in), for the pytest plugin."""
+    max_lost: int | None = None
+    """For a table that holds: drawn positions its move loses, at most."""
 
 
 @dataclass(frozen=True)
@@ -323,6 +325,13 @@ class AdviceTable:
     symmetric: bool = False
     """Plan every position in its symmetry class's canonical orientation
     (:mod:`al0.board.symmetry`), so mirror images play as mirror images."""
+
+    @property
+    def holds(self) -> bool:
+        """Whether the table plays the weaker side of its material (``KNKR``:
+        the knight's), which cannot hope to win: it is judged by the draws
+        its moves keep, not by mates."""
+        return self.material.stronger_first() != self.material
 
     def describe_advice(self, name: str | None) -> str:
         """The advice's description, else its name (an identifier, for

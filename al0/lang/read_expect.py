@@ -26,23 +26,37 @@ EXPECT_KEYS = {
     "mean-moves": "mean_moves",
     "positions": "positions",
     "defender": "defender",
+    "lost": "max_lost",
 }
 
 
-def read_expect_blocks(reader: Reader, node: YamlNode) -> tuple[Expectations, ...]:
+WINNING_KEYS = ("mates-all", "stalemates", "material-lost", "max-moves", "mean-moves")
+"""Claims about mates: a table that holds (its side the weaker) makes none."""
+
+
+def read_expect_blocks(reader: Reader, node: YamlNode, holds: bool = False) -> tuple[Expectations, ...]:
     """One ``expect:`` block, or a list of them (claims about different
-    defenders or positions)."""
+    defenders or positions). A table that ``holds`` (the weaker side's) may
+    claim ``lost`` and no mates; a winning table, no ``lost``."""
     if isinstance(node, SequenceNode):
         blocks = reader.sequence(node, "expect")
         if not blocks:
             raise reader.error(node, "expect is an empty list: give at least one block")
-        return tuple(_read_expect(reader, block) for block in blocks)
-    return (_read_expect(reader, node),)
+        return tuple(_read_expect(reader, block, holds) for block in blocks)
+    return (_read_expect(reader, node, holds),)
 
 
-def _read_expect(reader: Reader, node: YamlNode) -> Expectations:
+def _read_expect(reader: Reader, node: YamlNode, holds: bool) -> Expectations:
     fields: dict[str, Any] = {}
-    for key, (_, value_node) in reader.mapping(node, "expect", EXPECT_KEYS).items():
+    for key, (key_node, value_node) in reader.mapping(node, "expect", EXPECT_KEYS).items():
+        if holds and key in WINNING_KEYS:
+            raise reader.error(
+                key_node, f"expect {key} is a claim about mates: a table of the weaker side claims lost"
+            )
+        if not holds and key == "lost":
+            raise reader.error(
+                key_node, "expect lost is a claim of a table that holds (the weaker side's, e.g. KNKR)"
+            )
         if key == "mates-all":
             fields[EXPECT_KEYS[key]] = reader.boolean(value_node, f"expect {key}")
         elif key == "mean-moves":

@@ -461,16 +461,24 @@ class Tablebase:
         return np.concatenate(indices), np.concatenate(sizes)
 
     def positions(
-        self, side_to_move: chess.Color, stronger: chess.Color = chess.WHITE, won: bool = False
+        self,
+        side_to_move: chess.Color,
+        stronger: chess.Color = chess.WHITE,
+        won: bool = False,
+        drawn: bool = False,
     ) -> PositionClasses:
         """One position per symmetry class, legal, with ``side_to_move`` to
         move and the stronger side's pieces in colour ``stronger``; with
-        ``won``, only those the side to move wins. Ordered by the squares of
-        the stronger king, the weaker king, then the other men."""
+        ``won``, only those the side to move wins; with ``drawn``, only the
+        draws (what a side that holds is judged from). Ordered by the
+        squares of the stronger king, the weaker king, then the other men."""
         layout = Layout(self.material)
         index, size = self._classes
         row = self.values[0 if side_to_move == stronger else 1, index]
-        keep = (row % 2 == 1) & (row < DRAW) if won else row != ILLEGAL
+        if won:
+            keep = (row % 2 == 1) & (row < DRAW)
+        else:
+            keep = row == DRAW if drawn else row != ILLEGAL
         index, size = index[keep], size[keep]
         squares = layout.decode(index)
         kings = self.material.kings

@@ -73,6 +73,11 @@ class Verification:
         self.tablebases = tablebases
         self.verifier = Verifier(self.spec, tablebases)
         try:
+            if self.verifier.table.holds:
+                raise PositionError(
+                    f"{self.verifier.table.name} holds (the weaker side's table): it is judged by "
+                    f"the draws it keeps, with al0.verify.verify_hold, not by games"
+                )
             self.boards: Sequence[chess.Board] = start_positions(
                 positions, self.verifier.table, self.verifier.tablebase, relative_to=positions_folder
             )

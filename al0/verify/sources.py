@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, overload
 
 import chess
@@ -26,29 +26,35 @@ if TYPE_CHECKING:
 
 
 def start_positions(
-    spec: PositionsSpec, table: AdviceTable, tablebase: Tablebase | None, relative_to: str | None = None
+    spec: PositionsSpec,
+    table: AdviceTable,
+    tablebase: Tablebase | None,
+    relative_to: str | None = None,
+    drawn: bool = False,
 ) -> Sequence[chess.Board]:
     """The start positions ``spec`` names: ``all`` (one position per
     symmetry class of the table's material, the table's side to move, won
-    for it by the tablebase), ``every`` (every such position: each class
-    with all its mirror images), ``sample:N`` (N of the classes, drawn
-    uniformly with the spec's seed) or an EPD file; with ``relative_to`` (a
-    spec a file gave: a table's ``expect:`` block, an ini option) one in
-    that folder only (see :func:`al0.board.fen.file_in_folder`).
+    for it by the tablebase; with ``drawn``, drawn: a table that holds),
+    ``every`` (every such position: each class with all its mirror images),
+    ``sample:N`` (N of the classes, drawn uniformly with the spec's seed) or
+    an EPD file (with ``drawn``, of drawn positions only); with
+    ``relative_to`` (a spec a file gave: a table's ``expect:`` block, an ini
+    option) one in that folder only (see :func:`al0.board.fen.file_in_folder`).
 
     :raises PositionError: for a material with no tablebase to list its
         positions, too large a sample, or a bad EPD file.
     """
     if spec.path is not None:
         path = str(file_in_folder(spec.path, relative_to)) if relative_to is not None else spec.path
-        return epd_positions(path, table.material, table.us)
+        return epd_positions(path, table.material, table.us, _is_drawn(tablebase) if drawn else None)
     if tablebase is None:
         raise PositionError(
             f"no tablebase for {table.material}, so no list of all its positions: give an EPD file"
         )
     from al0.tablebase import stronger_colour  # lazily, as the tablebase itself
 
-    classes = tablebase.positions(table.us, stronger=stronger_colour(table.material.name, table.us), won=True)
+    stronger = stronger_colour(table.material.name, table.us)
+    classes = tablebase.positions(table.us, stronger=stronger, won=not drawn, drawn=drawn)
     if spec.kind == "all":
         return LazyBoards(classes)
     if spec.kind == "every":
@@ -58,11 +64,30 @@ def start_positions(
         repr(spec.name),
         spec.count,
         len(classes),
-        f"won {table.material} start positions (one per symmetry class)",
+        f"{'drawn' if drawn else 'won'} {table.material} start positions (one per symmetry class)",
         "use all",
     )
     chosen = random.Random(spec.seed).sample(classes, spec.count)
     return [position.board() for position in chosen]
+
+
+def _is_drawn(tablebase: Tablebase | None) -> Callable[[chess.Board], None]:
+    """The check of an EPD file's position for a table that holds: a draw
+    by the tablebase (a position already lost cannot be held, one won is
+    not the weaker side's to hold).
+
+    :raises PositionError: without a tablebase to tell.
+    """
+    if tablebase is None:
+        raise PositionError("a table that holds is judged against a tablebase, and there is none")
+
+    def check(board: chess.Board) -> None:
+        result = tablebase.result(board)
+        if result.winner is not None:
+            winner = "the side to move" if result.winner == board.turn else "the other side"
+            raise PositionError(f"{board.fen()!r} is not drawn: {winner} mates in {result.moves}")
+
+    return check
 
 
 class LazyBoards(Sequence[chess.Board]):

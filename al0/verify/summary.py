@@ -26,6 +26,8 @@ class Claim(enum.Enum):
     SEARCH_LIMIT = "search-limit"
     MAX_MOVES = "max-moves"
     MEAN_MOVES = "mean-moves"
+    LOST = "lost"
+    """A table that holds: drawn positions its move loses."""
 
 
 class Decision(enum.Enum):

@@ -17,7 +17,7 @@ import al0.tablebase.cache  # noqa: F401  (the face is lazy: this loads numpy)
 from al0 import pytest_plugin
 from al0.errors import TableSyntaxError
 from al0.lang.loader import load_table
-from conftest import FAKE_ENGINE, PLUGIN_TABLES, ROOT
+from conftest import FAKE_ENGINE, PLUGIN_TABLES, POSITIONS, ROOT, TEST_TABLES
 
 TABLES = PLUGIN_TABLES
 FAKE_ENGINE = f"{sys.executable} {FAKE_ENGINE}"
@@ -99,6 +99,22 @@ def test_the_tables_move_is_held_to_the_files_bm_and_am(pytester):
             "al0 krk_holds: 2 move(s) against the bm/am of krk_some.epd",
             "*krk_some.epd:1: at 8/8/4R3/8/3K4/8/2k5/8 w - - 0 1 the table plays Re3, the file's bm is Rd6, Re2+",
             "*krk_some.epd:2: at 7k/8/8/3K4/8/8/8/R7 w - - 0 1 the table plays Ra7, which the file's am avoids",
+        ]
+    )
+
+
+def test_a_table_that_holds_is_checked_by_the_draws_it_keeps(pytester):
+    shutil.copy(POSITIONS / "krkn_drawn.epd", pytester.path / "krkn_drawn.epd")
+    text = (TEST_TABLES / "krkn_together.yaml").read_text()
+    (pytester.path / "krkn_together.yaml").write_text(text + "  positions: krkn_drawn.epd\n")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "al0 verify krkn_together: 1 expectation(s) broken over 3 drawn positions (krkn_drawn.epd)",
+            "  expect lost: 2 (at most 0 expected)",
+            "  lost: 2 positions, e.g.",
+            "    8/3R4/8/8/3n4/1k6/8/1K6 b - - 0 1  Nc2",
         ]
     )
 

@@ -261,6 +261,9 @@ CASES = [
     ("huge_expect.yaml", TableSyntaxError, "15:14", "too large (at most 18 digits)"),
     ("bad_mean.yaml", TableSyntaxError, "18:17", "expect mean-moves must be a number >= 0"),
     ("empty_expect_list.yaml", TableSyntaxError, "14:9", "expect is an empty list"),
+    # A table that holds (the weaker side's) claims what it keeps, not mates.
+    ("lost_of_winning_table.yaml", TableSyntaxError, "15:3", "expect lost is a claim of a table that holds"),
+    ("mates_of_holding_table.yaml", TableSyntaxError, "17:3", "expect mates-all is a claim about mates"),
     ("deep_parentheses.yaml", TableSyntaxError, "10:59", "nested more than 40 levels deep"),
     ("many_nots.yaml", TableSyntaxError, "10:178", "nested more than 40 levels deep"),
     ("deep_yaml.yaml", TableSyntaxError, "4:63", "collections nested more than 50 deep"),

@@ -125,6 +125,7 @@ def test_a_multiple_is_its_sum_written_out(multiple, written_out):
         ("dist(K, q)", "feature", "KRK", UnknownNameError),
         ("dist(K)", "feature", "KRK", TableSyntaxError),
         ("divides(K)", "predicate", "KRK", TableSyntaxError),
+        ("cut_off(k)", "predicate", "KRKN", TableSyntaxError),
         ("room(R)", "feature", "KRK", TableSyntaxError),
         ("moves(B)", "generator", "KBBK", UnknownNameError),
         ("corner(k, grey)", "predicate", "KBBK", UnknownNameError),

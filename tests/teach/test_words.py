@@ -43,6 +43,7 @@ def test_a_measure_before_and_after_in_words(name, before, after, words):
         ("en_prise(Q)", True, "the queen is attacked and undefended"),
         ("threatened(B2)", False, "the bishop on d1 is out of reach"),
         ("divides(R)", True, "the rook stands between the kings"),
+        ("cut_off(B1)", False, "the bishop on c1 is not cut off from its king"),
         ("themtomove", True, None),  # whose move it is: not worth telling
         ("rookdivides", True, None),  # a library's own: the table's description tells it
     ],

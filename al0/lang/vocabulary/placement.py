@@ -1,5 +1,5 @@
-"""Where pieces stand: between the kings, in opposition, on an edge, in a
-corner."""
+"""Where pieces stand: between the kings, cut off from their king, in
+opposition, on an edge, in a corner."""
 
 from __future__ import annotations
 
@@ -30,6 +30,34 @@ def divides(p: PieceRef) -> Predicate:
             return False
         (a1, a2), (b1, b2), (c1, c2) = lines[ours], lines[square], lines[theirs]
         return (min(a1, c1) < b1 < max(a1, c1)) or (min(a2, c2) < b2 < max(a2, c2))
+
+    return predicate
+
+
+def cut_off(p: PieceRef) -> Predicate:
+    """The piece is cut off from its king: a rook or queen of the other side
+    has its file strictly between the piece's file and its king's, or its
+    rank strictly between their ranks (the line the king would have to
+    cross, as a rook cuts off a lone king). Rook against knight: a knight
+    cut off is chased and won."""
+    if p.piece_type == chess.KING:
+        raise TableSyntaxError(f"cut_off takes a piece other than a king, not {p.name}")
+
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        if square is None:
+            return False
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, colour)
+        if king < 0:
+            return False
+        (px, py), (kx, ky) = _XY[square], _XY[king]
+        lines = (position.rooks | position.queens) & (position.black if colour else position.white)
+        for line in chess.scan_forward(lines):
+            lx, ly = _XY[line]
+            if min(px, kx) < lx < max(px, kx) or min(py, ky) < ly < max(py, ky):
+                return True
+        return False
 
     return predicate
 

@@ -34,7 +34,7 @@ from al0.lang.vocabulary.distances import (
     mdist,
 )
 from al0.lang.vocabulary.generators import captures, checks, moves
-from al0.lang.vocabulary.placement import corner, divides, edge, opposition
+from al0.lang.vocabulary.placement import corner, cut_off, divides, edge, opposition
 from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
 
 PIECE, KING, COLOUR = "piece", "king", "colour"
@@ -298,6 +298,14 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         divides,
         words=Saying("{0} stands between the kings", "{0} does not stand between the kings"),
+    ),
+    VocabularyEntry(
+        "cut_off",
+        "predicate",
+        (PIECE,),
+        cut_off,
+        words=Saying("{0} is cut off from its king", "{0} is not cut off from its king"),
+        core=False,
     ),
     VocabularyEntry(
         "opposition",

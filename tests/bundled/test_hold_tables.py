@@ -1,0 +1,24 @@
+"""The tables that hold, krkb_hold.yaml and krkn_hold.yaml (standard
+vocabulary, the weaker side's): on a fixed sample of drawn positions, how
+many their move loses, so a change that loses more (or, better, fewer) is
+seen. Every position is a documented command (docs/results/holds.md):
+some ten minutes of CPU a table."""
+
+from __future__ import annotations
+
+import pytest
+
+from al0.verify import HoldVerdict, verify_hold
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table, lost", [("krkb_hold", 13), ("krkn_hold", 60)])
+def test_a_holding_table_keeps_what_it_kept(table, lost):
+    report = verify_hold(table, "sample:2000")
+    assert (report.judged, report.counts[HoldVerdict.LOST], report.counts[HoldVerdict.NO_PLAN]) == (
+        2000,
+        lost,
+        0,
+    )
+    for record in report.failures:
+        assert record.move and record.move not in record.holding and record.holding

@@ -1,0 +1,104 @@
+"""The check of a table that holds (the weaker side's): its move from each
+drawn position, judged against the tablebase; the claims it decides; the
+command line's report of it."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from al0.errors import PositionError
+from al0.lang.loader import load_table
+from al0.lang.model import Expectations
+from al0.lang.specs import PositionsSpec
+from al0.verify import HoldCheck, HoldReport, HoldVerdict, verify, verify_hold
+from al0.verify.summary import Claim
+from conftest import POSITIONS, TEST_TABLES
+
+TOGETHER = TEST_TABLES / "krkn_together.yaml"
+"""Knight kept by its king, nothing more: loses two positions of DRAWN."""
+DRAWN = POSITIONS / "krkn_drawn.epd"
+
+
+def test_the_check_finds_the_moves_that_lose_a_draw():
+    report = verify_hold(TOGETHER, str(DRAWN))
+    assert report.counts == Counter({HoldVerdict.LOST: 2, HoldVerdict.HELD: 1})
+    lost = [(record.fen.split()[0], record.move, record.mated_in) for record in report.failures]
+    assert lost == [("8/3R4/8/8/3n4/1k6/8/1K6", "Nc2", 13), ("8/8/8/4k3/8/2RK4/4n3/8", "Nd4", 13)]
+    # The moves that hold, from the tablebase: the rook taken among them.
+    assert "Nxc3" in report.failures[1].holding and "Nd4" not in report.failures[1].holding
+    assert report.failures[0].epd().startswith('8/3R4/8/8/3n4/1k6/8/1K6 b - - c0 "lost"; c1 "Nc2 (')
+
+
+def test_a_sample_is_of_drawn_positions_with_the_tables_side_to_move():
+    check = HoldCheck(load_table(TOGETHER), "sample:40", seed=3)
+    assert len(check.boards) == 40
+    for board in check.boards:
+        assert board.turn == check.table.us
+        assert check.tablebase.result(board).winner is None
+    report = check.run()
+    assert report.judged == 40 and sum(report.counts.values()) == 40
+    assert report.positions == PositionsSpec.sample(40, seed=3)
+
+
+def test_an_epd_position_that_is_not_drawn_is_refused(tmp_path):
+    epd = tmp_path / "won.epd"
+    epd.write_text("8/3R4/8/8/3n4/1k6/8/1K6 b - -\n8/8/8/8/3n4/8/R7/K1k5 b - -\n")
+    with pytest.raises(PositionError, match=r"won.epd:2: .* is not drawn: the side to move mates in 1"):
+        HoldCheck(load_table(TOGETHER), str(epd))
+
+
+@pytest.mark.parametrize(
+    "lost, claimed, run, holds",
+    [
+        (0, None, "all", True),
+        (2, None, "sample:9", False),
+        (0, "sample:9", "sample:9", True),
+        # A claim about every position: a sample can refute it, not prove it.
+        (1, "all", "sample:9", False),
+        (0, "all", "sample:9", None),
+        # A claim about a sample: every position proves it.
+        (0, "sample:9", "all", True),
+    ],
+)
+def test_lost_is_checked_over_the_positions_it_is_about(lost, claimed, run, holds):
+    report = HoldReport(
+        "t", PositionsSpec.parse(run), 9, Counter({HoldVerdict.LOST: lost, HoldVerdict.HELD: 9})
+    )
+    expect = Expectations(max_lost=0, positions=None if claimed is None else PositionsSpec.parse(claimed))
+    (check,) = report.check(expect)
+    assert (check.claim, check.holds) == (Claim.LOST, holds)
+
+
+def test_verify_reports_a_table_that_holds(tmp_path):
+    failures = tmp_path / "lost.epd"
+    result = CliRunner().invoke(
+        cli, ["verify", str(TOGETHER), "--positions", str(DRAWN), "--json", "-", "--failures", str(failures)]
+    )
+    assert result.exit_code == 1, result.output  # expect lost: 0 fails
+    data = json.loads(result.stdout)
+    assert data["check"] == "holds" and data["verdicts"]["lost"] == 2 and data["verdicts"]["held"] == 1
+    assert data["expectations"] == [{"name": "lost", "holds": False, "measured": "2 (at most 0 expected)"}]
+    assert "3 of 3 drawn positions, the table's side to move: held 1, lost 2" in result.stderr
+    assert [line.split(" c0 ")[0] for line in failures.read_text().splitlines()] == [
+        "8/3R4/8/8/3n4/1k6/8/1K6 b - -",
+        "8/8/8/4k3/8/2RK4/4n3/8 b - -",
+    ]
+
+
+def test_verify_refuses_what_needs_games_for_a_table_that_holds():
+    result = CliRunner().invoke(
+        cli, ["verify", str(TOGETHER), "--positions", str(DRAWN), "--defender", "worst"]
+    )
+    assert result.exit_code == 2
+    assert "krkn_together holds (the weaker side's table)" in result.output
+    assert "--defender cannot be used" in result.output
+
+
+def test_the_games_api_points_a_table_that_holds_to_its_check():
+    with pytest.raises(PositionError, match="krkn_together holds .* with al0.verify.verify_hold"):
+        verify(TOGETHER, str(DRAWN))
