@@ -447,7 +447,7 @@ def report_hold(
         with click.progressbar(length=total, label="checking", file=sys.stderr, show_eta=True) as bar:
             report = check.run(lambda: bar.update(1))
     else:
-        report = check.run(progress_lines(total)[0])
+        report = check.run(progress_lines(Pace(total, None))[0])
     expectations = check.table.expect
     data = report.to_json(expectations)
     if json_path and json_path != STDOUT:
