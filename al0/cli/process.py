@@ -136,12 +136,17 @@ def silence_output(names: tuple[str, ...] = ("stdout", "stderr")) -> None:
 NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 """A write's errors that say the output has no room left: a full disk, a
 quota, a file too large (and ``/dev/full``)."""
+UNWRITABLE = NO_ROOM | {errno.EBADF, errno.EIO}
+"""A write's errors that say the output cannot take it: no room, a stream
+not open for writing (``1</dev/null``: a descriptor open to read), a
+terminal gone (an I/O error)."""
 
 
 @contextlib.contextmanager
 def full_output_exits() -> Iterator[None]:
     """A write in the block that finds no room (standard output on a full
-    disk) ends the command with one line on stderr and exit code 2, as any
+    disk) or cannot be made (:data:`UNWRITABLE`: standard output open only
+    to read) ends the command with one line on stderr and exit code 2, as any
     error does (click would show a traceback and exit 1, verify's code for
     a failed expectation). The command's own ``finally`` blocks have run
     by then, so what it keeps (practice's record and PGN) is kept; what
@@ -149,7 +154,7 @@ def full_output_exits() -> Iterator[None]:
     try:
         yield
     except OSError as error:
-        if error.errno not in NO_ROOM:
+        if error.errno not in UNWRITABLE:
             raise
         silence_output(("stdout",))
         what = shown_path(str(error.filename)) if error.filename else "the output"

@@ -89,6 +89,13 @@ def test_dev_full_is_one_line_and_exit_2_with_nothing_at_exit(tablebase_cache):
     assert (done.returncode, done.stderr) == (2, b"Error: cannot write the output: No space left on device\n")
 
 
+def test_an_output_open_only_to_read_is_one_line_and_exit_2(tablebase_cache):
+    """``1</dev/null``: every write is refused (EBADF), not a traceback and exit 1."""
+    with open(os.devnull) as read_only:
+        done = al0("tables", stdout=read_only, stderr=subprocess.PIPE, cache=str(tablebase_cache))
+    assert (done.returncode, done.stderr) == (2, b"Error: cannot write the output: Bad file descriptor\n")
+
+
 def test_practice_on_a_full_output_keeps_the_move_played(monkeypatch, tmp_path, tablebase_cache):
     """The disk fills as the verdict of the student's mate is written: the
     exercise is counted in the record and the move is in the PGN."""
