@@ -166,6 +166,22 @@ def full_output_exits() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def unsayable_error_exits() -> Iterator[None]:
+    """An error whose one line cannot be written (standard error full, or
+    open only to read) still ends the command with exit code 2, as an
+    error does, silently: click would let the write's own error end it with
+    a traceback no one sees and exit code 1, verify's code for a failed
+    expectation."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in UNWRITABLE:
+            raise
+        silence_output()
+        raise SystemExit(2) from None
+
+
+@contextlib.contextmanager
 def broken_pipe_exits() -> Iterator[None]:
     """A broken pipe in the block (the reader went away: ``al0 … | head``)
     ends the command with :data:`BROKEN_PIPE` and nothing more written: what

@@ -96,6 +96,17 @@ def test_an_output_open_only_to_read_is_one_line_and_exit_2(tablebase_cache):
     assert (done.returncode, done.stderr) == (2, b"Error: cannot write the output: Bad file descriptor\n")
 
 
+@pytest.mark.parametrize("mode", ["w", "r"])  # full (/dev/full), open only to read (/dev/null)
+def test_an_error_that_cannot_be_said_still_exits_2(mode, tablebase_cache):
+    """Not 1 (verify's code for a failed expectation) from the traceback of
+    the error message's own write."""
+    with open("/dev/full" if mode == "w" else os.devnull, mode) as errors:
+        done = al0(
+            "check", "no-such-table", stdout=subprocess.PIPE, stderr=errors, cache=str(tablebase_cache)
+        )
+    assert (done.returncode, done.stdout) == (2, b"")
+
+
 def test_practice_on_a_full_output_keeps_the_move_played(monkeypatch, tmp_path, tablebase_cache):
     """The disk fills as the verdict of the student's mate is written: the
     exercise is counted in the record and the move is in the PGN."""
