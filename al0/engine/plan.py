@@ -213,10 +213,19 @@ class Planner:
         our moves are avoided where the advice allows (:meth:`plan_position`).
 
         :raises SearchBudgetExceeded: when one search reaches a limit.
-        :raises PositionError: when the board has pawns or castling rights,
-            or is not of the table's material (:meth:`plan_position`).
+        :raises PositionError: naming the board when it has pawns or castling
+            rights, is not of the table's material (:meth:`plan_position`)
+            or is not the table's side to move (searched, its tree began
+            with their moves).
         """
-        return self.plan_position(from_board(board), board, limits, seen_after_ours(board, self.table.us))
+        position = from_board(board)
+        self._check_material(position)
+        if board.turn != self.table.us:
+            raise PositionError(
+                f"{board.fen()!r}: it is not the table's side to move "
+                f"(the table {self.table.name} plays {'White' if self.table.us else 'Black'})"
+            )
+        return self.plan_position(position, board, limits, seen_after_ours(board, self.table.us))
 
     def plan_position(
         self,

@@ -260,6 +260,22 @@ def test_a_board_the_table_does_not_play_is_a_position_error_naming_it(fen, why,
         planner.plan_position(from_board(board))
 
 
+@pytest.mark.parametrize(
+    "fen, why",
+    [
+        ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", "not the table's side to move"),
+        ("4k3/4R3/8/8/8/8/8/4K3 b - - 0 1", "not the table's side to move"),
+    ],
+)
+def test_a_board_of_their_move_is_a_position_error_naming_it(fen, why):
+    """``Planner.plan`` is the library's entry for our move: a board of
+    their move was searched without a word (its plan's tree began with
+    their moves)."""
+    planner = Planner(load_table(TABLES / "krk.yaml"))
+    with pytest.raises(PositionError, match=f"{re.escape(fen)}.*{why}"):
+        planner.plan(chess.Board(fen))
+
+
 def test_a_game_of_kqkr_goes_on_as_kqk_once_the_rook_is_taken():
     """Fewer of their men than the table's are played (a capture leaves them)."""
     text = (TABLES / "kqk.yaml").read_text()
