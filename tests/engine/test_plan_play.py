@@ -286,14 +286,17 @@ def test_a_board_the_table_does_not_play_is_a_position_error_naming_it(fen, why,
 @pytest.mark.parametrize(
     "fen, why",
     [
+        ("R5k1/8/8/8/8/8/8/4K3 w - - 0 1", "opposite check"),  # theirs in check, our move
+        ("8/8/8/8/8/8/8/R3Kk2 w - - 0 1", "opposite check"),  # kings side by side
         ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", "not the table's side to move"),
         ("4k3/4R3/8/8/8/8/8/4K3 b - - 0 1", "not the table's side to move"),
     ],
 )
-def test_a_board_of_their_move_is_a_position_error_naming_it(fen, why):
-    """``Planner.plan`` is the library's entry for our move: a board of
-    their move was searched without a word (its plan's tree began with
-    their moves)."""
+def test_a_board_the_table_cannot_be_asked_about_is_a_position_error_naming_it(fen, why):
+    """``Planner.plan`` is the library's entry for our move: an illegal
+    board (it was searched, a library then blaming its own generator) or
+    one of their move (its plan's tree began with their moves) is refused,
+    naming it."""
     planner = Planner(load_table(TABLES / "krk.yaml"))
     with pytest.raises(PositionError, match=f"{re.escape(fen)}.*{why}"):
         planner.plan(chess.Board(fen))
