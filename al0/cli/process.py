@@ -158,8 +158,10 @@ def full_output_exits() -> Iterator[None]:
             raise
         silence_output(("stdout",))
         what = shown_path(str(error.filename)) if error.filename else "the output"
+        # No room is a write's; a descriptor refused or gone may be a read's too (0>/dev/full).
+        said = f"cannot write {what}" if error.errno in NO_ROOM else f"cannot use {what} or the input"
         try:
-            click.echo(f"Error: {error_line(f'cannot write {what}: {error.strerror}')}", err=True)
+            click.echo(f"Error: {error_line(f'{said}: {error.strerror}')}", err=True)
         except OSError:  # standard error has no room either: nowhere to say it
             silence_output(("stderr",))
         raise click.exceptions.Exit(2) from None

@@ -93,7 +93,24 @@ def test_an_output_open_only_to_read_is_one_line_and_exit_2(tablebase_cache):
     """``1</dev/null``: every write is refused (EBADF), not a traceback and exit 1."""
     with open(os.devnull) as read_only:
         done = al0("tables", stdout=read_only, stderr=subprocess.PIPE, cache=str(tablebase_cache))
-    assert (done.returncode, done.stderr) == (2, b"Error: cannot write the output: Bad file descriptor\n")
+    said = b"Error: cannot use the output or the input: Bad file descriptor\n"
+    assert (done.returncode, done.stderr) == (2, said)
+
+
+def test_an_input_open_only_to_write_is_one_line_and_exit_2(tablebase_cache, tmp_path):
+    """``0>/dev/full``: practice's first read is refused (EBADF), not a traceback."""
+    with open(os.devnull, "w") as write_only:
+        done = al0(
+            "practice",
+            "krk",
+            stdin=write_only,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cache=str(tablebase_cache),
+            data=str(tmp_path),
+        )
+    assert done.returncode == 2
+    assert done.stderr.endswith(b"Error: cannot use the output or the input: Bad file descriptor\n")
 
 
 @pytest.mark.parametrize("mode", ["w", "r"])  # full (/dev/full), open only to read (/dev/null)
@@ -163,6 +180,8 @@ def test_a_broken_pipe_exits_141_and_writes_nothing_more(args, monkeypatch, tabl
 
 def al0(*args: str, **options) -> subprocess.CompletedProcess[bytes]:
     env = dict(os.environ, AL0_CACHE_DIR=options.pop("cache"))
+    if "data" in options:
+        env["AL0_DATA_DIR"] = options.pop("data")
     return subprocess.run([sys.executable, "-m", "al0", *args], env=env, cwd=ROOT, timeout=120, **options)
 
 
