@@ -23,6 +23,7 @@ import al0.verify.estimate
 from al0.board import Material
 from al0.cli import cli
 from al0.cli.terminal import LONGEST_TYPED, prepare_tablebase, typed_line
+from al0.cli.uci import command_lines
 from al0.cli.verify import san_line
 from al0.lang.loader import load_table
 from al0.uci import UciEngine
@@ -300,3 +301,12 @@ def test_a_line_longer_than_any_typed_ends_the_input(text, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(data.decode()) if text else stream)
     assert typed_line("move: ") is None
     assert f"a line of more than {LONGEST_TYPED:,} characters is not typed" in capsys.readouterr().out
+
+
+def test_a_uci_line_longer_than_any_command_is_read_past_unkept(monkeypatch):
+    """``al0 uci`` read a line with no end (``< /dev/zero``) whole into memory."""
+    monkeypatch.setattr("al0.cli.uci.LONGEST_COMMAND", 10)
+    said: list[str] = []
+    lines = command_lines(io.StringIO("isready\n" + "x" * 35 + "\nuci\n" + "y" * 11), said.append)
+    assert list(lines) == ["isready\n", "uci\n"]
+    assert said == ["info string ignored a line of more than 10 characters"] * 2
