@@ -18,6 +18,7 @@ from al0.cli.process import (
     full_output_exits,
     open_closed_streams,
     terminating_as_interrupt,
+    unsayable_error_exits,
 )
 from al0.collection import fewer_collections
 from al0.errors import AL0Error
@@ -42,7 +43,7 @@ class Al0Group(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         open_closed_streams()
-        with fewer_collections():  # for the whole command: loading and reports too
+        with unsayable_error_exits(), fewer_collections():  # for the whole command: loading and reports too
             return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -136,12 +136,17 @@ def silence_output(names: tuple[str, ...] = ("stdout", "stderr")) -> None:
 NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 """A write's errors that say the output has no room left: a full disk, a
 quota, a file too large (and ``/dev/full``)."""
+UNWRITABLE = NO_ROOM | {errno.EBADF, errno.EIO}
+"""A write's errors that say the output cannot take it: no room, a stream
+not open for writing (``1</dev/null``: a descriptor open to read), a
+terminal gone (an I/O error)."""
 
 
 @contextlib.contextmanager
 def full_output_exits() -> Iterator[None]:
     """A write in the block that finds no room (standard output on a full
-    disk) ends the command with one line on stderr and exit code 2, as any
+    disk) or cannot be made (:data:`UNWRITABLE`: standard output open only
+    to read) ends the command with one line on stderr and exit code 2, as any
     error does (click would show a traceback and exit 1, verify's code for
     a failed expectation). The command's own ``finally`` blocks have run
     by then, so what it keeps (practice's record and PGN) is kept; what
@@ -149,15 +154,33 @@ def full_output_exits() -> Iterator[None]:
     try:
         yield
     except OSError as error:
-        if error.errno not in NO_ROOM:
+        if error.errno not in UNWRITABLE:
             raise
         silence_output(("stdout",))
         what = shown_path(str(error.filename)) if error.filename else "the output"
+        # No room is a write's; a descriptor refused or gone may be a read's too (0>/dev/full).
+        said = f"cannot write {what}" if error.errno in NO_ROOM else f"cannot use {what} or the input"
         try:
-            click.echo(f"Error: {error_line(f'cannot write {what}: {error.strerror}')}", err=True)
+            click.echo(f"Error: {error_line(f'{said}: {error.strerror}')}", err=True)
         except OSError:  # standard error has no room either: nowhere to say it
             silence_output(("stderr",))
         raise click.exceptions.Exit(2) from None
+
+
+@contextlib.contextmanager
+def unsayable_error_exits() -> Iterator[None]:
+    """An error whose one line cannot be written (standard error full, or
+    open only to read) still ends the command with exit code 2, as an
+    error does, silently: click would let the write's own error end it with
+    a traceback no one sees and exit code 1, verify's code for a failed
+    expectation."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in UNWRITABLE:
+            raise
+        silence_output()
+        raise SystemExit(2) from None
 
 
 @contextlib.contextmanager

@@ -30,10 +30,20 @@ def _loopback(host: str) -> bool:
         return False
 
 
+def _named_host(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--host`` as given, refused when empty: the system takes no name
+    for every interface (a shell's unset ``--host "$HOST"`` would serve the
+    network, its warning naming no host)."""
+    if not value.strip():
+        raise click.BadParameter("an empty host listens on every interface: give 0.0.0.0 to mean that")
+    return value
+
+
 @click.command()
 @click.argument("table", required=False)
 @click.option(
     "--host",
+    callback=_named_host,
     default="127.0.0.1",
     show_default=True,
     help="The interface to listen on; any other than this machine's own is "

@@ -12,6 +12,11 @@ from al0.board import Material
 from al0.engine import Tablebases
 from al0.errors import PositionError
 
+LONGEST_TYPED = 10_000
+"""Most characters of a line read as typed (a move or a command is a few):
+a stream with no line end (``< /dev/zero``) was read whole into memory
+until the system killed the process; a longer line ends the input."""
+
 
 def typed_line(question: str) -> str | None:
     """Ask ``question`` and return the line a person types on standard
@@ -34,7 +39,12 @@ def typed_line(question: str) -> str | None:
                 continue
         else:
             click.echo(question, nl=False)
-            line = raw.readline() if raw is not None else stdin.readline()
+            line = raw.readline(LONGEST_TYPED + 1) if raw is not None else stdin.readline(LONGEST_TYPED + 1)
+            if len(line) > LONGEST_TYPED:
+                click.echo(
+                    f"\na line of more than {LONGEST_TYPED:,} characters is not typed: the input ends here"
+                )
+                return None
             if not line:
                 click.echo()
                 return None

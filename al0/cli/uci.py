@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterator, TextIO
 
 import click
 
@@ -13,6 +13,27 @@ from al0.uci import AUTO, serve_handshake_first
 
 if TYPE_CHECKING:
     from al0.uci import UciEngine
+
+
+LONGEST_COMMAND = 1_000_000
+"""Most characters of a line read from the GUI (a game's whole move list is
+a few thousand): a stream with no line end was read whole into memory."""
+
+
+def command_lines(stream: TextIO, send: Callable[[str], None]) -> Iterator[str]:
+    """The lines of ``stream``, each read to :data:`LONGEST_COMMAND`
+    characters at most: a longer one is read past in pieces, unkept, and
+    an ``info string`` said instead."""
+    while True:
+        line = stream.readline(LONGEST_COMMAND + 1)
+        if not line:
+            return
+        if len(line) <= LONGEST_COMMAND or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stream.readline(LONGEST_COMMAND)
+        send(f"info string ignored a line of more than {LONGEST_COMMAND:,} characters")
 
 
 def _send(line: str) -> None:
@@ -60,4 +81,4 @@ def uci(table: str | None, budget: int) -> None:
 
         return UciEngine(_send, loaded, budget, table or AUTO)
 
-    serve_handshake_first(iter(sys.stdin.readline, ""), _send, make, budget, table or AUTO)
+    serve_handshake_first(command_lines(sys.stdin, _send), _send, make, budget, table or AUTO)

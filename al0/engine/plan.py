@@ -10,7 +10,7 @@ from typing import Any
 import chess
 
 from al0.board import Material
-from al0.board.fen import material_counts
+from al0.board.fen import check_legal, material_counts
 from al0.board.position import Position, from_board, piece_counts, to_board
 from al0.board.symmetry import INVERSE, canonical_symmetry, transform_move, transform_position
 from al0.engine.compiled import CompiledAdvice, RootKey, compile_advice, root_key
@@ -213,10 +213,22 @@ class Planner:
         our moves are avoided where the advice allows (:meth:`plan_position`).
 
         :raises SearchBudgetExceeded: when one search reaches a limit.
-        :raises PositionError: when the board has pawns or castling rights,
-            or is not of the table's material (:meth:`plan_position`).
+        :raises PositionError: naming the board when it has pawns or castling
+            rights, is not of the table's material (:meth:`plan_position`),
+            is not a legal position (kings side by side, the side not to
+            move in check: searched, it was a plan, or a library's error
+            blaming its own generator) or is not the table's side to move
+            (searched, its tree began with their moves).
         """
-        return self.plan_position(from_board(board), board, limits, seen_after_ours(board, self.table.us))
+        position = from_board(board)
+        self._check_material(position)
+        check_legal(board, board.fen())
+        if board.turn != self.table.us:
+            raise PositionError(
+                f"{board.fen()!r}: it is not the table's side to move "
+                f"(the table {self.table.name} plays {'White' if self.table.us else 'Black'})"
+            )
+        return self.plan_position(position, board, limits, seen_after_ours(board, self.table.us))
 
     def plan_position(
         self,

@@ -18,6 +18,7 @@ from al0.board.moves import has_legal_move
 from al0.board.position import Position, from_board, is_check, piece_counts
 from al0.engine.plan import Plan, Planner
 from al0.engine.tree import ForcingTree
+from al0.lang.specs import DefenderError
 
 Opponent = Callable[[chess.Board], Union[chess.Move, None]]
 """Chooses their move at a board (their turn); None means they quit."""
@@ -166,6 +167,8 @@ def play_game(
     a :class:`GameEnd`.
 
     :raises SearchBudgetExceeded: when a plan's search spends its budget.
+    :raises DefenderError: when ``opponent`` answers with a move that is not
+        legal (a null move, a move of our men, a king left in check).
     """
     us = planner.table.us
     tree: ForcingTree | None = None
@@ -199,6 +202,11 @@ def play_game(
             if reply is None:
                 yield GameEnd(Ending.QUIT, "the opponent quit")
                 return
+            if not isinstance(reply, chess.Move) or not board.is_legal(reply):
+                # Pushed, it made a position no game has (a pass, a move of
+                # our men, a king left in check), which the game then played on.
+                shown = reply.uci() if isinstance(reply, chess.Move) else repr(reply)
+                raise DefenderError(f"the opponent's move {shown} is not a legal move at {board.fen()}")
             san = board.san(reply) if notation else None
             in_tree = tree is not None and tree.child(reply) is not None
             tree = descend(tree, reply)

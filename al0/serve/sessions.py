@@ -57,11 +57,20 @@ class Sessions:
         key = secrets.token_urlsafe(12)
         with self._lock:
             self._sessions[key] = session
-            dropped = [
-                self._sessions.popitem(last=False)[1] for _ in range(len(self._sessions) - MAX_SESSIONS)
-            ]
-        for old in dropped:
-            self.leave(old)
+            dropped = [self._sessions.popitem(last=False) for _ in range(len(self._sessions) - MAX_SESSIONS)]
+        for at, (_, old) in enumerate(dropped):
+            try:
+                self.leave(old)
+            except AL0Error:
+                # Not counted: the sessions not yet counted are kept as
+                # they were (oldest first, counted when left or when the
+                # server stops), and the new one is not started.
+                with self._lock:
+                    del self._sessions[key]
+                    for kept_key, kept in reversed(dropped[at:]):
+                        self._sessions[kept_key] = kept
+                        self._sessions.move_to_end(kept_key, last=False)
+                raise
         return key
 
     def get(self, key: str) -> Session:
@@ -75,14 +84,19 @@ class Sessions:
     def leave(self, session: Session) -> bool:
         """Count ``session``'s exercise in the record, as ``al0 practice``
         counts one left, unless it was counted already or no move of it got
-        a verdict; whether it was counted now."""
+        a verdict; whether it was counted now. Left only once counted: an
+        exercise the record could not take is counted by the next leave (or
+        when the server stops), not lost.
+
+        :raises AL0Error: the record could not take the exercise.
+        """
         with session.lock:
             game = session.game
             counted = not session.left and self.record is not None and sum(game.given.values()) > 0
-            session.left = True
             if counted and self.record is not None:
                 with self._record_lock:
                     add_attempt(self.record, game.attempt(session.served.material.name), self.clock())
+            session.left = True
         return counted
 
     def close(self) -> None:

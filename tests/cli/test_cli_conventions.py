@@ -9,6 +9,7 @@ import ast
 import io
 import json
 import re
+import sys
 
 import chess
 import chess.pgn
@@ -21,7 +22,8 @@ import al0.cli.verify
 import al0.verify.estimate
 from al0.board import Material
 from al0.cli import cli
-from al0.cli.terminal import prepare_tablebase
+from al0.cli.terminal import LONGEST_TYPED, prepare_tablebase, typed_line
+from al0.cli.uci import command_lines
 from al0.cli.verify import san_line
 from al0.lang.loader import load_table
 from al0.uci import UciEngine
@@ -287,3 +289,24 @@ def test_an_error_on_one_line_is_joined_or_escaped(message, joined, escaped):  #
     assert one_line(message) == joined
     if escaped is not None:
         assert escape_line_ends(message) == escaped
+
+
+@pytest.mark.parametrize("text", [False, True])  # a binary standard input, and a text one only
+def test_a_line_longer_than_any_typed_ends_the_input(text, monkeypatch, capsys):
+    """A stream with no line end (``< /dev/zero``) was read into memory
+    whole, until the system killed the process: a line past
+    ``LONGEST_TYPED`` ends the input, unread beyond it."""
+    data = b"x" * (LONGEST_TYPED + 5000) + b"\nKd5\n"
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(data.decode()) if text else stream)
+    assert typed_line("move: ") is None
+    assert f"a line of more than {LONGEST_TYPED:,} characters is not typed" in capsys.readouterr().out
+
+
+def test_a_uci_line_longer_than_any_command_is_read_past_unkept(monkeypatch):
+    """``al0 uci`` read a line with no end (``< /dev/zero``) whole into memory."""
+    monkeypatch.setattr("al0.cli.uci.LONGEST_COMMAND", 10)
+    said: list[str] = []
+    lines = command_lines(io.StringIO("isready\n" + "x" * 35 + "\nuci\n" + "y" * 11), said.append)
+    assert list(lines) == ["isready\n", "uci\n"]
+    assert said == ["info string ignored a line of more than 10 characters"] * 2

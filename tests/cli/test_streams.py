@@ -89,6 +89,41 @@ def test_dev_full_is_one_line_and_exit_2_with_nothing_at_exit(tablebase_cache):
     assert (done.returncode, done.stderr) == (2, b"Error: cannot write the output: No space left on device\n")
 
 
+def test_an_output_open_only_to_read_is_one_line_and_exit_2(tablebase_cache):
+    """``1</dev/null``: every write is refused (EBADF), not a traceback and exit 1."""
+    with open(os.devnull) as read_only:
+        done = al0("tables", stdout=read_only, stderr=subprocess.PIPE, cache=str(tablebase_cache))
+    said = b"Error: cannot use the output or the input: Bad file descriptor\n"
+    assert (done.returncode, done.stderr) == (2, said)
+
+
+def test_an_input_open_only_to_write_is_one_line_and_exit_2(tablebase_cache, tmp_path):
+    """``0>/dev/full``: practice's first read is refused (EBADF), not a traceback."""
+    with open(os.devnull, "w") as write_only:
+        done = al0(
+            "practice",
+            "krk",
+            stdin=write_only,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cache=str(tablebase_cache),
+            data=str(tmp_path),
+        )
+    assert done.returncode == 2
+    assert done.stderr.endswith(b"Error: cannot use the output or the input: Bad file descriptor\n")
+
+
+@pytest.mark.parametrize("mode", ["w", "r"])  # full (/dev/full), open only to read (/dev/null)
+def test_an_error_that_cannot_be_said_still_exits_2(mode, tablebase_cache):
+    """Not 1 (verify's code for a failed expectation) from the traceback of
+    the error message's own write."""
+    with open("/dev/full" if mode == "w" else os.devnull, mode) as errors:
+        done = al0(
+            "check", "no-such-table", stdout=subprocess.PIPE, stderr=errors, cache=str(tablebase_cache)
+        )
+    assert (done.returncode, done.stdout) == (2, b"")
+
+
 def test_practice_on_a_full_output_keeps_the_move_played(monkeypatch, tmp_path, tablebase_cache):
     """The disk fills as the verdict of the student's mate is written: the
     exercise is counted in the record and the move is in the PGN."""
@@ -145,6 +180,8 @@ def test_a_broken_pipe_exits_141_and_writes_nothing_more(args, monkeypatch, tabl
 
 def al0(*args: str, **options) -> subprocess.CompletedProcess[bytes]:
     env = dict(os.environ, AL0_CACHE_DIR=options.pop("cache"))
+    if "data" in options:
+        env["AL0_DATA_DIR"] = options.pop("data")
     return subprocess.run([sys.executable, "-m", "al0", *args], env=env, cwd=ROOT, timeout=120, **options)
 
 

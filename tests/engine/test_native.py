@@ -335,7 +335,7 @@ def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) 
         "t.yaml",
         TABLES,
     )
-    crowded = chess.Board("QQQQ4/QQQQ4/8/3k4/8/8/8/4K3 w - - 0 1")
+    crowded = chess.Board("QQQQ4/QQQQ4/8/7k/8/8/8/4K3 w - - 0 1")
     plans = []
     for core_name in ("native", "python"):
         monkeypatch.setenv("AL0_CORE", core_name)

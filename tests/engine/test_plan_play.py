@@ -15,6 +15,7 @@ from al0.engine.plan import Planner
 from al0.engine.play import Ending, GameEnd, OurMove, TheirMove, play_game
 from al0.errors import PositionError
 from al0.lang.loader import load_table, parse_table
+from al0.lang.specs import DefenderError
 from conftest import TABLES
 
 START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
@@ -148,6 +149,10 @@ def test_book_table_mates_random_defenders_from_200_random_positions(bratko):
 STALEMATE_TRAP = "k7/8/2K5/8/8/1R6/8/8 w - - 0 1"
 
 
+SHUFFLE = ("h8g8", "g8h8", "h8h7", "h7h8", "g8f8", "f8g8")
+"""Their king's shuffle in the corner, the first legal of these each move."""
+
+
 @pytest.mark.parametrize(
     "advice, fen, opponent, ending",
     [
@@ -179,7 +184,7 @@ STALEMATE_TRAP = "k7/8/2K5/8/8/1R6/8/8 w - - 0 1"
             "{s: {better-goal: 'themtomove and dist(R, k) = 7 and mdist(R, K) = 6', holding-goal: true,"
             " us-moves: {0: rookmove}, them-moves: nomove}}",
             "7k/8/8/8/3K4/8/8/R7 w - - 0 1",
-            lambda b: chess.Move.from_uci("h8g8" if b.king(chess.BLACK) == chess.H8 else "g8h8"),
+            lambda b: next(m for m in map(chess.Move.from_uci, SHUFFLE) if b.is_legal(m)),
             Ending.REPETITION,
         ),
         (
@@ -194,6 +199,24 @@ def test_every_game_end_is_named(advice, fen, opponent, ending):
     planner = Planner(table(advice, "[{name: r, if: true, then: [s]}]"))
     events = play(planner, fen, opponent, max_moves=40)
     assert events[-1].ending == ending
+
+
+@pytest.mark.parametrize(
+    "fen, reply",
+    [
+        ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", chess.Move.null()),  # a pass
+        ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", chess.Move.from_uci("a1a2")),  # a move of our rook
+        ("4k3/8/8/8/8/8/8/3RK3 b - - 0 1", chess.Move.from_uci("e8d8")),  # into the rook's check
+        ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", "e8d7"),  # not a move at all
+    ],
+)
+def test_an_opponents_illegal_move_is_a_defender_error_naming_it(fen, reply, bratko):
+    """A library opponent's illegal move was pushed and the game played on
+    (a pass every turn; "Rxa2" for a move of our rook; an AssertionError of
+    python-chess's SAN for a king left in check)."""
+    shown = reply.uci() if isinstance(reply, chess.Move) else repr(reply)
+    with pytest.raises(DefenderError, match=f"the opponent's move {re.escape(shown)} is not a legal move at"):
+        list(play_game(Planner(bratko), chess.Board(fen), lambda _: reply))
 
 
 def test_move_limit_ends_the_game(bratko):
@@ -258,6 +281,25 @@ def test_a_board_the_table_does_not_play_is_a_position_error_naming_it(fen, why,
         planner.plan(board)
     with pytest.raises(PositionError, match=re.escape(board.fen())):
         planner.plan_position(from_board(board))
+
+
+@pytest.mark.parametrize(
+    "fen, why",
+    [
+        ("R5k1/8/8/8/8/8/8/4K3 w - - 0 1", "opposite check"),  # theirs in check, our move
+        ("8/8/8/8/8/8/8/R3Kk2 w - - 0 1", "opposite check"),  # kings side by side
+        ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", "not the table's side to move"),
+        ("4k3/4R3/8/8/8/8/8/4K3 b - - 0 1", "not the table's side to move"),
+    ],
+)
+def test_a_board_the_table_cannot_be_asked_about_is_a_position_error_naming_it(fen, why):
+    """``Planner.plan`` is the library's entry for our move: an illegal
+    board (it was searched, a library then blaming its own generator) or
+    one of their move (its plan's tree began with their moves) is refused,
+    naming it."""
+    planner = Planner(load_table(TABLES / "krk.yaml"))
+    with pytest.raises(PositionError, match=f"{re.escape(fen)}.*{why}"):
+        planner.plan(chess.Board(fen))
 
 
 def test_a_game_of_kqkr_goes_on_as_kqk_once_the_rook_is_taken():

@@ -241,6 +241,28 @@ def test_no_exercise_is_dropped_uncounted(
     assert recording.call("progress", {})["lines"][0].startswith("KQK: 0 of 2 exercises solved")
 
 
+def test_an_exercise_the_record_cannot_take_is_kept_until_it_can(
+    tablebase_cache: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A leave (or the session cap's drop) that the record refuses (here a
+    folder where the record was) fails, and the exercise stays open: the
+    next leave counts it, and the cap's drop is undone with the new session."""
+    monkeypatch.setattr("al0.serve.sessions.MAX_SESSIONS", 1)
+    record = tmp_path / "progress.json"
+    recording = Api(Tables(), record=record)
+    session = recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})["session"]
+    recording.call("practice/move", {"session": session, "move": "b1b6"})  # stalemate
+    record.mkdir()
+    with pytest.raises(ApiError, match="Is a directory"):
+        recording.call("practice/leave", {"session": session})
+    with pytest.raises(ApiError, match="Is a directory"):
+        recording.call("practice/start", {"table": "kqk", "fen": KQK_SHORT})  # would drop it
+    assert recording.call("practice/state", {"session": session})["session"] == session  # still open
+    record.rmdir()
+    assert recording.call("practice/leave", {"session": session})["recorded"]
+    assert recording.call("progress", {})["lines"][0].startswith("KQK: 0 of 1 exercises solved")
+
+
 def test_a_tables_plans_and_games_share_its_match(tablebase_cache: Any) -> None:
     """Every plan and practice game of a table uses the planner of its one
     Match: a position planned twice is searched once."""

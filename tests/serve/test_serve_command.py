@@ -49,6 +49,20 @@ def test_serve_refuses_a_missing_table_before_serving(tmp_path: Any) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("host", ["", " "])
+def test_serve_refuses_an_empty_host(host: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It listened on every interface, its warning naming no host (a
+    server made anyway fails the test rather than serving forever)."""
+
+    def no_server(*args: Any) -> None:
+        raise AssertionError("a server was made")
+
+    monkeypatch.setattr("al0.cli.serve.Server", no_server)
+    result = CliRunner().invoke(cli, ["serve", "krk", "--no-browser", "--host", host])
+    assert result.exit_code == 2
+    assert "an empty host listens on every interface: give 0.0.0.0" in result.output
+
+
 @pytest.mark.parametrize(
     "host, loopback",
     [
