@@ -176,9 +176,13 @@ def test_a_queue_that_is_not_one_is_refused_naming_the_file(tmp_path: Path, revi
 # ---------------------------------------------------------- the lessons
 
 
-def test_every_bundled_tables_ending_and_the_tablebases_four_have_lessons():
+def test_every_bundled_winning_tables_ending_and_the_tablebases_four_have_lessons():
+    # A table that holds (krkb_hold, krkn_hold) has none yet: practice plays
+    # the side that wins, so "hold the draw" lessons wait for practice of a
+    # defending side.
     endings = {lesson.material for lesson in CATALOGUE}
-    assert {load_table(str(path)).material.name for path in bundled_tables()} <= endings
+    tables = [load_table(str(path)) for path in bundled_tables()]
+    assert {table.material.name for table in tables if not table.holds} <= endings
     assert {"KQK", "KRK", "KBBK", "KQKR"} <= endings
     names = [row["name"] for row in catalogue_rows()]
     assert len(names) == len(set(names))
