@@ -83,6 +83,24 @@ def until(browser: Any, condition: Callable[[], Any]) -> Any:
     return wait.until(lambda _: condition())
 
 
+def plan_kbbk(browser: Any, url: str) -> Any:
+    """Load the page, choose the KBBK table, set its test position and
+    plan there, until the tree shows our first move; the FEN box."""
+    from selenium.webdriver.support.ui import Select
+
+    loaded(browser, url)
+    Select(browser.find_element("id", "table")).select_by_value("kbbk")
+    fen = browser.find_element("id", "fen")
+    until(browser, lambda: fen.get_attribute("value").startswith("8/8/8/3k4/8/8/8/2BBK3"))
+    fen.clear()
+    fen.send_keys(KBBK)
+    browser.find_element("id", "set-fen").click()
+    until(browser, lambda: fen.get_attribute("value") == KBBK)
+    browser.find_element("id", "plan-here").click()
+    until(browser, lambda: browser.find_elements("css selector", "#tree .node.us"))
+    return fen
+
+
 def text(browser: Any, element: str) -> str:
     return str(browser.find_element("id", element).text)
 
@@ -155,19 +173,7 @@ def test_a_kqk_exercise_by_clicking(browser: Any, url: str, shots: Path) -> None
 
 
 def test_a_kbbk_plan_tree_by_clicking(browser: Any, url: str, shots: Path) -> None:
-    loaded(browser, url)
-    select = browser.find_element("id", "table")
-    from selenium.webdriver.support.ui import Select
-
-    Select(select).select_by_value("kbbk")
-    fen = browser.find_element("id", "fen")
-    until(browser, lambda: fen.get_attribute("value").startswith("8/8/8/3k4/8/8/8/2BBK3"))
-    fen.clear()
-    fen.send_keys(KBBK)
-    browser.find_element("id", "set-fen").click()
-    until(browser, lambda: fen.get_attribute("value") == KBBK)
-    browser.find_element("id", "plan-here").click()
-    until(browser, lambda: browser.find_elements("css selector", "#tree .node.us"))
+    fen = plan_kbbk(browser, url)
     assert text(browser, "caption")  # the advice in the table's words
     depth = 0
     while True:  # down the first branch, each click showing its position
@@ -458,19 +464,8 @@ def test_a_class_at_400_px_plays_kqk_to_mate_with_the_keyboard_alone(
 def test_at_400_px_the_plan_tree_ends_in_checkmate_and_hides_its_figures(
     phone: Any, url: str, shots: Path
 ) -> None:
-    from selenium.webdriver.support.ui import Select
-
     browser = phone
-    loaded(browser, url)
-    Select(browser.find_element("id", "table")).select_by_value("kbbk")
-    fen = browser.find_element("id", "fen")
-    until(browser, lambda: fen.get_attribute("value").startswith("8/8/8/3k4/8/8/8/2BBK3"))
-    fen.clear()
-    fen.send_keys(KBBK)
-    browser.find_element("id", "set-fen").click()
-    until(browser, lambda: fen.get_attribute("value") == KBBK)
-    browser.find_element("id", "plan-here").click()
-    until(browser, lambda: browser.find_elements("css selector", "#tree .node.us"))
+    plan_kbbk(browser, url)
     assert not browser.find_element("id", "plan-status").is_displayed()  # no nodes, no ms
     leaves = browser.execute_script(
         "return [...document.querySelectorAll('#tree li')].filter(li => !li.querySelector('ul'))"
