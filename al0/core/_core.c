@@ -1,7 +1,8 @@
 /* al0.core._core: the CPython face of the native core. It reads what
  * Python prepared (positions as al0.board.position.Position tuples,
  * advice and planners compiled by al0/engine/native.py) and returns plain
- * values: moves as from * 64 + to, a search's tree as nested tuples
+ * values: moves as from * 64 + to (plus 4096 times the piece a pawn
+ * becomes: al0.board.position.move_code), a search's tree as nested tuples
  * (height, ((move, subtree), ...)) with shared subtrees shared, a plan's as
  * flat ints in bytes (tree.h). It never parses a table, prints or exits. */
 #define PY_SSIZE_T_CLEAN
@@ -60,8 +61,8 @@ static int read_fields(PyObject *tuple, Position *p)
     return 0;
 }
 
-/* A position whose moves the core may make: at most MAX_MEN men. */
-static int read_board(PyObject *tuple, Position *p)
+/* A position the core may search: at most MAX_MEN men, pawns too. */
+static int read_position(PyObject *tuple, Position *p)
 {
     if (read_fields(tuple, p) < 0)
         return -1;
@@ -75,19 +76,6 @@ static int read_board(PyObject *tuple, Position *p)
     return 0;
 }
 
-/* A position the core may search: pawnless (its moves and symmetries know
- * pawns, its vocabulary and trees not yet; a table with pawns plans on the
- * Python twin, al0/engine/plan.py). */
-static int read_position(PyObject *tuple, Position *p)
-{
-    if (read_board(tuple, p) < 0)
-        return -1;
-    if (p->pawns || p->ep_square >= 0) {
-        PyErr_SetString(PyExc_ValueError, "the native core searches no pawns yet");
-        return -1;
-    }
-    return 0;
-}
 
 /* A position as al0.board.position.Position's tuple. */
 static PyObject *position_tuple(const Position *p)
@@ -142,7 +130,7 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *arg)
 {
     Position p;
     Move moves[MAX_MOVES];
-    if (read_board(arg, &p) < 0)
+    if (read_position(arg, &p) < 0)
         return NULL;
     return moves_tuple(moves, legal_moves(&p, moves));
 }
@@ -155,7 +143,7 @@ static PyObject *py_apply(PyObject *self, PyObject *args)
     int move;
     Position p;
     Move moves[MAX_MOVES];
-    if (!PyArg_ParseTuple(args, "Oi", &position, &move) || read_board(position, &p) < 0)
+    if (!PyArg_ParseTuple(args, "Oi", &position, &move) || read_position(position, &p) < 0)
         return NULL;
     int count = legal_moves(&p, moves);
     for (int i = 0; i < count; i++)
@@ -570,7 +558,7 @@ static PyObject *prober_value(ProberObject *self, PyObject *arg)
     if (read_probed(arg, &p) < 0)
         return NULL;
     if (p.pawns)
-        return PyLong_FromLong(-1);  /* the core's tables hold no pawns yet: the Python twin answers */
+        return PyLong_FromLong(-1);  /* the core's prober holds no pawn tables yet: the Python twin answers */
     return PyLong_FromLong(probe_value(&self->prober, &p));
 }
 
@@ -1135,8 +1123,8 @@ static PyObject *planner_plan(PlannerObject *self, PyObject *args)
         return NULL;
     if (read_fields(position, &p) < 0)
         return NULL;
-    if (popcount(p.white | p.black) > MAX_MEN || p.pawns)
-        Py_RETURN_NONE;  /* more men than the core's move lists hold, or pawns: the caller's Python loop plans */
+    if (popcount(p.white | p.black) > MAX_MEN)
+        Py_RETURN_NONE;  /* more men than the core's move lists hold: the caller's Python loop plans */
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "a plan is already being made by this planner");
         return NULL;

@@ -196,10 +196,6 @@ static void sort_by(Move *moves, int n, int (*key)(Move))
         }
 }
 
-/* generators._by_squares: by from-square, to-square, then promotion
- * (none, knight, bishop, rook, queen). */
-static int by_squares(Move m) { return (m & 4095) << 3 | MOVE_PROMOTION(m); }
-
 /* generators.moves(p): the legal moves of the piece on square, a king's
  * in the book's order, any other piece's by target square a1 ... h8. */
 int piece_moves(const Position *p, int square, Move *out)

@@ -16,6 +16,10 @@ typedef uint16_t Move;
 #define MOVE_PROMOTION(m) ((m) >> 12)
 #define MAX_MOVES 256
 
+/* generators._by_squares' key: by from-square, to-square, then promotion
+ * (none, knight, bishop, rook, queen). */
+static inline int by_squares(Move m) { return (m & 4095) << 3 | MOVE_PROMOTION(m); }
+
 Position apply_move(const Position *p, Move move);
 int legal_moves(const Position *p, Move *out);
 int has_legal_move(const Position *p);

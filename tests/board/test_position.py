@@ -27,7 +27,18 @@ from al0.board.checks import (
     mate_in_one,
 )
 from al0.board.moves import legal_moves, legal_targets, play, successors
-from al0.board.position import MOVES, PROMOTIONS, Position, fen, from_board, is_check, to_board
+from al0.board.position import (
+    MOVES,
+    PROMOTIONS,
+    Position,
+    code_move,
+    fen,
+    from_board,
+    is_check,
+    move_code,
+    moved,
+    to_board,
+)
 from al0.errors import PositionError
 from conftest import PAWN_MATERIALS, mates, pawn_boards
 
@@ -199,3 +210,12 @@ def test_a_positions_fen_is_python_chess_fen():
             board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < 0.5))
         board.turn = generator.random() < 0.5
         assert fen(from_board(board)) == board.fen()
+
+
+def test_every_move_has_one_code_and_one_shared_object():
+    everything = [move for row in MOVES for move in row] + [m for four in PROMOTIONS.values() for m in four]
+    codes = {move_code(move) for move in everything}
+    assert len(codes) == len(everything) == 64 * 64 + 4 * len(PROMOTIONS)
+    for move in everything:
+        assert code_move(move_code(move)) is move
+        assert moved(move, move.from_square, move.to_square) is move
