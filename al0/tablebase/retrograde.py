@@ -397,8 +397,11 @@ def _count_moves(
         for piece in PROMOTIONS if promotes else (0,):
             rest, mapping, swapped = leaving[captured, slot if promotes else -1, piece]
             small = Layout(rest)
+            # Its first side our second: the ranks flipped, so that the pawns
+            # of its first side go up the board (no pawnless value changes).
+            flip = 56 if swapped else 0
             value = smaller[rest.name][
-                (1 - side) ^ int(swapped), small.canonical([after[s] for s in mapping])
+                (1 - side) ^ int(swapped), small.canonical([after[s] ^ flip for s in mapping])
             ]
             plies = value.astype(np.int32) + 1
             lost = (value % 2 == 0) & (value < DRAW)  # the opponent is mated: we win

@@ -50,6 +50,27 @@ def _board_men(board: chess.Board) -> tuple[chess.Square, chess.Square, list[_Ma
     return chess.lsb(kings & white), chess.lsb(kings & board.occupied_co[chess.BLACK]), men
 
 
+def _passant_coded(men: list[_Man], pawn: chess.Square) -> list[_Man]:
+    """``men`` with the pawn on ``pawn``, which has just stepped twice and
+    may be taken en passant, where a table's index holds it: on its own
+    first rank, three squares behind (``retrograde.c`` explains why)."""
+    return [
+        (piece, colour, square + (-24 if colour == chess.WHITE else 24) if square == pawn else square)
+        for piece, colour, square in men
+    ]
+
+
+def _opens_passant(men: list[_Man], move: chess.Move) -> bool:
+    """Whether ``move``, a pawn's double step among ``men``, lands beside a
+    pawn of the other side (which may then take en passant)."""
+    end = move.to_square
+    colour = next(colour for _, colour, square in men if square == move.from_square)
+    return any(
+        piece == chess.PAWN and other != colour and square >> 3 == end >> 3 and abs(square - end) == 1
+        for piece, other, square in men
+    )
+
+
 _Slots = tuple["Tablebase", chess.Color, tuple[tuple[bool, int], ...]]
 """What :attr:`Tablebase._slots` holds for one kind of men."""
 
@@ -223,6 +244,8 @@ class Tablebase:
         :raises PositionError: for material this table cannot answer for.
         """
         white_king, black_king, men = _board_men(board)
+        if board.ep_square is not None and board.has_pseudo_legal_en_passant():
+            men = _passant_coded(men, board.ep_square ^ 8)  # the pawn in front of the square it passed
         return self._place(white_king, black_king, sorted(men), board.turn, board)
 
     def _place(
@@ -305,17 +328,25 @@ class Tablebase:
         """:meth:`_scored` of the position of these kings and ``men``, with
         ``turn`` to move and legal ``moves``. Each move's position is located
         from the men it moves, not from a board pushed: without castling
-        rights a move carries one man, may take another and may
-        promote it (no table has pawns on both sides: no en passant)."""
+        rights a move carries one man, may take another (en passant, the
+        one beside it) and may promote it; a double step may open en
+        passant for the other side."""
         turn = not turn
         scored = []
+        pawns = {square for piece, _, square in men if piece == chess.PAWN}
         for move in sorted(moves, key=chess.Move.uci):
             start, end = move.from_square, move.to_square
-            after = sorted(
+            taken = end
+            if start in pawns and (start - end) % 8 and all(square != end for _, _, square in men):
+                taken = end ^ 8  # en passant: a pawn's diagonal step to an empty square takes the one behind
+            after = [
                 (move.promotion or piece, colour, end) if square == start else (piece, colour, square)
                 for piece, colour, square in men
-                if square != end
-            )
+                if square != taken
+            ]
+            if start in pawns and abs(end - start) == 16 and _opens_passant(men, move):
+                after = _passant_coded(after, end)
+            after.sort()
             table, side, index = self._place(
                 end if start == white_king else white_king,
                 end if start == black_king else black_king,

@@ -140,14 +140,31 @@ def test_kpk_is_gaviotas_distance_to_mate(tablebase_cache: Path) -> None:
     assert errors[:5] == []
 
 
-@pytest.mark.parametrize("text", ["KPK", "KKP", "kpk"])
-def test_kpk_is_named_with_the_pawn_first(text: str) -> None:
-    assert tb.parse_material(text.upper()).name == "KPK"
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("KPK", "KPK"),
+        ("KKP", "KPK"),
+        ("kpk", "KPK"),
+        ("KPKP", "KPKP"),
+        ("KKPP", "KPPK"),
+        ("KPKQ", "KQKP"),
+        ("KPKR", "KRKP"),
+        ("KPKB", "KBKP"),
+        ("KNKP", "KNKP"),
+        ("KKPQ", "KQPK"),
+        ("KPRK", "KRPK"),
+        ("KBPK", "KBPK"),
+        ("KKNP", "KNPK"),
+    ],
+)
+def test_a_material_with_pawns_is_named_stronger_side_first(text: str, name: str) -> None:
+    assert tb.parse_material(text.upper()).name == name
 
 
-@pytest.mark.parametrize("text", ["KPKP", "KPPK", "KQKP"])
-def test_other_materials_with_pawns_are_refused_by_name(text: str) -> None:
-    with pytest.raises(PositionError, match=f"unsupported material '{text}'.*KPK"):
+@pytest.mark.parametrize("text", ["KPPKP", "KPPPK", "KQPKP"])
+def test_five_men_with_pawns_are_refused_by_name(text: str) -> None:
+    with pytest.raises(PositionError, match=f"unsupported material '{text}'.*up to 2 men.*KNPK"):
         tb.parse_material(text)
 
 
