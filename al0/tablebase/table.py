@@ -21,7 +21,7 @@ from al0.board.position import MOVES, Position, to_board
 from al0.core import native
 from al0.errors import PositionError
 from al0.tablebase.classes import PositionClasses
-from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout
+from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout, behind_start
 from al0.tablebase.probe import make_prober
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Values
 
@@ -487,6 +487,9 @@ class Tablebase:
             for image in layout.images(squares):
                 least &= (image < 0) | (image >= index)
                 fixed += image == index
+            # A position with the right to take en passant is not a class
+            # of its own placement: counted and listed with those without.
+            least &= ~behind_start(self.material, squares)
             indices.append(index[least])
             sizes.append(group // fixed[least] // per_board)
         return np.concatenate(indices), np.concatenate(sizes)
