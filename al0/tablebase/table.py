@@ -419,6 +419,8 @@ class Tablebase:
         value = self._prober.value(position) if self._prober is not None else -1
         if value < 0:  # the Python twin (it raises for men no table knows)
             white_king, black_king, men = self._men(position)
+            if position.ep_square is not None:  # set only where a pawn may take: the right is on
+                men = _passant_coded(men, position.ep_square ^ 8)
             table, side, index = self._place(white_king, black_king, sorted(men), position.turn, position)
             value = int(table.values[side, index])
         if value == DRAW:

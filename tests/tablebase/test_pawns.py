@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from al0 import tablebase as tb
 from al0.board import Material
+from al0.board.position import from_board
 from al0.cli import cli
 from al0.tablebase.geometry import Layout
 from al0.tablebase.retrograde import on_board, passant_target
@@ -143,6 +144,9 @@ def test_hand_known_pawn_positions(
     assert table.result(board) == tb.Result(winner, plies)
     if best is not None:
         assert best in [move.uci() for move in table.best_moves(board)]
+    # The compact position (its en passant square kept) is probed alike.
+    assert table.result_at(from_board(board)) == table.result(board)
+    assert table.best_defence_at(from_board(board)) == table.best_defence(board)
 
 
 # Counts over positions (placements with a side to move; one with the right
