@@ -410,6 +410,17 @@ class Tablebase:
         ]
         return chess.lsb(kings & white), chess.lsb(kings & ~white), men
 
+    def _locate_at(self, position: Position) -> tuple[Tablebase, int, int]:
+        """:meth:`_locate` of a compact ``position``, whose en passant
+        square is set only where a pawn may take (the right is on).
+
+        :raises PositionError: for material this table cannot answer for.
+        """
+        white_king, black_king, men = self._men(position)
+        if position.ep_square is not None:
+            men = _passant_coded(men, position.ep_square ^ 8)
+        return self._place(white_king, black_king, sorted(men), position.turn, position)
+
     def result_at(self, position: Position) -> Result:
         """:meth:`result` of a legal ``position`` (one reached in play from
         a legal one: it is not validated again), without a board.
@@ -418,10 +429,7 @@ class Tablebase:
         """
         value = self._prober.value(position) if self._prober is not None else -1
         if value < 0:  # the Python twin (it raises for men no table knows)
-            white_king, black_king, men = self._men(position)
-            if position.ep_square is not None:  # set only where a pawn may take: the right is on
-                men = _passant_coded(men, position.ep_square ^ 8)
-            table, side, index = self._place(white_king, black_king, sorted(men), position.turn, position)
+            table, side, index = self._locate_at(position)
             value = int(table.values[side, index])
         if value == DRAW:
             return Result(None, None)
@@ -468,8 +476,7 @@ class Tablebase:
         core = native()
         if core is None:
             return None
-        # Compact positions have no pawns: the core probes pawnless tables only.
-        return make_prober(core, {men: slots for men, slots in self._slots.items() if not slots[0]._pawns})
+        return make_prober(core, self._slots)
 
     @functools.cached_property
     def _classes(self) -> tuple[np.ndarray, np.ndarray]:

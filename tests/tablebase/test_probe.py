@@ -40,7 +40,7 @@ def _twin(table: tb.Tablebase, position: Position) -> tuple[int, int | None]:
     """The Python twin's entry of ``position`` and its defence (as from * 64
     + to; None without a legal move)."""
     white_king, black_king, men = table._men(position)
-    found, side, index = table._place(white_king, black_king, sorted(men), position.turn, position)
+    found, side, index = table._locate_at(position)
     scored = table._scored_men(white_king, black_king, men, position.turn, legal_moves(position), position)
     if not scored:
         return int(found.values[side, index]), None
@@ -84,6 +84,42 @@ def test_the_core_probes_four_men_as_the_twin(tablebase_cache: Path) -> None:
     _check(tb.load("KQKR", tablebase_cache), _positions([K, k, Q, r], 1000, seed=2))
 
 
+def _check_values(table: tb.Tablebase, positions: list[Position]) -> None:
+    """The core's entry of each position is the twin's (with pawns the core
+    finds no defence yet: its moves know no pawns, the twin answers)."""
+    prober = table._prober
+    assert prober is not None
+    for position in positions:
+        assert prober.value(position) == _twin(table, position)[0], position
+        assert prober.best_defence(position) == -1
+
+
+@pytest.mark.parametrize("colour", chess.COLORS)
+def test_the_core_probes_kpk_as_the_twin(tablebase_cache: Path, colour: chess.Color) -> None:
+    """Either colour holding the pawn (Black's read with the ranks flipped)."""
+    pawn = chess.Piece(chess.PAWN, colour)
+    _check_values(tb.load("KPK", tablebase_cache), _positions([K, k, pawn], 400, seed=46 + colour))
+
+
+@pytest.mark.slow
+def test_the_core_probes_en_passant_as_the_twin(tablebase_cache: Path) -> None:
+    """KPKP positions whose side to move may take en passant: the pawn that
+    stepped twice is read from its coded entry, either colour taking."""
+    table = tb.load("KPKP", tablebase_cache)
+    positions = [
+        from_board(chess.Board(fen))
+        for fen in (
+            "8/8/8/Pp6/8/8/8/K1k5 w - b6 0 1",
+            "8/8/8/2kPp3/8/8/8/K7 w - e6 0 1",
+            "k7/8/8/8/2KpP3/8/8/8 b - e3 0 1",
+            "8/8/8/8/5pP1/8/1K6/5k2 b - g3 0 1",
+        )
+    ]
+    assert all(position.ep_square is not None for position in positions)
+    P, p = chess.Piece(chess.PAWN, chess.WHITE), chess.Piece(chess.PAWN, chess.BLACK)
+    _check_values(table, positions + _positions([K, k, P, p], 400, seed=47))
+
+
 def test_positions_of_men_no_table_knows_are_left_to_the_twin(tablebase_cache: Path) -> None:
     """-1 from the core: the twin then raises the error that names them."""
     table = tb.load("KRK", tablebase_cache)
@@ -99,4 +135,4 @@ def test_a_prober_refuses_malformed_tables() -> None:
     with pytest.raises(ValueError):
         core.Prober([0] * 63, [0] * 512, [0] * 64, [])
     with pytest.raises(ValueError):  # values too short for three slots
-        core.Prober([0] * 64, [0] * 512, [0] * 64, [(0, b"\0" * 10, True, [-2, -1, 0])])
+        core.Prober([0] * 64, [0] * 512, [0] * 64, [(0, b"\0" * 10, True, [-2, -1, 0], False)])
