@@ -15,7 +15,9 @@ from those losses); it is a loss in ``d`` when its last move has just been
 found to reach a win of the opponent (a counter of unresolved moves per
 position). Captures and promotions (exits) lead into other tables, so
 their values are known from the start and act at the level they decide; a
-pawn's push is un-moved by a step back. Un-moving from a class's one index
+pawn's push is un-moved by a step back. A position whose side to move may
+take en passant has an entry of its own, the pawn that stepped twice
+coded on its own first rank (:func:`on_board`). Un-moving from a class's one index
 reaches each predecessor class ``|Stab(P)| / |Stab(Q)|`` times per move
 between them, so the counters are kept in units of ``1/|G|`` moves: a move
 of P is worth ``|G| / |Stab(P)|``, an un-move from Q ``|G| / |Stab(Q)|``
