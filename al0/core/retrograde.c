@@ -395,21 +395,31 @@ typedef struct {
 static void classify(Build *b, long long index)
 {
     const TableLayout *l = b->l;
-    int squares[TABLE_MAX_MEN], board[TABLE_MAX_MEN];
+    int squares[TABLE_MAX_MEN], board[TABLE_MAX_MEN], coded = 0, distinct = 0;
     layout_decode(l, index, squares);
+    for (int slot = 0; slot < l->men; slot++)
+        coded |= l->types[slot] == PAWN && behind_start(l->sides[slot], squares[slot]);
     uint8_t flags = 0;
+    Bitboard attacks[2] = {0, 0};
     for (int side = 0; side < 2; side++) {
-        /* The position with `side` to move: men on distinct squares, no
-         * pawn on the first or last rank, and the other king not in check. */
-        int legal = on_board(l, squares, side, board) > -2;
-        Bitboard occupied = occupancy(l, board, -1);
-        legal = legal && popcount(occupied) == l->men;
-        for (int slot = 0; slot < l->men && legal; slot++)
-            if (l->types[slot] == PAWN && BB(board[slot]) & LAST_RANKS)
-                legal = 0;
-        legal = legal && !(side_attacks_of(l, board, side, occupied) & BB(board[l->kings[!side]]));
+        /* The men with `side` to move, where the index says but for a pawn
+         * coded as just stepped twice: without one, the same board for
+         * either side, its attacks found once. Legal: men on distinct
+         * squares, no pawn on the first or last rank, the other king not
+         * in check. */
+        if (side == 0 || coded) {
+            int passant = on_board(l, squares, side, board);
+            Bitboard occupied = occupancy(l, board, -1);
+            distinct = passant > -2 && popcount(occupied) == l->men;
+            for (int slot = 0; slot < l->men && distinct; slot++)
+                if (l->types[slot] == PAWN && BB(board[slot]) & LAST_RANKS)
+                    distinct = 0;
+            for (int attacker = 0; attacker < 2 && distinct; attacker++)
+                attacks[attacker] = side_attacks_of(l, board, attacker, occupied);
+        }
+        int legal = distinct && !(attacks[side] & BB(board[l->kings[!side]]));
         b->entries[side * l->size + index] = ENTRY(0, legal ? RETRO_DRAW : RETRO_ILLEGAL, 0);
-        if (legal && side_attacks_of(l, board, !side, occupied) & BB(board[l->kings[side]]))
+        if (legal && attacks[!side] & BB(board[l->kings[side]]))
             flags |= CHECK << side;
     }
     if ((l->pair[0] < 0 && l->fixer[squares[0]] < 0) || layout_canonical(l, squares, 1) == index) {

@@ -487,11 +487,20 @@ class Tablebase:
         # the class has half as many boards as ordered images.
         group = len(layout.symmetries) * (2 if self.material.pair is not None else 1)
         per_board = 2 if self.material.pair is not None else 1
+        # The file mirror alone and no pair: an index has its first king on
+        # files a-d and its mirror image has none there, so every index is
+        # its class's least, a class of two positions.
+        mirror_only = len(layout.symmetries) == 2 and self.material.pair is None
         indices, sizes = [], []
         chunk = 1 << 18
         for start in range(0, layout.size, chunk):
             index = np.arange(start, min(layout.size, start + chunk))
             squares = layout.decode(index)
+            if mirror_only:
+                index = index[~behind_start(self.material, squares)]
+                indices.append(index)
+                sizes.append(np.full(len(index), group, dtype=np.int64))
+                continue
             least = np.ones(len(index), dtype=bool)
             fixed = np.zeros(len(index), dtype=np.int64)
             for image in layout.images(squares):

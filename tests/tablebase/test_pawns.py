@@ -97,12 +97,15 @@ def test_a_pawn_table_agrees_with_one_step_of_play(tablebase_cache: Path, materi
     rng = random.Random(f"one step {material}")
     entries = [(rng.randrange(2), rng.randrange(size)) for _ in range(1500)]
     if material == "KPKP":
-        squares = Layout(table.material).decode(np.arange(size))
-        for side, pawn in ((0, 3), (1, 1)):  # the other side's pawn coded on its first rank
-            coded = np.flatnonzero(
-                (squares[pawn] >> 3 == (7 if pawn == 3 else 0)) & (table.values[side] != tb.ILLEGAL)
-            )
-            entries += [(side, int(index)) for index in rng.sample(coded.tolist(), 400)]
+        # The other side's pawn (slot 3 Black's, 1 White's) coded on its own
+        # first rank: the index's six bits of that slot set to a square there.
+        for side, pawn, rank in ((0, 3, 7), (1, 1, 0)):
+            shift = 6 * (3 - pawn)
+            coded = []
+            while len(coded) < 400:
+                index = rng.randrange(size) & ~(63 << shift) | (rank * 8 + rng.randrange(8)) << shift
+                coded += [] if table.values[side, index] == tb.ILLEGAL else [(side, index)]
+            entries += coded
     assert _one_step_errors(table, entries)[:5] == []
 
 
