@@ -462,7 +462,9 @@ static void schedule(Build *b, int side, int level, long long index)
 #endif
 }
 
-/* Predecessors one un-move takes at most: the most moves of one side's men. */
+/* Predecessors one un-move takes at most: the most moves of one side's men
+ * (two queens and a king: 62), twice where each may have the right to take
+ * en passant too. */
 #define MAX_UNMOVES 128
 
 /* The predecessors (with `side` to move) of the canonical position at
