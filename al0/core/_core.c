@@ -566,8 +566,6 @@ static PyObject *prober_best_defence(ProberObject *self, PyObject *arg)
     Move best = 0;
     if (read_probed(arg, &p) < 0)
         return NULL;
-    if (p.pawns)
-        return PyLong_FromLong(-1);  /* the core's moves know no pawns yet: the Python twin answers */
     int found = probe_best_defence(&self->prober, &p, &best);
     return PyLong_FromLong(found < 0 ? found : best);
 }
@@ -576,7 +574,7 @@ static PyMethodDef prober_methods[] = {
     {"value", (PyCFunction)prober_value, METH_O,
      "value(position): the raw entry (plies, 254 draw, 255 illegal), -1: no table knows its men"},
     {"best_defence", (PyCFunction)prober_best_defence, METH_O,
-     "best_defence(position): the defender's move (from * 64 + to); -1: a position of no "
+     "best_defence(position): the defender's move (promotion << 12 | from << 6 | to); -1: a position of no "
      "table's men, -2: no legal move"},
     {NULL}
 };

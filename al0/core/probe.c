@@ -104,11 +104,13 @@ static int score(int after)
     return after;
 }
 
-/* A move's place in UCI order: from file, from rank, to file, to rank. */
+/* A move's place in UCI order: from file, from rank, to file, to rank,
+ * then the promotion's letter (none, b, n, q, r), looked up by piece type. */
 static int uci_order(Move m)
 {
+    static const int letter[6] = {0, 0, 2, 1, 4, 3};
     int from = MOVE_FROM(m), to = MOVE_TO(m);
-    return (from & 7) << 9 | (from >> 3) << 6 | (to & 7) << 3 | to >> 3;
+    return ((from & 7) << 9 | (from >> 3) << 6 | (to & 7) << 3 | to >> 3) << 3 | letter[MOVE_PROMOTION(m)];
 }
 
 /* The tablebase defender's move at `p` (best_defence_at): the best score,

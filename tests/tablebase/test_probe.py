@@ -13,7 +13,7 @@ import pytest
 
 from al0 import tablebase as tb
 from al0.board.moves import legal_moves
-from al0.board.position import Position, from_board, to_board
+from al0.board.position import Position, from_board, move_code, to_board
 from al0.core import native
 from al0.errors import PositionError
 
@@ -37,8 +37,8 @@ def _positions(pieces: list[chess.Piece], count: int, seed: int) -> list[Positio
 
 
 def _twin(table: tb.Tablebase, position: Position) -> tuple[int, int | None]:
-    """The Python twin's entry of ``position`` and its defence (as from * 64
-    + to; None without a legal move)."""
+    """The Python twin's entry of ``position`` and its defence (as its
+    :func:`move_code`; None without a legal move)."""
     white_king, black_king, men = table._men(position)
     found, side, index = table._locate_at(position)
     scored = table._scored_men(white_king, black_king, men, position.turn, legal_moves(position), position)
@@ -46,7 +46,7 @@ def _twin(table: tb.Tablebase, position: Position) -> tuple[int, int | None]:
         return int(found.values[side, index]), None
     best = max(score for score, _ in scored)
     move = next(move for score, move in scored if score == best)
-    return int(found.values[side, index]), move.from_square << 6 | move.to_square
+    return int(found.values[side, index]), move_code(move)
 
 
 def _check(table: tb.Tablebase, positions: list[Position]) -> None:
@@ -84,21 +84,32 @@ def test_the_core_probes_four_men_as_the_twin(tablebase_cache: Path) -> None:
     _check(tb.load("KQKR", tablebase_cache), _positions([K, k, Q, r], 1000, seed=2))
 
 
-def _check_values(table: tb.Tablebase, positions: list[Position]) -> None:
-    """The core's entry of each position is the twin's (with pawns the core
-    finds no defence yet: its moves know no pawns, the twin answers)."""
-    prober = table._prober
-    assert prober is not None
-    for position in positions:
-        assert prober.value(position) == _twin(table, position)[0], position
-        assert prober.best_defence(position) == -1
-
-
 @pytest.mark.parametrize("colour", chess.COLORS)
 def test_the_core_probes_kpk_as_the_twin(tablebase_cache: Path, colour: chess.Color) -> None:
     """Either colour holding the pawn (Black's read with the ranks flipped)."""
     pawn = chess.Piece(chess.PAWN, colour)
-    _check_values(tb.load("KPK", tablebase_cache), _positions([K, k, pawn], 400, seed=46 + colour))
+    _check(tb.load("KPK", tablebase_cache), _positions([K, k, pawn], 400, seed=46 + colour))
+
+
+@pytest.mark.parametrize(
+    ("fen", "defence"),
+    [
+        ("8/Pk6/8/8/8/8/8/1K6 w - - 0 1", "a7a8b"),  # every move draws: the first in UCI order
+        ("8/8/8/8/8/8/pK6/3k4 b - - 0 1", "a2a1b"),  # the same for Black
+        ("8/1P6/8/8/8/8/8/5K1k w - - 0 1", "b7b8r"),  # b8=Q stalemates, b8=R mates soonest
+        ("8/8/8/k7/8/K7/1p6/8 b - - 0 1", "b2b1r"),  # b1=Q stalemates
+    ],
+)
+def test_the_core_defends_with_the_twins_promotion(tablebase_cache: Path, fen: str, defence: str) -> None:
+    """Promotions tie-broken by their letter (b, n, q, r), as UCI strings sort."""
+    table, position = tb.load("KPK", tablebase_cache), from_board(chess.Board(fen))
+    assert table._prober is not None
+    assert (
+        table._prober.best_defence(position)
+        == _twin(table, position)[1]
+        == move_code(chess.Move.from_uci(defence))
+    )
+    assert table.best_defence_at(position) == chess.Move.from_uci(defence)
 
 
 @pytest.mark.slow
@@ -117,7 +128,7 @@ def test_the_core_probes_en_passant_as_the_twin(tablebase_cache: Path) -> None:
     ]
     assert all(position.ep_square is not None for position in positions)
     P, p = chess.Piece(chess.PAWN, chess.WHITE), chess.Piece(chess.PAWN, chess.BLACK)
-    _check_values(table, positions + _positions([K, k, P, p], 400, seed=47))
+    _check(table, positions + _positions([K, k, P, p], 400, seed=47))
 
 
 def test_positions_of_men_no_table_knows_are_left_to_the_twin(tablebase_cache: Path) -> None:
