@@ -408,9 +408,10 @@ static void classify(Build *b, long long index)
          * squares, no pawn on the first or last rank, the other king not
          * in check. */
         if (side == 0 || coded) {
-            int passant = on_board(l, squares, side, board);
-            Bitboard occupied = occupancy(l, board, -1);
-            distinct = passant > -2 && popcount(occupied) == l->men;
+            /* No position (-2): `board` is left part-filled, not read. */
+            distinct = on_board(l, squares, side, board) > -2;
+            Bitboard occupied = distinct ? occupancy(l, board, -1) : 0;
+            distinct = distinct && popcount(occupied) == l->men;
             for (int slot = 0; slot < l->men && distinct; slot++)
                 if (l->types[slot] == PAWN && BB(board[slot]) & LAST_RANKS)
                     distinct = 0;
