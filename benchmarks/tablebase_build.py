@@ -1,6 +1,6 @@
 """Wall and CPU time of building tablebases from an empty cache.
 
-    python benchmarks/tablebase_build.py [MATERIAL ...] [--runs 5] [--core native|python]
+    python benchmarks/tablebase_build.py [MATERIAL ...] [--runs 5] [--core native|python] [--alone]
 
 Each run is a fresh interpreter with a fresh, empty cache folder, timing
 ``al0.tablebase.load(MATERIAL)`` alone (the smaller tables its captures
@@ -11,6 +11,8 @@ core's build shares its passes among the processors the process may use).
 On a machine shared with other work the wall clock measures that work too:
 the CPU time is the comparable figure, the least wall the nearest to a
 quiet machine's. ``--core python`` times the numpy twin (``AL0_CORE=python``).
+``--alone`` times the table's own build: the smaller tables are built into
+the fresh cache first, untimed.
 """
 
 from __future__ import annotations
@@ -30,17 +32,22 @@ ONE_RUN = """
 import json, sys, time
 from al0 import tablebase
 from al0.core import status
+from al0.tablebase.material import exits, parse_material
+if sys.argv[3] == "alone":
+    for _, _, _, smaller, _, _ in exits(parse_material(sys.argv[1])):
+        tablebase.load(smaller.name, sys.argv[2])
 wall, cpu = time.perf_counter(), time.process_time()
 tablebase.load(sys.argv[1], sys.argv[2])
 print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "core": status()}))
 """
 
 
-def one_run(material: str, core: str) -> dict[str, float | str]:
-    """One build of ``material`` and its smaller tables into an empty cache."""
+def one_run(material: str, core: str, alone: bool = False) -> dict[str, float | str]:
+    """One build of ``material`` into an empty cache: with its smaller
+    tables, or (``alone``) after them."""
     with tempfile.TemporaryDirectory() as cache:
         done = subprocess.run(
-            [sys.executable, "-c", ONE_RUN, material, cache],
+            [sys.executable, "-c", ONE_RUN, material, cache, "alone" if alone else "all"],
             capture_output=True,
             text=True,
             check=True,
@@ -56,9 +63,10 @@ def main() -> None:
     parser.add_argument("materials", nargs="*", default=["KQKR", "KRKN", "KBNK"])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--core", choices=["native", "python"], default="native")
+    parser.add_argument("--alone", action="store_true", help="time the table's own build only")
     args = parser.parse_args()
     for material in args.materials:
-        runs = [one_run(material, args.core) for _ in range(args.runs)]
+        runs = [one_run(material, args.core, args.alone) for _ in range(args.runs)]
         walls = [float(run["wall"]) for run in runs]
         cpus = [float(run["cpu"]) for run in runs]
         print(

@@ -100,7 +100,7 @@ ENGINE_SECONDS = Decimal(0.001, MAX_ENGINE_SECONDS, " s")
 
 
 class MaterialParam(click.ParamType[Material]):
-    """A pawnless material of at most four men (``KRK``, ``kbnk``, ``KNKR``),
+    """A material of at most four men (``KRK``, ``kbnk``, ``KNKR``, ``KPKQ``),
     parsed once into the tablebase's :class:`~al0.board.Material` (``KRKN``:
     the stronger side first)."""
 

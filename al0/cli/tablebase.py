@@ -91,13 +91,14 @@ def _probe_text(probe: dict[str, Any]) -> str:
 @click.option("--fen", help="Probe this position: who mates in how many moves, and the best moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
 def tablebase(material: Material, show_stats: bool, fen: str | None, as_json: bool) -> None:
-    """Exact distance-to-mate tablebase for MATERIAL: any pawnless ending up
-    to four men (KRK, KQK, KBNK, KBBK, KQKR, KRKN, KRKB, KQKQ, …) or KPK,
-    either colour holding either side's pieces, either side to move.
+    """Exact distance-to-mate tablebase for MATERIAL: any ending up to four
+    men (KRK, KQK, KBNK, KBBK, KQKR, KRKN, KRKB, KQKQ, …), pawns included
+    (KPK, KPKP, KPPK, KQKP, KRPK, …), either colour holding either side's
+    pieces, either side to move.
 
     Distances are moves of the side that mates, with best play by both sides
     (a draw when neither can force mate). A table is built on first use (a
-    second or two for four men on the native core, with the smaller tables
+    second or a few for four men on the native core, with the smaller tables
     its captures and promotions lead to)
     and cached under $AL0_CACHE_DIR, else the platform's cache folder
     ($XDG_CACHE_HOME/al0 or ~/.cache/al0 on Linux, ~/Library/Caches/al0 on

@@ -451,7 +451,7 @@ static int read_int_array(PyObject *sequence, int *out, Py_ssize_t count, const 
 }
 
 /* Prober(onto, symmetries, triangle, layouts): the index tables (64, 8 * 64
- * and 64 squares) and, per kind of men, (key, values, first, where). */
+ * and 64 squares) and, per kind of men, (key, values, first, where, pawns). */
 static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     PyObject *onto, *symmetries, *triangle, *layouts;
@@ -488,8 +488,8 @@ static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     for (Py_ssize_t i = 0; i < count; i++) {
         ProbeLayout *layout = &prober->layouts[i];
         PyObject *values, *where;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iOpO", &layout->key, &values,
-                              &layout->first, &where))
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iOpOp", &layout->key, &values,
+                              &layout->first, &where, &layout->pawns))
             goto fail;
         Py_ssize_t slots;
         int *ints = read_ints(where, &slots);
@@ -497,9 +497,9 @@ static PyObject *prober_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
             goto fail;
         /* A slot names a king, or one of the men the key counts. */
         int men = 0;
-        for (int field = 0; field < 8; field++)
+        for (int field = 0; field < 10; field++)
             men += (layout->key >> (2 * field)) & 3;
-        int bad = slots < 1 || slots > PROBE_MAX_SLOTS || layout->key < 0 || layout->key > 0xFFFF;
+        int bad = slots < 1 || slots > PROBE_MAX_SLOTS || layout->key < 0 || layout->key > 0xFFFFF;
         for (Py_ssize_t s = 0; !bad && s < slots; s++) {
             bad = ints[s] < -2 || ints[s] >= men;
             layout->where[s] = ints[s];
@@ -557,8 +557,6 @@ static PyObject *prober_value(ProberObject *self, PyObject *arg)
     Position p;
     if (read_probed(arg, &p) < 0)
         return NULL;
-    if (p.pawns)
-        return PyLong_FromLong(-1);  /* the core's prober holds no pawn tables yet: the Python twin answers */
     return PyLong_FromLong(probe_value(&self->prober, &p));
 }
 
@@ -568,8 +566,6 @@ static PyObject *prober_best_defence(ProberObject *self, PyObject *arg)
     Move best = 0;
     if (read_probed(arg, &p) < 0)
         return NULL;
-    if (p.pawns)
-        return PyLong_FromLong(-1);  /* as value: no table of the core knows pawns yet */
     int found = probe_best_defence(&self->prober, &p, &best);
     return PyLong_FromLong(found < 0 ? found : best);
 }
@@ -578,7 +574,7 @@ static PyMethodDef prober_methods[] = {
     {"value", (PyCFunction)prober_value, METH_O,
      "value(position): the raw entry (plies, 254 draw, 255 illegal), -1: no table knows its men"},
     {"best_defence", (PyCFunction)prober_best_defence, METH_O,
-     "best_defence(position): the defender's move (from * 64 + to); -1: a position of no "
+     "best_defence(position): the defender's move (promotion << 12 | from << 6 | to); -1: a position of no "
      "table's men, -2: no legal move"},
     {NULL}
 };

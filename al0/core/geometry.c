@@ -12,13 +12,15 @@ int layout_init(TableLayout *l, int men, const int *types, const int *sides)
     l->men = men;
     l->kings[0] = l->kings[1] = -1;
     l->pair[0] = l->pair[1] = -1;
-    int pawns = 0;
+    int pawns = 0, pawn_sides = 0;
     for (int slot = 0; slot < men; slot++) {
         l->types[slot] = types[slot];
         l->sides[slot] = sides[slot];
         if (types[slot] == KING)
             l->kings[sides[slot]] = slot;
         pawns |= types[slot] == PAWN;
+        if (types[slot] == PAWN)
+            pawn_sides |= 1 << sides[slot];
         for (int other = 0; other < slot; other++)
             if (types[other] == types[slot] && sides[other] == sides[slot] && types[slot] != KING
                 && l->pair[0] < 0) {
@@ -31,6 +33,7 @@ int layout_init(TableLayout *l, int men, const int *types, const int *sides)
     /* A pawn moves up the board: only the mirror of the files keeps its
      * moves (symmetries 0 and 1, symmetry.h). */
     l->symmetries = pawns ? 2 : 8;
+    l->passant = pawn_sides == 3;
     l->group = l->symmetries * (l->pair[0] >= 0 ? 2 : 1);
     l->first_count = 0;
     for (int s = 0; s < 64; s++) {

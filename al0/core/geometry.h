@@ -25,6 +25,7 @@ typedef struct {
                                    position's value: 8, or 2 (0 and 1) with pawns */
     int group;                  /* ordered images of a position: symmetries,
                                    times the two orders of a pair */
+    int passant;                /* both sides have pawns: one may take en passant */
     int first_count;            /* squares the first slot takes */
     int first_square[64];       /* by ordinal */
     int first_ordinal[64];      /* by square, -1 where the first slot never stands */

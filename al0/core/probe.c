@@ -9,7 +9,7 @@
 static int sorted_men(const Position *p, int *squares)
 {
     int count = 0;
-    for (int type = KNIGHT; type <= QUEEN; type++) {
+    for (int type = PAWN; type <= QUEEN; type++) {
         Bitboard mask = type_mask(p, type);
         for (int colour = 0; colour <= 1; colour++) {
             for (Bitboard b = mask & side_of(p, colour); b; b &= b - 1) {
@@ -28,11 +28,11 @@ static int sorted_men(const Position *p, int *squares)
 int probe_key(const Position *p)
 {
     int key = 0;
-    for (int type = KNIGHT; type <= QUEEN; type++) {
+    for (int type = PAWN; type <= QUEEN; type++) {
         Bitboard mask = type_mask(p, type);
         for (int colour = 0; colour <= 1; colour++) {
             int count = popcount(mask & side_of(p, colour));
-            key |= (count < 3 ? count : 3) << (2 * ((type - KNIGHT) * 2 + colour));
+            key |= (count < 3 ? count : 3) << (2 * ((type - PAWN) * 2 + colour));
         }
     }
     return key;
@@ -63,9 +63,27 @@ int probe_value(const Prober *prober, const Position *p)
         squares[slot] = where >= 0 ? men[where] : kings[-1 - where];
     }
     /* The one symmetry that takes the first slot's square into the
-     * triangle a1-d1-d4: every symmetric index holds the class's value. */
-    const int *symmetry = prober->symmetries[prober->onto[squares[0]]];
-    long long index = prober->triangle[symmetry[squares[0]]];
+     * triangle a1-d1-d4 (every symmetric index holds the class's value);
+     * with pawns, onto files a-d, the ranks flipped when the first side is
+     * Black, whose pawns go down the board. */
+    const int *symmetry;
+    long long index;
+    if (layout->pawns) {
+        if (p->ep_square >= 0) {
+            /* En passant is on: the pawn that stepped twice (in front of
+             * the square it passed) is indexed on its own first rank,
+             * three squares behind (retrograde.c). */
+            int pawn = p->ep_square ^ 8;
+            for (int slot = 0; slot < layout->slots; slot++)
+                if (squares[slot] == pawn)
+                    squares[slot] = p->turn ? pawn + 24 : pawn - 24;
+        }
+        symmetry = prober->symmetries[(layout->first ? 0 : 2) | ((squares[0] & 7) > 3)];
+        index = (symmetry[squares[0]] >> 3) * 4 + (symmetry[squares[0]] & 7);
+    } else {
+        symmetry = prober->symmetries[prober->onto[squares[0]]];
+        index = prober->triangle[symmetry[squares[0]]];
+    }
     for (int slot = 1; slot < layout->slots; slot++)
         index = index * 64 + symmetry[squares[slot]];
     if (index < 0 || index >= layout->size)
@@ -86,11 +104,13 @@ static int score(int after)
     return after;
 }
 
-/* A move's place in UCI order: from file, from rank, to file, to rank. */
+/* A move's place in UCI order: from file, from rank, to file, to rank,
+ * then the promotion's letter (none, b, n, q, r), looked up by piece type. */
 static int uci_order(Move m)
 {
+    static const int letter[6] = {0, 0, 2, 1, 4, 3};
     int from = MOVE_FROM(m), to = MOVE_TO(m);
-    return (from & 7) << 9 | (from >> 3) << 6 | (to & 7) << 3 | to >> 3;
+    return ((from & 7) << 9 | (from >> 3) << 6 | (to & 7) << 3 | to >> 3) << 3 | letter[MOVE_PROMOTION(m)];
 }
 
 /* The tablebase defender's move at `p` (best_defence_at): the best score,

@@ -18,6 +18,9 @@ typedef struct {
     const uint8_t *values;         /* two rows of `size` entries */
     long long size;
     int first;                     /* 1: the first side is White */
+    int pawns;                     /* a table with pawns: indexed by the file
+                                      mirror alone, the first side's pawns
+                                      going up the board */
     int slots;
     int where[PROBE_MAX_SLOTS];    /* >= 0: that man of the sorted men;
                                       -1: Black's king, -2: White's king */

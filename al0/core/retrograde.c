@@ -84,6 +84,68 @@ static inline int forward(int side, int square) { return side ? square - 8 : squ
  * step twice), or on the rank before its last (and promotes). */
 static inline int on_start(int side, int square) { return (square >> 3) == (side ? 6 : 1); }
 
+/* En passant, where both sides have pawns. A position whose side to move
+ * may take en passant has an index of its own: the pawn that has just
+ * stepped twice stands there on its own first rank, where no pawn ever
+ * stands, three squares behind its square on the board. Such a position
+ * is reached only by the double step; every other move leads to the
+ * position without the right (retrograde.py's twin does the same). */
+
+/* Whether `square` is the first rank of a pawn of `side`: behind its start. */
+static inline int behind_start(int side, int square) { return (square >> 3) == (side ? 7 : 0); }
+
+/* A pawn of `side` just stepped twice: its square on the board from its
+ * square in the index (uncoded), and back (coded). */
+static inline int uncoded(int side, int square) { return side ? square - 24 : square + 24; }
+static inline int coded(int side, int square) { return side ? square + 24 : square - 24; }
+
+/* The slot of the pawn of the side not to move that `mover` could take en
+ * passant had it just stepped twice (on its fourth rank, the two squares
+ * it passed empty, a pawn of `mover` beside it), else -1. */
+static int passant_target(const TableLayout *l, const int *squares, int mover, Bitboard occupied)
+{
+    if (!l->passant)
+        return -1;
+    for (int slot = 0; slot < l->men; slot++) {
+        int square = squares[slot], passed = forward(mover, square);
+        if (l->types[slot] != PAWN || l->sides[slot] == mover || (square >> 3) != (mover ? 3 : 4)
+            || (BB(passed) | BB(forward(mover, passed))) & occupied)
+            continue;
+        for (int taker = 0; taker < l->men; taker++)
+            if (l->types[taker] == PAWN && l->sides[taker] == mover && (squares[taker] >> 3) == (square >> 3)
+                && (squares[taker] == square + 1 || squares[taker] == square - 1))
+                return slot;
+    }
+    return -1;
+}
+
+/* The squares on the board of the entry at `squares` with `side` to
+ * move: -2 when it stands for no position (a pawn of the side to move on
+ * its first rank, one coded as just stepped twice where no en passant is
+ * open), else the slot of the pawn `side` may take en passant (-1: none).
+ * A pawn on its last rank and men on one square are left to the caller. */
+static int on_board(const TableLayout *l, const int *squares, int side, int *board)
+{
+    int passant = -1;
+    for (int slot = 0; slot < l->men; slot++) {
+        board[slot] = squares[slot];
+        if (l->types[slot] != PAWN || !behind_start(l->sides[slot], squares[slot]))
+            continue;
+        if (!l->passant || l->sides[slot] == side || passant >= 0)
+            return -2;
+        passant = slot;
+        board[slot] = uncoded(l->sides[slot], squares[slot]);
+    }
+    if (passant >= 0) {
+        Bitboard occupied = 0;
+        for (int slot = 0; slot < l->men; slot++)
+            occupied |= BB(board[slot]);
+        if (passant_target(l, board, side, occupied) != passant)
+            return -2;
+    }
+    return passant;
+}
+
 /* Whether a man of `side` other than slot `skip` (a man just taken)
  * attacks `target`. */
 static int attacked(const TableLayout *l, const int *squares, int side, int target, Bitboard occupied,
@@ -134,8 +196,10 @@ static void count_exit(const Exits *exits, int taken, int promoted, int promotio
     if (!exit)
         return; /* refused when the build was asked for (_core.c): never here */
     int squares[TABLE_MAX_MEN];
+    /* Its first side our second: the ranks flipped, so that the pawns of
+     * its first side go up the board (a flip that changes no pawnless value). */
     for (int slot = 0; slot < exit->layout.men; slot++)
-        squares[slot] = after[exit->mapping[slot]];
+        squares[slot] = after[exit->mapping[slot]] ^ (exit->swapped ? 56 : 0);
     long long index = layout_any_index(&exit->layout, squares);
     int value = exit->values[((1 - mover) ^ exit->swapped) * exit->layout.size + index];
     int plies = value + 1;
@@ -167,8 +231,10 @@ static Bitboard side_attacks_of(const TableLayout *l, const int *squares, int si
 const int RETRO_PROMOTIONS[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
 #define PROMOTIONS RETRO_PROMOTIONS
 
+/* The moves of `side` from the position on `squares`, counted into `m`;
+ * `passant`: the slot of a pawn it may take en passant (-1: none). */
 static void count_moves(const TableLayout *l, const Exits *exits, const int *squares, int side,
-                        int in_check, Moves *m)
+                        int in_check, int passant, Moves *m)
 {
     Bitboard occupied = occupancy(l, squares, -1), own = occupancy(l, squares, side);
     int king = squares[l->kings[side]];
@@ -227,6 +293,17 @@ static void count_moves(const TableLayout *l, const Exits *exits, const int *squ
                 count_exit(exits, taken, -1, 0, after, side, m);
             for (int piece = 0; promotes && piece < 4; piece++)
                 count_exit(exits, taken, slot, PROMOTIONS[piece], after, side, m);
+        }
+        if (type == PAWN && passant >= 0 && (squares[passant] >> 3) == (from >> 3)
+            && (squares[passant] == from + 1 || squares[passant] == from - 1)) {
+            /* En passant: to the square the pawn passed, taking it. */
+            int to = forward(side, squares[passant]);
+            Bitboard moved = (occupied & ~BB(from) & ~BB(squares[passant])) | BB(to);
+            if (attacked(l, squares, !side, king, moved, passant))
+                continue;
+            memcpy(after, squares, sizeof after);
+            after[slot] = to;
+            count_exit(exits, passant, -1, 0, after, side, m);
         }
     }
 }
@@ -318,24 +395,32 @@ typedef struct {
 static void classify(Build *b, long long index)
 {
     const TableLayout *l = b->l;
-    int squares[TABLE_MAX_MEN];
+    int squares[TABLE_MAX_MEN], board[TABLE_MAX_MEN], coded = 0, distinct = 0;
     layout_decode(l, index, squares);
-    Bitboard occupied = occupancy(l, squares, -1);
-    /* Men on distinct squares, no pawn on the first or last rank. */
-    int distinct = popcount(occupied) == l->men;
     for (int slot = 0; slot < l->men; slot++)
-        if (l->types[slot] == PAWN && BB(squares[slot]) & LAST_RANKS)
-            distinct = 0;
-    Bitboard attacks[2] = {0, 0};
-    if (distinct)
-        for (int side = 0; side < 2; side++)
-            attacks[side] = side_attacks_of(l, squares, side, occupied);
+        coded |= l->types[slot] == PAWN && behind_start(l->sides[slot], squares[slot]);
     uint8_t flags = 0;
+    Bitboard attacks[2] = {0, 0};
     for (int side = 0; side < 2; side++) {
-        /* Legal with `side` to move: the other king is not in check. */
-        int legal = distinct && !(attacks[side] & BB(squares[l->kings[!side]]));
+        /* The men with `side` to move, where the index says but for a pawn
+         * coded as just stepped twice: without one, the same board for
+         * either side, its attacks found once. Legal: men on distinct
+         * squares, no pawn on the first or last rank, the other king not
+         * in check. */
+        if (side == 0 || coded) {
+            /* No position (-2): `board` is left part-filled, not read. */
+            distinct = on_board(l, squares, side, board) > -2;
+            Bitboard occupied = distinct ? occupancy(l, board, -1) : 0;
+            distinct = distinct && popcount(occupied) == l->men;
+            for (int slot = 0; slot < l->men && distinct; slot++)
+                if (l->types[slot] == PAWN && BB(board[slot]) & LAST_RANKS)
+                    distinct = 0;
+            for (int attacker = 0; attacker < 2 && distinct; attacker++)
+                attacks[attacker] = side_attacks_of(l, board, attacker, occupied);
+        }
+        int legal = distinct && !(attacks[side] & BB(board[l->kings[!side]]));
         b->entries[side * l->size + index] = ENTRY(0, legal ? RETRO_DRAW : RETRO_ILLEGAL, 0);
-        if (legal && attacks[!side] & BB(squares[l->kings[side]]))
+        if (legal && attacks[!side] & BB(board[l->kings[side]]))
             flags |= CHECK << side;
     }
     if ((l->pair[0] < 0 && l->fixer[squares[0]] < 0) || layout_canonical(l, squares, 1) == index) {
@@ -351,10 +436,11 @@ static void count_position(Build *b, int side, long long index)
 {
     const TableLayout *l = b->l;
     long long entry = side * l->size + index;
-    int squares[TABLE_MAX_MEN], value = RETRO_DRAW;
+    int squares[TABLE_MAX_MEN], board[TABLE_MAX_MEN], value = RETRO_DRAW;
     Moves m;
     layout_decode(l, index, squares);
-    count_moves(l, &b->exits, squares, side, b->flags[index] & CHECK << side, &m);
+    int passant = on_board(l, squares, side, board);
+    count_moves(l, &b->exits, board, side, b->flags[index] & CHECK << side, passant, &m);
     b->due[entry] = 0;
     if (m.won != NO_WIN)
         b->due[entry] = (uint8_t)m.won;
@@ -377,7 +463,9 @@ static void schedule(Build *b, int side, int level, long long index)
 #endif
 }
 
-/* Predecessors one un-move takes at most: the most moves of one side's men. */
+/* Predecessors one un-move takes at most: the most moves of one side's men
+ * (two queens and a king: 62), twice where each may have the right to take
+ * en passant too. */
 #define MAX_UNMOVES 128
 
 /* The predecessors (with `side` to move) of the canonical position at
@@ -391,24 +479,29 @@ static int unmove(Build *b, int side, long long index, int level, Word *found)
     int squares[TABLE_MAX_MEN], count = 0, marked = 0;
     long long before[MAX_UNMOVES];
     layout_decode(l, index, squares);
-    Bitboard occupied = occupancy(l, squares, -1);
     int worth = b->weight[index];
-    /* No pair and the first king off the diagonal: a man other than that
-     * king moving leaves the position canonical, its index but one slot's
-     * bits the same. */
-    int plain = l->pair[0] < 0 && l->fixer[squares[0]] < 0;
+    /* Reached by a double step that opened en passant: that step is its
+     * only un-move. */
+    int passant = on_board(l, squares, !side, squares);
+    Bitboard occupied = occupancy(l, squares, -1);
+    /* No pair, no en passant and the first king off the diagonal: a man
+     * other than that king moving leaves the position canonical, its index
+     * but one slot's bits the same. */
+    int plain = l->pair[0] < 0 && l->fixer[squares[0]] < 0 && !l->passant;
     for (int slot = 0; slot < l->men; slot++) {
-        if (l->sides[slot] != side)
+        if (l->sides[slot] != side || (passant >= 0 && slot != passant))
             continue;
         int from = squares[slot];
         long long rest = index & ~((long long)63 << l->shift[slot]);
         /* A piece's quiet move is its own un-move; a pawn steps back (two
-         * squares back to where it starts, over an empty one). */
+         * squares back to where it starts, over an empty one, unless that
+         * double step opened en passant: it led to the other index). */
         Bitboard targets;
         if (l->types[slot] == PAWN) {
             int back = forward(!side, from);
-            targets = on_start(side, from) ? 0 : BB(back) & ~occupied;
-            if (targets && on_start(side, forward(!side, back)))
+            targets = on_start(side, from) || passant >= 0 ? 0 : BB(back) & ~occupied;
+            if (on_start(side, forward(!side, back)) && !(BB(back) & occupied)
+                && (passant >= 0 || passant_target(l, squares, !side, occupied) != slot))
                 targets |= BB(forward(!side, back)) & ~occupied;
         } else {
             targets = man_attacks(l->types[slot], side, from, occupied) & ~occupied;
@@ -419,6 +512,17 @@ static int unmove(Build *b, int side, long long index, int level, Word *found)
                                           : layout_canonical(l, squares, slot != 0);
             /* Asked for now, read below: the entries' cache misses overlap. */
             prefetch(&entries[before[count++]]);
+            /* The same position with `side` free to take en passant, had
+             * the other side's pawn just stepped twice: that move too
+             * reaches this one. */
+            int target = passant_target(l, squares, side, (occupied & ~BB(from)) | BB(squares[slot]));
+            if (target >= 0) {
+                int open = squares[target];
+                squares[target] = coded(l->sides[target], open);
+                before[count] = layout_canonical(l, squares, slot != 0);
+                prefetch(&entries[before[count++]]);
+                squares[target] = open;
+            }
         }
         squares[slot] = from;
     }

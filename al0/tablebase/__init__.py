@@ -1,5 +1,5 @@
-"""Exact distance-to-mate tablebases for every pawnless ending up to four
-men, and KPK's statistics (the first table with a pawn).
+"""Exact distance-to-mate tablebases for every ending up to four men,
+pawns included (en passant, promotions into the tables they make).
 
 ``load("KRK")``, ``load("KBNK")``, ``load("KQKR")`` … return a
 :class:`Tablebase`: for any legal position of that material, either side to

@@ -109,8 +109,8 @@ def load(
 
 
 def load_if_any(material: str, progress: Progress | None = None) -> Tablebase | None:
-    """:func:`load` for a material that may have no tablebase (pawns, five
-    men, a material of no ending): None then, instead of the error."""
+    """:func:`load` for a material that may have no tablebase (five men or
+    more, a material of no ending): None then, instead of the error."""
     try:
         return load(material, progress=progress)
     except PositionError:

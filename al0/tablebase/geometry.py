@@ -238,6 +238,18 @@ class Layout:
         return result
 
 
+def behind_start(material: Material, squares: list[Squares]) -> Mask:
+    """Whether a pawn stands on its own first rank, behind where pawns
+    start: never a position of the board, but in a table where both sides
+    have pawns the index of one whose pawn has just stepped twice and may be
+    taken en passant (its square three ahead: ``retrograde.c`` says why)."""
+    found = np.zeros(len(squares[0]), dtype=bool)
+    for slot, (piece, side) in enumerate(zip(material.types, material.sides)):
+        if piece == chess.PAWN:
+            found |= squares[slot] >> 3 == (0 if side == 0 else 7)
+    return found
+
+
 def attacked(
     types: tuple[chess.PieceType, ...],
     attackers: list[int],

@@ -31,8 +31,9 @@ __all__ = [
 MAX_MEN = 4
 """Two kings and at most two other pieces: the largest tables built here."""
 
-PAWN_MATERIALS = ("KPK",)
-"""The tables with pawns built so far."""
+PAWN_MATERIALS = ("KPK", "KPKP", "KPPK", "KQKP", "KRKP", "KBKP", "KNKP", "KQPK", "KRPK", "KBPK", "KNPK")
+"""Every material of at most :data:`MAX_MEN` men with a pawn, by its
+tablebase's name (the stronger side first, then White)."""
 
 PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -50,7 +51,7 @@ def parse_material(text: str) -> Material:
     """The tablebase's material that ``text`` names, e.g. ``"KNKR"`` → ``KRKN``.
 
     :raises PositionError: for anything but two kings and at most two queens,
-        rooks, bishops or knights, or a material of :data:`PAWN_MATERIALS`.
+        rooks, bishops, knights or pawns.
     """
     match = _WITH_PAWNS.fullmatch(text)
     if match is not None and "P" in text:
@@ -62,8 +63,8 @@ def parse_material(text: str) -> Material:
         if with_pawns.name in PAWN_MATERIALS:
             return with_pawns
         raise PositionError(
-            f"unsupported material {text!r}: of the tables with pawns, {', '.join(PAWN_MATERIALS)} "
-            "is built so far"
+            f"unsupported material {text!r}: with pawns, two kings and up to {MAX_MEN - 2} men "
+            f"({', '.join(PAWN_MATERIALS)})"
         )
     try:
         material = Material.parse(text)

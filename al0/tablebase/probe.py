@@ -31,7 +31,7 @@ colour of its first side and where each slot's square comes from."""
 def men_key(men: Men) -> int:
     """The core's key of a kind of men (``probe_key`` in ``probe.c``): two
     bits a (piece type, colour), that man's count."""
-    return sum(1 << 2 * ((piece - chess.KNIGHT) * 2 + int(colour)) for piece, colour in men)
+    return sum(1 << 2 * ((piece - chess.PAWN) * 2 + int(colour)) for piece, colour in men)
 
 
 def make_prober(core: ModuleType, slots: Slots) -> Any:
@@ -43,6 +43,7 @@ def make_prober(core: ModuleType, slots: Slots) -> Any:
             first,
             # A king's slot (its colour) as the core reads it: -1 Black's, -2 White's.
             [-1 - index if is_king else index for is_king, index in where],
+            chess.PAWN in table.material.types,
         )
         for men, (table, first, where) in slots.items()
     ]

@@ -15,7 +15,9 @@ from those losses); it is a loss in ``d`` when its last move has just been
 found to reach a win of the opponent (a counter of unresolved moves per
 position). Captures and promotions (exits) lead into other tables, so
 their values are known from the start and act at the level they decide; a
-pawn's push is un-moved by a step back. Un-moving from a class's one index
+pawn's push is un-moved by a step back. A position whose side to move may
+take en passant has an entry of its own, the pawn that stepped twice
+coded on its own first rank (:func:`on_board`). Un-moving from a class's one index
 reaches each predecessor class ``|Stab(P)| / |Stab(Q)|`` times per move
 between them, so the counters are kept in units of ``1/|G|`` moves: a move
 of P is worth ``|G| / |Stab(P)|``, an un-move from Q ``|G| / |Stab(Q)|``
@@ -36,6 +38,7 @@ import numpy.typing as npt
 from al0.board import Material
 from al0.core import native
 from al0.tablebase.geometry import (
+    BIT,
     MOVES,
     OFF,
     PAWN_TOUCH,
@@ -152,9 +155,10 @@ def pawn_moves(
 
 def pawn_unmoves(
     material: Material, mover: int, squares: list[Squares]
-) -> Iterator[tuple[int, Squares, Indices]]:
+) -> Iterator[tuple[int, Squares, Indices, bool]]:
     """The quiet un-moves of side ``mover``'s pawns: ``(slot, origins,
-    positions)``, a step back, or two to the start rank over an empty square."""
+    positions, double)``, a step back, or two to the start rank over an
+    empty square (``double``)."""
     types, sides = material.types, material.sides
     count, step = len(squares[0]), 8 if mover == 0 else -8
     for slot in [s for s in range(len(types)) if sides[s] == mover and types[s] == chess.PAWN]:
@@ -162,12 +166,76 @@ def pawn_unmoves(
         start = squares[slot]
         back = start - step
         free = (start >> 3 != _start_rank(mover)) & _empty(squares, every, back, slot)
-        yield slot, back[free], every[free]
+        yield slot, back[free], every[free], False
         two = start - 2 * step
         double = (
             free & (start >> 3 == _start_rank(mover) + 2 * (step // 8)) & _empty(squares, every, two, slot)
         )
-        yield slot, two[double], every[double]
+        yield slot, two[double], every[double], True
+
+
+def _passant(material: Material) -> bool:
+    """Whether both sides have pawns: only then may one take en passant."""
+    return {side for piece, side in zip(material.types, material.sides) if piece == chess.PAWN} == {0, 1}
+
+
+def passant_target(material: Material, squares: list[Squares], mover: int) -> Indices:
+    """Per position, the slot of the pawn of the side not to move that
+    ``mover`` could take en passant had it just stepped twice (on its fourth
+    rank, the two squares it passed empty, a pawn of ``mover`` beside it),
+    else -1: ``passant_target`` in ``retrograde.c``, whose comment says how
+    a table indexes such a position."""
+    count = len(squares[0])
+    found = np.full(count, -1, dtype=np.int64)
+    if not _passant(material):
+        return found
+    types, sides = material.types, material.sides
+    occupied = occupancy(squares)
+    step = 8 if mover == 0 else -8
+    takers = [s for s in range(len(types)) if types[s] == chess.PAWN and sides[s] == mover]
+    for slot in reversed([s for s in range(len(types)) if types[s] == chess.PAWN and sides[s] != mover]):
+        square = squares[slot]
+        ok = square >> 3 == (3 if mover else 4)
+        passed = np.where(ok, square + step, OFF)
+        further = np.where(ok, square + 2 * step, OFF)
+        ok &= ((BIT[passed] | BIT[further]) & occupied) == 0
+        beside = np.zeros(count, dtype=bool)
+        for taker in takers:
+            beside |= (squares[taker] >> 3 == square >> 3) & (np.abs(squares[taker] - square) == 1)
+        found = np.where(ok & beside, slot, found)  # the least slot, as the core's loop
+    return found
+
+
+def _coded(material: Material, squares: list[Squares], slot: int) -> list[Squares]:
+    """``squares`` with the pawn in ``slot``, just stepped twice, where the
+    index holds it: on its own first rank, three squares behind."""
+    coded = list(squares)
+    coded[slot] = squares[slot] + (-24 if material.sides[slot] == 0 else 24)
+    return coded
+
+
+def on_board(material: Material, squares: list[Squares], side: int) -> tuple[list[Squares], Indices, Mask]:
+    """The squares on the board of the entries at ``squares`` with ``side``
+    to move, the slot of the pawn it may take en passant in each (-1:
+    none), and whether the entry stands for a position at all (not a pawn
+    of the side to move on its first rank, nor one coded as just stepped
+    twice where no en passant is open): ``on_board`` in ``retrograde.c``."""
+    types, sides = material.types, material.sides
+    board = list(squares)
+    passant = np.full(len(squares[0]), -1, dtype=np.int64)
+    valid = np.ones(len(squares[0]), dtype=bool)
+    for slot in [s for s in range(len(types)) if types[s] == chess.PAWN]:
+        coded = squares[slot] >> 3 == (0 if sides[slot] == 0 else 7)
+        if sides[slot] == side or not _passant(material):
+            valid &= ~coded
+            continue
+        valid &= ~(coded & (passant >= 0))
+        passant = np.where(coded, slot, passant)
+        board[slot] = np.where(coded, squares[slot] + (24 if sides[slot] == 0 else -24), squares[slot])
+    opened = passant >= 0
+    if opened.any():
+        valid &= ~opened | (passant_target(material, board, side) == passant)
+    return board, passant, valid
 
 
 class _Classes:
@@ -188,20 +256,20 @@ class _Classes:
         for start in range(0, size, PASS_POSITIONS):
             index = np.arange(start, min(size, start + PASS_POSITIONS))
             squares = layout.decode(index)
-            distinct = np.ones(len(index), dtype=bool)
-            for i in range(len(squares)):
-                for j in range(i + 1, len(squares)):
-                    distinct &= squares[i] != squares[j]
-                if types[i] == chess.PAWN:  # never on the first or last rank
-                    distinct &= (squares[i] >> 3 != 0) & (squares[i] >> 3 != 7)
-            occupied = occupancy(squares)
             for side in (0, 1):
-                own_king, their_king = squares[kings[side]], squares[kings[1 - side]]
+                board, _, distinct = on_board(material, squares, side)
+                for i in range(len(board)):
+                    for j in range(i + 1, len(board)):
+                        distinct &= board[i] != board[j]
+                    if types[i] == chess.PAWN:  # never on the first or last rank
+                        distinct &= (board[i] >> 3 != 0) & (board[i] >> 3 != 7)
+                occupied = occupancy(board)
+                own_king, their_king = board[kings[side]], board[kings[1 - side]]
                 # Legal with ``side`` to move: the other king is not in check.
                 self.legal[side, index] = distinct & ~attacked(
-                    types, slots[side], squares, their_king, occupied, sides
+                    types, slots[side], board, their_king, occupied, sides
                 )
-                self.check[side, index] = attacked(types, slots[1 - side], squares, own_king, occupied, sides)
+                self.check[side, index] = attacked(types, slots[1 - side], board, own_king, occupied, sides)
             least = np.ones(len(index), dtype=bool)
             fixed = np.zeros(len(index), dtype=np.int32)
             for image in layout.images(squares):
@@ -339,19 +407,40 @@ def _unmove(
     un-move's worth in counter units."""
     found: list[Indices] = []
     worth: list[npt.NDArray[np.int32]] = []
+    material = layout.material
     for start in range(0, len(frontier), PASS_POSITIONS):
         chunk = frontier[start : start + PASS_POSITIONS]
-        squares = layout.decode(chunk)
-        unmoves = [
-            (slot, to, selected) for slot, to, selected, _ in moves(layout.material, side, squares, False)
-        ]
-        for slot, destination, selected in [*unmoves, *pawn_unmoves(layout.material, side, squares)]:
+        # A position reached by a double step that opened en passant has
+        # that step as its only un-move.
+        squares, passant, _ = on_board(material, layout.decode(chunk), 1 - side)
+        plain = passant < 0
+        opened = passant_target(material, squares, 1 - side)
+        unmoves: list[tuple[int, Squares, Indices]] = []
+        for slot, to, selected, _ in moves(material, side, squares, False):
+            keep = plain[selected]
+            unmoves.append((slot, to[keep], selected[keep]))
+        for slot, back, selected, double in pawn_unmoves(material, side, squares):
+            # A double step that opened en passant led to the other index.
+            keep = (passant[selected] == slot) if double else plain[selected]
+            if double:
+                keep |= plain[selected] & (opened[selected] != slot)
+            unmoves.append((slot, back[keep], selected[keep]))
+        for slot, destination, selected in unmoves:
             before = [square[selected] for square in squares]
             before[slot] = destination
-            index = layout.canonical(before, king_placed=slot != 0)
-            ok = legal[side, index]
-            found.append(index[ok])
-            worth.append(weight[chunk[selected[ok]]])
+            # The same position with ``side`` free to take en passant, had
+            # the other side's pawn just stepped twice: that move reaches
+            # this one too.
+            target = passant_target(material, before, side)
+            images = [(before, np.arange(len(selected)))]
+            for pawn in np.unique(target[target >= 0]).tolist():
+                chosen = np.flatnonzero(target == pawn)
+                images.append((_coded(material, [s[chosen] for s in before], pawn), chosen))
+            for image, chosen in images:
+                index = layout.canonical(image, king_placed=slot != 0)
+                ok = legal[side, index]
+                found.append(index[ok])
+                worth.append(weight[chunk[selected[chosen[ok]]]])
     if not found:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
     return np.concatenate(found), np.concatenate(worth)
@@ -371,7 +460,7 @@ def _count_moves(
     fewest plies a winning capture mates in (255: none), and the most plies
     a losing capture is mated in."""
     material = layout.material
-    squares = layout.decode(index)
+    squares, passant, _ = on_board(material, layout.decode(index), side)
     count = len(index)
     quiet = np.zeros(count, dtype=np.int32)
     escape = np.zeros(count, dtype=bool)
@@ -386,7 +475,23 @@ def _count_moves(
         (slot, to, selected, captured, False)
         for slot, to, selected, captured in moves(material, side, squares, True)
     ]
-    for slot, destination, selected, captured, promotes in [*pieces, *pawn_moves(material, side, squares)]:
+    # En passant: a pawn beside the one that stepped twice takes it on the
+    # square it passed.
+    passing: list[tuple[int, Squares, Indices, int, bool]] = []
+    forward = 8 if side == 0 else -8
+    for pawn in np.unique(passant[passant >= 0]).tolist():
+        for taker in [s for s in range(len(material.types)) if material.types[s] == chess.PAWN]:
+            if material.sides[taker] != side:
+                continue
+            beside = (passant == pawn) & (squares[taker] >> 3 == squares[pawn] >> 3)
+            beside &= np.abs(squares[taker] - squares[pawn]) == 1
+            selected = np.flatnonzero(beside)
+            passing.append((taker, squares[pawn][selected] + forward, selected, pawn, False))
+    for slot, destination, selected, captured, promotes in [
+        *pieces,
+        *pawn_moves(material, side, squares),
+        *passing,
+    ]:
         after = [square[selected] for square in squares]
         after[slot] = destination
         if captured < 0 and not promotes:
@@ -397,8 +502,11 @@ def _count_moves(
         for piece in PROMOTIONS if promotes else (0,):
             rest, mapping, swapped = leaving[captured, slot if promotes else -1, piece]
             small = Layout(rest)
+            # Its first side our second: the ranks flipped, so that the pawns
+            # of its first side go up the board (no pawnless value changes).
+            flip = 56 if swapped else 0
             value = smaller[rest.name][
-                (1 - side) ^ int(swapped), small.canonical([after[s] for s in mapping])
+                (1 - side) ^ int(swapped), small.canonical([after[s] ^ flip for s in mapping])
             ]
             plies = value.astype(np.int32) + 1
             lost = (value % 2 == 0) & (value < DRAW)  # the opponent is mated: we win

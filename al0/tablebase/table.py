@@ -21,7 +21,7 @@ from al0.board.position import MOVES, Position, code_move, to_board
 from al0.core import native
 from al0.errors import PositionError
 from al0.tablebase.classes import PositionClasses
-from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout
+from al0.tablebase.geometry import ONTO, SYMMETRIES, TRIANGLE_INDEX, Layout, behind_start
 from al0.tablebase.probe import make_prober
 from al0.tablebase.retrograde import DRAW, ILLEGAL, Values
 
@@ -48,6 +48,27 @@ def _board_men(board: chess.Board) -> tuple[chess.Square, chess.Square, list[_Ma
         for square in chess.scan_forward(board.occupied & ~kings)
     ]
     return chess.lsb(kings & white), chess.lsb(kings & board.occupied_co[chess.BLACK]), men
+
+
+def _passant_coded(men: list[_Man], pawn: chess.Square) -> list[_Man]:
+    """``men`` with the pawn on ``pawn``, which has just stepped twice and
+    may be taken en passant, where a table's index holds it: on its own
+    first rank, three squares behind (``retrograde.c`` explains why)."""
+    return [
+        (piece, colour, square + (-24 if colour == chess.WHITE else 24) if square == pawn else square)
+        for piece, colour, square in men
+    ]
+
+
+def _opens_passant(men: list[_Man], move: chess.Move) -> bool:
+    """Whether ``move``, a pawn's double step among ``men``, lands beside a
+    pawn of the other side (which may then take en passant)."""
+    end = move.to_square
+    colour = next(colour for _, colour, square in men if square == move.from_square)
+    return any(
+        piece == chess.PAWN and other != colour and square >> 3 == end >> 3 and abs(square - end) == 1
+        for piece, other, square in men
+    )
 
 
 _Slots = tuple["Tablebase", chess.Color, tuple[tuple[bool, int], ...]]
@@ -223,6 +244,8 @@ class Tablebase:
         :raises PositionError: for material this table cannot answer for.
         """
         white_king, black_king, men = _board_men(board)
+        if board.ep_square is not None and board.has_pseudo_legal_en_passant():
+            men = _passant_coded(men, board.ep_square ^ 8)  # the pawn in front of the square it passed
         return self._place(white_king, black_king, sorted(men), board.turn, board)
 
     def _place(
@@ -305,17 +328,25 @@ class Tablebase:
         """:meth:`_scored` of the position of these kings and ``men``, with
         ``turn`` to move and legal ``moves``. Each move's position is located
         from the men it moves, not from a board pushed: without castling
-        rights a move carries one man, may take another and may
-        promote it (no table has pawns on both sides: no en passant)."""
+        rights a move carries one man, may take another (en passant, the
+        one beside it) and may promote it; a double step may open en
+        passant for the other side."""
         turn = not turn
         scored = []
+        pawns = {square for piece, _, square in men if piece == chess.PAWN}
         for move in sorted(moves, key=chess.Move.uci):
             start, end = move.from_square, move.to_square
-            after = sorted(
+            taken = end
+            if start in pawns and (start - end) % 8 and all(square != end for _, _, square in men):
+                taken = end ^ 8  # en passant: a pawn's diagonal step to an empty square takes the one behind
+            after = [
                 (move.promotion or piece, colour, end) if square == start else (piece, colour, square)
                 for piece, colour, square in men
-                if square != end
-            )
+                if square != taken
+            ]
+            if start in pawns and abs(end - start) == 16 and _opens_passant(men, move):
+                after = _passant_coded(after, end)
+            after.sort()
             table, side, index = self._place(
                 end if start == white_king else white_king,
                 end if start == black_king else black_king,
@@ -379,6 +410,17 @@ class Tablebase:
         ]
         return chess.lsb(kings & white), chess.lsb(kings & ~white), men
 
+    def _locate_at(self, position: Position) -> tuple[Tablebase, int, int]:
+        """:meth:`_locate` of a compact ``position``, whose en passant
+        square is set only where a pawn may take (the right is on).
+
+        :raises PositionError: for material this table cannot answer for.
+        """
+        white_king, black_king, men = self._men(position)
+        if position.ep_square is not None:
+            men = _passant_coded(men, position.ep_square ^ 8)
+        return self._place(white_king, black_king, sorted(men), position.turn, position)
+
     def result_at(self, position: Position) -> Result:
         """:meth:`result` of a legal ``position`` (one reached in play from
         a legal one: it is not validated again), without a board.
@@ -387,8 +429,7 @@ class Tablebase:
         """
         value = self._prober.value(position) if self._prober is not None else -1
         if value < 0:  # the Python twin (it raises for men no table knows)
-            white_king, black_king, men = self._men(position)
-            table, side, index = self._place(white_king, black_king, sorted(men), position.turn, position)
+            table, side, index = self._locate_at(position)
             value = int(table.values[side, index])
         if value == DRAW:
             return Result(None, None)
@@ -435,8 +476,7 @@ class Tablebase:
         core = native()
         if core is None:
             return None
-        # Compact positions have no pawns: the core probes pawnless tables only.
-        return make_prober(core, {men: slots for men, slots in self._slots.items() if not slots[0]._pawns})
+        return make_prober(core, self._slots)
 
     @functools.cached_property
     def _classes(self) -> tuple[np.ndarray, np.ndarray]:
@@ -447,16 +487,28 @@ class Tablebase:
         # the class has half as many boards as ordered images.
         group = len(layout.symmetries) * (2 if self.material.pair is not None else 1)
         per_board = 2 if self.material.pair is not None else 1
+        # The file mirror alone and no pair: an index has its first king on
+        # files a-d and its mirror image has none there, so every index is
+        # its class's least, a class of two positions.
+        mirror_only = len(layout.symmetries) == 2 and self.material.pair is None
         indices, sizes = [], []
         chunk = 1 << 18
         for start in range(0, layout.size, chunk):
             index = np.arange(start, min(layout.size, start + chunk))
             squares = layout.decode(index)
+            if mirror_only:
+                index = index[~behind_start(self.material, squares)]
+                indices.append(index)
+                sizes.append(np.full(len(index), group, dtype=np.int64))
+                continue
             least = np.ones(len(index), dtype=bool)
             fixed = np.zeros(len(index), dtype=np.int64)
             for image in layout.images(squares):
                 least &= (image < 0) | (image >= index)
                 fixed += image == index
+            # A position with the right to take en passant is not a class
+            # of its own placement: counted and listed with those without.
+            least &= ~behind_start(self.material, squares)
             indices.append(index[least])
             sizes.append(group // fixed[least] // per_board)
         return np.concatenate(indices), np.concatenate(sizes)

@@ -159,7 +159,7 @@ def test_a_malformed_position_tuple_is_refused(position: tuple[object, ...], mes
         core.legal_moves(position)
 
 
-WHITE_ROOK_KEY = 1 << 2 * ((chess.ROOK - chess.KNIGHT) * 2 + 1)
+WHITE_ROOK_KEY = 1 << 2 * ((chess.ROOK - chess.PAWN) * 2 + 1)
 """probe.h's key of a position whose one man besides the kings is a White rook."""
 
 
@@ -169,8 +169,8 @@ def _prober():
     assert core is not None
     onto, triangle = [0] * 64, list(range(10)) + [-1] * 54
     layouts = [
-        (0, b"\xfe" * (2 * 10 * 64), True, [-2, -1]),
-        (WHITE_ROOK_KEY, b"\xfe" * (2 * 10 * 64 * 64), True, [-2, -1, 0]),
+        (0, b"\xfe" * (2 * 10 * 64), True, [-2, -1], False),
+        (WHITE_ROOK_KEY, b"\xfe" * (2 * 10 * 64 * 64), True, [-2, -1, 0], False),
     ]
     return core.Prober(onto, list(range(64)) * 8, triangle, layouts)
 
@@ -178,9 +178,17 @@ def _prober():
 @pytest.mark.parametrize(
     "symmetries, layout, message",
     [
-        ([64] + list(range(1, 64)) + list(range(64)) * 7, (0, b"\xfe" * 1280, True, [-2, -1]), "symmetries"),
-        (list(range(64)) * 8, (0, b"\xfe" * 1280, True, [-2, -1, 0]), "slots"),  # a man the key lacks
-        (list(range(64)) * 8, (1 << 16, b"\xfe" * 1280, True, [-2, -1]), "slots"),
+        (
+            [64] + list(range(1, 64)) + list(range(64)) * 7,
+            (0, b"\xfe" * 1280, True, [-2, -1], False),
+            "symmetries",
+        ),
+        (list(range(64)) * 8, (0, b"\xfe" * 1280, True, [-2, -1, 0], False), "slots"),  # a man the key lacks
+        (
+            list(range(64)) * 8,
+            (1 << 20, b"\xfe" * 1280, True, [-2, -1], False),
+            "slots",
+        ),  # past the key's ten fields
     ],
 )
 def test_a_prober_refuses_tables_that_would_index_outside_them(symmetries, layout, message) -> None:

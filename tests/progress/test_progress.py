@@ -332,7 +332,7 @@ def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms,
     "args, message",
     [
         (["KRKN", "room(k)"], "KRKN: the weaker side must have a lone king"),
-        (["KPKP", "room(k)"], "Invalid value for 'MATERIAL': unsupported material 'KPKP'"),
+        (["KPPKP", "room(k)"], "Invalid value for 'MATERIAL': unsupported material 'KPPKP'"),
         (["KPK", "room(k)"], "KPK: the move graph is of pawnless endings"),
         (["KRK", "room(k) + nonesuch"], "term 1 'room(k) + nonesuch':11: 'nonesuch' is not a feature"),
         (["KRK", "room(k)", "--hold", "dist(K, k) <"], "--hold 'dist(K, k) <':13: expected a number"),

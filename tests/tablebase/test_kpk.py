@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
 import chess
@@ -18,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from al0 import tablebase as tb
+from al0.board.position import from_board
 from al0.cli import cli
 from al0.errors import PositionError
 from al0.tablebase.geometry import Layout
@@ -140,14 +142,31 @@ def test_kpk_is_gaviotas_distance_to_mate(tablebase_cache: Path) -> None:
     assert errors[:5] == []
 
 
-@pytest.mark.parametrize("text", ["KPK", "KKP", "kpk"])
-def test_kpk_is_named_with_the_pawn_first(text: str) -> None:
-    assert tb.parse_material(text.upper()).name == "KPK"
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("KPK", "KPK"),
+        ("KKP", "KPK"),
+        ("kpk", "KPK"),
+        ("KPKP", "KPKP"),
+        ("KKPP", "KPPK"),
+        ("KPKQ", "KQKP"),
+        ("KPKR", "KRKP"),
+        ("KPKB", "KBKP"),
+        ("KNKP", "KNKP"),
+        ("KKPQ", "KQPK"),
+        ("KPRK", "KRPK"),
+        ("KBPK", "KBPK"),
+        ("KKNP", "KNPK"),
+    ],
+)
+def test_a_material_with_pawns_is_named_stronger_side_first(text: str, name: str) -> None:
+    assert tb.parse_material(text.upper()).name == name
 
 
-@pytest.mark.parametrize("text", ["KPKP", "KPPK", "KQKP"])
-def test_other_materials_with_pawns_are_refused_by_name(text: str) -> None:
-    with pytest.raises(PositionError, match=f"unsupported material '{text}'.*KPK"):
+@pytest.mark.parametrize("text", ["KPPKP", "KPPPK", "KQPKP"])
+def test_five_men_with_pawns_are_refused_by_name(text: str) -> None:
+    with pytest.raises(PositionError, match=f"unsupported material '{text}'.*up to 2 men.*KNPK"):
         tb.parse_material(text)
 
 
@@ -182,3 +201,27 @@ def test_the_cli_probes_a_kpk_position(tablebase_cache: Path) -> None:
     result = CliRunner().invoke(cli, ["tablebase", "KPK", "--fen", "8/4k3/8/4K3/4P3/8/8/8 b - - 0 1"])
     assert result.exit_code == 0, result.output
     assert "result: white mates in 14\nbest defence: Kd7" in result.output
+
+
+def test_a_compact_kpk_position_is_probed_as_its_board(tablebase_cache: Path) -> None:
+    """Either colour holding the pawn, either side to move: the result and
+    the defence of the compact position are the board's (promotions,
+    the pawn taken and the mirror included)."""
+    table = tb.load("KPK", tablebase_cache)
+    rng = random.Random("compact KPK")
+    checked = 0
+    while checked < 300:
+        board = chess.Board(None)
+        colour = rng.random() < 0.5
+        for square, piece in zip(
+            rng.sample(range(8, 56), 1) + rng.sample(chess.SQUARES, 2),
+            (chess.Piece(chess.PAWN, colour), chess.Piece(chess.KING, True), chess.Piece(chess.KING, False)),
+        ):
+            board.set_piece_at(square, piece)
+        board.turn = rng.random() < 0.5
+        if len(board.piece_map()) < 3 or not board.is_valid() or not any(board.legal_moves):
+            continue
+        position = from_board(board)
+        assert table.result_at(position) == table.result(board), board.fen()
+        assert table.best_defence_at(position) == table.best_defence(board), board.fen()
+        checked += 1

@@ -45,6 +45,15 @@ def test_the_core_builds_a_four_man_table_as_the_twin(tablebase_cache: Path) -> 
     assert np.array_equal(core, twin), f"{int((core != twin).sum())} entries differ"
 
 
+@pytest.mark.slow
+def test_the_core_builds_en_passant_as_the_twin(tablebase_cache: Path) -> None:
+    """KPKP: en passant's coded entries, a capture into KPK with the sides
+    named the other way round (the ranks flipped), Black's promotions into
+    KQKP and the rest, swapped too; the twin takes some 17 s of CPU."""
+    core, twin = _both("KPKP", tablebase_cache)
+    assert np.array_equal(core, twin), f"{int((core != twin).sum())} entries differ"
+
+
 def _exits(material: str, cache: Path) -> list[tuple[object, ...]]:
     """The exits of ``material`` as the core reads them."""
     table = tb.load(material, cache)

@@ -400,7 +400,7 @@ def test_material_names_are_canonical(material: str, name: str) -> None:
     assert tb.parse_material(material).name == name
 
 
-@pytest.mark.parametrize("material", ["KPKP", "krk", "KQQKR", "", "KRQ", "KRKRK", "KXK"])
+@pytest.mark.parametrize("material", ["KPPKP", "krk", "KQQKR", "", "KRQ", "KRKRK", "KXK"])
 def test_unsupported_material_is_rejected(tmp_path: Path, material: str) -> None:
     with pytest.raises(PositionError, match="unsupported material"):
         tb.load(material, tmp_path)
@@ -654,7 +654,7 @@ def test_cli_material_in_any_case_and_order_is_the_canonical_one(tablebase_cache
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["KPKP"], "unsupported material 'KPKP'"),
+        (["KPPKP"], "unsupported material 'KPPKP'"),
         (["KRK", "--fen", "8/8/8/8/8/2k5/1Q6/K7 w - - 0 1"], "not a KRK position: 8/8/8/8/8/2k5/1Q6/K7 w"),
         (["KRK", "--fen", "nonsense"], "Invalid value for --fen"),
         (["KRK", "--stats", "--fen", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"], "either --stats or --fen"),
