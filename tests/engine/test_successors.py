@@ -9,6 +9,7 @@ import pytest
 from al0.board import Material
 from al0.board.position import from_board
 from al0.engine import Ending, GameEnd, Match, OurMove
+from al0.engine.play import resets_count
 from al0.engine.successors import successor_table
 from al0.lang import DefenderSpec, load_table
 from conftest import LIBRARIES, POSITIONS, TEST_TABLES
@@ -82,3 +83,54 @@ def test_the_rook_taken_by_the_knight_the_game_is_drawn():
         "insufficient material: KNK, a draw",
         "1/2-1/2",
     )
+
+
+def _played(match: Match, fen: str, seed: int = 1) -> list[OurMove | GameEnd]:
+    """Our moves and the end of the game from ``fen`` against the random mover."""
+    events = match.play(chess.Board(fen), match.opponent(DefenderSpec("random"), seed=seed), 60)
+    return [event for event in events if isinstance(event, (OurMove, GameEnd))]
+
+
+def test_the_pawn_promoted_the_bundled_kqk_table_mates():
+    played = _played(Match.load(TEST_TABLES / "kpk_push.yaml"), "8/P7/8/8/8/8/8/K6k w - - 0 1")
+    promotion, *rest, end = played
+    assert isinstance(promotion, OurMove) and promotion.san == "a8=Q+" and promotion.table.name == "kpk_push"
+    assert {move.table.name for move in rest if isinstance(move, OurMove)} == {"kqk"}
+    assert isinstance(end, GameEnd) and end.ending is Ending.MATE
+
+
+def test_no_table_plays_the_new_material_the_game_ends_saying_so(tmp_path):
+    """The same table playing Black: the bundled kqk plays White, and the
+    table does not play a queen, so the game stops where the pawn promotes."""
+    text = (
+        (TEST_TABLES / "kpk_push.yaml")
+        .read_text()
+        .replace("start: 8/8/8/8/P7/8/8/K6k w - - 0 1", "side: black")
+    )
+    (tmp_path / "black.yaml").write_text(text)
+    promotion, end = _played(Match.load(tmp_path / "black.yaml"), "7k/8/8/8/8/8/p7/7K b - - 0 1")
+    assert isinstance(promotion, OurMove) and promotion.san == "a1=Q+"
+    assert isinstance(end, GameEnd)
+    assert (end.ending, end.detail, end.result) == (
+        Ending.NO_TABLE,
+        "no table: none of this game plays KQK for Black",
+        "*",
+    )
+
+
+@pytest.mark.parametrize(
+    "fen, move, resets",
+    [
+        ("8/8/8/8/P7/8/8/K6k w - - 0 1", "a1b1", False),  # a king's step
+        ("8/8/8/8/P7/8/8/K6k w - - 0 1", "a4a5", True),  # a pawn's step
+        ("8/P7/8/8/8/8/8/K6k w - - 0 1", "a7a8n", True),  # a promotion
+        ("8/8/8/3k4/4r3/8/2Q5/3K4 w - - 0 1", "c2e4", True),  # a capture
+        ("8/8/8/3k4/4r3/8/2Q5/3K4 w - - 0 1", "c2c3", False),  # a queen's move
+        ("8/8/8/8/Pp6/8/8/K6k b - a3 0 1", "b4a3", True),  # en passant
+    ],
+)
+def test_a_capture_or_a_pawn_move_starts_the_fifty_move_count_again(fen, move, resets):
+    board = chess.Board(fen)
+    before = from_board(board)
+    board.push_uci(move)
+    assert resets_count(before, from_board(board)) is resets is (board.halfmove_clock == 0)

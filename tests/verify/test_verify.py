@@ -620,6 +620,28 @@ def test_a_game_that_takes_the_rook_goes_on_with_the_bundled_table(tablebase_cac
     assert "win_rook" in rules and any(rule.startswith("kqk:") for rule in rules)
 
 
+def test_a_game_that_promotes_goes_on_with_the_bundled_table():
+    """kpk_push promotes where the pawn runs in; the bundled kqk table mates
+    and the game is one: our moves counted from the first push."""
+    result = CliRunner().invoke(
+        cli,
+        [
+            "verify",
+            str(TEST_TABLES / "kpk_push.yaml"),
+            "--positions",
+            str(POSITIONS / "kpk_push.epd"),
+            "--defender",
+            "random",
+            "--json",
+            "-",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["endings"], data["handed_on"]) == ({"mate": 2}, 2)
+    assert data["moves_to_mate"]["max"] > 4  # four pushes, then KQK's mate
+
+
 def test_play_shows_the_distance_to_mate_after_a_capture(tablebase_cache):
     result = CliRunner().invoke(
         cli,
