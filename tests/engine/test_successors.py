@@ -10,7 +10,7 @@ from al0.board import Material
 from al0.board.position import from_board
 from al0.engine import Ending, GameEnd, Match, OurMove
 from al0.engine.play import resets_count
-from al0.engine.successors import successor_table
+from al0.engine.successors import reachable, successor_table
 from al0.lang import DefenderSpec, load_table
 from conftest import LIBRARIES, POSITIONS, TEST_TABLES
 
@@ -22,13 +22,13 @@ TAKE = TEST_TABLES / "kqkr_take.yaml"
     [
         # No successors: the bundled table named after the material.
         (TAKE, "KQK", "kqk"),
-        (TAKE, "KRK", "krk"),
+        (TAKE, "KRK", None),  # a queen never becomes a rook: no game reaches it
         # It names itself: its own rules play on.
         (LIBRARIES / "kqkr_win_rook.yaml", "KQK", "kqkr_win_rook"),
         # Black's queen: the bundled kqk plays White, the table itself plays on.
         (LIBRARIES / "kqkr_black.yaml", "KQK", "kqkr_black_test"),
-        # Our men changed and no table plays them for Black.
-        (LIBRARIES / "kqkr_black.yaml", "KRK", None),
+        # Our queen taken: no table plays a bare king.
+        (LIBRARIES / "kqkr_black.yaml", "KKR", None),
     ],
 )
 def test_the_table_that_goes_on(table, material, expected):
@@ -134,3 +134,25 @@ def test_a_capture_or_a_pawn_move_starts_the_fifty_move_count_again(fen, move, r
     before = from_board(board)
     board.push_uci(move)
     assert resets_count(before, from_board(board)) is resets is (board.halfmove_clock == 0)
+
+
+@pytest.mark.parametrize(
+    "start, material, reached",
+    [
+        ("KQKR", "KQK", True),  # the rook taken
+        ("KQKR", "KQKR", True),
+        ("KQKR", "KKR", True),  # our queen taken (the play loop ends it: material lost)
+        ("KQKR", "KRK", False),  # a queen never becomes a rook
+        ("KRK", "KQK", False),  # a rook never becomes a queen
+        ("KPK", "KQK", True),  # a promotion
+        ("KPK", "KNK", True),  # an under-promotion
+        ("KPK", "KQPK", False),  # a pawn does not multiply
+        ("KPPK", "KQPK", True),
+        ("KPPK", "KQQK", True),
+        ("KQKP", "KQKQ", True),  # their promotion
+        ("KQKP", "KQKRQ", False),
+        ("KRK", "KK", True),
+    ],
+)
+def test_a_material_a_game_can_reach(start, material, reached):
+    assert reachable(Material.parse(start), Material.parse(material)) is reached
