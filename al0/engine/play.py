@@ -98,6 +98,9 @@ class GameEnd:
     a draw whatever the ending."""
     plan: Plan | None = None
     """The failed plan when the ending is NO_PLAN."""
+    table: AdviceTable | None = None
+    """The table of the failed plan (the game's first, or one a capture or
+    a promotion handed it to)."""
 
     @property
     def result(self) -> str:
@@ -241,7 +244,9 @@ def play_game(
             if tree is None:
                 plan = playing.plan(board)
                 if plan.tree is None:
-                    yield GameEnd(Ending.NO_PLAN, f"no plan: {plan.describe_failure()}", plan=plan)
+                    yield GameEnd(
+                        Ending.NO_PLAN, f"no plan: {plan.describe_failure()}", plan=plan, table=playing.table
+                    )
                     return
                 tree = plan.tree
             assert plan is not None
