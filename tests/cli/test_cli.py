@@ -287,6 +287,24 @@ def test_play_random_to_mate():
     assert "[else_rule / squeeze]" in result.output
 
 
+def test_play_goes_on_with_the_table_of_the_new_material(tmp_path, tablebase_cache):
+    """kqkr_take takes the rook; the bundled kqk table mates: the output says
+    so once and names kqk at each of its moves, the PGN's comments too."""
+    pgn = tmp_path / "game.pgn"
+    table = str(ROOT / "tests" / "data" / "tables" / "kqkr_take.yaml")
+    result = run("play", table, "--opponent", "tablebase", "--no-board", "--pgn", str(pgn))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].startswith("1. Qxe4    [win_rook / take]  new plan")
+    assert lines[3].startswith("the game goes on with kqk (KQK): King and Queen vs King")
+    assert lines[4].startswith("2. Qd5     [kqk: drive / squeeze_half]  new plan")
+    assert lines[-2].startswith("Game over: checkmate") and "the game goes on" not in "".join(lines[4:])
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "1-0"
+    comments = [node.comment for node in game.mainline() if node.turn() == chess.BLACK]
+    assert comments[0].startswith("win_rook: take") and all(c.startswith("kqk: ") for c in comments[1:])
+
+
 def test_play_writes_pgn_with_advice_comments(tmp_path):
     pgn = tmp_path / "game.pgn"
     result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board", "--pgn", str(pgn))
@@ -367,3 +385,26 @@ def test_play_other_material():
         run("play", BRATKO, "--fen", "8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "--opponent", "random"),
         "material KQK",
     )
+
+
+def test_play_stops_at_a_successor_table_that_does_not_load(tmp_path, tablebase_cache):
+    """The successor is read when the game takes the rook: the capture is
+    shown, then its YAML error in one line naming the file, line and column."""
+    table = tmp_path / "t.yaml"
+    text = (ROOT / "tests" / "data" / "tables" / "kqkr_take.yaml").read_text()
+    table.write_text(text + "successors:\n  KQK: bad.yaml\n")
+    (tmp_path / "bad.yaml").write_text("name: bad\nmaterial: KQK\nrules: [\n")
+    result = run("play", str(table), "--opponent", "tablebase", "--no-board")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[1].startswith("1. Qxe4    [win_rook / take]")
+    assert lines[-1].startswith(f"Error: {tmp_path / 'bad.yaml'}:4:1: bad YAML")
+
+
+def test_check_lists_the_tables_a_game_may_go_on_with():
+    table = ROOT / "tests" / "data" / "libraries" / "kqkr_win_rook.yaml"
+    result = run("check", str(table))
+    assert result.exit_code == 0, result.output
+    assert f"successors: KQK → {table.resolve()} — a game that reaches the material goes on" in result.output
+    data = json.loads(run("check", str(table), "--json").output)
+    assert data["successors"] == {"KQK": str(table.resolve())}
