@@ -1,0 +1,104 @@
+"""The pawn vocabulary on hand-worked squares: ranks from the pawn's side,
+the moves to promote, the rule of the square, the key squares and the
+opposition, each case worked out by hand on a diagram."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from al0.lang.vocabulary.pawns import (
+    inside_square,
+    key_squares_of,
+    moves_to_promote,
+    opposition_between,
+    relative_rank,
+)
+
+W, B = chess.WHITE, chess.BLACK
+
+
+def square(name: str) -> chess.Square:
+    return chess.parse_square(name)
+
+
+@pytest.mark.parametrize(
+    "pawn, colour, rank, moves",
+    [
+        ("e2", W, 2, 5),  # the double step saves a move
+        ("e3", W, 3, 5),
+        ("e7", W, 7, 1),
+        ("a5", W, 5, 3),
+        ("e7", B, 2, 5),  # Black's start rank
+        ("e2", B, 7, 1),
+        ("h4", B, 5, 3),
+    ],
+)
+def test_rank_and_moves_to_promote_count_from_the_pawns_side(pawn, colour, rank, moves):
+    assert relative_rank(square(pawn), colour) == rank
+    assert moves_to_promote(square(pawn), colour) == moves
+
+
+@pytest.mark.parametrize(
+    "pawn, colour, king, king_to_move, inside",
+    [
+        ("e5", W, "b8", False, True),  # the square of e5 is b5-b8-e8-e5 … h5: b8 on its corner
+        ("e5", W, "a8", False, False),  # one file outside, the pawn to move: it runs
+        ("e5", W, "a8", True, True),  # the king to move steps in (b8 or b7)
+        ("e5", W, "b4", False, False),  # below the square's lowest rank
+        ("e5", W, "b4", True, True),  # steps to b5, into it
+        ("e5", W, "h8", False, True),  # the square reaches to the other side too
+        ("e2", W, "b2", False, False),  # the double step: e2's square is e3's, ranks 3 to 8
+        ("e2", W, "b2", True, True),  # the king to move steps up into it
+        ("a7", W, "c7", False, False),  # a7-a8: the square is a7 b7 a8 b8
+        ("a7", W, "c7", True, True),  # the king to move takes b8 (or b7) in time
+        ("d4", B, "g1", False, True),  # a Black pawn's square runs down the board
+        ("d4", B, "h1", False, False),
+        ("d7", B, "h3", False, True),  # from its start rank as from d6: ranks 6 down to 1
+    ],
+)
+def test_the_rule_of_the_square(pawn, colour, king, king_to_move, inside):
+    assert inside_square(square(pawn), colour, square(king), king_to_move) == inside
+
+
+@pytest.mark.parametrize(
+    "pawn, colour, keys",
+    [
+        ("e2", W, "d4 e4 f4"),  # two ranks in front
+        ("e4", W, "d6 e6 f6"),
+        ("e5", W, "d6 e6 f6 d7 e7 f7"),  # from the fifth rank, one rank in front too
+        ("e6", W, "d7 e7 f7 d8 e8 f8"),
+        ("e7", W, "d7 f7 d8 e8 f8"),  # beside it and in front of it
+        ("b3", W, "a5 b5 c5"),
+        ("h4", W, "g7 g8"),  # a rook pawn's: the neighbouring file's last two squares
+        ("a2", W, "b7 b8"),
+        ("e5", B, "d3 e3 f3"),  # Black's e5 is on its fourth rank
+        ("e4", B, "d3 e3 f3 d2 e2 f2"),  # its fifth
+        ("h5", B, "g2 g1"),
+    ],
+)
+def test_key_squares(pawn, colour, keys):
+    expected = 0
+    for key in keys.split():
+        expected |= chess.BB_SQUARES[square(key)]
+    assert chess.SquareSet(key_squares_of(square(pawn), colour)) == chess.SquareSet(expected)
+
+
+@pytest.mark.parametrize(
+    "a, b, between",
+    [
+        ("e4", "e6", 1),  # direct, on the file
+        ("e4", "g4", 1),  # direct, on the rank
+        ("e4", "g6", 1),  # on the diagonal
+        ("e2", "e6", 3),  # distant
+        ("e1", "e7", 5),
+        ("b2", "f6", 3),  # distant on the diagonal
+        ("e4", "e5", 0),  # no square between: not opposition (nor legal)
+        ("e4", "e7", 0),  # two squares between: even
+        ("e4", "f6", 0),  # not on one line
+        ("e4", "g5", 0),
+    ],
+)
+def test_opposition_counts_the_squares_between_the_kings(a, b, between):
+    assert opposition_between(square(a), square(b)) == between
+    assert opposition_between(square(b), square(a)) == between
