@@ -201,6 +201,23 @@ def key_square(k: PieceRef, p: PieceRef) -> Predicate:
     return predicate
 
 
+def key_square_dist(k: PieceRef, p: PieceRef) -> FeatureFunction:
+    """King steps from the king to the nearest key square of the pawn (0: on
+    one). The pawn's king heads for them; the defending king guards them."""
+    _pawn(p, "key_square_dist")
+    if k.piece_type != chess.KING:
+        raise TableSyntaxError(f"key_square_dist takes a king, not {k.name}")
+
+    def feature(node: Node) -> int | None:
+        king, square = k.square(node), p.square(node)
+        if king is None or square is None:
+            return None
+        keys = key_squares_of(square, p.colour(node))
+        return min(_DIST[king][key] for key in chess.scan_forward(keys))
+
+    return feature
+
+
 def pawn_corner(k: PieceRef, p: PieceRef) -> Predicate:
     """The king holds a rook pawn's corner: the pawn is a rook pawn and the
     king stands on its promotion square or next to it, on the last two

@@ -41,6 +41,7 @@ from al0.lang.vocabulary.pawns import (
     in_front,
     in_square,
     key_square,
+    key_square_dist,
     pawn_corner,
     pawn_file,
     pawn_rank,
@@ -395,6 +396,14 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (KING, PIECE),
         key_square,
         words=Saying("{0} stands on a key square of {1}", "{0} is off the key squares of {1}"),
+        core=False,
+    ),
+    VocabularyEntry(
+        "key_square_dist",
+        "feature",
+        (KING, PIECE),
+        key_square_dist,
+        words=Measure("the way of {0} to the key squares of {1}", False, "steps"),
         core=False,
     ),
     VocabularyEntry(
