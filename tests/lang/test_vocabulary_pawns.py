@@ -7,6 +7,14 @@ from __future__ import annotations
 import chess
 import pytest
 
+from al0.board import Material
+from al0.errors import TableSyntaxError
+from al0.lang.compile_goals import compile_goal
+from al0.lang.expr import parse_goal
+from al0.lang.library import Library
+from al0.lang.model import feature_calls, predicate_calls
+from al0.lang.node import Node
+from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.pawns import (
     inside_square,
     key_squares_of,
@@ -102,3 +110,84 @@ def test_key_squares(pawn, colour, keys):
 def test_opposition_counts_the_squares_between_the_kings(a, b, between):
     assert opposition_between(square(a), square(b)) == between
     assert opposition_between(square(b), square(a)) == between
+
+
+def holds(fen: str, source: str, material: str = "KPK", us: chess.Color = W) -> bool:
+    """``source`` compiled against ``material``'s vocabulary, at ``fen`` with ``us`` the table's side."""
+    binder = Binder(Material.parse(material))
+    goal = parse_goal(source)
+    library = Library("standard").with_standard()
+    predicates = {
+        c.text: binder.bind(c, "predicate") for c in predicate_calls(goal) if c.text not in library.predicates
+    }
+    features = {c.text: binder.bind(c, "feature") for c in feature_calls(goal)}
+    compiled = compile_goal(goal, library.extended(predicates, {}, features))
+    board = chess.Board(fen)
+    return compiled(Node(board, 0, us), Node(board.copy(), 0, us))
+
+
+@pytest.mark.parametrize(
+    "fen, source",
+    [
+        # the pawn's rank and file, the moves to promote, the key squares
+        (
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+            "pawn_rank(P) = 2 and pawn_file(P) = 4 and promotion_dist(P) = 5",
+        ),
+        ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", "key_square_dist(K, P) = 3 and promotion_square_dist(K, P) = 7"),
+        ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", "not rook_pawn(P) and not key_square(K, P) and in_square(k, P)"),
+        ("8/8/4k3/8/3K4/8/4P3/8 w - - 0 1", "key_square(K, P) and key_square_dist(K, P) = 0"),
+        ("8/8/4k3/8/3K4/8/4P3/8 w - - 0 1", "key_square_dist(k, P) = 2 and not key_square(k, P)"),
+        # the rook pawn: its key squares and its corner
+        ("7k/8/8/8/8/8/7P/6K1 w - - 0 1", "rook_pawn(P) and pawn_file(P) = 1 and pawn_corner(k, P)"),
+        ("7k/8/8/8/8/8/7P/6K1 w - - 0 1", "not key_square(K, P) and key_square_dist(K, P) = 6"),
+        ("8/6K1/8/8/8/8/7P/k7 w - - 0 1", "key_square(K, P) and not pawn_corner(k, P)"),
+        ("8/8/8/8/7k/8/7P/6K1 w - - 0 1", "not pawn_corner(k, P)"),  # in front, not in the corner
+        # the rule of the square, the move counted
+        ("8/8/8/5k2/P7/8/8/K7 w - - 0 1", "not in_square(k, P)"),  # a5 and the pawn promotes first
+        ("8/8/8/5k2/P7/8/8/K7 b - - 0 1", "in_square(k, P)"),  # Ke5 steps in
+        ("8/8/8/4k3/P7/8/8/K7 w - - 0 1", "in_square(k, P)"),
+        # in front, behind, protected, attacked
+        ("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", "in_front(k, P) and behind(K, P) and not in_front(K, P)"),
+        ("8/8/8/3k4/4P3/3K4/8/8 w - - 0 1", "protected(P) and attacked(P) and not en_prise(P)"),
+        ("8/8/8/3k4/4P3/8/8/K7 w - - 0 1", "not protected(P) and attacked(P)"),
+        # the opposition, who has it with the side to move
+        ("8/8/4k3/8/4K3/8/4P3/8 b - - 0 1", "opposition and has_opposition(K) and not has_opposition(k)"),
+        ("8/8/4k3/8/4K3/8/4P3/8 w - - 0 1", "has_opposition(k) and not has_opposition(K)"),
+        ("4k3/8/8/8/4K3/8/4P3/8 b - - 0 1", "distant_opposition and has_opposition(K) and not opposition"),
+        ("8/8/6k1/8/4K3/8/4P3/8 b - - 0 1", "has_opposition(K) and not distant_opposition"),  # diagonal
+        ("8/8/5k2/8/4K3/8/4P3/8 b - - 0 1", "not has_opposition(K) and not has_opposition(k)"),
+        # promoted: to a queen or rook the other side cannot take at once
+        ("4Q3/8/8/8/8/8/8/k3K3 b - - 0 1", "promoted(P) and lost(P)"),
+        ("3kQ3/5K2/8/8/8/8/8/8 b - - 0 1", "promoted(P)"),  # attacked but defended
+        ("3kQ3/8/8/8/8/8/8/4K3 b - - 0 1", "not promoted(P)"),  # hanging
+        ("3kN3/8/8/8/8/8/8/4K3 b - - 0 1", "not promoted(P)"),  # a knight does not win
+        ("8/4P3/8/8/8/8/8/k3K3 w - - 0 1", "not promoted(P) and pawn_rank(P) = 7 and promotion_dist(P) = 1"),
+    ],
+)
+def test_the_pawn_vocabulary_on_hand_worked_positions(fen, source):
+    assert holds(fen, source)
+
+
+@pytest.mark.parametrize(
+    "fen, source",
+    [
+        # the defending side's table (KKP, Black): its king K, their pawn p
+        (
+            "8/8/8/4k3/8/8/4P3/4K3 b - - 0 1",
+            "pawn_rank(p) = 2 and in_square(K, p) and key_square_dist(k, p) = 3",
+        ),
+        ("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1", "in_front(K, p) and not has_opposition(K)"),
+        ("8/8/4k3/8/4K3/8/4P3/8 w - - 0 1", "has_opposition(K) and key_square(k, p)"),
+    ],
+)
+def test_the_pawn_vocabulary_for_the_defending_side(fen, source):
+    assert holds(fen, source, "KKP", B)
+
+
+@pytest.mark.parametrize(
+    "source", ["pawn_rank(K) = 2", "in_square(P, P)", "key_square(K, k)", "promoted(k)", "has_opposition(P)"]
+)
+def test_pawn_words_take_a_pawn_or_a_king_where_they_need_one(source):
+    with pytest.raises(TableSyntaxError):
+        holds("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", source)
