@@ -33,7 +33,7 @@ from al0.engine.plan import Planner
 from al0.engine.play import Ending, descend, ending_at
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
-from al0.verify.analysis import AdviceCounts, AdviceUse
+from al0.verify.analysis import AdviceCounts, AdviceUse, qualified
 from al0.verify.game import limit_reached
 
 if TYPE_CHECKING:
@@ -109,6 +109,10 @@ class Segment(NamedTuple):
     """The hash of each position a move of ours in the plan's tree leads to
     (as far as the planner avoids the positions seen): a game that has seen
     one of them may plan otherwise here."""
+    table: str | None = None
+    """The name of the table that plans here when it is not the game's
+    first (a capture or a promotion handed the game on:
+    :mod:`al0.engine.successors`)."""
 
 
 def make_segment(
@@ -122,12 +126,15 @@ def make_segment(
     end = ending_at(position, planner)
     if end is not None:
         return Segment(None, None, dtm, (), (), 0, end)
+    playing = planner.playing(position)
+    assert playing is not None  # else ending_at ended the game
+    table = None if playing is planner else playing.table.name
     try:
-        plan = planner.plan_position(position, seen=seen)
+        plan = playing.plan_position(position, seen=seen)
     except AL0Error as error:
-        return Segment(None, None, dtm, (), (), 0, None, error)
+        return Segment(None, None, dtm, (), (), 0, None, error, table=table)
     if plan.tree is None:
-        return Segment(plan.rule, plan.advice, dtm, (), (), 0, _NO_PLAN)
+        return Segment(plan.rule, plan.advice, dtm, (), (), 0, _NO_PLAN, table=table)
     keys: list[Key] = []
     dtms: list[int | None] = []
     captures = 0
@@ -148,7 +155,9 @@ def make_segment(
     ours = frozenset(hash(child) for child in our_children(position, plan.tree))
 
     def segment(ending: Ending | None) -> Segment:
-        return Segment(plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending, None, ours)
+        return Segment(
+            plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending, None, ours, table
+        )
 
     tree: ForcingTree | None = plan.tree
     while tree is not None:
@@ -163,6 +172,8 @@ def make_segment(
         ending = add(position)
         if ending is not None:
             return segment(ending)
+        if planner.playing(position) is not playing:
+            break  # the material changed: another table plans (as the play loop does)
         tree = descend(descend(tree, move), reply)
     return segment(None)  # a new plan at ``position``
 
@@ -179,6 +190,9 @@ class Outcome(NamedTuple):
     """The per-advice tally (empty when the start is not won)."""
     failure: str = ""
     """For a game that ended at a search limit, the error in words."""
+    handed_on: bool = False
+    """Whether another table planned part of the game (a capture or a
+    promotion changed the material)."""
 
 
 class Tail(NamedTuple):
@@ -209,6 +223,8 @@ class Tail(NamedTuple):
     one after a move of ours before the tail may plan otherwise in it."""
     failure: str = ""
     """For a tail that ends at a search limit, the error in words."""
+    handed_on: bool = False
+    """Whether a table other than the game's first plans in the tail."""
 
 
 _DECIDED = frozenset(Ending) - {_FIFTY, _REPETITION, _MOVE_LIMIT}
@@ -293,6 +309,11 @@ def _segment_uses(current: Segment) -> tuple[int, int, int, int]:
 _use = AdviceUse._make
 
 
+def _advice(segment: Segment) -> tuple[str | None, str | None]:
+    """The segment's (rule, advice), as the per-advice tally names them."""
+    return qualified(segment.table, segment.rule), segment.advice
+
+
 def _remember(
     tails: dict[Key, Tail],
     walked: list[tuple[Key, Segment, int, int]],
@@ -302,20 +323,24 @@ def _remember(
     halfmoves: int,
     tail: Tail | None,
     failure: str = "",
+    handed_on: bool = False,
 ) -> None:
     """Note the tail from each position where the game just read (ending in
     ``ending``, a decided one, after ``moves`` of our moves and
     ``halfmoves`` half-moves, the captures at ``captures``) read a segment:
     ``walked`` holds each such segment with its position, our moves and the
     half-moves before it; ``tail`` is the tail the game ended in, if any;
-    ``failure``, the words of a search limit the game ended at.
+    ``failure``, the words of a search limit the game ended at;
+    ``handed_on``, whether another table planned where the game ended.
     Less history can only delay the endings history decides, so the rest of
     the game from any of them, with none, ends the same."""
     if tail is not None:
         uses, quiet_end, marks, ours = list(tail.uses), halfmoves + tail.quiet, tail.marks, tail.ours
+        handed_on = tail.handed_on
     else:
         uses, quiet_end, marks, ours = [], halfmoves, 0, 0
     for key, current, played, before in reversed(walked):
+        handed_on = handed_on or current.table is not None
         for child in current.ours:
             ours |= _mark(child)
         keys = current.keys
@@ -327,7 +352,7 @@ def _remember(
             marks |= _mark(reached)
         quiet = (first - before) if first is not None else quiet_end - before
         # This segment's advice is the first used from its position on.
-        rule, advice = current.rule, current.advice
+        rule, advice = _advice(current)
         counts = _segment_uses(current)
         for index, use in enumerate(uses):
             if use.rule == rule and use.advice == advice:
@@ -336,7 +361,7 @@ def _remember(
                 break
         uses.insert(0, _use((rule, advice, *counts)))
         if key not in tails:
-            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks, ours, failure)
+            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks, ours, failure, handed_on)
 
 
 def walk(
@@ -373,18 +398,22 @@ def walk(
     captures: list[int] = []
     """The half-moves (counted from 0) that took a man."""
     halfmoves = 0
+    handed_on = False
+    """Whether a segment walked so far was planned by another table."""
     by_history = False
     """Whether the game plans with its history from here on."""
 
     def outcome(ending: Ending, tail: Tail | None = None, failure: str = "") -> Outcome:
+        last = current.table is not None
         if tail is not None:
-            failure = tail.failure
+            failure, last = tail.failure, tail.handed_on
         if tails is not None and ending in _DECIDED and not by_history:
-            _remember(tails, walked, captures, ending, moves, halfmoves, tail, failure)
+            _remember(tails, walked, captures, ending, moves, halfmoves, tail, failure, last)
             # The game from the start is the tail from it: its tally too.
             if counts is not None and start in tails:
-                return Outcome(ending, moves, optimal, tails[start].uses, failure)
-        return Outcome(ending, moves, optimal, () if counts is None else counts.uses(), failure)
+                return Outcome(ending, moves, optimal, tails[start].uses, failure, handed_on or last)
+        uses = () if counts is None else counts.uses()
+        return Outcome(ending, moves, optimal, uses, failure, handed_on or last)
 
     moves = 0
     # The play loop checks an ending at every position: the one the position
@@ -417,7 +446,8 @@ def walk(
         if not keys:
             return outcome(_NO_PLAN)
         walked.append((at, current, moves, halfmoves))
-        advice = (current.rule, current.advice)
+        handed_on = handed_on or current.table is not None
+        advice = _advice(current)
         last = len(keys) - 1
         for index, key in enumerate(keys):
             halfmoves += 1

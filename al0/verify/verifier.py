@@ -142,6 +142,7 @@ class Verifier:
             outcome.optimal,
             advice_uses=outcome.advice_uses,
             failure=outcome.failure,
+            handed_on=outcome.handed_on,
         )
 
     def start(self, board: chess.Board) -> Start:

@@ -59,6 +59,8 @@ def test_a_packed_position_unpacks_to_itself(fen):
             50,
             {"material lost", "threefold repetition", "mate", "no plan"},
         ),
+        # Takes their rook and goes on with the bundled kqk table.
+        (TEST_TABLES / "kqkr_take.yaml", "sample:40", 60, {"mate", "no plan"}),
     ],
 )
 @pytest.mark.slow

@@ -30,7 +30,7 @@ from al0.verify.summary import Claim
 from al0.verify.tally import Report, scoped_verdict
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import WorstCase
-from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES
+from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES, TEST_TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
 FAKE_ENGINE = f"{sys.executable} {FAKE_ENGINE}"
@@ -589,6 +589,35 @@ def test_games_go_on_after_we_take_their_piece(tablebase_cache):
     assert (fork["moves"], fork["progress"], fork["lost"]) == (2, 2, 0)
     squeeze = next(row for row in data["analysis"]["advice"] if row["advice"] == "squeeze")
     assert squeeze["moves"] > 2  # the games went on as KQK
+
+
+@pytest.mark.parametrize("defender", ["tablebase", "worst", "random"])
+def test_a_game_that_takes_the_rook_goes_on_with_the_bundled_table(tablebase_cache, defender):
+    """kqkr_take knows nothing of KQK: the bundled kqk table mates, every
+    game counted as one (our moves across the change), the report says how
+    many went on with another table and names that table's rules."""
+    result = CliRunner().invoke(
+        cli,
+        [
+            "verify",
+            str(TEST_TABLES / "kqkr_take.yaml"),
+            "--positions",
+            str(POSITIONS / "kqkr_forks.epd"),
+            "--defender",
+            defender,
+            "--analysis",
+            "--json",
+            "-",
+        ],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["endings"] == {"mate": 2}
+    assert data["handed_on"] == 2
+    assert data["moves_to_mate"]["max"] > 2  # the capture, then KQK's mate
+    rules = {row["rule"] for row in data["analysis"]["advice"]}
+    assert "win_rook" in rules and any(rule.startswith("kqk:") for rule in rules)
 
 
 def test_play_shows_the_distance_to_mate_after_a_capture(tablebase_cache):
