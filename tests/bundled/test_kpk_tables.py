@@ -1,0 +1,70 @@
+"""The KPK tables, kpk.yaml (the pawn's side) and kpk_hold.yaml (the lone
+king's): their plans at hand-worked positions of the key squares, the
+opposition, the square of the pawn and the rook pawn's corner, and the
+KPK tablebase they are judged by, found for either side's material."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from al0.board import Material
+from al0.engine.plan import Planner
+from al0.engine.tablebases import Tablebases
+from al0.lang.loader import load_table
+
+
+@pytest.mark.parametrize("material", ["KPK", "KKP"])
+def test_the_kpk_tablebase_answers_for_either_sides_material(material):
+    table = Tablebases().get(Material.parse(material))
+    assert table is not None and table.name == "KPK"
+
+
+@pytest.fixture(scope="module")
+def kpk() -> Planner:
+    return Planner(load_table("kpk"))
+
+
+@pytest.fixture(scope="module")
+def kpk_hold() -> Planner:
+    return Planner(load_table("kpk_hold"))
+
+
+@pytest.mark.parametrize(
+    "fen, rule, advice, move",
+    [
+        # their king outside the square of the pawn: it runs
+        ("8/8/8/6k1/P7/8/8/4K3 w - - 0 1", "run", "run", "a4a5"),
+        # our king on a key square (d6 for e5) leads; the pawn follows
+        ("4k3/8/3K4/4P3/8/8/8/8 w - - 0 1", "escort", "escort_3", None),
+        # one step from promoting, the new queen safe
+        ("8/3P4/8/8/8/8/k7/4K3 w - - 0 1", "queen", "queen_now", "d7d8"),
+        # the king goes for the key squares
+        ("4k3/8/8/8/8/8/3P4/K7 w - - 0 1", "reach", "reach_3", None),
+    ],
+)
+def test_kpk_plans_as_a_coach_explains(kpk, fen, rule, advice, move):
+    board = chess.Board(fen)
+    plan = kpk.plan(board)
+    assert plan.tree is not None and plan.rule == rule
+    assert advice is None or plan.advice == advice
+    assert move is None or plan.tree.branches[0][0].uci()[:4] == move
+
+
+@pytest.mark.parametrize(
+    "fen, rule, advice",
+    [
+        ("8/8/8/3k4/4P3/8/8/K7 b - - 0 1", "take", "take_pawn"),  # take it
+        ("7k/8/6K1/7P/8/8/8/8 b - - 0 1", "corner", "stay_in_corner"),  # the rook pawn's corner
+        ("8/4k3/8/8/4K3/4P3/8/8 b - - 0 1", "keep", None),  # in front: take the opposition
+    ],
+)
+def test_kpk_hold_plans_as_a_coach_explains(kpk_hold, fen, rule, advice):
+    board = chess.Board(fen)
+    plan = kpk_hold.plan(board)
+    assert plan.tree is not None and plan.rule == rule
+    assert advice is None or plan.advice == advice
+    probe = Tablebases().get(Material.parse("KPK"))
+    assert probe is not None
+    board.push(plan.tree.branches[0][0])
+    assert not board.pawns or probe.result(board).winner is None  # the move keeps the draw
