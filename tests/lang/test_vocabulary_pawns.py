@@ -162,7 +162,7 @@ def holds(fen: str, source: str, material: str = "KPK", us: chess.Color = W) -> 
         ("3kQ3/5K2/8/8/8/8/8/8 b - - 0 1", "promoted(P)"),  # attacked but defended
         ("3kQ3/8/8/8/8/8/8/4K3 b - - 0 1", "not promoted(P)"),  # hanging
         ("3kN3/8/8/8/8/8/8/4K3 b - - 0 1", "not promoted(P)"),  # a knight does not win
-        ("4R3/8/8/8/8/8/8/k3K3 b - - 0 1", "not promoted(P)"),  # a rook: only a queen counts
+        ("4R3/8/8/8/8/8/8/k3K3 b - - 0 1", "promoted(P)"),  # a rook wins too
         ("8/4P3/8/8/8/8/8/k3K3 w - - 0 1", "not promoted(P) and pawn_rank(P) = 7 and promotion_dist(P) = 1"),
     ],
 )

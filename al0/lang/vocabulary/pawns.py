@@ -280,10 +280,12 @@ def protected(a: PieceRef) -> Predicate:
 
 
 def promoted(p: PieceRef) -> Predicate:
-    """The pawn has promoted safely: it is gone, and a queen of its side
-    stands on its promotion rank where the other side cannot take it at
-    once (not attacked, or defended). A queen against a bare king wins
-    unless it is stalemate (write ``promoted(P) and not stalemate``)."""
+    """The pawn has promoted safely: it is gone, and a queen or rook of its
+    side stands on its promotion rank where the other side cannot take it at
+    once (not attacked, or defended). Either wins against a bare king unless
+    it is stalemate (write ``promoted(P) and not stalemate``); a rook where a
+    queen would stalemate. Tried in the order of ``legal`` (the queen first),
+    a promotion is to a queen wherever a queen does."""
     _pawn(p, "promoted")
 
     def predicate(node: Node, root: Node) -> bool:
@@ -292,7 +294,7 @@ def promoted(p: PieceRef) -> Predicate:
         position, colour = node.position, p.colour(node)
         side = position.white if colour else position.black
         last = chess.BB_RANK_8 if colour else chess.BB_RANK_1
-        for square in chess.scan_forward(position.queens & side & last):
+        for square in chess.scan_forward((position.queens | position.rooks) & side & last):
             if not attackers(position, not colour, square) or attackers(position, colour, square):
                 return True
         return False
