@@ -106,11 +106,6 @@ class Material:
         return name[:split], name[split:]
 
     @property
-    def has_pawns(self) -> bool:
-        """Whether either side has a pawn."""
-        return chess.PAWN in self.first or chess.PAWN in self.second
-
-    @property
     def men(self) -> int:
         """How many men stand on the board, kings included."""
         return 2 + len(self.first) + len(self.second)

@@ -80,6 +80,29 @@ PROMOTIONS = {
 """``PROMOTIONS[from, to]``: the four (shared, never mutated) promotions of
 a pawn's step or capture onto the last rank, queen first."""
 
+
+def move_code(move: chess.Move) -> int:
+    """``move`` as one int, as the native core writes moves: from * 64 + to,
+    plus 4096 times the piece a pawn becomes (a pawnless move's code is
+    below 4096)."""
+    return (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
+
+
+def code_move(code: int) -> chess.Move:
+    """The shared ``chess.Move`` of :func:`move_code` ``code``."""
+    if code < 4096:
+        return MOVES[code >> 6][code & 63]
+    return PROMOTIONS[code >> 6 & 63, code & 63][chess.QUEEN - (code >> 12)]
+
+
+def moved(move: chess.Move, frm: chess.Square, to: chess.Square) -> chess.Move:
+    """The shared move from ``frm`` to ``to`` with ``move``'s promotion (a
+    move under a symmetry)."""
+    if move.promotion is None:
+        return MOVES[frm][to]
+    return PROMOTIONS[frm, to][chess.QUEEN - move.promotion]
+
+
 _BB = chess.BB_SQUARES
 _KING = chess.BB_KING_ATTACKS
 _KNIGHT = chess.BB_KNIGHT_ATTACKS

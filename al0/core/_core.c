@@ -1,7 +1,8 @@
 /* al0.core._core: the CPython face of the native core. It reads what
  * Python prepared (positions as al0.board.position.Position tuples,
  * advice and planners compiled by al0/engine/native.py) and returns plain
- * values: moves as from * 64 + to, a search's tree as nested tuples
+ * values: moves as from * 64 + to (plus 4096 times the piece a pawn
+ * becomes: al0.board.position.move_code), a search's tree as nested tuples
  * (height, ((move, subtree), ...)) with shared subtrees shared, a plan's as
  * flat ints in bytes (tree.h). It never parses a table, prints or exits. */
 #define PY_SSIZE_T_CLEAN
@@ -60,24 +61,29 @@ static int read_fields(PyObject *tuple, Position *p)
     return 0;
 }
 
-/* A position the core may search: pawnless (its moves, symmetries and
- * memo know no pawns yet; a table with pawns plans on the Python twin,
- * al0/engine/plan.py). */
+/* A position the core may search: at most MAX_MEN men, pawns too. */
 static int read_position(PyObject *tuple, Position *p)
 {
     if (read_fields(tuple, p) < 0)
         return -1;
-    if (p->pawns || p->ep_square >= 0) {
-        PyErr_SetString(PyExc_ValueError, "the native core plays no pawns yet");
-        return -1;
-    }
     /* The move lists hold MAX_MOVES: eight men have at most 7 * 27 + 8
-     * moves, and a search never adds a man. */
+     * moves (a pawn's promotions, four moves to a square, fewer), and a
+     * search never adds a man. */
     if (popcount(p->white | p->black) > MAX_MEN) {
         PyErr_Format(PyExc_ValueError, "the native core plays at most %d men", MAX_MEN);
         return -1;
     }
     return 0;
+}
+
+
+/* A position as al0.board.position.Position's tuple. */
+static PyObject *position_tuple(const Position *p)
+{
+    PyObject *ep = p->ep_square < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(p->ep_square);
+    return ep ? Py_BuildValue("(KKKKKKKKON)", p->white, p->black, p->kings, p->queens, p->rooks,
+                              p->bishops, p->knights, p->pawns, p->turn ? Py_True : Py_False, ep)
+              : NULL;
 }
 
 /* A sequence of ints into a new C array (freed by the caller); an int
@@ -127,6 +133,25 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *arg)
     if (read_position(arg, &p) < 0)
         return NULL;
     return moves_tuple(moves, legal_moves(&p, moves));
+}
+
+/* apply(position, move): the position after a legal move (moves.apply),
+ * for the differential tests; a move that is not legal is refused. */
+static PyObject *py_apply(PyObject *self, PyObject *args)
+{
+    PyObject *position;
+    int move;
+    Position p;
+    Move moves[MAX_MOVES];
+    if (!PyArg_ParseTuple(args, "Oi", &position, &move) || read_position(position, &p) < 0)
+        return NULL;
+    int count = legal_moves(&p, moves);
+    for (int i = 0; i < count; i++)
+        if (moves[i] == move) {
+            Position child = apply_move(&p, moves[i]);
+            return position_tuple(&child);
+        }
+    return PyErr_Format(PyExc_ValueError, "move %d is not a legal move of the position", move);
 }
 
 static PyObject *bad_arguments(const int *args, int count)
@@ -533,7 +558,7 @@ static PyObject *prober_value(ProberObject *self, PyObject *arg)
     if (read_probed(arg, &p) < 0)
         return NULL;
     if (p.pawns)
-        return PyLong_FromLong(-1);  /* the core's tables hold no pawns yet: the Python twin answers */
+        return PyLong_FromLong(-1);  /* the core's prober holds no pawn tables yet: the Python twin answers */
     return PyLong_FromLong(probe_value(&self->prober, &p));
 }
 
@@ -1098,8 +1123,8 @@ static PyObject *planner_plan(PlannerObject *self, PyObject *args)
         return NULL;
     if (read_fields(position, &p) < 0)
         return NULL;
-    if (popcount(p.white | p.black) > MAX_MEN || p.pawns)
-        Py_RETURN_NONE;  /* more men than the core's move lists hold, or pawns: the caller's Python loop plans */
+    if (popcount(p.white | p.black) > MAX_MEN)
+        Py_RETURN_NONE;  /* more men than the core's move lists hold: the caller's Python loop plans */
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "a plan is already being made by this planner");
         return NULL;
@@ -1171,14 +1196,9 @@ static PyObject *py_canonical(PyObject *module, PyObject *args)
     Position p;
     if (!PyArg_ParseTuple(args, "Op", &position, &us) || read_fields(position, &p) < 0)
         return NULL;
-    if (p.pawns || p.ep_square >= 0) {
-        PyErr_SetString(PyExc_ValueError, "the native core's symmetries know no pawns yet");
-        return NULL;
-    }
     int symmetry = canonical_symmetry(&p, us);
     Position i = transform_position(&p, symmetry);
-    return Py_BuildValue("(i(KKKKKKKKOO))", symmetry, i.white, i.black, i.kings, i.queens, i.rooks,
-                         i.bishops, i.knights, i.pawns, i.turn ? Py_True : Py_False, Py_None);
+    return Py_BuildValue("(iN)", symmetry, position_tuple(&i));
 }
 
 /* ------------------------------------------------------------ retrograde */
@@ -1323,7 +1343,9 @@ static PyObject *names_tuple(const char **names, int count)
 
 static PyMethodDef core_methods[] = {
     {"legal_moves", py_legal_moves, METH_O,
-     "legal_moves(position): the legal moves (from * 64 + to) in python-chess's order"},
+     "legal_moves(position): the legal moves (from * 64 + to, plus 4096 * the piece a pawn "
+     "becomes) in python-chess's order"},
+    {"apply", py_apply, METH_VARARGS, "apply(position, move): the position after a legal move"},
     {"feature", py_feature, METH_VARARGS,
      "feature(id, a, b, c, position, us): a vocabulary feature at a node (None: no value)"},
     {"predicate", py_predicate, METH_VARARGS,

@@ -15,6 +15,7 @@ typedef struct {
 } Position;
 
 extern Bitboard KING_ATTACKS[64], KNIGHT_ATTACKS[64];
+extern Bitboard PAWN_ATTACKS[2][64]; /* [colour][square]: diagonally forward (1: White) */
 
 void init_tables(void);
 int position_equal(const Position *a, const Position *b);

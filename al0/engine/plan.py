@@ -158,12 +158,8 @@ class Planner:
         self.native: dict[str, NativeAdvice] = {}
         """The advice the native core searches (:mod:`al0.engine.native`):
         all that it supports, unless ``AL0_CORE=python``; the rest run on the
-        Python search (``prefer:``'s tightened searches too). None for a
-        material with pawns, whose moves the core does not make yet: this is
-        the one place that sends pawns to the Python search."""
+        Python search (``prefer:``'s tightened searches too)."""
         for name, advice in table.advice.items():
-            if table.material.has_pawns:
-                break
             try:
                 self.native[name] = compile_native(advice, self.advice[name], table)
             except Unsupported:

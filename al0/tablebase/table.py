@@ -17,7 +17,7 @@ import numpy as np
 
 from al0.board import Material
 from al0.board.moves import legal_moves
-from al0.board.position import MOVES, Position, to_board
+from al0.board.position import MOVES, Position, code_move, to_board
 from al0.core import native
 from al0.errors import PositionError
 from al0.tablebase.classes import PositionClasses
@@ -416,7 +416,7 @@ class Tablebase:
         if self._prober is not None:
             found: int = self._prober.best_defence(position)
             if found >= 0:
-                return MOVES[found >> 6][found & 63]
+                return code_move(found)
         # The Python twin; it raises for men no table knows and for no legal move.
         white_king, black_king, men = self._men(position)
         scored = self._scored_men(white_king, black_king, men, position.turn, legal_moves(position), position)

@@ -27,9 +27,20 @@ from al0.board.checks import (
     mate_in_one,
 )
 from al0.board.moves import legal_moves, legal_targets, play, successors
-from al0.board.position import MOVES, PROMOTIONS, Position, fen, from_board, is_check, to_board
+from al0.board.position import (
+    MOVES,
+    PROMOTIONS,
+    Position,
+    code_move,
+    fen,
+    from_board,
+    is_check,
+    move_code,
+    moved,
+    to_board,
+)
 from al0.errors import PositionError
-from conftest import mates
+from conftest import PAWN_MATERIALS, mates, pawn_boards
 
 PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -133,70 +144,6 @@ def test_compact_moves_checks_mates_equal_python_chess():
     )
 
 
-PAWN_MATERIALS = {
-    "KPK": ((chess.PAWN, chess.WHITE),),
-    "KPKP": ((chess.PAWN, chess.WHITE), (chess.PAWN, chess.BLACK)),
-    "KPPK": ((chess.PAWN, chess.WHITE), (chess.PAWN, chess.WHITE)),
-    "KQKP": ((chess.QUEEN, chess.WHITE), (chess.PAWN, chess.BLACK)),
-    "KRPK": ((chess.ROOK, chess.WHITE), (chess.PAWN, chess.WHITE)),
-    "KBKP": ((chess.BISHOP, chess.BLACK), (chess.PAWN, chess.WHITE)),
-}
-
-
-def pawn_boards(
-    material: tuple[tuple[chess.PieceType, chess.Color], ...], count: int, rng: random.Random
-) -> list[chess.Board]:
-    """Legal boards of ``material`` with its pawns on ranks 2 to 7, mostly
-    near their promotion or start rank (where promotions and double steps
-    happen). Every third board is the position just after a double step;
-    with pawns of both colours, one that a pawn may take en passant."""
-    boards: list[chess.Board] = []
-    while len(boards) < count:
-        board = chess.Board(None)
-        squares = rng.sample(chess.SQUARES, 2 + len(material))
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        step = len(boards) % 3 == 2
-        mover = rng.choice(chess.COLORS)
-        # For a capture en passant: our pawn on its start rank, theirs
-        # beside its landing square.
-        file = rng.randrange(8)
-        beside = chess.square(file + rng.choice([d for d in (-1, 1) if 0 <= file + d < 8]), 3 if mover else 4)
-        placed = {mover: chess.square(file, 1 if mover else 6), not mover: beside}
-        for square, (piece, color) in zip(squares[2:], material):
-            if piece == chess.PAWN:
-                if (
-                    step
-                    and placed.get(color) is not None
-                    and {c for _, c in material if _ == chess.PAWN} == {0, 1}
-                ):
-                    square = placed[color]
-                    placed[color] = None
-                else:
-                    square = chess.square(
-                        rng.randrange(8), rng.choice((1, 3, 4, 6) if color else (6, 4, 3, 1))
-                    )
-                if board.piece_at(square):
-                    break
-            board.set_piece_at(square, chess.Piece(piece, color))
-        board.turn = mover
-        if chess.popcount(board.occupied) != 2 + len(material) or not board.is_valid():
-            continue
-        if step:
-            doubles = [
-                move
-                for move in board.legal_moves
-                if board.piece_type_at(move.from_square) == chess.PAWN
-                and abs(move.to_square - move.from_square) == 16
-            ]
-            if not doubles:
-                continue
-            board.push(rng.choice(doubles))
-            board = board.copy(stack=False)
-        boards.append(board)
-    return boards
-
-
 def test_compact_moves_with_pawns_equal_python_chess():
     rng = random.Random(46)
     counts: Counter[str] = Counter()
@@ -263,3 +210,12 @@ def test_a_positions_fen_is_python_chess_fen():
             board.set_piece_at(square, chess.Piece(generator.choice(men), generator.random() < 0.5))
         board.turn = generator.random() < 0.5
         assert fen(from_board(board)) == board.fen()
+
+
+def test_every_move_has_one_code_and_one_shared_object():
+    everything = [move for row in MOVES for move in row] + [m for four in PROMOTIONS.values() for m in four]
+    codes = {move_code(move) for move in everything}
+    assert len(codes) == len(everything) == 64 * 64 + 4 * len(PROMOTIONS)
+    for move in everything:
+        assert code_move(move_code(move)) is move
+        assert moved(move, move.from_square, move.to_square) is move
