@@ -98,6 +98,9 @@ class GameEnd:
     a draw whatever the ending."""
     plan: Plan | None = None
     """The failed plan when the ending is NO_PLAN."""
+    table: AdviceTable | None = None
+    """The table of the failed plan (the game's first, or one a capture or
+    a promotion handed it to)."""
 
     @property
     def result(self) -> str:
@@ -178,6 +181,18 @@ def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     return None
 
 
+def resets_count(before: Position, after: Position) -> bool:
+    """Whether the half-move from ``before`` to ``after`` took a man or
+    moved a pawn (a promotion and a capture en passant too): the laws'
+    50-move count starts again, and no earlier position counts for a
+    repetition (python-chess's ``halfmove_clock`` and ``is_repetition``,
+    which the play loop reads, say the same of a board)."""
+    return (
+        after.pawns != before.pawns
+        or (after.white | after.black).bit_count() < (before.white | before.black).bit_count()
+    )
+
+
 def descend(tree: ForcingTree | None, move: chess.Move) -> ForcingTree | None:
     """The tree to follow after ``move``: its subtree, or None — replan at
     our next turn — when the tree is gone, does not cover the move, or the
@@ -229,7 +244,9 @@ def play_game(
             if tree is None:
                 plan = playing.plan(board)
                 if plan.tree is None:
-                    yield GameEnd(Ending.NO_PLAN, f"no plan: {plan.describe_failure()}", plan=plan)
+                    yield GameEnd(
+                        Ending.NO_PLAN, f"no plan: {plan.describe_failure()}", plan=plan, table=playing.table
+                    )
                     return
                 tree = plan.tree
             assert plan is not None

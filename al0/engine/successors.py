@@ -21,13 +21,16 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import chess
 
 from al0.board import Material
 from al0.bundled import TABLES_DIR
 from al0.errors import TableSyntaxError
-from al0.lang import AdviceTable, load_table
+
+if TYPE_CHECKING:
+    from al0.lang import AdviceTable
 
 
 def side_name(us: chess.Color) -> str:
@@ -36,11 +39,18 @@ def side_name(us: chess.Color) -> str:
 
 def successor_table(table: AdviceTable, material: Material) -> AdviceTable | None:
     """The table that plays ``material`` (ours first) in a game ``table``
-    began, by the order above; None where none does.
+    began, by the order above; None where none does, or where no capture
+    or promotion makes ``material`` of the table's (:func:`reachable`).
 
     :raises AL0Error: a table ``successors:`` names that cannot be loaded
         or is not of that material and our side (at the entry).
     """
+    # Imported here: the play loop imports this module, and the UCI
+    # handshake, which imports the loop, reads no YAML.
+    from al0.lang import load_table
+
+    if not reachable(table.material, material):
+        return None
     for entry in table.successors:
         if entry.material == material:
             if table.path and Path(entry.table).resolve() == Path(table.path).resolve():
@@ -58,6 +68,19 @@ def successor_table(table: AdviceTable, material: Material) -> AdviceTable | Non
         if plays(found, material, table.us):
             return found
     return table if plays(table, material, table.us) else None
+
+
+def reachable(start: Material, material: Material) -> bool:
+    """Whether captures and promotions can make ``material`` of ``start``
+    (each side's men taken, or pawns become pieces): each side's pieces
+    beyond its own at the start, and its pawns, are at most its pawns at
+    the start."""
+    for before, after in ((start.first, material.first), (start.second, material.second)):
+        had, has = Counter(before), Counter(after)
+        promoted = sum(max(0, count - had[piece]) for piece, count in has.items() if piece != chess.PAWN)
+        if has[chess.PAWN] + promoted > had[chess.PAWN]:
+            return False
+    return True
 
 
 def plays(table: AdviceTable, material: Material, us: chess.Color) -> bool:

@@ -30,7 +30,7 @@ from al0.board.moves import apply, play
 from al0.board.position import Position
 from al0.engine.history import our_children
 from al0.engine.plan import Planner
-from al0.engine.play import Ending, descend, ending_at
+from al0.engine.play import Ending, descend, ending_at, resets_count
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
 from al0.verify.analysis import AdviceCounts, AdviceUse, qualified
@@ -92,9 +92,10 @@ class Segment(NamedTuple):
     """The position after each half-move: our move, their reply, ours, …"""
     dtms: tuple[int | None, ...]
     """Our moves to mate after each half-move, for the per-advice tally."""
-    captures: int
-    """Bit ``i`` is set when half-move ``i`` took a man: the 50-move count
-    and the positions that count for a repetition start again."""
+    resets: int
+    """Bit ``i`` is set when half-move ``i`` took a man or moved a pawn
+    (:func:`~al0.engine.play.resets_count`): the 50-move count and the
+    positions that count for a repetition start again."""
     ending: Ending | None
     """How the game ends at the last of ``keys`` (an :class:`~al0.engine.play.Ending`
     value the position decides), or at the segment's own position when there
@@ -137,16 +138,15 @@ def make_segment(
         return Segment(plan.rule, plan.advice, dtm, (), (), 0, _NO_PLAN, table=table)
     keys: list[Key] = []
     dtms: list[int | None] = []
-    captures = 0
-    men = (position.white | position.black).bit_count()
+    resets = 0
+    before = position
 
     def add(reached: Position) -> Ending | None:
         """Note the position after a half-move; the ending it decides, if any."""
-        nonlocal captures, men
-        now = (reached.white | reached.black).bit_count()
-        if now < men:
-            captures |= 1 << len(keys)
-        men = now
+        nonlocal resets, before
+        if resets_count(before, reached):
+            resets |= 1 << len(keys)
+        before = reached
         keys.append(pack(reached))
         dtms.append(tablebase.dtm_at(reached, us))
         ending = ending_at(reached, planner)
@@ -156,7 +156,7 @@ def make_segment(
 
     def segment(ending: Ending | None) -> Segment:
         return Segment(
-            plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending, None, ours, table
+            plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), resets, ending, None, ours, table
         )
 
     tree: ForcingTree | None = plan.tree
@@ -211,8 +211,8 @@ class Tail(NamedTuple):
     uses: tuple[AdviceUse, ...]
     """The per-advice tally from the position on, its DTM the segment's."""
     quiet: int
-    """Half-moves from the position before the first capture (all of them
-    without one): those the 50-move count and repetitions before the
+    """Half-moves from the position before the first capture or pawn move
+    (all of them without one): those the 50-move count and repetitions before the
     position reach."""
     marks: int
     """A bit (:func:`_mark`) for each position of those ``quiet`` half-moves:
@@ -252,10 +252,10 @@ def _tail_fits(
 ) -> bool:
     """Whether a game at the position ``key`` with ``moves`` played, its
     50-move count at ``clock`` and the positions ``seen`` since the last
-    capture ends as ``tail`` does from there: the move limit and the 50-move
-    rule are not reached on the way, and no position of the tail before its
-    first capture came before (but ``key`` itself, once), so no count of a
-    repetition differs. The tail's marks rule most positions out at once;
+    capture or pawn move ends as ``tail`` does from there: the move limit
+    and the 50-move rule are not reached on the way, and no position of the
+    tail before its first capture or pawn move came before (but ``key``
+    itself, once), so no count of a repetition differs. The tail's marks rule most positions out at once;
     where they cannot, its chain is read, segment by segment. Nor may a
     position the game had after a move of ours (``after_ours``, by hash) be
     one a tree of the tail leads back to (then a plan there may differ):
@@ -317,7 +317,7 @@ def _advice(segment: Segment) -> tuple[str | None, str | None]:
 def _remember(
     tails: dict[Key, Tail],
     walked: list[tuple[Key, Segment, int, int]],
-    captures: list[int],
+    resets: list[int],
     ending: Ending,
     moves: int,
     halfmoves: int,
@@ -327,8 +327,8 @@ def _remember(
 ) -> None:
     """Note the tail from each position where the game just read (ending in
     ``ending``, a decided one, after ``moves`` of our moves and
-    ``halfmoves`` half-moves, the captures at ``captures``) read a segment:
-    ``walked`` holds each such segment with its position, our moves and the
+    ``halfmoves`` half-moves, the captures and pawn moves at ``resets``)
+    read a segment: ``walked`` holds each such segment with its position, our moves and the
     half-moves before it; ``tail`` is the tail the game ended in, if any;
     ``failure``, the words of a search limit the game ended at;
     ``handed_on``, whether another table planned where the game ended.
@@ -344,8 +344,8 @@ def _remember(
         for child in current.ours:
             ours |= _mark(child)
         keys = current.keys
-        first = next((at for at in captures if at >= before), None) if captures else None
-        if first is not None and first < before + len(keys):  # a capture here: the marks start again
+        first = next((at for at in resets if at >= before), None) if resets else None
+        if first is not None and first < before + len(keys):  # a capture or pawn move: the marks start again
             marks = 0
             keys = keys[: first - before]
         for reached in keys:
@@ -395,8 +395,8 @@ def walk(
     walked: list[tuple[Key, Segment, int, int]] = []
     """Each segment walked here: its position, the segment, our moves and
     the half-moves before it."""
-    captures: list[int] = []
-    """The half-moves (counted from 0) that took a man."""
+    resets: list[int] = []
+    """The half-moves (counted from 0) that took a man or moved a pawn."""
     halfmoves = 0
     handed_on = False
     """Whether a segment walked so far was planned by another table."""
@@ -408,7 +408,7 @@ def walk(
         if tail is not None:
             failure, last = tail.failure, tail.handed_on
         if tails is not None and ending in _DECIDED and not by_history:
-            _remember(tails, walked, captures, ending, moves, halfmoves, tail, failure, last)
+            _remember(tails, walked, resets, ending, moves, halfmoves, tail, failure, last)
             # The game from the start is the tail from it: its tally too.
             if counts is not None and start in tails:
                 return Outcome(ending, moves, optimal, tails[start].uses, failure, handed_on or last)
@@ -424,10 +424,11 @@ def walk(
     if clock >= 100:
         return outcome(_FIFTY)
     seen = {start: 1}
-    """Times each position came since the last capture (python-chess's
-    repetitions do not look back past one)."""
+    """Times each position came since the last capture or pawn move
+    (python-chess's repetitions do not look back past one)."""
     after_ours: dict[int, Key] = {}
-    """The positions seen after our moves since the last capture, by hash."""
+    """The positions seen after our moves since the last capture or pawn
+    move, by hash."""
     at = start
     while True:
         if tails is not None:
@@ -456,11 +457,11 @@ def walk(
                 if index and moves >= max_moves:
                     return outcome(_MOVE_LIMIT)
                 moves += 1
-            if current.captures >> index & 1:
+            if current.resets >> index & 1:
                 clock = 0
                 seen.clear()
                 after_ours.clear()
-                captures.append(halfmoves - 1)
+                resets.append(halfmoves - 1)
             else:
                 clock += 1
             times = seen[key] = seen.get(key, 0) + 1

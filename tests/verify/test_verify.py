@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import os
@@ -13,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 from click.testing import CliRunner
 
@@ -618,6 +620,43 @@ def test_a_game_that_takes_the_rook_goes_on_with_the_bundled_table(tablebase_cac
     assert data["moves_to_mate"]["max"] > 2  # the capture, then KQK's mate
     rules = {row["rule"] for row in data["analysis"]["advice"]}
     assert "win_rook" in rules and any(rule.startswith("kqk:") for rule in rules)
+
+
+def test_the_pgn_of_a_game_handed_on_names_the_table_of_each_move(tmp_path, tablebase_cache):
+    pgn = tmp_path / "games.pgn"
+    result = CliRunner().invoke(
+        cli,
+        ["verify", str(TEST_TABLES / "kqkr_take.yaml"), "--positions", str(POSITIONS / "kqkr_forks.epd")]
+        + ["--pgn", str(pgn)],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
+    assert result.exit_code == 0, result.output
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "1-0"
+    comments = [node.comment for node in game.mainline() if node.turn() == chess.BLACK]
+    assert comments[0].startswith("win_rook: take") and all(c.startswith("kqk: ") for c in comments[1:-1])
+
+
+def test_a_game_that_promotes_goes_on_with_the_bundled_table():
+    """kpk_push promotes where the pawn runs in; the bundled kqk table mates
+    and the game is one: our moves counted from the first push."""
+    result = CliRunner().invoke(
+        cli,
+        [
+            "verify",
+            str(TEST_TABLES / "kpk_push.yaml"),
+            "--positions",
+            str(POSITIONS / "kpk_push.epd"),
+            "--defender",
+            "random",
+            "--json",
+            "-",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["endings"], data["handed_on"]) == ({"mate": 2}, 2)
+    assert data["moves_to_mate"]["max"] > 4  # four pushes, then KQK's mate
 
 
 def test_play_shows_the_distance_to_mate_after_a_capture(tablebase_cache):
