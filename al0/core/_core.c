@@ -805,7 +805,7 @@ static long long column_buffers(PyObject *boards, PyObject *out, Py_ssize_t item
         return -1;
     if (rows->len % (ROW_BOARDS * 8)) {
         PyBuffer_Release(rows);
-        PyErr_SetString(PyExc_ValueError, "boards: rows of seven 64-bit bitboards");
+        PyErr_SetString(PyExc_ValueError, "boards: rows of eight 64-bit bitboards");
         return -1;
     }
     long long count = rows->len / (ROW_BOARDS * 8);

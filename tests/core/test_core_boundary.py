@@ -97,7 +97,7 @@ def test_an_int_outside_c_is_an_overflow_never_its_low_bits(value: int) -> None:
         lambda: core.feature(6, 1 << 20, -1, -1, KRK, True),  # area(a piece 2**20)
         lambda: core.feature(6, 64, -1, -1, KRK, True),
         lambda: core.predicate(6, -100, -1, KRK, True),
-        lambda: core.feature_column(6, 99, -1, -1, True, True, bytes(56), bytearray(8)),
+        lambda: core.feature_column(6, 99, -1, -1, True, True, bytes(64), bytearray(8)),
     ],
 )
 def test_vocabulary_arguments_out_of_range_are_refused(call) -> None:
@@ -108,8 +108,8 @@ def test_vocabulary_arguments_out_of_range_are_refused(call) -> None:
 @pytest.mark.parametrize(
     "boards, out",
     [
-        (memoryview(bytearray(57))[1:], bytearray(8)),  # rows starting mid-word
-        (bytes(56), memoryview(bytearray(9))[1:]),
+        (memoryview(bytearray(65))[1:], bytearray(8)),  # rows starting mid-word
+        (bytes(64), memoryview(bytearray(9))[1:]),
     ],
 )
 def test_a_column_of_unaligned_buffers_is_refused(boards, out) -> None:
@@ -327,7 +327,7 @@ def test_a_seeded_fuzz_of_the_boundary_answers_or_refuses() -> None:
             assert "not pieces" in str(error)
     # Columns read their rows as they are (arrays al0 makes from legal
     # boards): rows of any masks must still read nothing outside them.
-    rows = array("Q", (sum(1 << rng.randrange(64) for _ in range(rng.randrange(3))) for _ in range(7 * 300)))
+    rows = array("Q", (sum(1 << rng.randrange(64) for _ in range(rng.randrange(3))) for _ in range(8 * 300)))
     out, goals = array("q", bytes(8 * 300)), bytearray(300)
     for _ in range(20):
         args = [_argument(rng) for _ in range(3)]
