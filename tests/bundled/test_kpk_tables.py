@@ -34,11 +34,13 @@ def kpk_hold() -> Planner:
     "fen, rule, advice, move",
     [
         # their king outside the square of the pawn: it runs
-        ("8/8/8/6k1/P7/8/8/4K3 w - - 0 1", "run", "run", "a4a5"),
+        ("8/8/8/6k1/P7/8/8/4K3 w - - 0 1", "run", "run", "a5"),
+        # a queen would stalemate (Ka6 has no square): a rook
+        ("8/1P6/k7/8/1K6/8/8/8 w - - 0 1", "queen", "queen_now", "b8=R"),
         # our king on a key square (d6 for e5) leads; the pawn follows
         ("4k3/8/3K4/4P3/8/8/8/8 w - - 0 1", "escort", "escort_3", None),
         # one step from promoting, the new queen safe
-        ("8/3P4/8/8/8/8/k7/4K3 w - - 0 1", "queen", "queen_now", "d7d8"),
+        ("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "queen", "queen_now", "e8=Q"),
         # the king goes for the key squares
         ("4k3/8/8/8/8/8/3P4/K7 w - - 0 1", "reach", "reach_3", None),
     ],
@@ -48,7 +50,7 @@ def test_kpk_plans_as_a_coach_explains(kpk, fen, rule, advice, move):
     plan = kpk.plan(board)
     assert plan.tree is not None and plan.rule == rule
     assert advice is None or plan.advice == advice
-    assert move is None or plan.tree.branches[0][0].uci()[:4] == move
+    assert move is None or board.san(plan.tree.branches[0][0]) == move
 
 
 @pytest.mark.parametrize(

@@ -348,7 +348,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         pawn_rank,
         words=Measure("the rank of {0}", False),
-        core=False,
     ),
     VocabularyEntry(
         "pawn_file",
@@ -356,7 +355,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         pawn_file,
         words=Measure("the file of {0}, counted from the edge", False),
-        core=False,
     ),
     VocabularyEntry(
         "promotion_dist",
@@ -364,7 +362,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         promotion_dist,
         words=Measure("the moves {0} needs to promote", False, "moves", plural=True),
-        core=False,
     ),
     VocabularyEntry(
         "promotion_square_dist",
@@ -372,7 +369,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE, PIECE),
         promotion_square_dist,
         words=Measure("the way of {0} to the promotion square of {1}", False, "steps"),
-        core=False,
     ),
     VocabularyEntry(
         "rook_pawn",
@@ -380,7 +376,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         rook_pawn,
         words=Saying("{0} is a rook pawn", "{0} is not a rook pawn"),
-        core=False,
     ),
     VocabularyEntry(
         "in_square",
@@ -388,7 +383,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (KING, PIECE),
         in_square,
         words=Saying("{0} stands in the square of {1}", "{0} is outside the square of {1}"),
-        core=False,
     ),
     VocabularyEntry(
         "key_square",
@@ -396,7 +390,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (KING, PIECE),
         key_square,
         words=Saying("{0} stands on a key square of {1}", "{0} is off the key squares of {1}"),
-        core=False,
     ),
     VocabularyEntry(
         "key_square_dist",
@@ -404,7 +397,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (KING, PIECE),
         key_square_dist,
         words=Measure("the way of {0} to the key squares of {1}", False, "steps"),
-        core=False,
     ),
     VocabularyEntry(
         "pawn_corner",
@@ -412,7 +404,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (KING, PIECE),
         pawn_corner,
         words=Saying("{0} holds the corner of {1}", "{0} is out of the corner of {1}"),
-        core=False,
     ),
     VocabularyEntry(
         "in_front",
@@ -420,7 +411,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE, PIECE),
         in_front,
         words=Saying("{0} stands in front of {1}", "{0} is not in front of {1}"),
-        core=False,
     ),
     VocabularyEntry(
         "behind",
@@ -428,7 +418,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE, PIECE),
         behind,
         words=Saying("{0} stands behind {1}", "{0} is not behind {1}"),
-        core=False,
     ),
     VocabularyEntry(
         "protected",
@@ -436,7 +425,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         protected,
         words=Saying("{0} is protected", "{0} is unprotected"),
-        core=False,
     ),
     VocabularyEntry(
         "promoted",
@@ -444,7 +432,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         promoted,
         words=Saying("{0} has promoted safely", "{0} has not promoted"),
-        core=False,
     ),
     VocabularyEntry(
         "has_opposition",
@@ -452,7 +439,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (KING,),
         has_opposition,
         words=Saying("{0}'s side has the opposition", "{0}'s side does not have the opposition"),
-        core=False,
     ),
     VocabularyEntry(
         "distant_opposition",
@@ -460,7 +446,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (),
         distant_opposition,
         words=Saying("the kings stand in distant opposition", "the kings are not in distant opposition"),
-        core=False,
     ),
     VocabularyEntry("moves", "generator", (PIECE,), moves),
     VocabularyEntry("checks", "generator", (), checks),
