@@ -127,10 +127,10 @@ def play(position: Position, move: chess.Move) -> Position | None:
 def apply(position: Position, move: chess.Move) -> Position:
     """The position after ``move``, which must be a legal move of the side to
     move (unchecked: for moves :func:`legal_moves` gave; :func:`play` checks)."""
-    if position[7]:
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, _ = position
+    if pawns:
         return _apply_with_pawns(position, move)
     f, t = _BB[move.from_square], _BB[move.to_square]
-    white, black, kings, queens, rooks, bishops, knights, _, turn, _ = position
     ours, theirs = (white, black) if turn else (black, white)
     # A capture removes their piece from every mask; then the mover's mask
     # loses ``f`` and gains ``t`` (``t`` is clear in it now, so xor does both).

@@ -135,7 +135,9 @@ def _search_both(compiled, made, position, us, nodes):  # type: ignore[no-untype
 
 
 @pytest.mark.parametrize(
-    "table_name", STANDARD + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published"]
+    "table_name",
+    STANDARD
+    + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published", "../tests/data/tables/kpk_escort"],
 )
 @pytest.mark.slow
 def test_whole_searches_equal_the_twin(table_name: str) -> None:
@@ -153,7 +155,11 @@ def test_whole_searches_equal_the_twin(table_name: str) -> None:
 
 @pytest.mark.parametrize(
     "table_name, names",
-    [("krk_std", None), ("kbnk", ("progress", "progress_in_2", "box_first_2", "mate_in_2"))],
+    [
+        ("krk_std", None),
+        ("kbnk", ("progress", "progress_in_2", "box_first_2", "mate_in_2")),
+        ("../tests/data/tables/kpk_escort", None),
+    ],
 )
 @pytest.mark.parametrize("reach", [1, EVERYWHERE])
 def test_searches_excluding_positions_equal_the_twin(
