@@ -31,6 +31,7 @@ def summary(table: AdviceTable) -> dict[str, Any]:
             {e.positions.path for e in table.expect if e.positions and e.positions.path is not None}
         ),
         "symmetric": table.symmetric,
+        "successors": {entry.material.name: entry.table for entry in table.successors},
         "rules": [
             {"name": rule.name, "if": rule.source, "then": list(rule.advice), "description": rule.description}
             for rule in table.rules
@@ -65,6 +66,12 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
         yield (
             f"reads: {', '.join(data['reads'])} — the start positions of its expect: "
             f"claims (a table may name files in its own folder only)"
+        )
+    if data["successors"]:
+        yield (
+            "successors: "
+            + ", ".join(f"{material} → {table}" for material, table in data["successors"].items())
+            + " — a game that reaches the material goes on with that table (loaded then, its library too)"
         )
     if data["symmetric"]:
         yield "symmetric: yes — mirror images are played alike (one orientation per class)"

@@ -13,7 +13,7 @@ from al0.board.moves import apply, legal_moves, play
 from al0.board.position import MOVES, Position, code_move, from_board, move_code, piece_counts
 from al0.core import native
 from al0.engine.plan import Plan, Planner
-from al0.engine.play import Ending, ending_at, material_ending
+from al0.engine.play import Ending, ending_at, material_ending, resets_count
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
 from al0.verify.game import GameRecord, limit_reached
@@ -217,8 +217,10 @@ class WorstCase:
     def _goes_on(self, position: Position, after: Position) -> bool:
         """Whether the tree followed at ``position`` goes on after our move
         to ``after``: not where it changed the material's table (the play
-        loop plans afresh then)."""
-        return self.planner.playing(after) is self.planner.playing(position)
+        loop plans afresh then). Only a capture or a pawn move can change it."""
+        return not resets_count(position, after) or self.planner.playing(after) is self.planner.playing(
+            position
+        )
 
     def learn_steps(self, steps: Sequence[SentStep], ids: list[int]) -> None:
         """Take steps another :class:`WorstCase` made (a worker's), sent in
@@ -286,17 +288,24 @@ class WorstCase:
         while line is not None:
             uci, line = line
             ucis.append(uci)
-        line = [position]
-        for uci in ucis:
-            line.append(apply(line[-1], chess.Move.from_uci(uci)))
+        # Replayed only where it is read: another table may plan on it, or
+        # its end is a search limit (most lines need neither).
+        handed = any(
+            other is not None and other is not self.planner for other in self.planner.successors.values()
+        )
+        positions = [position]
+        if handed or ending == _SEARCH_LIMIT:
+            for uci in ucis:
+                positions.append(apply(positions[-1], chess.Move.from_uci(uci)))
         # Another table planned on the line where one plays a position of ours on it.
-        handed_on = any(
-            self._ending(ours) is None and self.planner_at(ours) is not self.planner for ours in line[2::2]
+        handed_on = handed and any(
+            self._ending(ours) is None and self.planner_at(ours) is not self.planner
+            for ours in positions[2::2]
         )
         failure = ""
         if ending == _SEARCH_LIMIT:
             # The line ends where the plan's search reached its limit.
-            failure = limit_reached(self.unplannable[line[-1]]) or ""
+            failure = limit_reached(self.unplannable[positions[-1]]) or ""
         return GameRecord(fen, ending, moves, optimal, tuple(ucis), failure=failure, handed_on=handed_on)
 
     def _value(self, position: Position, step: int) -> Value:

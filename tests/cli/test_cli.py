@@ -385,3 +385,12 @@ def test_play_other_material():
         run("play", BRATKO, "--fen", "8/8/4Q3/8/3K4/8/2k5/8 w - - 0 1", "--opponent", "random"),
         "material KQK",
     )
+
+
+def test_check_lists_the_tables_a_game_may_go_on_with():
+    table = ROOT / "tests" / "data" / "libraries" / "kqkr_win_rook.yaml"
+    result = run("check", str(table))
+    assert result.exit_code == 0, result.output
+    assert f"successors: KQK → {table.resolve()} — a game that reaches the material goes on" in result.output
+    data = json.loads(run("check", str(table), "--json").output)
+    assert data["successors"] == {"KQK": str(table.resolve())}
