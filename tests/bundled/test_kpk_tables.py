@@ -43,6 +43,14 @@ def kpk_hold() -> Planner:
         ("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "queen", "queen_now", "e8=Q"),
         # the king goes for the key squares
         ("4k3/8/8/8/8/8/3P4/K7 w - - 0 1", "reach", "reach_3", None),
+        # no line to a key square in sight: keep the opposition (Kb3? Kb5 draws) ...
+        ("8/8/8/k7/8/8/K3P3/8 w - - 0 1", "reach", "oppose", "Ka3"),
+        # ... the nearest one (Kc7?, the distant one, lets their king to the pawn)
+        ("8/8/1K6/8/8/2k5/7P/8 w - - 0 1", "reach", "oppose", "Kc5"),
+        # past its fourth rank the pawn needs its king (Ka5? is a draw)
+        ("8/k7/8/3P4/K7/8/8/8 w - - 0 1", "reach", "approach", "Kb5"),
+        # round the pawn's own side, not into their king (Kd2? Ke4 draws)
+        ("8/8/8/8/1P3k2/8/8/2K5 w - - 0 1", "reach", "approach", "Kb2"),
     ],
 )
 def test_kpk_plans_as_a_coach_explains(kpk, fen, rule, advice, move):
