@@ -60,6 +60,7 @@ enum {
 enum {
     P_MATE,
     P_STALEMATE,
+    P_STALEMATED,
     P_CHECK,
     P_THEMTOMOVE,
     P_USTOMOVE,
@@ -86,6 +87,7 @@ enum {
 #define PREDICATE_NAME_LIST \
     "mate", \
     "stalemate", \
+    "stalemated", \
     "check", \
     "themtomove", \
     "ustomove", \

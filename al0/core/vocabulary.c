@@ -435,6 +435,7 @@ int predicate(Node *node, int id, const int *args)
     switch (id) {
     case P_MATE: return p->turn != node->us && is_checkmate(p);
     case P_STALEMATE: return p->turn != node->us && is_stalemate(p);
+    case P_STALEMATED: return p->turn == node->us && is_stalemate(p);
     case P_CHECK: return is_check(p);
     case P_THEMTOMOVE: return p->turn != node->us;
     case P_USTOMOVE: return p->turn == node->us;

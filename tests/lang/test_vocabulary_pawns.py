@@ -180,6 +180,12 @@ def test_the_pawn_vocabulary_on_hand_worked_positions(fen, source):
         ),
         ("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1", "in_front(K, p) and not has_opposition(K)"),
         ("8/8/4k3/8/4K3/8/4P3/8 w - - 0 1", "has_opposition(K) and key_square(k, p)"),
+        # stalemated: our lone king with no move, the pawn's side's king shutting it in
+        ("1k6/1P6/1K6/8/8/8/8/8 b - - 0 1", "stalemated and not stalemate"),
+        ("1k6/1P6/1K6/8/8/8/8/8 w - - 0 1", "not stalemated"),  # their move
+        ("k7/P7/2K5/8/8/8/8/8 b - - 0 1", "not stalemated"),  # Kxa7
+        # their king shut in a rook pawn's corner: stalemate, not stalemated
+        ("K7/P1k5/8/8/8/8/8/8 w - - 0 1", "stalemate and not stalemated"),
     ],
 )
 def test_the_pawn_vocabulary_for_the_defending_side(fen, source):

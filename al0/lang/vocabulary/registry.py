@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
+from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, stalemated, themtomove, ustomove
 from al0.lang.vocabulary.boxes import area, area_corner_dist, area_dist, inward, least_area, mobility, room
 from al0.lang.vocabulary.corners import (
     corner_triangle,
@@ -127,6 +127,9 @@ class VocabularyEntry:
 BASICS: tuple[VocabularyEntry, ...] = (
     VocabularyEntry("mate", "predicate", (), mate, words=Saying("checkmate", "no mate")),
     VocabularyEntry("stalemate", "predicate", (), stalemate, words=Saying("stalemate", "no stalemate")),
+    VocabularyEntry(
+        "stalemated", "predicate", (), stalemated, words=Saying("we are stalemated", "we are not stalemated")
+    ),
     VocabularyEntry("check", "predicate", (), check, words=Saying("check", "no check")),
     VocabularyEntry("themtomove", "predicate", (), themtomove, words=Saying("their move", "our move")),
     VocabularyEntry("ustomove", "predicate", (), ustomove, words=Saying("our move", "their move")),
