@@ -9,7 +9,9 @@ import chess
 import pytest
 
 from al0.board import Material
+from al0.engine.defenders import TablebaseDefender
 from al0.engine.plan import Planner
+from al0.engine.play import GameEnd, OurMove, play_game
 from al0.engine.tablebases import Tablebases
 from al0.lang.loader import load_table
 
@@ -67,6 +69,8 @@ def test_kpk_plans_as_a_coach_explains(kpk, fen, rule, advice, move):
         ("8/8/8/3k4/4P3/8/8/K7 b - - 0 1", "take", "take_pawn"),  # take it
         ("7k/8/6K1/7P/8/8/8/8 b - - 0 1", "corner", "stay_in_corner"),  # the rook pawn's corner
         ("8/4k3/8/8/4K3/4P3/8/8 b - - 0 1", "keep", None),  # in front: take the opposition
+        ("8/8/k7/8/8/8/K1P5/8 b - - 0 1", "keep", "keep_distance"),  # Kb6: Ka5? Kb3 loses
+        ("K7/8/P1k5/8/8/8/8/8 b - - 0 1", "rook_pawn", "keep_attacking"),  # Kb6, a7 Kc7 stalemate
     ],
 )
 def test_kpk_hold_plans_as_a_coach_explains(kpk_hold, fen, rule, advice):
@@ -78,3 +82,22 @@ def test_kpk_hold_plans_as_a_coach_explains(kpk_hold, fen, rule, advice):
     assert probe is not None
     board.push(plan.tree.branches[0][0])
     assert not board.pawns or probe.result(board).winner is None  # the move keeps the draw
+
+
+@pytest.mark.parametrize(
+    "fen, optimum",
+    [
+        ("8/8/8/k7/8/8/K3P3/8 w - - 0 1", 25),  # the opposition, then the key squares
+        ("8/8/8/8/1P3k2/8/8/2K5 w - - 0 1", 23),  # round the pawn's own side
+        ("8/8/1K6/8/8/2k5/7P/8 w - - 0 1", 16),  # back to the rook pawn, shouldering
+    ],
+)
+def test_kpk_mates_where_its_first_draft_drew(kpk, fen, optimum):
+    # Against the tablebase's longest defence, through the promotion and
+    # the queen's (bundled kqk's) mate: within 1.5 times the optimum.
+    defender = TablebaseDefender("KPK")
+    events = list(play_game(kpk, chess.Board(fen), defender, max_moves=50))
+    end = events[-1]
+    moves = [event for event in events if isinstance(event, OurMove)]
+    assert isinstance(end, GameEnd) and end.ending.value == "mate", end.detail
+    assert len(moves) <= 1.5 * optimum
