@@ -4,8 +4,9 @@ eight symmetries, FEN and EPD reading, and seeded position sampling.
 It knows chess, not advice: nothing here imports the language, the engine or
 the tablebase.
 
-The folder's face: the material, reading FEN and EPD, checking a position
-for a table, and drawing seeded samples."""
+The folder's face: the material (and which materials captures and
+promotions can make of it), reading FEN and EPD, checking a position for a
+table, and drawing seeded samples."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
         parse_fen,
         played_by,
     )
-    from al0.board.material import Material
+    from al0.board.material import Material, reachable
     from al0.board.sampling import check_sample_size, random_positions
 
 _HOMES = {
@@ -41,6 +42,7 @@ _HOMES = {
     "parse_fen": "fen",
     "played_by": "fen",
     "Material": "material",
+    "reachable": "material",
     "check_sample_size": "sampling",
     "random_positions": "sampling",
 }
@@ -60,6 +62,7 @@ __all__ = [
     "parse_fen",
     "played_by",
     "random_positions",
+    "reachable",
 ]
 
 __getattr__ = lazy_face(__name__, _HOMES)

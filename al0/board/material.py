@@ -13,6 +13,7 @@ by :meth:`Material.stronger_first`, and it lays the men out in slots.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 import chess
@@ -177,3 +178,16 @@ class Material:
                 taken.remove(chosen)
                 mapping.append(chosen)
         return smaller, tuple(mapping), swapped
+
+
+def reachable(start: Material, material: Material) -> bool:
+    """Whether captures and promotions can make ``material`` of ``start``
+    (each side's men taken, or pawns become pieces): each side's pieces
+    beyond its own at the start, and its pawns, are at most its pawns at
+    the start."""
+    for before, after in ((start.first, material.first), (start.second, material.second)):
+        had, has = Counter(before), Counter(after)
+        promoted = sum(max(0, count - had[piece]) for piece, count in has.items() if piece != chess.PAWN)
+        if has[chess.PAWN] + promoted > had[chess.PAWN]:
+            return False
+    return True

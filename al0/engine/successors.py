@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from al0.board import Material
+from al0.board import Material, reachable
 from al0.bundled import TABLES_DIR
 from al0.errors import TableSyntaxError
 
@@ -68,19 +68,6 @@ def successor_table(table: AdviceTable, material: Material) -> AdviceTable | Non
         if plays(found, material, table.us):
             return found
     return table if plays(table, material, table.us) else None
-
-
-def reachable(start: Material, material: Material) -> bool:
-    """Whether captures and promotions can make ``material`` of ``start``
-    (each side's men taken, or pawns become pieces): each side's pieces
-    beyond its own at the start, and its pawns, are at most its pawns at
-    the start."""
-    for before, after in ((start.first, material.first), (start.second, material.second)):
-        had, has = Counter(before), Counter(after)
-        promoted = sum(max(0, count - had[piece]) for piece, count in has.items() if piece != chess.PAWN)
-        if has[chess.PAWN] + promoted > had[chess.PAWN]:
-            return False
-    return True
 
 
 def plays(table: AdviceTable, material: Material, us: chess.Color) -> bool:

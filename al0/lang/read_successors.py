@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from al0.board import Material
+from al0.board import Material, reachable
 from al0.bundled import TABLES_DIR
 from al0.errors import PositionError
 from al0.lang.model import Successor
@@ -27,9 +27,10 @@ from al0.lang.yaml_reader import Reader, YamlNode
 def read_successors(reader: Reader, node: YamlNode, material: Material) -> tuple[Successor, ...]:
     """The entries of ``successors:`` (``node``) of a table of ``material``.
 
-    :raises TableSyntaxError: at the entry: a material that does not parse
-        or is the table's own, or a table that is neither a bundled name
-        nor a file in the table's folder or below.
+    :raises TableSyntaxError: at the entry: a material that does not parse,
+        is the table's own or no capture or promotion makes of it
+        (:func:`al0.board.reachable`), or a table that is neither a bundled
+        name nor a file in the table's folder or below.
     """
     entries = reader.mapping(node, "successors", ())
     found = []
@@ -40,6 +41,10 @@ def read_successors(reader: Reader, node: YamlNode, material: Material) -> tuple
             raise reader.error(key_node, f"successors: {error}") from None
         if after == material:
             raise reader.error(key_node, f"successors: {after} is the table's own material")
+        if not reachable(material, after):
+            raise reader.error(
+                key_node, f"successors: no capture or promotion makes {after} of {material} (ours first)"
+            )
         name = reader.string(value_node, f"the successor table of {after}")
         found.append(Successor(after, _table_file(reader, value_node, name), str(reader.where(value_node))))
     return tuple(found)

@@ -387,6 +387,20 @@ def test_play_other_material():
     )
 
 
+def test_play_stops_at_a_successor_table_that_does_not_load(tmp_path, tablebase_cache):
+    """The successor is read when the game takes the rook: the capture is
+    shown, then its YAML error in one line naming the file, line and column."""
+    table = tmp_path / "t.yaml"
+    text = (ROOT / "tests" / "data" / "tables" / "kqkr_take.yaml").read_text()
+    table.write_text(text + "successors:\n  KQK: bad.yaml\n")
+    (tmp_path / "bad.yaml").write_text("name: bad\nmaterial: KQK\nrules: [\n")
+    result = run("play", str(table), "--opponent", "tablebase", "--no-board")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[1].startswith("1. Qxe4    [win_rook / take]")
+    assert lines[-1].startswith(f"Error: {tmp_path / 'bad.yaml'}:4:1: bad YAML")
+
+
 def test_check_lists_the_tables_a_game_may_go_on_with():
     table = ROOT / "tests" / "data" / "libraries" / "kqkr_win_rook.yaml"
     result = run("check", str(table))

@@ -6,11 +6,11 @@ from __future__ import annotations
 import chess
 import pytest
 
-from al0.board import Material
+from al0.board import Material, reachable
 from al0.board.position import from_board
 from al0.engine import Ending, GameEnd, Match, OurMove
 from al0.engine.play import resets_count
-from al0.engine.successors import reachable, successor_table
+from al0.engine.successors import successor_table
 from al0.lang import DefenderSpec, load_table
 from conftest import LIBRARIES, POSITIONS, TEST_TABLES
 

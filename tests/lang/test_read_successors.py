@@ -29,10 +29,10 @@ advice:
 
 def test_a_bundled_name_and_a_file_beside_the_table(tmp_path: Path):
     (tmp_path / "mine.yaml").write_text("not read until a game needs it")
-    table = parse_table(KQKR + "successors:\n  kqk: kqk\n  KRK: mine.yaml\n", "t.yaml", tmp_path)
+    table = parse_table(KQKR + "successors:\n  kqk: kqk\n  KKR: mine.yaml\n", "t.yaml", tmp_path)
     assert [(entry.material, entry.table) for entry in table.successors] == [
         (Material.parse("KQK"), "kqk"),
-        (Material.parse("KRK"), str((tmp_path / "mine.yaml").resolve())),
+        (Material.parse("KKR"), str((tmp_path / "mine.yaml").resolve())),
     ]
     assert table.successors[0].where == "t.yaml:14:8"
 
@@ -47,6 +47,8 @@ def test_no_successors_by_default():
         ("successors: KQK", "13:13", "successors must be a mapping"),
         ("successors:\n  KZK: kqk", "14:3", "successors: material must look like"),
         ("successors:\n  KQKR: kqk", "14:3", "successors: KQKR is the table's own material"),
+        ("successors:\n  KRK: krk", "14:3", "successors: no capture or promotion makes KRK of KQKR"),
+        ("successors:\n  KQKQ: kqk", "14:3", "successors: no capture or promotion makes KQKQ of KQKR"),
         (
             "successors:\n  KQK: nowhere",
             "14:8",

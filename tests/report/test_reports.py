@@ -25,7 +25,7 @@ from al0.lang import load_table
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.report.html import shown_note
 from al0.report.pgn import PgnGame, pgn_text, today
-from conftest import FAKE_ENGINE, POSITIONS, ROOT
+from conftest import FAKE_ENGINE, POSITIONS, ROOT, TEST_TABLES
 
 KRK = str(ROOT / "advice_tables" / "krk.yaml")
 BRATKO = str(ROOT / "advice_tables" / "krk_bratko.yaml")
@@ -280,6 +280,23 @@ def test_html_says_why_there_was_no_plan(tmp_path):
     ) in failures
     chart = " ".join(page.sections["chart"].split())
     assert chart == "No mated game with a known optimal distance: nothing to chart."
+
+
+def test_html_says_how_many_games_went_on_with_another_table(tmp_path, tablebase_cache):
+    """kqkr_take takes the rook and the bundled kqk mates: the page counts
+    both games as handed on, as the JSON does."""
+    html = tmp_path / "r.html"
+    result = CliRunner().invoke(
+        cli,
+        ["verify", str(TEST_TABLES / "kqkr_take.yaml"), "--positions", str(POSITIONS / "kqkr_forks.epd")]
+        + ["--html", str(html)],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
+    assert result.exit_code == 0, result.output
+    page = Page()
+    page.feed(html.read_text())
+    assert json.loads(page.json_text)["handed_on"] == 2
+    assert "went on with another table 2" in " ".join(page.sections["summary"].split())
 
 
 # ----------------------------------------------------------------- PGN

@@ -605,6 +605,25 @@ def test_the_table_goes_on_after_we_take_their_piece():
     assert chess.Move.from_uci(bestmove(lines)) in tablebase.load("KQKR").best_moves(board)
 
 
+@pytest.mark.parametrize("promotion, reply, table", [("a7a8q", "h1h2", "kqk"), ("a7a8r", "h1g2", "krk")])
+def test_the_table_hands_the_game_on_after_the_pawn_promotes(promotion, reply, table):
+    """kpk_push promotes; the bundled table of the new piece (an under-
+    promotion's too) plays the next move, named in the info string."""
+    gui = Gui(str(TEST_TABLES / "kpk_push.yaml"))
+    start = "position fen 8/P7/8/8/8/8/8/K6k w - - 0 1"
+    gui.ask(start)
+    lines = gui.ask("go")
+    assert lines[-2].startswith("info string rule push advice promote (new plan)")
+    assert lines[-1] == "bestmove a7a8q"
+    gui.ask(f"{start} moves {promotion} {reply}")
+    lines = gui.ask("go")
+    assert lines[-2].startswith(f"info string table {table} rule ")
+    board = chess.Board("8/P7/8/8/8/8/8/K6k w - - 0 1")
+    board.push_uci(promotion)
+    board.push_uci(reply)
+    assert chess.Move.from_uci(bestmove(lines)) in board.legal_moves
+
+
 def test_the_table_hands_the_game_on_after_we_take_their_piece():
     """kqkr_take knows no KQK: once the rook is taken the bundled kqk table
     plays, named, and the tree of the capture is not followed into it."""

@@ -637,6 +637,56 @@ def test_the_pgn_of_a_game_handed_on_names_the_table_of_each_move(tmp_path, tabl
     assert comments[0].startswith("win_rook: take") and all(c.startswith("kqk: ") for c in comments[1:-1])
 
 
+@pytest.mark.parametrize(
+    "positions, defender",
+    [
+        # More than one chunk (deal.CHUNK): the segments are read in workers.
+        pytest.param("sample:220", "tablebase", marks=pytest.mark.slow),
+        # The worst case's plans are searched in workers.
+        (str(POSITIONS / "kqkr_forks.epd"), "worst"),
+    ],
+)
+def test_workers_plan_with_the_table_that_goes_on(tmp_path, tablebase_cache, positions, defender):
+    """Two worker processes give the report one process gives for a table
+    that hands its games to the bundled kqk: the successor's plans are
+    made in the workers too."""
+    reports = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"{jobs}.json"
+        result = CliRunner().invoke(
+            cli,
+            ["verify", str(TEST_TABLES / "kqkr_take.yaml"), "--positions", positions]
+            + ["--defender", defender, "--jobs", jobs, "--json", str(out)],
+            env={"AL0_CACHE_DIR": str(tablebase_cache)},
+        )
+        assert result.exit_code == 0, result.output
+        reports.append(json.loads(out.read_text()))
+    varying = {"plans_searched", "plan_ms", "plans_per_second", "wall_seconds"}
+    one, two = ({key: value for key, value in report.items() if key not in varying} for report in reports)
+    assert one == two
+    assert one["handed_on"] > 0 and one["endings"]["mate"] == one["handed_on"]
+
+
+@pytest.mark.parametrize("defender", ["tablebase", "worst"])
+def test_a_successor_table_that_does_not_load_stops_the_run_at_its_line(tmp_path, tablebase_cache, defender):
+    """The successor is read when the first game takes the rook: its YAML
+    error stops the run in one line naming the file, line and column."""
+    table = tmp_path / "t.yaml"
+    table.write_text((TEST_TABLES / "kqkr_take.yaml").read_text() + "successors:\n  KQK: bad.yaml\n")
+    (tmp_path / "bad.yaml").write_text("name: bad\nmaterial: KQK\nrules: [\n")
+    result = CliRunner().invoke(
+        cli,
+        ["verify", str(table), "--positions", str(POSITIONS / "kqkr_forks.epd"), "--defender", defender],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert (
+        last.startswith("Error: stopped after 0 of 2 positions: ")
+        and f"{tmp_path / 'bad.yaml'}:4:1: bad YAML" in last
+    )
+
+
 def test_a_game_that_promotes_goes_on_with_the_bundled_table():
     """kpk_push promotes where the pawn runs in; the bundled kqk table mates
     and the game is one: our moves counted from the first push."""
