@@ -24,6 +24,11 @@ enum {
     F_INWARD,
     F_CRITICAL_MDIST,
     F_HANGING,
+    F_PAWN_RANK,
+    F_PAWN_FILE,
+    F_PROMOTION_DIST,
+    F_PROMOTION_SQUARE_DIST,
+    F_KEY_SQUARE_DIST,
     FEATURE_COUNT
 };
 #define FEATURE_NAME_LIST \
@@ -45,11 +50,17 @@ enum {
     "mobility", \
     "inward", \
     "critical_mdist", \
-    "hanging",
+    "hanging", \
+    "pawn_rank", \
+    "pawn_file", \
+    "promotion_dist", \
+    "promotion_square_dist", \
+    "key_square_dist",
 
 enum {
     P_MATE,
     P_STALEMATE,
+    P_STALEMATED,
     P_CHECK,
     P_THEMTOMOVE,
     P_USTOMOVE,
@@ -61,11 +72,22 @@ enum {
     P_OPPOSITION,
     P_EDGE,
     P_CORNER,
+    P_ROOK_PAWN,
+    P_IN_SQUARE,
+    P_KEY_SQUARE,
+    P_PAWN_CORNER,
+    P_IN_FRONT,
+    P_BEHIND,
+    P_PROTECTED,
+    P_PROMOTED,
+    P_HAS_OPPOSITION,
+    P_DISTANT_OPPOSITION,
     PREDICATE_COUNT
 };
 #define PREDICATE_NAME_LIST \
     "mate", \
     "stalemate", \
+    "stalemated", \
     "check", \
     "themtomove", \
     "ustomove", \
@@ -76,7 +98,17 @@ enum {
     "divides", \
     "opposition", \
     "edge", \
-    "corner",
+    "corner", \
+    "rook_pawn", \
+    "in_square", \
+    "key_square", \
+    "pawn_corner", \
+    "in_front", \
+    "behind", \
+    "protected", \
+    "promoted", \
+    "has_opposition", \
+    "distant_opposition",
 
 enum {
     GEN_LEGAL,

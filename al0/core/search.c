@@ -217,7 +217,9 @@ static Entry *visit(Search *s, const Position *p, int depth)
 /* _count_refuter */
 static void count_refuter(Search *s, int depth, Move move)
 {
-    if (!s->history[depth] && !(s->history[depth] = calloc(4096, sizeof(int))))
+    /* By move code: from, to and the promotion's piece (up to QUEEN << 12),
+     * as the twin counts each promotion apart. */
+    if (!s->history[depth] && !(s->history[depth] = calloc((size_t)(QUEEN + 1) << 12, sizeof(int))))
         stop(s, OUT_OF_MEMORY);
     s->history[depth][move]++;
 }

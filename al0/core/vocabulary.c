@@ -19,6 +19,8 @@ const char *GENERATOR_NAMES[GENERATOR_COUNT] = {GENERATOR_NAME_LIST};
  * squares farther from the edge (boxes.inward). */
 static int DIST[64][64], MDIST[64][64], EDGE_DIST[64], CENTRE_SIDE[64];
 static Bitboard FARTHER_FROM_EDGE[64];
+/* pawns.key_squares_of, by the pawn's colour (1: White) and square. */
+static Bitboard KEY_SQUARES[2][64];
 static const int CORNERS_ANY[4] = {0, 7, 56, 63};  /* a1 h1 a8 h8 */
 static const int CORNERS_DARK[2] = {0, 63};        /* a1 h8 */
 static const int CORNERS_LIGHT[2] = {7, 56};       /* h1 a8 */
@@ -26,6 +28,56 @@ static const int CORNERS_LIGHT[2] = {7, 56};       /* h1 a8 */
 static int iabs(int x) { return x < 0 ? -x : x; }
 static int imax(int a, int b) { return a > b ? a : b; }
 static int imin(int a, int b) { return a < b ? a : b; }
+
+/* pawns.relative_rank: a square's rank counted from a colour's side, 1 to 8. */
+static int relative_rank(int square, int colour) { return colour ? (square >> 3) + 1 : 8 - (square >> 3); }
+
+/* pawns.moves_to_promote: one a rank, one fewer from the start rank. */
+static int moves_to_promote(int square, int colour)
+{
+    int rank = relative_rank(square, colour);
+    return 8 - rank - (rank == 2);
+}
+
+/* pawns.promotion_square_of. */
+static int promotion_square(int square, int colour) { return (colour ? 56 : 0) + (square & 7); }
+
+/* pawns.key_squares_of for every square and colour: a rook pawn's are the
+ * neighbouring file's last two squares; another's the three squares two
+ * ranks in front, from its fifth rank one rank in front too, on its
+ * seventh those beside it and in front of it. */
+static void init_key_squares(void)
+{
+    for (int colour = 0; colour < 2; colour++)
+        for (int s = 8; s < 56; s++) {
+            int x = s & 7, y = s >> 3, step = colour ? 1 : -1, rank = relative_rank(s, colour);
+            Bitboard keys = 0;
+            if (x == 0 || x == 7) {
+                int file = x == 0 ? 1 : 6;
+                keys = BB((colour ? 7 : 0) * 8 + file) | BB((colour ? 6 : 1) * 8 + file);
+            } else {
+                int lo = rank <= 4 ? 2 : rank <= 6 ? 1 : 0, hi = rank <= 6 ? 2 : 1;
+                for (int ahead = lo; ahead <= hi; ahead++)
+                    for (int f = x - 1; f <= x + 1; f++) {
+                        int r = y + step * ahead;
+                        if (r >= 0 && r < 8 && !(ahead == 0 && f == x))
+                            keys |= BB(r * 8 + f);
+                    }
+            }
+            KEY_SQUARES[colour][s] = keys;
+        }
+}
+
+/* pawns.opposition_between: squares between two kings on one file, rank or
+ * diagonal when that number is odd (1, 3 or 5); else 0. */
+static int opposition_between(int a, int b)
+{
+    int dx = iabs((a & 7) - (b & 7)), dy = iabs((a >> 3) - (b >> 3));
+    if (dx && dy && dx != dy)
+        return 0;
+    int apart = imax(dx, dy);
+    return apart % 2 == 0 ? apart - 1 : 0;
+}
 
 void init_vocabulary(void)
 {
@@ -42,6 +94,7 @@ void init_vocabulary(void)
         double longest = fabs(dx) > fabs(dy) ? fabs(dx) : fabs(dy);
         CENTRE_SIDE[a] = (ay + (int)floor(dy / longest + 0.5)) * 8 + ax + (int)floor(dx / longest + 0.5);
     }
+    init_key_squares();
     for (int s = 0; s < 64; s++) {
         FARTHER_FROM_EDGE[s] = 0;
         for (int t = 0; t < 64; t++)
@@ -236,6 +289,26 @@ int feature(Node *node, int id, const int *args)
     }
     case F_EDGE_DIST:
         return x < 0 ? NO_VALUE : EDGE_DIST[x];
+    case F_PAWN_RANK:
+        return x < 0 ? NO_VALUE : relative_rank(x, piece_colour(node, a));
+    case F_PAWN_FILE:
+        return x < 0 ? NO_VALUE : imin(x & 7, 7 - (x & 7)) + 1;
+    case F_PROMOTION_DIST:
+        return x < 0 ? NO_VALUE : moves_to_promote(x, piece_colour(node, a));
+    case F_PROMOTION_SQUARE_DIST: {
+        int y = piece_square(node, b);
+        if (x < 0 || y < 0)
+            return NO_VALUE;
+        return DIST[x][promotion_square(y, piece_colour(node, b))];
+    }
+    case F_KEY_SQUARE_DIST: {
+        int y = piece_square(node, b), least = 99;
+        if (x < 0 || y < 0)
+            return NO_VALUE;
+        for (Bitboard keys = KEY_SQUARES[piece_colour(node, b)][y]; keys; keys &= keys - 1)
+            least = imin(least, DIST[x][lsb(keys)]);
+        return least;
+    }
     case F_CORNER_DIST:
         return corner_dist(node, a, b);
     case F_ROOM: {
@@ -362,6 +435,7 @@ int predicate(Node *node, int id, const int *args)
     switch (id) {
     case P_MATE: return p->turn != node->us && is_checkmate(p);
     case P_STALEMATE: return p->turn != node->us && is_stalemate(p);
+    case P_STALEMATED: return p->turn == node->us && is_stalemate(p);
     case P_CHECK: return is_check(p);
     case P_THEMTOMOVE: return p->turn != node->us;
     case P_USTOMOVE: return p->turn == node->us;
@@ -414,6 +488,46 @@ int predicate(Node *node, int id, const int *args)
     }
     case P_EDGE: return x >= 0 && EDGE_DIST[x] == 0;
     case P_CORNER: return corner_dist(node, a, args[1]) == 0;
+    case P_ROOK_PAWN: return x >= 0 && ((x & 7) == 0 || (x & 7) == 7);
+    case P_PROTECTED: return x >= 0 && attackers(p, piece_colour(node, a), x) != 0;
+    case P_IN_SQUARE: case P_KEY_SQUARE: case P_PAWN_CORNER: case P_IN_FRONT: case P_BEHIND: {
+        /* a piece (a king but for in_front and behind) and a pawn */
+        int y = piece_square(node, args[1]), colour = piece_colour(node, args[1]);
+        if (x < 0 || y < 0)
+            return 0;
+        if (id == P_IN_SQUARE)
+            return DIST[x][promotion_square(y, colour)] <= moves_to_promote(y, colour) + (p->turn == piece_colour(node, a));
+        if (id == P_KEY_SQUARE)
+            return (KEY_SQUARES[colour][y] & BB(x)) != 0;
+        if (id == P_PAWN_CORNER)
+            return ((y & 7) == 0 || (y & 7) == 7) && DIST[x][promotion_square(y, colour)] <= 1
+                && relative_rank(x, colour) >= 7;
+        if ((x & 7) != (y & 7))
+            return 0;
+        return id == P_IN_FRONT ? relative_rank(x, colour) > relative_rank(y, colour)
+                                : relative_rank(x, colour) < relative_rank(y, colour);
+    }
+    case P_PROMOTED: {
+        /* pawns.promoted: the pawn gone, a queen or rook of its side on its
+         * last rank that the other side cannot take at once. */
+        if (x >= 0)
+            return 0;
+        int colour = piece_colour(node, a);
+        Bitboard last = colour ? 0xFF00000000000000ULL : 0xFFULL;
+        for (Bitboard b = (p->queens | p->rooks) & side_of(p, colour) & last; b; b &= b - 1)
+            if (!attackers(p, !colour, lsb(b)) || attackers(p, colour, lsb(b)))
+                return 1;
+        return 0;
+    }
+    case P_HAS_OPPOSITION: case P_DISTANT_OPPOSITION: {
+        int w = king_square(p, 1), bl = king_square(p, 0);
+        if (w < 0 || bl < 0)
+            return 0;
+        int between = opposition_between(w, bl);
+        if (id == P_HAS_OPPOSITION)
+            return p->turn != piece_colour(node, a) && between > 0;
+        return ((w & 7) == (bl & 7) || (w >> 3) == (bl >> 3)) && (between == 3 || between == 5);
+    }
     }
     return 0;
 }

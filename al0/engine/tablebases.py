@@ -88,8 +88,13 @@ class Tablebases:
 
 def _name(material: Material) -> str | None:
     """The name of ``material``'s tablebase (the stronger side first), None
-    where there is none: pawns (a board's material may hold them) or more
-    than :data:`MAX_MEN` men."""
-    if material.men > MAX_MEN or chess.PAWN in material.first + material.second:
+    where there is none: more than :data:`MAX_MEN` men, or pawns of a
+    material the tablebase does not build yet."""
+    from al0.tablebase.material import PAWN_MATERIALS  # (chess and board only: no numpy)
+
+    name = material.stronger_first().name
+    if material.men > MAX_MEN or (
+        chess.PAWN in material.first + material.second and name not in PAWN_MATERIALS
+    ):
         return None
-    return material.stronger_first().name
+    return name

@@ -78,12 +78,15 @@ CATALOGUE: tuple[Lesson, ...] = (
     *_mates("KRK", "krk", Level(2, 5), Level(6, 16), 3),
     *_mates("KBBK", "kbbk", Level(2, 6), Level(7, 19), 4),
     *_mates("KBNK", "kbnk", Level(2, 8), Level(9, 33), 6),
+    Lesson("kpk-1", "KPK", "kpk", "Promote and mate", Level(2, 8), slack=2),
+    Lesson("kpk-2", "KPK", "kpk", "Key squares and the opposition", Level(9, 28), slack=6),
     Lesson("kqkr-1", "KQKR", None, "Mate in one", Level(1, 1)),
     Lesson("kqkr-2", "KQKR", None, "Win the rook", Level(2, 10), Goal.WIN_ROOK),
     Lesson("kqkr-3", "KQKR", None, "Against the longest defence", Level(11, 35), slack=5),
 )
 """Every lesson: the tablebase's KQK, KRK, KBBK and KQKR and each bundled
-table's ending (a table advises where the ending has one)."""
+table's ending (a table advises where the ending has one; KPK's mate comes
+after the promotion, the game going on with the queen's table)."""
 
 ADVISORS = {lesson.material: lesson.table for lesson in CATALOGUE}
 """Each ending's advising bundled table (None: the tablebase alone)."""

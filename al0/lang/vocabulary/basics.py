@@ -1,5 +1,5 @@
 """The basic names every table may use, whatever its library and material:
-the end of the game (``mate``, ``stalemate``), ``check``, whose move it is
+the end of the game (``mate``, ``stalemate``, ``stalemated``), ``check``, whose move it is
 (``themtomove``, ``ustomove``) and the two plain move generators
 (``legal``, ``nomove``). They take no arguments, so nothing binds them:
 :mod:`al0.lang.vocabulary.registry` lists them beside the families, and
@@ -30,6 +30,17 @@ def mate(node: Node, root: Node) -> bool:
 def stalemate(node: Node, root: Node) -> bool:
     """Them to move, not in check, with no legal move."""
     if node.position.turn == node.us:
+        return False
+    known = node.known_legal_moves()
+    if known is None:
+        return is_stalemate(node.position)
+    return not known and not is_check(node.position)
+
+
+def stalemated(node: Node, root: Node) -> bool:
+    """Us to move, not in check, with no legal move: the stalemate the
+    defending side may aim at, a draw."""
+    if node.position.turn != node.us:
         return False
     known = node.known_legal_moves()
     if known is None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, themtomove, ustomove
+from al0.lang.vocabulary.basics import check, legal, mate, nomove, stalemate, stalemated, themtomove, ustomove
 from al0.lang.vocabulary.boxes import area, area_corner_dist, area_dist, inward, least_area, mobility, room
 from al0.lang.vocabulary.corners import (
     corner_triangle,
@@ -34,6 +34,23 @@ from al0.lang.vocabulary.distances import (
     mdist,
 )
 from al0.lang.vocabulary.generators import captures, checks, moves
+from al0.lang.vocabulary.pawns import (
+    behind,
+    distant_opposition,
+    has_opposition,
+    in_front,
+    in_square,
+    key_square,
+    key_square_dist,
+    pawn_corner,
+    pawn_file,
+    pawn_rank,
+    promoted,
+    promotion_dist,
+    promotion_square_dist,
+    protected,
+    rook_pawn,
+)
 from al0.lang.vocabulary.placement import corner, cut_off, divides, edge, opposition
 from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
 
@@ -110,6 +127,9 @@ class VocabularyEntry:
 BASICS: tuple[VocabularyEntry, ...] = (
     VocabularyEntry("mate", "predicate", (), mate, words=Saying("checkmate", "no mate")),
     VocabularyEntry("stalemate", "predicate", (), stalemate, words=Saying("stalemate", "no stalemate")),
+    VocabularyEntry(
+        "stalemated", "predicate", (), stalemated, words=Saying("we are stalemated", "we are not stalemated")
+    ),
     VocabularyEntry("check", "predicate", (), check, words=Saying("check", "no check")),
     VocabularyEntry("themtomove", "predicate", (), themtomove, words=Saying("their move", "our move")),
     VocabularyEntry("ustomove", "predicate", (), ustomove, words=Saying("our move", "their move")),
@@ -324,6 +344,111 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         corner,
         optional=1,
         words=Saying("{0} is in a corner", "{0} is not in a corner"),
+    ),
+    VocabularyEntry(
+        "pawn_rank",
+        "feature",
+        (PIECE,),
+        pawn_rank,
+        words=Measure("the rank of {0}", False),
+    ),
+    VocabularyEntry(
+        "pawn_file",
+        "feature",
+        (PIECE,),
+        pawn_file,
+        words=Measure("the file of {0}, counted from the edge", False),
+    ),
+    VocabularyEntry(
+        "promotion_dist",
+        "feature",
+        (PIECE,),
+        promotion_dist,
+        words=Measure("the moves {0} needs to promote", False, "moves", plural=True),
+    ),
+    VocabularyEntry(
+        "promotion_square_dist",
+        "feature",
+        (PIECE, PIECE),
+        promotion_square_dist,
+        words=Measure("the way of {0} to the promotion square of {1}", False, "steps"),
+    ),
+    VocabularyEntry(
+        "rook_pawn",
+        "predicate",
+        (PIECE,),
+        rook_pawn,
+        words=Saying("{0} is a rook pawn", "{0} is not a rook pawn"),
+    ),
+    VocabularyEntry(
+        "in_square",
+        "predicate",
+        (KING, PIECE),
+        in_square,
+        words=Saying("{0} stands in the square of {1}", "{0} is outside the square of {1}"),
+    ),
+    VocabularyEntry(
+        "key_square",
+        "predicate",
+        (KING, PIECE),
+        key_square,
+        words=Saying("{0} stands on a key square of {1}", "{0} is off the key squares of {1}"),
+    ),
+    VocabularyEntry(
+        "key_square_dist",
+        "feature",
+        (KING, PIECE),
+        key_square_dist,
+        words=Measure("the way of {0} to the key squares of {1}", False, "steps"),
+    ),
+    VocabularyEntry(
+        "pawn_corner",
+        "predicate",
+        (KING, PIECE),
+        pawn_corner,
+        words=Saying("{0} holds the corner of {1}", "{0} is out of the corner of {1}"),
+    ),
+    VocabularyEntry(
+        "in_front",
+        "predicate",
+        (PIECE, PIECE),
+        in_front,
+        words=Saying("{0} stands in front of {1}", "{0} is not in front of {1}"),
+    ),
+    VocabularyEntry(
+        "behind",
+        "predicate",
+        (PIECE, PIECE),
+        behind,
+        words=Saying("{0} stands behind {1}", "{0} is not behind {1}"),
+    ),
+    VocabularyEntry(
+        "protected",
+        "predicate",
+        (PIECE,),
+        protected,
+        words=Saying("{0} is protected", "{0} is unprotected"),
+    ),
+    VocabularyEntry(
+        "promoted",
+        "predicate",
+        (PIECE,),
+        promoted,
+        words=Saying("{0} has promoted safely", "{0} has not promoted"),
+    ),
+    VocabularyEntry(
+        "has_opposition",
+        "predicate",
+        (KING,),
+        has_opposition,
+        words=Saying("{0}'s side has the opposition", "{0}'s side does not have the opposition"),
+    ),
+    VocabularyEntry(
+        "distant_opposition",
+        "predicate",
+        (),
+        distant_opposition,
+        words=Saying("the kings stand in distant opposition", "the kings are not in distant opposition"),
     ),
     VocabularyEntry("moves", "generator", (PIECE,), moves),
     VocabularyEntry("checks", "generator", (), checks),
