@@ -421,33 +421,40 @@ def verify_holding(
     failures_path: str | None,
 ) -> None:
     """``al0 verify`` of a table that holds: no games, so the options of
-    games (``game_options``, each given or not) are refused; one process."""
+    games (``game_options``, each given or not) are refused; ``jobs``
+    processes judge the positions (see :meth:`HoldCheck.choose_jobs`)."""
     given = [option for option, value in game_options.items() if value]
     if given:
         raise click.UsageError(
             f"{table.name} holds (the weaker side's table): it is checked move by move "
             f"against the tablebase, with no games, so {', '.join(given)} cannot be used"
         )
-    if jobs is not None and jobs > 1:
-        click.echo(f"note: --jobs {jobs} ignored: a table that holds is checked in one process", err=True)
     hold_check = HoldCheck(
         table, positions_spec, seed=seed, budget=budget, tablebases=Tablebases(build_progress())
     )
+    jobs, why = hold_check.choose_jobs(jobs)
+    if why:
+        click.echo(f"note: {why}", err=True)
     inputs = [table.path, positions_spec.path, table.library.path or None]
-    report_hold(hold_check, json_path, failures_path, inputs)
+    report_hold(hold_check, jobs, json_path, failures_path, inputs)
 
 
 def report_hold(
-    check: HoldCheck, json_path: str | None, failures_path: str | None, inputs: Sequence[str | None]
+    check: HoldCheck,
+    jobs: int,
+    json_path: str | None,
+    failures_path: str | None,
+    inputs: Sequence[str | None],
 ) -> None:
-    """Run the hold check of a table that holds, write the JSON and the
-    failures asked for and print the summary; exit as :func:`verify` says."""
+    """Run the hold check of a table that holds in ``jobs`` processes,
+    write the JSON and the failures asked for and print the summary; exit
+    as :func:`verify` says."""
     total = len(check.boards)
     if sys.stderr.isatty():
         with click.progressbar(length=total, label="checking", file=sys.stderr, show_eta=True) as bar:
-            report = check.run(lambda: bar.update(1))
+            report = check.run(lambda: bar.update(1), jobs)
     else:
-        report = check.run(progress_lines(Pace(total, None))[0])
+        report = check.run(progress_lines(Pace(total, None))[0], jobs)
     expectations = check.table.expect
     data = report.to_json(expectations)
     if json_path and json_path != STDOUT:
@@ -488,7 +495,11 @@ def hold_lines(report: HoldReport) -> Iterator[str]:
                 what = record.failure
             holding = ", ".join(record.holding) or "none"
             yield f"  {record.fen}  {what}; the draw holds with {holding}"
-    yield f"wall time: {round(report.wall_seconds, 1)} s"
+    processes = f"{report.jobs} processes" if report.jobs > 1 else "one process"
+    yield (
+        f"wall time: {round(report.wall_seconds, 1)} s ({processes}); "
+        f"CPU judging: {round(report.cpu_seconds, 1)} s"
+    )
 
 
 def run_with_progress(

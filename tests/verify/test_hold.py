@@ -102,3 +102,29 @@ def test_verify_refuses_what_needs_games_for_a_table_that_holds():
 def test_the_games_api_points_a_table_that_holds_to_its_check():
     with pytest.raises(PositionError, match="krkn_together holds .* with al0.verify.verify_hold"):
         verify(TOGETHER, str(DRAWN))
+
+
+@pytest.mark.parametrize(
+    "total, jobs, stretches",
+    [
+        (9, 1, [(0, 3), (3, 6), (6, 9)]),
+        (9, 2, [(0, 2), (2, 4), (4, 6), (6, 8), (8, 9)]),
+        # At most a CHUNK each, however few the jobs.
+        (2500, 1, [(0, 625), (625, 1250), (1250, 1875), (1875, 2500)]),
+        (9000, 1, [(0, 1000), *[(first, first + 1000) for first in range(1000, 9000, 1000)]]),
+    ],
+)
+def test_the_listing_is_cut_in_stretches_for_the_jobs(total, jobs, stretches, monkeypatch):
+    check = HoldCheck(load_table(TOGETHER), str(DRAWN))
+    monkeypatch.setattr(check, "boards", [None] * total)
+    assert check.stretches(jobs) == stretches
+
+
+def test_workers_judge_stretches_and_the_report_is_the_same_as_in_one_process():
+    check = HoldCheck(load_table(TOGETHER), "sample:300", seed=5)
+    alone, shared = check.run(jobs=1), check.run(jobs=2)
+    assert (alone.jobs, shared.jobs) == (1, 2)
+    assert alone.counts == shared.counts and alone.counts[HoldVerdict.LOST] > 5
+    assert [record.fen for record in alone.failures] == [record.fen for record in shared.failures]
+    assert shared.to_json().keys() == alone.to_json().keys()
+    assert shared.cpu_seconds > 0 and not shared.interrupted
