@@ -24,6 +24,7 @@ from al0.report import ReplayedGame, as_pgn, games_to_show, pgn_text, replay_all
 from al0.report import html as report_html
 from al0.verify import (
     WORST_KEPT,
+    AttackEnd,
     Check,
     Decision,
     Estimate,
@@ -234,6 +235,17 @@ def summary_lines(summary: Summary) -> Iterator[str]:
     metavar="N",
     help="Games of largest excess listed by --analysis and in the JSON.",
 )
+@click.option(
+    "--games",
+    "attacker_games",
+    type=WholeNumber(minimum=0),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="A table that holds: after the check of every position, play games from "
+    "the first N positions against the most testing attacker (its move leaves "
+    "the fewest replies that keep the draw) and report how they end.",
+)
 @BUDGET
 @reports_errors
 def verify(
@@ -251,6 +263,7 @@ def verify(
     pgn_path: str | None,
     show_analysis: bool,
     worst: int,
+    attacker_games: int,
     budget: int,
 ) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
@@ -288,8 +301,23 @@ def verify(
             "--pgn": pgn_path,
             "--analysis": show_analysis,
         }
-        verify_holding(holding, positions_spec, seed, budget, jobs, game_options, json_path, failures_path)
+        verify_holding(
+            holding,
+            positions_spec,
+            seed,
+            budget,
+            jobs,
+            attacker_games,
+            game_options,
+            json_path,
+            failures_path,
+        )
         return
+    if attacker_games:
+        raise click.UsageError(
+            "--games plays a table that holds against the most testing attacker: "
+            f"{table} is the winning side's table (its games are verify's own)"
+        )
     with Verification(
         table,
         positions_spec,
@@ -416,6 +444,7 @@ def verify_holding(
     seed: int,
     budget: int,
     jobs: int | None,
+    games: int,
     game_options: Mapping[str, object],
     json_path: str | None,
     failures_path: str | None,
@@ -436,25 +465,32 @@ def verify_holding(
     if why:
         click.echo(f"note: {why}", err=True)
     inputs = [table.path, positions_spec.path, table.library.path or None]
-    report_hold(hold_check, jobs, json_path, failures_path, inputs)
+    report_hold(hold_check, jobs, games, json_path, failures_path, inputs)
 
 
 def report_hold(
     check: HoldCheck,
     jobs: int,
+    games: int,
     json_path: str | None,
     failures_path: str | None,
     inputs: Sequence[str | None],
 ) -> None:
-    """Run the hold check of a table that holds in ``jobs`` processes,
-    write the JSON and the failures asked for and print the summary; exit
-    as :func:`verify` says."""
+    """Run the hold check of a table that holds in ``jobs`` processes and
+    then its ``games`` against the most testing attacker, write the JSON
+    and the failures asked for and print the summary; exit as
+    :func:`verify` says."""
     total = len(check.boards)
     if sys.stderr.isatty():
         with click.progressbar(length=total, label="checking", file=sys.stderr, show_eta=True) as bar:
             report = check.run(lambda: bar.update(1), jobs)
     else:
         report = check.run(progress_lines(Pace(total, None))[0], jobs)
+    if games and not report.stopped:
+        try:
+            report.games = check.play_games(games)
+        except KeyboardInterrupt:
+            report.interrupted, report.stopped = True, "interrupted"
     expectations = check.table.expect
     data = report.to_json(expectations)
     if json_path and json_path != STDOUT:
@@ -495,6 +531,11 @@ def hold_lines(report: HoldReport) -> Iterator[str]:
                 what = record.failure
             holding = ", ".join(record.holding) or "none"
             yield f"  {record.fen}  {what}; the draw holds with {holding}"
+    if report.games is not None:
+        yield report.games.line()
+        for game in report.games.games:
+            if game.end is not AttackEnd.HELD:
+                yield f"  from {game.start}: {game.end.value} after {game.moves} moves, at {game.last}"
     processes = f"{report.jobs} processes" if report.jobs > 1 else "one process"
     yield (
         f"wall time: {round(report.wall_seconds, 1)} s ({processes}); "

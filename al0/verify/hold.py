@@ -39,6 +39,7 @@ from al0.board.position import Position, from_board, to_board
 from al0.board.position import fen as position_fen
 from al0.bundled import table_path
 from al0.collection import fewer_collections
+from al0.engine.defenders import MostTestingAttacker
 from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.engine.tablebases import Tablebases
 from al0.errors import AL0Error, PositionError
@@ -46,6 +47,7 @@ from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable, Expectations
 from al0.lang.specs import PositionsSpec
 from al0.verify.game import limit_reached
+from al0.verify.hold_games import AttackGames, play_games
 from al0.verify.run import JOBS_PER_CPU, SMALL_RUN, _dealt, usable_cpus
 from al0.verify.sources import LazyBoards, start_positions
 from al0.verify.summary import Check, Claim
@@ -137,6 +139,8 @@ class HoldReport:
     workers' start, listing the positions and reading the tablebase, not
     counted)."""
     jobs: int = 1
+    games: AttackGames | None = None
+    """Games against the most testing attacker, when asked for."""
 
     @property
     def judged(self) -> int:
@@ -199,6 +203,7 @@ class HoldReport:
             "wall_seconds": round(self.wall_seconds, 3),
             "cpu_seconds": round(self.cpu_seconds, 3),
             "jobs": self.jobs,
+            "attacker_games": None if self.games is None else self.games.to_json(),
             "expectations": [
                 {"name": check.claim.value, "holds": check.holds, "measured": check.measured}
                 for check in self.checks(expectations)
@@ -428,6 +433,17 @@ class HoldCheck:
         # What the workers judged past a gap is left out: the report stays a prefix of the listing.
         report.wall_seconds = time.perf_counter() - started
         return report
+
+    def play_games(self, count: int, progress: Callable[[], None] = lambda: None) -> AttackGames:
+        """Games against the most testing attacker from the first ``count``
+        positions of the listing (a sample's are drawn at random already):
+        see :mod:`al0.verify.hold_games`.
+
+        :raises AL0Error: a broken library.
+        """
+        attacker = MostTestingAttacker(self.table.material.name, self.tablebase)
+        starts = self.positions_of(0, min(count, len(self.boards)))
+        return play_games(self.judging.planner, attacker, starts, progress)
 
     def _here(self, stretches: list[tuple[int, int]]) -> Generator[Stretch, None, None]:
         for first, stop in stretches:
