@@ -182,6 +182,7 @@ def _state(key: str, session: Session) -> Json:
         "last": last,
         "over": end.detail if end is not None else None,
         "solved": game.solved(),
+        "holds": game.holds,
         "optimal": game.optimal,
         "distance": game.distance(),
         "played": game.moves_played,
