@@ -143,7 +143,8 @@ def _starts(
     if epd is not None:
         return epd_lines(epd, material, us)
     if level is not None:
-        return [EpdLine(0, board) for board in level_starts(tablebase, level, count, seed, us)]
+        holds = loaded is not None and loaded.holds
+        return [EpdLine(0, board) for board in level_starts(tablebase, level, count, seed, us, holds)]
     if loaded is None:
         assert fen is not None  # checked before the tablebase was built
         board = parse_fen(fen)
@@ -164,7 +165,8 @@ def _starts(
     "--level",
     type=LevelType(),
     metavar="A..B",
-    help="Exercises from the tablebase: positions mating in A to B moves.",
+    help="Exercises from the tablebase: positions mating in A to B moves; with a table "
+    "that holds, drawn positions where A to B moves keep the draw (1: one move holds).",
 )
 @click.option(
     "--random",

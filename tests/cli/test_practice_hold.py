@@ -16,7 +16,7 @@ from al0.errors import PositionError
 from al0.teach import Grade, Practice
 
 START = "8/8/8/3k4/8/5b2/8/1R2K3 b - - 0 1"
-"""krkb_hold's start: Black holds; Bh1 (the method) and Be4 keep the draw."""
+"""krkb_hold's start: Black holds; 12 of its 15 moves keep the draw, Bg2 the method's."""
 
 
 @pytest.fixture(autouse=True)
@@ -36,14 +36,14 @@ def test_a_defence_is_judged_by_the_draw_and_the_attacker_tests_it(match):
     assert game.holds and game.optimal == 50
     board = game.board
     # Judged against the tablebase: 12 of the 15 moves keep the draw.
-    method, lost = (game.judge_move(board.parse_san(san)) for san in ("Bh1", "Bd1"))
+    method, lost = (game.judge_move(board.parse_san(san)) for san in ("Bg2", "Bd1"))
     assert method.grade is Grade.METHOD and method.reason.endswith("— the draw kept")
     assert lost.grade is Grade.BLUNDER and lost.winner == chess.WHITE
     assert lost.reason.startswith("the draw is gone: Rxd1+ takes the bishop on d1")
-    turn = game.play(chess.Move.from_uci("f3h1"))
-    # The attacker's reply leaves the fewest moves that hold: here one.
+    turn = game.play(chess.Move.from_uci("f3g2"))
+    # The attacker's reply leaves the fewest moves that hold: here two.
     assert turn.reply_san == "Kf2"
-    assert [board.san(move) for move in game.best_moves()] == ["Be4"]
+    assert [board.san(move) for move in game.best_moves()] == ["Be4", "Bh3"]
     assert not game.solved() and game.ending() is None
 
 
@@ -65,14 +65,16 @@ def test_a_position_that_is_not_drawn_is_no_defence_to_practise(match):
 
 def test_practice_of_a_table_that_holds_at_the_terminal():
     result = CliRunner().invoke(
-        cli, ["practice", "krkb_hold", "--no-board"], input="hint\nBh1\nbest\nKe6\nquit\n"
+        cli, ["practice", "krkb_hold", "--no-board"], input="hint\nBg2\nbest\nKe6\nquit\n"
     )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "You hold the draw with Black (KBKR) against the tablebase's most testing attack" in out
-    assert "hint: play Bh1 — Keep the king two steps or more from the bishop's corners" in out
-    assert "1... Bh1  Kf2" in out and "method: " in out
-    assert "the moves that keep the draw: Be4" in out
-    assert "BLUNDER: the draw is gone: Rxh1 takes the bishop on h1; White wins" in out
-    assert "the draw held with Be4" in out
+    assert (
+        "hint: play Bg2 — Keep the king two steps or more from the bishop's corners and the bishop off" in out
+    )
+    assert "1... Bg2  Kf2" in out and "method: " in out
+    assert "the moves that keep the draw: Be4, Bh3" in out
+    assert "BLUNDER: the draw is gone: Kxg2 takes the bishop on g2; White wins" in out
+    assert "the draw held with Be4, Bh3" in out
     assert "the goal was to hold the draw for 50" in out

@@ -128,12 +128,12 @@ def test_a_practice_game_of_a_table_that_holds(api: Api) -> None:
     start = api.call("practice/start", {"table": "krkb_hold"})
     assert start["holds"] and start["optimal"] == 50 and start["us"] == "black"
     hint = api.call("practice/hint", {"session": start["session"]})
-    assert hint["san"] == "Bh1"
-    played = api.call("practice/move", {"session": start["session"], "move": "f3h1"})
+    assert hint["san"] == "Bg2"
+    played = api.call("practice/move", {"session": start["session"], "move": "f3g2"})
     assert played["turn"]["reply"] == "Kf2" and played["turn"]["verdict"]["grade"] == "method"
     lost = api.call("practice/move", {"session": start["session"], "move": "d5e6"})
     assert lost["turn"]["verdict"]["grade"] == "blunder" and not lost["state"]["solved"]
-    assert lost["turn"]["verdict"]["reason"].startswith("the draw is gone: Rxh1 takes the bishop on h1")
+    assert lost["turn"]["verdict"]["reason"].startswith("the draw is gone: Kxg2 takes the bishop on g2")
 
 
 def test_an_exercise_of_a_level(api: Api) -> None:
