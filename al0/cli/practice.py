@@ -143,7 +143,8 @@ def _starts(
     if epd is not None:
         return epd_lines(epd, material, us)
     if level is not None:
-        return [EpdLine(0, board) for board in level_starts(tablebase, level, count, seed, us)]
+        holds = loaded is not None and loaded.holds
+        return [EpdLine(0, board) for board in level_starts(tablebase, level, count, seed, us, holds)]
     if loaded is None:
         assert fen is not None  # checked before the tablebase was built
         board = parse_fen(fen)
@@ -164,7 +165,8 @@ def _starts(
     "--level",
     type=LevelType(),
     metavar="A..B",
-    help="Exercises from the tablebase: positions mating in A to B moves.",
+    help="Exercises from the tablebase: positions mating in A to B moves; with a table "
+    "that holds, drawn positions where A to B moves keep the draw (1: one move holds).",
 )
 @click.option(
     "--random",
@@ -230,7 +232,11 @@ def practice(
     """Play the winning side of TABLE's endgame yourself against the
     tablebase's longest resistance. TABLE is a table (krk, kqk, a file) or
     a material in capitals (KQKR): then hints and verdicts come from the
-    tablebase alone.
+    tablebase alone. With a table that holds (krkb_hold, krkn_hold) you
+    defend a drawn position instead, against the tablebase's most testing
+    attack (the move that leaves you the fewest moves that keep the draw),
+    for 50 moves: each move is the method's, good (the draw kept) or a
+    blunder (the draw gone).
 
     Type your moves in SAN (Rb1, or rb1 in any case when only one move reads
     so) or UCI (a1b1). Each move gets a verdict: method (the table's plan),
@@ -528,13 +534,20 @@ def _opening_lines(
     """An exercise's start: who plays what, the commands, the defence's
     first reply and the board (its FEN without ``boards``)."""
     advisor = f"{loaded.name} advises" if loaded is not None else "the tablebase advises"
-    yield (
-        f"You play {side_name(game.us)} ({material}) against the tablebase's defence; "
-        f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}."
-    )
+    if game.holds:
+        yield (
+            f"You hold the draw with {side_name(game.us)} ({material}) against the tablebase's most "
+            f"testing attack; {advisor}. Keep the draw for {moves_text(game.optimal)} (or take "
+            f"their piece: too little is left to mate)."
+        )
+    else:
+        yield (
+            f"You play {side_name(game.us)} ({material}) against the tablebase's defence; "
+            f"{advisor}. From here the fastest mate takes {moves_text(game.optimal)}."
+        )
     yield COMMANDS_HELP
     if game.opening_reply is not None:
-        yield f"the defence opens: {game.opening_reply}"
+        yield f"the {'attack' if game.holds else 'defence'} opens: {game.opening_reply}"
     yield unicode_board_text(game.board, orientation) if boards else f"start: {game.board.fen()}"
 
 

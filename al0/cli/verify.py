@@ -24,6 +24,7 @@ from al0.report import ReplayedGame, as_pgn, games_to_show, pgn_text, replay_all
 from al0.report import html as report_html
 from al0.verify import (
     WORST_KEPT,
+    AttackEnd,
     Check,
     Decision,
     Estimate,
@@ -236,6 +237,17 @@ def summary_lines(summary: Summary) -> Iterator[str]:
     metavar="N",
     help="Games of largest excess listed by --analysis and in the JSON.",
 )
+@click.option(
+    "--games",
+    "attacker_games",
+    type=WholeNumber(minimum=0),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="A table that holds: after the check of every position, play games from "
+    "the first N positions against the most testing attacker (its move leaves "
+    "the fewest replies that keep the draw) and report how they end.",
+)
 @BUDGET
 @reports_errors
 def verify(
@@ -253,6 +265,7 @@ def verify(
     pgn_path: str | None,
     show_analysis: bool,
     worst: int,
+    attacker_games: int,
     budget: int,
 ) -> None:
     """Play or analyse TABLE over the positions of its endgame and report
@@ -290,8 +303,23 @@ def verify(
             "--pgn": pgn_path,
             "--analysis": show_analysis,
         }
-        verify_holding(holding, positions_spec, seed, budget, jobs, game_options, json_path, failures_path)
+        verify_holding(
+            holding,
+            positions_spec,
+            seed,
+            budget,
+            jobs,
+            attacker_games,
+            game_options,
+            json_path,
+            failures_path,
+        )
         return
+    if attacker_games:
+        raise click.UsageError(
+            "--games plays a table that holds against the most testing attacker: "
+            f"{table} is the winning side's table (its games are verify's own)"
+        )
     with Verification(
         table,
         positions_spec,
@@ -418,38 +446,53 @@ def verify_holding(
     seed: int,
     budget: int,
     jobs: int | None,
+    games: int,
     game_options: Mapping[str, object],
     json_path: str | None,
     failures_path: str | None,
 ) -> None:
     """``al0 verify`` of a table that holds: no games, so the options of
-    games (``game_options``, each given or not) are refused; one process."""
+    games (``game_options``, each given or not) are refused; ``jobs``
+    processes judge the positions (see :meth:`HoldCheck.choose_jobs`)."""
     given = [option for option, value in game_options.items() if value]
     if given:
         raise click.UsageError(
             f"{table.name} holds (the weaker side's table): it is checked move by move "
             f"against the tablebase, with no games, so {', '.join(given)} cannot be used"
         )
-    if jobs is not None and jobs > 1:
-        click.echo(f"note: --jobs {jobs} ignored: a table that holds is checked in one process", err=True)
     hold_check = HoldCheck(
         table, positions_spec, seed=seed, budget=budget, tablebases=Tablebases(build_progress())
     )
+    jobs, why = hold_check.choose_jobs(jobs)
+    if why:
+        click.echo(f"note: {why}", err=True)
     inputs = [table.path, positions_spec.path, table.library.path or None]
-    report_hold(hold_check, json_path, failures_path, inputs)
+    report_hold(hold_check, jobs, games, json_path, failures_path, inputs)
 
 
 def report_hold(
-    check: HoldCheck, json_path: str | None, failures_path: str | None, inputs: Sequence[str | None]
+    check: HoldCheck,
+    jobs: int,
+    games: int,
+    json_path: str | None,
+    failures_path: str | None,
+    inputs: Sequence[str | None],
 ) -> None:
-    """Run the hold check of a table that holds, write the JSON and the
-    failures asked for and print the summary; exit as :func:`verify` says."""
+    """Run the hold check of a table that holds in ``jobs`` processes and
+    then its ``games`` against the most testing attacker, write the JSON
+    and the failures asked for and print the summary; exit as
+    :func:`verify` says."""
     total = len(check.boards)
     if sys.stderr.isatty():
         with click.progressbar(length=total, label="checking", file=sys.stderr, show_eta=True) as bar:
-            report = check.run(lambda: bar.update(1))
+            report = check.run(lambda: bar.update(1), jobs)
     else:
-        report = check.run(progress_lines(Pace(total, None))[0])
+        report = check.run(progress_lines(Pace(total, None))[0], jobs)
+    if games and not report.stopped:
+        try:
+            report.games = check.play_games(games)
+        except KeyboardInterrupt:
+            report.interrupted, report.stopped = True, "interrupted"
     expectations = check.table.expect
     data = report.to_json(expectations)
     if json_path and json_path != STDOUT:
@@ -490,7 +533,16 @@ def hold_lines(report: HoldReport) -> Iterator[str]:
                 what = record.failure
             holding = ", ".join(record.holding) or "none"
             yield f"  {record.fen}  {what}; the draw holds with {holding}"
-    yield f"wall time: {round(report.wall_seconds, 1)} s"
+    if report.games is not None:
+        yield report.games.line()
+        for game in report.games.games:
+            if game.end is not AttackEnd.HELD:
+                yield f"  from {game.start}: {game.end.value} after {game.moves} moves, at {game.last}"
+    processes = f"{report.jobs} processes" if report.jobs > 1 else "one process"
+    yield (
+        f"wall time: {round(report.wall_seconds, 1)} s ({processes}); "
+        f"CPU judging: {round(report.cpu_seconds, 1)} s"
+    )
 
 
 def run_with_progress(

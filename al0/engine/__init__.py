@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 from al0.faces import lazy_face
 
 if TYPE_CHECKING:
-    from al0.engine.defenders import Defender, RandomDefender, TablebaseDefender, make_defender
+    from al0.engine.defenders import (
+        Defender,
+        MostTestingAttacker,
+        RandomDefender,
+        TablebaseDefender,
+        make_defender,
+    )
     from al0.engine.limits import SearchLimits
     from al0.engine.match import Match
     from al0.engine.native import table_core
@@ -29,6 +35,7 @@ _HOMES = {
     "Defender": "defenders",
     "RandomDefender": "defenders",
     "TablebaseDefender": "defenders",
+    "MostTestingAttacker": "defenders",
     "make_defender": "defenders",
     "SearchLimits": "limits",
     "Match": "match",
@@ -59,6 +66,7 @@ __all__ = [
     "ForcingTree",
     "GameEnd",
     "Match",
+    "MostTestingAttacker",
     "Opponent",
     "OurMove",
     "Plan",

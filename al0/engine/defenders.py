@@ -17,6 +17,9 @@ import chess
 import chess.engine
 
 from al0.board import Material
+from al0.board.moves import apply, legal_moves
+from al0.board.position import Position, from_board
+from al0.board.position import fen as position_fen
 from al0.errors import PositionError
 from al0.lang.specs import DefenderError, DefenderSpec
 
@@ -65,6 +68,72 @@ class TablebaseDefender:
 
     def close(self) -> None:
         """Nothing to stop."""
+
+
+class MostTestingAttacker:
+    """The stronger side's most testing move where the other side holds
+    (a drawn position): of the moves that keep the draw, and leave no man
+    to be taken where one can be kept, the one after which the fewest of
+    the holder's replies keep it, then the one after which the most
+    replies lose, then the first in UCI order. Where it
+    wins, the tablebase's fastest mate; where it loses, its longest
+    resistance (:meth:`~al0.tablebase.Tablebase.best_defence`).
+
+    It answers the question a coach asks of a defence: can it find the
+    only move, again and again? The tablebase defender (longest
+    resistance) plays any drawing move, the first in UCI order, and tests
+    little. Each move probes every reply to every move: a few hundred
+    probes, a few milliseconds on the native core."""
+
+    name = "testing"
+
+    def __init__(self, material: str, table: Tablebase | None = None):
+        if table is None:
+            from al0 import tablebase  # lazily: building a table takes seconds
+
+            table = tablebase.load(material)
+        self.table = table
+
+    def __call__(self, board: chess.Board) -> chess.Move:
+        return self.move_at(from_board(board))
+
+    def move_at(self, position: Position) -> chess.Move:
+        """The most testing move at ``position`` (legal, its side to move).
+
+        :raises PositionError: if the side to move has no legal move.
+        """
+        table, side = self.table, position.turn
+        if table.result_at(position).winner is not None:
+            return table.best_defence_at(position)
+        scored = []
+        for move in legal_moves(position):
+            after = apply(position, move)
+            if table.result_at(after).winner is not None:
+                continue  # a move that loses (the holder cannot lose a draw by it)
+            replies = legal_moves(after)
+            lose = sum(table.result_at(apply(after, reply)).winner == side for reply in replies)
+            # A move that leaves a man to be taken gives up the winning chances with it.
+            taken = any(capture(after, reply) for reply in replies)
+            scored.append(((taken, len(replies) - lose, -lose, move.uci()), move))
+        if not scored:  # a drawn position with a move has one that keeps the draw
+            raise PositionError(f"the side to move has no legal move: {position_fen(position)}")
+        return min(scored, key=lambda item: item[0])[1]
+
+    def holding_replies(self, position: Position) -> int:
+        """How many of the holder's moves at ``position`` (its turn) keep the draw."""
+        return sum(
+            self.table.result_at(apply(position, move)).winner is None for move in legal_moves(position)
+        )
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def capture(position: Position, move: chess.Move) -> bool:
+    """Whether ``move`` (legal at ``position``) takes a man."""
+    white, black = position[0], position[1]
+    theirs = black if position.turn else white
+    return bool(theirs >> move.to_square & 1)
 
 
 class UciDefender:
@@ -124,7 +193,7 @@ class UciDefender:
         self.close()
 
 
-Defender = RandomDefender | TablebaseDefender | UciDefender
+Defender = RandomDefender | TablebaseDefender | MostTestingAttacker | UciDefender
 
 
 def make_defender(

@@ -60,7 +60,8 @@ class Coach:
             seed = body.get("seed", 0)
             if not isinstance(seed, int):
                 raise ApiError(400, "'seed': a whole number is required")
-            board = level_starts(tablebase, parse_level(body["level"][:20]), 1, seed, served.us)[0]
+            holds = served.planner is not None and served.planner.table.holds
+            board = level_starts(tablebase, parse_level(body["level"][:20]), 1, seed, served.us, holds)[0]
         else:
             fen = text(body, "fen") if "fen" in body else served.start
             if fen is None:
@@ -188,6 +189,7 @@ def _state(key: str, session: Session) -> Json:
         "last": last,
         "over": end.detail if end is not None else None,
         "solved": game.solved(),
+        "holds": game.holds,
         "optimal": game.optimal,
         "distance": game.distance(),
         "played": game.moves_played,

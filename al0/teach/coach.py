@@ -30,7 +30,7 @@ def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
     advice = game.advice()
     board = game.board
     if advice.move is None:
-        yield "hint: there is no forced mate here any more: retry (take back your move)"
+        yield f"hint: {_gone(game)} here any more: retry (take back your move)"
         return
     san = board.san(advice.move)
     if advice.advice is None:
@@ -49,7 +49,8 @@ def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
     handed = "" if game.planner is game.first else f"{table.name}: "  # a capture or a promotion handed it on
     yield f"hint: play {san} — {handed}{table.describe_advice(advice.advice)}{kept}"
     if game.judge_move(advice.move).grade is Grade.BLUNDER:
-        yield "      careful: the table errs here, this move throws the win away (see why)"
+        lost = "the draw" if game.holds else "the win"
+        yield f"      careful: the table errs here, this move throws {lost} away (see why)"
     if verbose:
         assert advice.plan is not None
         yield f"      (rule {advice.plan.rule}, advice {advice.advice})"
@@ -62,7 +63,7 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
     advice = game.advice()
     move = advice.move
     if move is None:
-        yield "there is no forced mate here any more: retry (take back your move)"
+        yield f"{_gone(game)} here any more: retry (take back your move)"
         return
     verdict = game.judge_move(move)
     san = game.board.san(move)
@@ -93,8 +94,11 @@ def why_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
                 ]
             for words in said:
                 yield f"  {label}: {words}"
-        yield f"  after {san}: {distance_text(verdict.after)}"
-    if verdict.grade is Grade.BLUNDER:
+        yield f"  after {san}: {verdict.after_words() if game.holds else distance_text(verdict.after)}"
+    if verdict.grade is Grade.BLUNDER and game.holds:
+        holding = ", ".join(game.board.san(move) for move in verdict.best)
+        yield f"  careful: the table errs here, {san} loses ({verdict.reason}); the draw holds with {holding}"
+    elif verdict.grade is Grade.BLUNDER:
         # The table's own move throws the win away (the book's KRK table
         # stalemates from 11 positions): say so, and what wins.
         fastest = ", ".join(game.board.san(best) for best in verdict.best)
@@ -128,14 +132,22 @@ def best_lines(game: Practice) -> Iterator[str]:
     board = game.board
     advice = game.advice()
     fastest = ", ".join(board.san(move) for move in advice.fastest)
-    if not fastest:
+    if game.holds:
+        yield f"the moves that keep the draw: {fastest}" if fastest else "no move keeps the draw here"
+    elif not fastest:
         yield "best: no forced mate here"
         return
-    after = game.distance()
-    yield f"best: {fastest} (mate in {after})" if after else f"best: {fastest}"
+    else:
+        after = game.distance()
+        yield f"best: {fastest} (mate in {after})" if after else f"best: {fastest}"
     if advice.advice is not None and advice.tree is not None and game.planner is not None:
         move = advice.tree.branches[0][0]
         yield (f"the method: {board.san(move)} — {game.planner.table.describe_advice(advice.advice)}")
+
+
+def _gone(game: Practice) -> str:
+    """What is gone when no move is left to advise: the draw or the mate."""
+    return "no move keeps the draw" if game.holds else "there is no forced mate"
 
 
 def distance_text(moves: int | None) -> str:
@@ -168,6 +180,12 @@ def game_summary(game: Practice) -> str:
     """The game's length against the tablebase's optimum from the start."""
     played, optimal = game.moves_played, game.optimal
     end = game.ending()
+    if game.holds:
+        if game.solved():
+            assert end is not None  # a draw held is a game ended
+            return f"You held the draw: {end.detail}, after {moves_text(played)}."
+        what = f"Game over: {end.detail} ({end.result})" if end is not None else "Stopped"
+        return f"{what} after {played} of your moves; the goal was to hold the draw for {optimal}."
     if game.solved():
         if played == optimal:
             return f"You mated in {moves_text(played)}: the fastest mate there is."
@@ -184,6 +202,8 @@ def after_a_slip(game: Practice, before: chess.Board, turn: Turn) -> Iterator[st
     and what the student may do."""
     verdict = turn.verdict
     fastest = ", ".join(before.san(move) for move in verdict.best)
+    if game.holds and fastest:
+        yield f"  the draw held with {fastest}"
     if fastest and verdict.before:
         # Counted after the move and its reply, as the verdict counts.
         then = f"mate in {verdict.before - 1} after it" if verdict.before > 1 else "checkmate"
@@ -195,4 +215,5 @@ def after_a_slip(game: Practice, before: chess.Board, turn: Turn) -> Iterator[st
     if verdict.grade is Grade.BLUNDER:
         yield "  type retry to take it back and try again"
     else:
-        yield "  type retry to take it back, or play on: the win is kept"
+        kept = "the draw" if game.holds else "the win"
+        yield f"  type retry to take it back, or play on: {kept} is kept"

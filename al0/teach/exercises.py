@@ -1,5 +1,6 @@
 """Exercise sets: start positions for practice, drawn from the tablebase by
-distance to mate (a level band), seeded so a class gets the same set."""
+distance to mate (a level band), or for a defence by how many moves keep
+the draw, seeded so a class gets the same set."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.errors import PositionError
+from al0.teach.verdict import holding_moves
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
@@ -52,15 +54,26 @@ def parse_level(text: str) -> Level:
 
 
 def level_starts(
-    tablebase: Tablebase, level: Level, count: int, seed: int, us: chess.Color = chess.WHITE
+    tablebase: Tablebase,
+    level: Level,
+    count: int,
+    seed: int,
+    us: chess.Color = chess.WHITE,
+    holds: bool = False,
 ) -> list[chess.Board]:
     """``count`` distinct positions (one per symmetry class), ``us`` to move
     and mating in a number of moves within ``level``, drawn at random with
-    ``seed`` from every class of the ending.
+    ``seed`` from every class of the ending. With ``holds`` (``us`` defends
+    a draw: a table that holds), drawn positions where the number of moves
+    that keep the draw is within ``level``: 1 is the hardest, one move holds.
 
     :raises PositionError: when the band holds fewer than ``count``.
     """
-    classes = tablebase.positions(us, stronger=us, won=True)
+    if holds:
+        classes = tablebase.positions(us, stronger=not us, won=False, drawn=True)
+    else:
+        classes = tablebase.positions(us, stronger=us, won=True)
+    measure = _holding_count if holds else _mate_distance
     rng = random.Random(seed)
     found: list[chess.Board] = []
     seen: set[int] = set()
@@ -70,7 +83,8 @@ def level_starts(
         index = rng.randrange(len(classes))
         if index not in seen:
             seen.add(index)
-            _keep(tablebase, classes[index].board(), level, us, found)
+            board = classes[index].board()
+            _keep(measure(tablebase, board, us), board, level, found)
     if len(found) < count:
         # A rare band (mate in one in KRK): every other class, in an order
         # the seed gives, until the band is exhausted.
@@ -78,19 +92,30 @@ def level_starts(
             if len(found) == count:
                 break
             if index not in seen:
-                _keep(tablebase, classes[index].board(), level, us, found)
+                board = classes[index].board()
+                _keep(measure(tablebase, board, us), board, level, found)
     if len(found) < count:
+        what = f"where {level} moves keep the draw" if holds else f"mating in {level} moves"
         raise PositionError(
-            f"{tablebase.name}: found {len(found)} of {count} positions "
-            f"mating in {level} moves (seed {seed}); try a wider level"
+            f"{tablebase.name}: found {len(found)} of {count} positions {what} (seed {seed}); try a wider level"
         )
     return found
 
 
-def _keep(
-    tablebase: Tablebase, board: chess.Board, level: Level, us: chess.Color, found: list[chess.Board]
-) -> None:
-    """Add ``board`` to ``found`` when ``us`` mates from it within ``level``."""
-    moves = tablebase.dtm(board, us)
-    if moves is not None and moves in level:
+def _mate_distance(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> int | None:
+    """The moves ``us`` mates in from ``board`` (None: no forced mate)."""
+    return tablebase.dtm(board, us)
+
+
+def _holding_count(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> int | None:
+    """How many of the moves at ``board`` keep the draw (None: no move at
+    all, or a man to take: taking the rook is no exercise in defence)."""
+    if any(board.is_capture(move) for move in board.legal_moves):
+        return None
+    return len(holding_moves(tablebase, board)) or None
+
+
+def _keep(measure: int | None, board: chess.Board, level: Level, found: list[chess.Board]) -> None:
+    """Add ``board`` to ``found`` when its ``measure`` is within ``level``."""
+    if measure is not None and measure in level:
         found.append(board)

@@ -26,6 +26,9 @@ class Goal(enum.Enum):
     """Mate within the lesson's limit."""
     WIN_ROOK = "win the rook"
     """Take the defender's rook (or mate) within the limit, keeping the win."""
+    HOLD = "hold the draw"
+    """Defend a draw (a table that holds) to the game's end: 50 moves, or a
+    draw by the rules; the level counts the moves that keep the draw."""
 
 
 @dataclass(frozen=True)
@@ -50,12 +53,17 @@ class Lesson:
     def goal_text(self, optimal: int) -> str:
         """The goal in a coach's words, for a start mating in ``optimal``."""
         limit = self.limit(optimal)
+        if self.goal is Goal.HOLD:
+            return f"Hold the draw for {moves_text(limit)}: every move must keep it."
         if self.goal is Goal.WIN_ROOK:
             return f"Win the rook, keeping the win: take it (or mate) within {moves_text(limit)}."
         return f"Mate in at most {moves_text(limit)}."
 
     def summary(self) -> str:
         """The goal as the catalogue lists it, before a position is drawn."""
+        if self.goal is Goal.HOLD:
+            keep = "moves keep" if self.level.hi > 1 else "move keeps"
+            return f"hold the draw for 50 moves; from positions where {self.level} {keep} it and the rook cannot be taken"
         what = "win the rook (or mate)" if self.goal is Goal.WIN_ROOK else "mate"
         spare = f" + {self.slack}" if self.slack else ""
         band = f"{self.level} move{'s' * (self.level.hi > 1)}"
@@ -83,10 +91,18 @@ CATALOGUE: tuple[Lesson, ...] = (
     Lesson("kqkr-1", "KQKR", None, "Mate in one", Level(1, 1)),
     Lesson("kqkr-2", "KQKR", None, "Win the rook", Level(2, 10), Goal.WIN_ROOK),
     Lesson("kqkr-3", "KQKR", None, "Against the longest defence", Level(11, 35), slack=5),
+    Lesson("kbkr-1", "KBKR", "krkb_hold", "Hold the draw: the only move", Level(1, 1), Goal.HOLD),
+    Lesson("kbkr-2", "KBKR", "krkb_hold", "Hold the draw", Level(1, 4), Goal.HOLD),
+    Lesson("knkr-1", "KNKR", "krkn_hold", "Hold the draw: the only move", Level(1, 1), Goal.HOLD),
+    Lesson("knkr-2", "KNKR", "krkn_hold", "Hold the draw", Level(1, 4), Goal.HOLD),
+    Lesson("kkp-1", "KKP", "kpk_hold", "Hold the draw: the only move", Level(1, 1), Goal.HOLD),
+    Lesson("kkp-2", "KKP", "kpk_hold", "Hold the draw", Level(1, 4), Goal.HOLD),
 )
 """Every lesson: the tablebase's KQK, KRK, KBBK and KQKR and each bundled
 table's ending (a table advises where the ending has one; KPK's mate comes
-after the promotion, the game going on with the queen's table)."""
+after the promotion, the game going on with the queen's table), the holding
+tables' too: the student defends, from positions where one move (or up to
+four) keeps the draw."""
 
 ADVISORS = {lesson.material: lesson.table for lesson in CATALOGUE}
 """Each ending's advising bundled table (None: the tablebase alone)."""
@@ -110,7 +126,7 @@ def goal_moves(goal: Goal, game: Practice) -> int | None:
     move that left the defender without a rook (else a mate), provided
     the game did not then end otherwise than in our mate."""
     mated = game.moves_played if game.solved() else None
-    if goal is Goal.MATE or (game.ending() is not None and mated is None):
+    if goal in (Goal.MATE, Goal.HOLD) or (game.ending() is not None and mated is None):
         return mated
     board = game.start.copy()
     for number, turn in enumerate(game.turns, 1):
@@ -129,6 +145,10 @@ def goal_met(limit: int, moves: int | None) -> bool:
 
 def outcome_text(goal: Goal, limit: int, moves: int | None) -> str:
     """The coach's word on the goal at the lesson's end."""
+    if goal is Goal.HOLD:
+        if moves is None:
+            return "Goal not met: the draw was not held to the game's end."
+        return f"Goal met: you held the draw ({moves_text(moves)})."
     reached = "mated" if goal is Goal.MATE else "won the rook"
     if moves is None:
         not_yet = "no mate" if goal is Goal.MATE else "the rook not won"

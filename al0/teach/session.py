@@ -1,5 +1,8 @@
 """Practice: a person plays the winning side against the tablebase's
-defence, with a verdict on every move, and may ask what to play and why.
+defence, with a verdict on every move, and may ask what to play and why;
+or, with a table that holds (the weaker side's: ``krkb_hold``), defends a
+drawn position against the most testing attacker
+(:class:`~al0.engine.defenders.MostTestingAttacker`), the table the coach.
 
 With a table (a :class:`~al0.engine.plan.Planner`), the hint is the move of
 the plan al0 would be following, so a hint given after a hint followed
@@ -18,17 +21,22 @@ import chess
 
 from al0.board import Material
 from al0.board.position import from_board
+from al0.engine.defenders import MostTestingAttacker
 from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.tree import ForcingTree
 from al0.errors import PositionError
 from al0.teach.record import Attempt
-from al0.teach.verdict import Grade, Judge, Verdict
+from al0.teach.verdict import Grade, Judge, Verdict, holding_moves
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
 
 FIFTY_MOVE_PLIES = 100
+
+HOLD_MOVES = 50
+"""The moves a defence of a draw is practised for: the 50-move rule's,
+which a game with no capture reaches."""
 
 
 def _ours(board: chess.Board, us: chess.Color) -> str:
@@ -95,10 +103,13 @@ class _Undo:
 class Practice:
     """A practice game from ``board`` (mutated as the game goes): the person
     plays the table's side (with no table, the side the tablebase says is
-    stronger), the tablebase defends by its longest resistance.
+    stronger), the tablebase defends by its longest resistance. With a
+    table that holds (:attr:`holds`), the person defends a draw and the
+    tablebase attacks, by its most testing move.
 
     :raises PositionError: when the game is already over, or the person's
-        side cannot force mate from ``board`` (there is nothing to practise).
+        side cannot force mate from ``board`` (there is nothing to practise);
+        with a table that holds, when ``board`` is not a draw.
     """
 
     def __init__(self, tablebase: Tablebase, board: chess.Board, planner: Planner | None = None):
@@ -107,23 +118,25 @@ class Practice:
         self.tablebase = tablebase
         self.board = board
         self.us: chess.Color = planner.table.us if planner is not None else tablebase.stronger(board)
+        self.holds = planner is not None and planner.table.holds
+        """Whether the person defends a draw (a table that holds) rather than mates."""
+        self.attacker = (
+            MostTestingAttacker(Material.of(board, self.us).name, tablebase) if self.holds else None
+        )
         self.material = _ours(board, self.us)
         """Our pieces at the start (``KQ``): losing one ends the game."""
         self._judges: dict[int, Judge] = {}
         """A judge for each planner the game has had (:attr:`judge`)."""
+        self._undo: list[_Undo] = []
         if self.ending() is not None:
             raise PositionError(f"{board.fen()!r}: the game is already over")
-        optimal = tablebase.dtm(board, self.us)
-        if optimal is None:
-            raise PositionError(
-                f"{board.fen()!r}: the side to play cannot force mate here, so there is no win to practise"
-            )
-        self.optimal: int = optimal
-        """The tablebase's distance to mate from the start, in our moves."""
+        self.optimal: int = self._goal(board)
+        """The tablebase's distance to mate from the start, in our moves;
+        for a defence, the moves to hold (:data:`HOLD_MOVES`)."""
         self.opening_reply: str | None = None
-        """The defence's first move in SAN when the start was its turn."""
+        """The other side's first move in SAN when the start was its turn."""
         if board.turn != self.us:
-            reply = tablebase.best_defence(board)
+            reply = self._reply()
             self.opening_reply = board.san(reply)
             board.push(reply)
         self.start = board.copy()
@@ -132,7 +145,6 @@ class Practice:
         self._tree: ForcingTree | None = None
         self._planned_at = 0
         """The length of the game when ``_plan`` was made."""
-        self._undo: list[_Undo] = []
         self.turns: list[Turn] = []
         """The person's moves in the game as it stands."""
         self.taken_back: list[tuple[int, str, Turn]] = []
@@ -144,6 +156,33 @@ class Practice:
         """Hints asked for in this exercise (taken-back moves' included)."""
         self.given: dict[Grade, int] = dict.fromkeys(Grade, 0)
         """The verdicts given in this exercise, taken-back moves' included."""
+
+    def _goal(self, board: chess.Board) -> int:
+        """The moves the exercise asks for: the mate's, or the defence's.
+
+        :raises PositionError: when there is nothing to practise.
+        """
+        if self.holds:
+            result = self.tablebase.result(board)
+            if result.winner is not None:
+                side = chess.COLOR_NAMES[result.winner].title()
+                raise PositionError(
+                    f"{board.fen()!r}: {side} mates in {result.moves} here, so there is no draw to hold"
+                )
+            return HOLD_MOVES
+        optimal = self.tablebase.dtm(board, self.us)
+        if optimal is None:
+            raise PositionError(
+                f"{board.fen()!r}: the side to play cannot force mate here, so there is no win to practise"
+            )
+        return optimal
+
+    def _reply(self) -> chess.Move:
+        """The other side's move: the most testing attack on a defence,
+        else the tablebase's longest resistance."""
+        if self.attacker is not None:
+            return self.attacker(self.board)
+        return self.tablebase.best_defence(self.board)
 
     @property
     def planner(self) -> Planner | None:
@@ -171,9 +210,14 @@ class Practice:
     def ending(self) -> GameEnd | None:
         """How the game has ended (mate, stalemate, material lost, the 50-move
         rule, repetition), or None while it goes on."""
-        if self.first is not None:
-            return game_ending(self.board, self.first)
         board = self.board
+        if self.first is not None:
+            end = game_ending(board, self.first)
+            if end is None and self.holds and board.is_insufficient_material():
+                return GameEnd(Ending.MATERIAL_LOST, "too little left to mate: a draw", dead=True)
+            if end is None and self.holds and self.moves_played >= HOLD_MOVES and board.turn == self.us:
+                return GameEnd(Ending.MOVE_LIMIT, f"the draw held for {HOLD_MOVES} moves", dead=True)
+            return end
         if board.is_checkmate():
             mated = "they are" if board.turn != self.us else "we are"
             return GameEnd(Ending.MATE, f"checkmate: {mated} mated", winner=not board.turn)
@@ -190,8 +234,11 @@ class Practice:
         return None
 
     def solved(self) -> bool:
-        """Whether the person has mated."""
+        """Whether the person has mated; in a defence, held the draw to the
+        game's end (a draw by the rules, or :data:`HOLD_MOVES` moves)."""
         end = self.ending()
+        if self.holds:
+            return end is not None and end.winner is None and (end.dead or end.ending.is_draw)
         return end is not None and end.ending is Ending.MATE and self.board.turn != self.us
 
     def attempt(self, material: str) -> Attempt:
@@ -238,8 +285,11 @@ class Practice:
         return self.advice()
 
     def best_moves(self) -> list[chess.Move]:
-        """The tablebase's fastest mating moves here (empty: no forced mate)."""
+        """The tablebase's fastest mating moves here (empty: no forced mate);
+        in a defence, the moves that keep the draw (empty: none does)."""
         try:
+            if self.holds:
+                return holding_moves(self.tablebase, self.board)
             return self.tablebase.best_moves(self.board)
         except PositionError:
             return []
@@ -265,7 +315,7 @@ class Practice:
         self.board.push(move)
         reply = reply_san = None
         if self.ending() is None:
-            reply = self.tablebase.best_defence(self.board)
+            reply = self._reply()
             reply_san = self.board.san(reply)
             self._tree = descend(self._tree, reply)
             self.board.push(reply)

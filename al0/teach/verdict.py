@@ -127,6 +127,39 @@ def blunder_reason(tablebase: Tablebase, after: chess.Board, us: chess.Color) ->
     return "the win is gone: with best defence it is a draw"
 
 
+def holding_moves(tablebase: Tablebase, board: chess.Board) -> list[chess.Move]:
+    """The moves at ``board`` after which the side to move is not mated by
+    force (the draw kept, or better), in python-chess's order."""
+    side, kept = board.turn, []
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            if tablebase.result(board).winner in (None, side):
+                kept.append(move)
+        except PositionError:  # too little left to mate: a material no table covers
+            kept.append(move)
+        finally:
+            board.pop()
+    return kept
+
+
+def _loss_reason(tablebase: Tablebase, after: chess.Board) -> str:
+    """Why a defence's move loses, from the position it left: a man the
+    other side takes, else mate by force."""
+    try:
+        reply = tablebase.best_moves(after)[0]
+    except (PositionError, IndexError):
+        return "mate by force"
+    san = after.san(reply)
+    if san.endswith("#"):
+        return f"{san} mates"
+    if after.is_capture(reply):
+        piece = after.piece_at(reply.to_square)
+        name = chess.piece_name(piece.piece_type) if piece is not None else "piece"
+        return f"{san} takes the {name} on {chess.square_name(reply.to_square)}"
+    return f"{san} and mate follows by force"
+
+
 class Judge:
     """Gives verdicts for one ending: the tablebase's distances, and the
     table's plans when there is a table (``planner``)."""
@@ -174,6 +207,8 @@ class Judge:
         advice accepts count as the method's."""
         us, tablebase = self.us, self.tablebase
         method = tree.branches[0][0] if tree is not None and tree.branches else None
+        if self.planner is not None and self.planner.table.holds:
+            return self._judge_hold(board, move, advice, tree, plan, method)
         before = _distance_after(tablebase, board, us)
         best = tuple(tablebase.best_moves(board))
         after_board = board.copy()
@@ -242,6 +277,43 @@ class Judge:
         # (With no table the measures do not tell a slow move: a box may
         # shrink while the move lets a check in, so none are given.)
         return Verdict(Grade.MISTAKE, reason, before, after, best, method, explanation)
+
+    def _judge_hold(
+        self,
+        board: chess.Board,
+        move: chess.Move,
+        advice: str | None,
+        tree: ForcingTree | None,
+        plan: Plan | None,
+        method: chess.Move | None,
+    ) -> Verdict:
+        """The verdict on a move of a defence (a table that holds): a
+        blunder when it lets the other side mate by force, else the method's
+        (the table's move, or one its advice accepts) or good (the draw
+        kept). The tablebase decides first: the table's own move may lose."""
+        holding = tuple(holding_moves(self.tablebase, board))
+        after_board = board.copy()
+        after_board.push(move)
+        if move not in holding:
+            lost = _lost_in(self.tablebase, after_board, self.us)
+            winner = not self.us
+            side = chess.COLOR_NAMES[winner].title()
+            reason = f"the draw is gone: {_loss_reason(self.tablebase, after_board)}; {side} wins"
+            return Verdict(Grade.BLUNDER, reason, None, None, holding, method, None, lost, winner)
+        rest = None
+        if tree is not None and move == method:
+            rest = tree.branches[0][1]
+        elif plan is not None and method is not None:
+            rest = self.accepted(plan, board, move)
+        explanation = None
+        if self.explainer is not None and advice is not None:
+            line = [move] + principal_line(rest) if rest is not None else [move]
+            explanation = self.explainer.explain(advice, board, move, line)
+        if rest is not None and self.planner is not None and advice is not None:
+            reason = f"{self.planner.table.describe_advice(advice)} — the draw kept"
+            return Verdict(Grade.METHOD, reason, None, None, holding, method, explanation)
+        only = " (the only move that does)" if len(holding) == 1 else f" ({len(holding)} moves do)"
+        return Verdict(Grade.GOOD, f"the draw kept{only}", None, None, holding, method, explanation)
 
     def _one_move(self, advice: str | None) -> bool:
         """Whether ``advice`` reaches its goal with our move alone, so a

@@ -9,7 +9,8 @@ also holds what the front ends read: the :class:`Report`, its
 run's :class:`Verifier`, how long it will take (:class:`Estimate`, and its
 :class:`Pace` as it goes), and the analysis as lines of text; and the
 check of a table that holds (:class:`HoldCheck`, :func:`verify_hold`:
-every drawn position kept drawn).
+every drawn position kept drawn) and its games against the most testing
+attacker (:class:`AttackGames`).
 """
 
 from al0.verify.analysis import WORST_KEPT, analysis_lines, most_wasteful_line
@@ -17,12 +18,16 @@ from al0.verify.api import Verification, verify
 from al0.verify.estimate import Estimate, Pace
 from al0.verify.game import GameRecord
 from al0.verify.hold import HoldCheck, HoldRecord, HoldReport, HoldVerdict, table_holds, verify_hold
+from al0.verify.hold_games import AttackEnd, AttackGame, AttackGames
 from al0.verify.run import INTERRUPTED, Planning
 from al0.verify.summary import Check, Claim, Decision, Expectation, Summary
 from al0.verify.tally import EXAMPLES_KEPT, Report, percentile
 from al0.verify.verifier import Verifier, VerifySpec
 
 __all__ = [
+    "AttackEnd",
+    "AttackGame",
+    "AttackGames",
     "EXAMPLES_KEPT",
     "Check",
     "Claim",

@@ -40,6 +40,7 @@ from al0.verify.worst import Start
 
 _Result = TypeVar("_Result")
 _Chunk = TypeVar("_Chunk")
+_Spec = TypeVar("_Spec")
 _Dealt = TypeVar("_Dealt", covariant=True)
 
 
@@ -219,10 +220,11 @@ class Dealer(Protocol[_Dealt]):
 
 
 def _dealt(
-    spec: VerifySpec, task: Callable[[VerifySpec, _Chunk], _Result], deal: Dealer[_Chunk]
+    spec: _Spec, task: Callable[[_Spec, _Chunk], _Result], deal: Dealer[_Chunk]
 ) -> Generator[tuple[int, _Chunk, _Result], None, None]:
     """Run ``task(spec, chunk)`` over the chunks of ``deal`` on
-    ``deal.jobs`` worker processes, two chunks at a time per worker (one to
+    ``deal.jobs`` worker processes (a verify run's games or plans, a hold
+    check's stretches: :mod:`al0.verify.hold`), two chunks at a time per worker (one to
     work on, one ready for when it is done), and yield each chunk with its
     worker and answer: a worker's answers in the order it was sent them.
     Items the caller asks for between answers are dealt too; while the

@@ -124,6 +124,19 @@ def test_a_practice_game_hint_blunder_retry_mate(api: Api) -> None:
     assert played["state"]["moves"][-1].endswith("#")
 
 
+def test_a_practice_game_of_a_table_that_holds(api: Api) -> None:
+    # The student defends krkb_hold's start against the most testing attack.
+    start = api.call("practice/start", {"table": "krkb_hold"})
+    assert start["holds"] and start["optimal"] == 50 and start["us"] == "black"
+    hint = api.call("practice/hint", {"session": start["session"]})
+    assert hint["san"] == "Bg2"
+    played = api.call("practice/move", {"session": start["session"], "move": "f3g2"})
+    assert played["turn"]["reply"] == "Kf2" and played["turn"]["verdict"]["grade"] == "method"
+    lost = api.call("practice/move", {"session": start["session"], "move": "d5e6"})
+    assert lost["turn"]["verdict"]["grade"] == "blunder" and not lost["state"]["solved"]
+    assert lost["turn"]["verdict"]["reason"].startswith("the draw is gone: Kxg2 takes the bishop on g2")
+
+
 def test_an_exercise_of_a_level(api: Api) -> None:
     first = api.call("practice/start", {"table": "kqk", "level": "1..3", "seed": 1})
     again = api.call("practice/start", {"table": "kqk", "level": "1..3", "seed": 1})

@@ -15,6 +15,7 @@ from al0.errors import AL0Error, PositionError
 from al0.tablebase import Tablebase
 from al0.teach.exercises import Level, level_starts, parse_level
 from al0.teach.record import Attempt, add_attempt, check_record, read_record, record_lines, record_path
+from al0.teach.verdict import holding_moves
 
 
 @pytest.fixture
@@ -179,3 +180,13 @@ def test_sessions_counting_at_once_lose_no_exercise(tmp_path):
     assert [worker.exitcode for worker in workers] == [0] * 4
     counts = read_record(path)["endings"]["KRK"]
     assert counts["tried"] == counts["hints"] == 160
+
+
+def test_a_defences_exercises_are_drawn_positions_where_few_moves_hold(tablebase_cache):
+    krkn = tablebase.load("KRKN", tablebase_cache)
+    starts = level_starts(krkn, Level(1, 1), 3, seed=2, us=chess.BLACK, holds=True)
+    assert len({board.fen() for board in starts}) == 3
+    for board in starts:
+        assert board.turn == chess.BLACK and krkn.result(board).winner is None
+        assert not any(board.is_capture(move) for move in board.legal_moves)  # no rook to take
+        assert len(holding_moves(krkn, board)) == 1

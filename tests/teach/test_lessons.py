@@ -176,13 +176,12 @@ def test_a_queue_that_is_not_one_is_refused_naming_the_file(tmp_path: Path, revi
 # ---------------------------------------------------------- the lessons
 
 
-def test_every_bundled_winning_tables_ending_and_the_tablebases_four_have_lessons():
-    # A table that holds (krkb_hold, krkn_hold) has none yet: practice plays
-    # the side that wins, so "hold the draw" lessons wait for practice of a
-    # defending side.
+def test_every_bundled_tables_ending_and_the_tablebases_four_have_lessons():
+    # A table that holds (krkb_hold, krkn_hold, kpk_hold) too: the student defends.
     endings = {lesson.material for lesson in CATALOGUE}
     tables = [load_table(str(path)) for path in bundled_tables()]
-    assert {table.material.name for table in tables if not table.holds} <= endings
+    assert {table.material.name for table in tables} <= endings
+    assert {lesson.material for lesson in CATALOGUE if lesson.goal is Goal.HOLD} == {"KBKR", "KNKR", "KKP"}
     assert {"KQK", "KRK", "KBBK", "KQKR"} <= endings
     names = [row["name"] for row in catalogue_rows()]
     assert len(names) == len(set(names))
@@ -196,6 +195,7 @@ def test_every_bundled_winning_tables_ending_and_the_tablebases_four_have_lesson
         ("kqk-1", 1, "Mate in at most 1 move."),
         ("KRK-3", 12, "Mate in at most 15 moves."),
         ("kqkr-2", 6, "Win the rook, keeping the win: take it (or mate) within 6 moves."),
+        ("kbkr-1", 50, "Hold the draw for 50 moves: every move must keep it."),
     ],
 )
 def test_a_lessons_goal_in_a_coachs_words(name, optimal, goal):
@@ -216,6 +216,8 @@ def test_a_lesson_not_in_the_catalogue_names_the_catalogue():
         (Goal.MATE, 1, None, False, "Goal not met: no mate (the goal: within 1 move)."),
         (Goal.WIN_ROOK, 3, 1, True, "Goal met: you won the rook in 1 move (at most 3)."),
         (Goal.WIN_ROOK, 3, None, False, "Goal not met: the rook not won (the goal: within 3 moves)."),
+        (Goal.HOLD, 50, 50, True, "Goal met: you held the draw (50 moves)."),
+        (Goal.HOLD, 50, None, False, "Goal not met: the draw was not held to the game's end."),
     ],
 )
 def test_a_goal_met_or_not_said_at_the_end(goal, limit, moves, met, text):

@@ -15,7 +15,7 @@ from al0.errors import PositionError
 from al0.lang.loader import load_table
 from al0.lang.model import Expectations
 from al0.lang.specs import PositionsSpec
-from al0.verify import HoldCheck, HoldReport, HoldVerdict, verify, verify_hold
+from al0.verify import AttackEnd, HoldCheck, HoldReport, HoldVerdict, verify, verify_hold
 from al0.verify.summary import Claim
 from conftest import POSITIONS, TEST_TABLES
 
@@ -102,3 +102,53 @@ def test_verify_refuses_what_needs_games_for_a_table_that_holds():
 def test_the_games_api_points_a_table_that_holds_to_its_check():
     with pytest.raises(PositionError, match="krkn_together holds .* with al0.verify.verify_hold"):
         verify(TOGETHER, str(DRAWN))
+
+
+@pytest.mark.parametrize(
+    "total, jobs, stretches",
+    [
+        (9, 1, [(0, 3), (3, 6), (6, 9)]),
+        (9, 2, [(0, 2), (2, 4), (4, 6), (6, 8), (8, 9)]),
+        # At most a CHUNK each, however few the jobs.
+        (2500, 1, [(0, 625), (625, 1250), (1250, 1875), (1875, 2500)]),
+        (9000, 1, [(0, 1000), *[(first, first + 1000) for first in range(1000, 9000, 1000)]]),
+    ],
+)
+def test_the_listing_is_cut_in_stretches_for_the_jobs(total, jobs, stretches, monkeypatch):
+    check = HoldCheck(load_table(TOGETHER), str(DRAWN))
+    monkeypatch.setattr(check, "boards", [None] * total)
+    assert check.stretches(jobs) == stretches
+
+
+def test_workers_judge_stretches_and_the_report_is_the_same_as_in_one_process():
+    check = HoldCheck(load_table(TOGETHER), "sample:300", seed=5)
+    alone, shared = check.run(jobs=1), check.run(jobs=2)
+    assert (alone.jobs, shared.jobs) == (1, 2)
+    assert alone.counts == shared.counts and alone.counts[HoldVerdict.LOST] > 5
+    assert [record.fen for record in alone.failures] == [record.fen for record in shared.failures]
+    assert shared.to_json().keys() == alone.to_json().keys()
+    assert shared.cpu_seconds > 0 and not shared.interrupted
+
+
+def test_a_game_against_the_most_testing_attacker_ends_where_the_table_loses():
+    check = HoldCheck(load_table(TOGETHER), str(DRAWN))
+    games = check.play_games(3)
+    first, held, third = games.games
+    # The table's first move loses in the first and third position (Nc2?, Nd4?).
+    assert (first.end, first.moves, first.last) == (AttackEnd.LOST, 1, first.start)
+    assert third.end is AttackEnd.LOST and third.start.startswith("8/8/8/4k3/8/2RK4/4n3/8 b")
+    # The second: the knight takes the rook (Nxd4), and too little is left to mate.
+    assert (held.end, held.moves, held.last) == (AttackEnd.HELD, 1, "")
+    assert games.to_json()["ends"] == {"held": 1, "lost": 2, "no plan": 0}
+
+
+def test_verify_plays_games_only_for_a_table_that_holds():
+    result = CliRunner().invoke(
+        cli, ["verify", "krkn_hold", "--positions", "sample:12", "--games", "3", "--json", "-"]
+    )
+    assert result.exit_code == 0, result.output
+    games = json.loads(result.stdout)["attacker_games"]
+    assert games["games"] == 3 and sum(games["ends"].values()) == 3
+    assert "games against the most testing attacker (3, at most 50 moves):" in result.stderr
+    refused = CliRunner().invoke(cli, ["verify", "krk", "--positions", "sample:3", "--games", "3"])
+    assert refused.exit_code == 2 and "--games plays a table that holds" in refused.output
