@@ -13,18 +13,18 @@ import signal
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import chess
 
 from al0.board.position import MOVES, Position
 from al0.engine.plan import Plan, Planner
-from al0.engine.tree import LEAF, ForcingTree
+from al0.engine.tree import LEAF, ForcingTree, packed_tree, tree_code
 from al0.errors import AL0Error
 from al0.lang.loader import load_table
 from al0.lang.specs import PositionsSpec
 from al0.verify.game import PackedRecords, pack_records
-from al0.verify.segments import Key, Segment
+from al0.verify.segments import Key, Segment, pack
 from al0.verify.sources import ChainStart, chain_starts, start_positions
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import SentStep, WorstCase, move_code
@@ -63,11 +63,9 @@ class StartsResult:
     passes them on to the other workers without reading them)."""
 
 
-SHARED_PLAN_SECONDS = 50e-6
-"""A plan whose search took this long or longer goes to the other workers
-with the segments: a cheaper one (most plans the core makes whole, a few
-microseconds) costs less to make again where it is needed than to pickle
-and read in every other worker (about 8 and 6 µs)."""
+SentPlan = tuple[str | None, str | None, tuple[str, ...], int, float, bytes | None]
+"""A plan as it travels to the other workers (:class:`SharedPlans`): its
+rule, advice, advice tried, nodes, seconds and tree (:func:`~al0.engine.tree.tree_code`)."""
 
 
 class StartsWorker:
@@ -81,9 +79,10 @@ class StartsWorker:
         self.verifier = Verifier(spec)
         self.listing: tuple[PositionsSpec, Sequence[chess.Board]] | None = None
         self.made: dict[Key, Segment] = {}
-        self.plans: _Noting[Position, Plan] | None = None
-        if self.verifier.segments is not None and self.verifier.planner.cache is not None:
-            self.plans = self.verifier.planner.cache = _Noting()
+        self.plans: SharedPlans | None = None
+        planner = self.verifier.planner
+        if self.verifier.segments is not None and planner.cache is not None:
+            self.plans = planner.cache = SharedPlans(planner.search_seconds)
 
     def judge(self, chunk: StartsChunk) -> StartsResult:
         """The records of ``chunk``'s starts; fewer when the worker was asked
@@ -95,7 +94,7 @@ class StartsWorker:
                 made, plans = pickle.loads(blob)
                 segments.update(made)
                 if self.plans is not None:
-                    dict.update(self.plans, plans)  # theirs: not noted to send back
+                    self.plans.sent.update(plans)
         records = []
         if chunk.listing is not None:
             boards = self._listing(chunk.listing)
@@ -121,7 +120,6 @@ class StartsWorker:
                     break
                 records.append(verifier.judge(index, chess.Board(fen)))
         plans = {} if self.plans is None else self.plans.take()
-        plans = {position: plan for position, plan in plans.items() if plan.seconds >= SHARED_PLAN_SECONDS}
         made = pickle.dumps((self.made, plans), pickle.HIGHEST_PROTOCOL) if self.made or plans else b""
         self.made = {}
         return StartsResult(pack_records(records), array("d", verifier.new_plan_seconds()), made)
@@ -143,25 +141,55 @@ class StartsWorker:
         return found
 
 
-_Key = TypeVar("_Key")
-_Value = TypeVar("_Value")
+class SharedPlans(dict[Position, Plan]):
+    """A worker's plan cache, shared with the other workers: it notes each
+    plan searched here (as :data:`SentPlan`, to send on), and holds the
+    plans the others sent, read into plans only when this worker needs one.
 
+    A segment is made for one orientation (the tablebase defender breaks
+    ties by a move's UCI order, so mirror images play differently), and a
+    worker that meets a class in an orientation no worker made a segment
+    for plans it, unless the plan came with the segments. Every plan goes
+    to every other worker, read by those that need it: sending one costs
+    about a microsecond (the core's tree is bytes already), one not read
+    costs its place in a dict, where read ones at each worker cost more
+    than most plans do to search (8 workers searched 1.68x one process's
+    plans sharing only those that took 50 µs or more, 1.17x sharing all,
+    read at once, in 1.5x the CPU)."""
 
-class _Noting(dict[_Key, _Value]):
-    """A dict that notes what is set in it item by item (not by ``update``),
-    to be sent on: a worker's plan cache, whose plans the planner sets one
-    at a time and whose plans from other workers come in by ``update``."""
-
-    def __init__(self) -> None:
+    def __init__(self, searched: list[float]):
         super().__init__()
-        self.new: dict[_Key, _Value] = {}
+        self.searched = searched
+        """The planner's search times (:attr:`~al0.engine.plan.Planner.search_seconds`):
+        a plan set in the cache just after one was added was searched (its
+        mirror images' plans, mapped from it, come after none)."""
+        self.known = len(searched)
+        self.new: dict[Key, SentPlan] = {}
+        """The plans searched here since the last :meth:`take`."""
+        self.sent: dict[Key, SentPlan] = {}
+        """The plans the other workers sent, not read yet."""
 
-    def __setitem__(self, key: _Key, value: _Value) -> None:
-        super().__setitem__(key, value)
-        self.new[key] = value
+    def __setitem__(self, position: Position, plan: Plan) -> None:
+        super().__setitem__(position, plan)
+        if len(self.searched) > self.known:
+            self.known = len(self.searched)
+            tree = None if plan.tree is None else tree_code(plan.tree)
+            self.new[pack(position)] = (plan.rule, plan.advice, plan.tried, plan.nodes, plan.seconds, tree)
 
-    def take(self) -> dict[_Key, _Value]:
-        """What was set since the last :meth:`take`."""
+    def get(self, position: Position, default: Plan | None = None) -> Plan | None:  # type: ignore[override]
+        found = dict.get(self, position)
+        if found is None and self.sent:
+            sent = self.sent.pop(pack(position), None)
+            if sent is not None:
+                rule, advice, tried, nodes, seconds, tree = sent
+                found = Plan(
+                    position, rule, advice, tried, None if tree is None else packed_tree(tree), nodes, seconds
+                )
+                dict.__setitem__(self, position, found)  # theirs: not sent back
+        return default if found is None else found
+
+    def take(self) -> dict[Key, SentPlan]:
+        """The plans searched here since the last :meth:`take`."""
         new, self.new = self.new, {}
         return new
 
