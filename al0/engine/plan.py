@@ -4,6 +4,7 @@ its pieces of advice in order, the first satisfiable one gives the tree."""
 from __future__ import annotations
 
 import time
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,7 +189,7 @@ class Planner:
         """Their pieces the table plays against at most (a game of KQKR goes
         on as KQK once we take the rook)."""
         self.limits = SearchLimits(budget)
-        self.cache: dict[Position, Plan] | None = {} if cache else None
+        self.cache: MutableMapping[Position, Plan] | None = {} if cache else None
         self.nodes: dict[SearchKey, Node] | None = {} if cache else None
         """Search nodes shared by every search (with ``cache``)."""
         self.memos: dict[tuple[str, RootKey], Any] | None = {} if cache else None

@@ -19,12 +19,13 @@ import chess
 
 from al0.board.position import MOVES, Position
 from al0.engine.plan import Plan, Planner
-from al0.engine.tree import LEAF, ForcingTree, packed_tree, tree_code
+from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import AL0Error
 from al0.lang.loader import load_table
 from al0.lang.specs import PositionsSpec
 from al0.verify.game import PackedRecords, pack_records
-from al0.verify.segments import Key, Segment, pack
+from al0.verify.plans import RunPlans
+from al0.verify.segments import Key, Segment
 from al0.verify.sources import ChainStart, chain_starts, start_positions
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import SentStep, WorstCase, move_code
@@ -63,11 +64,6 @@ class StartsResult:
     passes them on to the other workers without reading them)."""
 
 
-SentPlan = tuple[str | None, str | None, tuple[str, ...], int, float, bytes | None]
-"""A plan as it travels to the other workers (:class:`SharedPlans`): its
-rule, advice, advice tried, nodes, seconds and tree (:func:`~al0.engine.tree.tree_code`)."""
-
-
 class StartsWorker:
     """What a worker process keeps between the chunks of starts it judges:
     its verifier (the planner, the segments and tails of its games), the
@@ -79,10 +75,9 @@ class StartsWorker:
         self.verifier = Verifier(spec)
         self.listing: tuple[PositionsSpec, Sequence[chess.Board]] | None = None
         self.made: dict[Key, Segment] = {}
-        self.plans: SharedPlans | None = None
-        planner = self.verifier.planner
-        if self.verifier.segments is not None and planner.cache is not None:
-            self.plans = planner.cache = SharedPlans(planner.search_seconds)
+        cache = self.verifier.planner.cache
+        self.plans = cache if isinstance(cache, RunPlans) else None
+        """The planner's cache, whose plans go to the other workers with the segments."""
 
     def judge(self, chunk: StartsChunk) -> StartsResult:
         """The records of ``chunk``'s starts; fewer when the worker was asked
@@ -139,59 +134,6 @@ class StartsWorker:
         if found is None:
             found = self.made[key] = self.verifier.segment(key)
         return found
-
-
-class SharedPlans(dict[Position, Plan]):
-    """A worker's plan cache, shared with the other workers: it notes each
-    plan searched here (as :data:`SentPlan`, to send on), and holds the
-    plans the others sent, read into plans only when this worker needs one.
-
-    A segment is made for one orientation (the tablebase defender breaks
-    ties by a move's UCI order, so mirror images play differently), and a
-    worker that meets a class in an orientation no worker made a segment
-    for plans it, unless the plan came with the segments. Every plan goes
-    to every other worker, read by those that need it: sending one costs
-    about a microsecond (the core's tree is bytes already), one not read
-    costs its place in a dict, where read ones at each worker cost more
-    than most plans do to search (8 workers searched 1.68x one process's
-    plans sharing only those that took 50 µs or more, 1.17x sharing all,
-    read at once, in 1.5x the CPU)."""
-
-    def __init__(self, searched: list[float]):
-        super().__init__()
-        self.searched = searched
-        """The planner's search times (:attr:`~al0.engine.plan.Planner.search_seconds`):
-        a plan set in the cache just after one was added was searched (its
-        mirror images' plans, mapped from it, come after none)."""
-        self.known = len(searched)
-        self.new: dict[Key, SentPlan] = {}
-        """The plans searched here since the last :meth:`take`."""
-        self.sent: dict[Key, SentPlan] = {}
-        """The plans the other workers sent, not read yet."""
-
-    def __setitem__(self, position: Position, plan: Plan) -> None:
-        super().__setitem__(position, plan)
-        if len(self.searched) > self.known:
-            self.known = len(self.searched)
-            tree = None if plan.tree is None else tree_code(plan.tree)
-            self.new[pack(position)] = (plan.rule, plan.advice, plan.tried, plan.nodes, plan.seconds, tree)
-
-    def get(self, position: Position, default: Plan | None = None) -> Plan | None:  # type: ignore[override]
-        found = dict.get(self, position)
-        if found is None and self.sent:
-            sent = self.sent.pop(pack(position), None)
-            if sent is not None:
-                rule, advice, tried, nodes, seconds, tree = sent
-                found = Plan(
-                    position, rule, advice, tried, None if tree is None else packed_tree(tree), nodes, seconds
-                )
-                dict.__setitem__(self, position, found)  # theirs: not sent back
-        return default if found is None else found
-
-    def take(self) -> dict[Key, SentPlan]:
-        """The plans searched here since the last :meth:`take`."""
-        new, self.new = self.new, {}
-        return new
 
 
 @functools.lru_cache(maxsize=1)
