@@ -60,8 +60,9 @@ class StartsResult:
     seconds: array[float]
     """The search times of the plans it made."""
     made: bytes
-    """The segments it made for them (pickled once, here: the main process
-    passes them on to the other workers without reading them)."""
+    """The segments it made for them, each pickled, and the plans it
+    searched (pickled once, here: the main process passes them on to the
+    other workers without reading them)."""
 
 
 class StartsWorker:
@@ -75,6 +76,11 @@ class StartsWorker:
         self.verifier = Verifier(spec)
         self.listing: tuple[PositionsSpec, Sequence[chess.Board]] | None = None
         self.made: dict[Key, Segment] = {}
+        self.unread: dict[Key, bytes] = {}
+        """The segments the other workers sent, as they sent them, until a
+        game here needs one: most are never needed here, and reading each
+        in every worker cost about 5 µs and 560 bytes a segment (with eight
+        workers, most of a worker's memory and of what it spent over two)."""
         cache = self.verifier.planner.cache
         self.plans = cache if isinstance(cache, RunPlans) else None
         """The planner's cache, whose plans go to the other workers with the segments."""
@@ -87,7 +93,7 @@ class StartsWorker:
         if segments is not None:
             for blob in chunk.shared:
                 made, plans = pickle.loads(blob)
-                segments.update(made)
+                self.unread.update(made)
                 if self.plans is not None:
                     self.plans.sent.update(plans)
         records = []
@@ -115,7 +121,12 @@ class StartsWorker:
                     break
                 records.append(verifier.judge(index, chess.Board(fen)))
         plans = {} if self.plans is None else self.plans.take()
-        made = pickle.dumps((self.made, plans), pickle.HIGHEST_PROTOCOL) if self.made or plans else b""
+        dump = functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+        made = (
+            dump(({key: dump(segment) for key, segment in self.made.items()}, plans))
+            if self.made or plans
+            else b""
+        )
         self.made = {}
         return StartsResult(pack_records(records), array("d", verifier.new_plan_seconds()), made)
 
@@ -127,12 +138,17 @@ class StartsWorker:
         return self.listing[1]
 
     def _segment(self, key: Key) -> Segment:
-        """The segment from ``key``: known here, or made here and noted to send."""
+        """The segment from ``key``: known here, sent by another worker, or
+        made here and noted to send."""
         segments = self.verifier.segments
         assert segments is not None  # the tablebase defender's
         found = segments.get(key)
         if found is None:
-            found = self.made[key] = self.verifier.segment(key)
+            sent = self.unread.pop(key, None)
+            if sent is not None:
+                found = segments[key] = pickle.loads(sent)
+            else:
+                found = self.made[key] = self.verifier.segment(key)
         return found
 
 

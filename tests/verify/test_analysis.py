@@ -149,6 +149,7 @@ def test_records_from_a_worker_process_carry_the_breakdown():
     # plan it searched (in the class's orientation, not its mirror images').
     segments, plans = pickle.loads(result.made)
     assert set(segments) == set(local.segments or ())
+    assert all(pickle.loads(data) == (local.segments or {})[key] for key, data in segments.items())
     assert len(plans) == len(local.planner.search_seconds)
     cache = local.planner.cache or {}
     assert all(
