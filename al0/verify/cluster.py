@@ -50,7 +50,7 @@ from al0.verify.scheduler import (
 )
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import StartsChunk, StartsResult, StartsWorker
+from al0.verify.worker import Made, StartsChunk, StartsResult, StartsWorker
 
 POLL_SECONDS = 1.0
 """How often a run waiting for results looks whether the cluster still has workers."""
@@ -170,11 +170,11 @@ class _Tasks:
         self.waiting: dict[_Future, str] = {}
         """The tasks sent and not answered, each with what it judges (for messages)."""
         self.workerless_since: float | None = None
-        self.holding: dict[int, tuple[bytes, _Future]] = {}
+        self.holding: dict[int, tuple[Made, _Future]] = {}
         """The answers whose blobs of segments some worker has not heard
         yet, by the blob's id (the blob kept, so the id stays its own)."""
 
-    def forget(self, unheard: Collection[bytes]) -> None:
+    def forget(self, unheard: Collection[Made]) -> None:
         """Let the cluster drop the answers whose blobs are not among
         ``unheard`` (every worker has them)."""
         live = {id(blob) for blob in unheard}

@@ -17,7 +17,7 @@ from al0.board.position import Position
 from al0.board.symmetry import SQUARE_MAPS
 from al0.lang.specs import PositionsSpec
 from al0.verify.sources import chain_starts
-from al0.verify.worker import StartsChunk
+from al0.verify.worker import Made, StartsChunk
 
 Item = TypeVar("Item")
 
@@ -128,7 +128,12 @@ class StartsDeal:
     read_all = True
 
     def __init__(
-        self, boards: Sequence[chess.Board], listing: PositionsSpec | None, jobs: int, chains: bool = False
+        self,
+        boards: Sequence[chess.Board],
+        listing: PositionsSpec | None,
+        jobs: int,
+        chains: bool = False,
+        exchange: str = "",
     ):
         count = len(boards)
         self.boards = boards
@@ -139,12 +144,14 @@ class StartsDeal:
         """Whether the games are read off segments: their starts travel
         compact (:data:`~al0.verify.sources.ChainStart`), not as FENs."""
         self.jobs = jobs
+        self.exchange = exchange
+        """Where the workers leave what they make (see :attr:`StartsChunk.exchange`)."""
         self.size = max(MIN_CHUNK, min(CHUNK, math.ceil(count / (jobs * CHUNKS_PER_WORKER))))
         self.left = [[worker * count // jobs, (worker + 1) * count // jobs] for worker in range(jobs)]
         """Per worker, the first and stop of its stretch not yet dealt."""
         self.sizes = [MIN_CHUNK] * jobs
         """Per worker, the size of its next chunk."""
-        self.made: list[tuple[int, bytes]] = []
+        self.made: list[tuple[int, Made]] = []
         """The segments each answer brought (its worker, the blob), from
         :attr:`heard_by_all` on."""
         self.heard_by_all = 0
@@ -174,21 +181,21 @@ class StartsDeal:
         heard = self.heard[worker] - self.heard_by_all
         shared = tuple(blob for source, blob in self.made[heard:] if source != worker)
         self.heard[worker] = self.heard_by_all + len(self.made)
+        exchange = self.exchange
         if self.listing:
-            return StartsChunk(first, stop, self.listing, shared=shared)
+            return StartsChunk(first, stop, self.listing, shared=shared, exchange=exchange)
         if self.chains:
-            return StartsChunk(
-                first, stop, starts=tuple(chain_starts(self.boards, first, stop)), shared=shared
-            )
-        return StartsChunk(
-            first, stop, fens=tuple(board.fen() for board in self.boards[first:stop]), shared=shared
-        )
+            starts = tuple(chain_starts(self.boards, first, stop))
+            return StartsChunk(first, stop, starts=starts, shared=shared, exchange=exchange)
+        fens = tuple(board.fen() for board in self.boards[first:stop])
+        return StartsChunk(first, stop, fens=fens, shared=shared, exchange=exchange)
 
     def read_more(self) -> None:
         """Nothing to read here: the starts are listed, and read where they are judged."""
 
-    def answered(self, worker: int, made: bytes) -> None:
-        """Note the segments ``worker`` made (pickled), for the others."""
+    def answered(self, worker: int, made: Made) -> None:
+        """Note the segments ``worker`` made (pickled, or the file it left
+        them in), for the others."""
         self.heard_first = True
         if made:
             self.made.append((worker, made))

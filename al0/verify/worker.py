@@ -13,6 +13,7 @@ import signal
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import chess
@@ -34,6 +35,11 @@ if TYPE_CHECKING:
     from types import FrameType
 
 
+Made = bytes | str
+"""What a worker made for the others (:attr:`StartsResult.made`): as bytes,
+or the name of the file it left them in; empty: nothing."""
+
+
 @dataclass(frozen=True)
 class StartsChunk:
     """Start positions ``first`` to ``stop`` of a run, as they travel to a
@@ -48,7 +54,13 @@ class StartsChunk:
     listing: PositionsSpec | None = None
     fens: tuple[str, ...] = ()
     starts: tuple[ChainStart, ...] = ()
-    shared: tuple[bytes, ...] = ()
+    shared: tuple[Made, ...] = ()
+    exchange: str = ""
+    """The folder where the workers of a run on one machine leave what they
+    make for one another, each answer in a file of its own ('': in the
+    answer, as a cluster's workers send it). Sent through the main
+    process, each answer's segments went to every other worker through it:
+    with eight workers, half of what it spent while they worked."""
 
 
 @dataclass(frozen=True)
@@ -59,10 +71,11 @@ class StartsResult:
     """The records of its starts, in order (fewer when it was asked to stop)."""
     seconds: array[float]
     """The search times of the plans it made."""
-    made: bytes
+    made: Made
     """The segments it made for them, each pickled, and the plans it
     searched (pickled once, here: the main process passes them on to the
-    other workers without reading them)."""
+    other workers without reading them), or the file it left them in (see
+    :attr:`StartsChunk.exchange`)."""
 
 
 class StartsWorker:
@@ -76,6 +89,8 @@ class StartsWorker:
         self.verifier = Verifier(spec)
         self.listing: tuple[PositionsSpec, Sequence[chess.Board]] | None = None
         self.made: dict[Key, Segment] = {}
+        self.left = 0
+        """Files this worker has left for the others (see :attr:`StartsChunk.exchange`)."""
         self.unread: dict[Key, bytes] = {}
         """The segments the other workers sent, as they sent them, until a
         game here needs one: most are never needed here, and reading each
@@ -92,8 +107,8 @@ class StartsWorker:
         segments = verifier.segments
         if segments is not None:
             for blob in chunk.shared:
-                made, plans = pickle.loads(blob)
-                self.unread.update(made)
+                sent, plans = pickle.loads(blob if isinstance(blob, bytes) else Path(blob).read_bytes())
+                self.unread.update(sent)
                 if self.plans is not None:
                     self.plans.sent.update(plans)
         records = []
@@ -122,13 +137,25 @@ class StartsWorker:
                 records.append(verifier.judge(index, chess.Board(fen)))
         plans = {} if self.plans is None else self.plans.take()
         dump = functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
-        made = (
+        blob = (
             dump(({key: dump(segment) for key, segment in self.made.items()}, plans))
             if self.made or plans
             else b""
         )
         self.made = {}
-        return StartsResult(pack_records(records), array("d", verifier.new_plan_seconds()), made)
+        return StartsResult(
+            pack_records(records), array("d", verifier.new_plan_seconds()), self._leave(blob, chunk)
+        )
+
+    def _leave(self, blob: bytes, chunk: StartsChunk) -> Made:
+        """``blob`` as the others get it: itself, or the file it is left in
+        for them (see :attr:`StartsChunk.exchange`)."""
+        if not blob or not chunk.exchange:
+            return blob
+        self.left += 1
+        path = Path(chunk.exchange, f"{os.getpid()}-{self.left}")
+        path.write_bytes(blob)
+        return str(path)
 
     def _listing(self, positions: PositionsSpec) -> Sequence[chess.Board]:
         """The run's start positions, listed here once per run."""

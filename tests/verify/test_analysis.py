@@ -7,6 +7,7 @@ import json
 import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import chess
 import pytest
@@ -180,6 +181,21 @@ def test_a_worker_plans_no_class_another_worker_sent_the_plan_of():
     assert unpack_records(told.records) == [
         Verifier(spec).judge(index, board) for index, board in enumerate(mirrored)
     ]
+
+
+def test_workers_of_one_machine_leave_what_they_made_in_a_file(tmp_path):
+    # Given the file's name, a second worker judging the same starts reads
+    # every segment and plan of the first's, and makes none of its own.
+    spec = VerifySpec(BOOK, DefenderSpec("tablebase"))
+    boards = starts()
+    chunk = StartsChunk(
+        0, len(boards), starts=tuple(chain_starts(boards, 0, len(boards))), exchange=str(tmp_path)
+    )
+    first = StartsWorker(spec).judge(chunk)
+    assert isinstance(first.made, str) and Path(first.made).parent == tmp_path
+    second = StartsWorker(spec).judge(dataclasses.replace(chunk, shared=(first.made,)))
+    assert second.made == b""
+    assert unpack_records(second.records) == unpack_records(first.records)
 
 
 def _number(text: str) -> int | float:
