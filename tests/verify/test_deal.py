@@ -53,7 +53,7 @@ def spans(deal: StartsDeal, order: list[int]) -> list[tuple[int, int, int]]:
                 (2, 8, 9),
             ],
         ),
-        # Large runs: chunks of at most 200, eight a worker below that.
+        # A larger run: every start dealt once all the same.
         (3_200, 2, [0, 1], None),
     ],
 )
@@ -64,6 +64,26 @@ def test_starts_are_dealt_by_stretches(count, jobs, order, dealt):
         assert got == dealt
     # Every start dealt once.
     assert sorted(start for _, first, stop in got for start in range(first, stop)) == list(range(count))
+
+
+@pytest.mark.parametrize(
+    "count, jobs, largest",
+    [
+        (312_951, 8, 1_000),  # all of KBBK: at most 1,000 a chunk
+        (312_951, 2, 1_000),
+        (20_000, 2, 313),  # else at least 32 chunks a worker
+        (3_000, 8, 12),
+    ],
+)
+def test_chunks_grow_from_ten_to_a_32nd_of_a_share_and_1000_at_most(count, jobs, largest):
+    deal = StartsDeal([chess.Board()] * count, PositionsSpec("all"), jobs)
+    sizes = []
+    for _ in range(10):
+        chunk = deal.chunk(0)
+        assert chunk is not None
+        deal.answered(0, b"")
+        sizes.append(chunk.stop - chunk.first)
+    assert sizes[0] == 10 and max(sizes) == sizes[-1] == largest
 
 
 def test_the_first_chunk_goes_alone_and_the_others_follow_its_answer():
