@@ -19,8 +19,11 @@ in the order of the starts, whoever judged them."""
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Callable, Generator
 
 import chess
@@ -64,13 +67,42 @@ def judge_starts(
     # mirror image, another defender's games) the workers list them.
     listed = isinstance(boards, LazyBoards) and positions.kind in ("all", "every")
     listing = positions if listed and not (chains and positions.kind == "all") else None
-    exchange = (
-        tempfile.TemporaryDirectory(prefix="al0-verify-", ignore_cleanup_errors=True)
-        if local and chains
-        else contextlib.nullcontext("")
-    )
+    exchange = _exchange_folder() if local and chains else contextlib.nullcontext("")
     with exchange as folder:
         yield from _merged(StartsDeal(boards, listing, jobs, chains, folder), report, workers)
+
+
+EXCHANGE_PREFIX = "al0-verify-"
+"""The start of the name of a run's folder where its workers leave what
+they make for one another, then the run's process id and a dash."""
+
+
+def _exchange_folder() -> tempfile.TemporaryDirectory[str]:
+    """A new folder for a run's workers to leave what they make in, the
+    folders of runs that were killed (SIGKILL: nothing of theirs could
+    remove them) removed first."""
+    remove_stale_folders(Path(tempfile.gettempdir()))
+    return tempfile.TemporaryDirectory(prefix=f"{EXCHANGE_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)
+
+
+def remove_stale_folders(folder: Path) -> None:
+    """Remove the workers' folders (see :data:`EXCHANGE_PREFIX`) in ``folder``
+    of runs whose process has ended."""
+    for path in folder.glob(f"{EXCHANGE_PREFIX}*-*"):
+        pid = path.name[len(EXCHANGE_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists (someone else's too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        pass
+    return True
 
 
 def _merged(deal: StartsDeal, report: Report, workers: Workers) -> Generator[int, None, None]:
