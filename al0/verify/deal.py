@@ -96,8 +96,8 @@ steady progress, large enough that a task costs little. Each task costs
 the main process and the worker about a millisecond of CPU (sent,
 answered, the others' segments read), whatever its size: all of KBBK
 with eight workers in chunks of 200 cost the main process 4.4 s while
-the workers worked, in chunks of 1,000 2.8 s, the workers 61.0 s and
-55.4 s; they searched 0.7 % more plans."""
+the workers worked, in chunks of 1,000 2.8 s (the workers less too),
+and 0.7 % more plans."""
 
 CHUNKS_PER_WORKER = 32
 """Chunks of its own each worker gets at least, below :data:`LARGEST_CHUNK` a

@@ -13,8 +13,9 @@ from different starts join (see :mod:`al0.verify.segments`): a worker sends
 the segments it made as one pickled blob, which the other workers are
 given with their next chunk, unread (a cluster's through Dask; a process
 pool's workers leave theirs in files, and this process passes on their
-names), so a chain is mostly made once in all. This process only merges: it puts the records into the report
-in the order of the starts, whoever judged them."""
+names), so a chain is mostly made once in all. This process only merges:
+it puts the records into the report in the order of the starts, whoever
+judged them."""
 
 from __future__ import annotations
 

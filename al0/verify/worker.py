@@ -59,8 +59,8 @@ class StartsChunk:
     """The folder where the workers of a run on one machine leave what they
     make for one another, each answer in a file of its own ('': in the
     answer, as a cluster's workers send it). Sent through the main
-    process, each answer's segments went to every other worker through it:
-    with eight workers, half of what it spent while they worked."""
+    process, each answer's segments were copied to every other worker
+    there: a cost of the main process's that grew with the workers."""
 
 
 @dataclass(frozen=True)
