@@ -10,7 +10,8 @@ cluster of N single-thread worker processes that it starts for each run on
 count: the same on a quiet machine or a loaded one), the wall time, the CPU
 time of the run with its workers (user + system; the main process's part
 too, ``main cpu``, or on Dask the client's, the workers' and the
-scheduler's during the run) and the load average before it; then the
+scheduler's during the run), the peak memory of the main process and of
+the largest worker, and the load average before it; then the
 medians, and the plans and wall time of each mode against the first. A
 second part measures a worker's start-up: the time a fresh worker process
 takes to make its verifier (the table, its library, the tablebase) before
@@ -64,8 +65,10 @@ report = Report(verifier.table.name, spec.defender, positions, len(boards))
 stopped = run(spec, verifier, boards, int(jobs), report, scheduler or None)
 if stopped:
     sys.exit(stopped)
-main, workers = (u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
-print(json.dumps({"games": len(report.records), "plans": len(report.plan_seconds), "main": main, "workers": workers}))
+usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+main, workers = (u.ru_utime + u.ru_stime for u in usage)
+main_mb, worker_mb = (u.ru_maxrss / 1024 for u in usage)
+print(json.dumps({"games": len(report.records), "plans": len(report.plan_seconds), "main": main, "workers": workers, "main_mb": main_mb, "worker_mb": worker_mb}))
 """
 """A verify run without the command line, whose --jobs cap (two workers
 per CPU) would not let 8 workers run on 2 cores."""
@@ -94,7 +97,15 @@ def one_run(
         raise SystemExit(f"the run failed: {errors}")
     data = json.loads(output)
     cpu = data["main"] + data["workers"]
-    return {"plans": data["plans"], "wall": wall, "cpu": cpu, "main cpu": data["main"], "load": load}
+    return {
+        "plans": data["plans"],
+        "wall": wall,
+        "cpu": cpu,
+        "main cpu": data["main"],
+        "load": load,
+        "main MB": data["main_mb"],
+        "worker MB": data["worker_mb"],
+    }
 
 
 def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str) -> dict[str, float]:
@@ -106,7 +117,9 @@ def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
         before = sum(client.run(_cpu_seconds).values()), time.process_time()
         run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
         after = sum(client.run(_cpu_seconds).values()), time.process_time()
+        peaks = client.run(_peak_mb).values()
     run["client cpu"] = run.pop("main cpu")
+    run["worker MB"] = max(peaks)
     run["workers cpu"] = after[0] - before[0]
     run["scheduler cpu"] = after[1] - before[1]
     run["cpu"] += run["workers cpu"] + run["scheduler cpu"]
@@ -132,6 +145,11 @@ def _local_cluster(workers: int) -> Iterator[tuple[Any, Any]]:
     ):
         client.wait_for_workers(workers)
         yield cluster, client
+
+
+def _peak_mb() -> float:
+    """The peak resident memory of the process it runs in (a Dask worker), in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _cpu_seconds() -> float:
@@ -213,10 +231,15 @@ def main() -> None:
             run = mode(arguments.tree, arguments.table, arguments.positions, defender=arguments.defender)
             runs.append(run)
             parts = ", ".join(f"{key} {run[key]:.1f} s" for key in run if key.endswith(" cpu"))
+            memory = (
+                f", peak memory: main {run['main MB']:.0f} MB, the largest worker {run['worker MB']:.0f} MB"
+                if "worker MB" in run
+                else ""
+            )
             print(
                 f"{name}: {run['plans']} plans, {run['wall']:.1f} s wall, "
                 f"{run['cpu']:.1f} s CPU{f' ({parts})' if parts else ''}, "
-                f"load {run['load']:.1f}",
+                f"load {run['load']:.1f}{memory}",
                 flush=True,
             )
         medians[name] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}

@@ -4,6 +4,7 @@ its pieces of advice in order, the first satisfiable one gives the tree."""
 from __future__ import annotations
 
 import time
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,7 +192,7 @@ class Planner:
         self.successors: dict[tuple[tuple[int, ...], tuple[int, ...]], Planner | None] = {}
         """:meth:`playing`'s planners so far, by the men of each side."""
         self.limits = SearchLimits(budget)
-        self.cache: dict[Position, Plan] | None = {} if cache else None
+        self.cache: MutableMapping[Position, Plan] | None = {} if cache else None
         self.nodes: dict[SearchKey, Node] | None = {} if cache else None
         """Search nodes shared by every search (with ``cache``)."""
         self.memos: dict[tuple[str, RootKey], Any] | None = {} if cache else None

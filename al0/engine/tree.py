@@ -6,6 +6,7 @@ them-constraint allows. A leaf is a node where the better-goal holds.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any, Iterator
 from weakref import ref
@@ -130,6 +131,36 @@ def _packed_node(
 def packed_tree(data: bytes) -> PackedTree:
     """The tree the native core wrote into ``data`` (its root node first)."""
     return _packed_node(memoryview(data).cast("i"), 0, {})
+
+
+def tree_code(tree: ForcingTree) -> bytes:
+    """``tree`` as the native core writes it, which :func:`packed_tree`
+    reads back (an equal tree): a tree the core made, as it stands (no copy);
+    any other (the Python search's, a mirror image's) written so, a shared
+    subtree once. A plan travels between processes so, for a few bytes a
+    node, where pickling its tree made an object of every node at both ends."""
+    fields = tree.__dict__
+    if isinstance(tree, PackedTree) and not fields["_at"] and fields.get("_squares") is None:
+        code = fields["_code"]
+        return code if isinstance(code, bytes) else bytes(code)
+    ints = array("i")
+    written: dict[int, int] = {}
+
+    def write(node: ForcingTree) -> int:
+        at = written.get(id(node))
+        if at is None:
+            at = written[id(node)] = len(ints)
+            branches = node.branches
+            ints.extend((node.height, len(branches)))
+            ints.extend([0, 0] * len(branches))  # each branch's move and subtree, below
+            for place, (move, child) in enumerate(branches):
+                slot = at + 2 + 2 * place
+                ints[slot] = move.from_square << 6 | move.to_square
+                ints[slot + 1] = -1 if child.is_leaf and not child.height else write(child)
+        return at
+
+    write(tree)
+    return ints.tobytes()
 
 
 def tree_lines(tree: ForcingTree, board: chess.Board, indent: str = "  ") -> Iterator[str]:

@@ -20,7 +20,7 @@ from al0.engine.tablebases import Tablebases
 from al0.errors import PositionError
 from al0.lang.specs import VERIFY_KINDS, DefenderSpec, PositionsSpec
 from al0.verify.deal import CHUNK
-from al0.verify.estimate import Estimate, Pilot, run_pilot
+from al0.verify.estimate import Estimate, Pilot, load_average, run_pilot
 from al0.verify.run import SMALL_RUN, Planning, default_jobs, plans_are_cheap, run, usable_cpus, useful_jobs
 from al0.verify.sources import start_positions
 from al0.verify.tally import Report
@@ -124,7 +124,9 @@ class Verification:
         count = sample or len(self.boards)
         plans = self._pilot.plans_for(count, not sample and self.report.positions.kind in ("all", "every"))
         pilot = self._pilot
-        return Estimate(count, plans, pilot.cpu_for(count, plans), jobs, usable_cpus(), pilot.slowdown)
+        return Estimate(
+            count, plans, pilot.cpu_for(count, plans), jobs, usable_cpus(), pilot.slowdown, load_average()
+        )
 
     def run(
         self,

@@ -24,12 +24,13 @@ the partial report, as a dead engine does locally.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import threading
 import time
 import uuid
 from asyncio import CancelledError as TaskCancelled
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import CancelledError as FutureCancelled
 from typing import TYPE_CHECKING, Any, Callable, Generator
 
@@ -49,7 +50,7 @@ from al0.verify.scheduler import (
 )
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import StartsChunk, StartsResult, StartsWorker
+from al0.verify.worker import Made, StartsChunk, StartsResult, StartsWorker
 
 POLL_SECONDS = 1.0
 """How often a run waiting for results looks whether the cluster still has workers."""
@@ -75,8 +76,9 @@ chunks on one worker process are judged one after the other."""
 if TYPE_CHECKING:  # older distributed's Future is not subscriptable at run time
     _Future = distributed.Future[Any]
 
-_Task = Callable[[VerifySpec, str, Any], Any]
-"""A task of a run on a worker: given the run's spec, its id and a chunk."""
+_Task = Callable[[VerifySpec, str, StartsChunk, tuple[Any, ...]], StartsResult]
+"""A task of a run on a worker: given the run's spec, its id, a chunk and
+the answers of other workers whose segments it hears of."""
 
 
 def judge_on_cluster(
@@ -127,12 +129,18 @@ def _run_worker(spec: VerifySpec, run: str) -> StartsWorker:
     return StartsWorker(spec)
 
 
-def starts_on_worker(spec: VerifySpec, run: str, chunk: StartsChunk) -> StartsResult:
+def starts_on_worker(
+    spec: VerifySpec, run: str, chunk: StartsChunk, heard: tuple[StartsResult, ...] = ()
+) -> StartsResult:
     """A Dask task: :meth:`~al0.verify.worker.StartsWorker.judge` of
-    ``chunk`` on this worker, its failures named by the worker's address.
+    ``chunk`` with the segments of the other workers' answers ``heard``
+    (fetched from those workers, see :class:`_Tasks`), on this worker, its
+    failures named by the worker's address.
 
     :raises ClusterError: whatever judging raised, with the worker's address.
     """
+    if heard:
+        chunk = dataclasses.replace(chunk, shared=chunk.shared + tuple(answer.made for answer in heard))
     with _ONE_CHUNK_AT_A_TIME:
         try:
             return _run_worker(spec, run).judge(chunk)
@@ -143,7 +151,15 @@ def starts_on_worker(spec: VerifySpec, run: str, chunk: StartsChunk) -> StartsRe
 class _Tasks:
     """The tasks of one run on the cluster: sent, waited for together, their
     failures made :class:`ClusterError` s, and what is still out cancelled
-    at the end."""
+    at the end.
+
+    The segments a worker made (its answer's blob) go to the others as the
+    answer itself, left on its worker: a later task of another worker names
+    it, and Dask fetches it worker to worker. So a blob leaves its worker
+    once for the client (the client reads answers straight from the workers,
+    see :func:`~al0.verify.scheduler.connect`) and once for each other
+    worker, never through the scheduler; sent with the chunks, each went
+    client, scheduler, worker (all of ``kbbk``: 14 s of the scheduler's CPU)."""
 
     def __init__(self, client: distributed.Client, address: str, spec: VerifySpec, no_worker_seconds: float):
         self.client = client
@@ -154,12 +170,24 @@ class _Tasks:
         self.waiting: dict[_Future, str] = {}
         """The tasks sent and not answered, each with what it judges (for messages)."""
         self.workerless_since: float | None = None
+        self.holding: dict[int, tuple[Made, _Future]] = {}
+        """The answers whose blobs of segments some worker has not heard
+        yet, by the blob's id (the blob kept, so the id stays its own)."""
 
-    def submit(self, task: _Task, chunk: Any, what: str, worker: str | None = None) -> _Future:
+    def forget(self, unheard: Collection[Made]) -> None:
+        """Let the cluster drop the answers whose blobs are not among
+        ``unheard`` (every worker has them)."""
+        live = {id(blob) for blob in unheard}
+        for gone in [key for key in self.holding if key not in live]:
+            self.holding.pop(gone)[1].release()
+
+    def submit(self, task: _Task, chunk: StartsChunk, what: str, worker: str | None = None) -> _Future:
         """Send ``task`` of ``chunk`` (``what`` it judges, for messages),
         to ``worker`` when it is there (or else any worker)."""
         place: dict[str, Any] = {} if worker is None else {"workers": [worker], "allow_other_workers": True}
-        future = self.client.submit(task, self.spec, self.run, chunk, pure=False, **place)
+        heard = tuple(self.holding[id(blob)][1] for blob in chunk.shared)
+        chunk = dataclasses.replace(chunk, shared=())
+        future = self.client.submit(task, self.spec, self.run, chunk, heard, pure=False, **place)
         self.waiting[future] = what
         return future
 
@@ -183,7 +211,10 @@ class _Tasks:
             if answer is None:
                 continue  # its result went with its worker: computed again, or never
             del self.waiting[future]
-            future.release()  # the cluster may forget the result now
+            if answer.made:  # held for the other workers (see forget)
+                self.holding[id(answer.made)] = answer.made, future
+            else:
+                future.release()  # the cluster may forget the result now
             answers.append((future, answer))
         return answers
 
@@ -228,6 +259,7 @@ def _dealt(tasks: _Tasks, workers: list[str], deal: StartsDeal) -> Answers:
             worker, chunk = sent.pop(future)
             out[worker] -= 1
             yield worker, chunk, answer
+        tasks.forget([blob for _, blob in deal.made])
 
 
 def _wait(client: distributed.Client, address: str, waiting: set[_Future]) -> set[_Future]:

@@ -9,13 +9,17 @@ figures stay its own). Games from different starts meet, so the plans grow
 more slowly than the starts: the pilot counts them at half its starts and
 at all of them, and the run's are extrapolated by the power law those two
 counts give, up to the positions there are (in a run over every position,
-about one plan each). Counted in CPU time, then slowed as the pilot was
-(its wall time over its CPU time): a machine busy with other work gives
-the run's processes less than a core each."""
+about one plan each). Counted in CPU time, then slowed as a machine busy
+with other work slows it: its processes share the CPUs with the others
+the load average counts, and get no more than the pilot did (its wall
+time over its CPU time). The pilot alone said too little: a fraction of
+a second, it ran while others slept, and estimates at a load of 15 on
+two CPUs came out 1.9 and 2.4 times short."""
 
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections import deque
@@ -59,11 +63,22 @@ class Estimate:
     cpus: int
     slowdown: float = 1.0
     """Wall time over CPU time of the pilot: above 1 on a busy machine."""
+    load: float = 0.0
+    """The machine's load average (processes running or waiting to) before
+    the run: other work the run's processes share the CPUs with."""
+
+    @property
+    def crowding(self) -> float:
+        """Each process's wall time over its CPU time: the run's processes
+        and the others the load counts, on the CPUs there are, or as slow
+        as the pilot ran."""
+        processes = max(1, self.processes)
+        return max(1.0, self.slowdown, (self.load + processes) / max(1, self.cpus))
 
     @property
     def seconds(self) -> float:
         """Expected wall seconds."""
-        return self.slowdown * self.cpu_seconds / max(1, min(self.processes, self.cpus))
+        return self.crowding * self.cpu_seconds / max(1, self.processes)
 
     @property
     def worth_saying(self) -> bool:
@@ -194,6 +209,15 @@ class Pace:
         """The games a second and the time left: ``1,234/s, 3 min left``."""
         rate, left = self.now(done)
         return f"{rate:,.0f}/s" + ("" if left is None else f", {duration(left)} left")
+
+
+def load_average() -> float:
+    """The machine's load average over the last minute (0 where the system
+    keeps none)."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
 
 
 def duration(seconds: float) -> str:

@@ -10,15 +10,21 @@ defender's games) or as FENs (a sample's, a file's), plays or walks their
 games and
 sends back their records as columns. Against the tablebase defender games
 from different starts join (see :mod:`al0.verify.segments`): a worker sends
-the segments it made as one pickled blob, which this process passes on to
-the other workers with their next chunk, unread, so a chain is mostly made
-once in all. This process only merges: it puts the records into the report
-in the order of the starts, whoever judged them."""
+the segments it made as one pickled blob, which the other workers are
+given with their next chunk, unread (a cluster's through Dask; a process
+pool's workers leave theirs in files, and this process passes on their
+names), so a chain is mostly made once in all. This process only merges:
+it puts the records into the report in the order of the starts, whoever
+judged them."""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Callable, Generator
 
 import chess
@@ -46,11 +52,15 @@ def judge_starts(
     jobs: int,
     workers: Workers,
     chains: bool,
+    local: bool = False,
 ) -> Generator[int, None, None]:
     """Judge every start of ``boards`` (the run's, of ``positions``) with
-    ``jobs`` ``workers`` (``chains``: reading the games off segments), adding the records to ``report`` in the order of
-    the starts as soon as those before them are in (and, on a stop, all that
-    came back); yields the number of games judged, answer by answer."""
+    ``jobs`` ``workers`` (``chains``: reading the games off segments;
+    ``local``: processes of this machine, which leave what they make for
+    one another in a temporary folder), adding the records to ``report`` in
+    the order of the starts as soon as those before them are in (and, on a
+    stop, all that came back); yields the number of games judged, answer by
+    answer."""
     # The starts of a tablebase's listing travel packed where this process
     # makes them for little (all, against the tablebase defender: their
     # bitboards by numpy, a chunk at a time; a worker would list the whole
@@ -58,7 +68,47 @@ def judge_starts(
     # mirror image, another defender's games) the workers list them.
     listed = isinstance(boards, LazyBoards) and positions.kind in ("all", "every")
     listing = positions if listed and not (chains and positions.kind == "all") else None
-    deal = StartsDeal(boards, listing, jobs, chains)
+    exchange = _exchange_folder() if local and chains else contextlib.nullcontext("")
+    with exchange as folder:
+        yield from _merged(StartsDeal(boards, listing, jobs, chains, folder), report, workers)
+
+
+EXCHANGE_PREFIX = "al0-verify-"
+"""The start of the name of a run's folder where its workers leave what
+they make for one another, then the run's process id and a dash."""
+
+
+def _exchange_folder() -> tempfile.TemporaryDirectory[str]:
+    """A new folder for a run's workers to leave what they make in, the
+    folders of runs that were killed (SIGKILL: nothing of theirs could
+    remove them) removed first."""
+    remove_stale_folders(Path(tempfile.gettempdir()))
+    return tempfile.TemporaryDirectory(prefix=f"{EXCHANGE_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)
+
+
+def remove_stale_folders(folder: Path) -> None:
+    """Remove the workers' folders (see :data:`EXCHANGE_PREFIX`) in ``folder``
+    of runs whose process has ended."""
+    for path in folder.glob(f"{EXCHANGE_PREFIX}*-*"):
+        pid = path.name[len(EXCHANGE_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists (someone else's too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        pass
+    return True
+
+
+def _merged(deal: StartsDeal, report: Report, workers: Workers) -> Generator[int, None, None]:
+    """The records of the chunks ``deal`` deals to ``workers`` added to
+    ``report`` (see :func:`judge_starts`)."""
     waiting: dict[int, tuple[int, list[GameRecord]]] = {}
     """Records come back, by their first start: their stop and records."""
     following = 0

@@ -175,7 +175,7 @@ def judge_all(
     if jobs > 1 and len(boards) > CHUNK:
         workers = functools.partial(_dealt, spec, starts_task)
         yield from judge_starts(
-            boards, report.positions, report, jobs, workers, verifier.segments is not None
+            boards, report.positions, report, jobs, workers, verifier.segments is not None, local=True
         )
         return
     if verifier.worst is not None:

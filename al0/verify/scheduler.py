@@ -13,6 +13,7 @@ import re
 import socket
 from collections.abc import Iterator
 
+import dask.config
 import distributed
 
 from al0.errors import AL0Error, one_line
@@ -57,9 +58,19 @@ def connect(
     # put away: left to its finaliser, it spent 20 s closing a connection to
     # a program that is not a scheduler and then printed a traceback.
     client = distributed.Client.__new__(distributed.Client)
+    # Answers read straight from the workers, not relayed by the scheduler,
+    # unless Dask's configuration says otherwise (a client that cannot
+    # reach the workers: distributed.client.direct-to-workers: false).
+    direct = dask.config.get("distributed.client.direct-to-workers", None)
     try:
         with quiet_dask():
-            distributed.Client.__init__(client, address, timeout=connect_seconds, set_as_default=False)
+            distributed.Client.__init__(
+                client,
+                address,
+                timeout=connect_seconds,
+                set_as_default=False,
+                direct_to_workers=True if direct is None else direct,
+            )
     except (OSError, TimeoutError) as error:
         _discard(client)
         raise ClusterError(

@@ -106,10 +106,11 @@ class Segment(NamedTuple):
     library): where a game needs the plan, it ends the game there (a search
     limit: :func:`~al0.verify.game.limit_reached`) or is raised, as the play
     loop's would be."""
-    ours: frozenset[int] = frozenset()
+    ours: tuple[int, ...] = ()
     """The hash of each position a move of ours in the plan's tree leads to
-    (as far as the planner avoids the positions seen): a game that has seen
-    one of them may plan otherwise here."""
+    (as far as the planner avoids the positions seen), once each: a game
+    that has seen one of them may plan otherwise here. A tuple: a frozenset
+    took 270 bytes a segment, a worker's largest part of one."""
     table: str | None = None
     """The name of the table that plans here when it is not the game's
     first (a capture or a promotion handed the game on:
@@ -152,7 +153,7 @@ def make_segment(
         ending = ending_at(reached, planner)
         return ending
 
-    ours = frozenset(hash(child) for child in our_children(position, plan.tree))
+    ours = tuple({hash(child) for child in our_children(position, plan.tree)})
 
     def segment(ending: Ending | None) -> Segment:
         return Segment(

@@ -67,8 +67,10 @@ def start_positions(
         f"{'drawn' if drawn else 'won'} {table.material} start positions (one per symmetry class)",
         "use all",
     )
-    chosen = random.Random(spec.seed).sample(classes, spec.count)
-    return [position.board() for position in chosen]
+    # Boards made one at a time here too: a run's main process needs
+    # none for most starts, and making them all (about 20 µs each) was
+    # most of what it spent on a large sample.
+    return LazyBoards(random.Random(spec.seed).sample(classes, spec.count))
 
 
 def _is_drawn(tablebase: Tablebase | None) -> Callable[[chess.Board], None]:
@@ -91,8 +93,9 @@ def _is_drawn(tablebase: Tablebase | None) -> Callable[[chess.Board], None]:
 
 
 class LazyBoards(Sequence[chess.Board]):
-    """Every position of an ending as boards made one at a time: a four-man
-    ending has a million or more, and a board each would take gigabytes."""
+    """Every position of an ending (or a sample of them) as boards made one
+    at a time: a four-man ending has a million or more, and a board each
+    would take gigabytes."""
 
     def __init__(self, classes: Sequence[PositionClass]):
         self._classes = classes

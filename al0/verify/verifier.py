@@ -25,6 +25,7 @@ from al0.engine.tablebases import Tablebases
 from al0.lang.loader import load_table
 from al0.lang.specs import DefenderError, DefenderSpec
 from al0.verify.game import GameRecord, play_one
+from al0.verify.plans import RunPlans
 from al0.verify.segments import Key, Segment, Tail, make_segment, unpack, walk
 from al0.verify.sources import ChainStart, chain_start
 from al0.verify.worst import Start, WorstCase
@@ -77,6 +78,9 @@ class Verifier:
         """Against the tablebase defender, the segment from every position
         where a game here started a new plan: the games share them (see
         :mod:`al0.verify.segments`)."""
+        if self.segments is not None and self.planner.cache is not None:
+            # A plan is asked for once per segment: kept compact (al0.verify.plans).
+            self.planner.cache = RunPlans(self.planner.search_seconds)
         self.tails: dict[Key, Tail] = {}
         """The rest of the games read here from each position where one
         started a new plan (see :func:`al0.verify.segments.walk`)."""

@@ -13,7 +13,8 @@ import signal
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -24,6 +25,7 @@ from al0.errors import AL0Error
 from al0.lang.loader import load_table
 from al0.lang.specs import PositionsSpec
 from al0.verify.game import PackedRecords, pack_records
+from al0.verify.plans import RunPlans
 from al0.verify.segments import Key, Segment
 from al0.verify.sources import ChainStart, chain_starts, start_positions
 from al0.verify.verifier import Verifier, VerifySpec
@@ -31,6 +33,11 @@ from al0.verify.worst import SentStep, WorstCase
 
 if TYPE_CHECKING:
     from types import FrameType
+
+
+Made = bytes | str
+"""What a worker made for the others (:attr:`StartsResult.made`): as bytes,
+or the name of the file it left them in; empty: nothing."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,13 @@ class StartsChunk:
     listing: PositionsSpec | None = None
     fens: tuple[str, ...] = ()
     starts: tuple[ChainStart, ...] = ()
-    shared: tuple[bytes, ...] = ()
+    shared: tuple[Made, ...] = ()
+    exchange: str = ""
+    """The folder where the workers of a run on one machine leave what they
+    make for one another, each answer in a file of its own ('': in the
+    answer, as a cluster's workers send it). Sent through the main
+    process, each answer's segments were copied to every other worker
+    there: a cost of the main process's that grew with the workers."""
 
 
 @dataclass(frozen=True)
@@ -58,16 +71,11 @@ class StartsResult:
     """The records of its starts, in order (fewer when it was asked to stop)."""
     seconds: array[float]
     """The search times of the plans it made."""
-    made: bytes
-    """The segments it made for them (pickled once, here: the main process
-    passes them on to the other workers without reading them)."""
-
-
-SHARED_PLAN_SECONDS = 50e-6
-"""A plan whose search took this long or longer goes to the other workers
-with the segments: a cheaper one (most plans the core makes whole, a few
-microseconds) costs less to make again where it is needed than to pickle
-and read in every other worker (about 8 and 6 µs)."""
+    made: Made
+    """The segments it made for them, each pickled, and the plans it
+    searched (pickled once, here: the main process passes them on to the
+    other workers without reading them), or the file it left them in (see
+    :attr:`StartsChunk.exchange`)."""
 
 
 class StartsWorker:
@@ -81,9 +89,16 @@ class StartsWorker:
         self.verifier = Verifier(spec)
         self.listing: tuple[PositionsSpec, Sequence[chess.Board]] | None = None
         self.made: dict[Key, Segment] = {}
-        self.plans: _Noting[Position, Plan] | None = None
-        if self.verifier.segments is not None and self.verifier.planner.cache is not None:
-            self.plans = self.verifier.planner.cache = _Noting()
+        self.left = 0
+        """Files this worker has left for the others (see :attr:`StartsChunk.exchange`)."""
+        self.unread: dict[Key, bytes] = {}
+        """The segments the other workers sent, as they sent them, until a
+        game here needs one: most are never needed here, and reading each
+        in every worker cost about 5 µs and 560 bytes a segment (with eight
+        workers, most of a worker's memory and of what it spent over two)."""
+        cache = self.verifier.planner.cache
+        self.plans = cache if isinstance(cache, RunPlans) else None
+        """The planner's cache, whose plans go to the other workers with the segments."""
 
     def judge(self, chunk: StartsChunk) -> StartsResult:
         """The records of ``chunk``'s starts; fewer when the worker was asked
@@ -92,10 +107,10 @@ class StartsWorker:
         segments = verifier.segments
         if segments is not None:
             for blob in chunk.shared:
-                made, plans = pickle.loads(blob)
-                segments.update(made)
+                sent, plans = pickle.loads(blob if isinstance(blob, bytes) else Path(blob).read_bytes())
+                self.unread.update(sent)
                 if self.plans is not None:
-                    dict.update(self.plans, plans)  # theirs: not noted to send back
+                    self.plans.sent.update(plans)
         records = []
         if chunk.listing is not None:
             boards = self._listing(chunk.listing)
@@ -121,10 +136,26 @@ class StartsWorker:
                     break
                 records.append(verifier.judge(index, chess.Board(fen)))
         plans = {} if self.plans is None else self.plans.take()
-        plans = {position: plan for position, plan in plans.items() if plan.seconds >= SHARED_PLAN_SECONDS}
-        made = pickle.dumps((self.made, plans), pickle.HIGHEST_PROTOCOL) if self.made or plans else b""
+        dump = functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+        blob = (
+            dump(({key: dump(segment) for key, segment in self.made.items()}, plans))
+            if self.made or plans
+            else b""
+        )
         self.made = {}
-        return StartsResult(pack_records(records), array("d", verifier.new_plan_seconds()), made)
+        return StartsResult(
+            pack_records(records), array("d", verifier.new_plan_seconds()), self._leave(blob, chunk)
+        )
+
+    def _leave(self, blob: bytes, chunk: StartsChunk) -> Made:
+        """``blob`` as the others get it: itself, or the file it is left in
+        for them (see :attr:`StartsChunk.exchange`)."""
+        if not blob or not chunk.exchange:
+            return blob
+        self.left += 1
+        path = Path(chunk.exchange, f"{os.getpid()}-{self.left}")
+        path.write_bytes(blob)
+        return str(path)
 
     def _listing(self, positions: PositionsSpec) -> Sequence[chess.Board]:
         """The run's start positions, listed here once per run."""
@@ -134,36 +165,18 @@ class StartsWorker:
         return self.listing[1]
 
     def _segment(self, key: Key) -> Segment:
-        """The segment from ``key``: known here, or made here and noted to send."""
+        """The segment from ``key``: known here, sent by another worker, or
+        made here and noted to send."""
         segments = self.verifier.segments
         assert segments is not None  # the tablebase defender's
         found = segments.get(key)
         if found is None:
-            found = self.made[key] = self.verifier.segment(key)
+            sent = self.unread.pop(key, None)
+            if sent is not None:
+                found = segments[key] = pickle.loads(sent)
+            else:
+                found = self.made[key] = self.verifier.segment(key)
         return found
-
-
-_Key = TypeVar("_Key")
-_Value = TypeVar("_Value")
-
-
-class _Noting(dict[_Key, _Value]):
-    """A dict that notes what is set in it item by item (not by ``update``),
-    to be sent on: a worker's plan cache, whose plans the planner sets one
-    at a time and whose plans from other workers come in by ``update``."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.new: dict[_Key, _Value] = {}
-
-    def __setitem__(self, key: _Key, value: _Value) -> None:
-        super().__setitem__(key, value)
-        self.new[key] = value
-
-    def take(self) -> dict[_Key, _Value]:
-        """What was set since the last :meth:`take`."""
-        new, self.new = self.new, {}
-        return new
 
 
 @functools.lru_cache(maxsize=1)

@@ -37,6 +37,7 @@ from al0.engine.tree import (
     packed_tree,
     principal_line,
     transform_tree,
+    tree_code,
     tree_lines,
 )
 from al0.errors import SearchBudgetExceeded
@@ -319,6 +320,29 @@ def test_a_packed_tree_keeps_shared_subtrees_shared() -> None:
     (first, left), (second, right) = tree.branches
     assert (first.uci(), second.uci()) == ("a1a2", "a1b1") and left is right
     assert left == ForcingTree(1, ((chess.Move.from_uci("a2a3"), LEAF),)) and left.branches[0][1] is LEAF
+
+
+def test_a_tree_travels_as_the_cores_code_and_is_read_back_equal(monkeypatch) -> None:
+    """tree_code: the core's own bytes for its tree (not copied); the
+    Python search's tree, a mirror image and a tree with a shared subtree
+    written in its format, read back by packed_tree as equal trees."""
+    table = load_table(TABLES / "krk_std.yaml")
+    board = chess.Board("8/8/8/5R2/8/4k3/2K5/8 w - - 0 1")
+    tree = Planner(table, cache=False).plan(board).tree
+    monkeypatch.setenv("AL0_CORE", "python")
+    twin = Planner(table, cache=False).plan(board).tree
+    assert isinstance(tree, PackedTree) and tree_code(tree) is tree.__dict__["_code"]
+    tree.branches  # read: its code is a view of the same bytes now
+    assert tree_code(tree) == tree_code(twin)
+    for each in (tree, twin, transform_tree(tree, 3), transform_tree(twin, 5), LEAF):
+        assert packed_tree(tree_code(each)) == each
+    a2a3 = chess.Move.from_uci("a2a3")
+    shared = ForcingTree(1, ((a2a3, LEAF),))
+    dag = ForcingTree(2, ((chess.Move.from_uci("a1a2"), shared), (chess.Move.from_uci("a1b1"), shared)))
+    code = tree_code(dag)
+    assert len(code) == 4 * 10  # the shared node written once
+    (_, left), (_, right) = packed_tree(code).branches
+    assert left is right and packed_tree(code) == dag
 
 
 def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) -> None:

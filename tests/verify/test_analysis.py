@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import chess
 import pytest
@@ -20,9 +22,10 @@ from al0.lang.specs import DefenderSpec
 from al0.tablebase import load_if_any
 from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wasteful_line
 from al0.verify.game import GameRecord, play_one, unpack_records
+from al0.verify.segments import unpack
 from al0.verify.sources import chain_starts
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worker import SHARED_PLAN_SECONDS, StartsChunk, judge_starts
+from al0.verify.worker import StartsChunk, StartsWorker, judge_starts
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -143,11 +146,56 @@ def test_records_from_a_worker_process_carry_the_breakdown():
     assert records == [local.judge(index, board) for index, board in enumerate(boards)]
     assert all(r.advice_uses for r in records)
     assert isinstance(records[0].advice_uses[0], AdviceUse)
-    # The segments it made travel too, for the other workers (with its
-    # plans that were slow to make: the book's, in Python, some are).
+    # The segments it made travel too, for the other workers, with each
+    # plan it searched (in the class's orientation, not its mirror images').
     segments, plans = pickle.loads(result.made)
     assert set(segments) == set(local.segments or ())
-    assert plans and all(plan.seconds >= SHARED_PLAN_SECONDS for plan in plans.values())
+    assert all(pickle.loads(data) == (local.segments or {})[key] for key, data in segments.items())
+    assert len(plans) == len(local.planner.search_seconds)
+    cache = local.planner.cache or {}
+    assert all(
+        plan[:3] == (cache[unpack(key)].rule, cache[unpack(key)].advice, cache[unpack(key)].tried)
+        for key, plan in plans.items()
+    )
+
+
+def test_a_worker_plans_no_class_another_worker_sent_the_plan_of():
+    # The second worker judges the mirror images of the first's starts:
+    # their segments differ (the defender breaks ties by the moves' order),
+    # the plans of their classes are the first's, read when needed.
+    spec = VerifySpec(BOOK, DefenderSpec("tablebase"))
+    boards = starts()
+    mirrored = [board.transform(chess.flip_vertical) for board in boards]
+    chunk = StartsChunk(0, len(boards), starts=tuple(chain_starts(mirrored, 0, len(boards))))
+    made = (
+        StartsWorker(spec)
+        .judge(StartsChunk(0, len(boards), starts=tuple(chain_starts(boards, 0, len(boards)))))
+        .made
+    )
+    plans = pickle.loads(made)[1]
+    second, alone = StartsWorker(spec), StartsWorker(spec)
+    told = second.judge(dataclasses.replace(chunk, shared=(pickle.dumps(({}, plans)),)))
+    searched = pickle.loads(told.made)[1]
+    assert searched.keys().isdisjoint(plans)
+    assert len(searched) + len(plans) >= len(pickle.loads(alone.judge(chunk).made)[1]) > len(searched)
+    assert unpack_records(told.records) == [
+        Verifier(spec).judge(index, board) for index, board in enumerate(mirrored)
+    ]
+
+
+def test_workers_of_one_machine_leave_what_they_made_in_a_file(tmp_path):
+    # Given the file's name, a second worker judging the same starts reads
+    # every segment and plan of the first's, and makes none of its own.
+    spec = VerifySpec(BOOK, DefenderSpec("tablebase"))
+    boards = starts()
+    chunk = StartsChunk(
+        0, len(boards), starts=tuple(chain_starts(boards, 0, len(boards))), exchange=str(tmp_path)
+    )
+    first = StartsWorker(spec).judge(chunk)
+    assert isinstance(first.made, str) and Path(first.made).parent == tmp_path
+    second = StartsWorker(spec).judge(dataclasses.replace(chunk, shared=(first.made,)))
+    assert second.made == b""
+    assert unpack_records(second.records) == unpack_records(first.records)
 
 
 def _number(text: str) -> int | float:

@@ -111,7 +111,9 @@ def verify_both_ways_with_plans(
         plans = data["plans_searched"]
         for key in TIMINGS:
             del data[key]
-        lines = [line for line in result.output.splitlines() if not line.startswith(("plans:", "wall time:"))]
+        # The timings, and the progress lines a slow run prints (a loaded machine).
+        timed = ("plans:", "wall time:", "verifying:")
+        lines = [line for line in result.output.splitlines() if not line.startswith(timed)]
         reports.append(((data, bad.read_text(), lines), plans))
     return reports
 
@@ -206,16 +208,15 @@ def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_
 @pytest.mark.slow
 def test_a_cluster_plans_about_what_one_process_plans(tmp_path, scheduler):
     # Games from different starts join: the workers send one another the
-    # segments they make and the plans that were slow to make, so few
-    # positions are planned twice; but each worker's first chunks are
-    # judged before it has heard from the other (without sharing, each
-    # worker planned what its games met: 1.23 times one process's plans
-    # here; 1.17 with it, on a sample this small).
+    # segments and the plans they make, so few positions are planned twice;
+    # but each worker's chunks are judged before it hears of what the other
+    # made meanwhile (without sharing, each worker planned what its games
+    # met: 1.23 times one process's plans here).
     (local, local_plans), (remote, remote_plans) = verify_both_ways_with_plans(
         tmp_path, scheduler, table_in(tmp_path), "--positions", "sample:300"
     )
     assert remote == local
-    assert local_plans <= remote_plans <= 1.2 * local_plans
+    assert local_plans <= remote_plans <= 1.15 * local_plans
 
 
 @pytest.mark.slow

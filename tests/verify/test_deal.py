@@ -12,23 +12,29 @@ from al0.verify.deal import StartsDeal
 
 
 def spans(deal: StartsDeal, order: list[int]) -> list[tuple[int, int, int]]:
-    """The chunks dealt, asking the workers in ``order`` (repeated) until none is left."""
+    """The chunks dealt, asking the workers in ``order`` (repeated, each
+    round's chunks answered before the next) until none is left."""
     dealt = []
     while True:
         chunks = [(worker, deal.chunk(worker)) for worker in order]
         found = [(worker, chunk.first, chunk.stop) for worker, chunk in chunks if chunk is not None]
         if not found:
             return dealt
+        for worker, _, _ in found:
+            deal.answered(worker, b"")
         dealt += found
 
 
 @pytest.mark.parametrize(
     "count, jobs, order, dealt",
     [
-        # Each worker its own stretch, in chunks of at least 10.
-        (40, 2, [0, 1], [(0, 0, 10), (1, 20, 30), (0, 10, 20), (1, 30, 40)]),
-        # A worker done with its own takes half of the longest stretch left, from its back.
-        (40, 2, [0, 0, 0, 1], [(0, 0, 10), (0, 10, 20), (0, 30, 40), (1, 20, 30)]),
+        # Each worker its own stretch, in chunks of at least 10; the run's
+        # first chunk alone (worker 1 gets none until it is answered). A
+        # worker done with its own takes half of the longest stretch left,
+        # from its back.
+        (40, 2, [0, 1], [(0, 0, 10), (0, 10, 20), (1, 20, 30), (0, 35, 40), (1, 30, 35)]),
+        (40, 2, [1, 0], [(1, 20, 30), (1, 30, 40), (0, 0, 10), (1, 15, 20), (0, 10, 15)]),
+        (40, 2, [0, 0, 0, 1], [(0, 0, 10), (0, 10, 20), (0, 30, 40), (0, 25, 30), (1, 20, 25)]),
         # Three workers, 25 starts: stretches of 8, 8 and 9; worker 2 alone
         # takes the others' halves in turn, from their backs.
         (
@@ -47,7 +53,7 @@ def spans(deal: StartsDeal, order: list[int]) -> list[tuple[int, int, int]]:
                 (2, 8, 9),
             ],
         ),
-        # Large runs: chunks of at most 200, eight a worker below that.
+        # A larger run: every start dealt once all the same.
         (3_200, 2, [0, 1], None),
     ],
 )
@@ -58,6 +64,34 @@ def test_starts_are_dealt_by_stretches(count, jobs, order, dealt):
         assert got == dealt
     # Every start dealt once.
     assert sorted(start for _, first, stop in got for start in range(first, stop)) == list(range(count))
+
+
+@pytest.mark.parametrize(
+    "count, jobs, largest",
+    [
+        (312_951, 8, 1_000),  # all of KBBK: at most 1,000 a chunk
+        (312_951, 2, 1_000),
+        (20_000, 2, 313),  # else at least 32 chunks a worker
+        (3_000, 8, 12),
+    ],
+)
+def test_chunks_grow_from_ten_to_a_32nd_of_a_share_and_1000_at_most(count, jobs, largest):
+    deal = StartsDeal([chess.Board()] * count, PositionsSpec("all"), jobs)
+    sizes = []
+    for _ in range(10):
+        chunk = deal.chunk(0)
+        assert chunk is not None
+        deal.answered(0, b"")
+        sizes.append(chunk.stop - chunk.first)
+    assert sizes[0] == 10 and max(sizes) == sizes[-1] == largest
+
+
+def test_the_first_chunk_goes_alone_and_the_others_follow_its_answer():
+    deal = StartsDeal([chess.Board()] * 100, PositionsSpec("all"), 3)
+    assert deal.chunk(1) is not None
+    assert [deal.chunk(worker) for worker in (0, 1, 2)] == [None] * 3
+    deal.answered(1, b"first")
+    assert [deal.chunk(worker).shared for worker in (0, 1, 2)] == [(b"first",), (), (b"first",)]
 
 
 def test_each_worker_hears_of_the_others_segments_once():

@@ -36,9 +36,28 @@ def test_the_work_is_plans_for_segments_and_games_and_plans_otherwise():
     # 0.025 ms a plan's search, 0.375 ms a game's play; never faster than CPU.
     assert games.cpu_for(10_000, 20_000) == pytest.approx(0.5 + 3.75)
     assert games.slowdown == 1.0
-    run = Estimate(10_000, 20_000, 40.0, processes=4, cpus=2, slowdown=1.5)
-    assert run.seconds == pytest.approx(30.0) and run.worth_saying  # two CPUs for four processes
+    run = Estimate(10_000, 20_000, 40.0, processes=4, cpus=2, slowdown=1.5, load=2.0)
+    assert run.seconds == pytest.approx(30.0) and run.worth_saying  # two CPUs for six processes
     assert str(run) == "about 30 s with 4 processes (some 20,000 plans, 40 s of CPU by a model of the work)"
+
+
+@pytest.mark.parametrize(
+    "processes, cpus, slowdown, load, seconds",
+    [
+        (1, 2, 1.0, 0.3, 60.0),  # a quiet machine: a core for the run
+        (2, 2, 1.0, 0.5, 37.5),  # ... but the other work takes a quarter of its two cores
+        (4, 2, 1.0, 0.0, 30.0),  # more processes than CPUs: the CPUs' time
+        # All of KBBK at a load of 15 on two CPUs took 341 s with one
+        # process, 144 s with two; its pilot ran 3.4 times slower than its
+        # CPU, which alone said 3 min and 59 s (the load: 8 and 8.5 times).
+        (1, 2, 3.4, 15.0, 480.0),
+        (2, 2, 3.4, 15.0, 255.0),
+        (1, 2, 3.4, 0.0, 204.0),  # the pilot's pace where the load says less
+    ],
+)
+def test_a_busy_machine_slows_the_estimate(processes, cpus, slowdown, load, seconds):
+    run = Estimate(300_000, 300_000, 60.0, processes, cpus, slowdown, load)
+    assert run.seconds == pytest.approx(seconds)
 
 
 def test_the_pace_is_the_models_until_the_games_tell(monkeypatch):

@@ -21,6 +21,7 @@ import al0.cli.process as process
 import al0.verify.api
 import al0.verify.run as verify_run
 from al0.cli import cli
+from al0.verify.merge import remove_stale_folders
 from al0.verify.run import CHUNK, JOBS_PER_CPU, useful_jobs
 from conftest import TABLES, forks_of
 
@@ -325,3 +326,16 @@ def test_a_worker_forked_by_a_thread_that_ends_lives_on():
             time.sleep(0.01)
         assert executor.submit(os.getpid).result(timeout=60) == worker
         assert running(worker)
+
+
+def test_the_workers_folders_of_killed_runs_go_and_a_live_runs_stay(tmp_path):
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    killed = tmp_path / f"al0-verify-{ended.pid}-x1"
+    live = tmp_path / f"al0-verify-{os.getpid()}-x2"
+    other = tmp_path / f"al0-other-{ended.pid}-x3"
+    for folder in (killed, live, other):
+        folder.mkdir()
+        (folder / "1-1").write_bytes(b"segments")
+    remove_stale_folders(tmp_path)
+    assert not killed.exists() and live.exists() and other.exists()
