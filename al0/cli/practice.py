@@ -232,7 +232,7 @@ def practice(
     """Play the winning side of TABLE's endgame yourself against the
     tablebase's longest resistance. TABLE is a table (krk, kqk, a file) or
     a material in capitals (KQKR): then hints and verdicts come from the
-    tablebase alone. With a table that holds (krkb_hold, krkn_hold) you
+    tablebase alone. With a table that holds (krkb_hold, kpk_hold) you
     defend a drawn position instead, against the tablebase's most testing
     attack (the move that leaves you the fewest moves that keep the draw),
     for 50 moves: each move is the method's, good (the draw kept) or a
@@ -264,11 +264,7 @@ def practice(
             return
     if table is None:
         raise click.UsageError("name a TABLE (krk, kqk, a file) or a material (KQKR)")
-    given = [
-        name for name, value in (("--fen", fen), ("--epd", epd), ("--level", level)) if value is not None
-    ]
-    if len(given) > 1:
-        raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
+    given = _exercises_named(fen, epd, level)
     loaded, keep = _load_checked(table, epd, path, pgn_path)
     if loaded is None and not given and not queued:
         raise click.UsageError(f"{table} has no table: give --level A..B, --epd FILE or --fen FEN")
@@ -277,9 +273,7 @@ def practice(
     match = Match(loaded, budget, tablebases) if loaded is not None else None
     tablebase = tablebases.get(material)
     if tablebase is None:
-        raise CommandError(
-            f"practice needs a tablebase, and there is none for {material} (pawnless, up to four men)"
-        )
+        raise CommandError(f"practice needs a tablebase, and there is none for {material} (up to four men)")
     starts = _starts(loaded, table, material, tablebase, fen, epd, level, count, seed, queued)
     games: list[chess.pgn.Game] = []
     try:
@@ -293,6 +287,16 @@ def practice(
         if pgn_path is not None and games:
             write_output(pgn_path, practice_pgn_text(games), "PGN", keep)
             click.echo(f"PGN written to {pgn_path}")
+
+
+def _exercises_named(fen: str | None, epd: str | None, level: Level | None) -> list[str]:
+    """The options given that name the exercises (at most one may be)."""
+    given = [
+        name for name, value in (("--fen", fen), ("--epd", epd), ("--level", level)) if value is not None
+    ]
+    if len(given) > 1:
+        raise click.UsageError(f"give one of {' and '.join(given)}: each names the exercises")
+    return given
 
 
 def _show(path: Path, show_progress: bool, as_json: bool, table: str | None) -> None:
