@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING, Callable, NamedTuple, TypeAlias
 
 import chess
 
-from al0.board.moves import apply, legal_moves, play
+from al0.board.moves import apply, move_generator, play
 from al0.board.position import MOVES, Position, from_board, piece_counts
-from al0.core import native
 from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, ending_at
 from al0.engine.tree import ForcingTree
@@ -105,8 +104,8 @@ class WorstCase:
         moves."""
         self.replies: dict[Position, list[Reply]] = {}
         """:meth:`_replies` of every position after our move met."""
-        self._core = native()
-        """The native core, whose move generator the walks use, or None."""
+        self._moves = move_generator()
+        """The board's move generation: the native core's where it runs."""
         self.on_plan: Callable[[int], None] | None = None
         """Told how many positions are planned each time a plan is made here:
         one start's analysis may need thousands, and a run in one process
@@ -117,10 +116,9 @@ class WorstCase:
             return self.endings[position]
         except KeyError:
             pass
-        core = self._core
-        if core is not None and core.legal_moves(position):
+        if self._moves.has_legal_move(position):
             # A move to make: no mate, no stalemate (ending_at's first test,
-            # the core's move generator deciding it); the material is left.
+            # decided by the chosen move generator); the material is left.
             planner = self.planner
             needed = piece_counts(position, planner.table.us) == planner.needed_material
             ending = None if needed else Ending.MATERIAL_LOST
@@ -137,11 +135,10 @@ class WorstCase:
         KRK's), with the core's move generator where it runs."""
         found = self.replies.get(after)
         if found is None:
-            core, ending = self._core, self._ending
-            moves = legal_moves(after) if core is None else [_MOVE[code] for code in core.legal_moves(after)]
+            ending = self._ending
             found = self.replies[after] = [
                 (move_code(reply), reached, ending(reached))
-                for reply in moves
+                for reply in self._moves.legal_moves(after)
                 for reached in (apply(after, reply),)
             ]
         return found
@@ -394,10 +391,6 @@ def move_code(move: chess.Move) -> int:
 
 
 _UCI = tuple(move.uci() for row in MOVES for move in row)
-
-_MOVE = tuple(move for row in MOVES for move in row)
-"""Every move of a pawnless game, by :func:`move_code`: the shared
-:data:`~al0.board.position.MOVES`."""
 """The UCI of every move of a pawnless game, by :func:`move_code`."""
 
 

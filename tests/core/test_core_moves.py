@@ -11,7 +11,7 @@ import random
 import chess
 import pytest
 
-from al0.board.moves import legal_moves
+from al0.board.moves import legal_moves, move_generator
 from al0.board.position import from_board
 from al0.core import native
 
@@ -48,6 +48,7 @@ def random_boards(material: str, count: int, seed: int) -> list[chess.Board]:
 
 @pytest.mark.parametrize("material", MATERIALS)
 def test_legal_moves_in_python_chess_order(material: str) -> None:
+    chosen = move_generator()  # the board's moves on the core
     for board in random_boards(material, 40, seed=35):
         position = from_board(board)
         expected = [move.from_square << 6 | move.to_square for move in board.legal_moves]
@@ -55,6 +56,8 @@ def test_legal_moves_in_python_chess_order(material: str) -> None:
         assert [move.from_square << 6 | move.to_square for move in legal_moves(position)] == expected, (
             board.fen()
         )
+        assert chosen.legal_moves(position) == list(board.legal_moves), board.fen()
+        assert chosen.has_legal_move(position) is bool(expected), board.fen()
 
 
 def test_bad_position_is_a_type_error() -> None:
