@@ -67,8 +67,8 @@ def bratko() -> AdviceTable:
 
 
 RUN_CACHE = "AL0_TEST_RUN_CACHE"
-"""The environment variable that hands this run's tablebase cache to a
-pytest started inside it (never set by a user: the suite sets it)."""
+"""The environment variable that hands a run's tablebase cache to a pytest
+a test of it starts (a test sets it for its child; a user never does)."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -86,9 +86,9 @@ def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     built once a run rather than once a worker: a build writes its file
     through a temporary file and a rename, so a worker reads a whole table
     or none, and two that build the same table at once write the same bytes.
-    A pytest that a test starts (tests/test_twin.py's run on the Python
-    twin, the sanitizers' run) shares it too, through :data:`RUN_CACHE`:
-    the twin builds the same tables, in Python, at many times the cost."""
+    A pytest that a test starts may be handed it through :data:`RUN_CACHE`
+    (tests/test_twin.py's run on the Python twin is: the twin would build
+    the same tables, in Python, at many times the cost)."""
     shared = os.environ.get(RUN_CACHE)
     if shared:
         cache = Path(shared)
@@ -99,7 +99,6 @@ def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         cache = tmp_path_factory.mktemp("tablebase-cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AL0_CACHE_DIR", str(cache))
-        patch.setenv(RUN_CACHE, str(cache))
         patch.setenv("AL0_DATA_DIR", str(tmp_path_factory.mktemp("al0-data")))
         yield cache
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from al0.core import native
 from al0.tablebase import load
-from conftest import ROOT
+from conftest import ROOT, RUN_CACHE
 
 ABOVE = [
     "tests/lang/test_definitions.py",
@@ -33,14 +34,14 @@ than the suite's four minutes); KBBK's verdicts (20 s there) are left out."""
 
 TABLEBASES = ("KRK", "KQK", "KQKR")
 """The tablebases those tests play against, built on the core into the
-run's cache before the child starts (tests/conftest.py hands it the cache):
+run's cache before the child starts, which shares it (:data:`RUN_CACHE`):
 the twin's build is the tablebase tests' claim, not these, and building
 them on the twin was 11 of the child's 27 s of CPU."""
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(native() is None, reason="the twin runs already: the native core is not running")
-def test_the_quick_tests_pass_on_the_python_twin() -> None:
+def test_the_quick_tests_pass_on_the_python_twin(tablebase_cache: Path) -> None:
     for material in TABLEBASES:
         load(material)
     done = subprocess.run(
@@ -60,7 +61,7 @@ def test_the_quick_tests_pass_on_the_python_twin() -> None:
             *ABOVE,
         ],
         cwd=ROOT,
-        env={**os.environ, "AL0_CORE": "python"},
+        env={**os.environ, "AL0_CORE": "python", RUN_CACHE: str(tablebase_cache)},
         capture_output=True,
         text=True,
         timeout=900,
