@@ -239,3 +239,67 @@ def vocabulary_calls(material: str, kind: str, names: Iterable[str]) -> list[str
                     continue  # not a call the loader accepts (a king expected, ...)
                 calls.append(text)
     return calls
+
+
+PAWN_MATERIALS = {
+    "KPK": ((chess.PAWN, chess.WHITE),),
+    "KPKP": ((chess.PAWN, chess.WHITE), (chess.PAWN, chess.BLACK)),
+    "KPPK": ((chess.PAWN, chess.WHITE), (chess.PAWN, chess.WHITE)),
+    "KQKP": ((chess.QUEEN, chess.WHITE), (chess.PAWN, chess.BLACK)),
+    "KRPK": ((chess.ROOK, chess.WHITE), (chess.PAWN, chess.WHITE)),
+    "KBKP": ((chess.BISHOP, chess.BLACK), (chess.PAWN, chess.WHITE)),
+}
+
+
+def pawn_boards(
+    material: tuple[tuple[chess.PieceType, chess.Color], ...], count: int, rng: random.Random
+) -> list[chess.Board]:
+    """Legal boards of ``material`` with its pawns on ranks 2 to 7, mostly
+    near their promotion or start rank (where promotions and double steps
+    happen). Every third board is the position just after a double step
+    (on its move stack); with pawns of both colours, one that a pawn may
+    take en passant."""
+    boards: list[chess.Board] = []
+    while len(boards) < count:
+        board = chess.Board(None)
+        squares = rng.sample(chess.SQUARES, 2 + len(material))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        step = len(boards) % 3 == 2
+        mover = rng.choice(chess.COLORS)
+        # For a capture en passant: our pawn on its start rank, theirs
+        # beside its landing square.
+        file = rng.randrange(8)
+        beside = chess.square(file + rng.choice([d for d in (-1, 1) if 0 <= file + d < 8]), 3 if mover else 4)
+        placed = {mover: chess.square(file, 1 if mover else 6), not mover: beside}
+        for square, (piece, color) in zip(squares[2:], material):
+            if piece == chess.PAWN:
+                if (
+                    step
+                    and placed.get(color) is not None
+                    and {c for _, c in material if _ == chess.PAWN} == {0, 1}
+                ):
+                    square = placed[color]
+                    placed[color] = None
+                else:
+                    square = chess.square(
+                        rng.randrange(8), rng.choice((1, 3, 4, 6) if color else (6, 4, 3, 1))
+                    )
+                if board.piece_at(square):
+                    break
+            board.set_piece_at(square, chess.Piece(piece, color))
+        board.turn = mover
+        if chess.popcount(board.occupied) != 2 + len(material) or not board.is_valid():
+            continue
+        if step:
+            doubles = [
+                move
+                for move in board.legal_moves
+                if board.piece_type_at(move.from_square) == chess.PAWN
+                and abs(move.to_square - move.from_square) == 16
+            ]
+            if not doubles:
+                continue
+            board.push(rng.choice(doubles))
+        boards.append(board)
+    return boards

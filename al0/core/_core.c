@@ -1,7 +1,8 @@
 /* al0.core._core: the CPython face of the native core. It reads what
  * Python prepared (positions as al0.board.position.Position tuples,
  * advice and planners compiled by al0/engine/native.py) and returns plain
- * values: moves as from * 64 + to, a search's tree as nested tuples
+ * values: moves as from * 64 + to (plus 4096 times the piece a pawn
+ * becomes: al0.board.position.move_code), a search's tree as nested tuples
  * (height, ((move, subtree), ...)) with shared subtrees shared, a plan's as
  * flat ints in bytes (tree.h). It never parses a table, prints or exits. */
 #define PY_SSIZE_T_CLEAN
@@ -17,27 +18,38 @@
 
 /* ---------------------------------------------------------- reading input */
 
-/* A position's fields, whatever its number of men. */
+/* A position's fields, whatever its number of men: the tuple
+ * (white, black, kings, queens, rooks, bishops, knights, pawns, turn,
+ * ep_square), ep_square None or a square. */
 static int read_fields(PyObject *tuple, Position *p)
 {
-    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 8) {
-        PyErr_SetString(PyExc_TypeError, "a position is a tuple of 7 bitboards and the turn");
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 10) {
+        PyErr_SetString(PyExc_TypeError,
+                        "a position is a tuple of 8 bitboards, the turn and the en-passant square");
         return -1;
     }
-    Bitboard *fields[7] = {&p->white, &p->black, &p->kings, &p->queens, &p->rooks,
-                           &p->bishops, &p->knights};
-    for (int i = 0; i < 7; i++) {
+    Bitboard *fields[8] = {&p->white, &p->black, &p->kings, &p->queens, &p->rooks,
+                           &p->bishops, &p->knights, &p->pawns};
+    for (int i = 0; i < 8; i++) {
         *fields[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tuple, i));
         if (*fields[i] == (Bitboard)-1 && PyErr_Occurred())
             return -1;
     }
-    p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 7));
+    p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 8));
     if (p->turn < 0)
         return -1;
+    PyObject *ep = PyTuple_GET_ITEM(tuple, 9);
+    p->ep_square = ep == Py_None ? -1 : PyLong_AsLong(ep);
+    if (p->ep_square == -1 && PyErr_Occurred())
+        return -1;
+    if (p->ep_square < -1 || p->ep_square > 63) {
+        PyErr_SetString(PyExc_ValueError, "a position's en-passant square is None or a square");
+        return -1;
+    }
     /* Every man on one square of one colour and one kind: what the move
      * generator and the vocabulary assume of a board. */
     Bitboard men = p->white | p->black, kinds = 0, overlap = p->white & p->black;
-    for (int i = 2; i < 7; i++) {
+    for (int i = 2; i < 8; i++) {
         overlap |= kinds & *fields[i];
         kinds |= *fields[i];
     }
@@ -49,18 +61,29 @@ static int read_fields(PyObject *tuple, Position *p)
     return 0;
 }
 
-/* A position the core may search. */
+/* A position the core may search: at most MAX_MEN men, pawns too. */
 static int read_position(PyObject *tuple, Position *p)
 {
     if (read_fields(tuple, p) < 0)
         return -1;
     /* The move lists hold MAX_MOVES: eight men have at most 7 * 27 + 8
-     * moves, and a search never adds a man. */
+     * moves (a pawn's promotions, four moves to a square, fewer), and a
+     * search never adds a man. */
     if (popcount(p->white | p->black) > MAX_MEN) {
         PyErr_Format(PyExc_ValueError, "the native core plays at most %d men", MAX_MEN);
         return -1;
     }
     return 0;
+}
+
+
+/* A position as al0.board.position.Position's tuple. */
+static PyObject *position_tuple(const Position *p)
+{
+    PyObject *ep = p->ep_square < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(p->ep_square);
+    return ep ? Py_BuildValue("(KKKKKKKKON)", p->white, p->black, p->kings, p->queens, p->rooks,
+                              p->bishops, p->knights, p->pawns, p->turn ? Py_True : Py_False, ep)
+              : NULL;
 }
 
 /* A sequence of ints into a new C array (freed by the caller); an int
@@ -110,6 +133,25 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *arg)
     if (read_position(arg, &p) < 0)
         return NULL;
     return moves_tuple(moves, legal_moves(&p, moves));
+}
+
+/* apply(position, move): the position after a legal move (moves.apply),
+ * for the differential tests; a move that is not legal is refused. */
+static PyObject *py_apply(PyObject *self, PyObject *args)
+{
+    PyObject *position;
+    int move;
+    Position p;
+    Move moves[MAX_MOVES];
+    if (!PyArg_ParseTuple(args, "Oi", &position, &move) || read_position(position, &p) < 0)
+        return NULL;
+    int count = legal_moves(&p, moves);
+    for (int i = 0; i < count; i++)
+        if (moves[i] == move) {
+            Position child = apply_move(&p, moves[i]);
+            return position_tuple(&child);
+        }
+    return PyErr_Format(PyExc_ValueError, "move %d is not a legal move of the position", move);
 }
 
 static PyObject *bad_arguments(const int *args, int count)
@@ -497,8 +539,12 @@ fail:
  * side's king square; an empty side has none). */
 static int read_probed(PyObject *tuple, Position *p)
 {
-    if (read_position(tuple, p) < 0)
+    if (read_fields(tuple, p) < 0)
         return -1;
+    if (popcount(p->white | p->black) > MAX_MEN) {
+        PyErr_Format(PyExc_ValueError, "the native core plays at most %d men", MAX_MEN);
+        return -1;
+    }
     if (popcount(p->kings & p->white) != 1 || popcount(p->kings & p->black) != 1) {
         PyErr_SetString(PyExc_ValueError, "a probed position has one king a side");
         return -1;
@@ -511,6 +557,8 @@ static PyObject *prober_value(ProberObject *self, PyObject *arg)
     Position p;
     if (read_probed(arg, &p) < 0)
         return NULL;
+    if (p.pawns)
+        return PyLong_FromLong(-1);  /* the core's prober holds no pawn tables yet: the Python twin answers */
     return PyLong_FromLong(probe_value(&self->prober, &p));
 }
 
@@ -520,6 +568,8 @@ static PyObject *prober_best_defence(ProberObject *self, PyObject *arg)
     Move best = 0;
     if (read_probed(arg, &p) < 0)
         return NULL;
+    if (p.pawns)
+        return PyLong_FromLong(-1);  /* as value: no table of the core knows pawns yet */
     int found = probe_best_defence(&self->prober, &p, &best);
     return PyLong_FromLong(found < 0 ? found : best);
 }
@@ -755,7 +805,7 @@ static long long column_buffers(PyObject *boards, PyObject *out, Py_ssize_t item
         return -1;
     if (rows->len % (ROW_BOARDS * 8)) {
         PyBuffer_Release(rows);
-        PyErr_SetString(PyExc_ValueError, "boards: rows of seven 64-bit bitboards");
+        PyErr_SetString(PyExc_ValueError, "boards: rows of eight 64-bit bitboards");
         return -1;
     }
     long long count = rows->len / (ROW_BOARDS * 8);
@@ -1148,8 +1198,7 @@ static PyObject *py_canonical(PyObject *module, PyObject *args)
         return NULL;
     int symmetry = canonical_symmetry(&p, us);
     Position i = transform_position(&p, symmetry);
-    return Py_BuildValue("(i(KKKKKKKO))", symmetry, i.white, i.black, i.kings, i.queens, i.rooks,
-                         i.bishops, i.knights, i.turn ? Py_True : Py_False);
+    return Py_BuildValue("(iN)", symmetry, position_tuple(&i));
 }
 
 /* ------------------------------------------------------------ retrograde */
@@ -1294,8 +1343,9 @@ static PyObject *names_tuple(const char **names, int count)
 
 static PyMethodDef core_methods[] = {
     {"legal_moves", py_legal_moves, METH_O,
-     "legal_moves(position): the legal moves (from * 64 + to) in python-chess's order;"
-     " al0.board.moves.move_generator chooses it"},
+     "legal_moves(position): the legal moves (from * 64 + to, plus 4096 * the piece a pawn "
+     "becomes) in python-chess's order; al0.board.moves.move_generator chooses it"},
+    {"apply", py_apply, METH_VARARGS, "apply(position, move): the position after a legal move"},
     {"feature", py_feature, METH_VARARGS,
      "feature(id, a, b, c, position, us): a vocabulary feature at a node (None: no value)"},
     {"predicate", py_predicate, METH_VARARGS,

@@ -7,9 +7,10 @@
 
 #include "goals.h"
 
-/* A position as a row of seven bitboards, in the order of Position's
- * fields (white, black, kings, queens, rooks, bishops, knights). */
-#define ROW_BOARDS 7
+/* A position as a row of eight bitboards, in the order of Position's
+ * fields (white, black, kings, queens, rooks, bishops, knights, pawns);
+ * no en-passant square (a table's position has none). */
+#define ROW_BOARDS 8
 
 /* The most men a row may hold (a move list's bound, as for a search). */
 #define COLUMN_MAX_MEN 8

@@ -116,6 +116,8 @@ static uint64_t hash_position(const Position *p)
     h ^= (p->black + (h >> 29)) * 0xBF58476D1CE4E5B9ULL;
     h ^= (p->kings + (h >> 31)) * 0x94D049BB133111EBULL;
     h ^= (p->queens ^ (p->rooks << 1) ^ (p->bishops << 2) ^ (p->knights << 3)) * 0xD6E8FEB86659FD93ULL;
+    if (p->pawns)  /* (a pawnless position's hash is as it always was) */
+        h ^= (p->pawns + (h >> 30) + ((uint64_t)(p->ep_square + 1) << 57)) * 0xC2B2AE3D27D4EB4FULL;
     h ^= (uint64_t)p->turn;
     return h ^ (h >> 32);
 }

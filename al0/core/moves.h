@@ -5,12 +5,20 @@
 
 #include "position.h"
 
-/* A move of a pawnless game: from-square * 64 + to-square. */
+/* A move: from-square * 64 + to-square, plus 4096 times the piece type a
+ * pawn is promoted to (KNIGHT 2 ... QUEEN 5; 0: no promotion), so a move
+ * of a pawnless game is from * 64 + to. */
 typedef uint16_t Move;
 #define MOVE(from, to) ((Move)((from) << 6 | (to)))
-#define MOVE_FROM(m) ((m) >> 6)
+#define PROMOTION_MOVE(from, to, piece) ((Move)((piece) << 12 | (from) << 6 | (to)))
+#define MOVE_FROM(m) (((m) >> 6) & 63)
 #define MOVE_TO(m) ((m) & 63)
+#define MOVE_PROMOTION(m) ((m) >> 12)
 #define MAX_MOVES 256
+
+/* generators._by_squares' key: by from-square, to-square, then promotion
+ * (none, knight, bishop, rook, queen). */
+static inline int by_squares(Move m) { return (m & 4095) << 3 | MOVE_PROMOTION(m); }
 
 Position apply_move(const Position *p, Move move);
 int legal_moves(const Position *p, Move *out);

@@ -8,6 +8,7 @@
 #include "position.h"
 
 Bitboard KING_ATTACKS[64], KNIGHT_ATTACKS[64];
+Bitboard PAWN_ATTACKS[2][64];
 
 /* RAYS[d][s]: the squares from s in direction d to the edge, s excluded.
  * Directions 0-3 go up the board (square numbers rise), 4-7 down. */
@@ -23,7 +24,11 @@ void init_tables(void)
     static const int knight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
     for (int s = 0; s < 64; s++) {
         int x = s & 7, y = s >> 3;
-        KING_ATTACKS[s] = KNIGHT_ATTACKS[s] = 0;
+        KING_ATTACKS[s] = KNIGHT_ATTACKS[s] = PAWN_ATTACKS[0][s] = PAWN_ATTACKS[1][s] = 0;
+        for (int colour = 0; colour < 2; colour++)
+            for (int dx = -1; dx <= 1; dx += 2)
+                if (on_board(x + dx, y + (colour ? 1 : -1)))
+                    PAWN_ATTACKS[colour][s] |= BB((y + (colour ? 1 : -1)) * 8 + x + dx);
         for (int i = 0; i < 8; i++) {
             if (on_board(x + king[i][0], y + king[i][1]))
                 KING_ATTACKS[s] |= BB((y + king[i][1]) * 8 + x + king[i][0]);
@@ -43,12 +48,14 @@ int position_equal(const Position *a, const Position *b)
 {
     return a->white == b->white && a->black == b->black && a->kings == b->kings
         && a->queens == b->queens && a->rooks == b->rooks && a->bishops == b->bishops
-        && a->knights == b->knights && a->turn == b->turn;
+        && a->knights == b->knights && a->pawns == b->pawns && a->turn == b->turn
+        && a->ep_square == b->ep_square;
 }
 
 Bitboard type_mask(const Position *p, int piece_type)
 {
     switch (piece_type) {
+    case PAWN: return p->pawns;
     case KNIGHT: return p->knights;
     case BISHOP: return p->bishops;
     case ROOK: return p->rooks;
@@ -90,6 +97,8 @@ Bitboard attacks_from(const Position *p, int square, Bitboard occupancy)
         return KING_ATTACKS[square];
     if (p->knights & b)
         return KNIGHT_ATTACKS[square];
+    if (p->pawns & b)
+        return PAWN_ATTACKS[(p->white & b) != 0][square];
     if ((p->rooks | p->queens) & b)
         result = rook_attacks(square, occupancy);
     if ((p->bishops | p->queens) & b)
@@ -102,6 +111,8 @@ Bitboard attackers(const Position *p, int colour, int square)
 {
     Bitboard them = side_of(p, colour), occupancy = p->white | p->black;
     Bitboard found = (KING_ATTACKS[square] & p->kings) | (KNIGHT_ATTACKS[square] & p->knights);
+    /* colour's pawns attack square from where the other colour's pawn on it would */
+    found |= PAWN_ATTACKS[!colour][square] & p->pawns;
     found |= rook_attacks(square, occupancy) & (p->rooks | p->queens);
     found |= bishop_attacks(square, occupancy) & (p->bishops | p->queens);
     return found & them;

@@ -100,7 +100,7 @@ static int generate(const int *generator, const Position *p, int depth, int us, 
         /* by from-square, then to-square: reversed legal order is by from
          * ascending but a king in check comes first there, so sort */
         for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            for (int j = i; j > 0 && by_squares(out[j - 1]) > by_squares(out[j]); j--) {
                 Move t = out[j]; out[j] = out[j - 1]; out[j - 1] = t;
             }
         return n;

@@ -1,7 +1,8 @@
-/* The symmetries of a pawnless board, as al0/board/symmetry.py computes
- * them: the same square maps, and the same canonical symmetry (the least
- * squares of the men, our king first), so that a plan made here in the
- * canonical orientation is the twin's. */
+/* The symmetries of a board as al0/board/symmetry.py computes them: the
+ * same square maps, and the same canonical symmetry (the least squares of
+ * the men, our king first; with pawns, which keep only the file mirror,
+ * our king on the files a-d), so that a plan made here in the canonical
+ * orientation is the twin's. */
 #include "symmetry.h"
 
 int SQUARE_MAPS[8][64];
@@ -62,10 +63,12 @@ Position transform_position(const Position *p, int symmetry)
     Position image = *p;
     if (!symmetry)
         return image;
-    Bitboard *fields[7] = {&image.white, &image.black, &image.kings, &image.queens, &image.rooks,
-                           &image.bishops, &image.knights};
-    for (int i = 0; i < 7; i++)
+    Bitboard *fields[8] = {&image.white, &image.black, &image.kings, &image.queens, &image.rooks,
+                           &image.bishops, &image.knights, &image.pawns};
+    for (int i = 0; i < 8; i++)
         *fields[i] = transform_bitboard(*fields[i], symmetry);
+    if (image.ep_square >= 0)
+        image.ep_square = SQUARE_MAPS[symmetry][image.ep_square];
     return image;
 }
 
@@ -89,6 +92,8 @@ int canonical_symmetry(const Position *p, int us)
 {
     Bitboard ours = side_of(p, us), king = p->kings & ours;
     int square = king ? msb(king) : 63;  /* as Python's bit_length() - 1 of none */
+    if (p->pawns)  /* only the file mirror keeps a pawn's way: our king to the files a-d */
+        return (square & 7) > 3 ? 1 : 0;
     if (LEAST_COUNT[square] == 1)
         return LEAST[square][0];
     Bitboard sides[2] = {ours, (p->white | p->black) & ~ours};

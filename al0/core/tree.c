@@ -107,7 +107,7 @@ static int put(TreeCode *code, const Tree *tree, const int *squares)
             }
         }
         if (squares)
-            move = MOVE(squares[MOVE_FROM(move)], squares[MOVE_TO(move)]);
+            move = PROMOTION_MOVE(squares[MOVE_FROM(move)], squares[MOVE_TO(move)], MOVE_PROMOTION(move));
         code->ints[at + 2 + 2 * i] = move;
         code->ints[at + 3 + 2 * i] = child;
     }

@@ -33,7 +33,7 @@ from typing import Any
 import chess
 
 from al0.board import Material
-from al0.board.position import MOVES, Position, fen
+from al0.board.position import MOVES, Position, code_move, fen
 from al0.core import native
 from al0.engine.compiled import CompiledAdvice
 from al0.engine.history import EVERYWHERE
@@ -235,9 +235,7 @@ def as_tree(nested: tuple[int, tuple[Any, ...]]) -> ForcingTree:
             found = made[id(node)] = (
                 LEAF
                 if not branches and not height
-                else make_tree(
-                    height, tuple((MOVES[move >> 6][move & 63], walk(child)) for move, child in branches)
-                )
+                else make_tree(height, tuple((code_move(move), walk(child)) for move, child in branches))
             )
         return found
 

@@ -12,7 +12,7 @@ from weakref import ref
 
 import chess
 
-from al0.board.position import MOVES
+from al0.board.position import MOVES, code_move, moved
 from al0.board.symmetry import IDENTITY, SQUARE_MAPS, Symmetry
 
 
@@ -72,10 +72,15 @@ class _PackedBranches:
                 if subtree is None:
                     subtree = _packed_node(code, child, made, squares)
                     made[child] = ref(subtree)
-            frm, to = move >> 6, move & 63
-            if squares is not None:
-                frm, to = squares[frm], squares[to]
-            branches.append((MOVES[frm][to], subtree))
+            if squares is None:
+                branches.append((code_move(move), subtree))
+            elif move < 4096:
+                branches.append((MOVES[squares[move >> 6]][squares[move & 63]], subtree))
+            else:  # a promotion
+                made_move = code_move(move)
+                branches.append(
+                    (moved(made_move, squares[made_move.from_square], squares[made_move.to_square]), subtree)
+                )
         found = fields["branches"] = tuple(branches)
         return found
 
@@ -178,7 +183,7 @@ def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
             found = done[id(node)] = ForcingTree(
                 node.height,
                 tuple(
-                    (MOVES[squares[move.from_square]][squares[move.to_square]], walk(child))
+                    (moved(move, squares[move.from_square], squares[move.to_square]), walk(child))
                     for move, child in node.branches
                 ),
             )

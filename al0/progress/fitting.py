@@ -160,13 +160,17 @@ def fit(
     ``seed``) where ``pre`` holds.
 
     :raises TableSyntaxError: a term or ``pre`` that is not one (one line,
-        its column), or a phase with no won position in the first 200,000
+        its column), a term named twice, or a phase with no won position in the first 200,000
         of the sample's order.
     """
     material = table.material
     condition = pre if pre is not None else "true"
     values: list[ValueFn] = []
+    seen: dict[str, int] = {}
     for number, term in enumerate(terms, 1):
+        first = seen.setdefault("".join(term.split()), number)
+        if first != number:
+            raise TableSyntaxError(f"term {number} {term!r} repeats term {first}: a feature is fitted once")
         read = _read(material, "true", term, f"term {number}", term, _TERM_LINE, _TERM_COLUMN)
         values.append(compile_value(read.advice["a"].prefer[0], read.library))
     phase = (

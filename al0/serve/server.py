@@ -87,6 +87,16 @@ def split_host(value: str) -> tuple[str, int | None] | None:
     return name, int(rest[1:]) if rest else None
 
 
+def _address_family(host: str) -> socket.AddressFamily:
+    """IPv6 for an IPv6 address (``::1``, ``::``, ``[::1]``), IPv4 otherwise:
+    the standard library's server listens on IPv4 only unless told."""
+    try:
+        version = ipaddress.ip_address(host.strip("[]")).version
+    except ValueError:
+        return socket.AF_INET
+    return socket.AF_INET6 if version == 6 else socket.AF_INET
+
+
 def _is_address(name: str) -> bool:
     try:
         ipaddress.ip_address(name)
@@ -106,7 +116,8 @@ class Server(ThreadingHTTPServer):
         self.api = api
         self.searches = ThreadPoolExecutor(SEARCH_WORKERS, thread_name_prefix="al0-search")
         self._search_places = threading.BoundedSemaphore(SEARCH_WORKERS + SEARCH_WAITING)
-        super().__init__((host, port), Handler)
+        self.address_family = _address_family(host)
+        super().__init__((host.strip("[]"), port), Handler)
         bound = self.server_address[0]
         bound = bound.decode() if isinstance(bound, bytes) else bound
         self.port: int = self.server_address[1]

@@ -277,12 +277,13 @@ def occupancy(squares: list[Squares]) -> npt.NDArray[np.uint64]:
 
 
 def bitboards(squares: Sequence[Squares], pieces: Sequence[chess.Piece]) -> npt.NDArray[np.uint64]:
-    """The seven bitboards of a compact position (:class:`~al0.board.position.Position`'s
-    order: white, black, kings, queens, rooks, bishops, knights), a row per
-    position, from each slot's squares and the piece standing on them."""
-    rows = np.zeros((len(squares[0]) if len(squares) else 0, 7), dtype=np.uint64)
+    """The eight bitboards of a compact position (:class:`~al0.board.position.Position`'s
+    order: white, black, kings, queens, rooks, bishops, knights, pawns), a
+    row per position, from each slot's squares and the piece standing on
+    them."""
+    rows = np.zeros((len(squares[0]) if len(squares) else 0, 8), dtype=np.uint64)
     for slot, piece in zip(squares, pieces):
         bits = BIT[slot]
         rows[:, 0 if piece.color else 1] |= bits
-        rows[:, 8 - piece.piece_type] |= bits  # kings 2, queens 3, ..., knights 6
+        rows[:, 8 - piece.piece_type] |= bits  # kings 2, queens 3, ..., knights 6, pawns 7
     return rows

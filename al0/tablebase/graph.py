@@ -102,8 +102,9 @@ class MoveGraph:
 
     def boards(self, indices: Indices) -> npt.NDArray[np.uint64]:
         """The bitboards of the position at each index, a row each: the
-        seven of :class:`Position` in its order (white, black, kings,
-        queens, rooks, bishops, knights; our pieces White), its turn aside."""
+        eight of :class:`Position` in its order (white, black, kings,
+        queens, rooks, bishops, knights, pawns; our pieces White), its turn
+        aside."""
         material = self.table.material
         pieces = [chess.Piece(kind, owner == 0) for kind, owner in zip(material.types, material.sides)]
         return bitboards(self.layout.decode(indices), pieces)
@@ -113,7 +114,7 @@ class MoveGraph:
         White; 1: theirs, Black)."""
         turn = chess.WHITE if side == 0 else chess.BLACK
         for row in self.boards(indices).tolist():
-            yield Position._make((*row, turn))
+            yield Position._make((*row, turn, None))
 
     def index(self, board: chess.Board) -> int:
         """The canonical index of ``board`` (either side to move; our pieces

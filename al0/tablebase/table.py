@@ -17,7 +17,7 @@ import numpy as np
 
 from al0.board import Material
 from al0.board.moves import legal_moves
-from al0.board.position import MOVES, Position, to_board
+from al0.board.position import MOVES, Position, code_move, to_board
 from al0.core import native
 from al0.errors import PositionError
 from al0.tablebase.classes import PositionClasses
@@ -365,7 +365,7 @@ class Tablebase:
         """The kings' squares (White's, Black's) and the other men of the
         compact ``position`` (as :func:`_board_men` reads a board's; not
         sorted by colour)."""
-        white, _, kings, queens, rooks, bishops, knights, _ = position
+        white, _, kings, queens, rooks, bishops, knights, pawns, _, _ = position
         men = [
             (piece, bool(white >> square & 1), square)
             for piece, mask in (
@@ -373,6 +373,7 @@ class Tablebase:
                 (chess.BISHOP, bishops),
                 (chess.ROOK, rooks),
                 (chess.QUEEN, queens),
+                (chess.PAWN, pawns),
             )
             for square in chess.scan_forward(mask)
         ]
@@ -415,7 +416,7 @@ class Tablebase:
         if self._prober is not None:
             found: int = self._prober.best_defence(position)
             if found >= 0:
-                return MOVES[found >> 6][found & 63]
+                return code_move(found)
         # The Python twin; it raises for men no table knows and for no legal move.
         white_king, black_king, men = self._men(position)
         scored = self._scored_men(white_king, black_king, men, position.turn, legal_moves(position), position)

@@ -50,22 +50,32 @@ _MASK = (1 << 64) - 1
 
 def pack(position: Position) -> Key:
     """``position`` as one int: its bitboards side by side (the knights are
-    what is left of the men: a position has no pawns) and the side to move."""
-    white, black, kings, queens, rooks, bishops, _, turn = position
-    return (
-        ((((white << 64 | black) << 64 | kings) << 64 | queens) << 64 | rooks) << 64 | bishops
-    ) << 1 | turn
+    what is left of the men); with pawns, their bitboard, the en-passant
+    square (7 bits, 0 for none) and a bit set; the side to move."""
+    white, black, kings, queens, rooks, bishops, _, pawns, turn, ep_square = position
+    key = ((((white << 64 | black) << 64 | kings) << 64 | queens) << 64 | rooks) << 64 | bishops
+    if pawns:
+        # Only with pawns: a pawnless key stays as short as before.
+        key = (key << 64 | pawns) << 7 | (0 if ep_square is None else ep_square + 1)
+        return (key << 1 | 1) << 1 | turn
+    return key << 2 | turn
 
 
 def unpack(key: Key) -> Position:
     """The position :func:`pack` made ``key`` of."""
     turn = bool(key & 1)
-    key >>= 1
+    pawns, ep_square = 0, None
+    with_pawns = key & 2
+    key >>= 2
+    if with_pawns:
+        ep_square = (key & 127) - 1 if key & 127 else None
+        pawns = key >> 7 & _MASK
+        key >>= 71
     bishops, rooks = key & _MASK, key >> 64 & _MASK
     queens, kings = key >> 128 & _MASK, key >> 192 & _MASK
     black, white = key >> 256 & _MASK, key >> 320
-    knights = (white | black) & ~(kings | queens | rooks | bishops)
-    return Position(white, black, kings, queens, rooks, bishops, knights, turn)
+    knights = (white | black) & ~(kings | queens | rooks | bishops | pawns)
+    return Position(white, black, kings, queens, rooks, bishops, knights, pawns, turn, ep_square)
 
 
 class Segment(NamedTuple):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import chess
 
-from al0.board.position import MOVES, Position
+from al0.board.position import Position, code_move, move_code
 from al0.engine.plan import Plan, Planner
 from al0.engine.tree import LEAF, ForcingTree
 from al0.errors import AL0Error
@@ -27,7 +27,7 @@ from al0.verify.game import PackedRecords, pack_records
 from al0.verify.segments import Key, Segment
 from al0.verify.sources import ChainStart, chain_starts, start_positions
 from al0.verify.verifier import Verifier, VerifySpec
-from al0.verify.worst import SentStep, WorstCase, move_code
+from al0.verify.worst import SentStep, WorstCase
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -264,7 +264,7 @@ def decode_tree(code: Sequence[int]) -> ForcingTree:
         for _ in range(count):
             move = code[at]
             at += 1
-            branches.append((MOVES[move >> 6][move & 63], take()))
+            branches.append((code_move(move), take()))
         return ForcingTree(height, tuple(branches))
 
     return take()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple, TypeAlias
 import chess
 
 from al0.board.moves import apply, move_generator, play
-from al0.board.position import MOVES, Position, from_board, piece_counts
+from al0.board.position import MOVES, Position, code_move, from_board, move_code, piece_counts
 from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, ending_at
 from al0.engine.tree import ForcingTree
@@ -208,7 +208,7 @@ class WorstCase:
             step = step_ids.get(key)
             if step is None:
                 step = step_ids[key] = len(own)
-                own.append((MOVES[move >> 6][move & 63], _UCI[move], dict(key[1])))
+                own.append((code_move(move), _uci(move), dict(key[1])))
             ids.append(step)
 
     def sent_steps(self, start: int) -> list[SentStep]:
@@ -381,17 +381,17 @@ def _worse(worst: Value, uci: str, code: int, value: Value) -> Value:
     equals, the longer line."""
     moves_to, ending, line = value
     if (ending != _MATE, moves_to + 1) > (worst[1] != _MATE, worst[0]):
-        return (moves_to + 1, ending, (uci, (_UCI[code], line)))
+        return (moves_to + 1, ending, (uci, (_uci(code), line)))
     return worst
 
 
-def move_code(move: chess.Move) -> int:
-    """A move of a pawnless game as one int (steps key replies by it)."""
-    return move.from_square << 6 | move.to_square
-
-
 _UCI = tuple(move.uci() for row in MOVES for move in row)
-"""The UCI of every move of a pawnless game, by :func:`move_code`."""
+"""The UCI of every move but a promotion, by :func:`move_code`."""
+
+
+def _uci(code: int) -> str:
+    """The UCI of the move of ``code`` (:func:`move_code`)."""
+    return _UCI[code] if code < 4096 else code_move(code).uci()
 
 
 SentStep = tuple[int, tuple[tuple[int, int], ...]]

@@ -97,7 +97,7 @@ def test_an_int_outside_c_is_an_overflow_never_its_low_bits(value: int) -> None:
         lambda: core.feature(6, 1 << 20, -1, -1, KRK, True),  # area(a piece 2**20)
         lambda: core.feature(6, 64, -1, -1, KRK, True),
         lambda: core.predicate(6, -100, -1, KRK, True),
-        lambda: core.feature_column(6, 99, -1, -1, True, True, bytes(56), bytearray(8)),
+        lambda: core.feature_column(6, 99, -1, -1, True, True, bytes(64), bytearray(8)),
     ],
 )
 def test_vocabulary_arguments_out_of_range_are_refused(call) -> None:
@@ -108,8 +108,8 @@ def test_vocabulary_arguments_out_of_range_are_refused(call) -> None:
 @pytest.mark.parametrize(
     "boards, out",
     [
-        (memoryview(bytearray(57))[1:], bytearray(8)),  # rows starting mid-word
-        (bytes(56), memoryview(bytearray(9))[1:]),
+        (memoryview(bytearray(65))[1:], bytearray(8)),  # rows starting mid-word
+        (bytes(64), memoryview(bytearray(9))[1:]),
     ],
 )
 def test_a_column_of_unaligned_buffers_is_refused(boards, out) -> None:
@@ -129,16 +129,34 @@ def test_a_colour_where_a_king_belongs_has_no_box(colour: int) -> None:
 @pytest.mark.parametrize(
     "fields",
     [
-        (1, 1, 1, 0, 0, 0, 0),  # a man of both colours
-        (1, 0, 1, 1, 0, 0, 0),  # a king that is a queen
-        (1, 0, 0, 0, 0, 0, 0),  # a man of no kind
-        (0, 0, 1, 0, 0, 0, 0),  # a king of no colour
+        (1, 1, 1, 0, 0, 0, 0, 0),  # a man of both colours
+        (1, 0, 1, 1, 0, 0, 0, 0),  # a king that is a queen
+        (1, 0, 0, 0, 0, 0, 0, 0),  # a man of no kind
+        (0, 0, 1, 0, 0, 0, 0, 0),  # a king of no colour
+        (3, 0, 1, 0, 0, 0, 0, 3),  # a king that is a pawn
     ],
 )
 def test_a_board_whose_masks_do_not_partition_its_men_is_refused(fields: tuple[int, ...]) -> None:
     assert core is not None
     with pytest.raises(ValueError, match="every man once"):
-        core.legal_moves((*fields, True))
+        core.legal_moves((*fields, True, None))
+
+
+@pytest.mark.parametrize(
+    "position, message",
+    [
+        ((1, 2, 3, 0, 0, 0, 0), "a tuple of 8 bitboards, the turn and the en-passant square"),
+        ((1, 2, 3, 0, 0, 0, 0, 0, True, 64), "None or a square"),
+        (
+            (1, 2, 3, 0, 0, 0, 0, 0, True, "e3"),
+            "an integer is required|must be an integer|cannot be interpreted",
+        ),
+    ],
+)
+def test_a_malformed_position_tuple_is_refused(position: tuple[object, ...], message: str) -> None:
+    assert core is not None
+    with pytest.raises((TypeError, ValueError), match=message):
+        core.legal_moves(position)
 
 
 WHITE_ROOK_KEY = 1 << 2 * ((chess.ROOK - chess.KNIGHT) * 2 + 1)
@@ -309,7 +327,7 @@ def test_a_seeded_fuzz_of_the_boundary_answers_or_refuses() -> None:
             assert "not pieces" in str(error)
     # Columns read their rows as they are (arrays al0 makes from legal
     # boards): rows of any masks must still read nothing outside them.
-    rows = array("Q", (sum(1 << rng.randrange(64) for _ in range(rng.randrange(3))) for _ in range(7 * 300)))
+    rows = array("Q", (sum(1 << rng.randrange(64) for _ in range(rng.randrange(3))) for _ in range(8 * 300)))
     out, goals = array("q", bytes(8 * 300)), bytearray(300)
     for _ in range(20):
         args = [_argument(rng) for _ in range(3)]
@@ -329,7 +347,16 @@ def test_a_seeded_fuzz_of_the_boundary_answers_or_refuses() -> None:
         rest = sum(1 << s for s in bits) & ~kings
         queens = rest if rng.random() < 0.5 else 0  # else rooks: the second layout's men
         board = Position(
-            white, sum(1 << s for s in bits) & ~white, kings, queens, rest & ~queens, 0, 0, rng.random() < 0.5
+            white,
+            sum(1 << s for s in bits) & ~white,
+            kings,
+            queens,
+            rest & ~queens,
+            0,
+            0,
+            0,
+            rng.random() < 0.5,
+            None,
         )
         try:
             prober.value(board)

@@ -32,7 +32,7 @@ TESTS = [
 CHOSEN = (
     "boundary or legal_moves or canonical or orients or feature_and_predicate or goal_and_move_constraint"
     " or excluding or planner_on_the_core or without_a_rule or stopped_by_a_limit or polls or memory_limit"
-    " or more_men or three_men or malformed_tables"
+    " or more_men or three_men or malformed_tables or pawn_moves or not_applied"
 )
 """The tests run under the sanitizers: every one of the core's own, and the
 differential tests that reach each C file (search, plan, memo, tree,

@@ -20,7 +20,7 @@ import pytest
 
 from al0.board import Material
 from al0.board.moves import successors
-from al0.board.position import from_board
+from al0.board.position import from_board, move_code
 from al0.board.sampling import random_positions
 from al0.board.symmetry import INVERSE
 from al0.core import native, status
@@ -64,7 +64,9 @@ def positions(material: str, count: int, seed: int) -> list:  # type: ignore[typ
     return found
 
 
-@pytest.mark.parametrize("material", ["KRK", "KQK", "KBBK", "KBNK", "KQKR", "KRKN", "KNNK"])
+@pytest.mark.parametrize(
+    "material", ["KRK", "KQK", "KBBK", "KBNK", "KQKR", "KRKN", "KNNK", "KPK", "KQKP", "KRPK", "KPKP"]
+)
 def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
     from al0.engine.native import _Writer
     from al0.lang.library import standard_library
@@ -97,7 +99,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
                 )
 
 
-@pytest.mark.parametrize("table_name", STANDARD)
+@pytest.mark.parametrize("table_name", [*STANDARD, "../tests/data/tables/kpk_escort"])
 def test_every_goal_and_move_constraint_equals_the_twin(table_name: str) -> None:
     table = load_table(TABLES / f"{table_name}.yaml")
     samples = positions(table.material.name, 8, seed=35)
@@ -114,7 +116,7 @@ def test_every_goal_and_move_constraint_equals_the_twin(table_name: str) -> None
             ), (name, position)
             ours = position.turn == table.us
             moves = (compiled.us_moves if ours else compiled.them_moves)(node)
-            expected = [m.from_square << 6 | m.to_square for segment, _ in moves for m in segment]
+            expected = [move_code(m) for segment, _ in moves for m in segment]
             assert list(made.core.allowed(position, table.us, depth, ours)) == expected, (name, position)
 
 
@@ -133,7 +135,9 @@ def _search_both(compiled, made, position, us, nodes):  # type: ignore[no-untype
 
 
 @pytest.mark.parametrize(
-    "table_name", STANDARD + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published"]
+    "table_name",
+    STANDARD
+    + ["../benchmarks/kbnk_deep4", "../benchmarks/kbnk_published", "../tests/data/tables/kpk_escort"],
 )
 @pytest.mark.slow
 def test_whole_searches_equal_the_twin(table_name: str) -> None:
@@ -151,7 +155,11 @@ def test_whole_searches_equal_the_twin(table_name: str) -> None:
 
 @pytest.mark.parametrize(
     "table_name, names",
-    [("krk_std", None), ("kbnk", ("progress", "progress_in_2", "box_first_2", "mate_in_2"))],
+    [
+        ("krk_std", None),
+        ("kbnk", ("progress", "progress_in_2", "box_first_2", "mate_in_2")),
+        ("../tests/data/tables/kpk_escort", None),
+    ],
 )
 @pytest.mark.parametrize("reach", [1, EVERYWHERE])
 def test_searches_excluding_positions_equal_the_twin(
@@ -206,6 +214,8 @@ def _outline(plan):  # type: ignore[no-untyped-def]
         ("kqk", 30, True),
         ("kbbk", 20, True),
         ("../tests/data/tables/kbnk_progress_in_2", 10, True),
+        ("../tests/data/tables/kpk_escort", 40, True),
+        ("../tests/data/tables/kpk_escort", 40, False),
     ],
 )
 def test_a_planner_on_the_core_plans_as_one_on_the_twin(

@@ -108,6 +108,10 @@ def test_the_printed_line_is_a_tables_prefer(tmp_path):
         (["dist(K, k)", "2*nonesuch(k)"], "term 2 '2*nonesuch(k)':3: unknown feature 'nonesuch(k)'"),
         (["dist(K, q)"], "term 1 'dist(K, q)':1: dist: KRK has no piece 'q'"),
         (["mate"], "term 1 'mate':1: unknown feature 'mate'"),
+        (
+            ["room(k)", "dist(K, k)", "room( k )"],
+            "term 3 'room( k )' repeats term 1: a feature is fitted once",
+        ),
         (["dist(K, k)", "--pre", "edge(k) and"], "--pre 'edge(k) and':12: expected"),
     ],
 )

@@ -225,6 +225,29 @@ def test_listening_everywhere_answers_the_machines_addresses_only(host: str, eve
         listening.server_close()
 
 
+def test_an_ipv6_address_is_listened_on_and_answered() -> None:
+    """``--host ::1``: the server listens on IPv6 and answers its own page."""
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError as error:
+        pytest.skip(f"no IPv6 loopback on this machine: {error}")
+    listening = Server(Api(Tables()), "::1", 0)
+    thread = threading.Thread(target=listening.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert listening.url == f"http://[::1]:{listening.port}/"
+        with socket.create_connection(("::1", listening.port), timeout=60) as connection:
+            connection.sendall(
+                f"GET / HTTP/1.1\r\nHost: [::1]:{listening.port}\r\nConnection: close\r\n\r\n".encode()
+            )
+            status_line = connection.recv(64).split(b"\r\n")[0]
+        assert status_line.split()[1] == b"200"
+    finally:
+        listening.shutdown()
+        listening.server_close()
+
+
 @pytest.mark.parametrize(
     "header, split",
     [

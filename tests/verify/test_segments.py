@@ -28,6 +28,10 @@ from conftest import LIBRARIES, TABLES, TEST_TABLES
         "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1",
         "8/8/8/8/8/8/8/KBBk4 b - - 0 1",
         "N7/8/8/B7/7k/8/8/3K4 w - - 0 1",
+        "8/8/8/8/4k3/8/4P3/4K3 w - - 0 1",
+        "8/8/8/2k5/3pP3/8/8/4K3 b - e3 0 1",
+        "8/8/8/2k5/Pp6/8/8/4K3 b - a3 0 1",
+        "8/1P6/8/8/8/8/6p1/K6k w - - 0 1",
     ],
 )
 def test_a_packed_position_unpacks_to_itself(fen):

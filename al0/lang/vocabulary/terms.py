@@ -4,11 +4,13 @@ entries take, and the features, predicates and generators they return."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Callable, Union
 
 import chess
 
 from al0.board import Material
+from al0.board.position import Bitboard
 from al0.lang.node import Node
 
 Colour = Union[bool, "PieceRef", None]
@@ -29,11 +31,11 @@ class PieceRef:
     def square(self, node: Node) -> chess.Square | None:
         """Where the piece stands at ``node``; None when it is gone."""
         position = node.position
-        field = _FIELD[self.piece_type]
-        if field is None:
-            return None
-        # Its side's pieces are White's exactly when ``ours`` equals ``node.us``.
-        mask = position[field] & position[0 if node.us == self.ours else 1]
+        # Its side's pieces are White's exactly when ``ours`` equals ``node.us``
+        # (the fields read inline: this runs for every piece a goal names).
+        mask: Bitboard = _FIELD[self.piece_type - 1](position) & (
+            position.white if node.us == self.ours else position.black
+        )
         if self.index:
             for _ in range(self.index):
                 mask &= mask - 1
@@ -44,8 +46,9 @@ class PieceRef:
         return node.us if self.ours else not node.us
 
 
-_FIELD = (None, None, 6, 5, 4, 3, 2)
-"""The field of :class:`Position` that holds each piece type (none: pawns)."""
+_FIELD = tuple(attrgetter(name) for name in ("pawns", "knights", "bishops", "rooks", "queens", "kings"))
+"""What reads the field of :class:`Position` that holds each piece type
+(``_FIELD[piece_type - 1]``)."""
 
 
 def material_pieces(men: Material) -> dict[str, PieceRef]:
