@@ -23,7 +23,7 @@ from typing import Iterator, NamedTuple
 
 import chess
 
-from al0.board.position import attacks, king_square, occupied, pieces
+from al0.board.position import MOVES, attacks, king_square, occupied, pieces
 from al0.lang.library import Library, load_library, standard_library
 from al0.lang.node import Node
 
@@ -85,7 +85,8 @@ def _king_moves(node: Node) -> list[chess.Move]:
     forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
     if s.r is not None:
         forbidden |= chess.BB_SQUARES[s.r]
-    return [chess.Move(s.w, to) for to in chess.scan_forward(chess.BB_KING_ATTACKS[s.w] & ~forbidden)]
+    row = MOVES[s.w]
+    return [row[to] for to in chess.scan_forward(chess.BB_KING_ATTACKS[s.w] & ~forbidden)]
 
 
 def kingtoward(node: Node) -> Iterator[chess.Move]:
@@ -112,11 +113,9 @@ def rooksqueeze(node: Node) -> Iterator[chess.Move]:
     king), the one leaving B the least room first, then the one farthest
     from B."""
     s = squares(node)
+    from_b = _DISTANCE[s.b]
     return iter(
-        sorted(
-            _rook_moves(node),
-            key=lambda move: (_room(move.to_square, s.b), -chess.square_distance(move.to_square, s.b)),
-        )
+        sorted(_rook_moves(node), key=lambda move: (_room(move.to_square, s.b), -from_b[move.to_square]))
     )
 
 
@@ -128,7 +127,8 @@ def _rook_moves(node: Node) -> list[chess.Move]:
         return []
     board = occupied(node.position)
     targets = attacks(node.position, rook, board) & ~board
-    return [chess.Move(rook, to) for to in chess.scan_forward(targets)]
+    row = MOVES[rook]
+    return [row[to] for to in chess.scan_forward(targets)]
 
 
 def kingreach(node: Node) -> Iterator[chess.Move]:
@@ -434,15 +434,21 @@ def rooksafe(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return False
-    return chess.square_distance(s.r, s.b) >= 3 or chess.square_distance(s.r, s.w) == 1
+    return _DISTANCE[s.r][s.b] >= 3 or _DISTANCE[s.r][s.w] == 1
 
 
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 
 
+_CORNER_DISTANCE = tuple(
+    min(chess.square_manhattan_distance(square, corner) for corner in _CORNERS) for square in chess.SQUARES
+)
+"""By square: steps along the lines to the nearest corner."""
+
+
 def _corner_distance(square: chess.Square) -> int:
     """Steps along the lines from ``square`` to the nearest corner."""
-    return min(chess.square_manhattan_distance(square, corner) for corner in _CORNERS)
+    return _CORNER_DISTANCE[square]
 
 
 def cornerdist(node: Node) -> int:
