@@ -30,8 +30,10 @@ ABOVE = [
     "tests/uci/test_uci.py::test_engine_mates_the_tablebase_defender_as_al0_play_does",
 ]
 """The quick tests of lang, teach, verify and uci run on the twin too: about
-6 s of CPU (their whole quick tier would be some 400 s on the twin, more
-than the suite's four minutes); KBBK's verdicts (20 s there) are left out."""
+6 s of CPU (their whole quick tier is some 50 s on the twin, the whole
+suite's quick tier 140 s with the run's tablebases shared, against 120 s on
+the core: measured with -n 2 on a loaded machine); KBBK's verdicts are
+left out."""
 
 TABLEBASES = ("KRK", "KQK", "KQKR")
 """The tablebases those tests play against, built on the core into the
