@@ -23,7 +23,7 @@ from typing import Iterator, NamedTuple
 
 import chess
 
-from al0.board.position import attacks, king_square, occupied, pieces
+from al0.board.position import MOVES, attacks, king_square, occupied, pieces
 from al0.lang.library import Library, load_library, standard_library
 from al0.lang.node import Node
 
@@ -71,6 +71,11 @@ def _csquare_distance(w: chess.Square, rook: chess.Square, b: chess.Square) -> i
     return abs(chess.square_file(w) - cx) + abs(chess.square_rank(w) - cy)
 
 
+_DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
+"""``_DISTANCE[a][b]``: king steps from ``a`` to ``b`` (python-chess's
+square_distance, read from a table in the generators' sort keys)."""
+
+
 # ------------------------------------------------------------ generators
 
 
@@ -80,7 +85,8 @@ def _king_moves(node: Node) -> list[chess.Move]:
     forbidden = chess.BB_KING_ATTACKS[s.b] | chess.BB_SQUARES[s.b]
     if s.r is not None:
         forbidden |= chess.BB_SQUARES[s.r]
-    return [chess.Move(s.w, to) for to in chess.scan_forward(chess.BB_KING_ATTACKS[s.w] & ~forbidden)]
+    row = MOVES[s.w]
+    return [row[to] for to in chess.scan_forward(chess.BB_KING_ATTACKS[s.w] & ~forbidden)]
 
 
 def kingtoward(node: Node) -> Iterator[chess.Move]:
@@ -107,11 +113,9 @@ def rooksqueeze(node: Node) -> Iterator[chess.Move]:
     king), the one leaving B the least room first, then the one farthest
     from B."""
     s = squares(node)
+    from_b = _DISTANCE[s.b]
     return iter(
-        sorted(
-            _rook_moves(node),
-            key=lambda move: (_room(move.to_square, s.b), -chess.square_distance(move.to_square, s.b)),
-        )
+        sorted(_rook_moves(node), key=lambda move: (_room(move.to_square, s.b), -from_b[move.to_square]))
     )
 
 
@@ -123,7 +127,8 @@ def _rook_moves(node: Node) -> list[chess.Move]:
         return []
     board = occupied(node.position)
     targets = attacks(node.position, rook, board) & ~board
-    return [chess.Move(rook, to) for to in chess.scan_forward(targets)]
+    row = MOVES[rook]
+    return [row[to] for to in chess.scan_forward(targets)]
 
 
 def kingreach(node: Node) -> Iterator[chess.Move]:
@@ -149,13 +154,11 @@ def rookbeyond(node: Node) -> Iterator[chess.Move]:
     each group farthest from W first."""
     s = squares(node)
 
+    from_b, from_w = _DISTANCE[s.b], _DISTANCE[s.w]
+
     def key(move: chess.Move) -> tuple[bool, bool, int]:
         to = move.to_square
-        return (
-            chess.square_distance(to, s.b) < 3,
-            chess.square_distance(to, s.w) <= chess.square_distance(to, s.b),
-            -chess.square_distance(to, s.w),
-        )
+        return (from_b[to] < 3, from_w[to] <= from_b[to], -from_w[to])
 
     return iter(sorted(_rook_moves(node), key=key))
 
@@ -240,16 +243,20 @@ def _region_of(w: chess.Square, r: chess.Square | None, b: chess.Square) -> ches
 
 def _flood(w: chess.Square, guarded: chess.Bitboard, b: chess.Square) -> chess.Bitboard:
     """B's square and every square it reaches by king steps, never onto W,
-    a square W attacks, or a square of ``guarded``."""
-    barrier = chess.BB_KING_ATTACKS[w] | chess.BB_SQUARES[w] | guarded
+    a square W attacks, or a square of ``guarded``. Grown a king step at a
+    time by shifting the whole region (the searches ask it at most nodes)."""
+    open_squares = ~(chess.BB_KING_ATTACKS[w] | chess.BB_SQUARES[w] | guarded) & chess.BB_ALL
     region = chess.BB_SQUARES[b]
     while True:
-        grown = region
-        for square in chess.scan_forward(region):
-            grown |= chess.BB_KING_ATTACKS[square] & ~barrier
+        wide = region | (region << 1 & _NOT_FILE_A) | (region >> 1 & _NOT_FILE_H)
+        grown = region | ((wide | wide << 8 | wide >> 8) & open_squares)
         if grown == region:
             return region
         region = grown
+
+
+_NOT_FILE_A = chess.BB_ALL & ~chess.BB_FILE_A
+_NOT_FILE_H = chess.BB_ALL & ~chess.BB_FILE_H
 
 
 def region(node: Node) -> chess.Bitboard:
@@ -407,9 +414,11 @@ def _box(node: Node) -> int:
     """See :func:`box`."""
     s = squares(node)
     held = region(node) | chess.BB_SQUARES[s.w]
-    ranks = [chess.square_rank(square) for square in chess.scan_forward(held)]
-    files = [chess.square_file(square) for square in chess.scan_forward(held)]
-    return min(max(ranks) + 1, 8 - min(ranks), max(files) + 1, 8 - min(files))
+    files = held | held >> 32
+    files |= files >> 16
+    files = (files | files >> 8) & 0xFF  # bit f: some square held on file f
+    low, high = chess.lsb(held) >> 3, chess.msb(held) >> 3
+    return min(high + 1, 8 - low, chess.msb(files) + 1, 8 - chess.lsb(files))
 
 
 def box(node: Node) -> int:
@@ -425,15 +434,21 @@ def rooksafe(node: Node, root: Node) -> bool:
     s = squares(node)
     if s.r is None:
         return False
-    return chess.square_distance(s.r, s.b) >= 3 or chess.square_distance(s.r, s.w) == 1
+    return _DISTANCE[s.r][s.b] >= 3 or _DISTANCE[s.r][s.w] == 1
 
 
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 
 
+_CORNER_DISTANCE = tuple(
+    min(chess.square_manhattan_distance(square, corner) for corner in _CORNERS) for square in chess.SQUARES
+)
+"""By square: steps along the lines to the nearest corner."""
+
+
 def _corner_distance(square: chess.Square) -> int:
     """Steps along the lines from ``square`` to the nearest corner."""
-    return min(chess.square_manhattan_distance(square, corner) for corner in _CORNERS)
+    return _CORNER_DISTANCE[square]
 
 
 def cornerdist(node: Node) -> int:

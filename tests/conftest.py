@@ -66,6 +66,11 @@ def bratko() -> AdviceTable:
     return load_table(TABLES / "krk_bratko.yaml")
 
 
+RUN_CACHE = "AL0_TEST_RUN_CACHE"
+"""The environment variable that hands a run's tablebase cache to a pytest
+a test of it starts (a test sets it for its child; a user never does)."""
+
+
 @pytest.fixture(scope="session", autouse=True)
 def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One tablebase cache for the whole run, in a temporary folder, never the
@@ -80,8 +85,14 @@ def tablebase_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     the folder that holds each worker's own temporary folder, so a table is
     built once a run rather than once a worker: a build writes its file
     through a temporary file and a rename, so a worker reads a whole table
-    or none, and two that build the same table at once write the same bytes."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    or none, and two that build the same table at once write the same bytes.
+    A pytest that a test starts may be handed it through :data:`RUN_CACHE`
+    (tests/test_twin.py's run on the Python twin is: the twin would build
+    the same tables, in Python, at many times the cost)."""
+    shared = os.environ.get(RUN_CACHE)
+    if shared:
+        cache = Path(shared)
+    elif os.environ.get("PYTEST_XDIST_WORKER"):
         cache = tmp_path_factory.getbasetemp().parent / "tablebase-cache"
         cache.mkdir(exist_ok=True)
     else:

@@ -9,7 +9,7 @@ to module names of its own and inlines what it would otherwise call per move.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 import chess
 
@@ -20,9 +20,11 @@ from al0.board.position import (
     Position,
     attackers,
     attacks,
+    code_move,
     is_check,
     king_danger,
 )
+from al0.core import native
 
 _BB = chess.BB_SQUARES
 _KING = chess.BB_KING_ATTACKS
@@ -420,3 +422,36 @@ def has_legal_move(position: Position) -> bool:
             if play(position, row[to]) is not None:
                 return True
     return False
+
+
+class Generator(NamedTuple):
+    """The board's move generation, on one twin: :func:`legal_moves` and
+    :func:`has_legal_move` or the native core's same answers."""
+
+    legal_moves: Callable[[Position], list[chess.Move]]
+    has_legal_move: Callable[[Position], bool]
+
+
+TWIN = Generator(legal_moves, has_legal_move)
+"""The Python twin's move generation."""
+
+
+def move_generator() -> Generator:
+    """The board's move generation on the native core where it runs: the
+    same moves in the same order (tests/core/test_core_moves.py holds them
+    equal) at a fraction of the cost, for a caller that generates moves at
+    millions of positions outside the search (the exact worst case's
+    walks); else :data:`TWIN`. The board's one choice of twin, as ``heapq``
+    chooses ``_heapq``; asked when such a caller starts, not at import,
+    since ``AL0_CORE`` may change between runs (the tests change it).
+
+    :raises AL0Error: ``AL0_CORE`` names no core.
+    """
+    core = native()
+    if core is None:
+        return TWIN
+    generate = core.legal_moves
+    return Generator(
+        lambda position: [code_move(code) for code in generate(position)],
+        lambda position: bool(generate(position)),
+    )

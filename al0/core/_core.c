@@ -124,7 +124,7 @@ static PyObject *moves_tuple(const Move *moves, int count)
     return tuple;
 }
 
-/* ------------------------------------------------- moves, for the tests */
+/* ------------------------- moves: the board's generator (al0.board.moves) */
 
 static PyObject *py_legal_moves(PyObject *self, PyObject *arg)
 {
@@ -1340,7 +1340,7 @@ static PyObject *names_tuple(const char **names, int count)
 static PyMethodDef core_methods[] = {
     {"legal_moves", py_legal_moves, METH_O,
      "legal_moves(position): the legal moves (from * 64 + to, plus 4096 * the piece a pawn "
-     "becomes) in python-chess's order"},
+     "becomes) in python-chess's order; al0.board.moves.move_generator chooses it"},
     {"apply", py_apply, METH_VARARGS, "apply(position, move): the position after a legal move"},
     {"feature", py_feature, METH_VARARGS,
      "feature(id, a, b, c, position, us): a vocabulary feature at a node (None: no value)"},

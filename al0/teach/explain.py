@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 import chess
 
 from al0.board import Material
-from al0.lang.compile_goals import compile_goal
+from al0.lang.compile_goals import GoalFn, compile_goal
 from al0.lang.model import AdviceTable, And, Compare, Const, DepthTest, Feature, Goal, Not, Or, Pred
 from al0.lang.node import Node
 from al0.lang.vocabulary.binding import Binder
@@ -206,6 +206,10 @@ class Explainer:
         self.library = table.library
         self.standard = standard_measures(table.material)
         """The standard measures, bound to the table's material."""
+        self._compiled: dict[Goal, GoalFn] = {}
+        """Each goal explained (a conjunct, an operand) compiled once: a
+        session explains every move it judges, and compiling a goal cost
+        more than a third of a hinted KBBK game."""
 
     def explain(
         self, advice: str, board: chess.Board, move: chess.Move, line: Sequence[chess.Move] = ()
@@ -251,7 +255,7 @@ class Explainer:
         for conjunct in conjuncts(goal):
             if isinstance(conjunct, (Const, DepthTest)):
                 continue
-            holds = compile_goal(conjunct, library)(node, root)
+            holds = self._holds(conjunct, node, root)
             parts.append(Part(goal_text(conjunct), holds, self._words(conjunct, holds, node, root, after)))
         return Explanation(
             advice,
@@ -261,6 +265,14 @@ class Explainer:
             all(part.holds for part in parts),
             (len(line) + 1) // 2,
         )
+
+    def _holds(self, goal: Goal, node: Node, root: Node) -> bool:
+        """``goal`` at ``node`` (``root`` the position explained), compiled
+        the first time it is asked."""
+        compiled = self._compiled.get(goal)
+        if compiled is None:
+            compiled = self._compiled[goal] = compile_goal(goal, self.library)
+        return compiled(node, root)
 
     def _words(self, goal: Goal, holds: bool, node: Node, root: Node, board: chess.Board) -> str:
         """A conjunct in words, as it stands after the move."""
@@ -285,7 +297,7 @@ class Explainer:
         if isinstance(goal, (And, Or)):
             inner = []
             for operand in goal.operands:
-                value = compile_goal(operand, self.library)(node, root)
+                value = self._holds(operand, node, root)
                 text = self._words(operand, value, node, root, board)
                 if text and value == holds:
                     inner.append(text)

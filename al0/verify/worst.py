@@ -5,22 +5,17 @@ there), walked once for all starts, its values memoised across them."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Callable, NamedTuple, TypeAlias
+from typing import Callable, NamedTuple, TypeAlias
 
 import chess
 
-from al0.board.moves import apply, legal_moves, play
-from al0.board.position import MOVES, Position, code_move, from_board, move_code, piece_counts
-from al0.core import native
+from al0.board.moves import apply, move_generator, play
+from al0.board.position import MOVES, Position, code_move, from_board, move_code
 from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, ending_at, material_ending, resets_count
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
 from al0.verify.game import GameRecord, limit_reached
-
-if TYPE_CHECKING:
-    pass
-
 
 Line: TypeAlias = "tuple[str, Line] | None"
 """A line of moves (UCI) as a linked list, (first move, the rest): a state's
@@ -105,8 +100,8 @@ class WorstCase:
         moves."""
         self.replies: dict[Position, list[Reply]] = {}
         """:meth:`_replies` of every position after our move met."""
-        self._core = native()
-        """The native core, whose move generator the walks use, or None."""
+        self._moves = move_generator()
+        """The board's move generation: the native core's where it runs."""
         self.on_plan: Callable[[int], None] | None = None
         """Told how many positions are planned each time a plan is made here:
         one start's analysis may need thousands, and a run in one process
@@ -117,10 +112,9 @@ class WorstCase:
             return self.endings[position]
         except KeyError:
             pass
-        core = self._core
-        if core is not None and core.legal_moves(position):
+        if self._moves.has_legal_move(position):
             # A move to make: no mate, no stalemate (ending_at's first test,
-            # the core's move generator deciding it); the material is left.
+            # decided by the chosen move generator): the men on the board decide.
             ending = material_ending(position, self.planner)
         else:
             ending = ending_at(position, self.planner)
@@ -135,13 +129,10 @@ class WorstCase:
         KRK's), with the core's move generator where it runs."""
         found = self.replies.get(after)
         if found is None:
-            core, ending = self._core, self._ending
-            moves = (
-                legal_moves(after) if core is None else [code_move(code) for code in core.legal_moves(after)]
-            )
+            ending = self._ending
             found = self.replies[after] = [
                 (move_code(reply), reached, ending(reached))
-                for reply in moves
+                for reply in self._moves.legal_moves(after)
                 for reached in (apply(after, reply),)
             ]
         return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from al0.board.moves import TWIN, move_generator
 from al0.cli import cli
 from al0.core import native, status
 from al0.errors import AL0Error
@@ -28,11 +29,12 @@ from al0.errors import AL0Error
 def test_the_core_named_runs_and_any_other_name_is_an_error(value, twin, monkeypatch):
     monkeypatch.setenv("AL0_CORE", value)
     if twin is AL0Error:
-        for ask in (native, status):
+        for ask in (native, status, move_generator):
             with pytest.raises(AL0Error, match=rf"^AL0_CORE={value!r}: give native or python"):
                 ask()
         return
     assert ("python (the reference twin" in status()) is (twin or native() is None)
+    assert (move_generator() is TWIN) is (twin or native() is None)  # the board's moves too
     if twin:
         assert native() is None
 

@@ -13,7 +13,7 @@ import random
 import chess
 import pytest
 
-from al0.board.moves import apply, legal_moves
+from al0.board.moves import apply, legal_moves, move_generator
 from al0.board.position import from_board
 from al0.board.symmetry import canonical_symmetry, transform_position
 from al0.core import native
@@ -52,6 +52,7 @@ def random_boards(material: str, count: int, seed: int) -> list[chess.Board]:
 
 @pytest.mark.parametrize("material", MATERIALS)
 def test_legal_moves_in_python_chess_order(material: str) -> None:
+    chosen = move_generator()  # the board's moves on the core
     for board in random_boards(material, 40, seed=35):
         position = from_board(board)
         expected = [move.from_square << 6 | move.to_square for move in board.legal_moves]
@@ -59,6 +60,8 @@ def test_legal_moves_in_python_chess_order(material: str) -> None:
         assert [move.from_square << 6 | move.to_square for move in legal_moves(position)] == expected, (
             board.fen()
         )
+        assert chosen.legal_moves(position) == list(board.legal_moves), board.fen()
+        assert chosen.has_legal_move(position) is bool(expected), board.fen()
 
 
 def test_bad_position_is_a_type_error() -> None:
@@ -81,10 +84,12 @@ def test_pawn_moves_and_the_positions_they_lead_to_equal_the_twins() -> None:
         if board.move_stack:
             boards.append(board.copy())
             boards[-1].pop()
+    chosen = move_generator()  # the board's moves on the core, promotions decoded
     for board in boards:
         position = from_board(board)
         moves = legal_moves(position)
         assert list(core.legal_moves(position)) == [code(move) for move in board.legal_moves], board.fen()
+        assert chosen.legal_moves(position) == moves, board.fen()
         for move in moves:
             assert core.apply(position, code(move)) == apply(position, move), (board.fen(), move)
             seen["promotions"] += move.promotion is not None

@@ -38,7 +38,9 @@ CHOSEN = (
 differential tests that reach each C file (search, plan, memo, tree,
 probe), not the whole-ending or verify runs, so the pass stays within a
 minute of the suite's time."""
-FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-O1", "-g"]
+FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-O1", "-g1"]
+"""``-g1``: line tables alone, all a sanitizer's stack needs to name the
+core's line (full debug information made the build 5.5 s of CPU, not 4.1)."""
 
 
 def _compiler() -> str | None:

@@ -320,20 +320,15 @@ def test_a_game_reviewed_with_its_variation_marks_arrows_and_graph(
         server.server_close()
 
 
-@pytest.fixture(scope="module")
-def phone() -> Iterator[Any]:
-    """Headless Chromium 400 px wide: a phone held upright."""
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    driver.set_window_size(400, 860)
-    yield driver
-    driver.quit()
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """The module's Chromium 400 px wide, a phone held upright, then as wide
+    as before: one browser a module, not a second one started for the phone."""
+    browser.set_window_size(400, 860)
+    try:
+        yield browser
+    finally:
+        browser.set_window_size(1100, 800)
 
 
 def no_horizontal_scroll(browser: Any) -> None:

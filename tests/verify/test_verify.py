@@ -376,14 +376,16 @@ def test_play_rejects_an_unknown_opponent():
     assert result.exit_code == 2 and "unknown defender 'strong'" in result.output
 
 
-@pytest.mark.parametrize("table", ["krk.yaml", "krk_fast.yaml", "krk_std.yaml"])
+@pytest.mark.parametrize("table, jobs", [("krk.yaml", "2"), ("krk_fast.yaml", "1"), ("krk_std.yaml", "1")])
 @pytest.mark.slow
-def test_krk_table_meets_its_expectations_against_every_defence_from_every_position(table):
+def test_krk_table_meets_its_expectations_against_every_defence_from_every_position(table, jobs):
     """The project tables' claims, checked exactly: every symmetry class of
-    KRK with White to move, the worst case over all defences (two jobs).
-    krk_std.yaml is the book's strategy with no Python of its own: proof
-    that the standard vocabulary covers the book's ideas."""
-    result = run(str(TABLES / table), "--defender", "worst", "--jobs", "2")
+    KRK with White to move, the worst case over all defences. krk_std.yaml
+    is the book's strategy with no Python of its own: proof that the
+    standard vocabulary covers the book's ideas. One of them with two jobs
+    (the workers' plans over a whole ending); the others in one process,
+    which takes less CPU (20.8 s against 23.5 s for krk_fast.yaml)."""
+    result = run(str(TABLES / table), "--defender", "worst", "--jobs", jobs)
     assert result.exit_code == 0, result.output
     assert "21959 of 21959 positions: mate 21959" in result.output
     assert "expect max-moves: ok" in result.output
@@ -393,9 +395,12 @@ def test_krk_table_meets_its_expectations_against_every_defence_from_every_posit
 def test_krk_fast_mates_faster_than_13_moves_on_average_against_the_tablebase(tmp_path):
     """krk_fast.yaml's expect: block about the tablebase defender: every
     symmetry class of KRK is mated and the mean is at most 13.0 moves
-    (optimal: 9.87)."""
+    (optimal: 9.87). In one process: two workers would each load the
+    table and the tablebase and plan some positions both (more CPU in all,
+    for a suite that already runs a process per core); that jobs change no
+    report is tests/verify/test_segments.py's claim."""
     out = tmp_path / "r.json"
-    result = run(str(TABLES / "krk_fast.yaml"), "--jobs", "2", "--json", str(out))
+    result = run(str(TABLES / "krk_fast.yaml"), "--jobs", "1", "--json", str(out))
     assert result.exit_code == 0, result.output
     assert "expect mean-moves: ok" in result.output
     data = json.loads(out.read_text())

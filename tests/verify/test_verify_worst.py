@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from al0.board.position import from_board
 from al0.cli import cli
+from al0.core import native
 from al0.engine.plan import Planner
 from al0.engine.play import Ending
 from al0.lang.loader import load_table
@@ -182,4 +183,6 @@ def test_the_worst_case_of_cheap_plans_runs_in_one_process(table, cheap):
     from al0.verify.run import plans_are_cheap
 
     with Verification(table, PositionsSpec.sample(300, 0), DefenderSpec("worst")) as verification:
-        assert plans_are_cheap(verification.verifier, verification.boards) is cheap
+        # On the Python twin no plan is cheap: a plan is whole on the core only.
+        expected = cheap and native() is not None
+        assert plans_are_cheap(verification.verifier, verification.boards) is expected
