@@ -24,6 +24,7 @@ enum {
     F_INWARD,
     F_CRITICAL_MDIST,
     F_HANGING,
+    F_CHECKS_BY,
     FEATURE_COUNT
 };
 #define FEATURE_NAME_LIST \
@@ -45,7 +46,8 @@ enum {
     "mobility", \
     "inward", \
     "critical_mdist", \
-    "hanging",
+    "hanging", \
+    "checks_by",
 
 enum {
     P_MATE,
@@ -57,10 +59,18 @@ enum {
     P_ATTACKED,
     P_EN_PRISE,
     P_THREATENED,
+    P_DEFENDED,
+    P_PINNED,
+    P_FORKED,
+    P_SKEWERED,
     P_DIVIDES,
+    P_CUT_OFF,
     P_OPPOSITION,
     P_EDGE,
     P_CORNER,
+    P_PHILIDOR,
+    P_SECOND_RANK_DEFENCE,
+    P_THIRD_RANK_DEFENCE,
     PREDICATE_COUNT
 };
 #define PREDICATE_NAME_LIST \
@@ -73,10 +83,18 @@ enum {
     "attacked", \
     "en_prise", \
     "threatened", \
+    "defended", \
+    "pinned", \
+    "forked", \
+    "skewered", \
     "divides", \
+    "cut_off", \
     "opposition", \
     "edge", \
-    "corner",
+    "corner", \
+    "philidor", \
+    "second_rank_defence", \
+    "third_rank_defence",
 
 enum {
     GEN_LEGAL,
