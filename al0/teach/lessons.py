@@ -78,12 +78,16 @@ CATALOGUE: tuple[Lesson, ...] = (
     *_mates("KRK", "krk", Level(2, 5), Level(6, 16), 3),
     *_mates("KBBK", "kbbk", Level(2, 6), Level(7, 19), 4),
     *_mates("KBNK", "kbnk", Level(2, 8), Level(9, 33), 6),
+    *_mates("KQKB", "kqkb", Level(2, 6), Level(7, 17), 4),
+    *_mates("KQKN", "kqkn", Level(2, 6), Level(7, 21), 4),
     Lesson("kqkr-1", "KQKR", None, "Mate in one", Level(1, 1)),
     Lesson("kqkr-2", "KQKR", None, "Win the rook", Level(2, 10), Goal.WIN_ROOK),
     Lesson("kqkr-3", "KQKR", None, "Against the longest defence", Level(11, 35), slack=5),
 )
 """Every lesson: the tablebase's KQK, KRK, KBBK and KQKR and each bundled
-table's ending (a table advises where the ending has one)."""
+table's ending (a table advises where the ending has one; KQKR's table
+does not yet win where the rook stays beside its king, so the tablebase
+alone advises there)."""
 
 ADVISORS = {lesson.material: lesson.table for lesson in CATALOGUE}
 """Each ending's advising bundled table (None: the tablebase alone)."""
