@@ -29,7 +29,7 @@ def squares(node: Node) -> Squares:
     find the squares there, and a call is most of what reading them costs."""
     found = node.facts.get(squares)
     if found is None:
-        white, black, kings, _, rooks, _, _, _ = node.position
+        white, black, kings, _, rooks, _, _, _, _, _ = node.position
         ours, theirs = (white, black) if node.us else (black, white)
         rooks &= ours
         found = node.facts[squares] = (

@@ -5,7 +5,9 @@ one idea: this one finds the moves that give check, the first mate in one,
 and whether the side to move is mated or stalemated, mostly from bitboards,
 without listing every legal move. Advice whose leaves need check (mate)
 spends most of its search here, so these functions bind python-chess's
-attack tables to module names of their own and inline their tests.
+attack tables to module names of their own and inline their tests. With
+pawns on the board (a pawn checks unlike a piece, a promotion makes a new
+one), each takes the plain way: play the move and look.
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ def gives_check(position: Position, move: chess.Move) -> bool:
     """Whether ``move``, a legal move of the side to move, puts the other
     side in check: :func:`is_check` of the position after it, without
     building that position."""
+    if position[7]:
+        return is_check(apply(position, move))
     frm, to = move.from_square, move.to_square
     f, t = _BB[frm], _BB[to]
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, _, turn, _ = position
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & theirs
     if not king_bb:
@@ -70,7 +74,9 @@ def checking_moves(position: Position, moves: Iterable[chess.Move]) -> list[ches
     found once (its kind's lines from their king, the piece's own square
     vacated); only a move that may uncover a check by another line piece of
     ours is tested whole (:func:`gives_check`)."""
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, _ = position
+    if pawns:
+        return [move for move in moves if gives_check(position, move)]
     ours = white if turn else black
     king_bb = kings & (black if turn else white)
     if not king_bb:
@@ -103,9 +109,9 @@ def legal_checks(position: Position) -> list[chess.Move]:
     :func:`legal_moves`. When we are not in check and they have no line
     piece, each piece's checking targets come straight from its checking
     squares (:func:`_checking_targets`), without listing its other moves."""
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, _ = position
     theirs = black if turn else white
-    if is_check(position) or theirs & (rooks | queens | bishops) or not kings & theirs:
+    if pawns or is_check(position) or theirs & (rooks | queens | bishops) or not kings & theirs:
         return checking_moves(position, legal_moves(position))
     found: list[chess.Move] = []
     for frm, targets, uncovers in _checking_targets(position):
@@ -125,8 +131,8 @@ def _checking_targets(position: Position) -> Iterator[tuple[chess.Square, Bitboa
     for a position where we are not in check and they have a king and no
     line piece: then every move of a piece but the king is legal, and one
     checks when it lands on its kind's lines from their king or uncovers a
-    line piece of ours."""
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    line piece of ours (and no pawns on the board)."""
+    white, black, kings, queens, rooks, bishops, knights, _, turn, _ = position
     ours, theirs = (white, black) if turn else (black, white)
     king = (kings & theirs).bit_length() - 1
     occupancy = white | black
@@ -164,12 +170,14 @@ def mate_in_one(position: Position) -> chess.Move | None:
     rest from where it lands, and it covers a square from exactly the
     squares its kind would attack from that square, so its targets are cut
     to those by bitboards. Only a move left after that is played."""
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, _ = position
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & theirs
     # Against a lone king only that king could check us (is_check's whole
-    # test here); a check to escape, or other men of theirs, take the long way.
-    if theirs != king_bb or not king_bb or _KING[king_bb.bit_length() - 1] & kings & ours:
+    # test here); a check to escape, other men of theirs, or pawns of ours
+    # (whose checks and promotions the bitboards below do not model) take
+    # the long way.
+    if pawns or theirs != king_bb or not king_bb or _KING[king_bb.bit_length() - 1] & kings & ours:
         for move in legal_checks(position):
             if not has_legal_move(apply(position, move)):
                 return move
@@ -233,7 +241,7 @@ def _lone_king(position: Position) -> tuple[bool, bool] | None:
     when it is attacked, as the lines are seen through the king), where
     :func:`is_stalemate` would otherwise test both apart. None for any
     other side."""
-    white, black, kings, _, _, _, _, turn = position
+    white, black, kings, _, _, _, _, _, turn, _ = position
     ours, theirs = (white, black) if turn else (black, white)
     if ours != kings & ours or not ours:
         return None

@@ -1,9 +1,10 @@
-"""A pawnless material: which men stand on the board, side by side.
+"""A material: which men stand on the board, side by side.
 
 A material is written as the pieces of one side, then the other, each side
-starting with its king: ``KRKN`` is king and rook against king and knight.
-:meth:`Material.parse` reads that text once (each side's pieces put in the
-order Q, R, B, N, the sides kept as written: a table's own side first), and
+starting with its king: ``KRKN`` is king and rook against king and knight,
+``KPK`` king and pawn against king. :meth:`Material.parse` reads that text
+once (each side's men put in the order Q, R, B, N, P, the sides kept as
+written: a table's own side first), and
 :meth:`Material.of` reads a board's; everything else asks the value. The
 tablebase stores one table per colour-blind ending, so it names a material
 by :meth:`Material.stronger_first`, and it lays the men out in slots.
@@ -21,15 +22,16 @@ from al0.errors import PositionError
 PIECE_LETTERS = "QRBN"
 """The pieces a material may hold besides its kings, strongest first."""
 
-_SYNTAX = re.compile(r"K([QRBN]*)K([QRBN]*)")
+_SYNTAX = re.compile(r"K([QRBNP]*)K([QRBNP]*)")
 _VALUES = {chess.QUEEN: 9, chess.ROOK: 5, chess.BISHOP: 3, chess.KNIGHT: 3, chess.PAWN: 1}
 
 Pieces = tuple[chess.PieceType, ...]
-"""One side's pieces besides its king, queens first (as ``PIECE_LETTERS``)."""
+"""One side's men besides its king, queens first (as ``PIECE_LETTERS``),
+pawns last."""
 
 
 def _ordered(pieces: Pieces) -> Pieces:
-    return tuple(sorted(pieces, reverse=True))  # QUEEN > ROOK > BISHOP > KNIGHT
+    return tuple(sorted(pieces, reverse=True))  # QUEEN > ROOK > BISHOP > KNIGHT > PAWN
 
 
 def _side_key(pieces: Pieces) -> tuple[int, Pieces]:
@@ -40,30 +42,30 @@ def _side_key(pieces: Pieces) -> tuple[int, Pieces]:
 
 @dataclass(frozen=True)
 class Material:
-    """The pieces of the side named first and of the other side, each
-    besides its king and in the order Q, R, B, N.
+    """The men of the side named first and of the other side, each besides
+    its king and in the order Q, R, B, N, P.
 
     Slots (for the tablebase's index): the first side's king, its pieces,
     the second side's king, its pieces; side 0 is the first, side 1 the second.
     """
 
     first: Pieces
-    """Pieces of the side named first besides its king, queen first (pawns
-    only in a board's material, last)."""
+    """Men of the side named first besides its king, queen first, pawns
+    last."""
     second: Pieces
     """Pieces of the other side besides its king."""
 
     @classmethod
     def parse(cls, text: str) -> Material:
-        """The material ``text`` names (``KRK``, ``KQKR``), sides as written.
+        """The material ``text`` names (``KRK``, ``KQKR``, ``KPK``), sides
+        as written.
 
         :raises PositionError: for anything but two kings and any queens,
-            rooks, bishops or knights (al0 plays no pawns).
+            rooks, bishops, knights or pawns.
         """
         match = _SYNTAX.fullmatch(text)
         if match is None:
-            pawns = " (al0 plays pawnless endings: no P)" if "P" in text else ""
-            raise PositionError(f"material must look like KRK or KQKR, not {text!r}{pawns}")
+            raise PositionError(f"material must look like KRK, KQKR or KPK, not {text!r}")
 
         def pieces(letters: str) -> Pieces:
             return _ordered(tuple(chess.PIECE_SYMBOLS.index(letter.lower()) for letter in letters))
@@ -73,7 +75,7 @@ class Material:
     @classmethod
     def of(cls, board: chess.Board, first: chess.Color) -> Material:
         """The material on ``board``, the side of colour ``first`` named first
-        (pawns, which no table plays, named last: ``KRPK``)."""
+        (pawns named last: ``KRPK``)."""
 
         def pieces(color: chess.Color) -> Pieces:
             return tuple(
@@ -102,6 +104,11 @@ class Material:
         name = self.name
         split = 1 + len(self.first)
         return name[:split], name[split:]
+
+    @property
+    def has_pawns(self) -> bool:
+        """Whether either side has a pawn."""
+        return chess.PAWN in self.first or chess.PAWN in self.second
 
     @property
     def men(self) -> int:

@@ -13,7 +13,16 @@ from typing import Iterable, Iterator
 
 import chess
 
-from al0.board.position import MOVES, Bitboard, Position, attacks, is_check, king_danger
+from al0.board.position import (
+    MOVES,
+    PROMOTIONS,
+    Bitboard,
+    Position,
+    attackers,
+    attacks,
+    is_check,
+    king_danger,
+)
 
 _BB = chess.BB_SQUARES
 _KING = chess.BB_KING_ATTACKS
@@ -21,6 +30,7 @@ _KNIGHT = chess.BB_KNIGHT_ATTACKS
 _RANK_ATT, _RANK_MASK = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
 _FILE_ATT, _FILE_MASK = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
 _DIAG_ATT, _DIAG_MASK = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+_PAWN_ATT = chess.BB_PAWN_ATTACKS
 _Move = chess.Move
 _new = tuple.__new__  # builds a Position without NamedTuple's Python-level __new__
 
@@ -29,12 +39,17 @@ def play(position: Position, move: chess.Move) -> Position | None:
     """The position after ``move``, or None when ``move`` is not a legal move
     of the side to move (any object that is not a plain ``chess.Move`` of a
     piece of the side to move, to a square it attacks and not its own, that
-    leaves its own king safe)."""
-    if type(move) is not _Move or move.promotion or move.drop:
+    leaves its own king safe; with pawns on the board, any move not among
+    :func:`legal_moves`)."""
+    if type(move) is not _Move:
+        return None
+    if position[7]:
+        return apply(position, move) if move in legal_moves(position) else None
+    if move.promotion or move.drop:
         return None
     frm, to = move.from_square, move.to_square
     f, t = _BB[frm], _BB[to]
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, _, turn, _ = position
     ours = white if turn else black
     if not ours & f or ours & t:
         return None
@@ -86,7 +101,7 @@ def play(position: Position, move: chess.Move) -> Position | None:
         return apply(position, move)
     child = apply(position, move)
     # Our own king must not stand attacked after the move.
-    white, black, kings, queens, rooks, bishops, knights, _ = child
+    white, black, kings, queens, rooks, bishops, knights, _, _, _ = child
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & ours
     if king_bb:
@@ -112,8 +127,10 @@ def play(position: Position, move: chess.Move) -> Position | None:
 def apply(position: Position, move: chess.Move) -> Position:
     """The position after ``move``, which must be a legal move of the side to
     move (unchecked: for moves :func:`legal_moves` gave; :func:`play` checks)."""
+    if position[7]:
+        return _apply_with_pawns(position, move)
     f, t = _BB[move.from_square], _BB[move.to_square]
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, _, turn, _ = position
     ours, theirs = (white, black) if turn else (black, white)
     # A capture removes their piece from every mask; then the mover's mask
     # loses ``f`` and gains ``t`` (``t`` is clear in it now, so xor does both).
@@ -140,8 +157,69 @@ def apply(position: Position, move: chess.Move) -> Position:
         knights ^= both
     ours ^= both
     if turn:
-        return _new(Position, (ours, theirs, kings, queens, rooks, bishops, knights, False))
-    return _new(Position, (theirs, ours, kings, queens, rooks, bishops, knights, True))
+        return _new(Position, (ours, theirs, kings, queens, rooks, bishops, knights, 0, False, None))
+    return _new(Position, (theirs, ours, kings, queens, rooks, bishops, knights, 0, True, None))
+
+
+def _apply_with_pawns(position: Position, move: chess.Move) -> Position:
+    """:func:`apply` on a board with pawns: a capture may take a pawn, a pawn
+    may step, capture en passant or promote, and after a double step the
+    en-passant square is kept only when a pawn of theirs may take there."""
+    frm, to = move.from_square, move.to_square
+    f, t = _BB[frm], _BB[to]
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, ep_square = position
+    ours, theirs = (white, black) if turn else (black, white)
+    if theirs & t:
+        keep = ~t
+        kings, queens, rooks, bishops, knights, pawns = (
+            kings & keep,
+            queens & keep,
+            rooks & keep,
+            bishops & keep,
+            knights & keep,
+            pawns & keep,
+        )
+        theirs &= keep
+    elif to == ep_square and pawns & f:
+        # En passant: the pawn taken stands beside ours, behind ``to``.
+        taken = _BB[to - 8 if turn else to + 8]
+        pawns &= ~taken
+        theirs &= ~taken
+    both = f | t
+    ep_square = None
+    if pawns & f:
+        pawns ^= f
+        promotion = move.promotion
+        if promotion is None:
+            pawns |= t
+            if to - frm in (16, -16):
+                middle = (frm + to) // 2
+                # Their pawns that attack the square passed over, as a
+                # pawn of ours standing there would attack.
+                if _PAWN_ATT[turn][middle] & pawns & theirs:
+                    ep_square = middle
+        elif promotion == chess.QUEEN:
+            queens |= t
+        elif promotion == chess.ROOK:
+            rooks |= t
+        elif promotion == chess.BISHOP:
+            bishops |= t
+        else:
+            knights |= t
+    elif kings & f:
+        kings ^= both
+    elif rooks & f:
+        rooks ^= both
+    elif queens & f:
+        queens ^= both
+    elif bishops & f:
+        bishops ^= both
+    else:
+        knights ^= both
+    ours ^= both
+    if turn:
+        return _new(Position, (ours, theirs, kings, queens, rooks, bishops, knights, pawns, False, ep_square))
+    return _new(Position, (theirs, ours, kings, queens, rooks, bishops, knights, pawns, True, ep_square))
 
 
 def legal_moves(position: Position) -> list[chess.Move]:
@@ -154,9 +232,11 @@ def legal_moves(position: Position) -> list[chess.Move]:
     theirs attacks (:func:`king_danger`), and when we are not in check and they
     have no line piece to pin with, every other move is legal as it stands;
     only the remaining moves (in check, or possibly pinned) are played to
-    test them.
+    test them. With pawns on the board, :func:`_legal_moves_with_pawns`.
     """
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, _ = position
+    if pawns:
+        return _legal_moves_with_pawns(position)
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & ours
     if ours == king_bb:
@@ -188,6 +268,63 @@ def legal_moves(position: Position) -> list[chess.Move]:
     return found
 
 
+def _legal_moves_with_pawns(position: Position) -> list[chess.Move]:
+    """:func:`legal_moves` of a board with pawns, in python-chess's order:
+    (when in check, the king's moves first) the pieces' moves as without
+    pawns, then the pawns' captures by pawn from the highest square down,
+    their single steps and their double steps by target from the highest
+    square down, then the captures en passant. A promotion is four moves,
+    queen, rook, bishop, knight. Every move but the king's is played to test
+    that our king is safe after it (a pawn moved off a line, a capture en
+    passant that empties a rank)."""
+    white, black, kings, _, _, _, _, pawns, turn, ep_square = position
+    ours, theirs = (white, black) if turn else (black, white)
+    king_bb = kings & ours
+    occupancy = white | black
+    candidates: list[chess.Move] = []
+    found: list[chess.Move] = []
+    pieces = ours & ~pawns
+    if king_bb and is_check(position):
+        found += _king_steps(position, ours, theirs, king_bb)
+        pieces &= ~king_bb
+    for frm in chess.scan_reversed(pieces):
+        if kings >> frm & 1:
+            candidates += _king_steps(position, ours, theirs, _BB[frm])
+            continue
+        row = MOVES[frm]
+        candidates += [row[to] for to in chess.scan_reversed(attacks(position, frm, occupancy) & ~ours)]
+    ours_pawns = ours & pawns
+    step = 8 if turn else -8
+    for frm in chess.scan_reversed(ours_pawns):
+        for to in chess.scan_reversed(_PAWN_ATT[turn][frm] & theirs):
+            candidates += PROMOTIONS.get((frm, to)) or (MOVES[frm][to],)
+    singles = (ours_pawns << 8 if turn else ours_pawns >> 8) & ~occupancy & chess.BB_ALL
+    for to in chess.scan_reversed(singles):
+        candidates += PROMOTIONS.get((to - step, to)) or (MOVES[to - step][to],)
+    doubles = (
+        (singles << 8 if turn else singles >> 8) & ~occupancy & (chess.BB_RANK_4 if turn else chess.BB_RANK_5)
+    )
+    candidates += [MOVES[to - 2 * step][to] for to in chess.scan_reversed(doubles)]
+    if ep_square is not None:
+        capturers = ours_pawns & _PAWN_ATT[not turn][ep_square]
+        candidates += [MOVES[frm][ep_square] for frm in chess.scan_reversed(capturers)]
+    if not king_bb:
+        return found + candidates
+    for move in candidates:
+        if move.from_square != king_bb.bit_length() - 1 and _exposes_king(position, move):
+            continue
+        found.append(move)
+    return found
+
+
+def _exposes_king(position: Position, move: chess.Move) -> bool:
+    """After ``move`` our king stands attacked."""
+    turn = position[8]
+    child = _apply_with_pawns(position, move)
+    king_bb = child[2] & (child[0] if turn else child[1])
+    return attackers(child, not turn, king_bb.bit_length() - 1) != 0
+
+
 def legal_targets(position: Position, froms: Iterable[chess.Square] | None = None) -> list[Bitboard]:
     """``[square]``: the target squares of the legal moves of the piece of
     the side to move on ``square`` (0 where it has none): the moves of
@@ -196,8 +333,16 @@ def legal_targets(position: Position, froms: Iterable[chess.Square] | None = Non
     moves so, most of which are never played). With ``froms``, only the
     pieces on those squares are looked at (the rest read 0): a generator's
     moves mostly come from one or two pieces, and a king's targets cost a
-    map of the squares it may not step to."""
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    map of the squares it may not step to. A promotion, which is not the
+    shared ``MOVES[from][to]``, is never among the targets."""
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, _ = position
+    if pawns:
+        found = [0] * 64
+        squares = set(chess.SQUARES if froms is None else froms)
+        for move in _legal_moves_with_pawns(position):
+            if move.promotion is None and move.from_square in squares:
+                found[move.from_square] |= _BB[move.to_square]
+        return found
     ours, theirs = (white, black) if turn else (black, white)
     occupancy = white | black
     free = not theirs & (rooks | queens | bishops)
@@ -261,11 +406,13 @@ def successors(position: Position) -> Iterator[tuple[chess.Move, Position]]:
 def has_legal_move(position: Position) -> bool:
     """The side to move has a legal move. The king goes first (the piece
     likeliest to have a move; the order does not matter here)."""
-    white, black, kings, _, _, _, _, turn = position
+    white, black, kings, _, _, _, _, pawns, turn, _ = position
     ours, theirs = (white, black) if turn else (black, white)
     king_bb = kings & ours
     if king_bb and (_KING[king_bb.bit_length() - 1] & ~ours & ~king_danger(position, theirs, king_bb)):
         return True
+    if pawns:
+        return bool(_legal_moves_with_pawns(position))
     occupancy = white | black
     for frm in chess.scan_reversed(ours & ~king_bb):
         row = MOVES[frm]

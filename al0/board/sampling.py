@@ -16,8 +16,9 @@ def random_positions(
     material: Material, count: int, seed: int = 0, us: chess.Color = chess.WHITE
 ) -> list[chess.Board]:
     """``count`` distinct random positions of ``material`` with us to move,
-    legal, not mate or stalemate, and where them, were it their move, could
-    capture nothing (so no piece hangs at the start).
+    legal (pawns on ranks 2 to 7), not mate or stalemate, and where them,
+    were it their move, could capture nothing (so no piece hangs at the
+    start).
 
     :raises PositionError: when that many such positions cannot be found.
     """
@@ -25,6 +26,10 @@ def random_positions(
     men = material
     pieces = [chess.Piece(piece_type, us) for piece_type in (chess.KING, *men.first)]
     pieces += [chess.Piece(piece_type, not us) for piece_type in (chess.KING, *men.second)]
+    # Pawns first, on ranks 2 to 7 (a pawn never stands on the first or last
+    # rank), then the other men on the squares left.
+    pieces.sort(key=lambda piece: piece.piece_type != chess.PAWN)
+    pawns = sum(piece.piece_type == chess.PAWN for piece in pieces)
     found: dict[str, chess.Board] = {}
     # Enough tries for any real material (most random placements are legal);
     # a material with fewer positions than asked for must not loop forever.
@@ -37,7 +42,9 @@ def random_positions(
         if len(found) >= count:
             break
         board = chess.Board(None)
-        for piece, square in zip(pieces, rng.sample(chess.SQUARES, len(pieces))):
+        squares = rng.sample(_PAWN_SQUARES, pawns)
+        squares += rng.sample([s for s in chess.SQUARES if s not in squares], len(pieces) - pawns)
+        for piece, square in zip(pieces, squares):
             board.set_piece_at(square, piece)
         board.turn = us
         if not board.is_valid() or board.is_checkmate() or board.is_stalemate():
@@ -52,11 +59,18 @@ def random_positions(
     return list(found.values())
 
 
+_PAWN_SQUARES = list(range(chess.A2, chess.H7 + 1))
+"""Where a pawn may stand: ranks 2 to 7."""
+
+
 def placement_count(material: Material) -> int:
     """In how many ways the men of ``material`` can stand on distinct
-    squares (men of one kind and colour are interchangeable)."""
+    squares, pawns on ranks 2 to 7 (men of one kind and colour are
+    interchangeable)."""
     alike = Counter(material.first) + Counter(-piece_type for piece_type in material.second)
-    return math.perm(64, material.men) // math.prod(math.factorial(n) for n in alike.values())
+    pawns = material.first.count(chess.PAWN) + material.second.count(chess.PAWN)
+    ways = math.perm(len(_PAWN_SQUARES), pawns) * math.perm(64 - pawns, material.men - pawns)
+    return ways // math.prod(math.factorial(n) for n in alike.values())
 
 
 def check_sample_size(asked: str, count: int, available: int, population: str, instead: str = "") -> None:

@@ -1,7 +1,9 @@
 """The board's eight symmetries, and one orientation per symmetry class.
 
 A pawnless position without castling rights has the same future as its
-mirror images: flipped left to right, top to bottom, or in a diagonal. A
+mirror images: flipped left to right, top to bottom, or in a diagonal; a
+position with pawns (which move up or down the board) only as its image
+flipped left to right, the file mirror (a <-> h). A
 table whose vocabulary ignores the board's orientation (distances, edges,
 corners, boxes) still breaks ties between equally good moves by the order in
 which its generators list them, which depends on the orientation: played as
@@ -13,7 +15,8 @@ mirror images, so judging one position per class judges them all.
 The canonical orientation is the one the tablebase uses for a class's
 representative (our king in the a1-d1-d4 triangle, then the least squares
 of the other men in the order K, Q, R, B, N, k, q, r, b, n): a start
-position ``verify`` takes from the tablebase is already canonical.
+position ``verify`` takes from the tablebase is already canonical. With
+pawns, it is the one with our king on the files a to d.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ Symmetry = int
 (a <-> h), 2 flips the ranks (1 <-> 8), 4 then swaps files and ranks."""
 
 IDENTITY: Symmetry = 0
+
+FILE_MIRROR: Symmetry = 1
+"""The one symmetry (besides the identity) of a position with pawns."""
 
 
 def _image(symmetry: Symmetry, square: chess.Square) -> chess.Square:
@@ -44,10 +50,6 @@ INVERSE = tuple(
 )
 """``INVERSE[g]``: the symmetry that undoes ``g``."""
 
-_FIELDS = (3, 4, 5, 6)
-"""Position fields of the men other than kings, most valuable first:
-queens, rooks, bishops, knights."""
-
 _LEAST = tuple(
     tuple(g for g in range(8) if SQUARE_MAPS[g][square] == min(SQUARE_MAPS[h][square] for h in range(8)))
     for square in chess.SQUARES
@@ -55,6 +57,12 @@ _LEAST = tuple(
 """``_LEAST[square]``: the symmetries that take ``square`` to the least
 square of its orbit, in the a1-d1-d4 triangle: one, or two for a square of
 a long diagonal (its image lies on a1-d4, which the a1-h8 reflection keeps)."""
+
+
+def symmetries(position: Position) -> tuple[Symmetry, ...]:
+    """The symmetries that keep ``position``'s future: all eight without
+    pawns, the identity and the file mirror with them."""
+    return (IDENTITY, FILE_MIRROR) if position[7] else tuple(range(8))
 
 
 def transform_bitboard(bitboard: Bitboard, symmetry: Symmetry) -> Bitboard:
@@ -69,10 +77,11 @@ def transform_bitboard(bitboard: Bitboard, symmetry: Symmetry) -> Bitboard:
 
 
 def transform_position(position: Position, symmetry: Symmetry) -> Position:
-    """``position`` under ``symmetry`` (the side to move is kept)."""
+    """``position`` under ``symmetry`` (the side to move is kept; a position
+    with pawns only under one of its :func:`symmetries`)."""
     if symmetry == IDENTITY:
         return position
-    white, black, kings, queens, rooks, bishops, knights, turn = position
+    white, black, kings, queens, rooks, bishops, knights, pawns, turn, ep_square = position
     return Position(
         transform_bitboard(white, symmetry),
         transform_bitboard(black, symmetry),
@@ -81,7 +90,9 @@ def transform_position(position: Position, symmetry: Symmetry) -> Position:
         transform_bitboard(rooks, symmetry),
         transform_bitboard(bishops, symmetry),
         transform_bitboard(knights, symmetry),
+        transform_bitboard(pawns, symmetry),
         turn,
+        None if ep_square is None else SQUARE_MAPS[symmetry][ep_square],
     )
 
 
@@ -90,19 +101,22 @@ def canonical_symmetry(position: Position, us: chess.Color) -> Symmetry:
     orientation: the least squares of the men, ``us``'s king first, then
     ``us``'s queens, rooks, bishops, knights, then theirs likewise (the
     least symmetry when several give it: the position is then symmetric).
-    Only the symmetries that take our king to its least square can."""
+    Only the symmetries that take our king to its least square can. With
+    pawns, only the identity or the file mirror: the one that puts our king
+    on the files a to d."""
     ours = position.white if us else position.black
-    candidates = _LEAST[(position.kings & ours).bit_length() - 1]
+    king = (position.kings & ours).bit_length() - 1
+    if position.pawns:
+        return FILE_MIRROR if king & 7 > 3 else IDENTITY
+    candidates = _LEAST[king]
     if len(candidates) == 1:
         return candidates[0]
     groups: list[list[chess.Square]] = []
     for colour in (ours, (position.white | position.black) & ~ours):
         groups.append(list(chess.scan_forward(position.kings & colour)))
-        groups += [
-            list(chess.scan_forward(position[field] & colour))
-            for field in _FIELDS
-            if position[field] & colour
-        ]
+        # The men other than kings, most valuable first: queens, rooks,
+        # bishops, knights (a position with pawns was answered above).
+        groups += [list(chess.scan_forward(mask & colour)) for mask in position[3:7] if mask & colour]
 
     def key(symmetry: Symmetry) -> list[list[chess.Square]]:
         squares = SQUARE_MAPS[symmetry]

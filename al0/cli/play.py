@@ -245,22 +245,25 @@ class Show:
 def _show_our_move(
     event: OurMove,
     board: chess.Board,
-    loaded: AdviceTable,
+    first: AdviceTable,
     show: Show,
     explainer: Explainer,
     distances: tuple[str | None, str | None],
 ) -> str:
-    """Print our move just played on ``board``: its rule and advice (and
-    the tablebase's distances before and after it, when given), what it
-    does with ``show.explain``, the board with ``show.board``; picture it.
-    Its PGN comment."""
+    """Print our move just played on ``board``: its rule and advice (of its
+    table, named where it is not the game's ``first``: a capture or a
+    promotion handed the game on), the tablebase's distances before and
+    after it, when given, what it does with ``show.explain``, the board
+    with ``show.board``; picture it. Its PGN comment."""
+    loaded = event.table
     words = loaded.describe_advice(event.plan.advice)
     said = words != event.plan.advice
+    table = "" if loaded is first else f"{loaded.name}: "
     show.picture(
         board,
         [
             f"{move_label(board)} {event.san}",
-            f"{event.plan.rule} / {event.plan.advice}",
+            f"{table}{event.plan.rule} / {event.plan.advice}",
             *([words] if said else []),
         ],
     )
@@ -268,7 +271,7 @@ def _show_our_move(
     if distances[1] is not None:
         how += f"  (optimal {distances[0]}, now {distances[1]})"
     how += f" — {words}" if said else ""
-    click.echo(f"{move_label(board)} {event.san:<7} [{event.plan.rule} / {event.plan.advice}]  {how}")
+    click.echo(f"{move_label(board)} {event.san:<7} [{table}{event.plan.rule} / {event.plan.advice}]  {how}")
     if show.explain and event.plan.advice is not None:
         before = board.copy()
         before.pop()
@@ -280,7 +283,7 @@ def _show_our_move(
                 click.echo("    " + line)
     if show.board:
         click.echo(board_text(board))
-    return f"{event.plan.rule}: {event.plan.advice}" + (f" ({words})" if said else "")
+    return f"{table}{event.plan.rule}: {event.plan.advice}" + (f" ({words})" if said else "")
 
 
 def play_out(
@@ -300,7 +303,9 @@ def play_out(
     loaded, picture, pgn_path = match.table, show.picture, show.pgn_path
     tablebase = match.tablebase if distances else None
     start = board.copy()
-    explainer = Explainer(loaded)
+    explainers = {id(loaded): Explainer(loaded)}
+    """An explainer for each table the game has played (a capture or a
+    promotion hands it on)."""
     picture(board, [f"start: {board.fen()}"])
     played: list[tuple[chess.Move, str]] = []
     dtm_before = (
@@ -315,7 +320,14 @@ def play_out(
             click.echo(board_text(board))
         for event in match.play(board, defender, max_moves):
             if isinstance(event, OurMove):
+                if id(event.table) not in explainers:
+                    explainers[id(event.table)] = Explainer(event.table)
+                    click.echo(
+                        f"the game goes on with {event.table.name} ({event.table.material})"
+                        + (f": {event.table.description}" if event.table.description else "")
+                    )
                 now = distance_note(board, tablebase, loaded.us) if tablebase is not None else None
+                explainer = explainers[id(event.table)]
                 played.append(
                     (event.move, _show_our_move(event, board, loaded, show, explainer, (dtm_before, now)))
                 )

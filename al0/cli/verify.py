@@ -98,6 +98,8 @@ def summary_lines(summary: Summary) -> Iterator[str]:
         f"{' (interrupted)' if summary.interrupted else ''}: "
         + ", ".join(f"{ending.value} {count}" for ending, count in summary.endings)
     )
+    if summary.handed_on:
+        yield f"games that went on with another table (a capture or a promotion): {summary.handed_on}"
     moves = summary.moves_to_mate
     if moves.count:
         line = f"moves to mate: mean {moves.mean}, median {moves.median}, max {moves.max}"

@@ -17,27 +17,38 @@
 
 /* ---------------------------------------------------------- reading input */
 
-/* A position's fields, whatever its number of men. */
+/* A position's fields, whatever its number of men: the tuple
+ * (white, black, kings, queens, rooks, bishops, knights, pawns, turn,
+ * ep_square), ep_square None or a square. */
 static int read_fields(PyObject *tuple, Position *p)
 {
-    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 8) {
-        PyErr_SetString(PyExc_TypeError, "a position is a tuple of 7 bitboards and the turn");
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 10) {
+        PyErr_SetString(PyExc_TypeError,
+                        "a position is a tuple of 8 bitboards, the turn and the en-passant square");
         return -1;
     }
-    Bitboard *fields[7] = {&p->white, &p->black, &p->kings, &p->queens, &p->rooks,
-                           &p->bishops, &p->knights};
-    for (int i = 0; i < 7; i++) {
+    Bitboard *fields[8] = {&p->white, &p->black, &p->kings, &p->queens, &p->rooks,
+                           &p->bishops, &p->knights, &p->pawns};
+    for (int i = 0; i < 8; i++) {
         *fields[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tuple, i));
         if (*fields[i] == (Bitboard)-1 && PyErr_Occurred())
             return -1;
     }
-    p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 7));
+    p->turn = PyObject_IsTrue(PyTuple_GET_ITEM(tuple, 8));
     if (p->turn < 0)
         return -1;
+    PyObject *ep = PyTuple_GET_ITEM(tuple, 9);
+    p->ep_square = ep == Py_None ? -1 : PyLong_AsLong(ep);
+    if (p->ep_square == -1 && PyErr_Occurred())
+        return -1;
+    if (p->ep_square < -1 || p->ep_square > 63) {
+        PyErr_SetString(PyExc_ValueError, "a position's en-passant square is None or a square");
+        return -1;
+    }
     /* Every man on one square of one colour and one kind: what the move
      * generator and the vocabulary assume of a board. */
     Bitboard men = p->white | p->black, kinds = 0, overlap = p->white & p->black;
-    for (int i = 2; i < 7; i++) {
+    for (int i = 2; i < 8; i++) {
         overlap |= kinds & *fields[i];
         kinds |= *fields[i];
     }
@@ -49,11 +60,17 @@ static int read_fields(PyObject *tuple, Position *p)
     return 0;
 }
 
-/* A position the core may search. */
+/* A position the core may search: pawnless (its moves, symmetries and
+ * memo know no pawns yet; a table with pawns plans on the Python twin,
+ * al0/engine/plan.py). */
 static int read_position(PyObject *tuple, Position *p)
 {
     if (read_fields(tuple, p) < 0)
         return -1;
+    if (p->pawns || p->ep_square >= 0) {
+        PyErr_SetString(PyExc_ValueError, "the native core plays no pawns yet");
+        return -1;
+    }
     /* The move lists hold MAX_MOVES: eight men have at most 7 * 27 + 8
      * moves, and a search never adds a man. */
     if (popcount(p->white | p->black) > MAX_MEN) {
@@ -497,8 +514,12 @@ fail:
  * side's king square; an empty side has none). */
 static int read_probed(PyObject *tuple, Position *p)
 {
-    if (read_position(tuple, p) < 0)
+    if (read_fields(tuple, p) < 0)
         return -1;
+    if (popcount(p->white | p->black) > MAX_MEN) {
+        PyErr_Format(PyExc_ValueError, "the native core plays at most %d men", MAX_MEN);
+        return -1;
+    }
     if (popcount(p->kings & p->white) != 1 || popcount(p->kings & p->black) != 1) {
         PyErr_SetString(PyExc_ValueError, "a probed position has one king a side");
         return -1;
@@ -511,6 +532,8 @@ static PyObject *prober_value(ProberObject *self, PyObject *arg)
     Position p;
     if (read_probed(arg, &p) < 0)
         return NULL;
+    if (p.pawns)
+        return PyLong_FromLong(-1);  /* the core's tables hold no pawns yet: the Python twin answers */
     return PyLong_FromLong(probe_value(&self->prober, &p));
 }
 
@@ -520,6 +543,8 @@ static PyObject *prober_best_defence(ProberObject *self, PyObject *arg)
     Move best = 0;
     if (read_probed(arg, &p) < 0)
         return NULL;
+    if (p.pawns)
+        return PyLong_FromLong(-1);  /* as value: no table of the core knows pawns yet */
     int found = probe_best_defence(&self->prober, &p, &best);
     return PyLong_FromLong(found < 0 ? found : best);
 }
@@ -1073,8 +1098,8 @@ static PyObject *planner_plan(PlannerObject *self, PyObject *args)
         return NULL;
     if (read_fields(position, &p) < 0)
         return NULL;
-    if (popcount(p.white | p.black) > MAX_MEN)
-        Py_RETURN_NONE;  /* more men than the core's move lists hold: the caller's Python loop plans */
+    if (popcount(p.white | p.black) > MAX_MEN || p.pawns)
+        Py_RETURN_NONE;  /* more men than the core's move lists hold, or pawns: the caller's Python loop plans */
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "a plan is already being made by this planner");
         return NULL;
@@ -1146,10 +1171,14 @@ static PyObject *py_canonical(PyObject *module, PyObject *args)
     Position p;
     if (!PyArg_ParseTuple(args, "Op", &position, &us) || read_fields(position, &p) < 0)
         return NULL;
+    if (p.pawns || p.ep_square >= 0) {
+        PyErr_SetString(PyExc_ValueError, "the native core's symmetries know no pawns yet");
+        return NULL;
+    }
     int symmetry = canonical_symmetry(&p, us);
     Position i = transform_position(&p, symmetry);
-    return Py_BuildValue("(i(KKKKKKKO))", symmetry, i.white, i.black, i.kings, i.queens, i.rooks,
-                         i.bishops, i.knights, i.turn ? Py_True : Py_False);
+    return Py_BuildValue("(i(KKKKKKKKOO))", symmetry, i.white, i.black, i.kings, i.queens, i.rooks,
+                         i.bishops, i.knights, i.pawns, i.turn ? Py_True : Py_False, Py_None);
 }
 
 /* ------------------------------------------------------------ retrograde */

@@ -12,7 +12,9 @@ static int position_at(const Bitboard *row, int turn, Position *p)
     p->rooks = row[4];
     p->bishops = row[5];
     p->knights = row[6];
+    p->pawns = 0;
     p->turn = turn;
+    p->ep_square = -1;
     return popcount(p->white | p->black) <= COLUMN_MAX_MEN;
 }
 

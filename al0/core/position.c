@@ -43,12 +43,14 @@ int position_equal(const Position *a, const Position *b)
 {
     return a->white == b->white && a->black == b->black && a->kings == b->kings
         && a->queens == b->queens && a->rooks == b->rooks && a->bishops == b->bishops
-        && a->knights == b->knights && a->turn == b->turn;
+        && a->knights == b->knights && a->pawns == b->pawns && a->turn == b->turn
+        && a->ep_square == b->ep_square;
 }
 
 Bitboard type_mask(const Position *p, int piece_type)
 {
     switch (piece_type) {
+    case PAWN: return p->pawns;
     case KNIGHT: return p->knights;
     case BISHOP: return p->bishops;
     case ROOK: return p->rooks;

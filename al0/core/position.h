@@ -1,5 +1,5 @@
-/* The compact pawnless position (al0/board/position.py): seven bitboards
- * and the side to move, and what reads it (attacks, check). */
+/* The compact position (al0/board/position.py): eight bitboards, the side
+ * to move and the en-passant square, and what reads it (attacks, check). */
 #ifndef AL0_POSITION_H
 #define AL0_POSITION_H
 
@@ -9,7 +9,9 @@ enum { NONE_TYPE = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KIN
 
 typedef struct {
     Bitboard white, black, kings, queens, rooks, bishops, knights;
-    int turn; /* 1: White to move (chess.WHITE is True), 0: Black */
+    Bitboard pawns; /* both colours' pawns, on ranks 2 to 7 */
+    int turn;       /* 1: White to move (chess.WHITE is True), 0: Black */
+    int ep_square;  /* -1: none; else the square a pawn of the side to move may take on */
 } Position;
 
 extern Bitboard KING_ATTACKS[64], KNIGHT_ATTACKS[64];

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import chess
 
+from al0.board.position import from_board
 from al0.engine.defenders import Defender, make_defender
 from al0.engine.plan import DEFAULT_BUDGET, Planner
 from al0.engine.play import Event, Opponent, play_game
@@ -32,11 +33,19 @@ class Match:
     front end may share between matches; a new one otherwise)."""
 
     def __init__(
-        self, table: AdviceTable, budget: int = DEFAULT_BUDGET, tablebases: Tablebases | None = None
+        self,
+        table: AdviceTable,
+        budget: int = DEFAULT_BUDGET,
+        tablebases: Tablebases | None = None,
+        planner: Planner | None = None,
     ):
         self.table = table
-        self.planner = Planner(table, budget)
+        self.planner = planner if planner is not None else Planner(table, budget)
+        """The table's planner (``planner``, when given: a successor's, made
+        by the first table's planner)."""
         self.tablebases = tablebases if tablebases is not None else Tablebases()
+        self._successors: dict[int, Match] = {}
+        """:meth:`playing`'s matches so far, by their planner's id."""
 
     @classmethod
     def load(
@@ -55,6 +64,26 @@ class Match:
         """The same table and tablebases with another node budget (a new
         planner: its memo was made under the old bounds)."""
         return Match(self.table, budget, self.tablebases)
+
+    def playing(self, board: chess.Board) -> Match | None:
+        """The match of the table that plays ``board`` in a game this table
+        began: this one, or the table a capture or a promotion hands the
+        game to (:meth:`~al0.engine.plan.Planner.playing`); None where none
+        plays it, or with castling rights (no table plays them).
+
+        :raises AL0Error: a successor table that cannot be loaded.
+        """
+        if board.castling_rights:
+            return None
+        planner = self.planner.playing(from_board(board))
+        if planner is None or planner is self.planner:
+            return None if planner is None else self
+        found = self._successors.get(id(planner))
+        if found is None:
+            found = self._successors[id(planner)] = Match(
+                planner.table, planner.budget, self.tablebases, planner
+            )
+        return found
 
     @property
     def tablebase(self) -> Tablebase | None:

@@ -27,6 +27,7 @@ from al0.engine.native import (
 )
 from al0.engine.preference import Score, preferred, tightened
 from al0.engine.search import ForcingTreeSearch, search_stopped
+from al0.engine.successors import successor_table
 from al0.engine.tree import ForcingTree, transform_tree
 from al0.errors import AL0Error, PositionError, PredicateError, SearchBudgetExceeded
 from al0.lang.compile_goals import ValueFn, compile_goal, compile_value
@@ -157,8 +158,12 @@ class Planner:
         self.native: dict[str, NativeAdvice] = {}
         """The advice the native core searches (:mod:`al0.engine.native`):
         all that it supports, unless ``AL0_CORE=python``; the rest run on the
-        Python search (``prefer:``'s tightened searches too)."""
+        Python search (``prefer:``'s tightened searches too). None for a
+        material with pawns, whose moves the core does not make yet: this is
+        the one place that sends pawns to the Python search."""
         for name, advice in table.advice.items():
+            if table.material.has_pawns:
+                break
             try:
                 self.native[name] = compile_native(advice, self.advice[name], table)
             except Unsupported:
@@ -187,6 +192,8 @@ class Planner:
         self.their_material = table.material.counts(1)
         """Their pieces the table plays against at most (a game of KQKR goes
         on as KQK once we take the rook)."""
+        self.successors: dict[tuple[tuple[int, ...], tuple[int, ...]], Planner | None] = {}
+        """:meth:`playing`'s planners so far, by the men of each side."""
         self.limits = SearchLimits(budget)
         self.cache: dict[Position, Plan] | None = {} if cache else None
         self.nodes: dict[SearchKey, Node] | None = {} if cache else None
@@ -204,6 +211,33 @@ class Planner:
         met, by advice and root key (kept across searches with ``cache``)."""
         self.search_seconds: list[float] = []
         """The time of every plan actually searched (not taken from the cache)."""
+
+    def playing(self, position: Position) -> Planner | None:
+        """The planner of the table that plays ``position`` in a game this
+        planner's table began (:mod:`al0.engine.successors`): this one while
+        the material is the table's, else its successor's, made on first
+        need (with this budget and caching); None where no table plays it.
+
+        :raises AL0Error: a successor table that cannot be loaded.
+        """
+        us = self.table.us
+        ours, theirs = piece_counts(position, us), piece_counts(position, not us)
+        if ours == self.needed_material and theirs == self.their_material:
+            return self
+        key = (ours, theirs)
+        if key not in self.successors:
+            table = successor_table(self.table, Material.of(to_board(position), us))
+            found = (
+                None
+                if table is None
+                else self
+                if table is self.table
+                else Planner(table, self.budget, self.cache is not None)
+            )
+            if found is not None:
+                found.search_seconds = self.search_seconds  # one game's plans, counted together
+            self.successors[key] = found
+        return self.successors[key]
 
     def plan(self, board: chess.Board, limits: SearchLimits | None = None) -> Plan:
         """The plan at ``board`` (our move); ``limits`` bound each search

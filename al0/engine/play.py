@@ -15,9 +15,11 @@ import chess
 
 from al0.board.fen import FIFTY_MOVE_PLIES, canonical_material, material_of
 from al0.board.moves import has_legal_move
-from al0.board.position import Position, from_board, is_check, piece_counts
+from al0.board.position import Position, from_board, is_check, piece_counts, to_board
 from al0.engine.plan import Plan, Planner
+from al0.engine.successors import side_name
 from al0.engine.tree import ForcingTree
+from al0.lang import AdviceTable
 from al0.lang.specs import DefenderError
 
 Opponent = Callable[[chess.Board], Union[chess.Move, None]]
@@ -35,6 +37,12 @@ class Ending(enum.Enum):
     """A plan's search reached its node budget or memory limit before it
     could decide: verify ends that one game so (:mod:`al0.verify.game`);
     :func:`play_game` raises :class:`~al0.errors.SearchBudgetExceeded`."""
+    INSUFFICIENT = "insufficient material"
+    """A capture left men with which neither side can mate (KK, KBK, KNK):
+    a draw by the laws."""
+    NO_TABLE = "no table"
+    """A capture or a promotion left a material no table of the game plays
+    (:mod:`al0.engine.successors`)."""
     FIFTY_MOVES = "50-move rule"
     REPETITION = "threefold repetition"
     MOVE_LIMIT = "move limit"
@@ -45,7 +53,7 @@ class Ending(enum.Enum):
     @property
     def is_draw(self) -> bool:
         """Whether the rules of chess call the game drawn by this ending alone."""
-        return self in (Ending.STALEMATE, Ending.FIFTY_MOVES, Ending.REPETITION)
+        return self in (Ending.STALEMATE, Ending.INSUFFICIENT, Ending.FIFTY_MOVES, Ending.REPETITION)
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,9 @@ class OurMove:
     new_plan: bool
     tree: ForcingTree
     """The tree (at this position) the move was taken from."""
+    table: AdviceTable
+    """The table whose plan it is: the game's first, or the one a capture or
+    a promotion handed the game to (:mod:`al0.engine.successors`)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +98,9 @@ class GameEnd:
     a draw whatever the ending."""
     plan: Plan | None = None
     """The failed plan when the ending is NO_PLAN."""
+    table: AdviceTable | None = None
+    """The table of the failed plan (the game's first, or one a capture or
+    a promotion handed it to)."""
 
     @property
     def result(self) -> str:
@@ -101,13 +115,29 @@ Event = Union[OurMove, TheirMove, GameEnd]
 
 
 def ending_at(position: Position, planner: Planner) -> Ending | None:
-    """The ending that the position alone decides (mate — of either side —,
-    stalemate, our losing material the table needs), or None."""
+    """The ending that the position alone decides in a game ``planner``'s
+    table began (mate — of either side —, stalemate, our losing men,
+    men that cannot mate, a material no table of the game plays), or None."""
     if not has_legal_move(position):
         return Ending.MATE if is_check(position) else Ending.STALEMATE
-    if piece_counts(position, planner.table.us) != planner.needed_material:
+    return material_ending(position, planner)
+
+
+def material_ending(position: Position, planner: Planner) -> Ending | None:
+    """The ending the men on the board decide in a game ``planner``'s table
+    began, at a position with a legal move: none while they are the
+    table's or another table of the game plays them
+    (:meth:`~al0.engine.plan.Planner.playing`); else our men lost, men that
+    cannot mate, or no table."""
+    us = planner.table.us
+    ours = piece_counts(position, us)
+    if ours == planner.needed_material and piece_counts(position, not us) == planner.their_material:
+        return None
+    if sum(ours) < sum(planner.needed_material):
         return Ending.MATERIAL_LOST
-    return None
+    if to_board(position).is_insufficient_material():
+        return Ending.INSUFFICIENT
+    return Ending.NO_TABLE if planner.playing(position) is None else None
 
 
 def position_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
@@ -122,6 +152,13 @@ def position_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     if ending is Ending.MATE:
         mated = "they are" if board.turn != us else "we are"
         return GameEnd(Ending.MATE, f"checkmate: {mated} mated", winner=not board.turn)
+    if ending is Ending.INSUFFICIENT:
+        return GameEnd(Ending.INSUFFICIENT, f"insufficient material: {material_of(board, us)}, a draw")
+    if ending is Ending.NO_TABLE:
+        return GameEnd(
+            Ending.NO_TABLE,
+            f"no table: none of this game plays {material_of(board, us)} for {side_name(us)}",
+        )
     needed = canonical_material(planner.table.material)
     ours = material_of(board, us)
     return GameEnd(
@@ -144,6 +181,18 @@ def game_ending(board: chess.Board, planner: Planner) -> GameEnd | None:
     return None
 
 
+def resets_count(before: Position, after: Position) -> bool:
+    """Whether the half-move from ``before`` to ``after`` took a man or
+    moved a pawn (a promotion and a capture en passant too): the laws'
+    50-move count starts again, and no earlier position counts for a
+    repetition (python-chess's ``halfmove_clock`` and ``is_repetition``,
+    which the play loop reads, say the same of a board)."""
+    return (
+        after.pawns != before.pawns
+        or (after.white | after.black).bit_count() < (before.white | before.black).bit_count()
+    )
+
+
 def descend(tree: ForcingTree | None, move: chess.Move) -> ForcingTree | None:
     """The tree to follow after ``move``: its subtree, or None — replan at
     our next turn — when the tree is gone, does not cover the move, or the
@@ -161,6 +210,9 @@ def play_game(
 ) -> Iterator[Event]:
     """Play from ``board`` (mutated as the game goes) until it ends.
 
+    ``planner``'s table begins the game; where a capture or a promotion
+    changes the material, the table that plays the new one goes on
+    (:meth:`~al0.engine.plan.Planner.playing`), planning afresh.
     ``max_moves`` bounds the number of our moves. Without ``notation`` the
     events carry no SAN (it costs more than a plan that comes from the
     cache, and verify plays thousands of games). The last event is always
@@ -171,6 +223,7 @@ def play_game(
         legal (a null move, a move of our men, a king left in check).
     """
     us = planner.table.us
+    playing = planner
     tree: ForcingTree | None = None
     plan: Plan | None = None
     moves_played = 0
@@ -183,16 +236,22 @@ def play_game(
             if max_moves is not None and moves_played >= max_moves:
                 yield GameEnd(Ending.MOVE_LIMIT, f"stopped after {max_moves} moves")
                 return
+            now = planner.playing(from_board(board))
+            assert now is not None  # else game_ending ended the game
+            if now is not playing:
+                playing, tree = now, None
             new_plan = tree is None
             if tree is None:
-                plan = planner.plan(board)
+                plan = playing.plan(board)
                 if plan.tree is None:
-                    yield GameEnd(Ending.NO_PLAN, f"no plan: {plan.describe_failure()}", plan=plan)
+                    yield GameEnd(
+                        Ending.NO_PLAN, f"no plan: {plan.describe_failure()}", plan=plan, table=playing.table
+                    )
                     return
                 tree = plan.tree
             assert plan is not None
             move = tree.branches[0][0]
-            event = OurMove(move, board.san(move) if notation else None, plan, new_plan, tree)
+            event = OurMove(move, board.san(move) if notation else None, plan, new_plan, tree, playing.table)
             board.push(move)
             moves_played += 1
             yield event

@@ -13,7 +13,7 @@ from weakref import ref
 import chess
 
 from al0.board.position import MOVES
-from al0.board.symmetry import IDENTITY, SQUARE_MAPS, Symmetry
+from al0.board.symmetry import IDENTITY, SQUARE_MAPS, Symmetry, transform_move
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,7 +178,12 @@ def transform_tree(tree: ForcingTree, symmetry: Symmetry) -> ForcingTree:
             found = done[id(node)] = ForcingTree(
                 node.height,
                 tuple(
-                    (MOVES[squares[move.from_square]][squares[move.to_square]], walk(child))
+                    (
+                        MOVES[squares[move.from_square]][squares[move.to_square]]
+                        if move.promotion is None
+                        else transform_move(move, symmetry),  # (a promotion keeps its piece)
+                        walk(child),
+                    )
                     for move, child in node.branches
                 ),
             )

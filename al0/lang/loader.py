@@ -6,8 +6,9 @@ the table's library and the standard chess vocabulary (binding calls such
 as ``dist(K, k)`` to the table's material), so a table that loads can be
 searched. The YAML itself is read by :mod:`al0.lang.yaml_reader`, names
 are resolved by :mod:`al0.lang.names`, move constraints read by
-:mod:`al0.lang.read_moves` and the ``expect:`` block by
-:mod:`al0.lang.read_expect`.
+:mod:`al0.lang.read_moves`, the ``expect:`` block by
+:mod:`al0.lang.read_expect` and ``successors:`` by
+:mod:`al0.lang.read_successors`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from al0.lang.model import Advice, AdviceTable, Call, Feature, Goal, Rule, Sum, 
 from al0.lang.names import KIND_WORDS, check_names, check_vocabulary, expand_at, offset_of
 from al0.lang.read_expect import read_expect_blocks
 from al0.lang.read_moves import read_constraint
+from al0.lang.read_successors import read_successors
 from al0.lang.vocabulary.binding import Binder
 from al0.lang.vocabulary.registry import ENTRIES
 from al0.lang.yaml_reader import Reader, YamlNode, compose, suggest
@@ -47,6 +49,7 @@ TABLE_KEYS = {
     "rules",
     "advice",
     "expect",
+    "successors",
 }
 REQUIRED_TABLE_KEYS = ("name", "material", "rules", "advice")
 RULE_KEYS = {"name", "if", "then", "description"}
@@ -142,6 +145,7 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         expect=read_expect_blocks(reader, value("expect"), material.stronger_first() != material)
         if "expect" in top
         else (),
+        successors=read_successors(reader, value("successors"), material) if "successors" in top else (),
     )
 
 

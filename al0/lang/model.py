@@ -307,6 +307,20 @@ class Expectations:
 
 
 @dataclass(frozen=True)
+class Successor:
+    """An entry of a table's ``successors:``: the table a game goes on with
+    once a capture or a promotion leaves ``material`` (ours first)."""
+
+    material: Material
+    table: str
+    """A bundled table's name, or the file's path (resolved, in the
+    naming table's folder or below)."""
+    where: str
+    """``file:line:col`` of the entry, for what is found wrong when the
+    table is loaded (at the game's first need of it)."""
+
+
+@dataclass(frozen=True)
 class AdviceTable:
     """A loaded, validated advice table ready for search."""
 
@@ -325,6 +339,9 @@ class AdviceTable:
     symmetric: bool = False
     """Plan every position in its symmetry class's canonical orientation
     (:mod:`al0.board.symmetry`), so mirror images play as mirror images."""
+    successors: tuple[Successor, ...] = ()
+    """The tables the game goes on with after a capture or a promotion, as
+    the table names them (see :mod:`al0.engine.successors`)."""
 
     @property
     def holds(self) -> bool:

@@ -81,6 +81,8 @@ def summary_rows(summary: Summary) -> list[tuple[str, object]]:
         ("positions", summary.positions.name),
         ("games", f"{summary.games} of {summary.total}" + (" (interrupted)" if summary.interrupted else "")),
     ]
+    if summary.handed_on:
+        rows.append(("went on with another table", summary.handed_on))
     for name, stats in (
         ("moves to mate", summary.moves_to_mate),
         ("optimal", summary.optimal),

@@ -74,7 +74,8 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
     try:
         for event in play_game(verifier.planner, board, defender, verifier.spec.max_moves):
             if isinstance(event, OurMove):
-                moves.append((event.move, f"{event.plan.rule}: {event.plan.advice}"))
+                table = "" if event.table is verifier.table else f"{event.table.name}: "
+                moves.append((event.move, f"{table}{event.plan.rule}: {event.plan.advice}"))
             elif isinstance(event, TheirMove):
                 moves.append((event.move, ""))
             else:
@@ -87,7 +88,9 @@ def replay(verifier: Verifier, index: int, record: GameRecord) -> ReplayedGame:
         end = GameEnd(Ending.SEARCH_LIMIT, f"search limit: {failure}")
     if end is not None and end.ending is record.ending:
         passed_over = (
-            tuple((why["advice"], why["why"]) for why in why_passed_over(end.plan, verifier.table))
+            tuple(
+                (why["advice"], why["why"]) for why in why_passed_over(end.plan, end.table or verifier.table)
+            )
             if end.plan is not None
             else ()
         )

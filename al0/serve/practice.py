@@ -92,9 +92,11 @@ class Coach:
                 raise ApiError(409, GAME_OVER)
             move = legal_move(game.board, uci)
             before = game.board.copy(stack=False)
+            playing = game.planner  # the table that judges the move (a capture or promotion may hand it on)
             turn = game.play(move)
-            table = session.served.match.table if session.served.match is not None else None
-            return {"turn": _turn(turn, before, table), "state": _state(key, session)}
+            table = playing.table if playing is not None else None
+            handed = playing is not None and playing is not game.first
+            return {"turn": _turn(turn, before, table, handed), "state": _state(key, session)}
 
     def hint(self, body: Json) -> Json:
         """What to play here, in the table's words."""
@@ -121,13 +123,17 @@ class Coach:
                     "words": f"play {san} (the tablebase's fastest move: {why})",
                 }
             kept = "" if advice.new_plan else ", the plan being followed"
-            goal = match.table.describe_advice(advice.advice)
+            assert game.planner is not None  # a plan comes from a table
+            table = game.planner.table
+            goal = table.describe_advice(advice.advice)
+            handed = f"{table.name}: " if game.planner is not game.first else ""
             return {
                 "move": move.uci(),
                 "san": san,
                 "advice": advice.advice,
+                "table": table.name,
                 "goal": goal,
-                "words": f"play {san} — {goal}{kept}",
+                "words": f"play {san} — {handed}{goal}{kept}",
             }
 
     def undo(self, body: Json) -> Json:
@@ -188,10 +194,15 @@ def _state(key: str, session: Session) -> Json:
     }
 
 
-def _turn(turn: Turn, before: chess.Board, table: AdviceTable | None) -> Json:
+def _turn(turn: Turn, before: chess.Board, table: AdviceTable | None, handed: bool) -> Json:
+    """The student's turn as the page reads it; ``table`` judged the move
+    (``handed``: not the game's first, a capture or a promotion handed the
+    game to it)."""
     verdict = turn.verdict
     return {
         "san": turn.san,
+        "table": table.name if table is not None else None,
+        "handed_on": handed,
         "reply": turn.reply_san,
         "before": turn.before,
         "after": turn.after,

@@ -72,4 +72,4 @@ class PositionClasses(Sequence[PositionClass]):
         squares = self._squares[start:stop]
         rows = bitboards([squares[:, slot] for slot in range(len(self._pieces))], self._pieces)
         turn = self._turn
-        return [Position._make((*row, turn)) for row in rows.tolist()]
+        return [Position._make((*row, 0, turn, None)) for row in rows.tolist()]

@@ -113,7 +113,7 @@ class MoveGraph:
         White; 1: theirs, Black)."""
         turn = chess.WHITE if side == 0 else chess.BLACK
         for row in self.boards(indices).tolist():
-            yield Position._make((*row, turn))
+            yield Position._make((*row, 0, turn, None))
 
     def index(self, board: chess.Board) -> int:
         """The canonical index of ``board`` (either side to move; our pieces

@@ -365,7 +365,7 @@ class Tablebase:
         """The kings' squares (White's, Black's) and the other men of the
         compact ``position`` (as :func:`_board_men` reads a board's; not
         sorted by colour)."""
-        white, _, kings, queens, rooks, bishops, knights, _ = position
+        white, _, kings, queens, rooks, bishops, knights, pawns, _, _ = position
         men = [
             (piece, bool(white >> square & 1), square)
             for piece, mask in (
@@ -373,6 +373,7 @@ class Tablebase:
                 (chess.BISHOP, bishops),
                 (chess.ROOK, rooks),
                 (chess.QUEEN, queens),
+                (chess.PAWN, pawns),
             )
             for square in chess.scan_forward(mask)
         ]

@@ -46,7 +46,8 @@ def hint_lines(game: Practice, verbose: bool = False) -> Iterator[str]:
     assert game.planner is not None  # a plan comes from a table
     table = game.planner.table
     kept = "" if advice.new_plan else ", the plan being followed"
-    yield f"hint: play {san} — {table.describe_advice(advice.advice)}{kept}"
+    handed = "" if game.planner is game.first else f"{table.name}: "  # a capture or a promotion handed it on
+    yield f"hint: play {san} — {handed}{table.describe_advice(advice.advice)}{kept}"
     if game.judge_move(advice.move).grade is Grade.BLUNDER:
         yield "      careful: the table errs here, this move throws the win away (see why)"
     if verbose:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.board import Material
+from al0.board.position import from_board
 from al0.engine.plan import Plan, Planner
 from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.tree import ForcingTree
@@ -101,13 +102,15 @@ class Practice:
     """
 
     def __init__(self, tablebase: Tablebase, board: chess.Board, planner: Planner | None = None):
-        self.planner = planner
+        self.first = planner
+        """The planner of the table the game began with (see :attr:`planner`)."""
         self.tablebase = tablebase
         self.board = board
         self.us: chess.Color = planner.table.us if planner is not None else tablebase.stronger(board)
         self.material = _ours(board, self.us)
         """Our pieces at the start (``KQ``): losing one ends the game."""
-        self.judge = Judge(tablebase, self.us, planner)
+        self._judges: dict[int, Judge] = {}
+        """A judge for each planner the game has had (:attr:`judge`)."""
         if self.ending() is not None:
             raise PositionError(f"{board.fen()!r}: the game is already over")
         optimal = tablebase.dtm(board, self.us)
@@ -143,6 +146,24 @@ class Practice:
         """The verdicts given in this exercise, taken-back moves' included."""
 
     @property
+    def planner(self) -> Planner | None:
+        """The planner of the table playing now: the first table's, or the
+        one a capture or a promotion handed the game to
+        (:meth:`~al0.engine.plan.Planner.playing`); None with no table."""
+        if self.first is None:
+            return None
+        return self.first.playing(from_board(self.board)) or self.first
+
+    @property
+    def judge(self) -> Judge:
+        """The judge of the person's moves, by the table playing now."""
+        planner = self.planner
+        found = self._judges.get(id(planner))
+        if found is None:
+            found = self._judges[id(planner)] = Judge(self.tablebase, self.us, planner)
+        return found
+
+    @property
     def moves_played(self) -> int:
         """The person's moves in the game as it stands (taken-back ones not counted)."""
         return len(self._undo)
@@ -150,8 +171,8 @@ class Practice:
     def ending(self) -> GameEnd | None:
         """How the game has ended (mate, stalemate, material lost, the 50-move
         rule, repetition), or None while it goes on."""
-        if self.planner is not None:
-            return game_ending(self.board, self.planner)
+        if self.first is not None:
+            return game_ending(self.board, self.first)
         board = self.board
         if board.is_checkmate():
             mated = "they are" if board.turn != self.us else "we are"
@@ -240,6 +261,7 @@ class Practice:
         san = self.board.san(move)
         hinted, self._hinted = self._hinted, False
         self._tree = descend(self._tree, move)
+        playing = self.planner
         self.board.push(move)
         reply = reply_san = None
         if self.ending() is None:
@@ -247,6 +269,8 @@ class Practice:
             reply_san = self.board.san(reply)
             self._tree = descend(self._tree, reply)
             self.board.push(reply)
+        if self.planner is not playing:
+            self._tree = None  # another table plans now (the material changed)
         turn = Turn(move, san, reply, reply_san, before, self.distance(), verdict, hinted)
         self.turns.append(turn)
         return turn

@@ -53,6 +53,9 @@ class Followed:
     after: chess.Board
     tree: ForcingTree
     plan: Plan
+    table: str
+    """The table whose plan it is: where a capture or a promotion hands
+    the game to another, that one plans afresh."""
 
 
 class MoveChoice:
@@ -98,12 +101,14 @@ class MoveChoice:
     # ------------------------------------------------- tables and tablebases
 
     def match_for(self, board: chess.Board) -> Match | None:
-        """The match of the table that plays ``board``: the one given, else
+        """The match of the table that plays ``board``: the one given (or
+        the table it hands the game to once a capture or a promotion has
+        changed the material: :meth:`~al0.engine.match.Match.playing`), else
         the bundled table of the side to move's material, each where it
         plays that material with the side to move (a table plays its
         colour: KRK with Black's rook is not the KRK table's)."""
-        match = self.fixed
-        if match is None:
+        match = self.fixed.playing(board) if self.fixed is not None else None
+        if self.fixed is None:
             material = material_of(board, board.turn)
             if material not in self._bundled:
                 path = TABLES_DIR / f"{material.lower()}.yaml"
@@ -182,7 +187,7 @@ class MoveChoice:
     ) -> chess.Move | None:
         """The table's move: the tree followed, or a new plan's."""
         table, planner = match.table, match.planner
-        tree, plan, how = self._tree_at(board)
+        tree, plan, how = self._tree_at(board, table.name)
         # Following the tree searches nothing: no nodes, no time.
         nodes, ms = 0, 0
         if tree is None:
@@ -205,7 +210,10 @@ class MoveChoice:
                 how = "plan from memory: no search"
         assert plan is not None  # set with the tree, by _tree_at or the planner
         move = tree.branches[0][0]
-        said = f"rule {plan.rule} advice {plan.advice} ({how})"
+        handed = self.fixed is not None and match is not self.fixed  # a capture or a promotion
+        said = (
+            "table " + table.name + " " if handed else ""
+        ) + f"rule {plan.rule} advice {plan.advice} ({how})"
         if verdict is not None and self.rescue:
             why = why_not(verdict, board, move)
             if why is not None:
@@ -213,7 +221,7 @@ class MoveChoice:
         after = board.copy()
         after.push(move)
         subtree = descend(tree, move)
-        self.followed = Followed(after, subtree, plan) if subtree is not None else None
+        self.followed = Followed(after, subtree, plan, table.name) if subtree is not None else None
         score, source = table_score(board, tree, verdict)
         pv = " ".join(m.uci() for m in principal_line(tree))
         # The advice in the table's own words, where it has them, for a GUI's
@@ -243,12 +251,13 @@ class MoveChoice:
             "info string cut before a search ended: playing the first legal move",
         )
 
-    def _tree_at(self, board: chess.Board) -> tuple[ForcingTree | None, Plan | None, str]:
+    def _tree_at(self, board: chess.Board, table: str) -> tuple[ForcingTree | None, Plan | None, str]:
         """The subtree to follow at ``board``: when it is the position our last
-        move left followed by a reply the tree covers. Compared by position,
-        so a GUI that sends ``position fen`` without the moves is followed too."""
+        move left followed by a reply the tree covers, and ``table`` still
+        plays. Compared by position, so a GUI that sends ``position fen``
+        without the moves is followed too."""
         followed, self.followed = self.followed, None
-        if followed is None:
+        if followed is None or followed.table != table:
             return None, None, ""
         key = zobrist_hash(board)
         for reply, _ in followed.tree.branches:

@@ -70,6 +70,13 @@ class AnalysedGame(Protocol):
     def advice_uses(self) -> tuple[AdviceUse, ...]: ...
 
 
+def qualified(table: str | None, rule: str | None) -> str | None:
+    """A rule's name in the tally: as it is for the game's first table,
+    ``kqk:tight`` for a table a capture or a promotion handed the game
+    to (``table``), whose rules may share the first's names."""
+    return rule if table is None or rule is None else f"{table}:{rule}"
+
+
 def _wasted(use: AdviceUse) -> int:
     return use.moves - use.progress
 
@@ -109,15 +116,20 @@ class AdviceTally(AdviceCounts):
     loop plays on (the board after the event).
     """
 
-    def __init__(self, dtm: Callable[[chess.Board], int | None], start_dtm: int | None):
+    def __init__(
+        self, dtm: Callable[[chess.Board], int | None], start_dtm: int | None, first: str | None = None
+    ):
         super().__init__(start_dtm)
         self._dtm = dtm
+        self._first = first
+        """The name of the game's first table (its rules are named as they are)."""
         self._pending: tuple[str | None, str | None] | None = None
         """The (rule, advice) of our last move, until its reply is known."""
 
     def observe(self, event: Event, board: chess.Board) -> None:
         if isinstance(event, OurMove):
-            self._pending = (event.plan.rule, event.plan.advice)
+            table = None if event.table.name == self._first else event.table.name
+            self._pending = (qualified(table, event.plan.rule), event.plan.advice)
         elif self._pending is not None and isinstance(event, (TheirMove, GameEnd)):
             # After the reply, or after our move when it ended the game (mate
             # is DTM 0, stalemate not won) or the opponent quit.

@@ -36,6 +36,9 @@ class GameRecord:
     """For a game that ended at a search limit, the error in words: the
     advice, what its search spent and the position it searched from (replay
     it with ``al0 plan TABLE --fen FEN``); '' otherwise."""
+    handed_on: bool = False
+    """Whether the game went on with another table after a capture or a
+    promotion changed the material (:mod:`al0.engine.successors`)."""
 
     @property
     def mated(self) -> bool:
@@ -51,6 +54,7 @@ PackedRecords = tuple[
     dict[int, tuple[str, ...]],
     list[tuple[AdviceUse, ...]],
     dict[int, str],
+    bytes,
 ]
 """Records as a worker sends them (:func:`pack_records`): a column per field,
 the rare ones (lines, failures) by index, so a chunk of games crosses
@@ -70,12 +74,13 @@ def pack_records(records: list[GameRecord]) -> PackedRecords:
         {index: record.line for index, record in enumerate(records) if record.line},
         [record.advice_uses for record in records],
         {index: record.failure for index, record in enumerate(records) if record.failure},
+        bytes(record.handed_on for record in records),
     )
 
 
 def unpack_records(packed: PackedRecords) -> list[GameRecord]:
     """The records :func:`pack_records` packed."""
-    fens, codes, moves, optimal, lines, uses, failures = packed
+    fens, codes, moves, optimal, lines, uses, failures, handed_on = packed
     return [
         GameRecord(
             fen,
@@ -85,8 +90,11 @@ def unpack_records(packed: PackedRecords) -> list[GameRecord]:
             lines.get(index, ()),
             used,
             failures.get(index, ""),
+            bool(on),
         )
-        for index, (fen, code, played, best, used) in enumerate(zip(fens, codes, moves, optimal, uses))
+        for index, (fen, code, played, best, used, on) in enumerate(
+            zip(fens, codes, moves, optimal, uses, handed_on)
+        )
     ]
 
 
@@ -118,16 +126,18 @@ def play_one(
     game = board.copy()
     us = planner.table.us
     tally = (
-        AdviceTally(lambda board: tablebase.dtm(board, us), optimal)
+        AdviceTally(lambda board: tablebase.dtm(board, us), optimal, planner.table.name)
         if tablebase is not None and optimal is not None
         else None
     )
+    handed_on = False
     try:
         for event in play_game(planner, game, defender, max_moves, notation=False):
             if tally is not None:
                 tally.observe(event, game)
             if isinstance(event, OurMove):
                 moves += 1
+                handed_on = handed_on or event.table is not planner.table
             elif isinstance(event, GameEnd):
                 end = event
     except AL0Error as error:
@@ -135,6 +145,9 @@ def play_one(
         if failure is None:
             raise
         uses = tally.uses() if tally is not None else ()
-        return GameRecord(fen, Ending.SEARCH_LIMIT, moves, optimal, advice_uses=uses, failure=failure)
+        return GameRecord(
+            fen, Ending.SEARCH_LIMIT, moves, optimal, advice_uses=uses, failure=failure, handed_on=handed_on
+        )
     assert end is not None  # play_game always ends with a GameEnd
-    return GameRecord(fen, end.ending, moves, optimal, advice_uses=tally.uses() if tally is not None else ())
+    uses = tally.uses() if tally is not None else ()
+    return GameRecord(fen, end.ending, moves, optimal, advice_uses=uses, handed_on=handed_on)

@@ -30,10 +30,10 @@ from al0.board.moves import apply, play
 from al0.board.position import Position
 from al0.engine.history import our_children
 from al0.engine.plan import Planner
-from al0.engine.play import Ending, descend, ending_at
+from al0.engine.play import Ending, descend, ending_at, resets_count
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
-from al0.verify.analysis import AdviceCounts, AdviceUse
+from al0.verify.analysis import AdviceCounts, AdviceUse, qualified
 from al0.verify.game import limit_reached
 
 if TYPE_CHECKING:
@@ -50,22 +50,32 @@ _MASK = (1 << 64) - 1
 
 def pack(position: Position) -> Key:
     """``position`` as one int: its bitboards side by side (the knights are
-    what is left of the men: a position has no pawns) and the side to move."""
-    white, black, kings, queens, rooks, bishops, _, turn = position
-    return (
-        ((((white << 64 | black) << 64 | kings) << 64 | queens) << 64 | rooks) << 64 | bishops
-    ) << 1 | turn
+    what is left of the men); with pawns, their bitboard, the en-passant
+    square (7 bits, 0 for none) and a bit set; the side to move."""
+    white, black, kings, queens, rooks, bishops, _, pawns, turn, ep_square = position
+    key = ((((white << 64 | black) << 64 | kings) << 64 | queens) << 64 | rooks) << 64 | bishops
+    if pawns:
+        # Only with pawns: a pawnless key stays as short as before.
+        key = (key << 64 | pawns) << 7 | (0 if ep_square is None else ep_square + 1)
+        return (key << 1 | 1) << 1 | turn
+    return key << 2 | turn
 
 
 def unpack(key: Key) -> Position:
     """The position :func:`pack` made ``key`` of."""
     turn = bool(key & 1)
-    key >>= 1
+    pawns, ep_square = 0, None
+    with_pawns = key & 2
+    key >>= 2
+    if with_pawns:
+        ep_square = (key & 127) - 1 if key & 127 else None
+        pawns = key >> 7 & _MASK
+        key >>= 71
     bishops, rooks = key & _MASK, key >> 64 & _MASK
     queens, kings = key >> 128 & _MASK, key >> 192 & _MASK
     black, white = key >> 256 & _MASK, key >> 320
-    knights = (white | black) & ~(kings | queens | rooks | bishops)
-    return Position(white, black, kings, queens, rooks, bishops, knights, turn)
+    knights = (white | black) & ~(kings | queens | rooks | bishops | pawns)
+    return Position(white, black, kings, queens, rooks, bishops, knights, pawns, turn, ep_square)
 
 
 class Segment(NamedTuple):
@@ -82,9 +92,10 @@ class Segment(NamedTuple):
     """The position after each half-move: our move, their reply, ours, …"""
     dtms: tuple[int | None, ...]
     """Our moves to mate after each half-move, for the per-advice tally."""
-    captures: int
-    """Bit ``i`` is set when half-move ``i`` took a man: the 50-move count
-    and the positions that count for a repetition start again."""
+    resets: int
+    """Bit ``i`` is set when half-move ``i`` took a man or moved a pawn
+    (:func:`~al0.engine.play.resets_count`): the 50-move count and the
+    positions that count for a repetition start again."""
     ending: Ending | None
     """How the game ends at the last of ``keys`` (an :class:`~al0.engine.play.Ending`
     value the position decides), or at the segment's own position when there
@@ -99,6 +110,10 @@ class Segment(NamedTuple):
     """The hash of each position a move of ours in the plan's tree leads to
     (as far as the planner avoids the positions seen): a game that has seen
     one of them may plan otherwise here."""
+    table: str | None = None
+    """The name of the table that plans here when it is not the game's
+    first (a capture or a promotion handed the game on:
+    :mod:`al0.engine.successors`)."""
 
 
 def make_segment(
@@ -112,24 +127,26 @@ def make_segment(
     end = ending_at(position, planner)
     if end is not None:
         return Segment(None, None, dtm, (), (), 0, end)
+    playing = planner.playing(position)
+    assert playing is not None  # else ending_at ended the game
+    table = None if playing is planner else playing.table.name
     try:
-        plan = planner.plan_position(position, seen=seen)
+        plan = playing.plan_position(position, seen=seen)
     except AL0Error as error:
-        return Segment(None, None, dtm, (), (), 0, None, error)
+        return Segment(None, None, dtm, (), (), 0, None, error, table=table)
     if plan.tree is None:
-        return Segment(plan.rule, plan.advice, dtm, (), (), 0, _NO_PLAN)
+        return Segment(plan.rule, plan.advice, dtm, (), (), 0, _NO_PLAN, table=table)
     keys: list[Key] = []
     dtms: list[int | None] = []
-    captures = 0
-    men = (position.white | position.black).bit_count()
+    resets = 0
+    before = position
 
     def add(reached: Position) -> Ending | None:
         """Note the position after a half-move; the ending it decides, if any."""
-        nonlocal captures, men
-        now = (reached.white | reached.black).bit_count()
-        if now < men:
-            captures |= 1 << len(keys)
-        men = now
+        nonlocal resets, before
+        if resets_count(before, reached):
+            resets |= 1 << len(keys)
+        before = reached
         keys.append(pack(reached))
         dtms.append(tablebase.dtm_at(reached, us))
         ending = ending_at(reached, planner)
@@ -138,7 +155,9 @@ def make_segment(
     ours = frozenset(hash(child) for child in our_children(position, plan.tree))
 
     def segment(ending: Ending | None) -> Segment:
-        return Segment(plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), captures, ending, None, ours)
+        return Segment(
+            plan.rule, plan.advice, dtm, tuple(keys), tuple(dtms), resets, ending, None, ours, table
+        )
 
     tree: ForcingTree | None = plan.tree
     while tree is not None:
@@ -153,6 +172,8 @@ def make_segment(
         ending = add(position)
         if ending is not None:
             return segment(ending)
+        if planner.playing(position) is not playing:
+            break  # the material changed: another table plans (as the play loop does)
         tree = descend(descend(tree, move), reply)
     return segment(None)  # a new plan at ``position``
 
@@ -169,6 +190,9 @@ class Outcome(NamedTuple):
     """The per-advice tally (empty when the start is not won)."""
     failure: str = ""
     """For a game that ended at a search limit, the error in words."""
+    handed_on: bool = False
+    """Whether another table planned part of the game (a capture or a
+    promotion changed the material)."""
 
 
 class Tail(NamedTuple):
@@ -187,8 +211,8 @@ class Tail(NamedTuple):
     uses: tuple[AdviceUse, ...]
     """The per-advice tally from the position on, its DTM the segment's."""
     quiet: int
-    """Half-moves from the position before the first capture (all of them
-    without one): those the 50-move count and repetitions before the
+    """Half-moves from the position before the first capture or pawn move
+    (all of them without one): those the 50-move count and repetitions before the
     position reach."""
     marks: int
     """A bit (:func:`_mark`) for each position of those ``quiet`` half-moves:
@@ -199,6 +223,8 @@ class Tail(NamedTuple):
     one after a move of ours before the tail may plan otherwise in it."""
     failure: str = ""
     """For a tail that ends at a search limit, the error in words."""
+    handed_on: bool = False
+    """Whether a table other than the game's first plans in the tail."""
 
 
 _DECIDED = frozenset(Ending) - {_FIFTY, _REPETITION, _MOVE_LIMIT}
@@ -226,10 +252,10 @@ def _tail_fits(
 ) -> bool:
     """Whether a game at the position ``key`` with ``moves`` played, its
     50-move count at ``clock`` and the positions ``seen`` since the last
-    capture ends as ``tail`` does from there: the move limit and the 50-move
-    rule are not reached on the way, and no position of the tail before its
-    first capture came before (but ``key`` itself, once), so no count of a
-    repetition differs. The tail's marks rule most positions out at once;
+    capture or pawn move ends as ``tail`` does from there: the move limit
+    and the 50-move rule are not reached on the way, and no position of the
+    tail before its first capture or pawn move came before (but ``key``
+    itself, once), so no count of a repetition differs. The tail's marks rule most positions out at once;
     where they cannot, its chain is read, segment by segment. Nor may a
     position the game had after a move of ours (``after_ours``, by hash) be
     one a tree of the tail leads back to (then a plan there may differ):
@@ -283,41 +309,50 @@ def _segment_uses(current: Segment) -> tuple[int, int, int, int]:
 _use = AdviceUse._make
 
 
+def _advice(segment: Segment) -> tuple[str | None, str | None]:
+    """The segment's (rule, advice), as the per-advice tally names them."""
+    return qualified(segment.table, segment.rule), segment.advice
+
+
 def _remember(
     tails: dict[Key, Tail],
     walked: list[tuple[Key, Segment, int, int]],
-    captures: list[int],
+    resets: list[int],
     ending: Ending,
     moves: int,
     halfmoves: int,
     tail: Tail | None,
     failure: str = "",
+    handed_on: bool = False,
 ) -> None:
     """Note the tail from each position where the game just read (ending in
     ``ending``, a decided one, after ``moves`` of our moves and
-    ``halfmoves`` half-moves, the captures at ``captures``) read a segment:
-    ``walked`` holds each such segment with its position, our moves and the
+    ``halfmoves`` half-moves, the captures and pawn moves at ``resets``)
+    read a segment: ``walked`` holds each such segment with its position, our moves and the
     half-moves before it; ``tail`` is the tail the game ended in, if any;
-    ``failure``, the words of a search limit the game ended at.
+    ``failure``, the words of a search limit the game ended at;
+    ``handed_on``, whether another table planned where the game ended.
     Less history can only delay the endings history decides, so the rest of
     the game from any of them, with none, ends the same."""
     if tail is not None:
         uses, quiet_end, marks, ours = list(tail.uses), halfmoves + tail.quiet, tail.marks, tail.ours
+        handed_on = tail.handed_on
     else:
         uses, quiet_end, marks, ours = [], halfmoves, 0, 0
     for key, current, played, before in reversed(walked):
+        handed_on = handed_on or current.table is not None
         for child in current.ours:
             ours |= _mark(child)
         keys = current.keys
-        first = next((at for at in captures if at >= before), None) if captures else None
-        if first is not None and first < before + len(keys):  # a capture here: the marks start again
+        first = next((at for at in resets if at >= before), None) if resets else None
+        if first is not None and first < before + len(keys):  # a capture or pawn move: the marks start again
             marks = 0
             keys = keys[: first - before]
         for reached in keys:
             marks |= _mark(reached)
         quiet = (first - before) if first is not None else quiet_end - before
         # This segment's advice is the first used from its position on.
-        rule, advice = current.rule, current.advice
+        rule, advice = _advice(current)
         counts = _segment_uses(current)
         for index, use in enumerate(uses):
             if use.rule == rule and use.advice == advice:
@@ -326,7 +361,7 @@ def _remember(
                 break
         uses.insert(0, _use((rule, advice, *counts)))
         if key not in tails:
-            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks, ours, failure)
+            tails[key] = Tail(ending, moves - played, tuple(uses), quiet, marks, ours, failure, handed_on)
 
 
 def walk(
@@ -360,21 +395,25 @@ def walk(
     walked: list[tuple[Key, Segment, int, int]] = []
     """Each segment walked here: its position, the segment, our moves and
     the half-moves before it."""
-    captures: list[int] = []
-    """The half-moves (counted from 0) that took a man."""
+    resets: list[int] = []
+    """The half-moves (counted from 0) that took a man or moved a pawn."""
     halfmoves = 0
+    handed_on = False
+    """Whether a segment walked so far was planned by another table."""
     by_history = False
     """Whether the game plans with its history from here on."""
 
     def outcome(ending: Ending, tail: Tail | None = None, failure: str = "") -> Outcome:
+        last = current.table is not None
         if tail is not None:
-            failure = tail.failure
+            failure, last = tail.failure, tail.handed_on
         if tails is not None and ending in _DECIDED and not by_history:
-            _remember(tails, walked, captures, ending, moves, halfmoves, tail, failure)
+            _remember(tails, walked, resets, ending, moves, halfmoves, tail, failure, last)
             # The game from the start is the tail from it: its tally too.
             if counts is not None and start in tails:
-                return Outcome(ending, moves, optimal, tails[start].uses, failure)
-        return Outcome(ending, moves, optimal, () if counts is None else counts.uses(), failure)
+                return Outcome(ending, moves, optimal, tails[start].uses, failure, handed_on or last)
+        uses = () if counts is None else counts.uses()
+        return Outcome(ending, moves, optimal, uses, failure, handed_on or last)
 
     moves = 0
     # The play loop checks an ending at every position: the one the position
@@ -385,10 +424,11 @@ def walk(
     if clock >= 100:
         return outcome(_FIFTY)
     seen = {start: 1}
-    """Times each position came since the last capture (python-chess's
-    repetitions do not look back past one)."""
+    """Times each position came since the last capture or pawn move
+    (python-chess's repetitions do not look back past one)."""
     after_ours: dict[int, Key] = {}
-    """The positions seen after our moves since the last capture, by hash."""
+    """The positions seen after our moves since the last capture or pawn
+    move, by hash."""
     at = start
     while True:
         if tails is not None:
@@ -407,7 +447,8 @@ def walk(
         if not keys:
             return outcome(_NO_PLAN)
         walked.append((at, current, moves, halfmoves))
-        advice = (current.rule, current.advice)
+        handed_on = handed_on or current.table is not None
+        advice = _advice(current)
         last = len(keys) - 1
         for index, key in enumerate(keys):
             halfmoves += 1
@@ -416,11 +457,11 @@ def walk(
                 if index and moves >= max_moves:
                     return outcome(_MOVE_LIMIT)
                 moves += 1
-            if current.captures >> index & 1:
+            if current.resets >> index & 1:
                 clock = 0
                 seen.clear()
                 after_ours.clear()
-                captures.append(halfmoves - 1)
+                resets.append(halfmoves - 1)
             else:
                 clock += 1
             times = seen[key] = seen.get(key, 0) + 1

@@ -15,7 +15,7 @@ import chess
 from al0.board.fen import epd_positions, file_in_folder
 from al0.board.position import Position, from_board, to_board
 from al0.board.sampling import check_sample_size
-from al0.board.symmetry import transform_position
+from al0.board.symmetry import symmetries, transform_position
 from al0.errors import PositionError
 from al0.lang.model import AdviceTable
 from al0.lang.specs import PositionsSpec
@@ -180,16 +180,16 @@ def chain_starts(boards: Sequence[chess.Board], start: int, stop: int) -> list[C
 
 def class_position(position: PositionClass) -> Position:
     """The position of a tablebase's class, without making its board."""
-    masks = [0] * 7  # white, black, then by piece type from the king down
+    masks = [0] * 8  # white, black, then by piece type from the king down
     for square, piece in position.placement:
         bit = 1 << square
         masks[0 if piece.color else 1] |= bit
         masks[8 - piece.piece_type] |= bit
-    white, black, kings, queens, rooks, bishops, knights = masks
-    return Position(white, black, kings, queens, rooks, bishops, knights, position.turn)
+    white, black, kings, queens, rooks, bishops, knights, pawns = masks
+    return Position(white, black, kings, queens, rooks, bishops, knights, pawns, position.turn, None)
 
 
 def mirror_images(position: Position) -> list[Position]:
     """``position`` and its distinct mirror images, in the order of
     :data:`al0.board.symmetry.SQUARE_MAPS` (``position`` first)."""
-    return list(dict.fromkeys(transform_position(position, symmetry) for symmetry in range(8)))
+    return list(dict.fromkeys(transform_position(position, symmetry) for symmetry in symmetries(position)))

@@ -170,6 +170,9 @@ class Summary:
     None without a tablebase to measure them)."""
     expectations: tuple[Expectation, ...] | None
     """The claims checked; None when no ``expect:`` block was given."""
+    handed_on: int = 0
+    """Games that went on with another table after a capture or a
+    promotion changed the material (:mod:`al0.engine.successors`)."""
 
     def count(self, ending: Ending) -> int:
         """How many games ended by ``ending``."""
@@ -186,6 +189,7 @@ class Summary:
             "total": self.total,
             "interrupted": self.interrupted,
             "endings": {ending.value: count for ending, count in self.endings},
+            "handed_on": self.handed_on,
             "failure_examples": {
                 ending.value: [example.to_json() for example in examples]
                 for ending, examples in self.failure_examples

@@ -238,6 +238,7 @@ class Report:
             )
             if expectations
             else None,
+            handed_on=sum(record.handed_on for record in self.records),
         )
 
     def to_json(self, expectations: Sequence[Expectations] = (), worst: int = WORST_KEPT) -> dict[str, Any]:

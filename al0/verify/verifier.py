@@ -71,7 +71,9 @@ class Verifier:
             )
         elif spec.defender.kind not in ("random", "worst"):
             raise DefenderError(f"verify cannot use the {spec.defender.name!r} defender")
-        self.segments: dict[Key, Segment] | None = {} if isinstance(self.fixed, TablebaseDefender) else None
+        self.segments: dict[Key, Segment] | None = (
+            {} if isinstance(self.fixed, TablebaseDefender) and self.tablebase is not None else None
+        )
         """Against the tablebase defender, the segment from every position
         where a game here started a new plan: the games share them (see
         :mod:`al0.verify.segments`)."""
@@ -142,6 +144,7 @@ class Verifier:
             outcome.optimal,
             advice_uses=outcome.advice_uses,
             failure=outcome.failure,
+            handed_on=outcome.handed_on,
         )
 
     def start(self, board: chess.Board) -> Start:

@@ -307,8 +307,6 @@ class PlanWorker:
         worst, reported = self.worst, self.reported
         planner = worst.planner
         made = len(planner.search_seconds)
-        cache = planner.cache
-        assert cache is not None  # a planner caches by default
         answers: list[PlanAnswer] = []
         plans: list[EncodedPlan | None] | None = [] if self.spec.replay_worst_lines else None
         for position in positions:
@@ -323,11 +321,13 @@ class PlanWorker:
                 continue
             # A position planned or reported here is known to the main
             # process already: it sent it, or had it from this worker.
-            new = tuple(replan for replan in replans if replan not in reported and replan not in cache)
+            new = tuple(replan for replan in replans if replan not in reported and not worst.planned(replan))
             reported.update(new)
             answers.append((worst.plan_steps[position], new))
             if plans is not None:
-                plans.append(encode_plan(cache[position]))
+                own = worst.planner_at(position).cache
+                assert own is not None  # its successors cache as it does
+                plans.append(encode_plan(own[position]))
         first, self.steps_sent = self.steps_sent, len(worst.steps)
         return PlanChunkResult(
             os.getpid(), first, worst.sent_steps(first), answers, planner.search_seconds[made:], plans

@@ -13,7 +13,7 @@ from al0.board.moves import apply, legal_moves, play
 from al0.board.position import MOVES, Position, from_board, piece_counts
 from al0.core import native
 from al0.engine.plan import Plan, Planner
-from al0.engine.play import Ending, ending_at
+from al0.engine.play import Ending, ending_at, material_ending, resets_count
 from al0.engine.tree import ForcingTree
 from al0.errors import AL0Error
 from al0.verify.game import GameRecord, limit_reached
@@ -121,9 +121,7 @@ class WorstCase:
         if core is not None and core.legal_moves(position):
             # A move to make: no mate, no stalemate (ending_at's first test,
             # the core's move generator deciding it); the material is left.
-            planner = self.planner
-            needed = piece_counts(position, planner.table.us) == planner.needed_material
-            ending = None if needed else Ending.MATERIAL_LOST
+            ending = material_ending(position, self.planner)
         else:
             ending = ending_at(position, self.planner)
         self.endings[position] = ending
@@ -178,7 +176,7 @@ class WorstCase:
         if position in self.unplannable:
             raise self.unplannable[position]
         try:
-            plan = self.planner.plan_position(position)
+            plan = self.planner_at(position).plan_position(position)
         except AL0Error as error:
             self.unplannable[position] = error
             raise
@@ -195,9 +193,32 @@ class WorstCase:
         if isinstance(step, AL0Error):
             self.unplannable[position] = step
             return
-        if plan is not None and self.planner.cache is not None:
-            self.planner.cache[position] = plan
+        cache = self.planner_at(position).cache
+        if plan is not None and cache is not None:
+            cache[position] = plan
         self.plan_steps[position] = step
+
+    def planner_at(self, position: Position) -> Planner:
+        """The planner of the table that plays ``position`` (our turn, no
+        ending there): the first table's or a successor's
+        (:meth:`~al0.engine.plan.Planner.playing`)."""
+        planner = self.planner.playing(position)
+        assert planner is not None  # else the position has an ending
+        return planner
+
+    def planned(self, position: Position) -> bool:
+        """Whether the plan at ``position`` (our turn, no ending there) is
+        in its planner's cache: made or learned here."""
+        cache = self.planner_at(position).cache
+        return cache is not None and position in cache
+
+    def _goes_on(self, position: Position, after: Position) -> bool:
+        """Whether the tree followed at ``position`` goes on after our move
+        to ``after``: not where it changed the material's table (the play
+        loop plans afresh then). Only a capture or a pawn move can change it."""
+        return not resets_count(position, after) or self.planner.playing(after) is self.planner.playing(
+            position
+        )
 
     def learn_steps(self, steps: Sequence[SentStep], ids: list[int]) -> None:
         """Take steps another :class:`WorstCase` made (a worker's), sent in
@@ -240,6 +261,8 @@ class WorstCase:
             assert after is not None  # the search only keeps legal moves
             if ending(after) is not None:
                 continue
+            if not self._goes_on(position, after):
+                replies = {}
             for code, reached, end in self._replies(after):
                 if end is not None:
                     continue
@@ -263,13 +286,25 @@ class WorstCase:
         while line is not None:
             uci, line = line
             ucis.append(uci)
+        # Replayed only where it is read: another table may plan on it, or
+        # its end is a search limit (most lines need neither).
+        handed = any(
+            other is not None and other is not self.planner for other in self.planner.successors.values()
+        )
+        positions = [position]
+        if handed or ending == _SEARCH_LIMIT:
+            for uci in ucis:
+                positions.append(apply(positions[-1], chess.Move.from_uci(uci)))
+        # Another table planned on the line where one plays a position of ours on it.
+        handed_on = handed and any(
+            self._ending(ours) is None and self.planner_at(ours) is not self.planner
+            for ours in positions[2::2]
+        )
         failure = ""
         if ending == _SEARCH_LIMIT:
             # The line ends where the plan's search reached its limit.
-            for uci in ucis:
-                position = apply(position, chess.Move.from_uci(uci))
-            failure = limit_reached(self.unplannable[position]) or ""
-        return GameRecord(fen, ending, moves, optimal, tuple(ucis), failure=failure)
+            failure = limit_reached(self.unplannable[positions[-1]]) or ""
+        return GameRecord(fen, ending, moves, optimal, tuple(ucis), failure=failure, handed_on=handed_on)
 
     def _value(self, position: Position, step: int) -> Value:
         """(moves, ending, line) from our turn at ``position`` following
@@ -356,6 +391,8 @@ class WorstCase:
         end = self._ending(after)
         if end is not None:
             return 1, end, (uci, None)
+        if not self._goes_on(position, after):
+            replies = {}
         return _Open(uci, replies, after, iter(self._replies(after)))
 
 

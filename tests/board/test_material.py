@@ -19,6 +19,11 @@ from al0.tablebase.material import parse_material
         ("KNKR", "KNKR", "KRKN", ("KN", "KR")),
         ("KKQ", "KKQ", "KQK", ("K", "KQ")),
         ("KRKR", "KRKR", "KRKR", ("KR", "KR")),
+        ("KPK", "KPK", "KPK", ("KP", "K")),
+        ("KKP", "KKP", "KPK", ("K", "KP")),
+        ("KPRK", "KRPK", "KRPK", ("KRP", "K")),
+        ("KPKQ", "KPKQ", "KQKP", ("KP", "KQ")),
+        ("KPKP", "KPKP", "KPKP", ("KP", "KP")),
     ],
 )
 def test_a_material_keeps_its_sides_as_written_and_knows_the_stronger(text, name, stronger, sides):
@@ -30,7 +35,7 @@ def test_a_material_keeps_its_sides_as_written_and_knows_the_stronger(text, name
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("KRPK", "material must look like KRK or KQKR, not 'KRPK' (al0 plays pawnless endings: no P)"),
+        ("KRXK", "material must look like KRK, KQKR or KPK, not 'KRXK'"),
         ("krk", "not 'krk'"),
         ("KR", "not 'KR'"),
         ("", "not ''"),

@@ -11,13 +11,17 @@ import random
 import chess
 import pytest
 
+from al0.board.moves import legal_moves
 from al0.board.position import from_board, to_board
 from al0.board.symmetry import (
+    FILE_MIRROR,
     IDENTITY,
     INVERSE,
     SQUARE_MAPS,
     canonical_symmetry,
     class_key,
+    symmetries,
+    transform_move,
     transform_position,
 )
 from al0.engine.plan import Planner
@@ -229,3 +233,33 @@ def test_a_class_key_is_shared_by_mirror_images_only(seed):
         if b.board_fen() not in images
     )
     assert class_key(from_board(other)) != key
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/2k5/3pP3/8/8/6K1 b - e3 0 1",  # en passant: the square goes with the board
+        "8/1P6/8/8/8/8/6p1/K6k w - - 0 1",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",  # symmetric but for the kings' files
+    ],
+)
+def test_a_position_with_pawns_has_only_the_file_mirror(fen):
+    position = from_board(chess.Board(fen))
+    assert symmetries(position) == (IDENTITY, FILE_MIRROR)
+    assert symmetries(from_board(chess.Board("8/8/8/8/8/2k5/8/K6R w - - 0 1"))) == tuple(range(8))
+    mirrored = oracle(chess.Board(fen), FILE_MIRROR)
+    image = transform_position(position, FILE_MIRROR)
+    assert image == from_board(mirrored)
+    # The mirror image's moves are the moves' mirror images.
+    assert {transform_move(move, FILE_MIRROR) for move in legal_moves(position)} == set(legal_moves(image))
+
+
+def test_a_pawn_position_is_planned_with_our_king_on_the_files_a_to_d():
+    for board in random_boards("KRPK", 100, seed=46):
+        position = from_board(board)
+        symmetry = canonical_symmetry(position, chess.WHITE)
+        image = transform_position(position, symmetry)
+        assert symmetry in (IDENTITY, FILE_MIRROR)
+        assert chess.square_file(to_board(image).king(chess.WHITE) or 0) <= 3
+        assert transform_position(from_board(oracle(board, FILE_MIRROR)), FILE_MIRROR) == position
+        assert class_key(position) == class_key(from_board(oracle(board, FILE_MIRROR)))

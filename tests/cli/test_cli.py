@@ -287,6 +287,24 @@ def test_play_random_to_mate():
     assert "[else_rule / squeeze]" in result.output
 
 
+def test_play_goes_on_with_the_table_of_the_new_material(tmp_path, tablebase_cache):
+    """kqkr_take takes the rook; the bundled kqk table mates: the output says
+    so once and names kqk at each of its moves, the PGN's comments too."""
+    pgn = tmp_path / "game.pgn"
+    table = str(ROOT / "tests" / "data" / "tables" / "kqkr_take.yaml")
+    result = run("play", table, "--opponent", "tablebase", "--no-board", "--pgn", str(pgn))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].startswith("1. Qxe4    [win_rook / take]  new plan")
+    assert lines[3].startswith("the game goes on with kqk (KQK): King and Queen vs King")
+    assert lines[4].startswith("2. Qd5     [kqk: drive / squeeze_half]  new plan")
+    assert lines[-2].startswith("Game over: checkmate") and "the game goes on" not in "".join(lines[4:])
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "1-0"
+    comments = [node.comment for node in game.mainline() if node.turn() == chess.BLACK]
+    assert comments[0].startswith("win_rook: take") and all(c.startswith("kqk: ") for c in comments[1:])
+
+
 def test_play_writes_pgn_with_advice_comments(tmp_path):
     pgn = tmp_path / "game.pgn"
     result = run("play", BRATKO, "--opponent", "random", "--seed", "1", "--no-board", "--pgn", str(pgn))

@@ -25,7 +25,7 @@ from al0.engine.plan import Planner
 from al0.lang.loader import load_table
 from al0.teach import Grade, Practice, hint_lines, why_lines
 from al0.teach.exercises import Level, level_starts
-from conftest import POSITIONS, ROOT
+from conftest import POSITIONS, ROOT, TEST_TABLES
 
 KRK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 """The bundled krk table's start: the tablebase mates in 8."""
@@ -661,3 +661,17 @@ def test_a_session_stopped_mid_exercise_keeps_its_moves_in_the_pgn_and_the_recor
     assert [move.uci() for move in game.mainline_moves()][0] == "a1b2"
     record = practise("krk", "--progress", input="").output
     assert record == "KRK: 0 of 1 exercises solved; 1 hints, 0 mistakes, 0 blunders\n"
+
+
+def test_practice_goes_on_with_the_table_of_the_new_material(tablebase_cache):
+    """The student takes the rook: the hints come from the bundled kqk table
+    from then on, named, and its goals explain the moves."""
+    result = practise(
+        str(TEST_TABLES / "kqkr_take.yaml"),
+        "--fen",
+        "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1",
+        input=typed("hint", "Qxe4", "hint", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    assert "hint: play Qxe4 — Take the rook now." in result.output
+    assert "hint: play Qd5 — kqk: Squeeze hard: a queen move that halves their king's box" in result.output

@@ -129,16 +129,34 @@ def test_a_colour_where_a_king_belongs_has_no_box(colour: int) -> None:
 @pytest.mark.parametrize(
     "fields",
     [
-        (1, 1, 1, 0, 0, 0, 0),  # a man of both colours
-        (1, 0, 1, 1, 0, 0, 0),  # a king that is a queen
-        (1, 0, 0, 0, 0, 0, 0),  # a man of no kind
-        (0, 0, 1, 0, 0, 0, 0),  # a king of no colour
+        (1, 1, 1, 0, 0, 0, 0, 0),  # a man of both colours
+        (1, 0, 1, 1, 0, 0, 0, 0),  # a king that is a queen
+        (1, 0, 0, 0, 0, 0, 0, 0),  # a man of no kind
+        (0, 0, 1, 0, 0, 0, 0, 0),  # a king of no colour
+        (3, 0, 1, 0, 0, 0, 0, 3),  # a king that is a pawn
     ],
 )
 def test_a_board_whose_masks_do_not_partition_its_men_is_refused(fields: tuple[int, ...]) -> None:
     assert core is not None
     with pytest.raises(ValueError, match="every man once"):
-        core.legal_moves((*fields, True))
+        core.legal_moves((*fields, True, None))
+
+
+@pytest.mark.parametrize(
+    "position, message",
+    [
+        ((1, 2, 3, 0, 0, 0, 0), "a tuple of 8 bitboards, the turn and the en-passant square"),
+        ((1, 2, 3, 0, 0, 0, 0, 0, True, 64), "None or a square"),
+        (
+            (1, 2, 3, 0, 0, 0, 0, 0, True, "e3"),
+            "an integer is required|must be an integer|cannot be interpreted",
+        ),
+    ],
+)
+def test_a_malformed_position_tuple_is_refused(position: tuple[object, ...], message: str) -> None:
+    assert core is not None
+    with pytest.raises((TypeError, ValueError), match=message):
+        core.legal_moves(position)
 
 
 WHITE_ROOK_KEY = 1 << 2 * ((chess.ROOK - chess.KNIGHT) * 2 + 1)
@@ -329,7 +347,16 @@ def test_a_seeded_fuzz_of_the_boundary_answers_or_refuses() -> None:
         rest = sum(1 << s for s in bits) & ~kings
         queens = rest if rng.random() < 0.5 else 0  # else rooks: the second layout's men
         board = Position(
-            white, sum(1 << s for s in bits) & ~white, kings, queens, rest & ~queens, 0, 0, rng.random() < 0.5
+            white,
+            sum(1 << s for s in bits) & ~white,
+            kings,
+            queens,
+            rest & ~queens,
+            0,
+            0,
+            0,
+            rng.random() < 0.5,
+            None,
         )
         try:
             prober.value(board)

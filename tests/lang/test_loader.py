@@ -238,12 +238,6 @@ CASES = [
     ),
     ("no_library_function.yaml", LibraryError, "4:10", "must define library()"),
     ("bad_material.yaml", TableSyntaxError, "3:11", "material must look like KRK"),
-    (
-        "pawn_material.yaml",
-        TableSyntaxError,
-        "4:11",
-        "material must look like KRK or KQKR, not 'KRPK' (al0 plays pawnless endings: no P)",
-    ),
     ("bad_start.yaml", TableSyntaxError, "5:8", "start is not a valid FEN"),
     # A start position the table cannot play is refused where it is written,
     # not when `al0 play` first sets it up.

@@ -14,6 +14,7 @@ import pytest
 
 from al0.serve import Api, ApiError, Tables
 from al0.serve.server import MAX_BODY, SEARCH_WORKERS, Server
+from conftest import TEST_TABLES
 
 KQK_SHORT = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"
 """KQK, mate in 1 (Qb7#), with a stalemate among White's moves (Qb6?)."""
@@ -316,3 +317,18 @@ def test_a_position_missed_on_the_page_comes_back_in_the_review_queue(
     assert lines[2].startswith("  the next due in 1 day")
     recording.sessions.clock = lambda: 1_000_000_000_000 + 86_400_000
     assert recording.call("progress", {})["lines"][1].startswith("review queue: 1 of 1 positions due now")
+
+
+def test_a_practice_game_goes_on_with_the_table_of_the_new_material(tablebase_cache: Any) -> None:
+    """The student takes the rook: the page's hint and caption name the
+    bundled kqk table that plays on."""
+    api = Api(Tables(str(TEST_TABLES / "kqkr_take.yaml")), budget=1_000_000)
+    start = api.call("practice/start", {"table": "kqkr_take", "fen": "8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1"})
+    session = start["session"]
+    taken = api.call("practice/move", {"session": session, "move": "c2e4"})
+    assert (taken["turn"]["table"], taken["turn"]["handed_on"]) == ("kqkr_take", False)
+    hint = api.call("practice/hint", {"session": session})
+    assert hint["table"] == "kqk" and hint["words"].startswith(f"play {hint['san']} — kqk: ")
+    played = api.call("practice/move", {"session": session, "move": hint["move"]})
+    assert (played["turn"]["table"], played["turn"]["handed_on"]) == ("kqk", True)
+    assert played["turn"]["explanation"]["goal"] == hint["goal"]

@@ -605,6 +605,23 @@ def test_the_table_goes_on_after_we_take_their_piece():
     assert chess.Move.from_uci(bestmove(lines)) in tablebase.load("KQKR").best_moves(board)
 
 
+def test_the_table_hands_the_game_on_after_we_take_their_piece():
+    """kqkr_take knows no KQK: once the rook is taken the bundled kqk table
+    plays, named, and the tree of the capture is not followed into it."""
+    tablebase.load("KQKR")
+    gui = Gui(str(TEST_TABLES / "kqkr_take.yaml"))
+    start = "position fen 8/8/3k4/8/4r3/8/2Q5/3K4 w - - 0 1"
+    gui.ask(start)
+    assert gui.ask("go")[1:] == [
+        "info string rule win_rook advice take (new plan); score from the tablebase — Take the rook now.",
+        "bestmove c2e4",
+    ]
+    gui.ask(f"{start} moves c2e4 d6c7")
+    lines = gui.ask("go")
+    assert lines[1].startswith("info string table kqk rule drive advice squeeze_half (new plan)")
+    assert lines[-1] == "bestmove e4d5"
+
+
 def test_no_plan_falls_back_to_the_tablebase():
     gui = Gui(NO_PLAN)
     gui.ask(f"position fen {BOOK_FEN}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import os
@@ -13,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 from click.testing import CliRunner
 
@@ -30,7 +32,7 @@ from al0.verify.summary import Claim
 from al0.verify.tally import Report, scoped_verdict
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import WorstCase
-from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES
+from conftest import FAKE_ENGINE, LIBRARIES, POSITIONS, TABLES, TEST_TABLES
 
 BOOK = str(TABLES / "krk_bratko.yaml")
 FAKE_ENGINE = f"{sys.executable} {FAKE_ENGINE}"
@@ -589,6 +591,72 @@ def test_games_go_on_after_we_take_their_piece(tablebase_cache):
     assert (fork["moves"], fork["progress"], fork["lost"]) == (2, 2, 0)
     squeeze = next(row for row in data["analysis"]["advice"] if row["advice"] == "squeeze")
     assert squeeze["moves"] > 2  # the games went on as KQK
+
+
+@pytest.mark.parametrize("defender", ["tablebase", "worst", "random"])
+def test_a_game_that_takes_the_rook_goes_on_with_the_bundled_table(tablebase_cache, defender):
+    """kqkr_take knows nothing of KQK: the bundled kqk table mates, every
+    game counted as one (our moves across the change), the report says how
+    many went on with another table and names that table's rules."""
+    result = CliRunner().invoke(
+        cli,
+        [
+            "verify",
+            str(TEST_TABLES / "kqkr_take.yaml"),
+            "--positions",
+            str(POSITIONS / "kqkr_forks.epd"),
+            "--defender",
+            defender,
+            "--analysis",
+            "--json",
+            "-",
+        ],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["endings"] == {"mate": 2}
+    assert data["handed_on"] == 2
+    assert data["moves_to_mate"]["max"] > 2  # the capture, then KQK's mate
+    rules = {row["rule"] for row in data["analysis"]["advice"]}
+    assert "win_rook" in rules and any(rule.startswith("kqk:") for rule in rules)
+
+
+def test_the_pgn_of_a_game_handed_on_names_the_table_of_each_move(tmp_path, tablebase_cache):
+    pgn = tmp_path / "games.pgn"
+    result = CliRunner().invoke(
+        cli,
+        ["verify", str(TEST_TABLES / "kqkr_take.yaml"), "--positions", str(POSITIONS / "kqkr_forks.epd")]
+        + ["--pgn", str(pgn)],
+        env={"AL0_CACHE_DIR": str(tablebase_cache)},
+    )
+    assert result.exit_code == 0, result.output
+    game = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert game is not None and game.headers["Result"] == "1-0"
+    comments = [node.comment for node in game.mainline() if node.turn() == chess.BLACK]
+    assert comments[0].startswith("win_rook: take") and all(c.startswith("kqk: ") for c in comments[1:-1])
+
+
+def test_a_game_that_promotes_goes_on_with_the_bundled_table():
+    """kpk_push promotes where the pawn runs in; the bundled kqk table mates
+    and the game is one: our moves counted from the first push."""
+    result = CliRunner().invoke(
+        cli,
+        [
+            "verify",
+            str(TEST_TABLES / "kpk_push.yaml"),
+            "--positions",
+            str(POSITIONS / "kpk_push.epd"),
+            "--defender",
+            "random",
+            "--json",
+            "-",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["endings"], data["handed_on"]) == ({"mate": 2}, 2)
+    assert data["moves_to_mate"]["max"] > 4  # four pushes, then KQK's mate
 
 
 def test_play_shows_the_distance_to_mate_after_a_capture(tablebase_cache):

@@ -9,6 +9,7 @@ from typing import Callable, Union
 import chess
 
 from al0.board import Material
+from al0.board.position import pieces
 from al0.lang.node import Node
 
 Colour = Union[bool, "PieceRef", None]
@@ -28,12 +29,8 @@ class PieceRef:
 
     def square(self, node: Node) -> chess.Square | None:
         """Where the piece stands at ``node``; None when it is gone."""
-        position = node.position
-        field = _FIELD[self.piece_type]
-        if field is None:
-            return None
         # Its side's pieces are White's exactly when ``ours`` equals ``node.us``.
-        mask = position[field] & position[0 if node.us == self.ours else 1]
+        mask = pieces(node.position, self.piece_type, node.us == self.ours)
         if self.index:
             for _ in range(self.index):
                 mask &= mask - 1
@@ -42,10 +39,6 @@ class PieceRef:
     def colour(self, node: Node) -> chess.Color:
         """The side the piece plays for at ``node``."""
         return node.us if self.ours else not node.us
-
-
-_FIELD = (None, None, 6, 5, 4, 3, 2)
-"""The field of :class:`Position` that holds each piece type (none: pawns)."""
 
 
 def material_pieces(men: Material) -> dict[str, PieceRef]:

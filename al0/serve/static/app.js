@@ -466,7 +466,8 @@ async function practiceMove(move) {
   list.textContent = "";
   const explanation = turn.explanation;
   if (explanation) {
-    $("caption").textContent = explanation.goal;
+    // A table a capture or a promotion handed the game to is named.
+    $("caption").textContent = (turn.handed_on ? turn.table + ": " : "") + explanation.goal;
     const said = new Set();
     // The measures (one line for those with the same numbers), then what else holds.
     const measures = new Set(explanation.changes.map((c) => c.words));

@@ -1,0 +1,69 @@
+"""Reading a table's ``successors:``: which table the game goes on with
+once a capture or a promotion changes the material.
+
+Each entry maps a material (ours first, as ``material:`` is written) to a
+bundled table's name or a table file in the naming table's folder or
+below::
+
+    successors:
+      KQK: kqk                  # the bundled table
+      KRK: krk_endgame.yaml     # a file beside this one
+
+The file must exist; the table itself is loaded when a game first needs
+it (:mod:`al0.engine.successors`), so tables may name one another.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from al0.board import Material
+from al0.bundled import TABLES_DIR
+from al0.errors import PositionError
+from al0.lang.model import Successor
+from al0.lang.yaml_reader import Reader, YamlNode
+
+
+def read_successors(reader: Reader, node: YamlNode, material: Material) -> tuple[Successor, ...]:
+    """The entries of ``successors:`` (``node``) of a table of ``material``.
+
+    :raises TableSyntaxError: at the entry: a material that does not parse
+        or is the table's own, or a table that is neither a bundled name
+        nor a file in the table's folder or below.
+    """
+    entries = reader.mapping(node, "successors", ())
+    found = []
+    for key, (key_node, value_node) in entries.items():
+        try:
+            after = Material.parse(key.strip().upper())
+        except PositionError as error:
+            raise reader.error(key_node, f"successors: {error}") from None
+        if after == material:
+            raise reader.error(key_node, f"successors: {after} is the table's own material")
+        name = reader.string(value_node, f"the successor table of {after}")
+        found.append(Successor(after, _table_file(reader, value_node, name), str(reader.where(value_node))))
+    return tuple(found)
+
+
+def _table_file(reader: Reader, node: YamlNode, name: str) -> str:
+    """The bundled table's name ``name``, or the path of the file it names
+    in the table's folder (or below).
+
+    :raises TableSyntaxError: for anything else, naming ``name`` alone.
+    """
+    bare = "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml"))
+    if bare and (TABLES_DIR / f"{name}.yaml").is_file():
+        return name
+    base = reader.folder.resolve()
+    try:
+        path = (base / name).resolve()
+    except (OSError, ValueError):
+        raise reader.error(node, f"successor table {name!r}: not a file name") from None
+    if Path(name).is_absolute() or not path.is_relative_to(base):
+        raise reader.error(
+            node,
+            f"successor table {name!r}: name a bundled table (kqk) or a file in this table's folder or below",
+        )
+    if not path.is_file():
+        raise reader.error(node, f"successor table {name!r}: no bundled table and no such file")
+    return str(path)

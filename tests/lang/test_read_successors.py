@@ -1,0 +1,68 @@
+"""A table's ``successors:`` (lang/read_successors.py): the table a game goes
+on with after a capture or a promotion, each mistake at its file:line:col."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from al0.board import Material
+from al0.errors import TableSyntaxError
+from al0.lang.loader import parse_table
+from conftest import ROOT
+
+KQKR = """name: t
+material: KQKR
+rules:
+  - name: only
+    if: true
+    then: [take]
+advice:
+  take:
+    better-goal: lost(r)
+    holding-goal: true
+    us-moves: {0: legal}
+    them-moves: nomove
+"""
+
+
+def test_a_bundled_name_and_a_file_beside_the_table(tmp_path: Path):
+    (tmp_path / "mine.yaml").write_text("not read until a game needs it")
+    table = parse_table(KQKR + "successors:\n  kqk: kqk\n  KRK: mine.yaml\n", "t.yaml", tmp_path)
+    assert [(entry.material, entry.table) for entry in table.successors] == [
+        (Material.parse("KQK"), "kqk"),
+        (Material.parse("KRK"), str((tmp_path / "mine.yaml").resolve())),
+    ]
+    assert table.successors[0].where == "t.yaml:14:8"
+
+
+def test_no_successors_by_default():
+    assert parse_table(KQKR, "t.yaml", ROOT).successors == ()
+
+
+@pytest.mark.parametrize(
+    "entries, where, fragment",
+    [
+        ("successors: KQK", "13:13", "successors must be a mapping"),
+        ("successors:\n  KZK: kqk", "14:3", "successors: material must look like"),
+        ("successors:\n  KQKR: kqk", "14:3", "successors: KQKR is the table's own material"),
+        (
+            "successors:\n  KQK: nowhere",
+            "14:8",
+            "successor table 'nowhere': no bundled table and no such file",
+        ),
+        ("successors:\n  KQK: ../kqk.yaml", "14:8", "a bundled table (kqk) or a file in this table's folder"),
+        ("successors:\n  KQK: /etc/passwd", "14:8", "a bundled table (kqk) or a file in this table's folder"),
+        ("successors:\n  KQK: [kqk]", "14:8", "the successor table of KQK must be a single value"),
+        ("successors:\n  KQK: kqk\n  KQK: krk", "15:3", "duplicate key"),
+    ],
+)
+def test_a_mistake_names_its_place(tmp_path: Path, entries: str, where: str, fragment: str):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    (tmp_path / "kqk.yaml").write_text("outside the table's folder")
+    with pytest.raises(TableSyntaxError) as error:
+        parse_table(KQKR + entries + "\n", "t.yaml", folder)
+    message = str(error.value)
+    assert message.startswith(f"t.yaml:{where}: ") and fragment in message, message
