@@ -61,6 +61,9 @@ class MoveGraph:
         self.won: Mask = np.zeros(self.size, dtype=bool)
         """Where we (to move) win: at the roots only."""
         self.won[self.roots] = ((values[0] % 2 == 1) & (values[0] < DRAW))[self.roots]
+        self.wins: Mask = np.zeros(self.size, dtype=bool)
+        """Where we (to move) can take their piece into a position still won
+        (none against a lone king)."""
         self.ours = self._quiet(0, self.roots, legal)
         theirs_from = np.flatnonzero(canonical & legal[1])
         self.theirs = self._quiet(1, theirs_from, legal)
@@ -85,39 +88,27 @@ class MoveGraph:
         """Where they (to move) are mated."""
         self.stalemated: Mask = ~can_move & ~self.mated & canonical & legal[1]
         """Where they (to move) have no legal move and are not in check."""
-        self.wins: Mask = self._winning_captures()
-        """Where we (to move) can take their piece into a position still won
-        (none against a lone king)."""
-
-    def _winning_captures(self) -> Mask:
-        """Where one of our captures (from a root) leaves a position of the
-        smaller ending that the tablebase rates lost for them, to move."""
-        material = self.table.material
-        wins = np.zeros(self.size, dtype=bool)
-        leaving = {taken: (rest, mapping, swapped) for taken, _, _, rest, mapping, swapped in exits(material)}
-        squares = self.layout.decode(self.roots)
-        for slot, destination, selected, taken in moves(material, 0, squares, captures=True):
-            if taken < 0 or material.sides[taken] != 1:
-                continue
-            rest, mapping, swapped = leaving[taken]
-            after = [square[selected] for square in squares]
-            after[slot] = destination
-            value = load(rest.name).values[
-                1 ^ int(swapped), Layout(rest).canonical([after[s] for s in mapping])
-            ]
-            lost = (value % 2 == 0) & (value < DRAW)  # illegal (our king left in check) is not
-            wins[self.roots[selected[lost]]] = True
-        return wins
 
     def _quiet(self, side: int, start: Indices, legal: Mask) -> Moves:
-        """The quiet legal moves of ``side`` from the positions ``start``."""
+        """The quiet legal moves of ``side`` from the positions ``start``;
+        our captures, on the way, mark :attr:`wins`."""
+        material = self.table.material
         squares = self.layout.decode(start)
         found = []
-        for slot, destination, selected, taken in moves(self.table.material, side, squares, captures=True):
-            if taken >= 0:
-                continue
+        smaller = {
+            taken: (Layout(rest), mapping, load(rest.name).values[1 ^ int(swapped)])
+            for taken, _, _, rest, mapping, swapped in exits(material)
+            if side == 0 and material.sides[taken] == 1
+        }
+        for slot, destination, selected, taken in moves(material, side, squares, captures=True):
             after = [square[selected] for square in squares]
             after[slot] = destination
+            if taken >= 0:
+                if taken in smaller:  # ours: won if the smaller table has them lost, to move
+                    layout, mapping, values = smaller[taken]
+                    value = values[layout.canonical([after[s] for s in mapping])]
+                    self.wins[start[selected[(value % 2 == 0) & (value < DRAW)]]] = True
+                continue
             successor = self.layout.canonical(after, king_placed=slot != 0)
             ok = legal[1 - side, successor]
             found.append((start[selected[ok]], successor[ok]))
