@@ -75,7 +75,7 @@ COUNT = WholeNumber(minimum=0, maximum=1_000_000)
     default=0,
     metavar="N",
     help="Also play N won positions (al0 verify's sample:N, seed 0) by the first progressing move, "
-    "against the tablebase's defence.",
+    "against the tablebase's defence (their side a lone king).",
 )
 @click.option("--greedy", is_flag=True, help="Walk by the move that forces the lowest value.")
 @click.option(
@@ -151,8 +151,8 @@ def progress(
     as_json: bool,
 ) -> None:
     """Whether a potential can be forced lower against every defence, over
-    every won position of MATERIAL (their side a lone king: KRK, KQK, KBBK,
-    KBNK), before any advice is written.
+    every won position of MATERIAL (pawnless: KRK, KQK, KBNK, KQKR, …),
+    before any advice is written.
 
     A potential is what a table's forced progress lowers (advice with
     better-goal P < root.P): a lexicographic tuple of TERMs, the first most
@@ -161,9 +161,10 @@ def progress(
     goal expression holds. For each won position (one per symmetry class, us
     to move) it finds the least number of our moves, up to --depth, in
     which the value can be forced lower whatever they reply, looking at
-    every legal move (a min-max over the tablebase): mate counts as lower
-    than any value, a stalemate or a lost piece as failure. "none" counts
-    the positions from which no table on this potential can progress.
+    every legal move (a min-max over the tablebase): mate, or their piece
+    taken into a position still won, counts as lower than any value; a
+    stalemate or a lost piece as failure. "none" counts the positions from
+    which no table on this potential can progress.
 
     \b
     Example (KRK, seconds):

@@ -24,6 +24,7 @@ enum {
     F_INWARD,
     F_CRITICAL_MDIST,
     F_HANGING,
+    F_CHECKS_BY,
     F_PAWN_RANK,
     F_PAWN_FILE,
     F_PROMOTION_DIST,
@@ -51,6 +52,7 @@ enum {
     "inward", \
     "critical_mdist", \
     "hanging", \
+    "checks_by", \
     "pawn_rank", \
     "pawn_file", \
     "promotion_dist", \
@@ -68,7 +70,12 @@ enum {
     P_ATTACKED,
     P_EN_PRISE,
     P_THREATENED,
+    P_DEFENDED,
+    P_PINNED,
+    P_FORKED,
+    P_SKEWERED,
     P_DIVIDES,
+    P_CUT_OFF,
     P_OPPOSITION,
     P_EDGE,
     P_CORNER,
@@ -82,6 +89,9 @@ enum {
     P_PROMOTED,
     P_HAS_OPPOSITION,
     P_DISTANT_OPPOSITION,
+    P_PHILIDOR,
+    P_SECOND_RANK_DEFENCE,
+    P_THIRD_RANK_DEFENCE,
     PREDICATE_COUNT
 };
 #define PREDICATE_NAME_LIST \
@@ -95,7 +105,12 @@ enum {
     "attacked", \
     "en_prise", \
     "threatened", \
+    "defended", \
+    "pinned", \
+    "forked", \
+    "skewered", \
     "divides", \
+    "cut_off", \
     "opposition", \
     "edge", \
     "corner", \
@@ -108,7 +123,10 @@ enum {
     "protected", \
     "promoted", \
     "has_opposition", \
-    "distant_opposition",
+    "distant_opposition", \
+    "philidor", \
+    "second_rank_defence", \
+    "third_rank_defence",
 
 enum {
     GEN_LEGAL,

@@ -275,6 +275,128 @@ static int corner_dist(const Node *node, int piece, int colour)
     return least;
 }
 
+/* tactics._type_attacks: what a piece of type would attack from square. */
+static Bitboard type_attacks(int type, int square, Bitboard occupied)
+{
+    if (type == KNIGHT)
+        return KNIGHT_ATTACKS[square];
+    if (type == KING)
+        return KING_ATTACKS[square];
+    Bitboard found = 0;
+    if (type == ROOK || type == QUEEN)
+        found |= rook_attacks(square, occupied);
+    if (type == BISHOP || type == QUEEN)
+        found |= bishop_attacks(square, occupied);
+    return found;
+}
+
+static Bitboard sliders(const Position *p, int colour)
+{
+    return (p->bishops | p->rooks | p->queens) & side_of(p, colour);
+}
+
+/* tactics.pinned: a slider of the other side sees the piece's king through
+ * the piece, and only through it. */
+static int pinned(const Node *node, int piece, int x)
+{
+    const Position *p = node->p;
+    int colour = piece_colour(node, piece), king = king_square(p, colour);
+    if (x < 0 || king < 0)
+        return 0;
+    Bitboard occupied = p->white | p->black;
+    for (Bitboard b = sliders(p, !colour); b; b &= b - 1) {
+        int line = lsb(b);
+        if ((attacks_from(p, line, occupied & ~BB(x)) & BB(king))
+            && !(attacks_from(p, line, occupied) & BB(king)))
+            return 1;
+    }
+    return 0;
+}
+
+/* tactics.forked (skewer 0) and tactics.skewered (skewer 1): a piece that
+ * checks the piece's king attacks the piece too, or (a slider) sees it
+ * through the king only. */
+static int check_tactic(const Node *node, int piece, int x, int skewer)
+{
+    const Position *p = node->p;
+    int colour = piece_colour(node, piece), king = king_square(p, colour);
+    if (x < 0 || king < 0)
+        return 0;
+    Bitboard occupied = p->white | p->black;
+    Bitboard checkers = attackers(p, !colour, king);
+    if (skewer)
+        checkers &= sliders(p, !colour);
+    for (; checkers; checkers &= checkers - 1) {
+        int checker = lsb(checkers);
+        Bitboard seen = attacks_from(p, checker, occupied);
+        if (skewer)
+            seen = attacks_from(p, checker, occupied & ~BB(king)) & ~seen;
+        if (seen & BB(x))
+            return 1;
+    }
+    return 0;
+}
+
+/* placement.cut_off: a rook or queen of the other side has its file
+ * strictly between the piece's and its king's, or its rank so. */
+static int cut_off(const Node *node, int piece, int x)
+{
+    const Position *p = node->p;
+    int colour = piece_colour(node, piece), king = king_square(p, colour);
+    if (x < 0 || king < 0)
+        return 0;
+    int px = x & 7, py = x >> 3, kx = king & 7, ky = king >> 3;
+    for (Bitboard b = (p->rooks | p->queens) & side_of(p, !colour); b; b &= b - 1) {
+        int lx = lsb(b) & 7, ly = lsb(b) >> 3;
+        if ((imin(px, kx) < lx && lx < imax(px, kx)) || (imin(py, ky) < ly && ly < imax(py, ky)))
+            return 1;
+    }
+    return 0;
+}
+
+/* defences.philidor: the rook one diagonal step in from a corner, its king
+ * beside both and not in check, the queen's king two steps in, the queen a
+ * knight's move from her king and from the rook. */
+static int philidor(const Node *node, int queen_piece, int rook_piece)
+{
+    static const int STEPS[4][3] = {{0, 9, 18}, {7, 14, 21}, {56, 49, 42}, {63, 54, 45}};
+    const Position *p = node->p;
+    int queen = piece_square(node, queen_piece), rook = piece_square(node, rook_piece);
+    if (queen < 0 || rook < 0)
+        return 0;
+    int ours = king_square(p, piece_colour(node, queen_piece));
+    int theirs = king_square(p, piece_colour(node, rook_piece));
+    if (ours < 0 || theirs < 0)
+        return 0;
+    for (int c = 0; c < 4; c++) {
+        int corner = STEPS[c][0];
+        if (rook != STEPS[c][1] || ours != STEPS[c][2] || theirs == corner)
+            continue;
+        int beside = DIST[theirs][corner] == 1 && DIST[theirs][rook] == 1;
+        Bitboard knight = KNIGHT_ATTACKS[queen];
+        if (beside && (knight & BB(ours)) && (knight & BB(rook)))
+            return !(type_attacks(QUEEN, queen, p->white | p->black) & BB(theirs));
+    }
+    return 0;
+}
+
+/* defences._rank_defence: the piece diagonally next to its king, the king
+ * king_line lines in from its nearest edge, the piece one line farther in. */
+static int rank_defence(const Node *node, int piece, int x, int king_line)
+{
+    int king = king_square(node->p, piece_colour(node, piece));
+    if (x < 0 || king < 0 || DIST[king][x] != 1 || (king & 7) == (x & 7) || (king >> 3) == (x >> 3))
+        return 0;
+    int k[4] = {king & 7, 7 - (king & 7), king >> 3, 7 - (king >> 3)};
+    int s[4] = {x & 7, 7 - (x & 7), x >> 3, 7 - (x >> 3)};
+    if (imin(imin(k[0], k[1]), imin(k[2], k[3])) != king_line)
+        return 0;  /* the king's nearest edge only */
+    for (int e = 0; e < 4; e++)
+        if (k[e] == king_line && s[e] == king_line + 1)
+            return 1;
+    return 0;
+}
+
 int feature(Node *node, int id, const int *args)
 {
     const Position *p = node->p;
@@ -416,6 +538,18 @@ int feature(Node *node, int id, const int *args)
         int cx = tx < rx ? rx - 1 : rx + 1, cy = ty < ry ? ry - 1 : ry + 1;
         return iabs((x & 7) - cx) + iabs((x >> 3) - cy);
     }
+    case F_CHECKS_BY: {
+        /* tactics.checks_by: its moves (not onto its own side) that see the
+         * other king as it would, its own square emptied. */
+        if (x < 0)
+            return NO_VALUE;
+        int colour = piece_colour(node, a), king = king_square(p, !colour);
+        if (king < 0)
+            return 0;
+        Bitboard occupied = p->white | p->black;
+        Bitboard moves = attacks_from(p, x, occupied) & ~side_of(p, colour);
+        return popcount(moves & type_attacks((a >> 2) & 7, king, occupied & ~BB(x)));
+    }
     case F_HANGING: {
         /* safety.hanging: our pieces (kings aside) attacked and undefended. */
         int count = 0;
@@ -460,6 +594,14 @@ int predicate(Node *node, int id, const int *args)
         Bitboard steps = KING_ATTACKS[king] & ~side_of(p, !colour) & ~side_attacks(p, colour, occupied, 1);
         return (steps & near) != 0;
     }
+    case P_DEFENDED: return x >= 0 && attackers(p, piece_colour(node, a), x) != 0;
+    case P_PINNED: return pinned(node, a, x);
+    case P_FORKED: return check_tactic(node, a, x, 0);
+    case P_SKEWERED: return check_tactic(node, a, x, 1);
+    case P_CUT_OFF: return cut_off(node, a, x);
+    case P_PHILIDOR: return philidor(node, a, args[1]);
+    case P_SECOND_RANK_DEFENCE: return rank_defence(node, a, x, 0);
+    case P_THIRD_RANK_DEFENCE: return rank_defence(node, a, x, 1);
     case P_DIVIDES: {
         /* placement.divides: files/ranks strictly between the kings' for a
          * rook or queen, diagonals/anti-diagonals for a bishop. */

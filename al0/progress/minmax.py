@@ -34,8 +34,9 @@ def depths(
     the way after our move and after their reply, as a holding-goal must (a
     mate needs none). ``replies``, when given, receives per level (1 …
     depth) the value each position with them to move guarantees us within
-    that level. Mate counts as lower than everything; a stalemate or a
-    reply that takes one of our pieces as failure.
+    that level. Mate counts as lower than everything, and so does their
+    piece won (a capture into a position still won, as in KQKR); a stalemate
+    or a reply that takes one of our pieces as failure.
     """
     met = potential if counted is None else np.where(counted, potential, INF)
     best = np.full(graph.size, INF)
@@ -56,6 +57,7 @@ def depths(
         best = np.full(graph.size, INF)
         for start, end in graph.ours:
             best[start] = np.minimum(best[start], reply[end])
+        best[graph.wins] = MATE
         found[(best < potential) & (found == 0)] = level
     return found
 

@@ -27,7 +27,7 @@ from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text
 from al0.progress.walk import Phase, Walker
 from al0.tablebase import load
 from al0.tablebase.geometry import Mask
-from al0.tablebase.graph import MoveGraph, check_lone_king
+from al0.tablebase.graph import MoveGraph, check_pawnless
 
 Say = Callable[[str], None]
 
@@ -75,15 +75,20 @@ def analyse(options: Options, say: Say | None = None) -> Analysis:
     computes (evaluating a feature takes a minute or two on a four-man
     ending).
 
-    :raises AL0Error: bad material (their side not a lone king) or a bad
-        term or condition.
+    :raises AL0Error: bad material (pawns; walks with a piece of theirs) or
+        a bad term or condition.
     """
 
     def tell(message: str) -> None:
         if say is not None:
             say(message)
 
-    check_lone_king(options.material)
+    check_pawnless(options.material)
+    if options.walk and options.material.sides.count(1) > 1:
+        raise AL0Error(
+            f"--walk: {options.material.name}: walks play against a lone king (a capture leaves the "
+            "ending); measure the falls and the closure, then verify a table"
+        )
     result = Analysis()
     data = result.data
     graph = MoveGraph(load(options.material.name, progress=say))

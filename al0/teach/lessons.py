@@ -86,6 +86,8 @@ CATALOGUE: tuple[Lesson, ...] = (
     *_mates("KRK", "krk", Level(2, 5), Level(6, 16), 3),
     *_mates("KBBK", "kbbk", Level(2, 6), Level(7, 19), 4),
     *_mates("KBNK", "kbnk", Level(2, 8), Level(9, 33), 6),
+    *_mates("KQKB", "kqkb", Level(2, 6), Level(7, 17), 4),
+    *_mates("KQKN", "kqkn", Level(2, 6), Level(7, 21), 4),
     Lesson("kpk-1", "KPK", "kpk", "Promote and mate", Level(2, 8), slack=2),
     Lesson("kpk-2", "KPK", "kpk", "Key squares and the opposition", Level(9, 28), slack=6),
     Lesson("kqkr-1", "KQKR", None, "Mate in one", Level(1, 1)),
@@ -100,9 +102,10 @@ CATALOGUE: tuple[Lesson, ...] = (
 )
 """Every lesson: the tablebase's KQK, KRK, KBBK and KQKR and each bundled
 table's ending (a table advises where the ending has one; KPK's mate comes
-after the promotion, the game going on with the queen's table), the holding
-tables' too: the student defends, from positions where one move (or up to
-four) keeps the draw."""
+after the promotion, the game going on with the queen's table; KQKR's table
+does not yet win where the rook stays beside its king, so the tablebase
+alone advises there), the holding tables' too: the student defends, from
+positions where one move (or up to four) keeps the draw."""
 
 ADVISORS = {lesson.material: lesson.table for lesson in CATALOGUE}
 """Each ending's advising bundled table (None: the tablebase alone)."""

@@ -45,7 +45,7 @@ from al0.lang.expr import parse_call
 from al0.lang.loader import load_table, parse_table
 from al0.lang.node import node_at
 from al0.lang.vocabulary.binding import Binder
-from conftest import TABLES, vocabulary_calls
+from conftest import ROOT, TABLES, vocabulary_calls
 
 core = native()
 pytestmark = pytest.mark.skipif(core is None, reason="the native core is not running")
@@ -69,6 +69,24 @@ def positions(material: str, count: int, seed: int) -> list:  # type: ignore[typ
     "material", ["KRK", "KQK", "KBBK", "KBNK", "KQKR", "KRKN", "KNNK", "KPK", "KQKP", "KRPK", "KPKP"]
 )
 def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
+    _assert_vocabulary_equal(material, positions(material, 12, seed=35)[:60])
+
+
+def test_the_hand_worked_positions_read_alike_on_both() -> None:
+    """The positions of tests/data/positions/vocabulary.epd, where the rare
+    shapes (a pin, a fork, a skewer, Philidor's position) stand, which
+    random positions seldom meet."""
+    cases: dict[str, list] = {}  # type: ignore[type-arg]
+    for line in (ROOT / "tests" / "data" / "positions" / "vocabulary.epd").read_text().splitlines():
+        board, ops = chess.Board.from_epd(line)
+        cases.setdefault(str(ops["c1"]), []).append(from_board(board))
+    for material, found in cases.items():
+        _assert_vocabulary_equal(material, found)
+
+
+def _assert_vocabulary_equal(material: str, found: list) -> None:  # type: ignore[type-arg]
+    """Every feature and predicate call of ``material`` reads the same on
+    the core and on the twin at each of ``found``, for either side as us."""
     from al0.engine.native import _Writer
     from al0.lang.library import standard_library
 
@@ -89,7 +107,7 @@ def test_every_feature_and_predicate_equals_the_twin(material: str) -> None:
         for text in vocabulary_calls(material, "predicate", core.PREDICATES)
     ]
     for us in chess.COLORS:
-        for position in positions(material, 12, seed=35)[:60]:
+        for position in found:
             node = node_at(position, 1, us)
             for text, function, number, args in features:
                 assert core.feature(number, *args, position, us) == function(node), (text, position)

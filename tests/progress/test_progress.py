@@ -331,7 +331,7 @@ def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms,
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["KRKN", "room(k)"], "KRKN: the weaker side must have a lone king"),
+        (["KRKN", "room(k)", "--walk", "5"], "--walk: KRKN: walks play against a lone king"),
         (["KPPKP", "room(k)"], "Invalid value for 'MATERIAL': unsupported material 'KPPKP'"),
         (["KPK", "room(k)"], "KPK: the move graph is of pawnless endings"),
         (["KRK", "room(k) + nonesuch"], "term 1 'room(k) + nonesuch':11: 'nonesuch' is not a feature"),

@@ -25,6 +25,7 @@ from al0.lang.vocabulary.corners import (
     triangle_corner_dist,
     wrong_way,
 )
+from al0.lang.vocabulary.defences import philidor, second_rank_defence, third_rank_defence
 from al0.lang.vocabulary.distances import (
     centre_side_dist,
     corner_dist,
@@ -53,6 +54,7 @@ from al0.lang.vocabulary.pawns import (
 )
 from al0.lang.vocabulary.placement import corner, cut_off, divides, edge, opposition
 from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
+from al0.lang.vocabulary.tactics import checks_by, defended, forked, pinned, skewered
 
 PIECE, KING, COLOUR = "piece", "king", "colour"
 
@@ -313,6 +315,37 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         words=Saying("{0} is within reach of their king, undefended", "{0} is out of reach"),
     ),
     VocabularyEntry(
+        "defended", "predicate", (PIECE,), defended, words=Saying("{0} is defended", "{0} is undefended")
+    ),
+    VocabularyEntry(
+        "pinned",
+        "predicate",
+        (PIECE,),
+        pinned,
+        words=Saying("{0} is pinned to its king", "{0} is not pinned"),
+    ),
+    VocabularyEntry(
+        "forked",
+        "predicate",
+        (PIECE,),
+        forked,
+        words=Saying("{0} and its king are forked", "{0} is not forked"),
+    ),
+    VocabularyEntry(
+        "skewered",
+        "predicate",
+        (PIECE,),
+        skewered,
+        words=Saying("{0} is skewered behind its king", "{0} is not skewered"),
+    ),
+    VocabularyEntry(
+        "checks_by",
+        "feature",
+        (PIECE,),
+        checks_by,
+        words=Measure("the checks {0} can give", True, plural=True),
+    ),
+    VocabularyEntry(
         "divides",
         "predicate",
         (PIECE,),
@@ -325,7 +358,6 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         cut_off,
         words=Saying("{0} is cut off from its king", "{0} is not cut off from its king"),
-        core=False,
     ),
     VocabularyEntry(
         "opposition",
@@ -449,6 +481,29 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (),
         distant_opposition,
         words=Saying("the kings stand in distant opposition", "the kings are not in distant opposition"),
+    ),
+    VocabularyEntry(
+        "philidor",
+        "predicate",
+        (PIECE, PIECE),
+        philidor,
+        words=Saying(
+            "{0} and {1} stand in Philidor's position", "{0} and {1} are not in Philidor's position"
+        ),
+    ),
+    VocabularyEntry(
+        "second_rank_defence",
+        "predicate",
+        (PIECE,),
+        second_rank_defence,
+        words=Saying("{0} holds the second-rank defence", "{0} is out of the second-rank defence"),
+    ),
+    VocabularyEntry(
+        "third_rank_defence",
+        "predicate",
+        (PIECE,),
+        third_rank_defence,
+        words=Saying("{0} holds the third-rank defence", "{0} is out of the third-rank defence"),
     ),
     VocabularyEntry("moves", "generator", (PIECE,), moves),
     VocabularyEntry("checks", "generator", (), checks),

@@ -1,0 +1,156 @@
+"""The tactics a piece falls to: defended or not, pinned to its king,
+forked or skewered with its king, and the checks it can give. The words a
+coach uses of a defending piece (the rook against the queen)."""
+
+from __future__ import annotations
+
+import chess
+
+from al0.board.position import Bitboard, Position, attackers, attacks, king_square
+from al0.errors import TableSyntaxError
+from al0.lang.node import FeatureFunction, Node, Predicate
+from al0.lang.vocabulary.squares import _side
+from al0.lang.vocabulary.terms import PieceRef
+
+_SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+
+def _type_attacks(piece_type: chess.PieceType, square: chess.Square, occupied: Bitboard) -> Bitboard:
+    """The squares a piece of ``piece_type`` on ``square`` would attack,
+    ``occupied`` blocking its lines (whatever stands on ``square``)."""
+    if piece_type == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    if piece_type == chess.KING:
+        return chess.BB_KING_ATTACKS[square]
+    found = 0
+    if piece_type in (chess.ROOK, chess.QUEEN):
+        found |= (
+            chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+            | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+        )
+    if piece_type in (chess.BISHOP, chess.QUEEN):
+        found |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    return found
+
+
+def _sliders(position: Position, colour: chess.Color) -> Bitboard:
+    """``colour``'s bishops, rooks and queens: the pieces that attack along lines."""
+    return (position.bishops | position.rooks | position.queens) & _side(position, colour)
+
+
+def _no_king(p: PieceRef, name: str) -> None:
+    if p.piece_type == chess.KING:
+        raise TableSyntaxError(f"{name} takes a piece other than a king, not {p.name}")
+
+
+def defended(p: PieceRef) -> Predicate:
+    """The piece is defended by its own side (its king or another piece
+    attacks its square)."""
+
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        return square is not None and bool(attackers(node.position, p.colour(node), square))
+
+    return predicate
+
+
+def pinned(p: PieceRef) -> Predicate:
+    """The piece is pinned: it stands on a line between its king and a
+    bishop, rook or queen of the other side, nothing else between (moving
+    off that line would leave its king in check)."""
+    _no_king(p, "pinned")
+
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        if square is None:
+            return False
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, colour)
+        if king < 0:
+            return False
+        occupied = position.white | position.black
+        for line in chess.scan_forward(_sliders(position, not colour)):
+            # The king is seen through the piece, and only through it.
+            through = attacks(position, line, occupied & ~chess.BB_SQUARES[square])
+            if (
+                through & chess.BB_SQUARES[king]
+                and not attacks(position, line, occupied) & chess.BB_SQUARES[king]
+            ):
+                return True
+        return False
+
+    return predicate
+
+
+def forked(p: PieceRef) -> Predicate:
+    """The piece is forked: its king is in check from a piece that attacks
+    it too (the king must step away, and the piece is taken). Whether the
+    forking piece is itself safe is another goal (``en_prise``)."""
+    _no_king(p, "forked")
+
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        if square is None:
+            return False
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, colour)
+        if king < 0:
+            return False
+        occupied = position.white | position.black
+        return any(
+            attacks(position, checker, occupied) & chess.BB_SQUARES[square]
+            for checker in chess.scan_forward(attackers(position, not colour, king))
+        )
+
+    return predicate
+
+
+def skewered(p: PieceRef) -> Predicate:
+    """The piece is skewered: its king is in check along a line, and the
+    piece stands behind the king on that line (when the king steps aside,
+    the checking piece takes it)."""
+    _no_king(p, "skewered")
+
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        if square is None:
+            return False
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, colour)
+        if king < 0:
+            return False
+        occupied = position.white | position.black
+        checkers = attackers(position, not colour, king) & _sliders(position, not colour)
+        for checker in chess.scan_forward(checkers):
+            # Seen through the king only: behind it on the line of the check.
+            through = attacks(position, checker, occupied & ~chess.BB_SQUARES[king])
+            if through & ~attacks(position, checker, occupied) & chess.BB_SQUARES[square]:
+                return True
+        return False
+
+    return predicate
+
+
+def checks_by(p: PieceRef) -> FeatureFunction:
+    """How many checks the piece could give: the squares it can move to
+    (not its own side's; pins and whose move it is aside) from which it
+    would attack the other king. The rook's checks are what keeps a queen
+    from closing in."""
+    _no_king(p, "checks_by")
+
+    def feature(node: Node) -> int | None:
+        square = p.square(node)
+        if square is None:
+            return None
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, not colour)
+        if king < 0:
+            return 0
+        occupied = position.white | position.black
+        moves = attacks(position, square, occupied) & ~_side(position, colour)
+        # The squares that see the king as this piece would, the piece's
+        # own square emptied: it may move along a line that it now blocks.
+        seen = _type_attacks(p.piece_type, king, occupied & ~chess.BB_SQUARES[square])
+        return chess.popcount(moves & seen)
+
+    return feature

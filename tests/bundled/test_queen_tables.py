@@ -1,0 +1,78 @@
+"""The queen against a piece, kqkr.yaml, kqkb.yaml and kqkn.yaml (standard
+vocabulary, no Python of their own): KQKB's claims on its fixed sample
+against the tablebase defender, and the tactics a coach teaches played out
+on real positions (Philidor's position, a fork, a skewer, a pin)."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from click.testing import CliRunner
+
+from al0.board import Material
+from al0.cli import cli
+from al0.engine.defenders import TablebaseDefender
+from al0.engine.plan import Planner
+from al0.engine.play import GameEnd, OurMove, TheirMove, play_game
+from al0.lang.expr import parse_call
+from al0.lang.loader import load_table
+from al0.lang.node import Node
+from al0.lang.vocabulary.binding import Binder
+
+
+def play_out(table: str, fen: str, max_moves: int = 50) -> tuple[list[chess.Board], list[OurMove], GameEnd]:
+    """A game of ``table`` from ``fen`` against the tablebase's defence:
+    the board after each of our moves, our moves, the end."""
+    planner = Planner(load_table(table))
+    board = chess.Board(fen)
+    events = list(play_game(planner, board.copy(), TablebaseDefender(planner.table.material.name), max_moves))
+    boards, ours = [], []
+    for event in events:
+        if isinstance(event, (OurMove, TheirMove)):
+            board.push(event.move)
+        if isinstance(event, OurMove):
+            boards.append(board.copy())
+            ours.append(event)
+    end = events[-1]
+    assert isinstance(end, GameEnd)
+    return boards, ours, end
+
+
+@pytest.mark.slow
+def test_kqkb_claims_hold_on_its_fixed_sample():
+    result = CliRunner().invoke(cli, ["verify", "kqkb", "--jobs", "1", "--positions", "sample:200"])
+    assert result.exit_code == 0, result.output
+    assert "200 of 200 positions: mate 200" in result.output
+    for claim in ("mates-all", "stalemates", "material-lost", "no-plan", "max-moves", "mean-moves"):
+        assert f"expect {claim}: ok" in result.output
+
+
+def test_philidor_with_us_to_move_passes_the_move_and_wins_the_rook():
+    # White Kc6 Qa5, Black Kb8 Rb7, White to move: the queen's triangle
+    # (Qe5+, Qa1+, Qa5) gives Black the move, the rook must leave its king
+    # and a run of checks wins it.
+    boards, ours, end = play_out("kqkr", "1k6/1r6/2K5/Q7/8/8/8/8 w - - 0 1")
+    assert [m.plan.advice for m in ours[:3]] == ["triangulate"] * 3
+    assert boards[2].board_fen() == "1k6/1r6/2K5/Q7/8/8/8/8"
+    won = next(i for i, b in enumerate(boards) if not b.pieces(chess.ROOK, chess.BLACK))
+    assert won <= 10 and end.ending.value == "mate", end
+
+
+@pytest.mark.parametrize(
+    "table, fen",
+    [
+        ("kqkr", "8/8/8/8/1r3k2/8/8/3QK3 w - - 0 1"),  # Qd6+ or Qd2+ forks king and rook
+        ("kqkr", "3r4/8/8/3k4/8/8/8/K5Q1 w - - 0 1"),  # Qg8+ forks, Qd1+ skewers
+        ("kqkn", "8/8/8/1n2k3/8/7Q/8/7K w - - 0 1"),  # Qe2+ forks, Qh5+ skewers
+        ("kqkb", "8/8/8/1b2k3/8/7Q/8/7K w - - 0 1"),  # Qh5+ skewers (Qe2+ meets Bxe2)
+    ],
+)
+def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
+    boards, ours, end = play_out(table, fen, max_moves=3)
+    piece = load_table(table).material.name[-1].lower()
+    binder = Binder(Material.parse(load_table(table).material.name))
+    after = Node(boards[0], 0, chess.WHITE)
+    shapes = [binder.bind(parse_call(f"{shape}({piece})"), "predicate") for shape in ("forked", "skewered")]
+    assert any(shape(after, after) for shape in shapes), boards[0].fen()
+    assert ours[0].plan.advice == "fork" and boards[0].is_check()
+    assert len(chess.SquareSet(boards[1].occupied)) == 3, boards[1].fen()
