@@ -248,9 +248,9 @@ def test_a_start_with_nothing_to_practise_is_one_line_and_exit_2(args, fragment)
         (["krk", "--level", "1..3", "--fen", KRK_FEN], "give one of --fen and --level"),
         ([], "name a TABLE"),
         (
-            ["kqkr"],
-            "cannot read table: No such file or directory (to practise KQKR with the "
-            "tablebase alone, name it in capitals: al0 practice KQKR)",
+            ["krkn"],
+            "cannot read table: No such file or directory (to practise KRKN with the "
+            "tablebase alone, name it in capitals: al0 practice KRKN)",
         ),
     ],
 )
