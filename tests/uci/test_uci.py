@@ -3,6 +3,7 @@ UCI client for whole games and by single protocol lines for the rest."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -207,11 +208,14 @@ def test_a_gui_gets_readyok_and_bestmove_at_once_during_a_long_search():
         engine.communicate()
 
 
-def test_python_chess_shows_the_score_and_the_short_search_mates():
+def test_python_chess_shows_the_score_and_the_short_search_mates(tmp_path):
     """Through python-chess, with no table given (as a GUI starts an engine):
     the bundled KRK table plays KRK with the tablebase's mate score; a KRRK
-    position (no table's material) gets the short search, which mates at once."""
-    with chess.engine.SimpleEngine.popen_uci(COMMAND) as engine:
+    position (no table's material) gets the short search, which mates at once.
+    The engine's cache is its own: a KRRK tablebase another test left on disk
+    would be played instead of the search."""
+    env = {**os.environ, "AL0_CACHE_DIR": str(tmp_path)}
+    with chess.engine.SimpleEngine.popen_uci(COMMAND, env=env) as engine:
         assert engine.options["Table"].default == "auto"
         result = engine.play(
             chess.Board(BOOK_FEN), chess.engine.Limit(nodes=DEFAULT_BUDGET), info=chess.engine.INFO_ALL
