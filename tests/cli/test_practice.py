@@ -105,6 +105,33 @@ def test_a_student_who_takes_every_hint_mates_with_no_slip_told_in_words(name, t
     assert "You mated in " in out
 
 
+KPK_WON = "4k3/8/8/8/8/4K3/4P3/8 w - - 0 1"
+"""Mate in 18: the king leads its pawn to the eighth rank."""
+
+
+def test_a_kpk_student_who_takes_every_hint_queens_and_mates(tablebase_cache):
+    """One game through the promotion: kpk's hints bring the pawn home, the
+    queen's table (kqk) hints on to mate, no move a slip."""
+    endgame = tablebase.load("KPK", tablebase_cache)
+    game = Practice(endgame, chess.Board(KPK_WON), Planner(load_table("kpk")))
+    moves = hinted_game(game)
+    assert "e8=Q" in moves and game.solved()
+    result = practise("kpk", "--fen", KPK_WON, "--no-board", input=typed(*moves))
+    assert result.exit_code == 0, result.output
+    assert f"You mated in {len(moves)} moves; the fastest mate from the start takes 18" in result.output
+
+
+def test_the_lone_king_holds_kpk_with_kpk_holds_hints():
+    """The defending side of KPK: the student has Black's king, the
+    tablebase attacks, kpk_hold's hint names the move and its reason."""
+    result = practise(
+        "kpk_hold", "--fen", "8/8/8/4k3/8/8/4P3/4K3 b - - 0 1", "--no-board", input=typed("hint", "quit")
+    )
+    assert result.exit_code == 0, result.output
+    assert "You hold the draw with Black (KKP) against the tablebase's most testing attack" in result.output
+    assert "hint: play K" in result.output
+
+
 # --------------------------------------------------- the terminal's view
 
 
