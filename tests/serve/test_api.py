@@ -345,3 +345,15 @@ def test_a_practice_game_goes_on_with_the_table_of_the_new_material(tablebase_ca
     played = api.call("practice/move", {"session": session, "move": hint["move"]})
     assert (played["turn"]["table"], played["turn"]["handed_on"]) == ("kqk", True)
     assert played["turn"]["explanation"]["goal"] == hint["goal"]
+
+
+def test_a_kpk_exercise_queens_and_the_queens_table_plays_on(api: Api) -> None:
+    """A KPK exercise on the page: kpk's hint promotes, the game goes on
+    with the bundled kqk table, whose hint the page shows next."""
+    start = api.call("practice/start", {"table": "kpk", "fen": "8/4P1k1/4K3/8/8/8/8/8 w - - 0 1"})
+    session = start["session"]
+    hint = api.call("practice/hint", {"session": session})
+    assert (hint["table"], hint["move"]) == ("kpk", "e7e8q")
+    played = api.call("practice/move", {"session": session, "move": hint["move"]})
+    assert played["turn"]["table"] == "kpk"
+    assert api.call("practice/hint", {"session": session})["table"] == "kqk"
