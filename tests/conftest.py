@@ -66,6 +66,18 @@ def bratko() -> AdviceTable:
     return load_table(TABLES / "krk_bratko.yaml")
 
 
+def files_in(folder: Path) -> dict[Path, bytes]:
+    """Every file under ``folder`` with its bytes, Python's bytecode cache
+    left out: importing a table's library writes ``__pycache__`` beside it
+    wherever bytecode is written (not where PYTHONDONTWRITEBYTECODE is set),
+    and that is no file of the user's that a command could lose."""
+    return {
+        path.relative_to(folder): path.read_bytes()
+        for path in folder.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
 RUN_CACHE = "AL0_TEST_RUN_CACHE"
 """The environment variable that hands a run's tablebase cache to a pytest
 a test of it starts (a test sets it for its child; a user never does)."""

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from al0.cli import cli
 from al0.cli.outputs import check_no_overwrite
-from conftest import POSITIONS, ROOT, TABLES
+from conftest import POSITIONS, ROOT, TABLES, files_in
 
 POSITION = "8/8/4R3/8/3K4/8/2k5/8 w - -\n"
 
@@ -140,10 +140,10 @@ def files(tmp_path, monkeypatch) -> Path:
     ],
 )
 def test_verify_refuses_before_the_run(files, args, fragments):
-    before = {path.name: path.read_bytes() for path in files.iterdir()}
+    before = files_in(files)
     result = CliRunner().invoke(cli, ["verify", "my.yaml", "--positions", "sample:2", *args])
     one_line_error(result, *fragments)
-    assert {path.name: path.read_bytes() for path in files.iterdir()} == before
+    assert files_in(files) == before
 
 
 @pytest.mark.parametrize(
@@ -158,10 +158,10 @@ def test_verify_refuses_before_the_run(files, args, fragments):
     ids=["table", "library", "svg-pgn", "stdout", "trailing-slash"],
 )
 def test_play_refuses_before_the_game(files, args, fragments):
-    before = {path.name: path.read_bytes() for path in files.iterdir()}
+    before = files_in(files)
     result = CliRunner().invoke(cli, ["play", "my.yaml", "--opponent", "random", *args])
     one_line_error(result, *fragments)
-    assert {path.name: path.read_bytes() for path in files.iterdir()} == before
+    assert files_in(files) == before
 
 
 @pytest.mark.parametrize(

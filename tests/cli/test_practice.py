@@ -25,7 +25,7 @@ from al0.engine.plan import Planner
 from al0.lang.loader import load_table
 from al0.teach import Grade, Practice, hint_lines, why_lines
 from al0.teach.exercises import Level, level_starts
-from conftest import POSITIONS, ROOT, TEST_TABLES
+from conftest import POSITIONS, ROOT, TEST_TABLES, files_in
 
 KRK_FEN = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 """The bundled krk table's start: the tablebase mates in 8."""
@@ -334,12 +334,12 @@ def _refusals(tmp: Path) -> list[tuple[list[str], str]]:
 @pytest.mark.parametrize("case", range(18))
 def test_what_would_lose_or_clobber_work_is_refused_before_the_first_exercise(case, tmp_path):
     args, fragment = _refusals(tmp_path)[case]
-    kept = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
+    kept = files_in(tmp_path)
     result = practise(*args, input="Qg3\nquit\n")
     assert result.exit_code == 2, result.output
     (line,) = result.output.strip().splitlines()
     assert line.startswith("Error: ") and fragment in line, line
-    assert {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()} == kept
+    assert files_in(tmp_path) == kept
 
 
 @pytest.mark.parametrize(
