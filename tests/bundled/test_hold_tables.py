@@ -3,7 +3,8 @@
 positions, how many their move loses, so a change that loses more (or,
 better, fewer) is seen. Every position is a documented command
 (docs/results/holds.md, docs/results/kpk.md): some ten minutes of CPU a
-table (KPK's sample some 20 s)."""
+table. kpk_hold's sample is smaller (its plans cost ten times the rook
+endings' tables'; over all 35,210 drawn classes it loses 26)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from al0.verify import HoldVerdict, verify_hold
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("table, lost", [("krkb_hold", 6), ("krkn_hold", 50), ("kpk_hold", 0)])
-def test_a_holding_table_keeps_what_it_kept(table, lost):
-    report = verify_hold(table, "sample:2000")
+@pytest.mark.parametrize(
+    "table, size, lost", [("krkb_hold", 2000, 6), ("krkn_hold", 2000, 50), ("kpk_hold", 300, 0)]
+)
+def test_a_holding_table_keeps_what_it_kept(table, size, lost):
+    report = verify_hold(table, f"sample:{size}")
     assert (report.judged, report.counts[HoldVerdict.LOST], report.counts[HoldVerdict.NO_PLAN]) == (
-        2000,
+        size,
         lost,
         0,
     )
