@@ -4,6 +4,8 @@ coach uses of a defending piece (the rook against the queen)."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 import chess
 
 from al0.board.position import Bitboard, Position, attackers, attacks, king_square
@@ -54,11 +56,15 @@ def defended(p: PieceRef) -> Predicate:
     return predicate
 
 
-def pinned(p: PieceRef) -> Predicate:
-    """The piece is pinned: it stands on a line between its king and a
-    bishop, rook or queen of the other side, nothing else between (moving
-    off that line would leave its king in check)."""
-    _no_king(p, "pinned")
+PieceAndKing = Callable[[Position, chess.Color, chess.Square, chess.Square, Bitboard], bool]
+"""A test of a piece and its own king: (position, the piece's colour, its
+square, its king's square, the occupied squares)."""
+
+
+def _with_its_king(p: PieceRef, name: str, test: PieceAndKing) -> Predicate:
+    """The predicate ``name`` of piece ``p`` and its king, by ``test``: false
+    where the piece or its king is not on the board."""
+    _no_king(p, name)
 
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
@@ -68,7 +74,19 @@ def pinned(p: PieceRef) -> Predicate:
         king = king_square(position, colour)
         if king < 0:
             return False
-        occupied = position.white | position.black
+        return test(position, colour, square, king, position.white | position.black)
+
+    return predicate
+
+
+def pinned(p: PieceRef) -> Predicate:
+    """The piece is pinned: it stands on a line between its king and a
+    bishop, rook or queen of the other side, nothing else between (moving
+    off that line would leave its king in check)."""
+
+    def test(
+        position: Position, colour: chess.Color, square: chess.Square, king: chess.Square, occupied: Bitboard
+    ) -> bool:
         for line in chess.scan_forward(_sliders(position, not colour)):
             # The king is seen through the piece, and only through it.
             through = attacks(position, line, occupied & ~chess.BB_SQUARES[square])
@@ -79,47 +97,33 @@ def pinned(p: PieceRef) -> Predicate:
                 return True
         return False
 
-    return predicate
+    return _with_its_king(p, "pinned", test)
 
 
 def forked(p: PieceRef) -> Predicate:
     """The piece is forked: its king is in check from a piece that attacks
     it too (the king must step away, and the piece is taken). Whether the
     forking piece is itself safe is another goal (``en_prise``)."""
-    _no_king(p, "forked")
 
-    def predicate(node: Node, root: Node) -> bool:
-        square = p.square(node)
-        if square is None:
-            return False
-        position, colour = node.position, p.colour(node)
-        king = king_square(position, colour)
-        if king < 0:
-            return False
-        occupied = position.white | position.black
+    def test(
+        position: Position, colour: chess.Color, square: chess.Square, king: chess.Square, occupied: Bitboard
+    ) -> bool:
         return any(
             attacks(position, checker, occupied) & chess.BB_SQUARES[square]
             for checker in chess.scan_forward(attackers(position, not colour, king))
         )
 
-    return predicate
+    return _with_its_king(p, "forked", test)
 
 
 def skewered(p: PieceRef) -> Predicate:
     """The piece is skewered: its king is in check along a line, and the
     piece stands behind the king on that line (when the king steps aside,
     the checking piece takes it)."""
-    _no_king(p, "skewered")
 
-    def predicate(node: Node, root: Node) -> bool:
-        square = p.square(node)
-        if square is None:
-            return False
-        position, colour = node.position, p.colour(node)
-        king = king_square(position, colour)
-        if king < 0:
-            return False
-        occupied = position.white | position.black
+    def test(
+        position: Position, colour: chess.Color, square: chess.Square, king: chess.Square, occupied: Bitboard
+    ) -> bool:
         checkers = attackers(position, not colour, king) & _sliders(position, not colour)
         for checker in chess.scan_forward(checkers):
             # Seen through the king only: behind it on the line of the check.
@@ -128,7 +132,7 @@ def skewered(p: PieceRef) -> Predicate:
                 return True
         return False
 
-    return predicate
+    return _with_its_king(p, "skewered", test)
 
 
 def checks_by(p: PieceRef) -> FeatureFunction:
