@@ -127,10 +127,10 @@ cli(["play", sys.argv[2], "--opponent", "random"], prog_name="al0")
 
 @pytest.mark.parametrize("number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_a_signal_stops_play_with_its_exit_code(number, code):
-    # Ctrl-C gave click's exit 1, SIGTERM and SIGHUP no line at all. A
-    # process of its own, as al0 runs: in the suite's worker the SIGINT case
-    # sometimes played on to mate through its signal, whatever tests had
-    # run there before (not understood; never seen from a process of its own).
+    # Ctrl-C gave click's exit 1, SIGTERM and SIGHUP no line at all. In a
+    # process of its own, as al0 runs: played inside the suite's worker, the
+    # SIGINT case sometimes went on to mate through its signal (not
+    # understood; only in whole-suite runs).
     result = subprocess.run(
         [sys.executable, "-c", PLAY_UNTIL_SIGNAL, str(int(number)), str(BOOK)],
         capture_output=True,
