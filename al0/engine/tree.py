@@ -13,7 +13,7 @@ from weakref import ref
 
 import chess
 
-from al0.board.position import MOVES, code_move, moved
+from al0.board.position import MOVES, code_move, move_code, moved
 from al0.board.symmetry import IDENTITY, SQUARE_MAPS, Symmetry
 
 
@@ -155,7 +155,7 @@ def tree_code(tree: ForcingTree) -> bytes:
             ints.extend([0, 0] * len(branches))  # each branch's move and subtree, below
             for place, (move, child) in enumerate(branches):
                 slot = at + 2 + 2 * place
-                ints[slot] = move.from_square << 6 | move.to_square
+                ints[slot] = move_code(move)
                 ints[slot + 1] = -1 if child.is_leaf and not child.height else write(child)
         return at
 

@@ -361,6 +361,15 @@ def test_a_tree_travels_as_the_cores_code_and_is_read_back_equal(monkeypatch) ->
     assert len(code) == 4 * 10  # the shared node written once
     (_, left), (_, right) = packed_tree(code).branches
     assert left is right and packed_tree(code) == dag
+    # A promotion keeps its piece (a tree of the Python search, or a mirror
+    # image's, once travelled as c7c8: verify kpk then failed an assert).
+    board = chess.Board("8/2P5/8/4K3/8/8/3k4/8 w - - 0 1")
+    pawn_tree = Planner(load_table("kpk"), cache=False).plan(board).tree
+    assert pawn_tree is not None
+    for each in (pawn_tree, transform_tree(pawn_tree, 1)):
+        assert packed_tree(tree_code(each)) == each
+    underpromotion = ForcingTree(1, ((chess.Move.from_uci("c7c8r"), LEAF),))
+    assert packed_tree(tree_code(underpromotion)) == underpromotion
 
 
 def test_tables_the_core_cannot_plan_whole_plan_on_the_python_loop(monkeypatch) -> None:
