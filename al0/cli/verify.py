@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import chess
 import click
@@ -296,24 +296,7 @@ def verify(
     check_no_overwrite({"TABLE": inputs[0], "--positions": inputs[1]}, outputs)
     holding = table_holds(table)
     if holding is not None:
-        game_options = {
-            "--defender": defender.kind != "tablebase",
-            "--scheduler": scheduler,
-            "--html": html_path,
-            "--pgn": pgn_path,
-            "--analysis": show_analysis,
-        }
-        verify_holding(
-            holding,
-            positions_spec,
-            seed,
-            budget,
-            jobs,
-            attacker_games,
-            game_options,
-            json_path,
-            failures_path,
-        )
+        verify_holding(holding, click.get_current_context().params)
         return
     if attacker_games:
         raise click.UsageError(
@@ -334,11 +317,7 @@ def verify(
         verifier, boards = verification.verifier, verification.boards
         check_no_overwrite({"the table's library": verifier.table.library.path or None}, outputs)
         inputs.append(verifier.table.library.path or None)
-        jobs, why = verification.choose_jobs(jobs, scheduler)
-        estimate = None if scheduler else verification.estimate(jobs)
-        for note in (f"note: {why}" if why else None, run_note(verification, estimate)):
-            if note:
-                click.echo(note, err=True)
+        jobs, estimate = announce(verification, jobs, scheduler)
         report = run_with_progress(verification, jobs, scheduler, estimate)
         # The pages show games move by move: replayed before the defender stops.
         shown = games_to_show(report, every_failure=bool(pgn_path))
@@ -348,12 +327,31 @@ def verify(
     checks = print_report(
         summary, verifier, positions_spec.kind, show_analysis, json_path, STDOUT in outputs.values()
     )
+    exit_for(report, checks)
+
+
+def exit_for(report: Report, checks: Sequence[Check]) -> None:
+    """The run's exit: 2 (one line) when it was stopped, 1 when an
+    expectation failed, else none (0)."""
     if report.stopped:
         raise CommandError(
             f"stopped after {len(report.records)} of {report.total} positions: {report.stopped}"
         )
     if any(check.decision is Decision.FAILED for check in checks):
         raise click.exceptions.Exit(1)
+
+
+def announce(
+    verification: Verification, jobs: int | None, scheduler: str | None
+) -> tuple[int, Estimate | None]:
+    """The processes the run takes and its first estimate (none on a
+    cluster), each said on stderr with why."""
+    jobs_chosen, why = verification.choose_jobs(jobs, scheduler)
+    estimate = None if scheduler else verification.estimate(jobs_chosen)
+    for note in (f"note: {why}" if why else None, run_note(verification, estimate)):
+        if note:
+            click.echo(note, err=True)
+    return jobs_chosen, estimate
 
 
 def check_options(defender: DefenderSpec, jobs: int | None, scheduler: str | None) -> None:
@@ -440,34 +438,39 @@ def print_report(
     return checks
 
 
-def verify_holding(
-    table: AdviceTable,
-    positions_spec: PositionsSpec,
-    seed: int,
-    budget: int,
-    jobs: int | None,
-    games: int,
-    game_options: Mapping[str, object],
-    json_path: str | None,
-    failures_path: str | None,
-) -> None:
-    """``al0 verify`` of a table that holds: no games, so the options of
-    games (``game_options``, each given or not) are refused; ``jobs``
-    processes judge the positions (see :meth:`HoldCheck.choose_jobs`)."""
+def verify_holding(table: AdviceTable, options: Mapping[str, Any]) -> None:
+    """``al0 verify`` of a table that holds, ``options`` the command's
+    parameters: no games, so the options of games (each given or not) are
+    refused; ``--jobs`` processes judge the positions (see
+    :meth:`HoldCheck.choose_jobs`)."""
+    game_options = {
+        "--defender": options["defender"].kind != "tablebase",
+        "--scheduler": options["scheduler"],
+        "--html": options["html_path"],
+        "--pgn": options["pgn_path"],
+        "--analysis": options["show_analysis"],
+    }
     given = [option for option, value in game_options.items() if value]
     if given:
         raise click.UsageError(
             f"{table.name} holds (the weaker side's table): it is checked move by move "
             f"against the tablebase, with no games, so {', '.join(given)} cannot be used"
         )
+    positions_spec: PositionsSpec = options["positions_spec"]
     hold_check = HoldCheck(
-        table, positions_spec, seed=seed, budget=budget, tablebases=Tablebases(build_progress())
+        table,
+        positions_spec,
+        seed=options["seed"],
+        budget=options["budget"],
+        tablebases=Tablebases(build_progress()),
     )
-    jobs, why = hold_check.choose_jobs(jobs)
+    jobs, why = hold_check.choose_jobs(options["jobs"])
     if why:
         click.echo(f"note: {why}", err=True)
     inputs = [table.path, positions_spec.path, table.library.path or None]
-    report_hold(hold_check, jobs, games, json_path, failures_path, inputs)
+    report_hold(
+        hold_check, jobs, options["attacker_games"], options["json_path"], options["failures_path"], inputs
+    )
 
 
 def report_hold(
