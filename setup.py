@@ -11,6 +11,9 @@ from glob import glob
 from setuptools import Extension, find_packages, setup
 
 BUNDLED = ["al0.bundled.advice_tables", "al0.bundled.library"]
+PAGE = ["al0.serve.static"]
+"""al0 serve's page: a folder of data, no module, named so setuptools ships
+it without warning that an importable folder is left out."""
 
 CORE = Extension(
     "al0.core._core",
@@ -22,4 +25,4 @@ CORE = Extension(
     optional=True,
 )
 
-setup(packages=find_packages(include=["al0", "al0.*"]) + BUNDLED, ext_modules=[CORE])
+setup(packages=find_packages(include=["al0", "al0.*"]) + PAGE + BUNDLED, ext_modules=[CORE])
