@@ -6,7 +6,10 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import shutil
 import signal
+import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -76,6 +79,33 @@ def files_in(folder: Path) -> dict[Path, bytes]:
         for path in folder.rglob("*")
         if path.is_file() and "__pycache__" not in path.parts
     }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Where ``PYTHONDONTWRITEBYTECODE`` is set (CI sets it), every Python
+    the tests start, each CLI run, child pytest and cluster worker, compiled
+    the package afresh: about 0.8 s of CPU a process, and each of the
+    workers rewrote every test module. The run writes its bytecode instead
+    to a temporary folder of its own (``PYTHONPYCACHEPREFIX``), so nothing
+    lands in the checkout and every later process reads it; the folder goes
+    with the run. (Set once by the process that starts the run: its
+    workers and children inherit the environment.)"""
+    if not sys.dont_write_bytecode or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    folder = tempfile.mkdtemp(prefix="al0-tests-bytecode-")
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = folder
+    sys.dont_write_bytecode = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier first, each tier in its own order. Under ``-n`` the
+    workers are dealt the collection in halves and an idle one takes the back
+    of another's queue; collected by folder, the whole-ending runs of
+    tests/verify came last, so a run ended on one of them while the other
+    worker waited. Led by them, the queues end on quick tests instead."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 RUN_CACHE = "AL0_TEST_RUN_CACHE"
