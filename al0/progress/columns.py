@@ -66,17 +66,23 @@ table it is read from: after the prefix and the opening quote."""
 def parse_term(term: str) -> list[tuple[int, str, int]]:
     """``"3*corner_dist(k, B) + edge_dist(k)"`` as ``[(3, "corner_dist(k, B)",
     0), (1, "edge_dist(k)", 22)]``: weight, feature and the offset of its
-    part in ``term``. ``[EXPR]`` is a condition, its ``+`` signs its own.
+    part in ``term``. A part after ``-`` (or a leading ``-``) has a negative
+    weight, as in the sums ``al0 fit`` prints and a ``prefer:`` takes.
+    ``[EXPR]`` is a condition, its ``+`` and ``-`` signs its own.
 
     :raises TableSyntaxError: a part that is not ``[N*]feature``.
     """
-    parts, nesting, start = [], 0, 0
+    parts: list[tuple[int, str, int]] = []
+    nesting, start, sign = 0, 0, 1
     for at, char in enumerate(term + "+"):
         nesting += (char in "([") - (char in ")]")
         if nesting < 0:
             raise TableSyntaxError(f"{at + 1}: {char!r} closes nothing")
-        if char == "+" and nesting == 0:
+        if char in "+-" and nesting == 0:
             part = term[start:at]
+            if char == "-" and not parts and sign == 1 and not part.strip():
+                sign, start = -1, at + 1  # a leading minus
+                continue
             match = re.fullmatch(r"(\s*)(?:([0-9]+)\s*\*\s*)?([A-Za-z_\[].*?)\s*", part)
             if match is None:
                 column = start + len(part) - len(part.lstrip()) + 1
@@ -86,8 +92,8 @@ def parse_term(term: str) -> list[tuple[int, str, int]]:
                 weight = parse_int(match.group(2) or "1", "a weight", 1, MAX_WEIGHT)
             except IntegerError as error:
                 raise TableSyntaxError(f"{offset + 1}: {error}") from None
-            parts.append((weight, match.group(3), offset))
-            start = at + 1
+            parts.append((sign * weight, match.group(3), offset))
+            sign, start = (-1 if char == "-" else 1), at + 1
     if nesting:
         # The part with the open bracket was never ended: it was dropped,
         # and the term counted as 0 everywhere.

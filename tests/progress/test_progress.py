@@ -142,6 +142,12 @@ def test_a_bad_term_or_condition_is_a_located_error(terms, call, message):
         ("  2 *room", [(2, "room", 2)]),
         ("3*corner_dist(k, B) + edge_dist(k)", [(3, "corner_dist(k, B)", 0), (1, "edge_dist(k)", 22)]),
         ("[not edge(k) + 1] + 2 * area(k)", [(1, "[not edge(k) + 1]", 0), (2, "area(k)", 20)]),
+        # The sums al0 fit prints: a part after a minus weighs against.
+        ("- dist(K, k) + 4*mobility(k)", [(-1, "dist(K, k)", 2), (4, "mobility(k)", 15)]),
+        (
+            "room - 2*dist(K, k) - [dist(K, k) - 1 < 2]",
+            [(1, "room", 0), (-2, "dist(K, k)", 7), (-1, "[dist(K, k) - 1 < 2]", 22)],
+        ),
     ],
 )
 def test_a_term_is_a_weighted_sum_of_features(term, parts):
