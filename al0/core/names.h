@@ -25,6 +25,7 @@ enum {
     F_CRITICAL_MDIST,
     F_HANGING,
     F_CHECKS_BY,
+    F_SAFE_CHECKS,
     F_PAWN_RANK,
     F_PAWN_FILE,
     F_PROMOTION_DIST,
@@ -53,6 +54,7 @@ enum {
     "critical_mdist", \
     "hanging", \
     "checks_by", \
+    "safe_checks", \
     "pawn_rank", \
     "pawn_file", \
     "promotion_dist", \

@@ -297,6 +297,39 @@ static Bitboard sliders(const Position *p, int colour)
 
 /* tactics.pinned: a slider of the other side sees the piece's king through
  * the piece, and only through it. */
+/* tactics._attackers_after: those of ``men`` that attack ``square`` with
+ * ``occupied`` blocking their lines (a board where one man has moved). */
+static Bitboard attackers_after(const Position *p, Bitboard men, int square, Bitboard occupied)
+{
+    Bitboard found = 0;
+    for (; men; men &= men - 1)
+        if (attacks_from(p, lsb(men), occupied) & BB(square))
+            found |= men & -men;
+    return found;
+}
+
+/* tactics.safe_checks: of the checks the piece could give, those onto a
+ * square the other side does not attack once it stands there, or its own
+ * side defends. */
+static int safe_checks(const Node *node, int piece, int x)
+{
+    const Position *p = node->p;
+    int colour = piece_colour(node, piece), king = king_square(p, !colour);
+    if (king < 0)
+        return 0;
+    Bitboard occupied = p->white | p->black;
+    Bitboard moves = attacks_from(p, x, occupied) & ~side_of(p, colour);
+    Bitboard own = side_of(p, colour) & ~BB(x);
+    int count = 0;
+    for (Bitboard t = moves & type_attacks((piece >> 2) & 7, king, occupied & ~BB(x)); t; t &= t - 1) {
+        int target = lsb(t);
+        Bitboard after = (occupied & ~BB(x)) | BB(target);
+        Bitboard other = side_of(p, !colour) & ~BB(target);
+        count += !attackers_after(p, other, target, after) || attackers_after(p, own, target, after);
+    }
+    return count;
+}
+
 static int pinned(const Node *node, int piece, int x)
 {
     const Position *p = node->p;
@@ -550,6 +583,8 @@ int feature(Node *node, int id, const int *args)
         Bitboard moves = attacks_from(p, x, occupied) & ~side_of(p, colour);
         return popcount(moves & type_attacks((a >> 2) & 7, king, occupied & ~BB(x)));
     }
+    case F_SAFE_CHECKS:
+        return x < 0 ? NO_VALUE : safe_checks(node, a, x);
     case F_HANGING: {
         /* safety.hanging: our pieces (kings aside) attacked and undefended. */
         int count = 0;

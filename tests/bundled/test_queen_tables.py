@@ -58,6 +58,16 @@ def test_philidor_with_us_to_move_passes_the_move_and_wins_the_rook():
     assert won <= 10 and end.ending.value == "mate", end
 
 
+def test_kqkr_mates_from_its_start():
+    # `al0 play kqkr` begins here: the rook beside its king, and the game
+    # goes on with kqk.yaml once the rook is won (the start drew before).
+    table = load_table("kqkr")
+    assert table.start_fen is not None
+    boards, ours, end = play_out("kqkr", table.start_fen)
+    assert end.ending.value == "mate", end
+    assert ours[-1].table.name == "kqk", "the rook is won, and kqk.yaml mates"
+
+
 @pytest.mark.parametrize(
     "table, fen",
     [

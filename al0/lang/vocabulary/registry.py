@@ -54,7 +54,7 @@ from al0.lang.vocabulary.pawns import (
 )
 from al0.lang.vocabulary.placement import corner, cut_off, divides, edge, opposition
 from al0.lang.vocabulary.safety import attacked, en_prise, hanging, lost, threatened
-from al0.lang.vocabulary.tactics import checks_by, defended, forked, pinned, skewered
+from al0.lang.vocabulary.tactics import checks_by, defended, forked, pinned, safe_checks, skewered
 
 PIECE, KING, COLOUR = "piece", "king", "colour"
 
@@ -344,6 +344,13 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE,),
         checks_by,
         words=Measure("the checks {0} can give", True, plural=True),
+    ),
+    VocabularyEntry(
+        "safe_checks",
+        "feature",
+        (PIECE,),
+        safe_checks,
+        words=Measure("the checks {0} can give and survive", True, plural=True),
     ),
     VocabularyEntry(
         "divides",

@@ -158,3 +158,44 @@ def checks_by(p: PieceRef) -> FeatureFunction:
         return chess.popcount(moves & seen)
 
     return feature
+
+
+def _attackers_after(position: Position, men: Bitboard, square: chess.Square, occupied: Bitboard) -> Bitboard:
+    """Those of ``men`` that attack ``square`` with ``occupied`` blocking
+    their lines: the attackers on a board where one man has moved."""
+    found = 0
+    for man in chess.scan_forward(men):
+        if attacks(position, man, occupied) & chess.BB_SQUARES[square]:
+            found |= chess.BB_SQUARES[man]
+    return found
+
+
+def safe_checks(p: PieceRef) -> FeatureFunction:
+    """How many checks the piece could give and survive: of ``checks_by``'s
+    squares, those the other side does not attack once it stands there, or
+    where its own side defends it. A queen that covers the rook's checks
+    lets her king walk up; a check onto a guarded square loses the rook."""
+    _no_king(p, "safe_checks")
+
+    def feature(node: Node) -> int | None:
+        square = p.square(node)
+        if square is None:
+            return None
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, not colour)
+        if king < 0:
+            return 0
+        occupied = position.white | position.black
+        moves = attacks(position, square, occupied) & ~_side(position, colour)
+        seen = _type_attacks(p.piece_type, king, occupied & ~chess.BB_SQUARES[square])
+        own = _side(position, colour) & ~chess.BB_SQUARES[square]
+        count = 0
+        for target in chess.scan_forward(moves & seen):
+            after = (occupied & ~chess.BB_SQUARES[square]) | chess.BB_SQUARES[target]
+            other = _side(position, not colour) & ~chess.BB_SQUARES[target]
+            count += not _attackers_after(position, other, target, after) or bool(
+                _attackers_after(position, own, target, after)
+            )
+        return count
+
+    return feature
