@@ -47,7 +47,7 @@ def table_warnings(table: AdviceTable) -> list[TableWarning]:
     for rule in table.rules:
         found += [
             TableWarning(rule.location, f"rule {rule.name!r} if: {problem}")
-            for problem in goal_problems(rule.precondition, pieces)
+            for problem in goal_problems(rule.precondition, pieces, table.holds)
         ]
     for advice in table.advice.values():
         for key, goal in (("better-goal", advice.better_goal), ("holding-goal", advice.holding_goal)):
@@ -58,16 +58,18 @@ def table_warnings(table: AdviceTable) -> list[TableWarning]:
                 )
             found += [
                 TableWarning(where, f"advice {advice.name!r} {key}: {problem}")
-                for problem in goal_problems(goal, pieces)
+                for problem in goal_problems(goal, pieces, table.holds)
             ]
     found += list(_unreached(table))
     return found
 
 
-def goal_problems(goal: Goal, pieces: set[str]) -> Iterator[str]:
+def goal_problems(goal: Goal, pieces: set[str], holds: bool = False) -> Iterator[str]:
     """What is wrong with ``goal`` in itself: a feature that cannot vary or
     measures the wrong king, a comparison whose outcome is fixed
-    (``pieces``: the material's piece names, for a suggestion)."""
+    (``pieces``: the material's piece names, for a suggestion). In a table
+    that ``holds`` (the weaker side's) our own king's room and squares are
+    what the defence keeps, so measuring them is no mistake."""
     seen: set[str] = set()
     for call in feature_calls(goal):
         if call.text in seen:
@@ -84,7 +86,7 @@ def goal_problems(goal: Goal, pieces: set[str]) -> Iterator[str]:
             yield f"{call} is the distance from {repeated} to itself, always 0{meant}"
         elif repeated is not None:
             yield f"{call} names {repeated} twice: it measures one piece against itself"
-        if entry.default is not None and call.args and call.args[0][:1].isupper():
+        if not holds and entry.default is not None and call.args and call.args[0][:1].isupper():
             yield (
                 f"{call} measures our own king, but {call.family} is meant for theirs "
                 f"({call.family} or {call.family}({entry.default}))"

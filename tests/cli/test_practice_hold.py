@@ -48,14 +48,14 @@ def test_a_defence_is_judged_by_the_draw_and_the_attacker_tests_it(match):
 
 
 def test_where_the_table_errs_the_tablebase_judges(match):
-    # krkb_hold plays Kc1 here, which lets the rook mate (Rh2): the four that hold are good.
-    game = Practice(match.tablebase, chess.Board("8/7b/8/8/8/2K5/1R6/3k4 b - - 0 1"), match.planner)
+    # krkb_hold plays Ke1 here, which lets the rook mate (Ke3): the two that hold are good.
+    game = Practice(match.tablebase, chess.Board("8/8/2b5/8/5R2/3K4/8/3k4 b - - 0 1"), match.planner)
     board = game.board
-    good, tables = (game.judge_move(board.parse_san(san)) for san in ("Ke1", "Kc1"))
-    assert (good.grade, good.reason) == (Grade.GOOD, "the draw kept (4 moves do)")
-    assert tables.grade is Grade.BLUNDER and tables.method == board.parse_san("Kc1")
-    assert tables.reason == "the draw is gone: Rh2 and mate follows by force; White wins"
-    assert "Bg6" in [board.san(move) for move in tables.best]
+    good, tables = (game.judge_move(board.parse_san(san)) for san in ("Bg2", "Ke1"))
+    assert (good.grade, good.reason) == (Grade.GOOD, "the draw kept (2 moves do)")
+    assert tables.grade is Grade.BLUNDER and tables.method == board.parse_san("Ke1")
+    assert tables.reason == "the draw is gone: Ke3 and mate follows by force; White wins"
+    assert [board.san(move) for move in tables.best] == ["Bb5+", "Bg2"]
 
 
 def test_a_position_that_is_not_drawn_is_no_defence_to_practise(match):
@@ -71,7 +71,8 @@ def test_practice_of_a_table_that_holds_at_the_terminal():
     out = result.output
     assert "You hold the draw with Black (KBKR) against the tablebase's most testing attack" in out
     assert (
-        "hint: play Bg2 — Keep the king two steps or more from the bishop's corners and the bishop off" in out
+        "hint: play Bg2 — Keep the king two steps or more from the bishop's corners with two squares to"
+        in out
     )
     assert "1... Bg2  Kf2" in out and "method: " in out
     assert "the moves that keep the draw: Be4, Bh3" in out
