@@ -80,19 +80,22 @@ def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
 
 
 @pytest.mark.parametrize(
-    "table, fen",
+    "table, fen, first",
     [
         # The knight beside its king checked ours back from e6/g5 and c5/e6
         # until the position came a third time; out of its checks, mate.
-        ("kqkn", "7Q/8/6k1/8/4n3/8/1K6/8 w - - 0 1"),
+        ("kqkn", "7Q/8/6k1/8/4n3/8/1K6/8 w - - 0 1", "keep_safe"),
         # In check, their king boxed in by the queen: only our king moves,
         # and each leaves theirs without a move; no plan before the last
         # resort allowed it.
-        ("kqkb", "k7/2Q5/8/8/8/8/4b3/3K4 w - - 0 1"),
-        ("kqkb", "7k/7b/8/8/8/6Q1/8/1K6 w - - 0 1"),
+        ("kqkb", "k7/2Q5/8/8/8/8/4b3/3K4 w - - 0 1", "last_resort"),
+        ("kqkb", "7k/7b/8/8/8/6Q1/8/1K6 w - - 0 1", "last_resort"),
+        # Their king boxed in, not ours in check: keep_safe gives it air
+        # (Qd3, leaving it none, lets Nc2+ draw).
+        ("kqkn", "8/8/8/5Q2/8/4n3/8/K1k5 w - - 0 1", "keep_safe"),
     ],
 )
-def test_games_that_repeated_or_had_no_plan_are_mated(table, fen):
+def test_games_that_repeated_or_had_no_plan_are_mated(table, fen, first):
     boards, ours, end = play_out(table, fen)
     assert end.ending.value == "mate", (end, boards[-1].fen())
-    assert ours[0].plan.advice == "keep_safe"
+    assert ours[0].plan.advice == first
