@@ -93,6 +93,9 @@ def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
         # Their king boxed in, not ours in check: keep_safe gives it air
         # (Qd3, leaving it none, lets Nc2+ draw).
         ("kqkn", "8/8/8/5Q2/8/4n3/8/K1k5 w - - 0 1", "keep_safe"),
+        # The queen checked round their king while ours stood off, until
+        # the position came a third time; ours kept from the bishop, mate.
+        ("kqkb", "8/8/6b1/4k3/7Q/8/8/1K6 w - - 0 1", "progress"),
         # Qd5 would meet Nc2+ Ka2 Nb4+, the queen forked after our answer
         # to the check: no plan before keep_safe looked past the check.
         ("kqkn", "8/8/8/8/8/8/6Q1/K1k1n3 w - - 0 1", "keep_safe"),
