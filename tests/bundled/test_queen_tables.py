@@ -1,7 +1,8 @@
 """The queen against a piece, kqkr.yaml, kqkb.yaml and kqkn.yaml (standard
 vocabulary, no Python of their own): KQKB's claims on its fixed sample
 against the tablebase defender, and the tactics a coach teaches played out
-on real positions (Philidor's position, a fork, a skewer, a pin)."""
+on real positions (Philidor's position, a fork, a skewer, a pin), and games
+that repeated or had no plan before, mated."""
 
 from __future__ import annotations
 
@@ -86,3 +87,31 @@ def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
     assert any(shape(after, after) for shape in shapes), boards[0].fen()
     assert ours[0].plan.advice == "fork" and boards[0].is_check()
     assert len(chess.SquareSet(boards[1].occupied)) == 3, boards[1].fen()
+
+
+@pytest.mark.parametrize(
+    "table, fen, first",
+    [
+        # The knight beside its king checked ours back from e6/g5 and c5/e6
+        # until the position came a third time; out of its checks, mate.
+        ("kqkn", "7Q/8/6k1/8/4n3/8/1K6/8 w - - 0 1", "keep_safe"),
+        # In check, their king boxed in by the queen: only our king moves,
+        # and each leaves theirs without a move; no plan before the last
+        # resort allowed it.
+        ("kqkb", "k7/2Q5/8/8/8/8/4b3/3K4 w - - 0 1", "last_resort"),
+        ("kqkb", "7k/7b/8/8/8/6Q1/8/1K6 w - - 0 1", "last_resort"),
+        # Their king boxed in, not ours in check: keep_safe gives it air
+        # (Qd3, leaving it none, lets Nc2+ draw).
+        ("kqkn", "8/8/8/5Q2/8/4n3/8/K1k5 w - - 0 1", "keep_safe"),
+        # The queen checked round their king while ours stood off, until
+        # the position came a third time; ours kept from the bishop, mate.
+        ("kqkb", "8/8/6b1/4k3/7Q/8/8/1K6 w - - 0 1", "progress"),
+        # Qd5 would meet Nc2+ Ka2 Nb4+, the queen forked after our answer
+        # to the check: no plan before keep_safe looked past the check.
+        ("kqkn", "8/8/8/8/8/8/6Q1/K1k1n3 w - - 0 1", "keep_safe"),
+    ],
+)
+def test_games_that_repeated_or_had_no_plan_are_mated(table, fen, first):
+    boards, ours, end = play_out(table, fen)
+    assert end.ending.value == "mate", (end, boards[-1].fen())
+    assert ours[0].plan.advice == first
