@@ -124,8 +124,9 @@ class Verification:
         count = sample or len(self.boards)
         plans = self._pilot.plans_for(count, not sample and self.report.positions.kind in ("all", "every"))
         pilot = self._pilot
+        others = load_average() if pilot.others is None else pilot.others
         return Estimate(
-            count, plans, pilot.cpu_for(count, plans), jobs, usable_cpus(), pilot.slowdown, load_average()
+            count, plans, pilot.cpu_for(count, plans), jobs, usable_cpus(), pilot.slowdown, others
         )
 
     def run(

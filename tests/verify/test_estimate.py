@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import al0.verify.estimate as estimate
+from al0.verify.api import Verification
 from al0.verify.estimate import Estimate, Pace, Pilot
 
 
@@ -77,3 +78,28 @@ def test_the_pace_is_the_models_until_the_games_tell(monkeypatch):
     assert Pace(10, None).now(1) == (0.0, None)  # no model, no games yet: not known
     assert pace.now(1000)[1] == 0.0
     assert pace.text(1000).endswith("/s, 0 s left")
+
+
+@pytest.mark.parametrize(
+    "loadavg, running",
+    [
+        ("0.52 0.58 0.59 3/512 4071\n", 3),
+        ("19.15 17.67 12.01 18/209 31619", 18),  # six other sessions on two CPUs
+        ("0.00 0.01 0.05", None),  # a system that counts none
+        ("0.52 0.58 0.59 ?/512 4071", None),
+        ("", None),
+    ],
+)
+def test_the_processes_running_are_read_from_the_systems_count(loadavg, running):
+    assert estimate.running_in(loadavg) == running
+
+
+def test_the_pilot_counts_the_other_processes_running_while_it_runs(monkeypatch):
+    # The load average lags a minute: just after other work ends it still
+    # counts it, and a run of 26 s with two processes was said to take 50.
+    counts = iter([3, 5, 1] * 10)
+    monkeypatch.setattr(estimate, "running_now", lambda: next(counts))
+    monkeypatch.setattr(estimate, "RUNNING_EVERY", 10)
+    with Verification("kqk", "sample:400") as verification:
+        pilot = estimate.run_pilot(verification.spec, verification.boards, None, starts=30)
+    assert pilot.starts == 30 and pilot.others == pytest.approx(2.0)  # 3, 5, 1 and 3: 3 a time, less this one
