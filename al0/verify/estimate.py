@@ -11,13 +11,13 @@ at all of them, and the run's are extrapolated by the power law those two
 counts give, up to the positions there are (in a run over every position,
 about one plan each). Counted in CPU time, then slowed as a machine busy
 with other work slows it: its processes share the CPUs with the other
-processes running while the pilot ran, and get no more than the pilot did
-(its wall time over its CPU time). The pilot's pace alone said too
-little: a fraction of a second, it ran while others slept, and estimates
-at a load of 15 on two CPUs came out 1.9 and 2.4 times short. The load
-average said too much just after other work ended (it lags a minute): the
-processes running are counted while the pilot runs, where the system
-says (Linux), and the load average taken elsewhere."""
+processes running while the pilot ran, counted where the system says
+(Linux). The pilot's pace said too little: a fraction of a second, it ran
+while others slept (estimates at a load of 15 on two CPUs came out 1.9 and
+2.4 times short), or too much (at a load of 19, 15 times its CPU time
+where the run took 6). The load average said too much just after other
+work ended (it lags a minute); it is taken, with no run faster than the
+pilot ran, where the processes running are not counted."""
 
 from __future__ import annotations
 
