@@ -10,11 +10,14 @@ more slowly than the starts: the pilot counts them at half its starts and
 at all of them, and the run's are extrapolated by the power law those two
 counts give, up to the positions there are (in a run over every position,
 about one plan each). Counted in CPU time, then slowed as a machine busy
-with other work slows it: its processes share the CPUs with the others
-the load average counts, and get no more than the pilot did (its wall
-time over its CPU time). The pilot alone said too little: a fraction of
-a second, it ran while others slept, and estimates at a load of 15 on
-two CPUs came out 1.9 and 2.4 times short."""
+with other work slows it: its processes share the CPUs with the other
+processes running while the pilot ran, counted where the system says
+(Linux). The pilot's pace said too little: a fraction of a second, it ran
+while others slept (estimates at a load of 15 on two CPUs came out 1.9 and
+2.4 times short), or too much (at a load of 19, 15 times its CPU time
+where the run took 6). The load average said too much just after other
+work ended (it lags a minute); it is taken, with no run faster than the
+pilot ran, where the processes running are not counted."""
 
 from __future__ import annotations
 
@@ -64,8 +67,8 @@ class Estimate:
     slowdown: float = 1.0
     """Wall time over CPU time of the pilot: above 1 on a busy machine."""
     load: float = 0.0
-    """The machine's load average (processes running or waiting to) before
-    the run: other work the run's processes share the CPUs with."""
+    """Other processes running or waiting to run (see :attr:`Pilot.others`):
+    other work the run's processes share the CPUs with."""
 
     @property
     def crowding(self) -> float:
@@ -114,6 +117,9 @@ class Pilot:
     segments: bool
     """Whether games were read off segments (each plan's replies made with
     it): then the work goes by plans alone."""
+    others: float | None = None
+    """Other processes running or ready to run while the pilot ran, on
+    average (this one not counted); None where the system does not say."""
 
     def growth(self) -> float:
         """The exponent of the plans' growth with the starts, within :data:`GROWTH_BOUNDS`."""
@@ -152,17 +158,46 @@ def run_pilot(
         chosen = sorted(random.Random(spec.seed).sample(range(len(boards)), min(starts, len(boards))))
         made = pilot.segments if pilot.segments is not None else None
         half = 0
+        running = [running_now()]
         started, wall = time.process_time(), time.perf_counter()
         for count, index in enumerate(chosen, 1):
             pilot.judge(index, boards[index])
             if count == len(chosen) // 2:
                 half = len(made) if made is not None else len(pilot.planner.search_seconds)
+            if count % RUNNING_EVERY == 0:
+                running.append(running_now())
         seconds, wall = time.process_time() - started, time.perf_counter() - wall
     finally:
         pilot.close()
     plans = len(made) if made is not None else len(pilot.planner.search_seconds)
     searched = sum(pilot.planner.search_seconds)
-    return Pilot(len(chosen), half, plans, seconds, searched, wall, made is not None)
+    counted = [count for count in running if count is not None]
+    others = max(0.0, sum(counted) / len(counted) - 1) if counted else None
+    return Pilot(len(chosen), half, plans, seconds, searched, wall, made is not None, others)
+
+
+RUNNING_EVERY = 20
+"""Pilot games between two counts of the processes running (each a read
+of a few microseconds)."""
+
+
+def running_now() -> int | None:
+    """Processes running or ready to run this moment, this one among them,
+    by Linux's ``/proc/loadavg``; None where the system does not say."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as loadavg:
+            return running_in(loadavg.read())
+    except OSError:
+        return None
+
+
+def running_in(loadavg: str) -> int | None:
+    """The processes running in the text of ``/proc/loadavg`` (its fourth
+    field, running/existing: ``0.52 0.58 0.59 3/512 4071``); None if it
+    has none."""
+    fields = loadavg.split()
+    running = fields[3].partition("/")[0] if len(fields) > 3 else ""
+    return int(running) if running.isdigit() else None
 
 
 PACE_WINDOW = 30.0
@@ -213,7 +248,7 @@ class Pace:
 
 def load_average() -> float:
     """The machine's load average over the last minute (0 where the system
-    keeps none)."""
+    keeps none): where the processes running cannot be counted."""
     try:
         return os.getloadavg()[0]
     except OSError:

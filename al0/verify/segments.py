@@ -61,6 +61,17 @@ def pack(position: Position) -> Key:
     return key << 2 | turn
 
 
+def ours_hash(key: Key) -> int:
+    """The hash of the position ``key`` that :attr:`Segment.ours` names it
+    by: the same in every process, as segments go from one worker to
+    another. A :class:`~al0.board.position.Position`'s own hash is not:
+    before Python 3.12 ``hash(None)`` (a pawnless position's en-passant
+    square) is its address, the same in a pool's forked workers but not in
+    a Dask worker, where a game then missed the positions a segment made
+    by the other worker leads back to (issue 45)."""
+    return hash((key,))  # a tuple's hash mixes the bits (an int's keeps them); ints hash alike everywhere
+
+
 def unpack(key: Key) -> Position:
     """The position :func:`pack` made ``key`` of."""
     turn = bool(key & 1)
@@ -107,7 +118,7 @@ class Segment(NamedTuple):
     limit: :func:`~al0.verify.game.limit_reached`) or is raised, as the play
     loop's would be."""
     ours: tuple[int, ...] = ()
-    """The hash of each position a move of ours in the plan's tree leads to
+    """The :func:`ours_hash` of each position a move of ours in the plan's tree leads to
     (as far as the planner avoids the positions seen), once each: a game
     that has seen one of them may plan otherwise here. A tuple: a frozenset
     took 270 bytes a segment, a worker's largest part of one."""
@@ -153,7 +164,7 @@ def make_segment(
         ending = ending_at(reached, planner)
         return ending
 
-    ours = tuple({hash(child) for child in our_children(position, plan.tree)})
+    ours = tuple({ours_hash(pack(child)) for child in our_children(position, plan.tree)})
 
     def segment(ending: Ending | None) -> Segment:
         return Segment(
@@ -429,7 +440,7 @@ def walk(
     (python-chess's repetitions do not look back past one)."""
     after_ours: dict[int, Key] = {}
     """The positions seen after our moves since the last capture or pawn
-    move, by hash."""
+    move, by :func:`ours_hash`."""
     at = start
     while True:
         if tails is not None:
@@ -467,7 +478,7 @@ def walk(
                 clock += 1
             times = seen[key] = seen.get(key, 0) + 1
             if ours and again is not None:
-                after_ours[hash(unpack(key))] = key
+                after_ours[ours_hash(key)] = key
             if not ours and counts is not None:
                 counts.count(advice, current.dtms[index])  # after their reply
             ending = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import pickle
 import shutil
 import signal
 import socket
@@ -22,13 +23,16 @@ from click.testing import CliRunner
 from distributed import LocalCluster
 
 from al0.board import Material
+from al0.board.position import from_board
 from al0.board.sampling import random_positions
 from al0.cli import cli
 from al0.lang.specs import DefenderSpec, PositionsSpec
-from al0.verify.cluster import judge_on_cluster
+from al0.verify.cluster import judge_on_cluster, starts_on_worker
 from al0.verify.scheduler import ClusterError, connect
+from al0.verify.segments import pack
 from al0.verify.tally import Report
 from al0.verify.verifier import Verifier, VerifySpec
+from al0.verify.worker import StartsChunk
 from conftest import LIBRARIES, POSITIONS, TABLES
 
 CLUSTER_EPD = str(POSITIONS / "krk_cluster.epd")
@@ -178,6 +182,24 @@ def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
     assert message.startswith("Error: worker tcp://127.0.0.1:")
     assert "No module named 'krk_extras' on this worker" in message
     assert message.count("worker tcp://") == 2  # both workers named
+
+
+def test_the_segments_a_worker_sends_name_positions_as_they_are_named_here(tmp_path, scheduler):
+    # A game replans where a segment's tree leads back to a position it has
+    # seen after a move of ours, found by hash (Segment.ours): a Dask worker
+    # is not forked from this process, so a Position's hash (hash(None)'s
+    # address before Python 3.12) differed there and games went otherwise.
+    spec = VerifySpec(table_in(tmp_path), DefenderSpec.parse("tablebase"))
+    start = pack(from_board(chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")))
+    with connect(scheduler) as client:
+        answer = client.submit(
+            starts_on_worker, spec, "segments", StartsChunk(0, 1, starts=((start, 0, None),))
+        )
+        sent, _ = pickle.loads(answer.result().made)
+    here = Verifier(spec)
+    segments = {key: pickle.loads(segment) for key, segment in sent.items()}
+    assert len(segments) > 5 and any(segment.ours for segment in segments.values())
+    assert segments == {key: here.segment(key) for key in segments}
 
 
 @pytest.mark.slow

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+import al0.verify.api as api
 import al0.verify.estimate as estimate
+from al0.verify.api import Verification
 from al0.verify.estimate import Estimate, Pace, Pilot
 
 
@@ -77,3 +79,55 @@ def test_the_pace_is_the_models_until_the_games_tell(monkeypatch):
     assert Pace(10, None).now(1) == (0.0, None)  # no model, no games yet: not known
     assert pace.now(1000)[1] == 0.0
     assert pace.text(1000).endswith("/s, 0 s left")
+
+
+@pytest.mark.parametrize(
+    "loadavg, running",
+    [
+        ("0.52 0.58 0.59 3/512 4071\n", 3),
+        ("19.15 17.67 12.01 18/209 31619", 18),  # six other sessions on two CPUs
+        ("0.00 0.01 0.05", None),  # a system that counts none
+        ("0.52 0.58 0.59 ?/512 4071", None),
+        ("", None),
+    ],
+)
+def test_the_processes_running_are_read_from_the_systems_count(loadavg, running):
+    assert estimate.running_in(loadavg) == running
+
+
+@pytest.fixture(scope="module")
+def all_of_kqk():
+    with Verification("kqk", "all") as verification:
+        yield verification
+
+
+def test_the_pilot_counts_the_other_processes_running_while_it_runs(monkeypatch, all_of_kqk):
+    # The load average lags a minute: just after other work ends it still
+    # counts it, and a run of 26 s with two processes was said to take 50.
+    counts = iter([3, 5, 1] * 10)
+    monkeypatch.setattr(estimate, "running_now", lambda: next(counts))
+    monkeypatch.setattr(estimate, "RUNNING_EVERY", 10)
+    pilot = estimate.run_pilot(all_of_kqk.spec, all_of_kqk.boards, all_of_kqk.tablebases, starts=30)
+    assert pilot.starts == 30 and pilot.others == pytest.approx(2.0)  # 3, 5, 1 and 3: 3 a time, less this one
+
+
+@pytest.mark.parametrize(
+    "others, wall, load, crowding",
+    [
+        (0.0, 1.0, 4.0, 1.0),  # counted none: the load average lags a run that ended
+        (3.0, 1.0, 0.0, 2.5),  # counted three: five processes on two CPUs
+        (0.0, 10.0, 0.0, 1.0),  # a pilot slowed for a moment says nothing where counted
+        (None, 10.0, 0.0, 10.0),  # ... but where nothing is counted it is all there is
+        (None, 1.0, 4.0, 3.0),  # ... with the load average
+    ],
+)
+def test_the_first_estimate_shares_the_cpus_with_what_runs_beside_it(
+    monkeypatch, all_of_kqk, others, wall, load, crowding
+):
+    monkeypatch.setattr(api, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(api, "load_average", lambda: load)
+    monkeypatch.setattr(
+        all_of_kqk, "_pilot", Pilot(400, 1000, 2000, 1.0, 0.5, wall, segments=True, others=others)
+    )
+    run = all_of_kqk.estimate(2)
+    assert run is not None and run.crowding == pytest.approx(crowding)
