@@ -78,6 +78,8 @@ def test_kpk_plans_as_a_coach_explains(kpk, fen, rule, advice, move):
         # in the race to the key squares, the opposition: Kg5; Kf5? Kf3
         ("8/8/6k1/8/8/6K1/1P6/8 b - - 0 1", "keep", "keep_race"),
         ("8/5k2/8/1P6/4K3/8/8/8 b - - 0 1", "keep", "keep_race"),  # Ke6 shoulders; Ke8? Kd5
+        # not by a step away along the edge: Kc6; Ka6? loses the race
+        ("8/1k6/8/8/K7/8/5P2/8 b - - 0 1", "keep", "keep_approaching"),
         ("8/k7/1PK5/8/8/8/8/8 b - - 0 1", "keep", "keep_key"),  # Ka8: Kc7 stalemates; Kb8? b7
     ],
 )
