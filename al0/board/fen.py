@@ -33,6 +33,13 @@ few plies cost milliseconds, and with more left a mate is possible from
 nearly every position, while the search would cost more than the game."""
 
 
+def halfmove_clock(fen: str) -> int:
+    """The half-move clock of ``fen`` (its fifth field): 0 where it has
+    none, as in an EPD line's position."""
+    fields = fen.split()
+    return int(fields[4]) if len(fields) > 4 and fields[4].isdigit() else 0
+
+
 def material_of(board: chess.Board, us: chess.Color) -> str:
     """The material as a signature, ours first: ``KRK`` for White K+R vs K
     (the name of :meth:`Material.of <al0.board.material.Material.of>`)."""

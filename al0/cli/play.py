@@ -286,6 +286,26 @@ def _show_our_move(
     return f"{table}{event.plan.rule}: {event.plan.advice}" + (f" ({words})" if said else "")
 
 
+def start_note(match: Match, board: chess.Board) -> str | None:
+    """One line on the start ``board`` when the tablebase (where the
+    material has one) says it is not what the table is for: a position its
+    side does not win, or, for a table that holds, one already lost. The
+    game is played all the same; the line tells why it may end without a
+    mate, in "no plan"."""
+    tablebase = match.tablebase
+    if tablebase is None:
+        return None
+    table = match.table
+    winner = tablebase.result(board).winner
+    if winner == table.us or (table.holds and winner is None):
+        return None
+    ours, theirs = chess.COLOR_NAMES[table.us].capitalize(), chess.COLOR_NAMES[not table.us].capitalize()
+    if table.holds:
+        return f"note: the tablebase says {theirs} wins here: {table.name} holds drawn positions, this one is lost"
+    verdict = "a draw" if winner is None else f"a win for {theirs}"
+    return f"note: the tablebase says this position is {verdict}, not a win for {ours}: {table.name} plays it all the same"
+
+
 def play_out(
     match: Match,
     board: chess.Board,
@@ -316,6 +336,9 @@ def play_out(
     ended: GameEnd | None = None
     try:
         click.echo(f"al0 plays {loaded.name} ({loaded.material}) against {opponent_name}")
+        note = start_note(match, board)
+        if note is not None:
+            click.echo(note)
         if show.board:
             click.echo(board_text(board))
         for event in match.play(board, defender, max_moves):

@@ -84,6 +84,7 @@ enum {
     P_ROOK_PAWN,
     P_IN_SQUARE,
     P_KEY_SQUARE,
+    P_GUARDS_KEY_SQUARES,
     P_PAWN_CORNER,
     P_IN_FRONT,
     P_BEHIND,
@@ -119,6 +120,7 @@ enum {
     "rook_pawn", \
     "in_square", \
     "key_square", \
+    "guards_key_squares", \
     "pawn_corner", \
     "in_front", \
     "behind", \

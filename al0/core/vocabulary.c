@@ -667,7 +667,8 @@ int predicate(Node *node, int id, const int *args)
     case P_CORNER: return corner_dist(node, a, args[1]) == 0;
     case P_ROOK_PAWN: return x >= 0 && ((x & 7) == 0 || (x & 7) == 7);
     case P_PROTECTED: return x >= 0 && attackers(p, piece_colour(node, a), x) != 0;
-    case P_IN_SQUARE: case P_KEY_SQUARE: case P_PAWN_CORNER: case P_IN_FRONT: case P_BEHIND: {
+    case P_IN_SQUARE: case P_KEY_SQUARE: case P_GUARDS_KEY_SQUARES: case P_PAWN_CORNER: case P_IN_FRONT:
+    case P_BEHIND: {
         /* a piece (a king but for in_front and behind) and a pawn */
         int y = piece_square(node, args[1]), colour = piece_colour(node, args[1]);
         if (x < 0 || y < 0)
@@ -676,6 +677,13 @@ int predicate(Node *node, int id, const int *args)
             return DIST[x][promotion_square(y, colour)] <= moves_to_promote(y, colour) + (p->turn == piece_colour(node, a));
         if (id == P_KEY_SQUARE)
             return (KEY_SQUARES[colour][y] & BB(x)) != 0;
+        if (id == P_GUARDS_KEY_SQUARES) {
+            /* on or next to every key square */
+            for (Bitboard keys = KEY_SQUARES[colour][y]; keys; keys &= keys - 1)
+                if (DIST[x][lsb(keys)] > 1)
+                    return 0;
+            return 1;
+        }
         if (id == P_PAWN_CORNER)
             return ((y & 7) == 0 || (y & 7) == 7) && DIST[x][promotion_square(y, colour)] <= 1
                 && relative_rank(x, colour) >= 7;

@@ -113,8 +113,9 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         except LibraryError as error:
             raise LibraryError(f"{reader.where(library_node)}: {error}") from None
     reader.binder = Binder(material)
-    start = None
+    start, start_location = None, None
     if "start" in top:
+        start_location = reader.where(value("start"))
         start = reader.string(value("start"), "start")
         try:
             board = chess.Board(start)
@@ -141,6 +142,7 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         path=path,
         description=_description(reader, top, "the table's"),
         start_fen=start,
+        start_location=start_location,
         symmetric=symmetric,
         expect=read_expect_blocks(reader, value("expect"), material.stronger_first() != material)
         if "expect" in top

@@ -334,6 +334,8 @@ class AdviceTable:
     path: str = ""
     description: str = ""
     start_fen: str | None = None
+    start_location: Location | None = field(default=None, compare=False, hash=False)
+    """Where ``start:`` stands in the file (``al0 check`` points at it)."""
     expect: tuple[Expectations, ...] = ()
     """The ``expect:`` blocks, each claims about one defender (or any)."""
     symmetric: bool = False

@@ -17,25 +17,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from al0.board.fen import FIFTY_MOVE_PLIES
 from al0.board.moves import apply, legal_moves
 from al0.board.position import Position, to_board
 from al0.board.position import fen as position_fen
 from al0.engine.defenders import MostTestingAttacker
 from al0.engine.plan import Planner
+from al0.engine.play import resets_count
 from al0.errors import AL0Error
 from al0.verify.game import limit_reached
-
-GAME_MOVES = 50
-"""The holder's moves a game lasts at most: the 50-move rule's, which a
-game without a capture would reach."""
 
 
 class AttackEnd(enum.Enum):
     """How a game against the attacker ended."""
 
     HELD = "held"
-    """The holder's moves all kept the draw: the game's moves played, or
-    stalemate, or the rook taken (too little left to mate)."""
+    """The holder's moves all kept the draw until the 50-move rule ended
+    the game, or stalemate, or a man taken (too little left to mate)."""
     LOST = "lost"
     """A move of the table let the attacker force mate."""
     NO_PLAN = "no plan"
@@ -72,7 +70,7 @@ class AttackGames:
         moves = sum(game.moves for game in self.games)
         counts = ", ".join(f"{end.value} {ends[end]}" for end in AttackEnd if ends[end])
         return (
-            f"games against the most testing attacker ({len(self.games)}, at most {GAME_MOVES} moves): "
+            f"games against the most testing attacker ({len(self.games)}, to the 50-move rule): "
             f"{counts}; a single move held in {only} of the table's {moves} positions"
         )
 
@@ -93,14 +91,16 @@ class AttackGames:
 def play_game(planner: Planner, attacker: MostTestingAttacker, start: Position) -> AttackGame:
     """The game from ``start`` (a drawn position, the holder to move): the
     table's move (a fresh plan each move), the attacker's reply, until the
-    table loses the draw, has no move, or has played :data:`GAME_MOVES`.
+    table loses the draw, has no move, or the 50-move rule ends the game,
+    counted as the laws count it: from 0 at the start, again after each
+    capture or pawn move (:func:`~al0.engine.play.resets_count`).
 
     :raises AL0Error: a broken library (a search limit is the table's
         failure: it ends the game with no plan).
     """
     table = attacker.table
-    position, only = start, 0
-    for played in range(GAME_MOVES):
+    position, only, played, clock = start, 0, 0, 0
+    while clock < FIFTY_MOVE_PLIES:
         if not legal_moves(position):
             return AttackGame(position_fen(start), AttackEnd.HELD, played, only)
         only += attacker.holding_replies(position) == 1
@@ -117,8 +117,13 @@ def play_game(planner: Planner, attacker: MostTestingAttacker, start: Position) 
             return AttackGame(position_fen(start), AttackEnd.LOST, played + 1, only, position_fen(position))
         if not legal_moves(after) or to_board(after).is_insufficient_material():
             return AttackGame(position_fen(start), AttackEnd.HELD, played + 1, only)
+        played += 1
+        clock = 0 if resets_count(position, after) else clock + 1
+        if clock >= FIFTY_MOVE_PLIES:
+            break
         position = apply(after, attacker.move_at(after))
-    return AttackGame(position_fen(start), AttackEnd.HELD, GAME_MOVES, only)
+        clock = 0 if resets_count(after, position) else clock + 1
+    return AttackGame(position_fen(start), AttackEnd.HELD, played, only)
 
 
 def play_games(

@@ -9,6 +9,7 @@ from typing import Callable, NamedTuple, TypeAlias
 
 import chess
 
+from al0.board.fen import FIFTY_MOVE_PLIES, halfmove_clock
 from al0.board.moves import apply, move_generator, play
 from al0.board.position import MOVES, Position, code_move, from_board, move_code
 from al0.engine.plan import Plan, Planner
@@ -22,8 +23,13 @@ Line: TypeAlias = "tuple[str, Line] | None"
 line is its move and reply in front of the next state's, shared, not copied."""
 
 
-Value = tuple[int, Ending, Line]
-"""(moves, ending, line) of a state in the worst-case analysis."""
+Value = tuple[int, Ending, Line, int, Line]
+"""(moves, ending, line, quiet, quiet line) of a state in the worst-case
+analysis: our moves to its ending (mate, or the escape the defender
+forces) and the line there; and for the laws' 50-move count, the most
+half-moves the defender can make the game last from the state before a
+capture or a pawn move (counted to the last position where the game goes
+on) and the line that does."""
 
 
 Start = tuple[str, Position, "int | None"]
@@ -42,15 +48,17 @@ each reply (by :func:`move_code`) the step to follow next; a reply not listed
 needs a new plan."""
 
 
-Reply = tuple[int, Position, "Ending | None"]
-"""A reply of theirs (by :func:`move_code`), the position it reaches and
-the ending that position decides (None: none)."""
+Reply = tuple[int, Position, "Ending | None", bool]
+"""A reply of theirs (by :func:`move_code`), the position it reaches, the
+ending that position decides (None: none) and whether it took a man or
+moved a pawn (:func:`~al0.engine.play.resets_count`)."""
 
 
 _MATE, _NO_PLAN, _SEARCH_LIMIT = Ending.MATE, Ending.NO_PLAN, Ending.SEARCH_LIMIT
+_FIFTY = Ending.FIFTY_MOVES
 
 
-_CYCLE: Value = (0, Ending.REPETITION, None)
+_CYCLE: Value = (0, Ending.REPETITION, None, 0, None)
 """The value of a state met again on the line that reached it."""
 
 
@@ -62,11 +70,15 @@ class WorstCase:
     legal reply leads to a next state. The value of a state is the most moves
     to mate any defence can force; a reachable cycle (the defender repeats),
     stalemate, lost material, a missing plan or a plan whose search reached
-    a limit (:func:`~al0.verify.game.limit_reached`) is an escape. Only endings the
-    position decides are used (the move counters and history are not part of
-    a state): a cycle stands for repetition, and ``max_moves`` for the
-    50-move rule. Values are memoised per state, so start positions share
-    their work.
+    a limit (:func:`~al0.verify.game.limit_reached`) is an escape. The move
+    counters and history are not part of a state: a cycle stands for
+    repetition; the 50-move rule is counted as the laws count it, from the
+    start's count, again from 0 after each capture or pawn move: a state's
+    value keeps the longest stretch the defender can force from it before
+    one (its *quiet*), and a stretch of 100 half-moves is an escape
+    (:func:`_fifty_at`). ``max_moves`` bounds our moves, as the play loop's
+    does. Values are memoised per state, so start positions share their
+    work.
 
     A tree enters a state as its *step* (see :meth:`_step`): an id standing
     for what following the tree does — our move, and after each reply the
@@ -131,7 +143,7 @@ class WorstCase:
         if found is None:
             ending = self._ending
             found = self.replies[after] = [
-                (move_code(reply), reached, ending(reached))
+                (move_code(reply), reached, ending(reached), resets_count(after, reached))
                 for reply in self._moves.legal_moves(after)
                 for reached in (apply(after, reply),)
             ]
@@ -256,7 +268,7 @@ class WorstCase:
                 continue
             if not self._goes_on(position, after):
                 replies = {}
-            for code, reached, end in self._replies(after):
+            for code, reached, end, _ in self._replies(after):
                 if end is not None:
                     continue
                 following = replies.get(code, 0)
@@ -271,9 +283,11 @@ class WorstCase:
         return self.record(board.fen(), from_board(board), optimal)
 
     def record(self, fen: str, position: Position, optimal: int | None) -> GameRecord:
-        """The worst-case record of the start ``position`` (whose FEN is ``fen``)."""
-        moves, ending, line = self._value(position, 0)
-        if ending == _MATE and moves > self.max_moves:
+        """The worst-case record of the start ``position`` (whose FEN is
+        ``fen``: its half-move count starts the 50-move count)."""
+        moves, ending, line, _, _ = _fifty_at(self._value(position, 0), halfmove_clock(fen))
+        if ending in (_MATE, _FIFTY) and moves > self.max_moves:
+            # The play loop stops at its move limit first.
             ending = Ending.MOVE_LIMIT
         ucis = []
         while line is not None:
@@ -327,14 +341,14 @@ class WorstCase:
             memo[root] = opened
             return opened
         on_path.add(root)
-        key, (uci, replies, after, moves) = root, opened
-        worst: Value = (0, _MATE, None)
+        key, (uci, replies, after, moves, reset) = root, opened
+        worst: Value = _NO_REPLY
         stack: list[_Frame] = []
         while True:
-            for code, reached, end in moves:  # takes up the replies where the state left them
+            for code, reached, end, reply_resets in moves:  # takes up the replies where the state left them
                 if end is not None:
                     # Their move ended the game: only a loss for us (material) is possible.
-                    value: Value = (0, end, None)
+                    value: Value = (0, end, None, 0, None)
                 else:
                     state = (reached, replies.get(code, 0))
                     found = memo.get(state)
@@ -345,21 +359,21 @@ class WorstCase:
                     else:
                         opened = open_(state)
                         if isinstance(opened, _Open):  # its replies first, then this one's
-                            stack.append((key, uci, replies, after, moves, worst, code))
+                            stack.append((key, uci, replies, after, moves, reset, worst, code, reply_resets))
                             on_path.add(state)
-                            key, (uci, replies, after, moves) = state, opened
-                            worst = (0, _MATE, None)
+                            key, (uci, replies, after, moves, reset) = state, opened
+                            worst = _NO_REPLY
                             break
                         value = memo[state] = opened
-                worst = _worse(worst, uci, code, value)
+                worst = _worse(worst, uci, code, value, reset, reply_resets, end is None)
             else:  # every reply taken: the state's value is known
                 on_path.discard(key)
                 memo[key] = value = worst
                 if not stack:
                     return value
-                key, uci, replies, after, moves, worst, code = stack.pop()
+                key, uci, replies, after, moves, reset, worst, code, reply_resets = stack.pop()
                 # The reply that waited for this value, as in the loop above.
-                worst = _worse(worst, uci, code, value)
+                worst = _worse(worst, uci, code, value, reset, reply_resets, True)
 
     def _open(self, state: State) -> Value | _Open:
         """What is known of ``state`` before its replies: its value when our
@@ -375,18 +389,18 @@ class WorstCase:
             except AL0Error as error:
                 if limit_reached(error) is None:
                     raise
-                return 0, _SEARCH_LIMIT, None
+                return 0, _SEARCH_LIMIT, None, 0, None
             if not step:
-                return 0, _NO_PLAN, None
+                return 0, _NO_PLAN, None, 0, None
         move, uci, replies = self.steps[step]
         after = play(position, move)
         assert after is not None  # the search only keeps legal moves
         end = self._ending(after)
         if end is not None:
-            return 1, end, (uci, None)
+            return 1, end, (uci, None), 0, None
         if not self._goes_on(position, after):
             replies = {}
-        return _Open(uci, replies, after, iter(self._replies(after)))
+        return _Open(uci, replies, after, iter(self._replies(after)), resets_count(position, after))
 
 
 class _Open(NamedTuple):
@@ -400,22 +414,66 @@ class _Open(NamedTuple):
     """The position after our move."""
     moves: Iterator[Reply]
     """Their replies not taken yet."""
+    resets: bool
+    """Whether our move took a man or moved a pawn."""
 
 
-_Frame = tuple[State, str, dict[int, int], Position, Iterator[Reply], Value, int]
+_Frame = tuple[State, str, dict[int, int], Position, Iterator[Reply], bool, Value, int, bool]
 """A state of the walk waiting for the value after one of its replies: its
-key, its :class:`_Open` fields, its worst value so far and the code of the
-reply waiting."""
+key, its :class:`_Open` fields, its worst value so far, and the code of the
+reply waiting and whether that reply took a man or moved a pawn."""
 
 
-def _worse(worst: Value, uci: str, code: int, value: Value) -> Value:
+_NO_REPLY: Value = (0, _MATE, None, 0, None)
+"""A state's worst value before its first reply is taken."""
+
+
+def _worse(
+    worst: Value, uci: str, code: int, value: Value, ours_reset: bool, theirs_reset: bool, on: bool
+) -> Value:
     """The worse for us of ``worst`` and the line of our move ``uci``, then
-    the reply ``code``, then ``value``: an escape beats any mate; among
-    equals, the longer line."""
-    moves_to, ending, line = value
+    the reply ``code``, then ``value`` (the state reached, or the game's end
+    there when ``on`` is false): an escape beats any mate; among equals, the
+    longer line. Its quiet is the longer stretch too: where our move or
+    their reply took a man or moved a pawn (``ours_reset``,
+    ``theirs_reset``), the 50-move count of ``value``'s stretch starts
+    again before it (at 0 after their reply, at 1 after ours), and that
+    stretch may escape by the 50-move rule (:func:`_fifty_at`)."""
+    if on and (ours_reset or theirs_reset):
+        value = _fifty_at(value, 0 if theirs_reset else 1)
+    moves_to, ending, line, _, _ = value
+    reply = _uci(code)
     if (ending != _MATE, moves_to + 1) > (worst[1] != _MATE, worst[0]):
-        return (moves_to + 1, ending, (uci, (_uci(code), line)))
+        worst = (moves_to + 1, ending, (uci, (reply, line)), worst[3], worst[4])
+    # The count after our move (1), after their reply (2), then on with the
+    # state reached; a stretch that stopped before counts no further.
+    if ours_reset:
+        return worst
+    quiet, quiet_line = (
+        (2 + value[3], (uci, (reply, value[4]))) if on and not theirs_reset else (1, (uci, None))
+    )
+    if quiet > worst[3]:
+        worst = (worst[0], worst[1], worst[2], quiet, quiet_line)
     return worst
+
+
+def _fifty_at(value: Value, clock: int) -> Value:
+    """``value`` of a state whose 50-move count is ``clock`` there: a mate
+    its defender can put off until the count reaches 100 half-moves
+    (:data:`~al0.board.fen.FIFTY_MOVE_PLIES`: its quiet line goes that far)
+    is a draw by the 50-move rule, the line cut where the count reaches it."""
+    moves_to, ending, line, quiet, quiet_line = value
+    plies = FIFTY_MOVE_PLIES - clock
+    if ending != _MATE or quiet < plies:
+        return value
+    cut: list[str] = []
+    while len(cut) < plies and quiet_line is not None:
+        uci, quiet_line = quiet_line
+        cut.append(uci)
+    drawn: Line = None
+    for uci in reversed(cut):
+        drawn = (uci, drawn)
+    return ((max(plies, 0) + 1) // 2, _FIFTY, drawn, quiet, value[4])
 
 
 _UCI = tuple(move.uci() for row in MOVES for move in row)

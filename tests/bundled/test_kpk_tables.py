@@ -70,7 +70,17 @@ def test_kpk_plans_as_a_coach_explains(kpk, fen, rule, advice, move):
         ("7k/8/6K1/7P/8/8/8/8 b - - 0 1", "corner", "stay_in_corner"),  # the rook pawn's corner
         ("8/4k3/8/8/4K3/4P3/8/8 b - - 0 1", "keep", None),  # in front: take the opposition
         ("8/8/k7/8/8/8/K1P5/8 b - - 0 1", "keep", "keep_distance"),  # Kb6: Ka5? Kb3 loses
-        ("K7/8/P1k5/8/8/8/8/8 b - - 0 1", "rook_pawn", "keep_attacking"),  # Kb6, a7 Kc7 stalemate
+        ("K7/8/P1k5/8/8/8/8/8 b - - 0 1", "rook_pawn", "to_guard"),  # Kc7 shuts their king in
+        # the rook pawn's key squares guarded from c8: Kd7; Kd5? Kb6 and Kb7
+        ("8/8/4k3/K7/8/8/P7/8 b - - 0 1", "rook_pawn", "to_guard"),
+        ("8/8/8/8/K7/2k5/P7/8 b - - 0 1", "rook_pawn", "to_guard"),  # Kc4; Kb2? a3 runs
+        ("8/2K5/8/8/3k4/8/P7/8 b - - 0 1", "rook_pawn", "win_pawn_far"),  # Kc5 and Kb4
+        # in the race to the key squares, the opposition: Kg5; Kf5? Kf3
+        ("8/8/6k1/8/8/6K1/1P6/8 b - - 0 1", "keep", "keep_race"),
+        ("8/5k2/8/1P6/4K3/8/8/8 b - - 0 1", "keep", "keep_race"),  # Ke6 shoulders; Ke8? Kd5
+        # not by a step away along the edge: Kc6; Ka6? loses the race
+        ("8/1k6/8/8/K7/8/5P2/8 b - - 0 1", "keep", "keep_approaching"),
+        ("8/k7/1PK5/8/8/8/8/8 b - - 0 1", "keep", "keep_key"),  # Ka8: Kc7 stalemates; Kb8? b7
     ],
 )
 def test_kpk_hold_plans_as_a_coach_explains(kpk_hold, fen, rule, advice):

@@ -184,6 +184,18 @@ def test_the_pawn_vocabulary_on_hand_worked_positions(fen, source):
         ("1k6/1P6/1K6/8/8/8/8/8 b - - 0 1", "stalemated and not stalemate"),
         ("1k6/1P6/1K6/8/8/8/8/8 w - - 0 1", "not stalemated"),  # their move
         ("k7/P7/2K5/8/8/8/8/8 b - - 0 1", "not stalemated"),  # Kxa7
+        # our king on or next to every key square: a rook pawn's corner, the
+        # bishop's file in front (c7, c8 against an a-pawn), not c6 (b8 two steps off)
+        ("2k5/8/8/8/8/8/P7/K7 b - - 0 1", "guards_key_squares(K, p) and not pawn_corner(K, p)"),
+        ("8/2k5/8/8/8/8/P7/K7 b - - 0 1", "guards_key_squares(K, p)"),
+        ("k7/8/8/8/8/8/P7/K7 b - - 0 1", "guards_key_squares(K, p) and pawn_corner(K, p)"),
+        ("8/8/2k5/8/8/8/P7/K7 b - - 0 1", "not guards_key_squares(K, p) and key_square_dist(K, p) = 1"),
+        # another pawn's: two squares in front of it on its fourth rank (e7 against
+        # e4), on a key square among the six from its fifth (e7 against e5)
+        ("8/4k3/8/8/4P3/8/8/4K3 b - - 0 1", "guards_key_squares(K, p) and not key_square(K, p)"),
+        ("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1", "not guards_key_squares(K, p)"),
+        ("8/4k3/8/4P3/8/8/8/4K3 b - - 0 1", "guards_key_squares(K, p) and key_square(K, p)"),
+        ("4k3/8/8/4P3/8/8/8/4K3 b - - 0 1", "not guards_key_squares(K, p)"),
         # their king shut in a rook pawn's corner: stalemate, not stalemated
         ("K7/P1k5/8/8/8/8/8/8 w - - 0 1", "stalemate and not stalemated"),
     ],
@@ -193,7 +205,15 @@ def test_the_pawn_vocabulary_for_the_defending_side(fen, source):
 
 
 @pytest.mark.parametrize(
-    "source", ["pawn_rank(K) = 2", "in_square(P, P)", "key_square(K, k)", "promoted(k)", "has_opposition(P)"]
+    "source",
+    [
+        "pawn_rank(K) = 2",
+        "in_square(P, P)",
+        "key_square(K, k)",
+        "promoted(k)",
+        "has_opposition(P)",
+        "guards_key_squares(P, P)",
+    ],
 )
 def test_pawn_words_take_a_pawn_or_a_king_where_they_need_one(source):
     with pytest.raises(TableSyntaxError):

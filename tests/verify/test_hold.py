@@ -149,6 +149,6 @@ def test_verify_plays_games_only_for_a_table_that_holds():
     assert result.exit_code == 0, result.output
     games = json.loads(result.stdout)["attacker_games"]
     assert games["games"] == 3 and sum(games["ends"].values()) == 3
-    assert "games against the most testing attacker (3, at most 50 moves):" in result.stderr
+    assert "games against the most testing attacker (3, to the 50-move rule):" in result.stderr
     refused = CliRunner().invoke(cli, ["verify", "krk", "--positions", "sample:3", "--games", "3"])
     assert refused.exit_code == 2 and "--games plays a table that holds" in refused.output

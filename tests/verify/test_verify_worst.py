@@ -13,7 +13,7 @@ from al0.board.position import from_board
 from al0.cli import cli
 from al0.core import native
 from al0.engine.plan import Planner
-from al0.engine.play import Ending
+from al0.engine.play import Ending, OurMove, play_game
 from al0.lang.loader import load_table
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.tablebase import load_if_any
@@ -186,3 +186,44 @@ def test_the_worst_case_of_cheap_plans_runs_in_one_process(table, cheap):
         # On the Python twin no plan is cheap: a plan is whole on the core only.
         expected = cheap and native() is not None
         assert plans_are_cheap(verification.verifier, verification.boards) is expected
+
+
+KPK = str(TABLES / "kpk.yaml")
+OPPOSITION = "8/8/8/k7/8/8/K3P3/8 w - -"
+"""Won by the opposition, Ka3; the worst defence keeps the pawn from moving
+for 20 half-moves at most, and the game lasts 39 moves to mate, through
+the promotion (the queen's mate goes on with kqk)."""
+EDGE = "2k5/8/8/8/8/8/8/R3K3 w - -"
+"""Mated in 28 moves at worst: 54 half-moves without a capture or a pawn move
+before the mate."""
+
+
+@pytest.fixture(scope="module")
+def worst_cases():
+    """One worst case per table, shared by the cases: its memo serves each
+    count of the same start."""
+    return {table: WorstCase(Planner(load_table(table)), 50) for table in (KPK, BOOK)}
+
+
+@pytest.mark.parametrize(
+    "table, fen, clock, ending, moves",
+    [
+        (KPK, OPPOSITION, 0, Ending.MATE, 39),
+        # 79 + 78 half-moves to mate, but each pawn move starts the count again
+        (KPK, OPPOSITION, 79, Ending.MATE, 39),
+        (KPK, OPPOSITION, 80, Ending.FIFTY_MOVES, 10),
+        (BOOK, EDGE, 0, Ending.MATE, 28),
+        # no capture, no pawn: the count runs on from the start's
+        (BOOK, EDGE, 45, Ending.MATE, 28),
+        (BOOK, EDGE, 46, Ending.FIFTY_MOVES, 27),
+    ],
+)
+def test_the_worst_case_counts_the_50_move_rule_as_the_laws_do(worst_cases, table, fen, clock, ending, moves):
+    board = chess.Board(f"{fen} {clock} 1")
+    worst = worst_cases[table]
+    record = worst.record(board.fen(), from_board(board), None)
+    assert (record.ending, record.moves) == (ending, moves)
+    # The play loop, met with the same replies, ends the game alike.
+    replies = iter(chess.Move.from_uci(uci) for uci in record.line[1::2])
+    events = list(play_game(worst.planner, board, lambda _: next(replies, None), 50, notation=False))
+    assert (events[-1].ending, sum(isinstance(event, OurMove) for event in events)) == (ending, moves)

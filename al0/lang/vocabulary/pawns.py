@@ -218,6 +218,26 @@ def key_square_dist(k: PieceRef, p: PieceRef) -> FeatureFunction:
     return feature
 
 
+def guards_key_squares(k: PieceRef, p: PieceRef) -> Predicate:
+    """The king stands on or next to every key square of the pawn: the
+    other king cannot step onto one while it stays. A rook pawn's defender
+    in its corner or on the bishop's file in front (c7 or c8 against an
+    a-pawn) guards them, as one in front of another pawn two squares ahead
+    does (e7 against a pawn on e4)."""
+    _pawn(p, "guards_key_squares")
+    if k.piece_type != chess.KING:
+        raise TableSyntaxError(f"guards_key_squares takes a king, not {k.name}")
+
+    def predicate(node: Node, root: Node) -> bool:
+        king, square = k.square(node), p.square(node)
+        if king is None or square is None:
+            return False
+        keys = key_squares_of(square, p.colour(node))
+        return all(_DIST[king][key] <= 1 for key in chess.scan_forward(keys))
+
+    return predicate
+
+
 def pawn_corner(k: PieceRef, p: PieceRef) -> Predicate:
     """The king holds a rook pawn's corner: the pawn is a rook pawn and the
     king stands on its promotion square or next to it, on the last two

@@ -38,6 +38,7 @@ from al0.lang.vocabulary.generators import captures, checks, moves
 from al0.lang.vocabulary.pawns import (
     behind,
     distant_opposition,
+    guards_key_squares,
     has_opposition,
     in_front,
     in_square,
@@ -439,6 +440,13 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (KING, PIECE),
         key_square_dist,
         words=Measure("the way of {0} to the key squares of {1}", False, "steps"),
+    ),
+    VocabularyEntry(
+        "guards_key_squares",
+        "predicate",
+        (KING, PIECE),
+        guards_key_squares,
+        words=Saying("{0} guards the key squares of {1}", "{0} does not guard the key squares of {1}"),
     ),
     VocabularyEntry(
         "pawn_corner",

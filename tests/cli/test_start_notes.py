@@ -1,0 +1,56 @@
+"""A start the table is not for: ``al0 play`` says so in one line and
+plays on; ``al0 check`` warns of a table whose ``start:`` is not its
+side's win (for a table that holds: a position already lost), exit 0."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from al0.cli import cli
+from conftest import TABLES
+
+DRAWN = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"
+"""The lone king in front of the pawn with the opposition: a draw."""
+
+
+@pytest.mark.parametrize(
+    "table, fen, note",
+    [
+        ("kpk", DRAWN, "note: the tablebase says this position is a draw, not a win for White: kpk plays"),
+        ("kpk", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", None),  # won
+        ("kpk_hold", "8/8/8/4k3/8/8/4P3/4K3 b - - 0 1", None),  # drawn
+        ("kpk_hold", "8/8/8/8/8/4K3/4P3/4k3 b - - 0 1", "note: the tablebase says White wins here"),
+    ],
+)
+def test_play_says_when_its_start_is_not_what_the_table_is_for(table, fen, note, tablebase_cache):
+    result = CliRunner().invoke(cli, ["play", table, "--fen", fen, "--no-board", "--max-moves", "1"])
+    assert result.exit_code == 0, result.output
+    second = result.output.splitlines()[1]
+    assert second.startswith(note) if note else not second.startswith("note:")
+    assert "Game over" in result.output  # played all the same
+
+
+@pytest.mark.parametrize(
+    "table, start, warning",
+    [
+        (
+            "kpk.yaml",
+            DRAWN,
+            ":38:8: warning: start is a draw by the tablebase, not a win for the table's side",
+        ),
+        ("kpk.yaml", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", None),
+        (
+            "kpk_hold.yaml",
+            "8/8/8/8/8/4K3/4P3/4k3 b - - 0 1",
+            "warning: start is a win for White by the tablebase",
+        ),
+    ],
+)
+def test_check_warns_of_a_start_the_table_is_not_for(tmp_path, table, start, warning, tablebase_cache):
+    text = (TABLES / table).read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / table
+    path.write_text("".join(f"start: {start}\n" if line.startswith("start:") else line for line in text))
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert (warning in result.stderr) if warning else "warning" not in result.stderr
