@@ -6,6 +6,7 @@ bounded size, so no input can block al0 or fill its memory."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import secrets
@@ -13,6 +14,11 @@ import stat
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: files are written unguarded
+    fcntl = None  # type: ignore[assignment]
 
 STALE_SECONDS = 600.0
 """Age past which a temporary file of :func:`write_atomically` is left over
@@ -46,6 +52,31 @@ def remove_stale_temporaries(target: Path, now: float | None = None) -> int:
         except OSError:  # another process removed it, or may not
             continue
     return removed
+
+
+@contextlib.contextmanager
+def one_maker_at_a_time(folder: Path) -> Iterator[None]:
+    """While the block runs, no other process runs one for ``folder``: they
+    wait on a lock of the folder itself, so that processes that would all
+    make the same file there (a run's workers, or two commands, needing one
+    tablebase) make it once, and the later ones find it made; no file is
+    added for it. The kernel lets go of the lock when its process ends,
+    however it ends. Where no lock can be had (no ``fcntl``, no folder
+    there) the block runs unguarded, as it would alone."""
+    descriptor = -1
+    if fcntl is not None:
+        try:
+            descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except OSError:
+            if descriptor >= 0:
+                os.close(descriptor)
+            descriptor = -1
+    try:
+        yield
+    finally:
+        if descriptor >= 0:
+            os.close(descriptor)
 
 
 def _create_beside(target: Path) -> tuple[int, Path]:

@@ -5,6 +5,7 @@ file is rebuilt rather than trusted."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -16,7 +17,13 @@ import platformdirs
 
 from al0.board import Material
 from al0.errors import PositionError
-from al0.files import read_regular_file, read_start, remove_stale_temporaries, write_atomically
+from al0.files import (
+    one_maker_at_a_time,
+    read_regular_file,
+    read_start,
+    remove_stale_temporaries,
+    write_atomically,
+)
 from al0.tablebase.geometry import Layout
 from al0.tablebase.material import exits, parse_material
 from al0.tablebase.retrograde import Progress, Values, build
@@ -133,17 +140,36 @@ def _load(
     path = cache_path(parsed.name, cache_dir)
     values = _read_cache(path, parsed)
     if values is None:
-        values = build(parsed, {name: table.values for name, table in smaller.items()}, progress)
-        values.setflags(write=False)  # shared by every probe: nobody may change it
-        try:
+        with contextlib.suppress(OSError):  # the folder to lock; if not, the write says why
             path.parent.mkdir(parents=True, exist_ok=True)
-            if _not_a_file(path):
-                # Writing would go through it (a FIFO blocks with no reader),
-                # replacing it would change what it is: it is not al0's.
-                raise OSError("not a regular file, left as it is")
-            payload = values.tobytes()
-            remove_stale_temporaries(path)  # a build killed while writing left its file
-            write_atomically(path, _header(parsed.name, payload) + payload)
-        except OSError as error:
-            unwritable.append(f"cannot cache tablebase at {path}: {error}")
+        with one_maker_at_a_time(path.parent):
+            # Another process may have built it while this one waited.
+            values = _read_cache(path, parsed)
+            if values is None:
+                values = _build_and_cache(parsed, smaller, path, progress, unwritable)
     return Tablebase(parsed, values, smaller)
+
+
+def _build_and_cache(
+    parsed: Material,
+    smaller: dict[str, Tablebase],
+    path: Path,
+    progress: Progress | None,
+    unwritable: list[str],
+) -> Values:
+    """The table of ``parsed`` built, and cached at ``path`` where it can
+    be (else why not is added to ``unwritable``)."""
+    values = build(parsed, {name: table.values for name, table in smaller.items()}, progress)
+    values.setflags(write=False)  # shared by every probe: nobody may change it
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if _not_a_file(path):
+            # Writing would go through it (a FIFO blocks with no reader),
+            # replacing it would change what it is: it is not al0's.
+            raise OSError("not a regular file, left as it is")
+        payload = values.tobytes()
+        remove_stale_temporaries(path)  # a build killed while writing left its file
+        write_atomically(path, _header(parsed.name, payload) + payload)
+    except OSError as error:
+        unwritable.append(f"cannot cache tablebase at {path}: {error}")
+    return values

@@ -451,6 +451,48 @@ def test_cache_is_written_and_then_trusted(tmp_path: Path, monkeypatch: pytest.M
     assert (tb.load("KNK", tmp_path).values == built.values).all()
 
 
+def test_a_table_another_process_is_making_is_read_once_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Processes that need one table at once (a run's workers, two commands)
+    build it once: the others wait for the cache folder's lock and read
+    what the first wrote. Here this test is the first: it holds the lock
+    until a loader in a thread has found no table and gone to wait."""
+    from al0.files import one_maker_at_a_time
+    from al0.tablebase import cache
+
+    tb.load("KK", tmp_path)  # the smaller table, built before the lock
+    looked = threading.Event()
+    reads: list[bool] = []  # of the loader's table: whether it was there
+    read_cache = cache._read_cache
+
+    def read_and_tell(path: Path, material: object) -> object:
+        values = read_cache(path, material)
+        if path == tmp_path / "KNK.dtm":
+            reads.append(values is not None)
+            looked.set()
+        return values
+
+    built: list[str] = []
+    build = cache.build
+    monkeypatch.setattr(cache, "_read_cache", read_and_tell)
+    monkeypatch.setattr(
+        cache, "build", lambda material, *rest: built.append(material.name) or build(material, *rest)
+    )
+    loaded: list[tb.Tablebase] = []
+    with one_maker_at_a_time(tmp_path):
+        loader = threading.Thread(target=lambda: loaded.append(tb.load("KNK", tmp_path)), daemon=True)
+        loader.start()
+        assert looked.wait(timeout=60)  # a bound on a hang, not a speed goal
+        made = tb.load("KNK", tmp_path / "elsewhere").values  # what the first process writes
+        payload = made.tobytes()
+        (tmp_path / "KNK.dtm").write_bytes(cache._header("KNK", payload) + payload)
+        built.clear()
+    loader.join(timeout=60)
+    assert loaded and (loaded[0].values == made).all()
+    assert built == [] and reads == [False, True]  # read again under the lock, not built
+
+
 def _corrupt_truncate(data: bytes) -> bytes:
     return data[:-1000]
 
