@@ -135,6 +135,23 @@ def skewered(p: PieceRef) -> Predicate:
     return _with_its_king(p, "skewered", test)
 
 
+def _checking_squares(node: Node, p: PieceRef) -> tuple[chess.Square, Bitboard] | None:
+    """The piece's square and the squares :func:`checks_by` counts (none
+    where the other king is not on the board); None where the piece is not."""
+    square = p.square(node)
+    if square is None:
+        return None
+    position, colour = node.position, p.colour(node)
+    king = king_square(position, not colour)
+    if king < 0:
+        return square, 0
+    occupied = position.white | position.black
+    moves = attacks(position, square, occupied) & ~_side(position, colour)
+    # The squares that see the king as this piece would, the piece's own
+    # square emptied: it may move along a line that it now blocks.
+    return square, moves & _type_attacks(p.piece_type, king, occupied & ~chess.BB_SQUARES[square])
+
+
 def checks_by(p: PieceRef) -> FeatureFunction:
     """How many checks the piece could give: the squares it can move to
     (not its own side's; pins and whose move it is aside) from which it
@@ -143,19 +160,8 @@ def checks_by(p: PieceRef) -> FeatureFunction:
     _no_king(p, "checks_by")
 
     def feature(node: Node) -> int | None:
-        square = p.square(node)
-        if square is None:
-            return None
-        position, colour = node.position, p.colour(node)
-        king = king_square(position, not colour)
-        if king < 0:
-            return 0
-        occupied = position.white | position.black
-        moves = attacks(position, square, occupied) & ~_side(position, colour)
-        # The squares that see the king as this piece would, the piece's
-        # own square emptied: it may move along a line that it now blocks.
-        seen = _type_attacks(p.piece_type, king, occupied & ~chess.BB_SQUARES[square])
-        return chess.popcount(moves & seen)
+        found = _checking_squares(node, p)
+        return None if found is None else chess.popcount(found[1])
 
     return feature
 
@@ -178,19 +184,15 @@ def safe_checks(p: PieceRef) -> FeatureFunction:
     _no_king(p, "safe_checks")
 
     def feature(node: Node) -> int | None:
-        square = p.square(node)
-        if square is None:
+        found = _checking_squares(node, p)
+        if found is None:
             return None
+        square, checking = found
         position, colour = node.position, p.colour(node)
-        king = king_square(position, not colour)
-        if king < 0:
-            return 0
         occupied = position.white | position.black
-        moves = attacks(position, square, occupied) & ~_side(position, colour)
-        seen = _type_attacks(p.piece_type, king, occupied & ~chess.BB_SQUARES[square])
         own = _side(position, colour) & ~chess.BB_SQUARES[square]
         count = 0
-        for target in chess.scan_forward(moves & seen):
+        for target in chess.scan_forward(checking):
             after = (occupied & ~chess.BB_SQUARES[square]) | chess.BB_SQUARES[target]
             other = _side(position, not colour) & ~chess.BB_SQUARES[target]
             count += not _attackers_after(position, other, target, after) or bool(
