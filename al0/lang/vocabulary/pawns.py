@@ -100,6 +100,12 @@ def _pawn(p: PieceRef, family: str) -> None:
         raise TableSyntaxError(f"{family} takes a pawn, not {p.name}")
 
 
+def _king(k: PieceRef, family: str) -> None:
+    """Refuses a piece that is not a king where a family needs one."""
+    if k.piece_type != chess.KING:
+        raise TableSyntaxError(f"{family} takes a king, not {k.name}")
+
+
 def pawn_rank(p: PieceRef) -> FeatureFunction:
     """The pawn's rank counted from its own side: 2 on its start rank, 7 one
     step from promoting."""
@@ -171,8 +177,7 @@ def in_square(k: PieceRef, p: PieceRef) -> Predicate:
     one more when its side is to move (it steps in first). A king of the
     other side in the square catches the pawn unaided."""
     _pawn(p, "in_square")
-    if k.piece_type != chess.KING:
-        raise TableSyntaxError(f"in_square takes a king, not {k.name}")
+    _king(k, "in_square")
 
     def predicate(node: Node, root: Node) -> bool:
         king, square = k.square(node), p.square(node)
@@ -189,8 +194,7 @@ def key_square(k: PieceRef, p: PieceRef) -> Predicate:
     well); a rook pawn's are the neighbouring file's last two squares. The
     pawn's king on one wins, whoever is to move, unless the pawn falls at once."""
     _pawn(p, "key_square")
-    if k.piece_type != chess.KING:
-        raise TableSyntaxError(f"key_square takes a king, not {k.name}")
+    _king(k, "key_square")
 
     def predicate(node: Node, root: Node) -> bool:
         king, square = k.square(node), p.square(node)
@@ -205,8 +209,7 @@ def key_square_dist(k: PieceRef, p: PieceRef) -> FeatureFunction:
     """King steps from the king to the nearest key square of the pawn (0: on
     one). The pawn's king heads for them; the defending king guards them."""
     _pawn(p, "key_square_dist")
-    if k.piece_type != chess.KING:
-        raise TableSyntaxError(f"key_square_dist takes a king, not {k.name}")
+    _king(k, "key_square_dist")
 
     def feature(node: Node) -> int | None:
         king, square = k.square(node), p.square(node)
@@ -225,8 +228,7 @@ def guards_key_squares(k: PieceRef, p: PieceRef) -> Predicate:
     a-pawn) guards them, as one in front of another pawn two squares ahead
     does (e7 against a pawn on e4)."""
     _pawn(p, "guards_key_squares")
-    if k.piece_type != chess.KING:
-        raise TableSyntaxError(f"guards_key_squares takes a king, not {k.name}")
+    _king(k, "guards_key_squares")
 
     def predicate(node: Node, root: Node) -> bool:
         king, square = k.square(node), p.square(node)
@@ -243,8 +245,7 @@ def pawn_corner(k: PieceRef, p: PieceRef) -> Predicate:
     king stands on its promotion square or next to it, on the last two
     ranks (an h-pawn's g7, h7, g8, h8). The defending king there draws."""
     _pawn(p, "pawn_corner")
-    if k.piece_type != chess.KING:
-        raise TableSyntaxError(f"pawn_corner takes a king, not {k.name}")
+    _king(k, "pawn_corner")
 
     def predicate(node: Node, root: Node) -> bool:
         king, square = k.square(node), p.square(node)
@@ -326,8 +327,7 @@ def has_opposition(k: PieceRef) -> Predicate:
     """The king's side has the opposition: the kings stand on one file, rank
     or diagonal with an odd number of squares between them (one: direct;
     three or five: distant), and the other side is to move."""
-    if k.piece_type != chess.KING:
-        raise TableSyntaxError(f"has_opposition takes a king, not {k.name}")
+    _king(k, "has_opposition")
 
     def predicate(node: Node, root: Node) -> bool:
         position = node.position
