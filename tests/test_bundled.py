@@ -3,8 +3,10 @@
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from al0.bundled import TABLES_DIR, table_path
+from al0.cli import cli
 
 
 @pytest.mark.parametrize(
@@ -25,3 +27,14 @@ def test_a_bundled_name_wins_over_what_the_working_folder_holds(tmp_path, monkey
     (tmp_path / "krk").write_text("not a table\n")
     (tmp_path / "kbnk").mkdir()
     assert table_path(spec) == names
+
+
+def test_the_command_line_takes_a_bundled_name_beside_a_folder_of_that_name(tmp_path, monkeypatch):
+    # click's path check refused it ("File 'kpk' is a directory") before the
+    # name was ever looked up: a user with a kpk/ folder could not play kpk.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "krk").mkdir()
+    (tmp_path / "mine.yaml").mkdir()
+    assert CliRunner().invoke(cli, ["check", "krk"]).exit_code == 0
+    refused = CliRunner().invoke(cli, ["check", "mine.yaml"])
+    assert refused.exit_code == 2 and "'mine.yaml' is a folder, not a table file" in refused.output

@@ -11,8 +11,9 @@ from typing import Any
 import click
 
 from al0.board import Material
+from al0.bundled import table_path
 from al0.engine import DEFAULT_BUDGET
-from al0.errors import PositionError
+from al0.errors import PositionError, TableSyntaxError
 from al0.integers import IntegerError, parse_int, shown
 from al0.lang import DefenderError, DefenderKind, DefenderSpec, PositionsSpec
 
@@ -137,7 +138,26 @@ class PositionsParam(click.ParamType[PositionsSpec]):
         return spec
 
 
-TABLE = click.argument("table", type=click.Path(dir_okay=False))
+class TableName(click.ParamType):
+    """A table: a bundled table's name (``krk``), even where the working
+    folder holds a file or folder of that name, or a table file's path (as
+    :func:`~al0.bundled.table_path` reads it); a folder is refused. The
+    text is passed on as given: the commands load it by that function."""
+
+    name = "table"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            path = table_path(text)
+        except TableSyntaxError as error:
+            self.fail(str(error), param, ctx)
+        if path.is_dir():
+            self.fail(f"{shown(text)} is a folder, not a table file", param, ctx)
+        return text
+
+
+TABLE = click.argument("table", type=TableName())
 BUDGET = click.option(
     "--budget",
     type=WholeNumber(minimum=1),
