@@ -138,7 +138,7 @@ class PositionsParam(click.ParamType[PositionsSpec]):
         return spec
 
 
-class TableName(click.ParamType):
+class TableName(click.ParamType[str]):
     """A table: a bundled table's name (``krk``), even where the working
     folder holds a file or folder of that name, or a table file's path (as
     :func:`~al0.bundled.table_path` reads it); a folder is refused. The
