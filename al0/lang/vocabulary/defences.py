@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import chess
 
-from al0.board.position import king_square
+from al0.board.position import Bitboard, Position, king_square
 from al0.errors import TableSyntaxError
 from al0.lang.node import Node, Predicate
 from al0.lang.vocabulary.squares import _DIST, _XY
-from al0.lang.vocabulary.terms import PieceRef
+from al0.lang.vocabulary.terms import PieceRef, _with_its_king
 
 _CORNER_STEPS = (
     (chess.A1, chess.B2, chess.C3),
@@ -72,15 +72,11 @@ def _checked(node: Node, queen: chess.Square, king: chess.Square) -> bool:
 def _rank_defence(p: PieceRef, name: str, king_line: int) -> Predicate:
     """The piece diagonally next to its king, the king ``king_line`` lines
     in from its nearest edge and the piece one line farther in from that edge."""
-    if p.piece_type == chess.KING:
-        raise TableSyntaxError(f"{name} takes a piece other than a king, not {p.name}")
 
-    def predicate(node: Node, root: Node) -> bool:
-        square = p.square(node)
-        if square is None:
-            return False
-        king = king_square(node.position, p.colour(node))
-        if king < 0 or _DIST[king][square] != 1:
+    def test(
+        position: Position, colour: chess.Color, square: chess.Square, king: chess.Square, occupied: Bitboard
+    ) -> bool:
+        if _DIST[king][square] != 1:
             return False
         (px, py), (kx, ky) = _XY[square], _XY[king]
         if px == kx or py == ky:
@@ -92,7 +88,7 @@ def _rank_defence(p: PieceRef, name: str, king_line: int) -> Predicate:
             k == king_line and s == king_line + 1 for k, s in zip(lines, _edge_lines(square))
         )
 
-    return predicate
+    return _with_its_king(p, name, test)
 
 
 def second_rank_defence(p: PieceRef) -> Predicate:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import chess
 
-from al0.board.position import king_square
+from al0.board.position import Bitboard, Position, king_square
 from al0.errors import TableSyntaxError
 from al0.lang.node import Node, Predicate
 from al0.lang.vocabulary.distances import corner_dist
 from al0.lang.vocabulary.squares import _DIAGONAL_LINES, _EDGE_DIST, _STRAIGHT_LINES, _XY
-from al0.lang.vocabulary.terms import Colour, PieceRef
+from al0.lang.vocabulary.terms import Colour, PieceRef, _with_its_king
 
 
 def divides(p: PieceRef) -> Predicate:
@@ -40,17 +40,10 @@ def cut_off(p: PieceRef) -> Predicate:
     rank strictly between their ranks (the line the king would have to
     cross, as a rook cuts off a lone king). Rook against knight: a knight
     cut off is chased and won."""
-    if p.piece_type == chess.KING:
-        raise TableSyntaxError(f"cut_off takes a piece other than a king, not {p.name}")
 
-    def predicate(node: Node, root: Node) -> bool:
-        square = p.square(node)
-        if square is None:
-            return False
-        position, colour = node.position, p.colour(node)
-        king = king_square(position, colour)
-        if king < 0:
-            return False
+    def test(
+        position: Position, colour: chess.Color, square: chess.Square, king: chess.Square, occupied: Bitboard
+    ) -> bool:
         (px, py), (kx, ky) = _XY[square], _XY[king]
         lines = (position.rooks | position.queens) & (position.black if colour else position.white)
         for line in chess.scan_forward(lines):
@@ -59,7 +52,7 @@ def cut_off(p: PieceRef) -> Predicate:
                 return True
         return False
 
-    return predicate
+    return _with_its_king(p, "cut_off", test)
 
 
 def opposition() -> Predicate:

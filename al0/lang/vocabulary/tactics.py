@@ -12,7 +12,7 @@ from al0.board.position import Bitboard, Position, attackers, attacks, king_squa
 from al0.errors import TableSyntaxError
 from al0.lang.node import FeatureFunction, Node, Predicate
 from al0.lang.vocabulary.squares import _side
-from al0.lang.vocabulary.terms import PieceRef
+from al0.lang.vocabulary.terms import PieceRef, _no_king, _with_its_king
 
 _SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
@@ -40,11 +40,6 @@ def _sliders(position: Position, colour: chess.Color) -> Bitboard:
     return (position.bishops | position.rooks | position.queens) & _side(position, colour)
 
 
-def _no_king(p: PieceRef, name: str) -> None:
-    if p.piece_type == chess.KING:
-        raise TableSyntaxError(f"{name} takes a piece other than a king, not {p.name}")
-
-
 def defended(p: PieceRef) -> Predicate:
     """The piece is defended by its own side (its king or another piece
     attacks its square)."""
@@ -52,29 +47,6 @@ def defended(p: PieceRef) -> Predicate:
     def predicate(node: Node, root: Node) -> bool:
         square = p.square(node)
         return square is not None and bool(attackers(node.position, p.colour(node), square))
-
-    return predicate
-
-
-PieceAndKing = Callable[[Position, chess.Color, chess.Square, chess.Square, Bitboard], bool]
-"""A test of a piece and its own king: (position, the piece's colour, its
-square, its king's square, the occupied squares)."""
-
-
-def _with_its_king(p: PieceRef, name: str, test: PieceAndKing) -> Predicate:
-    """The predicate ``name`` of piece ``p`` and its king, by ``test``: false
-    where the piece or its king is not on the board."""
-    _no_king(p, name)
-
-    def predicate(node: Node, root: Node) -> bool:
-        square = p.square(node)
-        if square is None:
-            return False
-        position, colour = node.position, p.colour(node)
-        king = king_square(position, colour)
-        if king < 0:
-            return False
-        return test(position, colour, square, king, position.white | position.black)
 
     return predicate
 

@@ -10,8 +10,9 @@ from typing import Callable, Union
 import chess
 
 from al0.board import Material
-from al0.board.position import Bitboard
-from al0.lang.node import Node
+from al0.board.position import Bitboard, Position, king_square
+from al0.errors import TableSyntaxError
+from al0.lang.node import Node, Predicate
 
 Colour = Union[bool, "PieceRef", None]
 """A square colour argument: chess.WHITE (light), chess.BLACK (dark), the
@@ -44,6 +45,35 @@ class PieceRef:
     def colour(self, node: Node) -> chess.Color:
         """The side the piece plays for at ``node``."""
         return node.us if self.ours else not node.us
+
+
+def _no_king(p: PieceRef, name: str) -> None:
+    """Refuses a king where the family ``name`` needs another piece."""
+    if p.piece_type == chess.KING:
+        raise TableSyntaxError(f"{name} takes a piece other than a king, not {p.name}")
+
+
+PieceAndKing = Callable[[Position, chess.Color, chess.Square, chess.Square, Bitboard], bool]
+"""A test of a piece and its own king: (position, the piece's colour, its
+square, its king's square, the occupied squares)."""
+
+
+def _with_its_king(p: PieceRef, name: str, test: PieceAndKing) -> Predicate:
+    """The predicate ``name`` of piece ``p`` and its king, by ``test``: false
+    where the piece or its king is not on the board."""
+    _no_king(p, name)
+
+    def predicate(node: Node, root: Node) -> bool:
+        square = p.square(node)
+        if square is None:
+            return False
+        position, colour = node.position, p.colour(node)
+        king = king_square(position, colour)
+        if king < 0:
+            return False
+        return test(position, colour, square, king, position.white | position.black)
+
+    return predicate
 
 
 _FIELD = tuple(attrgetter(name) for name in ("pawns", "knights", "bishops", "rooks", "queens", "kings"))
