@@ -63,6 +63,28 @@ def mates(board: chess.Board, move: chess.Move) -> bool:
         board.pop()
 
 
+def one_step_value(table: Any, board: chess.Board) -> int:
+    """A legal position's tablebase entry as one step of python-chess play
+    gives it: 0 at a mate, a draw at a stalemate, else the best of its legal
+    moves one ply on (the quickest win, else a draw, else the longest loss),
+    each successor read from ``table`` or the smaller table a capture or a
+    promotion leads to. No legal move may lead to an illegal entry."""
+    from al0.tablebase import DRAW, ILLEGAL
+
+    after = []
+    for move in board.legal_moves:
+        board.push(move)
+        after.append(table._lookup(board))
+        board.pop()
+    assert ILLEGAL not in after, f"{board.fen()}: a legal move to an ILLEGAL entry"
+    lost = [value for value in after if value != DRAW and value % 2 == 0]
+    if not after:
+        return 0 if board.is_check() else DRAW
+    if lost:
+        return 1 + min(lost)
+    return DRAW if DRAW in after else 1 + max(after)
+
+
 @pytest.fixture(scope="session")
 def bratko() -> AdviceTable:
     """The book's KRK table."""

@@ -23,6 +23,7 @@ from al0.board.position import from_board
 from al0.cli import cli
 from al0.errors import PositionError
 from al0.tablebase.geometry import Layout
+from conftest import one_step_value
 
 
 def test_kpk_counts_are_the_independent_ones(tablebase_cache: Path) -> None:
@@ -92,18 +93,7 @@ def test_kpk_agrees_with_one_step_of_python_chess_play(tablebase_cache: Path) ->
         if len(set(squares)) < 3 or not board.is_valid():
             errors += [] if entry == tb.ILLEGAL else [f"{board.fen()}: invalid, entry {entry}"]
             continue
-        after = []
-        for move in board.legal_moves:
-            board.push(move)
-            after.append(table._lookup(board))  # KPK's, or the table a promotion or capture leads to
-            board.pop()
-        lost = [value for value in after if value != tb.DRAW and value % 2 == 0]
-        if not after:
-            expected = 0 if board.is_check() else tb.DRAW
-        elif lost:
-            expected = 1 + min(lost)
-        else:
-            expected = tb.DRAW if tb.DRAW in after else 1 + max(after)
+        expected = one_step_value(table, board)  # KPK's, or the table a promotion or capture leads to
         errors += [] if entry == expected else [f"{board.fen()}: entry {entry}, one step gives {expected}"]
     assert errors[:5] == []
 

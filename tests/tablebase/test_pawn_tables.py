@@ -26,6 +26,7 @@ from al0.board.position import from_board
 from al0.cli import cli
 from al0.tablebase.geometry import Layout
 from al0.tablebase.retrograde import on_board, passant_target
+from conftest import one_step_value
 
 PAWN_FOUR_MEN = ["KPKP", "KPPK", "KQKP", "KRKP", "KBKP", "KNKP", "KQPK", "KRPK", "KBPK", "KNPK"]
 
@@ -71,18 +72,7 @@ def _one_step_errors(table: tb.Tablebase, entries: list[tuple[int, int]]) -> lis
                 [] if entry == tb.ILLEGAL else [f"{side}/{index} {board and board.fen()}: entry {entry}"]
             )
             continue
-        after = []
-        for move in board.legal_moves:
-            board.push(move)
-            after.append(table._lookup(board))
-            board.pop()
-        lost = [value for value in after if value != tb.DRAW and value % 2 == 0]
-        if not after:
-            expected = 0 if board.is_check() else tb.DRAW
-        elif lost:
-            expected = 1 + min(lost)
-        else:
-            expected = tb.DRAW if tb.DRAW in after else 1 + max(after)
+        expected = one_step_value(table, board)
         errors += [] if entry == expected else [f"{board.fen()}: entry {entry}, one step gives {expected}"]
     return errors
 

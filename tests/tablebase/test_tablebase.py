@@ -34,7 +34,7 @@ from al0 import tablebase as tb
 from al0.cli import cli
 from al0.errors import AL0Error, PositionError
 from al0.tablebase.geometry import Layout
-from conftest import LIBRARIES, POSITIONS
+from conftest import LIBRARIES, POSITIONS, one_step_value
 
 # Four-man tables the suite builds once per session (about 10-20 s each on a
 # 2-core machine): one per kind of ending, each with a published longest mate.
@@ -83,7 +83,7 @@ def _bellman_errors(table: tb.Tablebase, entries: list[tuple[int, int]]) -> list
     from ``Board.status()``, moves from ``Board.legal_moves``, each
     successor's value read by its men (captures from the smaller tables)."""
     errors: list[str] = []
-    illegal, draw = tb.ILLEGAL, tb.DRAW  # read once: each read of the folder's face imports
+    illegal = tb.ILLEGAL  # read once: each read of the folder's face imports
     decoded = zip(
         *(column.tolist() for column in Layout(table.material).decode(np.array([i for _, i in entries])))
     )
@@ -94,21 +94,7 @@ def _bellman_errors(table: tb.Tablebase, entries: list[tuple[int, int]]) -> list
             if entry != illegal:
                 errors.append(f"{side}/{index} {board and board.fen()}: invalid but entry is {entry}")
             continue
-        successors = []
-        for move in board.legal_moves:
-            board.push(move)
-            successors.append(table._lookup(board))
-            board.pop()
-        assert illegal not in successors, f"{board.fen()}: a legal move to an ILLEGAL entry"
-        lost = [value for value in successors if value != draw and value % 2 == 0]
-        if not successors:
-            expected = 0 if board.is_check() else draw  # mate, or stalemate
-        elif lost:
-            expected = 1 + min(lost)
-        elif draw in successors:
-            expected = draw
-        else:
-            expected = 1 + max(successors)
+        expected = one_step_value(table, board)
         if entry != expected:
             errors.append(f"{board.fen()}: entry {entry}, one step of play gives {expected}")
     return errors
