@@ -49,6 +49,14 @@ class RandomDefender:
         """Nothing to stop."""
 
 
+def _load(material: str) -> Tablebase:
+    """The tablebase of ``material``, imported lazily: building a table
+    takes seconds, and a defender that needs none should not pay for it."""
+    from al0 import tablebase
+
+    return tablebase.load(material)
+
+
 class TablebaseDefender:
     """Resists longest by the exact tablebase (ties broken by UCI order):
     ``table`` when given (one already loaded), else the one of ``material``
@@ -57,11 +65,7 @@ class TablebaseDefender:
     name = "tablebase"
 
     def __init__(self, material: str, table: Tablebase | None = None):
-        if table is None:
-            from al0 import tablebase  # lazily: building a table takes seconds
-
-            table = tablebase.load(material)
-        self.table = table
+        self.table = table if table is not None else _load(material)
 
     def __call__(self, board: chess.Board) -> chess.Move:
         return self.table.best_defence(board)
@@ -88,11 +92,7 @@ class MostTestingAttacker:
     name = "testing"
 
     def __init__(self, material: str, table: Tablebase | None = None):
-        if table is None:
-            from al0 import tablebase  # lazily: building a table takes seconds
-
-            table = tablebase.load(material)
-        self.table = table
+        self.table = table if table is not None else _load(material)
 
     def __call__(self, board: chess.Board) -> chess.Move:
         return self.move_at(from_board(board))
