@@ -75,9 +75,10 @@ class AttackGames:
         )
 
     def to_json(self) -> dict[str, Any]:
+        ends = self.ends
         return {
             "games": len(self.games),
-            "ends": {end.value: self.ends[end] for end in AttackEnd},
+            "ends": {end.value: ends[end] for end in AttackEnd},
             "moves": sum(game.moves for game in self.games),
             "only_moves": sum(game.only_moves for game in self.games),
             "not_held": [
