@@ -14,6 +14,7 @@ from __future__ import annotations
 import collections
 import re
 import sys
+from typing import Any
 
 import chess
 import chess.pgn
@@ -36,10 +37,18 @@ FEATURES = ("edge_dist(k)", "dist(K, k)", "dist(r, k)", "safe_checks(r)", "check
 ADVICE = re.compile(r"^\S+: (\w+)")
 
 
+def bound(binder: Binder, text: str, kind: str) -> Any:
+    """The vocabulary's function of ``text`` as a ``kind`` (a name it lacks is a mistake here)."""
+    function = binder.bind(text, kind)
+    if function is None:
+        raise ValueError(f"not a {kind} of KQKR: {text!r}")
+    return function
+
+
 def main(path: str, stalls: str | None = None) -> None:
     binder = Binder(Material.parse("KQKR"))
-    predicates = {text: binder.bind(text, "predicate") for text in PREDICATES}
-    features = {text: binder.bind(text, "feature") for text in FEATURES}
+    predicates = {text: bound(binder, text, "predicate") for text in PREDICATES}
+    features = {text: bound(binder, text, "feature") for text in FEATURES}
     table = load("KQKR")
     held: collections.Counter[str] = collections.Counter()
     values: dict[str, collections.Counter[int]] = {text: collections.Counter() for text in FEATURES}
@@ -52,7 +61,7 @@ def main(path: str, stalls: str | None = None) -> None:
             if game.headers.get("Result") == "1-0":
                 continue  # the longest mate, not a failure
             ours = []  # (board at our move, dtm, advice of our move)
-            node = game
+            node: chess.pgn.GameNode = game
             while node.variations:
                 child = node.variations[0]
                 board = node.board()
