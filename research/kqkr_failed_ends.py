@@ -10,6 +10,7 @@ the end. Usage: python research/kqkr_failed_ends.py FILE.pgn
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import chess
 import chess.pgn
@@ -31,10 +32,18 @@ PREDICATES = (
 FEATURES = ("dist(r, k)", "dist(K, k)", "checks_by(r)")
 
 
+def _bound(binder: Binder, text: str, kind: str) -> Any:
+    """The vocabulary's function for ``text`` as a ``kind``."""
+    function = binder.bind(text, kind)
+    if function is None:
+        raise SystemExit(f"{text!r} is not a {kind} of the vocabulary")
+    return function
+
+
 def main(path: str) -> None:
     binder = Binder(Material.parse("KQKR"))
-    predicates = {text: binder.bind(text, "predicate") for text in PREDICATES}
-    features = {text: binder.bind(text, "feature") for text in FEATURES}
+    predicates = {text: _bound(binder, text, "predicate") for text in PREDICATES}
+    features = {text: _bound(binder, text, "feature") for text in FEATURES}
     table = load("KQKR")
     held = dict.fromkeys(PREDICATES, 0)
     sums = dict.fromkeys(FEATURES, 0)
