@@ -59,6 +59,8 @@ def start_cluster(workers: int = 2) -> LocalCluster:
 
 @pytest.fixture(scope="module")
 def local_cluster():
+    """The module's cluster: every test that starts one is in the slow tier
+    (its two workers are processes to start, some 3 s of CPU)."""
     with start_cluster() as local:
         yield local
 
@@ -180,6 +182,7 @@ def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, 
     assert data["interrupted"] and data["games"] == 0 and data["total"] == 60
 
 
+@pytest.mark.slow
 def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
     result = run(
         table_in(tmp_path, "krk_bratko.yaml", "fail-import"),
@@ -195,6 +198,7 @@ def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
     assert message.count("worker tcp://") == 2  # both workers named
 
 
+@pytest.mark.slow
 def test_the_segments_a_worker_sends_name_positions_as_they_are_named_here(tmp_path, scheduler):
     # A game replans where a segment's tree leads back to a position it has
     # seen after a move of ours, found by hash (Segment.ours): a Dask worker
@@ -274,6 +278,7 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+@pytest.mark.slow
 def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at_first_progress, number):
     # What Ctrl-C gives (test_processes has the local runs): the report
     # written, the expectations undecided, exit 2, the work cancelled.
