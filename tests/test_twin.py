@@ -21,7 +21,7 @@ ON_THE_TWIN = [
     "tests/engine",
     "tests/board/test_symmetry.py",
     "tests/teach/test_verdict.py",
-    "tests/uci/test_uci.py",
+    "tests/uci",
     "tests/serve",
     "tests/verify/test_verify_api.py",
     "tests/verify/test_analysis.py",
@@ -40,7 +40,7 @@ never call the core, and the rest of tests/teach (4 s) likewise: the same
 code twice; the bundled tables' claims, the commands and the measures
 (tests/bundled 21 s, tests/cli 15 s, tests/progress 15 s, tests/tablebase
 9 s, tests/report 3 s: the two searches over every bundled table are held
-equal by tests/engine/test_native.py); the rest of tests/verify (42 s:
+equal by tests/engine/test_native.py); the rest of tests/verify (50 s:
 test_hold 12 s, test_segments 10 s, test_verify 10 s, test_verify_worst
 9 s, test_processes 6 s, test_cluster's Dask workers 3 s). The whole quick
 tier on the twin is 156 s, against 129 s on the core: more than the suite
