@@ -5,6 +5,7 @@ picture and the code cannot drift apart."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -96,9 +97,16 @@ def imports(tree: ast.Module) -> list[tuple[int, str, list[str]]]:
     ]
 
 
-MODULES = {
-    module_name(path): ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))
-}
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+"""Every module of the package, by name, with its file."""
+
+
+@functools.cache
+def tree(module: str) -> ast.Module:
+    """The syntax tree of a module of :data:`MODULES`, parsed when a test
+    first asks for it: each worker of a run collects this file, and parsing
+    every module on import cost each of them a second and more of CPU."""
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
 
 
 def test_every_room_of_the_table_exists_and_every_module_is_in_one():
@@ -112,7 +120,7 @@ def test_every_room_of_the_table_exists_and_every_module_is_in_one():
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_point_down_or_stay_in_their_room(module):
     floor, room = room_of(module)
-    for line, imported, _ in imports(MODULES[module]):
+    for line, imported, _ in imports(tree(module)):
         their_floor, their_room = room_of(imported)
         assert their_floor > floor or their_room == room, (
             f"{module}:{line} imports {imported}: {FLOORS[their_floor][0]} "
@@ -125,7 +133,7 @@ def exported(package: str) -> set[str]:
     may import them only when first asked for), else what it imports or
     defines."""
     names: set[str] = set()
-    for node in MODULES[package].body:
+    for node in tree(package).body:
         if (
             isinstance(node, ast.Assign)
             and isinstance(node.value, ast.List)
@@ -163,7 +171,7 @@ def test_a_front_end_imports_a_folder_only_through_its_face(module):
     from its inner modules (``al0.engine.plan``): the face is the folder's
     promise, the modules behind it may move."""
     _, room = room_of(module)
-    for line, imported, names in imports(MODULES[module]):
+    for line, imported, names in imports(tree(module)):
         folder = imported.rpartition(".")[0]
         if imported not in FOLDERS and folder in FOLDERS and folder != "al0" and room_of(imported)[1] != room:
             faced = sorted(set(names) & exported(folder))

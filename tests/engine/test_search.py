@@ -7,6 +7,8 @@ on whether a tree exists and on its least worst-case depth.
 
 from __future__ import annotations
 
+import functools
+
 import chess
 import pytest
 
@@ -80,14 +82,25 @@ def table_from(text: str) -> AdviceTable:
     return parse_table(text, "<test>", TABLES)
 
 
-POSITIONS = random_positions(Material.parse("KRK"), 60, seed=11)
-# Positions where mate_in_2 has a chance: their king on an edge, kings close.
-EDGE_POSITIONS = [
-    b
-    for b in random_positions(Material.parse("KRK"), 3000, seed=12)
-    if (chess.square_file(b.king(chess.BLACK)) in (0, 7) or chess.square_rank(b.king(chess.BLACK)) in (0, 7))
-    and chess.square_distance(b.king(chess.WHITE), b.king(chess.BLACK)) < 4
-][:80]
+@functools.cache
+def positions() -> list[chess.Board]:
+    """Seeded KRK positions, drawn when a test first asks (not on import:
+    every worker of a run collects this file)."""
+    return random_positions(Material.parse("KRK"), 60, seed=11)
+
+
+@functools.cache
+def edge_positions() -> list[chess.Board]:
+    """Positions where mate_in_2 has a chance: their king on an edge, kings close."""
+    return [
+        b
+        for b in random_positions(Material.parse("KRK"), 3000, seed=12)
+        if (
+            chess.square_file(b.king(chess.BLACK)) in (0, 7)
+            or chess.square_rank(b.king(chess.BLACK)) in (0, 7)
+        )
+        and chess.square_distance(b.king(chess.WHITE), b.king(chess.BLACK)) < 4
+    ][:80]
 
 
 @pytest.mark.parametrize("name", ["mate_in_2", "squeeze", "approach", "keeproom", "divide_in_2"])
@@ -95,7 +108,7 @@ EDGE_POSITIONS = [
 def test_search_agrees_with_exhaustive_reference(bratko, name):
     advice = compile_advice(bratko.advice[name], bratko.library)
     outcomes = set()
-    for board in POSITIONS + EDGE_POSITIONS:
+    for board in positions() + edge_positions():
         root = Node(board.copy(), 0, chess.WHITE)
         expected = reference_height(advice, board.copy(), 0, root)
         tree = ForcingTreeSearch(advice, root).run()
@@ -167,7 +180,7 @@ def test_mate_in_2_found_exactly_where_a_constrained_mate_in_2_exists(bratko):
         return best
 
     heights = []
-    for board in EDGE_POSITIONS:
+    for board in edge_positions():
         tree = search(bratko, "mate_in_2", board.fen()).run()
         expected = mates_in_2(board.copy())
         assert (tree.height if tree else None) == expected, board.fen()
@@ -194,7 +207,7 @@ def test_mate_in_2_tree_covers_every_reply(bratko):
 
 def test_each_position_and_depth_is_evaluated_once(bratko):
     for name in ("mate_in_2", "divide_in_2", "divide_in_3"):
-        for board in POSITIONS[:10]:
+        for board in positions()[:10]:
             run = search(bratko, name, board.fen())
             run.run()
             assert run.nodes == len(run.memo)

@@ -13,6 +13,9 @@ from al0.progress.minmax import depths
 from al0.tablebase import load
 from al0.tablebase.graph import MoveGraph
 
+pytestmark = pytest.mark.slow
+"""A build: KQKR's move graph, some 7 s of CPU of the quick tier's 129 (one process)."""
+
 
 @pytest.fixture(scope="module")
 def graph() -> MoveGraph:

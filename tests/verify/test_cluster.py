@@ -42,13 +42,14 @@ TIMINGS = ("plans_searched", "plan_ms", "plans_per_second", "wall_seconds")
 searched (a few positions are planned by two workers)."""
 
 
-def start_cluster() -> LocalCluster:
-    """Two worker processes of one thread each, as ``dask worker`` starts
-    them; ``AL0_TEST_WORKER`` lets the test library know it runs on a worker.
-    A chunk is given up after a second worker dies on it (Dask allows three)."""
+def start_cluster(workers: int = 2) -> LocalCluster:
+    """``workers`` worker processes of one thread each, as ``dask worker``
+    starts them; ``AL0_TEST_WORKER`` lets the test library know it runs on a
+    worker. A chunk is given up after a second worker dies on it (Dask
+    allows three)."""
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
         return LocalCluster(
-            n_workers=2,
+            n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",
@@ -58,6 +59,8 @@ def start_cluster() -> LocalCluster:
 
 @pytest.fixture(scope="module")
 def local_cluster():
+    """The module's cluster: every test that starts one is in the slow tier
+    (its two workers are processes to start, some 3 s of CPU)."""
     with start_cluster() as local:
         yield local
 
@@ -69,12 +72,22 @@ def scheduler(local_cluster):
 
 
 @pytest.fixture
-def own_cluster():
+def own_cluster(request):
     """A cluster for one test that kills workers or the scheduler: a loaded
     machine may not restart a killed worker in time for the next test. Its
-    closing gives up on a gone scheduler in 2 s, not 30."""
-    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}), start_cluster() as local:
+    closing gives up on a gone scheduler in 2 s, not 30. Two workers, or as
+    many as the test asks (:data:`ONE_WORKER`)."""
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "2s"}),
+        start_cluster(getattr(request, "param", 2)) as local,
+    ):
         yield local
+
+
+ONE_WORKER = pytest.mark.parametrize("own_cluster", [1], ids=["one worker"], indirect=True)
+"""For a test that takes the scheduler or every worker away: one worker
+shows it as well as two, and each worker is a process to start (the
+three tests took 15.7 s of CPU with two workers each, 10.6 s with one)."""
 
 
 @pytest.fixture
@@ -169,6 +182,7 @@ def test_a_chunk_that_kills_its_workers_stops_the_run_with_its_report(tmp_path, 
     assert data["interrupted"] and data["games"] == 0 and data["total"] == 60
 
 
+@pytest.mark.slow
 def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
     result = run(
         table_in(tmp_path, "krk_bratko.yaml", "fail-import"),
@@ -184,6 +198,7 @@ def test_a_library_a_worker_cannot_import_names_the_worker(tmp_path, scheduler):
     assert message.count("worker tcp://") == 2  # both workers named
 
 
+@pytest.mark.slow
 def test_the_segments_a_worker_sends_name_positions_as_they_are_named_here(tmp_path, scheduler):
     # A game replans where a segment's tree leads back to a position it has
     # seen after a move of ours, found by hash (Segment.ours): a Dask worker
@@ -202,6 +217,7 @@ def test_the_segments_a_worker_sends_name_positions_as_they_are_named_here(tmp_p
     assert segments == {key: here.segment(key) for key in segments}
 
 
+@ONE_WORKER
 @pytest.mark.slow
 def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_scheduler):
     out = tmp_path / "r.json"
@@ -217,7 +233,7 @@ def test_a_scheduler_that_goes_away_stops_the_run_with_its_report(tmp_path, own_
     assert result.exit_code == 2
     data = json.loads(out.read_text())
     assert data["interrupted"] and data["games"] < data["total"] == 60
-    # The other worker may have sent a chunk back before the scheduler went;
+    # A worker may have sent a chunk back before the scheduler went;
     # the client hears of it as cancelled futures (Dask's older or newer
     # kind) or as a closed connection, whichever comes first.
     stopped = f"Error: stopped after {data['games']} of 60 positions: lost the scheduler at {own_scheduler} ("
@@ -262,6 +278,7 @@ def test_closing_the_stream_cancels_the_rest_and_keeps_what_came_back(tmp_path, 
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+@pytest.mark.slow
 def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at_first_progress, number):
     # What Ctrl-C gives (test_processes has the local runs): the report
     # written, the expectations undecided, exit 2, the work cancelled.
@@ -283,6 +300,7 @@ def test_sigterm_and_sighup_give_the_partial_report(tmp_path, scheduler, stop_at
     assert data["expectations"] and all(check["holds"] is None for check in data["expectations"])
 
 
+@ONE_WORKER
 @pytest.mark.slow
 def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own_scheduler):
     # 300 rounds of the positions: far more work than is done when the
@@ -307,6 +325,7 @@ def test_a_cluster_left_without_workers_stops_the_run(tmp_path, own_cluster, own
     assert 1 <= len(report.records) < len(boards)
 
 
+@ONE_WORKER
 @pytest.mark.slow
 def test_a_cluster_left_without_workers_stops_a_run_of_segments(tmp_path, own_cluster, own_scheduler):
     # The tablebase defender's games, read off segments the workers share:
