@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator
 import chess
 import distributed
 
+from al0.collection import fewer_collections
 from al0.verify.deal import StartsDeal
 from al0.verify.merge import Answers, judge_starts
 from al0.verify.scheduler import (
@@ -141,7 +142,10 @@ def starts_on_worker(
     """
     if heard:
         chunk = dataclasses.replace(chunk, shared=chunk.shared + tuple(answer.made for answer in heard))
-    with _ONE_CHUNK_AT_A_TIME:
+    # A pool's workers are forked inside the run's fewer_collections and keep
+    # it; a Dask worker is a process of its own, which collected at
+    # CPython's pace through the segments and tails it holds.
+    with _ONE_CHUNK_AT_A_TIME, fewer_collections():
         try:
             return _run_worker(spec, run).judge(chunk)
         except Exception as error:  # crossing to the client: keep the worker's name and the cause
