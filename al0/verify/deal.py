@@ -144,6 +144,7 @@ class StartsDeal:
         exchange: str = "",
         first: int = 0,
         size: int | None = None,
+        largest: int = LARGEST_CHUNK,
     ):
         count = len(boards)
         self.boards = boards
@@ -157,9 +158,10 @@ class StartsDeal:
         self.exchange = exchange
         """Where the workers leave what they make (see :attr:`StartsChunk.exchange`)."""
         left = count - first
-        self.size = size or max(MIN_CHUNK, min(LARGEST_CHUNK, math.ceil(left / (jobs * CHUNKS_PER_WORKER))))
+        self.size = size or max(MIN_CHUNK, min(largest, math.ceil(left / (jobs * CHUNKS_PER_WORKER))))
         """The starts of a chunk once the first are dealt: ``size`` where
-        the caller measured what a game costs, else by the run's size."""
+        the caller measured what a game costs, else by the run's size, up
+        to ``largest`` (a cluster's tasks cost more than a pool's)."""
         self.left = [
             [first + worker * left // jobs, first + (worker + 1) * left // jobs] for worker in range(jobs)
         ]

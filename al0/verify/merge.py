@@ -30,7 +30,7 @@ from typing import Callable, Generator
 import chess
 
 from al0.lang.specs import PositionsSpec
-from al0.verify.deal import StartsDeal
+from al0.verify.deal import LARGEST_CHUNK, StartsDeal
 from al0.verify.game import GameRecord, unpack_records
 from al0.verify.sources import LazyBoards
 from al0.verify.tally import Report
@@ -55,13 +55,14 @@ def judge_starts(
     local: bool = False,
     first: int = 0,
     size: int | None = None,
+    largest: int = LARGEST_CHUNK,
 ) -> Generator[int, None, None]:
     """Judge every start of ``boards`` (the run's, of ``positions``) from
     ``first`` on (those before are judged already) with ``jobs``
     ``workers`` (``chains``: reading the games off segments; ``local``:
     processes of this machine, which leave what they make for one another
     in a temporary folder; ``size``: the starts of a chunk, else by the
-    run's size), adding the records to ``report`` in the order of the
+    run's size, up to ``largest``), adding the records to ``report`` in the order of the
     starts as soon as those before them are in (and, on a stop, all that
     came back); yields the number of games judged, answer by answer."""
     # The starts of a tablebase's listing travel packed where this process
@@ -73,7 +74,7 @@ def judge_starts(
     listing = positions if listed and not (chains and positions.kind == "all") else None
     exchange = _exchange_folder() if local and chains else contextlib.nullcontext("")
     with exchange as folder:
-        deal = StartsDeal(boards, listing, jobs, chains, folder, first, size)
+        deal = StartsDeal(boards, listing, jobs, chains, folder, first, size, largest)
         yield from _merged(deal, report, workers, first)
 
 

@@ -22,7 +22,7 @@ import al0.verify.api
 import al0.verify.run as verify_run
 from al0.cli import cli
 from al0.verify.merge import remove_stale_folders
-from al0.verify.run import CHUNK, JOBS_PER_CPU, useful_jobs
+from al0.verify.run import CHUNK, JOBS_PER_CPU, chunk_for, useful_jobs
 from conftest import TABLES, forks_of
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -52,6 +52,19 @@ BOOK = str(TABLES / "krk_bratko.yaml")
 )
 def test_useful_jobs(jobs, positions, by_plans, cpus, useful, why):
     assert useful_jobs(jobs, positions, by_plans, cpus) == (useful, why)
+
+
+@pytest.mark.parametrize(
+    "seconds, judged, left, jobs, size",
+    [
+        (4.0, 1, 149, 2, 1),  # KBNK: seconds a game, a start a chunk
+        (2.0, 20, 180, 2, 5),  # 0.1 s a game: half a second's worth
+        (2.0, 100, 100, 2, 12),  # at most a quarter of a worker's share
+        (2.0, 150, 5, 2, 1),
+    ],
+)
+def test_a_small_runs_chunks_are_sized_by_what_its_first_games_cost(seconds, judged, left, jobs, size):
+    assert chunk_for(seconds, judged, left, jobs) == size
 
 
 def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch, pool_sizes):
