@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import tempfile
 import time
+from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
@@ -81,16 +83,15 @@ def main() -> None:
     command = ["verify", args.table, "--positions", args.positions]
     cluster = None
     if args.dask:
-        from distributed import LocalCluster
-
-        cluster = LocalCluster(
-            n_workers=args.dask,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        )
-        command += ["--scheduler", cluster.scheduler_address]
+        # The scheduler in a process of its own, as `dask scheduler` runs
+        # it: a LocalCluster's lives in the process that makes it, where its
+        # threads would take this one's CPU and GIL.
+        context = multiprocessing.get_context("fork")
+        addresses: multiprocessing.Queue[str] = context.Queue()
+        stop = context.Event()
+        cluster = context.Process(target=_cluster, args=(args.dask, addresses, stop))
+        cluster.start()
+        command += ["--scheduler", addresses.get()]
     else:
         command += ["--jobs", str(args.jobs)]
     started, cpu = time.time() - T0, time.process_time()
@@ -112,7 +113,20 @@ def main() -> None:
             f"(largest {max(gaps, default=0):.3f} s)"
         )
     if cluster is not None:
-        cluster.close()
+        stop.set()
+        cluster.join()
+
+
+def _cluster(workers: int, addresses: multiprocessing.Queue[str], stop: Event) -> None:
+    """A local Dask cluster of ``workers`` single-thread workers, its
+    address put in ``addresses``, until ``stop``."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        addresses.put(cluster.scheduler_address)
+        stop.wait()
 
 
 if __name__ == "__main__":
