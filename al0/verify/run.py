@@ -111,12 +111,17 @@ def useful_jobs(jobs: int, positions: int, by_plans: bool, cpus: int) -> tuple[i
     not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the work is
     shared out ``by_plans`` (the worst case's plans, the tablebase
     defender's segments: a few starts may need thousands), no more than the
-    positions. Whether a small run is worth any worker is told as it runs
-    (:func:`judge_all`: its first :data:`PROBE_SECONDS` are judged here)."""
+    chunks of :data:`CHUNK` positions, or for a run of one chunk the
+    positions: whether that is worth any worker is told as it runs (its
+    first :data:`PROBE_SECONDS` are judged here, see :func:`judge_all`)."""
     useful, why = jobs, ""
-    if not by_plans and positions < useful:
-        useful = positions
-        why = f"{_count(positions, 'position')}"
+    if not by_plans:
+        chunks = -(-positions // CHUNK)
+        if chunks == 1 and positions < useful:
+            useful, why = positions, _count(positions, "position")
+        elif 1 < chunks < useful:
+            useful = chunks
+            why = f"{_count(positions, 'position')} make {_count(chunks, 'chunk')} of at most {CHUNK}"
     if JOBS_PER_CPU * cpus < useful:
         useful = JOBS_PER_CPU * cpus
         why = f"{_count(cpus, 'CPU')}, at most {JOBS_PER_CPU} workers each"

@@ -38,11 +38,13 @@ BOOK = str(TABLES / "krk_bratko.yaml")
         (4, 5000, False, 2, 4, ""),
         (100_000, 5000, False, 2, 2 * JOBS_PER_CPU, "2 CPUs, at most 2 workers each"),
         (100_000, 5000, False, 1, JOBS_PER_CPU, "1 CPU, at most 2 workers each"),
-        # A small run is not lowered for its size (its first games, judged
-        # here, tell whether workers are worth it), but to a worker a start.
+        # A run of one chunk is not lowered for its size (its first games,
+        # judged here, tell whether workers are worth it), but to a worker a
+        # start; a larger one to a worker a chunk.
         (8, CHUNK, False, 16, 8, ""),
         (8, 5, False, 16, 5, "5 positions"),
         (8, 1, False, 16, 1, "1 position"),
+        (8, 2 * CHUNK + 1, False, 16, 3, f"{2 * CHUNK + 1} positions make 3 chunks of at most {CHUNK}"),
         (8, 2 * CHUNK + 1, False, 1, 2, "1 CPU, at most 2 workers each"),
         # The worst case shares out plans, the tablebase defender's games their
         # segments, not starts: even one start may need thousands.
