@@ -142,6 +142,9 @@ class StartsDeal:
         jobs: int,
         chains: bool = False,
         exchange: str = "",
+        first: int = 0,
+        size: int | None = None,
+        largest: int = LARGEST_CHUNK,
     ):
         count = len(boards)
         self.boards = boards
@@ -154,19 +157,27 @@ class StartsDeal:
         self.jobs = jobs
         self.exchange = exchange
         """Where the workers leave what they make (see :attr:`StartsChunk.exchange`)."""
-        self.size = max(MIN_CHUNK, min(LARGEST_CHUNK, math.ceil(count / (jobs * CHUNKS_PER_WORKER))))
-        self.left = [[worker * count // jobs, (worker + 1) * count // jobs] for worker in range(jobs)]
+        left = count - first
+        self.size = size or max(MIN_CHUNK, min(largest, math.ceil(left / (jobs * CHUNKS_PER_WORKER))))
+        """The starts of a chunk once the first are dealt: ``size`` where
+        the caller measured what a game costs, else by the run's size, up
+        to ``largest`` (a cluster's tasks cost more than a pool's)."""
+        self.left = [
+            [first + worker * left // jobs, first + (worker + 1) * left // jobs] for worker in range(jobs)
+        ]
         """Per worker, the first and stop of its stretch not yet dealt."""
-        self.sizes = [MIN_CHUNK] * jobs
+        self.sizes = [min(MIN_CHUNK, self.size)] * jobs
         """Per worker, the size of its next chunk."""
         self.made: list[tuple[int, Made]] = []
         """The segments each answer brought (its worker, the blob), from
         :attr:`heard_by_all` on."""
         self.heard_by_all = 0
         self.heard = [0] * jobs
-        self.first_sent = self.heard_first = False
-        """Whether the run's first chunk has been sent, and answered."""
         """Per worker, the answers whose segments it has been sent (or made)."""
+        self.first_sent = self.heard_first = first > 0
+        """Whether the run's first chunk has been sent, and answered (or
+        the first games judged by the caller, whose segments the workers,
+        forked from it, have)."""
 
     def chunk(self, worker: int) -> StartsChunk | None:
         """The next starts for ``worker`` (None: none left)."""

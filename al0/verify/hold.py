@@ -52,7 +52,7 @@ from al0.verify.run import JOBS_PER_CPU, SMALL_RUN, _dealt, usable_cpus
 from al0.verify.sources import LazyBoards, start_positions
 from al0.verify.summary import Check, Claim
 from al0.verify.tally import scoped_verdict
-from al0.verify.worker import stop_requested
+from al0.verify.worker import stop_request
 
 EXAMPLES_KEPT = 5
 """Failures of each kind shown as examples (every one goes to ``--failures``)."""
@@ -314,9 +314,10 @@ class HoldJudge:
         """
         stretch = Stretch(first)
         started = time.process_time()
+        stop = stop_request()
         try:
             for position in positions:
-                if stop_requested():
+                if stop.requested:
                     stretch.stopped = True
                     break
                 verdict = self.judge(position)

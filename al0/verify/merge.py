@@ -30,7 +30,7 @@ from typing import Callable, Generator
 import chess
 
 from al0.lang.specs import PositionsSpec
-from al0.verify.deal import StartsDeal
+from al0.verify.deal import LARGEST_CHUNK, StartsDeal
 from al0.verify.game import GameRecord, unpack_records
 from al0.verify.sources import LazyBoards
 from al0.verify.tally import Report
@@ -53,14 +53,18 @@ def judge_starts(
     workers: Workers,
     chains: bool,
     local: bool = False,
+    first: int = 0,
+    size: int | None = None,
+    largest: int = LARGEST_CHUNK,
 ) -> Generator[int, None, None]:
-    """Judge every start of ``boards`` (the run's, of ``positions``) with
-    ``jobs`` ``workers`` (``chains``: reading the games off segments;
-    ``local``: processes of this machine, which leave what they make for
-    one another in a temporary folder), adding the records to ``report`` in
-    the order of the starts as soon as those before them are in (and, on a
-    stop, all that came back); yields the number of games judged, answer by
-    answer."""
+    """Judge every start of ``boards`` (the run's, of ``positions``) from
+    ``first`` on (those before are judged already) with ``jobs``
+    ``workers`` (``chains``: reading the games off segments; ``local``:
+    processes of this machine, which leave what they make for one another
+    in a temporary folder; ``size``: the starts of a chunk, else by the
+    run's size, up to ``largest``), adding the records to ``report`` in the order of the
+    starts as soon as those before them are in (and, on a stop, all that
+    came back); yields the number of games judged, answer by answer."""
     # The starts of a tablebase's listing travel packed where this process
     # makes them for little (all, against the tablebase defender: their
     # bitboards by numpy, a chunk at a time; a worker would list the whole
@@ -70,7 +74,8 @@ def judge_starts(
     listing = positions if listed and not (chains and positions.kind == "all") else None
     exchange = _exchange_folder() if local and chains else contextlib.nullcontext("")
     with exchange as folder:
-        yield from _merged(StartsDeal(boards, listing, jobs, chains, folder), report, workers)
+        deal = StartsDeal(boards, listing, jobs, chains, folder, first, size, largest)
+        yield from _merged(deal, report, workers, first)
 
 
 EXCHANGE_PREFIX = "al0-verify-"
@@ -106,12 +111,12 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _merged(deal: StartsDeal, report: Report, workers: Workers) -> Generator[int, None, None]:
+def _merged(deal: StartsDeal, report: Report, workers: Workers, first: int) -> Generator[int, None, None]:
     """The records of the chunks ``deal`` deals to ``workers`` added to
-    ``report`` (see :func:`judge_starts`)."""
+    ``report`` (see :func:`judge_starts`), from start ``first`` on."""
     waiting: dict[int, tuple[int, list[GameRecord]]] = {}
     """Records come back, by their first start: their stop and records."""
-    following = 0
+    following = first
     """The next start whose record goes into the report."""
     try:
         with contextlib.closing(workers(deal)) as answers:

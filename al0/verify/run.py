@@ -111,17 +111,17 @@ def useful_jobs(jobs: int, positions: int, by_plans: bool, cpus: int) -> tuple[i
     not): no more than :data:`JOBS_PER_CPU` per CPU, and, unless the work is
     shared out ``by_plans`` (the worst case's plans, the tablebase
     defender's segments: a few starts may need thousands), no more than the
-    chunks of :data:`CHUNK` positions (one chunk is judged in this process)."""
+    chunks of :data:`CHUNK` positions, or for a run of one chunk the
+    positions: whether that is worth any worker is told as it runs (its
+    first :data:`PROBE_SECONDS` are judged here, see :func:`judge_all`)."""
     useful, why = jobs, ""
     if not by_plans:
         chunks = -(-positions // CHUNK)
-        if chunks < useful:
-            useful = 1 if chunks == 1 else chunks
-            why = (
-                f"{_count(positions, 'position')} make{'s' if positions == 1 else ''} "
-                f"{_count(chunks, 'chunk')} "
-                f"of at most {CHUNK}"
-            )
+        if chunks == 1 and positions < useful:
+            useful, why = positions, _count(positions, "position")
+        elif 1 < chunks < useful:
+            useful = chunks
+            why = f"{_count(positions, 'position')} make {_count(chunks, 'chunk')} of at most {CHUNK}"
     if JOBS_PER_CPU * cpus < useful:
         useful = JOBS_PER_CPU * cpus
         why = f"{_count(cpus, 'CPU')}, at most {JOBS_PER_CPU} workers each"
@@ -172,10 +172,32 @@ def judge_all(
         for _ in _judge_worst(spec, verifier, boards, jobs, report, planning):
             yield 1
         return
-    if jobs > 1 and len(boards) > CHUNK:
+    if jobs > 1:
+        first, size = 0, None
+        if len(boards) <= CHUNK:
+            # A small run: judged here while it is cheap, its cost measured.
+            started = time.process_time()
+            for record in _judge_here(verifier, boards):
+                report.add(record)
+                report.plan_seconds += verifier.new_plan_seconds()
+                first += 1
+                yield 1
+                if first < len(boards) and time.process_time() - started >= PROBE_SECONDS:
+                    break
+            if first == len(boards):
+                return
+            size = chunk_for(time.process_time() - started, first, len(boards) - first, jobs)
         workers = functools.partial(_dealt, spec, starts_task)
         yield from judge_starts(
-            boards, report.positions, report, jobs, workers, verifier.segments is not None, local=True
+            boards,
+            report.positions,
+            report,
+            jobs,
+            workers,
+            verifier.segments is not None,
+            local=True,
+            first=first,
+            size=size,
         )
         return
     if verifier.worst is not None:
@@ -204,6 +226,30 @@ def _judge_here(verifier: Verifier, boards: Sequence[chess.Board]) -> Iterator[G
         else:
             for start in boards.chain_starts(first, first + CHUNK):
                 yield verifier.chain_record(start, verifier.segment)
+
+
+PROBE_SECONDS = 2.0
+"""CPU seconds a run of at most :data:`CHUNK` positions with ``--jobs N``
+is judged in this process before the rest goes to workers: a run done by
+then (a few seconds) starts none, whose start and first chunks would cost
+more than they save; one whose games take seconds (KBNK's) is shared out
+after a game or two."""
+
+CHUNK_SECONDS = 0.5
+"""CPU seconds of games a chunk of a small run's starts is sized to, by the
+cost of the games judged here first: long enough that a task's cost (about
+a millisecond) is nothing, short enough that no worker is left alone with
+the last chunks for long."""
+
+
+def chunk_for(seconds: float, judged: int, left: int, jobs: int) -> int:
+    """The starts of a chunk for the ``left`` starts of a run whose
+    ``judged`` first games took ``seconds`` of CPU here, on ``jobs``
+    workers: :data:`CHUNK_SECONDS` of games, at least one start and at
+    most a quarter of a worker's share (so the shares end together)."""
+    per_game = seconds / max(1, judged)
+    largest = max(1, left // (4 * jobs))
+    return max(1, min(largest, round(CHUNK_SECONDS / per_game) if per_game > 0 else largest))
 
 
 class Dealer(Protocol[_Dealt]):

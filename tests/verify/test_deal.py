@@ -8,7 +8,7 @@ import chess
 import pytest
 
 from al0.lang.specs import PositionsSpec
-from al0.verify.deal import StartsDeal
+from al0.verify.deal import LARGEST_CHUNK, StartsDeal
 
 
 def spans(deal: StartsDeal, order: list[int]) -> list[tuple[int, int, int]]:
@@ -67,16 +67,17 @@ def test_starts_are_dealt_by_stretches(count, jobs, order, dealt):
 
 
 @pytest.mark.parametrize(
-    "count, jobs, largest",
+    "count, jobs, cap, largest",
     [
-        (312_951, 8, 1_000),  # all of KBBK: at most 1,000 a chunk
-        (312_951, 2, 1_000),
-        (20_000, 2, 313),  # else at least 32 chunks a worker
-        (3_000, 8, 12),
+        (312_951, 8, LARGEST_CHUNK, 1_000),  # all of KBBK: at most 1,000 a chunk
+        (312_951, 2, LARGEST_CHUNK, 1_000),
+        (312_951, 2, 4_000, 4_000),  # a cluster's (cluster.LARGEST_CHUNK): its tasks cost more
+        (20_000, 2, LARGEST_CHUNK, 313),  # else at least 32 chunks a worker
+        (3_000, 8, LARGEST_CHUNK, 12),
     ],
 )
-def test_chunks_grow_from_ten_to_a_32nd_of_a_share_and_1000_at_most(count, jobs, largest):
-    deal = StartsDeal([chess.Board()] * count, PositionsSpec("all"), jobs)
+def test_chunks_grow_from_ten_to_a_32nd_of_a_share_and_1000_at_most(count, jobs, cap, largest):
+    deal = StartsDeal([chess.Board()] * count, PositionsSpec("all"), jobs, largest=cap)
     sizes = []
     for _ in range(10):
         chunk = deal.chunk(0)
@@ -84,6 +85,13 @@ def test_chunks_grow_from_ten_to_a_32nd_of_a_share_and_1000_at_most(count, jobs,
         deal.answered(0, b"")
         sizes.append(chunk.stop - chunk.first)
     assert sizes[0] == 10 and max(sizes) == sizes[-1] == largest
+
+
+def test_a_run_begun_here_deals_the_rest_in_chunks_of_the_size_it_measured():
+    # No first chunk alone: the workers are forked with what this process made.
+    deal = StartsDeal([chess.Board()] * 100, PositionsSpec("all"), 2, first=30, size=3)
+    chunks = [deal.chunk(worker) for worker in (0, 1, 0)]
+    assert [(chunk.first, chunk.stop) for chunk in chunks] == [(30, 33), (65, 68), (33, 36)]
 
 
 def test_the_first_chunk_goes_alone_and_the_others_follow_its_answer():

@@ -22,7 +22,7 @@ import al0.verify.api
 import al0.verify.run as verify_run
 from al0.cli import cli
 from al0.verify.merge import remove_stale_folders
-from al0.verify.run import CHUNK, JOBS_PER_CPU, useful_jobs
+from al0.verify.run import CHUNK, JOBS_PER_CPU, chunk_for, useful_jobs
 from conftest import TABLES, forks_of
 
 BOOK = str(TABLES / "krk_bratko.yaml")
@@ -38,8 +38,12 @@ BOOK = str(TABLES / "krk_bratko.yaml")
         (4, 5000, False, 2, 4, ""),
         (100_000, 5000, False, 2, 2 * JOBS_PER_CPU, "2 CPUs, at most 2 workers each"),
         (100_000, 5000, False, 1, JOBS_PER_CPU, "1 CPU, at most 2 workers each"),
-        (8, CHUNK, False, 16, 1, f"{CHUNK} positions make 1 chunk of at most {CHUNK}"),
-        (8, 1, False, 16, 1, f"1 position makes 1 chunk of at most {CHUNK}"),
+        # A run of one chunk is not lowered for its size (its first games,
+        # judged here, tell whether workers are worth it), but to a worker a
+        # start; a larger one to a worker a chunk.
+        (8, CHUNK, False, 16, 8, ""),
+        (8, 5, False, 16, 5, "5 positions"),
+        (8, 1, False, 16, 1, "1 position"),
         (8, 2 * CHUNK + 1, False, 16, 3, f"{2 * CHUNK + 1} positions make 3 chunks of at most {CHUNK}"),
         (8, 2 * CHUNK + 1, False, 1, 2, "1 CPU, at most 2 workers each"),
         # The worst case shares out plans, the tablebase defender's games their
@@ -50,6 +54,19 @@ BOOK = str(TABLES / "krk_bratko.yaml")
 )
 def test_useful_jobs(jobs, positions, by_plans, cpus, useful, why):
     assert useful_jobs(jobs, positions, by_plans, cpus) == (useful, why)
+
+
+@pytest.mark.parametrize(
+    "seconds, judged, left, jobs, size",
+    [
+        (4.0, 1, 149, 2, 1),  # KBNK: seconds a game, a start a chunk
+        (2.0, 20, 180, 2, 5),  # 0.1 s a game: half a second's worth
+        (2.0, 100, 100, 2, 12),  # at most a quarter of a worker's share
+        (2.0, 150, 5, 2, 1),
+    ],
+)
+def test_a_small_runs_chunks_are_sized_by_what_its_first_games_cost(seconds, judged, left, jobs, size):
+    assert chunk_for(seconds, judged, left, jobs) == size
 
 
 def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch, pool_sizes):

@@ -18,6 +18,7 @@ import chess.pgn
 import pytest
 from click.testing import CliRunner
 
+import al0.verify.run as verify_run
 from al0.cli import cli
 from al0.engine.defenders import RandomDefender
 from al0.engine.plan import Planner
@@ -147,17 +148,28 @@ def test_verify_reports_and_writes_json_and_failures(tmp_path):
     assert bad.read_text() == ""
 
 
-def test_random_defender_and_jobs_give_the_same_games(tmp_path):
+@pytest.mark.parametrize(
+    "probe, pools", [(verify_run.PROBE_SECONDS, []), (0.0, [1, 1])], ids=["cheap", "slow"]
+)
+def test_a_small_run_goes_to_workers_only_when_its_games_are_slow(
+    tmp_path, monkeypatch, pool_sizes, probe, pools
+):
+    """--jobs 2 on 30 starts (fewer than a chunk): games as cheap as these
+    are all judged in this process, no worker started; made to look slow
+    (no time to judge here), the first is judged here and the rest go to
+    two workers in chunks sized by its cost. The same games either way,
+    the random defender seeded by each start's number wherever it plays."""
     one, two = tmp_path / "1.json", tmp_path / "2.json"
     assert run(BOOK, "--positions", "sample:30", "--defender", "random", "--json", str(one)).exit_code == 0
-    assert (
-        run(
-            BOOK, "--positions", "sample:30", "--defender", "random", "--jobs", "2", "--json", str(two)
-        ).exit_code
-        == 0
+    monkeypatch.setattr(verify_run, "PROBE_SECONDS", probe)
+    result = run(BOOK, "--positions", "sample:30", "--defender", "random", "--jobs", "2", "--json", str(two))
+    assert result.exit_code == 0, result.output
+    assert pool_sizes == pools
+    varying = {"plans_searched", "plan_ms", "plans_per_second", "wall_seconds"}
+    a, b = (
+        {k: v for k, v in json.loads(path.read_text()).items() if k not in varying} for path in (one, two)
     )
-    a, b = json.loads(one.read_text()), json.loads(two.read_text())
-    assert a["moves_to_mate"] == b["moves_to_mate"] and a["endings"] == b["endings"]
+    assert a == b and a["games"] == 30
 
 
 def write_table_with(tmp_path, expect: str) -> str:
