@@ -441,6 +441,13 @@ def test_an_error_quoting_a_huge_value_is_cut(tmp_path):
         (["progress", "KRK", "dist(K, k)+" * 3000 + "(", "--depth", "1"], "is never closed"),
         (["progress", "KRK", "[" + "not " * 5000 + "mate", "--depth", "1"], "is never closed"),
         (["practice", "krk", "--level", "1" * 5000 + "..x"], "write N or A..B"),
+        # ... or between the values it quotes, each cut on its own.
+        (["progress", "KRK", "(" * 500 + "room(k)" + ")" * 500], ":1: expected [N*]feature, found '((("),
+        (
+            ["progress", "KRK", "[" + "(" * 3000 + "room(k)" + ")" * 3000 + " < 3]"],
+            "nested more than 40 levels",
+        ),
+        (["progress", "KRK", "[" * 3000 + "room(k) < 2" + "]" * 3000], ":1: unexpected character '['"),
     ],
 )
 def test_an_error_cut_for_length_keeps_what_is_wrong(args, reason):
