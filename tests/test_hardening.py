@@ -4,6 +4,7 @@ a hang or a silently wrong result) and must stay a clean one-line error."""
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import sys
@@ -19,7 +20,7 @@ from al0.board import Material
 from al0.board.sampling import placement_count
 from al0.cli import cli
 from al0.cli.messages import LONGEST_ERROR
-from al0.engine.defenders import RandomDefender, make_defender
+from al0.engine.defenders import RandomDefender, make_defender, not_a_closed_loop_notice
 from al0.lang.specs import MADE_KINDS, DefenderError, DefenderSpec
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import FAKE_ENGINE, LIBRARIES, TABLES
@@ -211,6 +212,22 @@ def test_an_unclosed_quote_in_an_engine_command_is_one_line(command, option, mes
 @pytest.mark.slow
 def test_a_program_that_is_not_a_uci_engine_is_named_so():
     one_line_error(run("play", BOOK, "--opponent", "uci:cat"), "'cat' is not a UCI engine", "'uciok'")
+
+
+@pytest.mark.parametrize(
+    "message, shown",
+    [
+        # python-chess closes its event loop on giving up an engine that never
+        # answered 'uci'; the engine, killed, ends after it and asyncio's child
+        # watcher said so: a second stderr line after al0's one.
+        ("Loop <_UnixSelectorEventLoop closed=True> that handles pid 16641 is closed", False),
+        ("Unknown child process pid 16641, will report returncode 255", True),
+        ("Task was destroyed but it is pending!", True),
+    ],
+)
+def test_only_asyncios_closed_loop_notice_is_kept_off_stderr(message, shown):
+    record = logging.LogRecord("asyncio", logging.WARNING, __file__, 1, message, None, None)
+    assert not_a_closed_loop_notice(record) is shown
 
 
 # ------------------------------------------------- item 7: one defender spec
@@ -441,6 +458,13 @@ def test_an_error_quoting_a_huge_value_is_cut(tmp_path):
         (["progress", "KRK", "dist(K, k)+" * 3000 + "(", "--depth", "1"], "is never closed"),
         (["progress", "KRK", "[" + "not " * 5000 + "mate", "--depth", "1"], "is never closed"),
         (["practice", "krk", "--level", "1" * 5000 + "..x"], "write N or A..B"),
+        # ... or between the values it quotes, each cut on its own.
+        (["progress", "KRK", "(" * 500 + "room(k)" + ")" * 500], ":1: expected [N*]feature, found '((("),
+        (
+            ["progress", "KRK", "[" + "(" * 3000 + "room(k)" + ")" * 3000 + " < 3]"],
+            "nested more than 40 levels",
+        ),
+        (["progress", "KRK", "[" * 3000 + "room(k) < 2" + "]" * 3000], ":1: unexpected character '['"),
     ],
 )
 def test_an_error_cut_for_length_keeps_what_is_wrong(args, reason):

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import chess
 import click
 
 from al0.cli.messages import reports_errors
@@ -53,7 +54,10 @@ def solve(fen: str, max_moves: int, max_nodes: int) -> None:
     except SearchBudgetExceeded as error:
         raise SearchBudgetExceeded(f"{error} (--nodes N allows more)") from None
     if proof is None:
-        click.echo(f"no mate in {max_moves}")
+        outcome = chess.Board(fen).outcome(claim_draw=False)
+        # "no mate in 3" alone would read as a search that found none.
+        over = f": the game is over ({outcome.termination.name.lower().replace('_', ' ')})" if outcome else ""
+        click.echo(f"no mate in {max_moves}{over}")
         return
     click.echo(f"mate in {proof.moves}")
     for line in mate_lines(proof):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from typing import Any, Callable, Iterator, TextIO
 
 import click
@@ -29,19 +30,33 @@ def shown_path(path: str) -> str:
     return path if path.isprintable() else repr(path)
 
 
+LONGEST_QUOTED = 240
+"""Most characters of one quoted value (``'…'``) in an error line that is
+too long: a message may quote its value twice or three times (``term 1
+'<expr>':1: … found '<expr>'``), and what is wrong stands between them."""
+QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){%d,}'" % (LONGEST_QUOTED + 1))
+"""A value quoted as ``repr`` quotes it, longer than :data:`LONGEST_QUOTED`."""
+
+
 def error_line(message: str) -> str:
     """``message`` as an error line: one line (:func:`escape_line_ends`) of at most
-    :data:`LONGEST_ERROR` characters. A longer one is cut in the middle,
-    saying so, since a message names its file or option first and what is
-    wrong last (``term 1 '<30,000 characters>':1: a '(' is never closed``)."""
+    :data:`LONGEST_ERROR` characters. In a longer one each quoted value over
+    :data:`LONGEST_QUOTED` characters is cut in its middle first, then, if it
+    is still too long, the message in its middle, each cut saying so: a
+    message names its file or option first and what is wrong last or
+    between the values it quotes (``term 1 '<30,000 characters>':1: a '('
+    is never closed``)."""
     message = escape_line_ends(message)
     if len(message) <= LONGEST_ERROR:
         return message
-    kept = LONGEST_ERROR - 50
-    return (
-        f"{message[: kept // 2]} … ({len(message) - kept:,} characters cut) … "
-        f"{message[-(kept - kept // 2) :]}"
-    )
+    message = QUOTED.sub(lambda quoted: _cut(quoted.group(), LONGEST_QUOTED), message)
+    return message if len(message) <= LONGEST_ERROR else _cut(message, LONGEST_ERROR)
+
+
+def _cut(text: str, longest: int) -> str:
+    """``text`` cut in its middle to at most ``longest`` characters, saying how many went."""
+    kept = longest - 50
+    return f"{text[: kept // 2]} … ({len(text) - kept:,} characters cut) … {text[-(kept - kept // 2) :]}"
 
 
 class CommandError(click.ClickException):

@@ -70,7 +70,7 @@ def _probe(table: tb.Tablebase, board: chess.Board) -> dict[str, Any]:
 def _probe_text(probe: dict[str, Any]) -> str:
     """The probe as a few ``key: value`` lines."""
     if probe["winner"] is None:
-        verdict = "draw"
+        verdict = "draw" if "best_defence_san" in probe else "draw: stalemate"
     elif probe["plies"] == 0:
         verdict = f"{probe['winner']} has mated"
     else:
@@ -79,7 +79,9 @@ def _probe_text(probe: dict[str, Any]) -> str:
     if "best_moves_san" in probe:
         lines.append("best moves: " + " ".join(probe["best_moves_san"]))
     if "best_defence_san" in probe:
-        lines.append(f"best defence: {probe['best_defence_san']}")
+        # In a draw the move keeps it (any move, where no side can mate): no defence.
+        label = "a drawing move" if probe["winner"] is None else "best defence"
+        lines.append(f"{label}: {probe['best_defence_san']}")
     return "\n".join(lines)
 
 

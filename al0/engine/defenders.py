@@ -9,6 +9,7 @@ defender.
 
 from __future__ import annotations
 
+import logging
 import random
 import shlex
 from typing import TYPE_CHECKING
@@ -136,6 +137,22 @@ def capture(position: Position, move: chess.Move) -> bool:
     return bool(theirs >> move.to_square & 1)
 
 
+def not_a_closed_loop_notice(record: logging.LogRecord) -> bool:
+    """False for asyncio's notice that an engine process ended after the
+    event loop that started it was closed: python-chess closes its loop when
+    an engine that never answered ``uci`` is given up, and asyncio's child
+    watcher then says so on standard error, a second line after al0's one."""
+    message = record.getMessage()
+    return not ("that handles pid" in message and message.endswith("is closed"))
+
+
+def _quiet_closed_loop_notices() -> None:
+    """Filter asyncio's log through :func:`not_a_closed_loop_notice`, once."""
+    asyncio_log = logging.getLogger("asyncio")
+    if not_a_closed_loop_notice not in asyncio_log.filters:
+        asyncio_log.addFilter(not_a_closed_loop_notice)
+
+
 class UciDefender:
     """A UCI engine, through python-chess's engine module, thinking
     ``seconds`` per move. Call :meth:`close` (or use ``with``) to stop it.
@@ -148,6 +165,7 @@ class UciDefender:
         self.name = "uci:" + shlex.join(command)
         self.shown = shlex.join(command)
         self.limit = chess.engine.Limit(time=seconds)
+        _quiet_closed_loop_notices()
         try:
             self.engine = chess.engine.SimpleEngine.popen_uci(list(command), timeout=ENGINE_GRACE_SECONDS)
         except TimeoutError:  # before OSError: in Python 3.11 it is one

@@ -32,6 +32,13 @@ SequenceNode = yaml.SequenceNode
 MERGE_TAG = "tag:yaml.org,2002:merge"
 """The tag of YAML's merge key ``<<``, which copies an anchored mapping's
 entries into another (``<<: *common``), so advice can share settings."""
+PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{kind}" for kind in ("str", "int", "float", "bool", "null", "seq", "map")
+)
+"""The tags a table may write out (``!!str 5``): those of plain text,
+numbers, lists and mappings, the only values a table holds. Any other
+(``!!binary``, ``!!python/name:…``, ``!custom``) would be read as if it were
+not there, its text taken for what it is not."""
 MAX_YAML_DEPTH = 50
 """Most levels of nested YAML collections in a table (a real one has five):
 PyYAML composes recursively and would otherwise overflow Python's stack."""
@@ -44,9 +51,9 @@ keys share a node, but reading the table expands them, so 800 bytes of
 
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, refusing collections nested deeper than
-    :data:`MAX_YAML_DEPTH` and documents that expand to more than
-    :data:`MAX_YAML_NODES` nodes, with an error at the offending node or
-    alias."""
+    :data:`MAX_YAML_DEPTH`, documents that expand to more than
+    :data:`MAX_YAML_NODES` nodes and tags not of :data:`PLAIN_TAGS`, with an
+    error at the offending node or alias."""
 
     def __init__(self, stream: str):
         super().__init__(stream)
@@ -65,6 +72,13 @@ class _Loader(yaml.SafeLoader):
             return node
         before = self.expanded
         self._count(1, event)
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!") and tag not in PLAIN_TAGS:
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise _composer_error(
+                f"the tag {shown!r} is not read: a table holds plain text, numbers, lists and mappings",
+                event,
+            )
         if self.check_event(yaml.CollectionStartEvent):
             if self.nesting >= MAX_YAML_DEPTH:
                 raise _composer_error(f"collections nested more than {MAX_YAML_DEPTH} deep", event)

@@ -40,6 +40,13 @@ def text(body: Json, key: str, limit: int = MAX_FEN) -> str:
     return value.strip()
 
 
+def optional_text(body: Json, key: str, limit: int = MAX_FEN) -> str | None:
+    """The string ``body[key]``, None when the key is absent; 400 as
+    :func:`text` when it is there but not a non-empty string (a field of
+    the wrong type must not be taken for a field left out)."""
+    return text(body, key, limit) if key in body else None
+
+
 def board_of(fen: str) -> chess.Board:
     """The board of ``fen``; 400 naming the FEN when it is not a legal position."""
     try:

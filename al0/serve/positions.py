@@ -12,7 +12,7 @@ import chess.svg
 
 from al0.board import check_playable
 from al0.report import plan_json
-from al0.serve.api import ApiError, Json, board_of, legal_move, position_json, text
+from al0.serve.api import ApiError, Json, board_of, legal_move, optional_text, position_json, text
 from al0.serve.tables import Matches, Tables
 
 
@@ -105,8 +105,9 @@ class Positions:
     def position(self, body: Json) -> Json:
         """A FEN checked (and, with a table, checked against its material)."""
         board = board_of(text(body, "fen"))
-        if isinstance(body.get("table"), str):
-            served = self.matches.get(body["table"])
+        table = optional_text(body, "table")
+        if table is not None:
+            served = self.matches.get(table)
             check_playable(board, served.material, served.us)
         return position_json(board)
 
@@ -119,7 +120,8 @@ class Positions:
                 400, f"{served.name} has no table, so no plan: practise it (the tablebase advises)"
             )
         table = served.match.table
-        board = board_of(text(body, "fen")) if "fen" in body else None
+        fen = optional_text(body, "fen")
+        board = board_of(fen) if fen is not None else None
         if board is None:
             if table.start_fen is None:
                 raise ApiError(400, f"{table.name} has no start position: give a fen")

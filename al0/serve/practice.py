@@ -12,7 +12,7 @@ import chess
 from al0.board import Material, check_playable
 from al0.lang import Node
 from al0.lang.vocabulary import area_squares, material_pieces, measured_on_box, split_call
-from al0.serve.api import ApiError, Json, board_of, legal_move, position_json, text
+from al0.serve.api import ApiError, Json, board_of, legal_move, optional_text, position_json, text
 from al0.serve.sessions import Session, Sessions
 from al0.serve.tables import Matches
 from al0.teach import Practice, Turn, level_starts, parse_level
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from al0.lang import AdviceTable
     from al0.teach import Verdict
 
+MAX_LEVEL = 20
+"""The longest level a request may name (``12..40`` is six characters)."""
 GAME_OVER = "the game is over: retry or undo to take your move back"
 
 
@@ -56,14 +58,17 @@ class Coach:
         moves to mate, ``seed``), or at the table's start."""
         served = self.matches.get(text(body, "table"))
         tablebase = self.matches.tablebase(served.material)
-        if isinstance(body.get("level"), str):
+        level, fen = optional_text(body, "level", MAX_LEVEL), optional_text(body, "fen")
+        if level is not None and fen is not None:
+            raise ApiError(400, "give a fen or a level, not both")
+        if level is not None:
             seed = body.get("seed", 0)
-            if not isinstance(seed, int):
+            if not isinstance(seed, int) or isinstance(seed, bool):
                 raise ApiError(400, "'seed': a whole number is required")
             holds = served.planner is not None and served.planner.table.holds
-            board = level_starts(tablebase, parse_level(body["level"][:20]), 1, seed, served.us, holds)[0]
+            board = level_starts(tablebase, parse_level(level), 1, seed, served.us, holds)[0]
         else:
-            fen = text(body, "fen") if "fen" in body else served.start
+            fen = fen if fen is not None else served.start
             if fen is None:
                 raise ApiError(400, f"{served.name} has no start position: give a fen or a level")
             board = board_of(fen)

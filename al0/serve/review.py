@@ -7,8 +7,8 @@ of it (a move taken back, kept as a variation)."""
 
 from __future__ import annotations
 
+import io
 import re
-from pathlib import Path
 from typing import Any, Callable
 
 import chess
@@ -17,6 +17,7 @@ import chess.pgn
 from al0.board import Material
 from al0.engine import Tablebases
 from al0.errors import PositionError
+from al0.files import read_regular_file
 
 COMMAND = re.compile(r"\s*\[%[^\]]*\]\s*")
 """A PGN comment's command (``[%eval #2]``, ``[%cal Gb1b5]``): data, not words."""
@@ -53,27 +54,29 @@ def read_games(path: str, probe: Probe | None = None) -> list[dict[str, Any]]:
     ``variations`` the moves played instead of this one (practice keeps a
     move taken back so), each a list of such plies.
 
-    :raises PositionError: ``file: game N: …`` for an unreadable file, an
-        illegal move or a file over :data:`MAX_BYTES`.
+    :raises PositionError: ``file: game N: …`` for an unreadable file (a
+        FIFO, a device, one over :data:`MAX_BYTES` or not UTF-8), an illegal
+        move or a game of neither tags nor moves (text that is not PGN).
     """
-    file = Path(path)
     try:
-        if file.stat().st_size > MAX_BYTES:
-            raise PositionError(
-                f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB: too many games to review"
-            )
-        handle = file.open(encoding="utf-8-sig", errors="replace")
+        text = read_regular_file(path, MAX_BYTES).decode("utf-8-sig")
     except OSError as error:
-        raise PositionError(f"{path}: {error.strerror or error}") from None
+        raise PositionError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"{path}: not a UTF-8 text file") from None
     games: list[dict[str, Any]] = []
-    with handle:
-        while len(games) < MAX_GAMES:
-            game = chess.pgn.read_game(handle)
-            if game is None:
-                break
-            if game.errors:
-                raise PositionError(f"{path}: game {len(games) + 1}: {game.errors[0]}")
-            games.append(_game(game, probe))
+    handle = io.StringIO(text)
+    while len(games) < MAX_GAMES:
+        game = chess.pgn.read_game(handle)
+        if game is None:
+            break
+        if game.errors:
+            raise PositionError(f"{path}: game {len(games) + 1}: {game.errors[0]}")
+        if not game.variations and dict(game.headers) == dict(chess.pgn.Headers()):
+            # python-chess reads any text as games: one with no tag and no
+            # move is prose or a stray line, not a game to review.
+            raise PositionError(f"{path}: game {len(games) + 1}: no tag and no move: not a PGN game")
+        games.append(_game(game, probe))
     if not games:
         raise PositionError(f"{path}: no games in it")
     return games

@@ -164,6 +164,8 @@ class MoveChoice:
             self.followed = None
             if self.fixed is None:
                 why = "no bundled table plays this position"
+            elif match is None and board.castling_rights and self.fixed.playing(_uncastled(board)):
+                why = "no table plays a position with castling rights"
             elif match is None:
                 why = f"not a {canonical_material(self.fixed.table.material)} position"
             else:
@@ -338,3 +340,11 @@ def tablebase_answer(verdict: Verdict, board: chess.Board, why: str) -> tuple[ch
         f"info depth 1 score {score} pv {move.uci()}",
         f"info string {why}: playing the tablebase move{note}",
     )
+
+
+def _uncastled(board: chess.Board) -> chess.Board:
+    """``board`` without its castling rights: what tells a position of the
+    table's material that only its castling rights keep from the table."""
+    bare = board.copy(stack=False)
+    bare.castling_rights = chess.BB_EMPTY
+    return bare

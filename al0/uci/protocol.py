@@ -141,7 +141,9 @@ class UciEngine:
         """``setoption name Budget value N`` (the node budget of one
         search), ``setoption name Table value T`` (a table file or bundled
         name, or ``auto``), ``setoption name TablebaseRescue value
-        true|false``. Other options are ignored, as the protocol asks."""
+        true|false``. Other options are ignored, as the protocol asks, with an
+        ``info string`` saying so (a misspelt name would else change nothing
+        unseen)."""
         self._settle()
         at = args.index("value") if "value" in args else len(args)
         named = args[1:at] if args[:1] == ["name"] else args[:at]
@@ -167,6 +169,8 @@ class UciEngine:
                 self._send(f"info string ignored Table {value!r}: {one_line(error)}")
                 return
             self.table_spec = value
+        else:
+            self._send(f"info string ignored setoption: no option {name!r} (Budget, Table, TablebaseRescue)")
 
     def _new_game(self, _: list[str]) -> None:
         self._settle()

@@ -32,9 +32,19 @@ def test_solve_lists_every_reply() -> None:
     assert sorted(line.split()[1] for line in lines if line.startswith("   1... ")) == ["Ka6", "Ka8", "Kb8"]
 
 
-def test_solve_says_when_there_is_no_mate() -> None:
-    result = run("solve", "--fen", "k1K5/1R6/8/8/8/8/8/8 w - - 0 1", "--moves", "2")
-    assert (result.exit_code, result.output) == (0, "no mate in 2\n")
+@pytest.mark.parametrize(
+    ("fen", "said"),
+    [
+        ("k1K5/1R6/8/8/8/8/8/8 w - - 0 1", "no mate in 2\n"),
+        # The side to move can never mate here: say why, not as if the search found none.
+        ("R3k3/8/4K3/8/8/8/8/8 b - - 0 1", "no mate in 2: the game is over (checkmate)\n"),
+        ("k7/8/1QK5/8/8/8/8/8 b - - 0 1", "no mate in 2: the game is over (stalemate)\n"),
+        ("k7/8/1K6/8/8/8/8/8 w - - 0 1", "no mate in 2: the game is over (insufficient material)\n"),
+    ],
+)
+def test_solve_says_when_there_is_no_mate(fen: str, said: str) -> None:
+    result = run("solve", "--fen", fen, "--moves", "2")
+    assert (result.exit_code, result.output) == (0, said)
 
 
 @pytest.mark.parametrize(

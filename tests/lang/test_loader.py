@@ -13,6 +13,7 @@ import pytest
 from al0.errors import LibraryError, TableSyntaxError, UnknownNameError
 from al0.lang.loader import load_table, parse_table
 from al0.lang.model import Alternative, And, Call, Const, DepthRange, MoveConstraint, Not, Or, Pred
+from al0.lang.yaml_reader import compose
 from conftest import BROKEN_TABLES, ROOT, TEST_TABLES
 
 BRATKO = ROOT / "advice_tables" / "krk_bratko.yaml"
@@ -463,3 +464,22 @@ def test_merge_keys_share_advice_parts():
     assert merged.advice == bundled.advice
     assert merged.rules == bundled.rules
     assert merged.advice["mate_in_3"].us_moves != merged.advice["mate_in_2"].us_moves
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("name: !!binary aGVsbG8=\n", "1:7: bad YAML: the tag '!!binary' is not read"),
+        ("name: !!python/name:os.system\n", "1:7: bad YAML: the tag '!!python/name:os.system'"),
+        ('name: !!python/object/apply:os.system ["ls"]\n', "1:7: bad YAML: the tag '!!python/object/apply"),
+        ("name: !custom krk\n", "1:7: bad YAML: the tag '!custom' is not read"),
+        ("rules: !!set {a, b}\n", "1:8: bad YAML: the tag '!!set' is not read"),
+        ("name: !!str 5\nx: !!int 3\ny: !!seq [1]\nz: !!map {}\nw: ! k\n", None),
+    ],
+)
+def test_a_tag_other_than_plain_texts_numbers_lists_and_mappings_is_refused(text, error):
+    if error is None:
+        assert compose(text, "t.yaml") is not None
+    else:
+        with pytest.raises(TableSyntaxError, match=re.escape(f"t.yaml:{error}")):
+            compose(text, "t.yaml")

@@ -63,6 +63,16 @@ def request(
         ("plan", {"table": "/etc/passwd"}, 403),
         ("plan", {"table": "kqk", "fen": "8/8/8/3k4/8/8/8/Q3K3 b - - 0 1"}, 400),  # their move
         ("practice/start", {"table": "kqk", "level": "5..1"}, 400),
+        # A field of the wrong type is refused, not taken for one left out
+        # (each of these started the table's start position, or checked no material).
+        ("practice/start", {"table": "kqk", "level": 3}, 400),
+        ("practice/start", {"table": "kqk", "level": True}, 400),
+        ("practice/start", {"table": "kqk", "level": ""}, 400),
+        ("practice/start", {"table": "kqk", "level": "1..3", "seed": True}, 400),
+        ("practice/start", {"table": "kqk", "level": "1..3", "fen": "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"}, 400),
+        ("practice/start", {"table": "kqk", "fen": None}, 400),
+        ("position", {"fen": "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1", "table": ["krk"]}, 400),
+        ("plan", {"table": "kqk", "fen": 5}, 400),
         ("plan", {"table": "../advice_tables/krk.yaml"}, 403),
         ("practice/move", {"session": "nope", "move": "a1a2"}, 404),
         ("nothing", {}, 404),

@@ -4,6 +4,7 @@ distance to mate of its [%eval]."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +97,31 @@ def test_a_bad_pgn_is_one_line_naming_the_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "bad.pgn: game 1:" in result.output
     result = CliRunner().invoke(cli, ["serve", "--pgn", str(tmp_path / "none.pgn"), "--no-browser"])
     assert result.exit_code == 2 and "none.pgn" in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x00\xff\xfe binary \x81", "not a UTF-8 text file"),
+        (b"root:x:0:0:root:/root:/bin/bash\n", "game 1: no tag and no move: not a PGN game"),
+        (b"# A README\n\nSome prose.\n", "game 1: no tag and no move: not a PGN game"),
+        (b'[Event "x"]\n\n1. e4 *\n\nstray words\n', "game 2: no tag and no move"),
+        (b"x" * (4 * 1024 * 1024 + 1), "larger than 4,194,304 bytes"),
+    ],
+)
+def test_a_file_that_is_not_pgn_is_refused_not_reviewed_as_empty_games(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "games.pgn"
+    path.write_bytes(content)
+    with pytest.raises(PositionError, match=f"games.pgn: .*{message}"):
+        read_games(str(path))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_or_a_device_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "games.pgn"
+    os.mkfifo(fifo)
+    for path in (str(fifo), os.devnull):
+        with pytest.raises(PositionError, match="not a regular file"):
+            read_games(path)

@@ -215,3 +215,19 @@ def test_a_compact_kpk_position_is_probed_as_its_board(tablebase_cache: Path) ->
         assert table.result_at(position) == table.result(board), board.fen()
         assert table.best_defence_at(position) == table.best_defence(board), board.fen()
         checked += 1
+
+
+@pytest.mark.parametrize(
+    "material, fen, said",
+    [
+        ("KPK", "8/8/8/8/8/8/k1pK4/8 w - - 0 1", "result: draw\na drawing move: Kxc2"),  # not a defence
+        ("KPK", "8/8/8/8/8/1k6/p7/K7 w - - 0 1", "result: draw: stalemate"),
+        ("KPK", "k7/P7/1K6/8/8/8/8/8 b - - 0 1", "result: draw: stalemate"),
+    ],
+)
+def test_the_cli_names_a_drawing_move_and_a_stalemate_as_such(
+    tablebase_cache: Path, material: str, fen: str, said: str
+) -> None:
+    result = CliRunner().invoke(cli, ["tablebase", material, "--fen", fen])
+    assert result.exit_code == 0, result.output
+    assert f"{said}\n" in result.output, result.output

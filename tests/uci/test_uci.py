@@ -278,7 +278,6 @@ def test_handshake_and_ignored_commands():
     ]
     assert gui.ask("isready") == ["readyok"]
     for line in (
-        "setoption name Hash value 16",
         "debug on",
         "register later",
         "ucinewgame",
@@ -829,3 +828,29 @@ def test_python_chess_analysis_and_options():
         assert analysis.wait().move == chess.Move.from_uci("e6e3")
         engine.configure({"Budget": 20_000})
         assert engine.play(board, chess.engine.Limit(nodes=10)).move == chess.Move.from_uci("e6e3")
+
+
+@pytest.mark.parametrize(
+    "line, answer",
+    [
+        (
+            "setoption name Hash value 64",
+            "info string ignored setoption: no option 'hash' (Budget, Table, Tab",
+        ),
+        ("setoption name Budgte value 5", "info string ignored setoption: no option 'budgte'"),
+        ("setoption", "info string ignored setoption: no option ''"),
+    ],
+)
+def test_an_unknown_option_is_said_to_be_ignored_not_dropped_unseen(line, answer):
+    gui = Gui()
+    (said,) = gui.ask(line)
+    assert said.startswith(answer)
+    assert gui.engine.choice.budget == DEFAULT_BUDGET
+
+
+def test_castling_rights_are_the_reason_given_not_another_material():
+    gui = Gui()
+    gui.ask("position fen 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")
+    lines = gui.ask("go depth 1")
+    assert lines[0] == "info string no table plays a position with castling rights: playing a short search"
+    assert chess.Move.from_uci(bestmove(lines)) in chess.Board("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").legal_moves
