@@ -22,7 +22,7 @@ DEPTH = WholeNumber(minimum=1, maximum=20)
 COUNT = WholeNumber(minimum=0, maximum=1_000_000)
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})  # a TERM may begin with a minus
 @click.argument("material", type=MaterialParam())
 @click.argument("terms", nargs=-1, required=True, metavar="TERM...")
 @click.option(
@@ -208,6 +208,9 @@ def _check_options(params: Mapping[str, Any]) -> None:
     """Refuse an option that would change nothing with the others given
     (``--drive`` without ``--closure`` …) or that is empty, by the
     command's parameters (click's names)."""
+    for term in params["terms"]:
+        if term.startswith("--"):  # no term begins so: a misspelt option
+            raise click.NoSuchOption(term.split("=")[0])
     memo, pre, target, hold, switch = (params[name] for name in ("memo", "pre", "target", "hold", "switch"))
     drive, with_closure, drive_depth = params["drive"], params["with_closure"], params["drive_depth"]
     walk, exits, stuck, failures_path = (

@@ -308,6 +308,10 @@ def test_the_command_measures_a_krk_potential_and_walks_it():
     text = CliRunner().invoke(cli, ["progress", "KRK", "room(k)", "--depth", "1"])
     assert text.exit_code == 0
     assert text.stdout.splitlines()[1].startswith("falls within d moves: 1: ")
+    # A term may begin with a minus: it is a term, not an option.
+    minus = CliRunner().invoke(cli, ["progress", "KRK", "-room(k)", "--depth", "1"])
+    assert minus.exit_code == 0, minus.output
+    assert "potential (-room(k))" in minus.stdout.splitlines()[0]
 
 
 def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms, tmp_path):
@@ -352,6 +356,8 @@ def test_the_failures_file_lists_the_positions_outside_the_closure(graph, terms,
         (["KRK", "room(k)", "--memo", ""], "--memo '' is not a folder"),
         (["KRK", "room(k)", "--memo", "/dev/null"], "--memo '/dev/null' is not a folder"),
         (["KRK", "room(k)", "--depth", "0"], "Invalid value for '--depth'"),
+        (["KRK", "room(k)", "--dept", "1"], "No such option '--dept'"),
+        (["KRK", "room(k)", "--depth=1", "--clo"], "No such option '--clo'"),
         (
             ["KRK", "room(k)", "--pre", "dist(K, k) = 0"],
             "--pre 'dist(K, k) = 0': holds at none of the 21,959 won",
