@@ -230,7 +230,7 @@ def _outline(plan):  # type: ignore[no-untyped-def]
     [
         ("krk_std", 60, True),
         ("krk_std", 60, False),
-        ("kqk", 30, True),
+        ("../tests/data/tables/kqk_merged", 30, True),  # kqk.yaml without its preferences
         ("kbbk", 20, True),
         ("../tests/data/tables/kbnk_progress_in_2", 10, True),
         ("../tests/data/tables/kpk_escort", 40, True),

@@ -6,6 +6,7 @@ and the same trees and node counts on both cores."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import chess
@@ -129,8 +130,8 @@ FITTED = '    prefer: "area(k) + 5*dist(K, k) + 3*mobility(k) - 2*dist(Q, k) - 5
 
 def fitted_kqk() -> str:
     """The bundled KQK table with docs/progress.md's fitted preference on
-    its one-move squeezes and approach."""
-    text = (TABLES / "kqk.yaml").read_text(encoding="utf-8")
+    its one-move squeezes and approach, for the table's own."""
+    text = re.sub(r"^    prefer: .*\n", "", (TABLES / "kqk.yaml").read_text(encoding="utf-8"), flags=re.M)
     for advice in ("squeeze_half", "squeeze", "approach"):
         start = text.index(f"  {advice}:\n")
         end = text.index("\n", text.index("them-moves:", start)) + 1

@@ -60,7 +60,15 @@ def verdict(endgame, name: str, fen: str, san: str):
         ),
         # Another queen move that squeeze_half accepts is the method's too.
         ("kqk", KQK_START, "Qf6", Grade.METHOD, "Squeeze hard"),
-        ("kqk", KQK_START, "Kd2", Grade.GOOD, "the win kept: mate in 8, as fast as the method's move"),
+        # Qf6, the method's here, is also the fastest: Kd2 is a move slower.
+        ("kqk", KQK_START, "Kd2", Grade.MISTAKE, "mate in 8 after it instead of 7: 1 move slower"),
+        (
+            "kqk",
+            "8/8/8/3k4/8/8/8/2Q1K3 w - - 0 1",
+            "Kd2",
+            Grade.GOOD,
+            "the win kept: mate in 8, as fast as the method's move",
+        ),
         (
             "kqk",
             KQK_START,
@@ -185,6 +193,9 @@ def test_a_move_whose_acceptance_the_budget_cannot_decide_is_judged_by_the_table
         raise SearchBudgetExceeded("budget spent")
 
     monkeypatch.setattr(ForcingTreeSearch, "after", spent)
-    # Qf6 is accepted by squeeze_half when the search can tell (test_verdicts).
-    given = verdict(endgame, "kqk", KQK_START, "Qf6")
-    assert given.grade is Grade.FASTEST and given.reason == "the fastest way: mate in 7 after it"
+    # Qc3 is accepted by squeeze_half when the search can tell (test_verdicts),
+    # though a move slower than the method's own Qf6.
+    given = verdict(endgame, "kqk", KQK_START, "Qc3")
+    assert given.grade is Grade.MISTAKE and given.reason.startswith(
+        "mate in 8 after it instead of 7: 1 move slower"
+    )

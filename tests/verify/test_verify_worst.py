@@ -191,7 +191,7 @@ def test_the_worst_case_of_cheap_plans_runs_in_one_process(table, cheap):
 KPK = str(TABLES / "kpk.yaml")
 OPPOSITION = "8/8/8/k7/8/8/K3P3/8 w - -"
 """Won by the opposition, Ka3; the worst defence keeps the pawn from moving
-for 20 half-moves at most, and the game lasts 39 moves to mate, through
+for 20 half-moves at most, and the game lasts 32 moves to mate, through
 the promotion (the queen's mate goes on with kqk)."""
 EDGE = "2k5/8/8/8/8/8/8/R3K3 w - -"
 """Mated in 28 moves at worst: 54 half-moves without a capture or a pawn move
@@ -208,9 +208,9 @@ def worst_cases():
 @pytest.mark.parametrize(
     "table, fen, clock, ending, moves",
     [
-        (KPK, OPPOSITION, 0, Ending.MATE, 39),
-        # 79 + 78 half-moves to mate, but each pawn move starts the count again
-        (KPK, OPPOSITION, 79, Ending.MATE, 39),
+        (KPK, OPPOSITION, 0, Ending.MATE, 32),
+        # 79 + 64 half-moves to mate, but each pawn move starts the count again
+        (KPK, OPPOSITION, 79, Ending.MATE, 32),
         (KPK, OPPOSITION, 80, Ending.FIFTY_MOVES, 10),
         (BOOK, EDGE, 0, Ending.MATE, 28),
         # no capture, no pawn: the count runs on from the start's
