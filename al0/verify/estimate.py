@@ -90,8 +90,8 @@ class Estimate:
 
     @property
     def about(self) -> str:
-        """The wall time for a person: ``about 40 s``."""
-        return f"about {duration(self.seconds)}"
+        """The wall time for a person: ``about 40 s``, ``under a second``."""
+        return "under a second" if self.seconds < 0.5 else f"about {duration(self.seconds)}"
 
     def __str__(self) -> str:
         processes = f"{self.processes} process{'' if self.processes == 1 else 'es'}"

@@ -41,6 +41,8 @@ def test_the_work_is_plans_for_segments_and_games_and_plans_otherwise():
     run = Estimate(10_000, 20_000, 40.0, processes=4, cpus=2, slowdown=1.5, load=2.0)
     assert run.seconds == pytest.approx(30.0) and run.worth_saying  # two CPUs for six processes
     assert str(run) == "about 30 s with 4 processes (some 20,000 plans, 40 s of CPU by a model of the work)"
+    # A sample's time too short to say in seconds is said so, not as "about 0 s".
+    assert Estimate(1_000, 1_000, 0.3, processes=1, cpus=2, slowdown=1.0, load=0.0).about == "under a second"
 
 
 @pytest.mark.parametrize(
