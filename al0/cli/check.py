@@ -10,6 +10,7 @@ import click
 
 from al0.cli.messages import reports_errors
 from al0.cli.params import TABLE
+from al0.cli.positions import not_playable_why
 from al0.engine import Tablebases, table_core
 from al0.lang import AdviceTable, load_table, table_warnings
 
@@ -53,16 +54,20 @@ def start_warnings(table: AdviceTable) -> list[str]:
     """A warning when the table's ``start:`` is not what the table is for,
     by its material's tablebase where one is cached (none is built for
     it): a position its side does not win, or, for a table that holds, one
-    already lost. ``al0 play`` with no --fen begins there."""
+    already lost; or one whose half-move clock leaves no mate possible.
+    ``al0 play`` with no --fen begins there."""
     if table.start_fen is None:
         return []
+    where = f"{table.start_location}: " if table.start_location else ""
+    why = not_playable_why(table, chess.Board(table.start_fen))
+    if why is not None:
+        return [f"{where}warning: start: {why}"]
     tablebase = Tablebases().cached(table.material)
     if tablebase is None:
         return []
     winner = tablebase.result(chess.Board(table.start_fen)).winner
     if winner == table.us or (table.holds and winner is None):
         return []
-    where = f"{table.start_location}: " if table.start_location else ""
     verdict = "a draw" if winner is None else f"a win for {chess.COLOR_NAMES[winner].capitalize()}"
     wanted = "a draw or a win" if table.holds else "a win"
     return [f"{where}warning: start is {verdict} by the tablebase, not {wanted} for the table's side"]

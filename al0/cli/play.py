@@ -13,7 +13,7 @@ import click
 from al0.cli.messages import CommandError, reports_errors, shown_path
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNumber
-from al0.cli.positions import start_board
+from al0.cli.positions import not_playable_why, start_board
 from al0.cli.terminal import build_progress, typed_line
 from al0.engine import Ending, GameEnd, Match, Opponent, OurMove, Tablebases, TheirMove
 from al0.errors import AL0Error, one_line
@@ -291,7 +291,11 @@ def start_note(match: Match, board: chess.Board) -> str | None:
     material has one) says it is not what the table is for: a position its
     side does not win, or, for a table that holds, one already lost. The
     game is played all the same; the line tells why it may end without a
-    mate, in "no plan"."""
+    mate, in "no plan". A start whose half-move clock leaves no mate
+    possible is said so first (:func:`~al0.cli.positions.not_playable_why`)."""
+    why = not_playable_why(match.table, board)
+    if why is not None:
+        return f"note: {why}: {match.table.name} plays it all the same"
     tablebase = match.tablebase
     if tablebase is None:
         return None

@@ -35,6 +35,21 @@ def start_board(table: AdviceTable, name: str, fen: str | None) -> chess.Board:
     return position_for(table, fen)
 
 
+def not_playable_why(table: AdviceTable, board: chess.Board) -> str | None:
+    """Why a game of ``table`` from ``board`` cannot be won, whatever is
+    played, when it cannot: the game is over, or its half-move clock ends
+    it by the 50-move rule before any mate is possible
+    (:func:`~al0.board.fen.check_not_over`, which verify refuses a start
+    for); None for a table that holds, whose draw that is."""
+    if table.holds:
+        return None
+    try:
+        check_not_over(board)
+    except PositionError as error:
+        return str(error)
+    return None
+
+
 def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
     """``board``, checked to be one the table can plan at.
 

@@ -1,6 +1,7 @@
 """A start the table is not for: ``al0 play`` says so in one line and
 plays on; ``al0 check`` warns of a table whose ``start:`` is not its
-side's win (for a table that holds: a position already lost), exit 0."""
+side's win (for a table that holds: a position already lost) or whose
+half-move clock leaves no mate possible, exit 0."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ from conftest import TABLES
 DRAWN = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"
 """The lone king in front of the pawn with the opposition: a draw."""
 
+CLOCK_RUN_OUT = "8/8/8/4k3/8/8/8/4K2Q w - - 99 80"
+"""Won by the tablebase, but one half-move before the 50-move rule with no
+mate in one: no mate is possible, as verify says of such a start."""
+NO_MATE_POSSIBLE = f"'{CLOCK_RUN_OUT}': the 50-move rule ends the game before any mate is possible"
+
 
 @pytest.mark.parametrize(
     "table, fen, note",
@@ -21,6 +27,8 @@ DRAWN = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"
         ("kpk", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", None),  # won
         ("kpk_hold", "8/8/8/4k3/8/8/4P3/4K3 b - - 0 1", None),  # drawn
         ("kpk_hold", "8/8/8/8/8/4K3/4P3/4k3 b - - 0 1", "note: the tablebase says White wins here"),
+        ("kqk", CLOCK_RUN_OUT, f"note: {NO_MATE_POSSIBLE} (half-move clock 99): kqk plays it all the same"),
+        ("kpk_hold", "8/8/8/4k3/8/8/4P3/4K3 b - - 99 80", None),  # the draw is a holding table's
     ],
 )
 def test_play_says_when_its_start_is_not_what_the_table_is_for(table, fen, note, tablebase_cache):
@@ -45,6 +53,7 @@ def test_play_says_when_its_start_is_not_what_the_table_is_for(table, fen, note,
             "8/8/8/8/8/4K3/4P3/4k3 b - - 0 1",
             "warning: start is a win for White by the tablebase",
         ),
+        ("kqk.yaml", CLOCK_RUN_OUT, f"warning: start: {NO_MATE_POSSIBLE}"),
     ],
 )
 def test_check_warns_of_a_start_the_table_is_not_for(tmp_path, table, start, warning, tablebase_cache):
