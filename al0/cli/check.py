@@ -10,7 +10,7 @@ import click
 
 from al0.cli.messages import reports_errors
 from al0.cli.params import TABLE
-from al0.cli.positions import not_playable_why
+from al0.cli.positions import not_playable_why, unfit_start_verdict
 from al0.engine import Tablebases, table_core
 from al0.lang import AdviceTable, load_table, table_warnings
 
@@ -59,16 +59,14 @@ def start_warnings(table: AdviceTable) -> list[str]:
     if table.start_fen is None:
         return []
     where = f"{table.start_location}: " if table.start_location else ""
-    why = not_playable_why(table, chess.Board(table.start_fen))
+    board = chess.Board(table.start_fen)
+    why = not_playable_why(table, board)
     if why is not None:
         return [f"{where}warning: start: {why}"]
     tablebase = Tablebases().cached(table.material)
-    if tablebase is None:
+    verdict = None if tablebase is None else unfit_start_verdict(table, board, tablebase)
+    if verdict is None:
         return []
-    winner = tablebase.result(chess.Board(table.start_fen)).winner
-    if winner == table.us or (table.holds and winner is None):
-        return []
-    verdict = "a draw" if winner is None else f"a win for {chess.COLOR_NAMES[winner].capitalize()}"
     wanted = "a draw or a win" if table.holds else "a win"
     return [f"{where}warning: start is {verdict} by the tablebase, not {wanted} for the table's side"]
 

@@ -13,7 +13,7 @@ import click
 from al0.cli.messages import CommandError, reports_errors, shown_path
 from al0.cli.outputs import OutputPath, check_no_overwrite, write_output
 from al0.cli.params import BUDGET, ENGINE_SECONDS, TABLE, DefenderParam, WholeNumber
-from al0.cli.positions import not_playable_why, start_board
+from al0.cli.positions import not_playable_why, start_board, unfit_start_verdict
 from al0.cli.terminal import build_progress, typed_line
 from al0.engine import Ending, GameEnd, Match, Opponent, OurMove, Tablebases, TheirMove
 from al0.errors import AL0Error, one_line
@@ -296,17 +296,13 @@ def start_note(match: Match, board: chess.Board) -> str | None:
     why = not_playable_why(match.table, board)
     if why is not None:
         return f"note: {why}: {match.table.name} plays it all the same"
-    tablebase = match.tablebase
-    if tablebase is None:
-        return None
-    table = match.table
-    winner = tablebase.result(board).winner
-    if winner == table.us or (table.holds and winner is None):
+    table, tablebase = match.table, match.tablebase
+    verdict = None if tablebase is None else unfit_start_verdict(table, board, tablebase)
+    if verdict is None:
         return None
     ours, theirs = chess.COLOR_NAMES[table.us].capitalize(), chess.COLOR_NAMES[not table.us].capitalize()
     if table.holds:
         return f"note: the tablebase says {theirs} wins here: {table.name} holds drawn positions, this one is lost"
-    verdict = "a draw" if winner is None else f"a win for {theirs}"
     return f"note: the tablebase says this position is {verdict}, not a win for {ours}: {table.name} plays it all the same"
 
 

@@ -3,12 +3,17 @@ table's start, or made plannable."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import chess
 import click
 
 from al0.board import check_not_over, check_playable, parse_fen
 from al0.errors import PositionError
 from al0.lang import AdviceTable
+
+if TYPE_CHECKING:
+    from al0.tablebase import Tablebase
 
 
 def position_for(table: AdviceTable, fen: str) -> chess.Board:
@@ -48,6 +53,16 @@ def not_playable_why(table: AdviceTable, board: chess.Board) -> str | None:
     except PositionError as error:
         return str(error)
     return None
+
+
+def unfit_start_verdict(table: AdviceTable, board: chess.Board, tablebase: Tablebase) -> str | None:
+    """What ``tablebase`` says of ``board`` when it is not what ``table`` is
+    for ("a draw", "a win for Black"): a position its side does not win, or,
+    for a table that holds, one already lost; None when it is."""
+    winner = tablebase.result(board).winner
+    if winner == table.us or (table.holds and winner is None):
+        return None
+    return "a draw" if winner is None else f"a win for {chess.COLOR_NAMES[winner].capitalize()}"
 
 
 def plannable(table: AdviceTable, board: chess.Board) -> chess.Board:
