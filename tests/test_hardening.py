@@ -147,6 +147,7 @@ def test_play_reports_a_predicate_that_exits(monkeypatch):
         ("predicate-hard", 2, "a worker process died", (0, 499)),
     ],
 )
+@pytest.mark.slow
 def test_verify_ends_with_the_partial_report_when_library_code_exits(
     monkeypatch, tmp_path, how, jobs, message, games
 ):

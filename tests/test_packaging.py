@@ -121,6 +121,7 @@ def test_the_wheel_plays_bundled_tables_from_anywhere(tmp_path):
         assert "Game over: checkmate" in played, played
 
 
+@pytest.mark.slow
 def test_the_sdist_holds_every_file_the_readme_links_to(tmp_path):
     """A package index shows README.md without the repository around it;
     its links are relative, so the source distribution carries their files."""

@@ -82,6 +82,7 @@ def test_a_full_output_is_one_line_and_exit_2(args, monkeypatch, tablebase_cache
     assert errors.getvalue() == "Error: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.slow
 def test_dev_full_is_one_line_and_exit_2_with_nothing_at_exit(tablebase_cache):
     """What standard output still buffers is not written (and refused) at exit."""
     with open("/dev/full", "w") as full:
@@ -89,6 +90,7 @@ def test_dev_full_is_one_line_and_exit_2_with_nothing_at_exit(tablebase_cache):
     assert (done.returncode, done.stderr) == (2, b"Error: cannot write the output: No space left on device\n")
 
 
+@pytest.mark.slow
 def test_an_output_open_only_to_read_is_one_line_and_exit_2(tablebase_cache):
     """``1</dev/null``: every write is refused (EBADF), not a traceback and exit 1."""
     with open(os.devnull) as read_only:
@@ -97,6 +99,7 @@ def test_an_output_open_only_to_read_is_one_line_and_exit_2(tablebase_cache):
     assert (done.returncode, done.stderr) == (2, said)
 
 
+@pytest.mark.slow
 def test_an_input_open_only_to_write_is_one_line_and_exit_2(tablebase_cache, tmp_path):
     """``0>/dev/full``: practice's first read is refused (EBADF), not a traceback."""
     with open(os.devnull, "w") as write_only:
@@ -114,6 +117,7 @@ def test_an_input_open_only_to_write_is_one_line_and_exit_2(tablebase_cache, tmp
 
 
 @pytest.mark.parametrize("mode", ["w", "r"])  # full (/dev/full), open only to read (/dev/null)
+@pytest.mark.slow
 def test_an_error_that_cannot_be_said_still_exits_2(mode, tablebase_cache):
     """Not 1 (verify's code for a failed expectation) from the traceback of
     the error message's own write."""

@@ -166,6 +166,7 @@ def _add_many(path: Path, count: int) -> None:
         add_attempt(path, Attempt("KRK", "fen", False, 3, 8, 1, 0, 0))
 
 
+@pytest.mark.slow
 def test_sessions_counting_at_once_lose_no_exercise(tmp_path):
     # Each read the record, counted and wrote it back: two at once lost counts.
     import multiprocessing

@@ -120,6 +120,7 @@ def test_the_listing_is_cut_in_stretches_for_the_jobs(total, jobs, stretches, mo
     assert check.stretches(jobs) == stretches
 
 
+@pytest.mark.slow
 def test_workers_judge_stretches_and_the_report_is_the_same_as_in_one_process():
     check = HoldCheck(load_table(TOGETHER), "sample:300", seed=5)
     alone, shared = check.run(jobs=1), check.run(jobs=2)

@@ -69,6 +69,7 @@ def test_a_small_runs_chunks_are_sized_by_what_its_first_games_cost(seconds, jud
     assert chunk_for(seconds, judged, left, jobs) == size
 
 
+@pytest.mark.slow
 def test_jobs_over_the_cpus_are_lowered_with_a_note(monkeypatch, pool_sizes):
     # --jobs 100000 started 100 workers of ~67 MB each on 2 cores.
     monkeypatch.setattr(verify_run, "CHUNK", 10)  # 4 chunks of few positions: a fast run
@@ -107,6 +108,7 @@ def assert_partial_report(result, out) -> dict:
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+@pytest.mark.slow
 def test_sigterm_and_sighup_give_the_partial_report(
     tmp_path, monkeypatch, stop_at_first_progress, mode, number
 ):
@@ -157,6 +159,7 @@ cli(["play", sys.argv[2], "--opponent", "random"], prog_name="al0")
 
 
 @pytest.mark.parametrize("number, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+@pytest.mark.slow
 def test_a_signal_stops_play_with_its_exit_code(number, code):
     # Ctrl-C gave click's exit 1, SIGTERM and SIGHUP no line at all. In a
     # process of its own, as al0 runs: played inside the suite's worker, the
@@ -226,6 +229,7 @@ def test_a_signal_handled_while_the_handlers_change_leaves_them_as_they_were(mon
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+@pytest.mark.slow
 def test_a_signal_to_the_whole_group_gives_the_partial_report(tmp_path, number):
     # As `timeout`, systemd or a dropped ssh session send it: to verify and
     # its workers at once. A worker killed by it made verify report "a worker
@@ -276,6 +280,7 @@ def running(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("defender", ["tablebase", "worst"])
+@pytest.mark.slow
 def test_workers_end_when_verify_is_killed(tmp_path, defender):
     # SIGKILL leaves verify no way to stop its workers: they were re-parented
     # and idled for minutes holding its pipes, and a reader of those waited.

@@ -93,6 +93,7 @@ def _report(tmp_path, jobs):
     return json.loads(out.read_text())
 
 
+@pytest.mark.slow
 def test_two_workers_search_few_more_plans_than_one_process_and_two_and_eight_report_the_same(tmp_path):
     one, two = _report(tmp_path, "1"), _report(tmp_path, "2")
     # Eight workers, more than the command line starts on a small machine

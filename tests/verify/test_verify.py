@@ -149,7 +149,9 @@ def test_verify_reports_and_writes_json_and_failures(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "probe, pools", [(verify_run.PROBE_SECONDS, []), (0.0, [1, 1])], ids=["cheap", "slow"]
+    "probe, pools",
+    [(verify_run.PROBE_SECONDS, []), pytest.param(0.0, [1, 1], marks=pytest.mark.slow)],  # workers: slow
+    ids=["cheap", "slow"],
 )
 def test_a_small_run_goes_to_workers_only_when_its_games_are_slow(
     tmp_path, monkeypatch, pool_sizes, probe, pools
@@ -522,7 +524,11 @@ def test_a_table_played_as_given_is_said_to_cover_one_orientation():
 
 @pytest.mark.parametrize(
     "defender, jobs, phase",
-    [("tablebase", "1", "verifying"), ("worst", "2", "planning"), ("worst", "1", "planning")],
+    [
+        ("tablebase", "1", "verifying"),
+        pytest.param("worst", "2", "planning", marks=pytest.mark.slow),  # workers: slow
+        ("worst", "1", "planning"),
+    ],
 )
 def test_a_run_into_a_log_says_how_far_it_is(monkeypatch, defender, jobs, phase):
     """Standard error is no terminal here (no progress bar): a line says how
@@ -658,11 +664,12 @@ def test_the_pgn_of_a_game_handed_on_names_the_table_of_each_move(tmp_path, tabl
     "positions, defender",
     [
         # More than one chunk (deal.CHUNK): the segments are read in workers.
-        pytest.param("sample:220", "tablebase", marks=pytest.mark.slow),
+        ("sample:220", "tablebase"),
         # The worst case's plans are searched in workers.
         (str(POSITIONS / "kqkr_forks.epd"), "worst"),
     ],
 )
+@pytest.mark.slow
 def test_workers_plan_with_the_table_that_goes_on(tmp_path, tablebase_cache, positions, defender):
     """Two worker processes give the report one process gives for a table
     that hands its games to the bundled kqk: the successor's plans are
@@ -864,6 +871,7 @@ def test_workers_answers_are_awaited_where_a_ctrl_c_leaves_no_lock(defender, tab
     assert not data["interrupted"] and data["games"] == data["total"] == 300
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_the_commands_load_is_one_line():
     # A command's imports take half a second (seconds on a busy machine),
     # made when it runs: a Ctrl-C there gave a traceback of the import
