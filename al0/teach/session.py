@@ -128,8 +128,9 @@ class Practice:
         self._judges: dict[int, Judge] = {}
         """A judge for each planner the game has had (:attr:`judge`)."""
         self._undo: list[_Undo] = []
-        if self.ending() is not None:
-            raise PositionError(f"{board.fen()!r}: the game is already over")
+        ended = self.ending()
+        if ended is not None:
+            raise PositionError(f"{board.fen()!r}: the game is already over ({ended.detail})")
         self.optimal: int = self._goal(board)
         """The tablebase's distance to mate from the start, in our moves;
         for a defence, the moves to hold (:data:`HOLD_MOVES`)."""

@@ -76,6 +76,14 @@ def request(
         ("plan", {"table": "../advice_tables/krk.yaml"}, 403),
         ("practice/move", {"session": "nope", "move": "a1a2"}, 404),
         ("nothing", {}, 404),
+        # Pawns: a game the 50-move rule has ended, or ends before any mate,
+        # is refused as al0 plan refuses it (the plan was made, at clock 150 too).
+        ("plan", {"table": "kpk", "fen": "8/8/8/8/8/8/4P3/K6k w - - 100 1"}, 400),
+        ("plan", {"table": "kpk", "fen": "8/8/8/8/8/8/4P3/K6k w - - 150 1"}, 400),
+        ("plan", {"table": "kqk", "fen": "8/8/8/8/8/8/4Q3/K6k w - - 99 1"}, 400),
+        ("plan", {"table": "kpk_hold", "fen": "8/8/8/8/8/3k4/3P4/3K4 w - - 0 1"}, 400),  # their move
+        ("practice/start", {"table": "kpk", "fen": "8/8/8/8/8/8/4P3/K6k w - - 100 1"}, 400),
+        ("play", {"fen": "8/4P3/8/8/8/8/8/K6k w - - 0 1", "move": "e7e8k"}, 400),
     ],
 )
 def test_the_api_refuses_with_a_status(api: Api, route: str, body: dict[str, Any], status: int) -> None:
