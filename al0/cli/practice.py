@@ -75,7 +75,7 @@ COMMANDS_HELP = (
     "both sides at their best), best (the fastest move and the method's), next (the "
     "next exercise), flip (turn the board), board, moves (the legal moves), quit"
 )
-MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
+MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
 """A material named in capitals (``KQKR``): practise it with the tablebase alone."""
 MAX_EXERCISES = 1000
 """The most exercises --random draws: a set for a class, not the tablebase."""

@@ -536,6 +536,20 @@ def test_a_blunder_that_loses_says_black_wins_and_counts_as_the_verdict_does():
     assert "  best was Qxe4 (mate in 4 after it)" in result.output
 
 
+@pytest.mark.parametrize(
+    "material, fen, first",
+    [
+        # A material with pawns is one too: KPK read as a table's name, 'cannot read table'.
+        ("KPK", "8/4P3/8/8/8/8/8/K5k1 w - - 0 1", "1. e8=Q "),
+        ("KKP", "8/8/k7/8/8/2K5/1p6/8 b - - 0 1", "1... b1=Q "),
+    ],
+)
+def test_a_material_with_pawns_is_practised_with_the_tablebase_alone(material, fen, first):
+    result = practise(material, "--fen", fen, "--no-board", input=typed(first.split()[-1], "quit"))
+    assert result.exit_code == 0, result.output
+    assert "the tablebase advises" in result.output and first in result.output
+
+
 def test_why_says_measures_with_the_same_numbers_once():
     result = practise("kbbk", "--no-board", input=typed("why", "quit"))
     out = result.output
