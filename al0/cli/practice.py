@@ -58,6 +58,7 @@ from al0.teach import (
     parse_level,
     practice_game,
     practice_pgn_text,
+    practised_side,
     read_record,
     record_lines,
     record_path,
@@ -137,7 +138,10 @@ def _starts(
     """The exercises: the review queue's positions (``queued``), an EPD
     file's (with their ``id``, ``bm`` and ``am``), a level band's, a FEN,
     or the table's start."""
-    us = loaded.us if loaded is not None else chess.WHITE
+    if loaded is not None:
+        us = loaded.us
+    else:
+        us, material = practised_side(material)  # the stronger side's, its men first
     if queued:
         return [EpdLine(0, board) for board in queued]
     if epd is not None:

@@ -12,6 +12,7 @@ from typing import Any, Iterator
 import chess
 import pytest
 
+from al0.board import Material
 from al0.serve import Api, ApiError, Tables
 from al0.serve.server import MAX_BODY, SEARCH_WORKERS, Server
 from conftest import TEST_TABLES
@@ -90,6 +91,19 @@ def test_the_api_refuses_with_a_status(api: Api, route: str, body: dict[str, Any
     with pytest.raises(ApiError) as refused:
         api.call(route, body)
     assert refused.value.status == status
+
+
+@pytest.mark.parametrize(
+    "named, turn, ours",
+    [("KPK", "white", "KPK"), ("KKP", "black", "KPK")],
+)
+def test_a_material_served_alone_is_practised_by_its_stronger_side(named: str, turn: str, ours: str) -> None:
+    # KKP's level started White's pawn, then refused it as not KKP (400).
+    alone = Api(Tables(named))
+    assert alone.call("table", {"table": named})["material"] == ours
+    started = alone.call("practice/start", {"table": named, "level": "2..4"})
+    board = chess.Board(started["fen"])
+    assert started["turn"] == turn and Material.of(board, board.turn).name == ours
 
 
 def test_a_position_comes_with_its_legal_moves(api: Api) -> None:
