@@ -159,12 +159,14 @@ def blunder_reason(tablebase: Tablebase, after: chess.Board, us: chess.Color) ->
 
 def holding_moves(tablebase: Tablebase, board: chess.Board) -> list[chess.Move]:
     """The moves at ``board`` after which the side to move is not mated by
-    force (the draw kept, or better), in python-chess's order."""
+    force (the draw kept, or better), in python-chess's order; at clock 99
+    every move the 50-move rule ends the game after (a tablebase counts no
+    clock: its loss there was called a blunder, and the game was held)."""
     side, kept = board.turn, []
     for move in board.legal_moves:
         board.push(move)
         try:
-            if tablebase.result(board).winner in (None, side):
+            if ended_by_fifty_moves(board) or tablebase.result(board).winner in (None, side):
                 kept.append(move)
         except PositionError:  # too little left to mate: a material no table covers
             kept.append(move)

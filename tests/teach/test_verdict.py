@@ -116,6 +116,15 @@ def verdict(endgame, name: str, fen: str, san: str):
         ("kpk", KPK_AT_99, "e4", Grade.METHOD, "Push the pawn"),
         ("kpk", "8/8/8/8/8/8/4P3/K6k w - - 98 1", "Kb2", Grade.FASTEST, "the fastest way: mate in 12"),
         ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 99 80", "Qc8#", Grade.METHOD, "checkmate"),
+        # Holding: the move the tablebase says loses holds at clock 99.
+        ("kpk_hold", "8/8/8/8/4k3/8/3KP3/8 b - - 98 80", "Kf4", Grade.BLUNDER, "the draw is gone"),
+        (
+            "kpk_hold",
+            "8/8/8/8/4k3/8/3KP3/8 b - - 99 80",
+            "Kf4",
+            Grade.GOOD,
+            "the draw kept (5 moves do)",
+        ),  # each of its moves
     ],
 )
 def test_verdicts(endgame, name, fen, san, grade, reason):
