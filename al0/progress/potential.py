@@ -75,9 +75,11 @@ def warnings(options: Options) -> list[str]:
     ``al0 check`` warns of a table's (:mod:`al0.lang.lint`), found before
     the run computes any of them (a minute or two a feature).
 
-    :raises AL0Error: a term or condition that does not read.
+    :raises AL0Error: a material the analysis does not take (pawns), or a
+        term or condition that does not read.
     """
     material = options.material
+    check_pawnless(material)  # its one line, not warnings before it
     found = [
         *term_warnings(options.terms, material),
         *term_warnings(options.drive, material, "--drive term"),

@@ -189,6 +189,8 @@ def test_terms_and_conditions_are_linted_as_a_table_is_before_the_run(options, e
     # al0 progress KRK 'dist(K, K)' measured a minute and said nothing:
     # the table lint's warnings, on the words that would be computed.
     assert warnings(Options(parse_material("KRK"), **options)) == expected
+    with pytest.raises(AL0Error, match="pawnless"):  # the material's error alone, no warning first
+        warnings(Options(parse_material("KPK"), **options))
 
 
 def room_closure(graph, terms):
