@@ -12,7 +12,7 @@ import os
 import secrets
 import stat
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 try:
@@ -140,7 +140,10 @@ class WouldOverwrite(OSError):
 
 
 def write_atomically(
-    path: str | os.PathLike[str], data: bytes, keep: Iterable[str | os.PathLike[str] | None] = ()
+    path: str | os.PathLike[str],
+    data: bytes,
+    keep: Iterable[str | os.PathLike[str] | None] = (),
+    waiting: Callable[[], None] | None = None,
 ) -> None:
     """Write ``data`` to ``path`` so that a reader sees the old file or the
     whole new one, never replacing one of the files ``keep`` names (None
@@ -152,7 +155,8 @@ def write_atomically(
     ``0666`` less the umask as ``open()`` would give it. A symlink is
     followed, so its target is replaced and the link stays. Anything else
     that exists (``/dev/null``, a FIFO, a terminal) is written through:
-    replacing it would turn a device into a regular file. The temporary file
+    replacing it would turn a device into a regular file; ``waiting`` is
+    told when that waits for a FIFO's reader. The temporary file
     is removed if anything fails. The file is synced to disk before the
     rename and its folder after it, so a crash leaves the old file or the
     whole new one there too.
@@ -167,12 +171,13 @@ def write_atomically(
                 errno.EEXIST, f"it is (a link to) {os.fspath(kept)!r}, which this run reads", os.fspath(path)
             )
     try:
-        existing = os.stat(target)
+        # The path as given, links followed: /proc's links to a pipe
+        # (``--pgn >(gzip > game.gz)``, /dev/stdout) resolve to no file.
+        existing = os.stat(path)
     except FileNotFoundError:
         existing = None
     if existing is not None and not stat.S_ISREG(existing.st_mode):
-        with open(target, "wb") as stream:
-            stream.write(data)
+        _write_through(path, data, waiting)
         return
     fd, temporary = _create_beside(target)
     try:
@@ -210,6 +215,27 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def _write_through(target: str | os.PathLike[str], data: bytes, waiting: Callable[[], None] | None) -> None:
+    """Write ``data`` into what exists at ``target`` and is no regular file
+    (a device, a terminal, a FIFO). Opening a FIFO no process reads waits
+    until one does, as a shell's ``>`` does: ``waiting`` (when given) is
+    told first, so the wait is not a silent hang.
+
+    :raises OSError: as opening or writing it would.
+    """
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno != errno.ENXIO:  # ENXIO: a FIFO with no reader
+            raise
+        if waiting is not None:
+            waiting()
+        fd = os.open(target, os.O_WRONLY)
+    os.set_blocking(fd, True)  # the reader takes it at its pace
+    with os.fdopen(fd, "wb") as stream:
+        stream.write(data)
+
+
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Fail now, not after a long run, if ``path`` cannot be written: an
     existing file (or device) must be writable, and a new one's folder must
@@ -217,13 +243,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
 
     :raises OSError: naming why, as opening it for writing would.
     """
-    target = Path(os.path.realpath(path))
-    if target.is_dir():
+    # Links followed as opening would, /proc's to a pipe included (their
+    # resolved names, pipe:[N], are no files).
+    if os.path.isdir(path):
         raise IsADirectoryError(21, "Is a directory", str(path))
-    if target.exists():
-        if not os.access(target, os.W_OK):
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
             raise PermissionError(13, "Permission denied", str(path))
         return
+    target = Path(os.path.realpath(path))
     folder = target.parent
     if not folder.is_dir():
         raise FileNotFoundError(2, "No such file or directory", str(folder))

@@ -31,17 +31,22 @@ def _folded(text: str) -> str:
     return "".join(c for c in text.lower() if c not in "x+#!?=-")
 
 
-def _readings(board: chess.Board, move: chess.Move) -> tuple[str, str, str]:
-    """How ``move`` may be typed, folded: its SAN, its UCI, and for a piece
-    the letter and target alone (``bd4`` for ``Bcd4``: ambiguous if another
-    bishop also reaches d4; '' for a pawn)."""
+def _readings(board: chess.Board, move: chess.Move) -> tuple[str, ...]:
+    """How ``move`` may be typed, folded: its SAN, its UCI, for a piece the
+    letter and target alone (``bd4`` for ``Bcd4``: ambiguous if another
+    bishop also reaches d4; '' for a pawn), and for a promotion its SAN and
+    UCI without the piece (``e8``, ``e7e8``: every promotion reads so, and
+    the player is asked which, not told the move is illegal)."""
     piece = board.piece_type_at(move.from_square)
     short = (
         chess.piece_symbol(piece) + chess.square_name(move.to_square)
         if piece is not None and piece != chess.PAWN
         else ""
     )
-    return _folded(board.san(move)), move.uci(), short
+    san = _folded(board.san(move))
+    if move.promotion is None:
+        return san, move.uci(), short
+    return san, move.uci(), short, san[:-1], move.uci()[:4]
 
 
 def parse_move(board: chess.Board, text: str) -> chess.Move:

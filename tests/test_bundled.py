@@ -29,12 +29,14 @@ def test_a_bundled_name_wins_over_what_the_working_folder_holds(tmp_path, monkey
     assert table_path(spec) == names
 
 
-def test_the_command_line_takes_a_bundled_name_beside_a_folder_of_that_name(tmp_path, monkeypatch):
+@pytest.mark.parametrize("command", ["check", "uci"])
+def test_the_command_line_takes_a_bundled_name_beside_a_folder_of_that_name(tmp_path, monkeypatch, command):
     # click's path check refused it ("File 'kpk' is a directory") before the
-    # name was ever looked up: a user with a kpk/ folder could not play kpk.
+    # name was ever looked up: a user with a kpk/ folder could not play kpk
+    # (al0 uci kpk still could not, its argument a path of its own).
     monkeypatch.chdir(tmp_path)
     (tmp_path / "krk").mkdir()
     (tmp_path / "mine.yaml").mkdir()
-    assert CliRunner().invoke(cli, ["check", "krk"]).exit_code == 0
-    refused = CliRunner().invoke(cli, ["check", "mine.yaml"])
+    assert CliRunner().invoke(cli, [command, "krk"], input="quit\n").exit_code == 0
+    refused = CliRunner().invoke(cli, [command, "mine.yaml"], input="quit\n")
     assert refused.exit_code == 2 and "'mine.yaml' is a folder, not a table file" in refused.output

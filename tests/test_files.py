@@ -58,6 +58,39 @@ def test_a_fifo_is_written_through_not_replaced(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
+@pytest.mark.parametrize("reader_first", [True, False])
+def test_a_fifo_no_process_reads_is_waited_for_and_said_so(tmp_path, reader_first):
+    # Opening it waited for a reader in silence (al0 play --pgn FIFO hung):
+    # now ``waiting`` is told first, and only when there is none yet.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    told: list[str] = []
+    if reader_first:
+        held = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader there before the write
+        write_atomically(fifo, b"read", waiting=lambda: told.append("waiting"))
+        got.append(os.read(held, 100))
+        os.close(held)
+    else:
+        write_atomically(fifo, b"read", waiting=lambda: told.append("waiting") or reader.start())
+        reader.join(timeout=30)
+    assert got == [b"read"] and told == ([] if reader_first else ["waiting"])
+
+
+def test_a_pipe_named_through_dev_fd_is_written(tmp_path):
+    # --pgn >(gzip > game.gz) names /dev/fd/63, a link to "pipe:[N]", which
+    # is no file: it was refused as missing, or written beside as a new one.
+    read, write = os.pipe()
+    try:
+        check_writable(f"/dev/fd/{write}")
+        write_atomically(f"/dev/fd/{write}", b"piped")
+        assert os.read(read, 100) == b"piped"
+    finally:
+        os.close(read)
+        os.close(write)
+
+
 def test_check_writable_finds_a_typo_before_anything_is_written(tmp_path):
     with pytest.raises(FileNotFoundError):
         check_writable(tmp_path / "no such folder" / "report.json")

@@ -21,6 +21,7 @@ from al0.board.sampling import placement_count
 from al0.cli import cli
 from al0.cli.messages import LONGEST_ERROR
 from al0.engine.defenders import RandomDefender, make_defender, not_a_closed_loop_notice
+from al0.lang import library_import
 from al0.lang.specs import MADE_KINDS, DefenderError, DefenderSpec
 from al0.verify.verifier import Verifier, VerifySpec
 from conftest import FAKE_ENGINE, LIBRARIES, TABLES
@@ -118,6 +119,19 @@ MATE_IN_1 = "2k5/8/2K5/8/8/8/8/7R w - - 0 1"
 def test_check_reports_a_library_that_exits_on_import(monkeypatch, how, raised):
     monkeypatch.setenv("AL0_TEST_EXIT", how)
     one_line_error(run("check", EXITING), "exiting.yaml:4:10", "exiting.py", raised)
+
+
+@pytest.mark.parametrize("how", ["loop", "library-loop"])
+@pytest.mark.parametrize("command", ["check", "play"])
+def test_a_library_that_loops_for_ever_is_stopped_and_named(monkeypatch, how, command):
+    # It hung check and play with no word (Ctrl-C was the way out). The
+    # budget is shortened here: the library never ends, so it is always over.
+    monkeypatch.setenv("AL0_TEST_EXIT", how)
+    monkeypatch.setattr(library_import, "LIBRARY_SECONDS", 0.1)
+    result = run(command, EXITING, *(["--fen", MATE_IN_1, "--no-board"] if command == "play" else []))
+    one_line_error(
+        result, "exiting.yaml:4:10", "exiting.py", "ran over 0.1 s and were stopped (a loop without end?)"
+    )
 
 
 def test_ctrl_c_while_a_library_loads_stops_al0(monkeypatch):

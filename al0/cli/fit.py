@@ -80,9 +80,12 @@ def fit(
     """
     if pre is not None and not pre.strip():
         raise click.UsageError("--pre is empty: give a goal expression")
-    from al0.progress import agreement_text, summary
+    from al0.progress import Options, agreement_text, summary, warnings
     from al0.progress import fit as fitted
     from al0.tablebase import load
+
+    for warning in warnings(Options(material, terms, pre=pre)):  # as al0 progress warns
+        click.echo(f"warning: {warning}", err=True)
 
     table = load(str(material), progress=build_progress())
     result = fitted(table, terms, pre, sample, seed, target, scale)

@@ -78,11 +78,16 @@ def check_no_overwrite(inputs: dict[str, str | None], outputs: dict[str, str | N
 def write_output(path: str, text: str, what: str, keep: Iterable[str | None] = ()) -> None:
     """Write an output atomically (standard output for ``-``), or fail with
     a one-line error; never over a file of ``keep`` (the run's inputs: the
-    path may have become a link to one since :func:`check_no_overwrite`)."""
+    path may have become a link to one since :func:`check_no_overwrite`).
+    A FIFO no process reads is waited for, and said so on standard error."""
     if path == STDOUT:
         click.echo(text, nl=False)
         return
+
+    def waiting() -> None:
+        click.echo(f"waiting for a process to read the FIFO {shown_path(path)} (Ctrl-C stops)", err=True)
+
     try:
-        write_atomically(path, text.encode("utf-8"), keep)
+        write_atomically(path, text.encode("utf-8"), keep, waiting)
     except OSError as error:
         raise CommandError(f"{shown_path(path)}: cannot write {what}: {error.strerror}") from None

@@ -295,7 +295,10 @@ def start_note(match: Match, board: chess.Board) -> str | None:
     possible is said so first (:func:`~al0.cli.positions.not_playable_why`)."""
     why = not_playable_why(match.table, board)
     if why is not None:
-        return f"note: {why}: {match.table.name} plays it all the same"
+        # A game over already (clock 100 and more) has no move to play: "plays it
+        # all the same" before "Game over" read as a contradiction.
+        over = board.outcome() is not None or board.is_fifty_moves()
+        return f"note: {why}" + ("" if over else f": {match.table.name} plays it all the same")
     table, tablebase = match.table, match.tablebase
     verdict = None if tablebase is None else unfit_start_verdict(table, board, tablebase)
     if verdict is None:

@@ -58,6 +58,7 @@ from al0.teach import (
     parse_level,
     practice_game,
     practice_pgn_text,
+    practised_side,
     read_record,
     record_lines,
     record_path,
@@ -75,7 +76,7 @@ COMMANDS_HELP = (
     "both sides at their best), best (the fastest move and the method's), next (the "
     "next exercise), flip (turn the board), board, moves (the legal moves), quit"
 )
-MATERIAL = re.compile(r"K[QRBN]*K[QRBN]*")
+MATERIAL = re.compile(r"K[QRBNP]*K[QRBNP]*")
 """A material named in capitals (``KQKR``): practise it with the tablebase alone."""
 MAX_EXERCISES = 1000
 """The most exercises --random draws: a set for a class, not the tablebase."""
@@ -137,7 +138,10 @@ def _starts(
     """The exercises: the review queue's positions (``queued``), an EPD
     file's (with their ``id``, ``bm`` and ``am``), a level band's, a FEN,
     or the table's start."""
-    us = loaded.us if loaded is not None else chess.WHITE
+    if loaded is not None:
+        us = loaded.us
+    else:
+        us, material = practised_side(material)  # the stronger side's, its men first
     if queued:
         return [EpdLine(0, board) for board in queued]
     if epd is not None:

@@ -175,7 +175,7 @@ def progress(
     and its output, is docs/progress.md.
     """
     _check_options(click.get_current_context().params)
-    from al0.progress import Options, analyse  # lazily: numpy and the tablebase
+    from al0.progress import Options, analyse, warnings  # lazily: numpy and the tablebase
 
     options = Options(
         material,
@@ -198,6 +198,8 @@ def progress(
         memo=None if memo is None else Path(memo),
         failures=failures_path is not None,
     )
+    for warning in warnings(options):  # before the minutes the run takes
+        click.echo(f"warning: {warning}", err=True)
     result = analyse(options, build_progress())
     if failures_path is not None:
         write_output(failures_path, "".join(line + "\n" for line in result.failures), "failures")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, TextIO
 import click
 
 from al0.cli.messages import reports_errors
-from al0.cli.params import BUDGET
+from al0.cli.params import BUDGET, TableName
 from al0.uci import AUTO, serve_handshake_first
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def _send(line: str) -> None:
 
 
 @click.command()
-@click.argument("table", required=False, type=click.Path(dir_okay=False))
+@click.argument("table", required=False, type=TableName())
 @BUDGET
 @reports_errors
 def uci(table: str | None, budget: int) -> None:

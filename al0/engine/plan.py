@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import chess
@@ -280,12 +280,15 @@ class Planner:
             material (ours exactly, theirs the table's or fewer, one king a
             side): every entry (a plan, a game, a match, verify) comes here.
         """
+        counters = None if board is None else (board.halfmove_clock, board.fullmove_number)
         if self.cache is not None:
             plan = self.cache.get(position)
             if plan is not None and not self._comes_back(plan, seen):
-                return plan
+                # The cache is keyed by the position alone: the counters
+                # shown are this board's, not those of the board that
+                # first asked (a second EPD line read as the first's clock).
+                return plan if plan.counters == counters else replace(plan, counters=counters)
         self._check_material(position)
-        counters = None if board is None else (board.halfmove_clock, board.fullmove_number)
         if self.core is not None and self.cache is None:
             # One call into the core, the symmetry too (with a cache, the
             # canonical image's plan is looked up first, below).

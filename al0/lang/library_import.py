@@ -6,15 +6,26 @@ is a :class:`~al0.errors.LibraryError` naming where."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
+import signal
+import threading
 from pathlib import Path
-from typing import Callable
+from types import FrameType
+from typing import Callable, Iterator
 
 from al0.bundled import LIBRARY_DIR
 from al0.errors import LibraryError
 from al0.lang.library import Library
+
+LIBRARY_SECONDS = 20.0
+"""Wall time a library's import and ``library()`` may take before al0 stops
+them as a loop without end: the bundled libraries take some 30 ms, and a
+library's code only defines its names; a loop in it was a hang with no word
+(Ctrl-C was the way out). A budget of time, not of steps, as nothing counts
+the steps of a user's Python."""
 
 ENTRY_POINT_GROUP = "al0.libraries"
 """Installed packages offer libraries by name in this entry-point group; an
@@ -80,20 +91,63 @@ def _load_entry_point(point: importlib.metadata.EntryPoint) -> Library:
     ).with_standard()
 
 
+class _OverTime(BaseException):
+    """Raised into a library's code that has run over :data:`LIBRARY_SECONDS`:
+    a BaseException, as KeyboardInterrupt is, so that the code's own
+    ``except Exception`` does not take it for one of its errors."""
+
+
+@contextlib.contextmanager
+def _within(seconds: float) -> Iterator[None]:
+    """While the block runs, :class:`_OverTime` is raised into it once
+    ``seconds`` of wall time have passed. Only where a timer's signal can
+    reach it: the main thread, on a platform with ``setitimer``, no other
+    timer armed (a test runner's); elsewhere the block runs unbounded."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    ):
+        yield
+        return
+    armed = [True]
+
+    def over(signal_number: int, frame: FrameType | None) -> None:
+        if armed[0]:  # not once the block is done, in its last instants
+            raise _OverTime
+
+    previous = signal.signal(signal.SIGALRM, over)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _run_library_code(make: Callable[[], object], where: str) -> Library:
     """The :class:`Library` that ``make`` (the user's code: an import and its
     ``library()``) returns, or a LibraryError naming ``where``.
 
     Any failure of the user's code is reported, not raised: also sys.exit(),
-    which would otherwise end al0 with no word and exit 0. KeyboardInterrupt
-    is the exception, as in the search: a real Ctrl-C (or SIGTERM, which the
-    CLI raises as one) during a slow import arrives the same way, and must
-    stop al0 as a signal does, not blame the library.
+    which would otherwise end al0 with no word and exit 0, and code still
+    running after :data:`LIBRARY_SECONDS` (a loop without end hung ``al0
+    check`` and ``play`` in silence). KeyboardInterrupt is the exception, as
+    in the search: a real Ctrl-C (or SIGTERM, which the CLI raises as one)
+    during a slow import arrives the same way, and must stop al0 as a signal
+    does, not blame the library.
     """
     try:
-        library = make()
+        with _within(LIBRARY_SECONDS):
+            library = make()
     except (LibraryError, KeyboardInterrupt):
         raise
+    except _OverTime:
+        raise LibraryError(
+            f"{where}: its import and library() ran over {LIBRARY_SECONDS:g} s and were stopped "
+            "(a loop without end?)"
+        ) from None
     except BaseException as error:
         detail = f": {error}" if str(error) else ""
         raise LibraryError(f"{where}: library raised {type(error).__name__}{detail}") from error

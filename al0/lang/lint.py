@@ -13,7 +13,7 @@ import operator
 from dataclasses import dataclass
 from typing import Iterator
 
-from al0.lang.model import AdviceTable, Compare, Const, Feature, Goal, Location, feature_calls, leaves
+from al0.lang.model import AdviceTable, Call, Compare, Const, Feature, Goal, Location, feature_calls, leaves
 from al0.lang.vocabulary.registry import ENTRIES, KING, PIECE
 from al0.lang.vocabulary.terms import material_pieces
 
@@ -72,25 +72,9 @@ def goal_problems(goal: Goal, pieces: set[str], holds: bool = False) -> Iterator
     what the defence keeps, so measuring them is no mistake."""
     seen: set[str] = set()
     for call in feature_calls(goal):
-        if call.text in seen:
-            continue
-        seen.add(call.text)
-        entry = ENTRIES.get(call.family)
-        if entry is None:
-            continue  # a library's own feature: its meaning is the library's
-        named = [arg for arg, kind in zip(call.args, entry.params) if kind in (PIECE, KING)]
-        repeated = next((piece for piece in named if named.count(piece) > 1), None)
-        if repeated is not None and call.family in DISTANCES:
-            other = repeated.swapcase()
-            meant = f": did you mean {call.family}({repeated}, {other})?" if other in pieces else ""
-            yield f"{call} is the distance from {repeated} to itself, always 0{meant}"
-        elif repeated is not None:
-            yield f"{call} names {repeated} twice: it measures one piece against itself"
-        if not holds and entry.default is not None and call.args and call.args[0][:1].isupper():
-            yield (
-                f"{call} measures our own king, but {call.family} is meant for theirs "
-                f"({call.family} or {call.family}({entry.default}))"
-            )
+        if call.text not in seen:
+            seen.add(call.text)
+            yield from feature_problems(call, pieces, holds)
     for leaf in leaves(goal):
         if isinstance(leaf, Compare):
             fixed = fixed_outcome(leaf)
@@ -101,6 +85,29 @@ def goal_problems(goal: Goal, pieces: set[str], holds: bool = False) -> Iterator
                     if fixed
                     else f"{text} compares a term with itself: it never holds"
                 )
+
+
+def feature_problems(call: Call, pieces: set[str], holds: bool = False) -> Iterator[str]:
+    """What is wrong with the feature ``call`` in itself (a table's goal,
+    or a term of ``al0 progress``): a distance from a piece to itself, a
+    piece named twice, our own king measured where the vocabulary means
+    theirs; nothing for a library's own feature, whose meaning is its own."""
+    entry = ENTRIES.get(call.family)
+    if entry is None:
+        return
+    named = [arg for arg, kind in zip(call.args, entry.params) if kind in (PIECE, KING)]
+    repeated = next((piece for piece in named if named.count(piece) > 1), None)
+    if repeated is not None and call.family in DISTANCES:
+        other = repeated.swapcase()
+        meant = f": did you mean {call.family}({repeated}, {other})?" if other in pieces else ""
+        yield f"{call} is the distance from {repeated} to itself, always 0{meant}"
+    elif repeated is not None:
+        yield f"{call} names {repeated} twice: it measures one piece against itself"
+    if not holds and entry.default is not None and call.args and call.args[0][:1].isupper():
+        yield (
+            f"{call} measures our own king, but {call.family} is meant for theirs "
+            f"({call.family} or {call.family}({entry.default}))"
+        )
 
 
 def fixed_outcome(comparison: Compare) -> bool | None:

@@ -28,17 +28,26 @@ def read_successors(reader: Reader, node: YamlNode, material: Material) -> tuple
     """The entries of ``successors:`` (``node``) of a table of ``material``.
 
     :raises TableSyntaxError: at the entry: a material that does not parse,
-        is the table's own or no capture or promotion makes of it
+        is named twice (``KQK`` and ``kqk``), is the table's own or no
+        capture or promotion makes of it
         (:func:`al0.board.reachable`), or a table that is neither a bundled
         name nor a file in the table's folder or below.
     """
     entries = reader.mapping(node, "successors", ())
     found = []
+    named: dict[Material, str] = {}
     for key, (key_node, value_node) in entries.items():
         try:
             after = Material.parse(key.strip().upper())
         except PositionError as error:
             raise reader.error(key_node, f"successors: {error}") from None
+        if after in named:
+            # Two spellings of one material (KQK, kqk): al0 check showed the
+            # last, and a game went on with the first.
+            raise reader.error(
+                key_node, f"successors: {key!r} names {after} again (as {named[after]!r} before)"
+            )
+        named[after] = key
         if after == material:
             raise reader.error(key_node, f"successors: {after} is the table's own material")
         if not reachable(material, after):

@@ -14,7 +14,7 @@ from al0.faces import lazy_face
 
 if TYPE_CHECKING:
     from al0.progress.fitting import Fit, agreement_text, fit, summary
-    from al0.progress.potential import Analysis, Options, analyse
+    from al0.progress.potential import Analysis, Options, analyse, warnings
 
 _HOMES = {
     "Fit": "fitting",
@@ -24,9 +24,10 @@ _HOMES = {
     "Analysis": "potential",
     "Options": "potential",
     "analyse": "potential",
+    "warnings": "potential",
 }
 """Each name of the face and the module it lives in."""
 
-__all__ = ["Analysis", "Fit", "Options", "agreement_text", "analyse", "fit", "summary"]
+__all__ = ["Analysis", "Fit", "Options", "agreement_text", "analyse", "fit", "summary", "warnings"]
 
 __getattr__ = lazy_face(__name__, _HOMES)

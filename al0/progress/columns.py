@@ -18,21 +18,24 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from al0 import __version__
+from al0.board import Material
 from al0.errors import AL0Error, TableSyntaxError
 from al0.files import read_regular_file, remove_stale_temporaries, write_atomically
 from al0.integers import IntegerError, parse_int
 from al0.lang.compile_goals import compile_goal
 from al0.lang.expr import parse_call
+from al0.lang.lint import feature_problems, goal_problems
 from al0.lang.loader import parse_table
-from al0.lang.model import Goal
+from al0.lang.model import AdviceTable, Goal
 from al0.lang.vocabulary.binding import Binder
+from al0.lang.vocabulary.terms import material_pieces
 from al0.progress.batch import NO_VALUE, Batch, GoalFunction
 from al0.tablebase import FORMAT_VERSION
 from al0.tablebase.geometry import Mask
@@ -103,6 +106,68 @@ def parse_term(term: str) -> list[tuple[int, str, int]]:
     return parts
 
 
+def condition_table(condition: str, what: str, material: Material) -> AdviceTable:
+    """The goal expression ``condition`` as the precondition of a one-rule
+    table of ``material``, so its names are checked as a table's are; an
+    error names ``what`` and the column in ``condition``.
+
+    :raises TableSyntaxError: an empty or bad condition.
+    """
+    if not condition.strip():
+        raise TableSyntaxError(f"{what}: an empty condition: give a goal expression")
+    text = (
+        f"name: hold\nmaterial: {material.name}\nrules:\n"
+        f"{_RULE_PREFIX}{json.dumps(condition)}, then: [a]}}\n"
+        "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, "
+        "them-moves: nomove}}\n"
+    )
+    try:
+        return parse_table(text, what, Path("."))
+    except AL0Error as error:
+        found = re.fullmatch(
+            rf"{re.escape(what)}:\d+:(\d+): (?:rule 'hold' precondition: )?(.*)", str(error), re.DOTALL
+        )
+        if found is None:
+            raise TableSyntaxError(f"{what} {condition!r}: {error}") from None
+        column = max(1, int(found.group(1)) - _EXPRESSION_COLUMN + 1)
+        raise TableSyntaxError(f"{what} {condition!r}:{column}: {found.group(2)}") from None
+
+
+def term_warnings(terms: Sequence[str], material: Material, label: str = "term") -> Iterator[str]:
+    """What the table lint (:mod:`al0.lang.lint`) would warn of in each of
+    ``terms``, read before any value is computed (``dist(K, K)``, always 0,
+    took a minute to measure and said nothing); each warning names its
+    term as an error in it does (``term 1 'dist(K, K)':1: …``).
+
+    :raises TableSyntaxError: a term that does not read, as computing it would.
+    """
+    pieces = set(material_pieces(material))
+    for number, term in enumerate(terms, 1):
+        try:
+            parts = parse_term(term)
+        except TableSyntaxError as error:
+            raise TableSyntaxError(f"{label} {number} {term!r}:{error}") from None
+        for _, name, offset in parts:
+            what = f"{label} {number} {term!r}:{offset + 1}"
+            if name.startswith("[") and name.endswith("]"):
+                goal = condition_table(name[1:-1], what, material).rules[0].precondition
+                problems = list(goal_problems(goal, pieces))
+            else:
+                try:
+                    problems = list(feature_problems(parse_call(name), pieces))
+                except AL0Error as error:
+                    raise TableSyntaxError(f"{what}: {error}") from None
+            yield from (f"{what}: {problem}" for problem in problems)
+
+
+def condition_warnings(condition: str, what: str, material: Material) -> Iterator[str]:
+    """:func:`term_warnings` of a goal expression given as an option
+    (``--pre``, ``--hold``, …), named by ``what``."""
+    goal = condition_table(condition, what, material).rules[0].precondition
+    pieces = set(material_pieces(material))
+    yield from (f"{what} {condition!r}: {problem}" for problem in goal_problems(goal, pieces))
+
+
 class Terms:
     """Evaluates features and conditions over ``graph``'s ending, keeping
     each column in ``memo`` (a directory) when given."""
@@ -114,27 +179,9 @@ class Terms:
         self.batch = Batch(graph)
 
     def goal(self, condition: str, what: str) -> tuple[Goal, GoalFunction]:
-        """The goal expression ``condition``, read as the precondition of a
-        one-rule table, so its names are checked as a table's are; an error
-        names ``what`` and the column in ``condition``."""
-        if not condition.strip():
-            raise TableSyntaxError(f"{what}: an empty condition: give a goal expression")
-        text = (
-            f"name: hold\nmaterial: {self.graph.table.name}\nrules:\n"
-            f"{_RULE_PREFIX}{json.dumps(condition)}, then: [a]}}\n"
-            "advice: {a: {better-goal: mate, holding-goal: true, us-moves: {0: legal}, "
-            "them-moves: nomove}}\n"
-        )
-        try:
-            table = parse_table(text, what, Path("."))
-        except AL0Error as error:
-            found = re.fullmatch(
-                rf"{re.escape(what)}:\d+:(\d+): (?:rule 'hold' precondition: )?(.*)", str(error), re.DOTALL
-            )
-            if found is None:
-                raise TableSyntaxError(f"{what} {condition!r}: {error}") from None
-            column = max(1, int(found.group(1)) - _EXPRESSION_COLUMN + 1)
-            raise TableSyntaxError(f"{what} {condition!r}:{column}: {found.group(2)}") from None
+        """The goal expression ``condition`` (:func:`condition_table`) and
+        its function."""
+        table = condition_table(condition, what, self.graph.table.material)
         goal = table.rules[0].precondition
         return goal, compile_goal(goal, table.library)
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from al0.board import Material
 from al0.errors import AL0Error
-from al0.progress.columns import INF, MATE, PerPosition, Terms
+from al0.progress.columns import INF, MATE, PerPosition, Terms, condition_warnings, term_warnings
 from al0.progress.minmax import Hold, closure, depths, histogram, histogram_text
 from al0.progress.walk import Phase, Walker
 from al0.tablebase import load
@@ -68,6 +68,32 @@ class Analysis:
     data: dict[str, object] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     """With ``Options.failures``: an EPD line for each position outside the closure."""
+
+
+def warnings(options: Options) -> list[str]:
+    """What the terms and conditions of ``options`` probably get wrong, as
+    ``al0 check`` warns of a table's (:mod:`al0.lang.lint`), found before
+    the run computes any of them (a minute or two a feature).
+
+    :raises AL0Error: a material the analysis does not take (pawns), or a
+        term or condition that does not read.
+    """
+    material = options.material
+    check_pawnless(material)  # its one line, not warnings before it
+    found = [
+        *term_warnings(options.terms, material),
+        *term_warnings(options.drive, material, "--drive term"),
+        *term_warnings(options.prefer, material, "--prefer term"),
+    ]
+    for option, condition in (
+        ("--pre", options.pre),
+        ("--target", options.target),
+        ("--hold", options.hold),
+        ("--switch", options.switch),
+    ):
+        if condition:
+            found += condition_warnings(condition, option, material)
+    return found
 
 
 def analyse(options: Options, say: Say | None = None) -> Analysis:

@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import chess
 import chess.svg
 
-from al0.board import check_playable
+from al0.board import check_not_over, check_playable
 from al0.report import plan_json
 from al0.serve.api import ApiError, Json, board_of, legal_move, optional_text, position_json, text
 from al0.serve.tables import Matches, Tables
@@ -129,6 +129,7 @@ class Positions:
         check_playable(board, table.material, table.us)
         if board.turn != table.us:
             raise ApiError(400, f"{board.fen()!r}: it is not the table's side to move")
+        check_not_over(board)  # as al0 plan refuses it: no plan is played from there
         with served.lock:
             result = served.match.planner.plan(board)
         answer = plan_json(result, table)

@@ -67,7 +67,7 @@ def read_games(path: str, probe: Probe | None = None) -> list[dict[str, Any]]:
     games: list[dict[str, Any]] = []
     handle = io.StringIO(text)
     while len(games) < MAX_GAMES:
-        game = chess.pgn.read_game(handle)
+        game = chess.pgn.read_game(handle, Visitor=_QuietBuilder)
         if game is None:
             break
         if game.errors:
@@ -80,6 +80,15 @@ def read_games(path: str, probe: Probe | None = None) -> list[dict[str, Any]]:
     if not games:
         raise PositionError(f"{path}: no games in it")
     return games
+
+
+class _QuietBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
+    """python-chess's game builder, its errors kept on the game and not
+    logged: the log's line ('illegal san: … while parsing <Game at 0x…>')
+    came on standard error before al0's own one-line error."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
 
 
 def _game(game: chess.pgn.Game, probe: Probe | None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from al0.engine import Match, Tablebases
 from al0.errors import PositionError
 from al0.lang import load_table
 from al0.serve.api import ApiError
+from al0.teach import practised_side
 
 if TYPE_CHECKING:
     from al0.engine import Planner
@@ -116,7 +117,8 @@ class Matches:
 
     def get(self, name: str) -> Served:
         """The table called ``name`` ready to play (the material served
-        without a table: White's, as ``al0 practice`` plays it); 403 as
+        without a table: its stronger side's, as ``al0 practice`` plays it,
+        :func:`~al0.teach.practised_side`); 403 as
         :meth:`Tables.get`."""
         material = self.tables.material_of(name)
         table = self.tables.get(name) if material is None else None
@@ -125,7 +127,8 @@ class Matches:
             if served is None:
                 if table is None:
                     assert material is not None
-                    served = Served(name, material, chess.WHITE, None)
+                    us, ours = practised_side(material)
+                    served = Served(name, ours, us, None)
                 else:
                     match = Match(table, self.budget, self.tablebases)
                     match.planner.limits = replace(match.planner.limits, stop=self.stop)

@@ -51,8 +51,12 @@ def parse_material(text: str) -> Material:
     """The tablebase's material that ``text`` names, e.g. ``"KNKR"`` → ``KRKN``.
 
     :raises PositionError: for anything but two kings and at most two queens,
-        rooks, bishops, knights or pawns.
+        rooks, bishops, knights or pawns; spaces around it are let pass
+        (a shell's quotes), spaces within it named.
     """
+    text = text.strip()
+    if any(char.isspace() for char in text):
+        raise PositionError(f"material {text!r}: write it without spaces ({''.join(text.split())!r})")
     match = _WITH_PAWNS.fullmatch(text)
     if match is not None and "P" in text:
         sides = [
@@ -73,7 +77,7 @@ def parse_material(text: str) -> Material:
     if material is None or material.men > MAX_MEN:
         raise PositionError(
             f"unsupported material {text!r}: expected two kings and up to {MAX_MEN - 2} "
-            f"pieces of {', '.join(PIECE_LETTERS)}, e.g. 'KRK', 'KBNK' or 'KQKR'"
+            f"men of {', '.join(PIECE_LETTERS)} or P, e.g. 'KRK', 'KBNK', 'KQKR' or 'KPK'"
         )
     return material.stronger_first()
 

@@ -541,7 +541,13 @@ class Tablebase:
             chess.Piece(piece, stronger if side == 0 else not stronger)
             for piece, side in zip(self.material.types, self.material.sides)
         )
-        return PositionClasses(np.stack(squares, axis=1)[order], size[order], pieces, side_to_move)
+        placed = np.stack(squares, axis=1)[order]
+        if self._pawns and stronger == chess.BLACK:
+            # The first side's pawns go up the board: given to Black, the
+            # class is its mirror, ranks flipped (recoloured alone, a pawn
+            # went the wrong way: positions illegal, or of other values).
+            placed = placed ^ 56
+        return PositionClasses(placed, size[order], pieces, side_to_move)
 
     def stats(self) -> Stats:
         """Counts of positions by side to move and result, each class

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         turn_line,
         why_lines,
     )
-    from al0.teach.exercises import Level, level_starts, parse_level
+    from al0.teach.exercises import Level, level_starts, parse_level, practised_side
     from al0.teach.explain import Change, Explainer, Explanation, Part
     from al0.teach.lessons import (
         ADVISORS,
@@ -69,6 +69,7 @@ _HOMES = {
     "Level": "exercises",
     "level_starts": "exercises",
     "parse_level": "exercises",
+    "practised_side": "exercises",
     "Change": "explain",
     "Explainer": "explain",
     "Explanation": "explain",
@@ -155,6 +156,7 @@ __all__ = [
     "level_starts",
     "moves_text",
     "parse_level",
+    "practised_side",
     "practice_game",
     "practice_pgn_text",
     "read_record",

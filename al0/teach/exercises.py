@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from al0.board import Material
 from al0.errors import PositionError
 from al0.teach.verdict import holding_moves
 
@@ -51,6 +52,18 @@ def parse_level(text: str) -> Level:
     if lo < 1 or hi < lo:
         raise PositionError(f"{text!r} is not a level: A..B needs 1 <= A <= B")
     return Level(lo, hi)
+
+
+def practised_side(named: Material) -> tuple[chess.Color, Material]:
+    """The colour a person plays who practises ``named`` with the tablebase
+    alone (White's men named first, as ``al0 practice KQKR`` reads it: the
+    stronger side's), and the material named from that colour's side:
+    ``KNKR`` is Black's rook (``KRKN``), ``KKP`` Black's pawn (``KPK``); a
+    mirror material (``KPKP``) White's. The exercises of a level were
+    White's whatever the name, so ``KKP``'s contradicted it."""
+    if named.stronger_first() == named:
+        return chess.WHITE, named
+    return chess.BLACK, named.swapped()
 
 
 def level_starts(

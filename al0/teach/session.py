@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.board import Material
+from al0.board.fen import FIFTY_MOVE_PLIES
 from al0.board.position import from_board
 from al0.engine.defenders import MostTestingAttacker
 from al0.engine.plan import Plan, Planner
@@ -27,12 +28,11 @@ from al0.engine.play import Ending, GameEnd, descend, game_ending
 from al0.engine.tree import ForcingTree
 from al0.errors import PositionError
 from al0.teach.record import Attempt
-from al0.teach.verdict import Grade, Judge, Verdict, holding_moves
+from al0.teach.verdict import Grade, Judge, Verdict, ended_by_fifty_moves, fastest_moves, holding_moves
 
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
 
-FIFTY_MOVE_PLIES = 100
 
 HOLD_MOVES = 50
 """The moves a defence of a draw is practised for: the 50-move rule's,
@@ -128,8 +128,9 @@ class Practice:
         self._judges: dict[int, Judge] = {}
         """A judge for each planner the game has had (:attr:`judge`)."""
         self._undo: list[_Undo] = []
-        if self.ending() is not None:
-            raise PositionError(f"{board.fen()!r}: the game is already over")
+        ended = self.ending()
+        if ended is not None:
+            raise PositionError(f"{board.fen()!r}: the game is already over ({ended.detail})")
         self.optimal: int = self._goal(board)
         """The tablebase's distance to mate from the start, in our moves;
         for a defence, the moves to hold (:data:`HOLD_MOVES`)."""
@@ -257,7 +258,10 @@ class Practice:
 
     def distance(self) -> int | None:
         """The tablebase's moves to mate for the person's side now; None
-        when it has no forced mate (any more)."""
+        when it has no forced mate (any more), the 50-move rule's end
+        included."""
+        if ended_by_fifty_moves(self.board):
+            return None
         try:
             return self.tablebase.dtm(self.board, self.us)
         except PositionError:  # material lost: the board is not of this ending
@@ -290,7 +294,7 @@ class Practice:
         try:
             if self.holds:
                 return holding_moves(self.tablebase, self.board)
-            return self.tablebase.best_moves(self.board)
+            return fastest_moves(self.tablebase, self.board)
         except PositionError:
             return []
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.board import Material
+from al0.board.fen import FIFTY_MOVE_PLIES
 from al0.board.position import from_board
 from al0.engine.plan import Plan, Planner
 from al0.engine.search import ForcingTreeSearch
@@ -86,12 +87,39 @@ def moves_text(count: int) -> str:
 
 
 def _distance_after(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> int | None:
-    """Our moves to mate at ``board`` (None: no forced mate, or material the
-    tablebase does not know: a piece lost to nothing it covers)."""
+    """Our moves to mate at ``board`` (None: no forced mate, the 50-move
+    rule has ended the game, or material the tablebase does not know: a
+    piece lost to nothing it covers)."""
+    if ended_by_fifty_moves(board):
+        return None
     try:
         return tablebase.dtm(board, us)
     except PositionError:
         return None
+
+
+def ended_by_fifty_moves(board: chess.Board) -> bool:
+    """Whether the 50-move rule has ended the game at ``board``, as the
+    game loop ends it (a mate on the 100th half-move still counts). A
+    tablebase counts no clock: its distance there is no win."""
+    return board.halfmove_clock >= FIFTY_MOVE_PLIES and not board.is_checkmate()
+
+
+def fastest_moves(tablebase: Tablebase, board: chess.Board) -> list[chess.Move]:
+    """The tablebase's fastest mating moves at ``board``, less those after
+    which the 50-move rule ends the game (at clock 99 in KPK its Kb1 was
+    called the fastest, and drew); all of them when every one does.
+
+    :raises PositionError: as :meth:`Tablebase.best_moves`.
+    """
+    best = tablebase.best_moves(board)
+    kept = []
+    for move in best:
+        board.push(move)
+        if not ended_by_fifty_moves(board):
+            kept.append(move)
+        board.pop()
+    return kept or best
 
 
 def _lost_in(tablebase: Tablebase, board: chess.Board, us: chess.Color) -> int | None:
@@ -113,6 +141,8 @@ def blunder_reason(tablebase: Tablebase, after: chess.Board, us: chess.Color) ->
         return f"stalemate: their king{where} has no square and no other move"
     if after.is_insufficient_material():
         return "a draw: not enough material left to mate"
+    if ended_by_fifty_moves(after):
+        return "the 50-move rule ends the game: 50 moves without a capture or a pawn move, a draw"
     try:
         reply = tablebase.best_defence(after)
     except PositionError:
@@ -129,12 +159,14 @@ def blunder_reason(tablebase: Tablebase, after: chess.Board, us: chess.Color) ->
 
 def holding_moves(tablebase: Tablebase, board: chess.Board) -> list[chess.Move]:
     """The moves at ``board`` after which the side to move is not mated by
-    force (the draw kept, or better), in python-chess's order."""
+    force (the draw kept, or better), in python-chess's order; at clock 99
+    every move the 50-move rule ends the game after (a tablebase counts no
+    clock: its loss there was called a blunder, and the game was held)."""
     side, kept = board.turn, []
     for move in board.legal_moves:
         board.push(move)
         try:
-            if tablebase.result(board).winner in (None, side):
+            if ended_by_fifty_moves(board) or tablebase.result(board).winner in (None, side):
                 kept.append(move)
         except PositionError:  # too little left to mate: a material no table covers
             kept.append(move)
@@ -210,7 +242,7 @@ class Judge:
         if self.planner is not None and self.planner.table.holds:
             return self._judge_hold(board, move, advice, tree, plan, method)
         before = _distance_after(tablebase, board, us)
-        best = tuple(tablebase.best_moves(board))
+        best = tuple(fastest_moves(tablebase, board))
         after_board = board.copy()
         after_board.push(move)
         after = _distance_after(tablebase, after_board, us)

@@ -8,6 +8,7 @@ from typing import Callable, Iterable
 
 import chess
 
+from al0.board import parse_fen
 from al0.engine import DEFAULT_BUDGET, Match, Tablebases
 from al0.errors import AL0Error, one_line
 from al0.integers import IntegerError, parse_int
@@ -272,13 +273,7 @@ def parse_position(args: list[str]) -> chess.Board:
     if setup == ["startpos"]:
         board = chess.Board()
     elif setup[:1] == ["fen"] and len(setup) > 1:
-        fen = " ".join(setup[1:])
-        try:
-            board = chess.Board(fen)
-        except ValueError as error:
-            raise ValueError(f"bad FEN {fen!r}: {error}") from None
-        if not board.is_valid():
-            raise ValueError(f"illegal position {fen!r}")
+        board = parse_fen(" ".join(setup[1:]))  # what is wrong said, as every command says it
     else:
         raise ValueError(f"expected 'startpos' or 'fen FEN', got {' '.join(setup)!r}")
     for text in moves:
@@ -287,7 +282,13 @@ def parse_position(args: list[str]) -> chess.Board:
         except ValueError:
             raise ValueError(f"bad move {text!r} at {board.fen()}") from None
         if move not in board.legal_moves:
-            raise ValueError(f"illegal move {text!r} at {board.fen()}")
+            hint = ""
+            if (
+                move.promotion is None
+                and chess.Move(move.from_square, move.to_square, chess.QUEEN) in board.legal_moves
+            ):
+                hint = f" (a promotion names its piece: {text}q)"
+            raise ValueError(f"illegal move {text!r} at {board.fen()}{hint}")
         board.push(move)
     return board
 

@@ -37,7 +37,8 @@ def start_positions(
     for it by the tablebase; with ``drawn``, drawn: a table that holds),
     ``every`` (every such position: each class with all its mirror images),
     ``sample:N`` (N of the classes, drawn uniformly with the spec's seed) or
-    an EPD file (with ``drawn``, of drawn positions only); with
+    an EPD file (of positions won for the table's side where a tablebase
+    tells; with ``drawn``, of drawn positions only); with
     ``relative_to`` (a spec a file gave: a table's ``expect:`` block, an ini
     option) one in that folder only (see :func:`al0.board.fen.file_in_folder`).
 
@@ -46,7 +47,8 @@ def start_positions(
     """
     if spec.path is not None:
         path = str(file_in_folder(spec.path, relative_to)) if relative_to is not None else spec.path
-        return epd_positions(path, table.material, table.us, _is_drawn(tablebase) if drawn else None)
+        check = _is_drawn(tablebase) if drawn else _is_won(tablebase)
+        return epd_positions(path, table.material, table.us, check)
     if tablebase is None:
         raise PositionError(
             f"no tablebase for {table.material}, so no list of all its positions: give an EPD file"
@@ -88,6 +90,25 @@ def _is_drawn(tablebase: Tablebase | None) -> Callable[[chess.Board], None]:
         if result.winner is not None:
             winner = "the side to move" if result.winner == board.turn else "the other side"
             raise PositionError(f"{board.fen()!r} is not drawn: {winner} mates in {result.moves}")
+
+    return check
+
+
+def _is_won(tablebase: Tablebase | None) -> Callable[[chess.Board], None] | None:
+    """The check of an EPD file's position for a table that mates: a win
+    for the side to move by the tablebase, where the material has one (a
+    drawn start was played and counted as the table's 'no plan', which no
+    table could have avoided); None without a tablebase to tell."""
+    if tablebase is None:
+        return None
+
+    def check(board: chess.Board) -> None:
+        result = tablebase.result(board)
+        if result.winner != board.turn:
+            why = "a draw" if result.winner is None else f"the other side mates in {result.moves}"
+            raise PositionError(
+                f"{board.fen()!r} is not won: {why} by the tablebase, so no table mates from it"
+            )
 
     return check
 

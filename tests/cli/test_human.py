@@ -16,6 +16,8 @@ KRK = str(ROOT / "advice_tables" / "krk.yaml")
 CORNER = "8/8/8/8/8/3K3R/8/k7 b - - 0 1"
 # Black: bishops c5 and e3, both reaching d4.
 BISHOPS = "7k/8/8/2b5/8/4b3/8/7K b - - 0 1"
+# White: a pawn on e7 that promotes on e8 or takes on f8.
+PROMOTION = "5n2/4P3/8/8/8/8/8/K6k w - - 0 1"
 
 
 @pytest.mark.parametrize(
@@ -37,6 +39,12 @@ BISHOPS = "7k/8/8/2b5/8/4b3/8/7K b - - 0 1"
         (CORNER, "0000", MoveInputError),
         (CORNER, "hello", MoveInputError),
         (BISHOPS, "+", MoveInputError),  # nothing left to read
+        (PROMOTION, "e8=Q", "e8=Q"),
+        (PROMOTION, "e7e8r", "e8=R"),
+        (PROMOTION, "e8n", "e8=N"),
+        (PROMOTION, "exf8=b", "exf8=B"),
+        (PROMOTION, "e7e8k", MoveInputError),  # no promotion to a king, nor a pawn
+        (PROMOTION, "e8=P", MoveInputError),
     ],
 )
 def test_parse_move(fen, text, expected):
@@ -51,6 +59,21 @@ def test_parse_move(fen, text, expected):
 def test_ambiguous_input_names_the_moves_it_could_be():
     with pytest.raises(MoveInputError, match=r"'bd4' is ambiguous here: Bcd4, Bed4"):
         parse_move(chess.Board(BISHOPS), "bd4")
+
+
+@pytest.mark.parametrize(
+    "text, could_be",
+    [
+        ("e7e8", "e8=B, e8=N, e8=Q, e8=R"),
+        ("e8", "e8=B, e8=N, e8=Q, e8=R"),
+        ("exf8", "exf8=B, exf8=N, exf8=Q, exf8=R"),
+        ("e7f8", "exf8=B, exf8=N, exf8=Q, exf8=R"),
+    ],
+)
+def test_a_promotion_typed_without_its_piece_asks_which(text, could_be):
+    # It was "not a legal move here", with e8=Q among the legal moves listed.
+    with pytest.raises(MoveInputError, match=rf"^'{text}' is ambiguous here: {could_be}$"):
+        parse_move(chess.Board(PROMOTION), text)
 
 
 def test_a_long_line_typed_is_quoted_cut():

@@ -256,7 +256,8 @@ def test_a_line_that_is_not_utf8_is_refused_and_the_game_goes_on():
         (["--fen", "8/8/8/8/8/8/2Rk4/K7 b - - 0 1"], "cannot force mate here"),
         (["--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"], "KRK"),
         (["--fen", "not a fen"], "not a fen"),
-        (["--fen", "k7/1R6/1K6/8/8/8/8/8 b - - 0 1"], "already over"),
+        (["--fen", "k7/1R6/1K6/8/8/8/8/8 b - - 0 1"], "already over (stalemate: a draw)"),
+        (["--fen", "8/8/8/8/8/8/2R5/K6k w - - 100 1"], "already over (50 moves without capture"),
         (["--level", "1-5"], "is not a level"),
         (["--level", "40..50"], "found 0 of 5 positions mating in 40..50"),
     ],
@@ -533,6 +534,20 @@ def test_a_blunder_that_loses_says_black_wins_and_counts_as_the_verdict_does():
     )
     # The best move's mate counted after the move, as the verdict and the arrow count.
     assert "  best was Qxe4 (mate in 4 after it)" in result.output
+
+
+@pytest.mark.parametrize(
+    "material, fen, first",
+    [
+        # A material with pawns is one too: KPK read as a table's name, 'cannot read table'.
+        ("KPK", "8/4P3/8/8/8/8/8/K5k1 w - - 0 1", "1. e8=Q "),
+        ("KKP", "8/8/k7/8/8/2K5/1p6/8 b - - 0 1", "1... b1=Q "),
+    ],
+)
+def test_a_material_with_pawns_is_practised_with_the_tablebase_alone(material, fen, first):
+    result = practise(material, "--fen", fen, "--no-board", input=typed(first.split()[-1], "quit"))
+    assert result.exit_code == 0, result.output
+    assert "the tablebase advises" in result.output and first in result.output
 
 
 def test_why_says_measures_with_the_same_numbers_once():

@@ -29,12 +29,24 @@ NO_MATE_POSSIBLE = f"'{CLOCK_RUN_OUT}': the 50-move rule ends the game before an
         ("kpk_hold", "8/8/8/8/8/4K3/4P3/4k3 b - - 0 1", "note: the tablebase says White wins here"),
         ("kqk", CLOCK_RUN_OUT, f"note: {NO_MATE_POSSIBLE} (half-move clock 99): kqk plays it all the same"),
         ("kpk_hold", "8/8/8/4k3/8/8/4P3/4K3 b - - 99 80", None),  # the draw is a holding table's
+        # A game already over is not "played all the same": Game over follows.
+        (
+            "kpk",
+            "8/8/8/8/8/8/4P3/K6k w - - 100 1",
+            "note: '8/8/8/8/8/8/4P3/K6k w - - 100 1': the 50-move rule "
+            "has already ended the game (half-move clock 100)\n",
+        ),
+        (
+            "krk",
+            "k7/1R6/1K6/8/8/8/8/8 b - - 0 1",
+            "note: 'k7/1R6/1K6/8/8/8/8/8 b - - 0 1': the game is already over\n",
+        ),
     ],
 )
 def test_play_says_when_its_start_is_not_what_the_table_is_for(table, fen, note, tablebase_cache):
     result = CliRunner().invoke(cli, ["play", table, "--fen", fen, "--no-board", "--max-moves", "1"])
     assert result.exit_code == 0, result.output
-    second = result.output.splitlines()[1]
+    second = result.output.splitlines(keepends=True)[1]
     assert second.startswith(note) if note else not second.startswith("note:")
     assert "Game over" in result.output  # played all the same
 

@@ -87,6 +87,9 @@ def test_plans_are_cached_per_position(bratko):
     planner = Planner(bratko)
     board = chess.Board(START)
     assert planner.plan(board) is planner.plan(chess.Board(START))
+    later = chess.Board(START)
+    later.halfmove_clock, later.fullmove_number = 30, 50
+    assert planner.plan(later) == planner.plan(board)  # the same plan, shown with its own counters
     assert Planner(bratko, cache=False).plan(board) is not Planner(bratko, cache=False).plan(board)
 
 

@@ -283,8 +283,13 @@ def test_a_one_ply_search_spends_its_node_budget_as_the_full_search(bratko):
     assert ForcingTreeSearch(advice, root, search.nodes).run() is not None
 
 
-def test_a_plan_shows_the_board_with_its_move_counters(bratko):
-    board = chess.Board("8/8/8/3k4/8/8/1R6/4K3 w - - 7 42")
-    plan = Planner(bratko).plan(board)
-    assert plan.board.fen() == board.fen()
-    assert plan.fen == board.fen()
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_plan_shows_the_board_with_its_move_counters(bratko, cache):
+    """Also a plan the cache answers: it is keyed by the position alone, and
+    a second board of the same position showed the first one's counters."""
+    planner = Planner(bratko, cache=cache)
+    for counters in ("7 42", "60 80", "7 42"):
+        board = chess.Board(f"8/8/8/3k4/8/8/1R6/4K3 w - - {counters}")
+        plan = planner.plan(board)
+        assert plan.board.fen() == board.fen()
+        assert plan.fen == board.fen()

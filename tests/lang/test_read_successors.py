@@ -58,6 +58,13 @@ def test_no_successors_by_default():
         ("successors:\n  KQK: /etc/passwd", "14:8", "a bundled table (kqk) or a file in this table's folder"),
         ("successors:\n  KQK: [kqk]", "14:8", "the successor table of KQK must be a single value"),
         ("successors:\n  KQK: kqk\n  KQK: krk", "15:3", "duplicate key"),
+        # One material spelt twice: check showed the last, a game played the first.
+        (
+            "successors:\n  KQK: kqk\n  kqk: krk",
+            "15:3",
+            "successors: 'kqk' names KQK again (as 'KQK' before)",
+        ),
+        ("successors:\n  KQK: kqk\n  ' KQK': kqk", "15:5", "successors: ' KQK' names KQK again"),
     ],
 )
 def test_a_mistake_names_its_place(tmp_path: Path, entries: str, where: str, fragment: str):

@@ -120,6 +120,16 @@ def test_a_bad_term_or_phase_is_one_line_naming_it(args, message):
     assert result.exit_code == 2 and message in result.output, result.output
 
 
+def test_a_term_that_cannot_vary_is_warned_of_as_al0_progress_does():
+    # dist(K, K) was fitted a weight of 0 in silence.
+    result = CliRunner().invoke(cli, ["fit", "KRK", "dist(K, K)", "room", "--sample", "5"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith(
+        "warning: term 1 'dist(K, K)':1: dist(K, K) is the distance from K to itself, always 0: "
+        "did you mean dist(K, k)?\n"
+    )
+
+
 def test_a_phase_without_positions_is_an_error(krk):
     with pytest.raises(TableSyntaxError, match="--pre .false. holds at no won position"):
         fit(krk, ("dist(K, k)",), pre="false", sample=5)

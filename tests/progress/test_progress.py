@@ -20,10 +20,11 @@ from al0.cli import cli
 from al0.engine.plan import Planner
 from al0.errors import AL0Error, TableSyntaxError
 from al0.lang.loader import load_table
+from al0.progress import Options, warnings
 from al0.progress.columns import MATE, MEMO_FORMAT, Terms, parse_term
 from al0.progress.minmax import closure, depths
 from al0.progress.walk import Walker
-from al0.tablebase import load
+from al0.tablebase import load, parse_material
 from al0.tablebase.graph import MoveGraph
 from conftest import TEST_TABLES
 
@@ -152,6 +153,44 @@ def test_a_bad_term_or_condition_is_a_located_error(terms, call, message):
 )
 def test_a_term_is_a_weighted_sum_of_features(term, parts):
     assert parse_term(term) == parts
+
+
+@pytest.mark.parametrize(
+    "options, expected",
+    [
+        ({"terms": ("room", "critical_mdist(K, R, k)")}, []),
+        (
+            {"terms": ("dist(K, K)",)},
+            [
+                "term 1 'dist(K, K)':1: dist(K, K) is the distance from K to itself, always 0: did you mean dist(K, k)?"
+            ],
+        ),
+        (
+            {"terms": ("room", "2*room(K) + [mdist(R, R) > 1]")},
+            [
+                "term 2 '2*room(K) + [mdist(R, R) > 1]':1: room(K) measures our own king, but room is "
+                "meant for theirs (room or room(k))",
+                "term 2 '2*room(K) + [mdist(R, R) > 1]':13: mdist(R, R) is the distance from R to itself, always 0",
+            ],
+        ),
+        (
+            {"terms": ("room",), "pre": "area <= area", "prefer": ("dist(k, k)",)},
+            [
+                "--prefer term 1 'dist(k, k)':1: dist(k, k) is the distance from k to itself, always 0: "
+                "did you mean dist(k, K)?",
+                "--pre 'area <= area': area <= area compares a term with itself: it always holds "
+                "(where its pieces are on the board)",
+            ],
+        ),
+        ({"terms": ("room",), "hold": "dist(K, k) > 0", "drive": ("edge_dist(K)",)}, []),
+    ],
+)
+def test_terms_and_conditions_are_linted_as_a_table_is_before_the_run(options, expected):
+    # al0 progress KRK 'dist(K, K)' measured a minute and said nothing:
+    # the table lint's warnings, on the words that would be computed.
+    assert warnings(Options(parse_material("KRK"), **options)) == expected
+    with pytest.raises(AL0Error, match="pawnless"):  # the material's error alone, no warning first
+        warnings(Options(parse_material("KPK"), **options))
 
 
 def room_closure(graph, terms):

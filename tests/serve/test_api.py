@@ -12,6 +12,7 @@ from typing import Any, Iterator
 import chess
 import pytest
 
+from al0.board import Material
 from al0.serve import Api, ApiError, Tables
 from al0.serve.server import MAX_BODY, SEARCH_WORKERS, Server
 from conftest import TEST_TABLES
@@ -76,12 +77,33 @@ def request(
         ("plan", {"table": "../advice_tables/krk.yaml"}, 403),
         ("practice/move", {"session": "nope", "move": "a1a2"}, 404),
         ("nothing", {}, 404),
+        # Pawns: a game the 50-move rule has ended, or ends before any mate,
+        # is refused as al0 plan refuses it (the plan was made, at clock 150 too).
+        ("plan", {"table": "kpk", "fen": "8/8/8/8/8/8/4P3/K6k w - - 100 1"}, 400),
+        ("plan", {"table": "kpk", "fen": "8/8/8/8/8/8/4P3/K6k w - - 150 1"}, 400),
+        ("plan", {"table": "kqk", "fen": "8/8/8/8/8/8/4Q3/K6k w - - 99 1"}, 400),
+        ("plan", {"table": "kpk_hold", "fen": "8/8/8/8/8/3k4/3P4/3K4 w - - 0 1"}, 400),  # their move
+        ("practice/start", {"table": "kpk", "fen": "8/8/8/8/8/8/4P3/K6k w - - 100 1"}, 400),
+        ("play", {"fen": "8/4P3/8/8/8/8/8/K6k w - - 0 1", "move": "e7e8k"}, 400),
     ],
 )
 def test_the_api_refuses_with_a_status(api: Api, route: str, body: dict[str, Any], status: int) -> None:
     with pytest.raises(ApiError) as refused:
         api.call(route, body)
     assert refused.value.status == status
+
+
+@pytest.mark.parametrize(
+    "named, turn, ours",
+    [("KPK", "white", "KPK"), ("KKP", "black", "KPK")],
+)
+def test_a_material_served_alone_is_practised_by_its_stronger_side(named: str, turn: str, ours: str) -> None:
+    # KKP's level started White's pawn, then refused it as not KKP (400).
+    alone = Api(Tables(named))
+    assert alone.call("table", {"table": named})["material"] == ours
+    started = alone.call("practice/start", {"table": named, "level": "2..4"})
+    board = chess.Board(started["fen"])
+    assert started["turn"] == turn and Material.of(board, board.turn).name == ours
 
 
 def test_a_position_comes_with_its_legal_moves(api: Api) -> None:

@@ -5,6 +5,7 @@ distance to mate of its [%eval]."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,29 @@ def test_a_file_that_is_not_pgn_is_refused_not_reviewed_as_empty_games(
     path.write_bytes(content)
     with pytest.raises(PositionError, match=f"games.pgn: .*{message}"):
         read_games(str(path))
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "message"),
+    [
+        ("8/8/8/8/8/8/8/K5k1 w - - 0 1", "1. e8=Q *", "illegal san: 'e8=Q' in 8/8/8/8/8/8/8/K5k1 w - - 0 1"),
+        (
+            "8/4P3/8/8/8/8/8/K5k1 w - - 0 1",
+            "1. e8=K *",
+            "illegal san: 'e8=K' in 8/4P3/8/8/8/8/8/K5k1 w - - 0 1",
+        ),
+    ],
+)
+def test_an_illegal_move_is_one_line_with_no_log_of_python_chess(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, fen: str, moves: str, message: str
+) -> None:
+    # python-chess logged "illegal san: … while parsing <Game at 0x…>" on
+    # standard error before al0's error line: two lines, one of them a repr.
+    path = tmp_path / "games.pgn"
+    path.write_text(f'[FEN "{fen}"]\n[SetUp "1"]\n\n{moves}\n')
+    with pytest.raises(PositionError, match=f"^{re.escape(str(path))}: game 1: {re.escape(message)}$"):
+        read_games(str(path))
+    assert not caplog.records
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")

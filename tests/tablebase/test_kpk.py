@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import chess
@@ -158,6 +159,28 @@ def test_a_material_with_pawns_is_named_stronger_side_first(text: str, name: str
 def test_five_men_with_pawns_are_refused_by_name(text: str) -> None:
     with pytest.raises(PositionError, match=f"unsupported material '{text}'.*up to 2 men.*KNPK"):
         tb.parse_material(text)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # Quoted with spaces around (a shell's quotes): the material.
+        (" KPK ", "KPK"),
+        ("\tKPKP\n", "KPKP"),
+        # Spaces within: said so, where ' KPK ' and 'K P K' read as unsupported materials.
+        ("K P K", "material 'K P K': write it without spaces ('KPK')"),
+        ("KQ KR", "material 'KQ KR': write it without spaces ('KQKR')"),
+        # Five men without pawns: the men a material may hold, pawns named too.
+        ("KQQQK", "unsupported material 'KQQQK': expected two kings and up to 2 men of Q, R, B, N or P"),
+        ("KK", "KK"),
+    ],
+)
+def test_a_material_typed_with_spaces_or_too_many_men(text: str, expected: str) -> None:
+    if expected.isalpha():
+        assert tb.parse_material(text).name == expected
+    else:
+        with pytest.raises(PositionError, match=re.escape(expected)):
+            tb.parse_material(text)
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,10 @@ import chess
 import pytest
 
 from al0 import tablebase
+from al0.board import Material
 from al0.errors import AL0Error, PositionError
 from al0.tablebase import Tablebase
-from al0.teach.exercises import Level, level_starts, parse_level
+from al0.teach.exercises import Level, level_starts, parse_level, practised_side
 from al0.teach.record import Attempt, add_attempt, check_record, read_record, record_lines, record_path
 from al0.teach.verdict import holding_moves
 
@@ -68,6 +69,30 @@ def test_a_band_too_rare_for_the_draws_is_found_by_the_scan(endgame):
     assert len({board.fen() for board in starts}) == 5
     assert all(ending.dtm(board) == 1 for board in starts)
     assert [b.fen() for b in starts] == [b.fen() for b in level_starts(ending, Level(1, 1), 5, seed=0)]
+
+
+@pytest.mark.parametrize(
+    "named, colour, ours",
+    [
+        ("KRK", chess.WHITE, "KRK"),
+        ("KNKR", chess.BLACK, "KRKN"),  # White's knight named first: the rook is Black's
+        ("KKP", chess.BLACK, "KPK"),
+        ("KPKQ", chess.BLACK, "KQKP"),
+        ("KPKP", chess.WHITE, "KPKP"),  # a mirror material: White's
+    ],
+)
+def test_a_material_is_practised_by_its_stronger_side_as_named(named, colour, ours):
+    assert practised_side(Material.parse(named)) == (colour, Material.parse(ours))
+
+
+def test_a_level_of_a_pawn_ending_given_to_black_is_black_s_pawn_going_down(endgame):
+    # practice KKP --level: the classes were White's recoloured, a black
+    # pawn going up: an illegal position (opposite check) refused.
+    kpk = endgame("KPK")
+    starts = level_starts(kpk, Level(2, 5), 4, seed=0, us=chess.BLACK)
+    for board in starts:
+        assert board.is_valid() and board.turn == chess.BLACK and kpk.result(board).winner == chess.BLACK
+        assert Material.of(board, chess.BLACK).name == "KPK" and 2 <= kpk.dtm(board) <= 5
 
 
 def test_a_band_with_no_position_is_an_error_naming_it(endgame):

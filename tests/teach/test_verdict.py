@@ -16,9 +16,12 @@ from al0.errors import SearchBudgetExceeded
 from al0.lang.loader import load_table
 from al0.tablebase import Tablebase
 from al0.teach import Explainer, Grade, Judge
+from al0.teach.verdict import fastest_moves
 
 KRK_START = "8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"
 KQK_START = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"
+KPK_AT_99 = "8/8/8/8/8/8/4P3/K6k w - - 99 1"
+"""A won KPK position one half-move before the 50-move rule: only e4 keeps the win."""
 KRK_AFTER_TWO = "8/8/8/8/4K3/4R3/2k5/8 w - - 4 3"
 """krk's start after 1. Re3 Kd2 2. Ke4 Kc2: the method squeezes with Rd3."""
 
@@ -106,6 +109,22 @@ def verdict(endgame, name: str, fen: str, san: str):
         ),
         ("kqk", KQK_START, "Qd4+", Grade.BLUNDER, "Kxd4: the queen on d4 was undefended"),
         ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", "Qc8#", Grade.METHOD, "checkmate"),
+        # At clock 99 a move that does not reset it draws by the 50-move rule
+        # (a tablebase counts no clock: Kb2 was "the fastest way"); a mate
+        # on the 100th half-move still mates.
+        ("kpk", KPK_AT_99, "Kb2", Grade.BLUNDER, "the 50-move rule ends the game: 50 moves without"),
+        ("kpk", KPK_AT_99, "e4", Grade.METHOD, "Push the pawn"),
+        ("kpk", "8/8/8/8/8/8/4P3/K6k w - - 98 1", "Kb2", Grade.FASTEST, "the fastest way: mate in 12"),
+        ("kqk", "k7/8/1K6/8/8/8/8/2Q5 w - - 99 80", "Qc8#", Grade.METHOD, "checkmate"),
+        # Holding: the move the tablebase says loses holds at clock 99.
+        ("kpk_hold", "8/8/8/8/4k3/8/3KP3/8 b - - 98 80", "Kf4", Grade.BLUNDER, "the draw is gone"),
+        (
+            "kpk_hold",
+            "8/8/8/8/4k3/8/3KP3/8 b - - 99 80",
+            "Kf4",
+            Grade.GOOD,
+            "the draw kept (5 moves do)",
+        ),  # each of its moves
     ],
 )
 def test_verdicts(endgame, name, fen, san, grade, reason):
@@ -127,6 +146,14 @@ def test_with_no_table_the_fastest_move_is_fastest_and_a_slow_one_a_mistake(endg
     assert fast.reason == (
         "the fastest way: mate in 7 after it — the box their king is held in shrinks from 41 to 26 squares"
     )
+
+
+def test_the_fastest_moves_leave_out_those_the_50_move_rule_ends(endgame):
+    kpk = endgame("KPK")
+    at = {clock: chess.Board(f"8/8/8/8/8/8/4P3/K6k w - - {clock} 1") for clock in (98, 99)}
+    assert sorted(at[98].san(move) for move in fastest_moves(kpk, at[98])) == ["Kb2", "e4"]
+    assert [at[99].san(move) for move in fastest_moves(kpk, at[99])] == ["e4"]
+    assert at[99].fen() == "8/8/8/8/8/8/4P3/K6k w - - 99 1"  # left as it was
 
 
 @pytest.mark.parametrize(

@@ -509,7 +509,10 @@ def test_a_position_no_table_plays_gets_its_tablebases_move():
 def test_with_table_auto_each_position_finds_its_table_by_material_and_colour():
     """KRK with Black's rook, Black to move: the KRK table plays White, so
     the tablebase plays; then KRK with White's rook: the KRK table again
-    (it was forgotten for KRK until ``ucinewgame``)."""
+    (it was forgotten for KRK until ``ucinewgame``). The KRK tablebase is
+    on disk first, as in the test above: run alone (or first on its
+    worker) the go found none cached and played the short search."""
+    tablebase.load("KRK")
     gui = Gui(None)
     gui.ask("position fen 8/8/4r3/8/3k4/8/2K5/8 b - - 0 1")
     assert gui.ask("go")[1] == "info string no bundled table plays this position: playing the tablebase move"
@@ -747,9 +750,28 @@ def test_parse_go_says_what_it_ignores(args, note):
     [
         ("", "expected 'startpos' or 'fen FEN'"),
         ("fen", "expected 'startpos' or 'fen FEN'"),
-        ("fen 8/8/8/8/8/8/8/8 w - - 0 1", "illegal position"),
+        ("fen 8/8/8/8/8/8/8/8 w - - 0 1", "illegal position '8/8/8/8/8/8/8/8 w - - 0 1': no white king"),
         ("startpos moves e2e5", "illegal move 'e2e5'"),
         ("startpos moves e2e4 nonsense", "bad move 'nonsense'"),
+        # Pawns: what is wrong said (it was "illegal position" alone), and a
+        # promotion sent without its piece told how to name it.
+        (
+            "fen 8/8/8/3pP3/8/8/8/K6k w - e6 0 1",
+            "illegal position '8/8/8/3pP3/8/8/8/K6k w - e6 0 1': invalid ep square",
+        ),
+        ("fen 4P3/8/8/8/8/8/8/K6k w - - 0 1", "pawns on backrank"),
+        (
+            "fen 8/4P3/8/8/8/8/8/K6k w - - 0 1 moves e7e8",
+            r"illegal move 'e7e8' at .* \(a promotion names its piece: e7e8q\)$",
+        ),
+        (
+            "fen 8/4P3/8/8/8/8/8/K6k w - - 0 1 moves e7e8k",
+            r"illegal move 'e7e8k' at 8/4P3/8/8/8/8/8/K6k w - - 0 1$",
+        ),
+        (
+            "fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a3",
+            r"illegal move 'a1a3' at 8/8/8/8/8/8/8/K6k w - - 0 1$",
+        ),
     ],
 )
 def test_parse_position_rejects(args, message):

@@ -360,6 +360,26 @@ def test_a_start_the_50_move_rule_has_ended_is_refused_with_its_line(tmp_path, c
     assert result.exit_code == 2 and f"{epd}:2: " in result.output and message in result.output
 
 
+@pytest.mark.parametrize(
+    "table, start, message",
+    [
+        # The lone king in front of the pawn with the opposition: counted as
+        # the table's "no plan", against mates-all, where no table mates.
+        (
+            "kpk",
+            "8/8/8/8/8/3k4/3P4/3K4 w - -",
+            "is not won: a draw by the tablebase, so no table mates from it",
+        ),
+        ("krk", "8/8/8/8/8/2k5/1r6/K7 w - -", "has material KKR, but the table is for KRK"),
+    ],
+)
+def test_a_start_that_is_not_won_is_refused_with_its_line(tmp_path, table, start, message):
+    epd = tmp_path / "p.epd"
+    epd.write_text(f"{start}\n")
+    result = run(table, "--positions", str(epd))
+    assert result.exit_code == 2 and f"{epd}:1: " in result.output and message in result.output, result.output
+
+
 def test_a_dying_engine_keeps_the_results_so_far(tmp_path):
     epd = tmp_path / "p.epd"
     epd.write_text("8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R1K5 w - -\n")
