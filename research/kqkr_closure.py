@@ -13,9 +13,14 @@ are, how many have the rook beside its king, and from how many no line of
 seven moves wins the rook or mates (the min-max of a constant potential:
 only the rook won or mate is a fall).
 
-Usage: python research/kqkr_closure.py FILE.epd N
-(about 40 s of CPU: the move graph, the closure and the seven-move
-min-max over every won KQKR position.)
+With a depth, a measure (`count`, or `drive`: its positive part) and a
+holding-goal (`safe`, the table's; `light`: no stalemate, the queen kept
+and not forked, skewered or pinned at our move unless the rook can be
+taken; `none`), that closure instead (the fourth round's figures).
+
+Usage: python research/kqkr_closure.py FILE.epd N [DEPTH [count|drive [safe|light|none]]]
+(about 40 s of CPU at depth 2: the move graph, the closure and the
+seven-move min-max over every won KQKR position.)
 """
 
 from __future__ import annotations
@@ -37,6 +42,11 @@ COUNT = (
     + "".join(f" + [dist(r, k) < {d}]" for d in range(2, 9))
     + "".join(f" + [edge_dist(K) < {d}]" for d in range(1, 4))
 )
+DRIVE = "3*edge_dist(k) + 2*dist(K, k) + 2*corner_dist(k) + dist(Q, k)"
+LIGHT = (
+    "not stalemate and not lost(Q)"
+    " and not (ustomove and (forked(Q) or skewered(Q) or pinned(Q)) and not en_prise(r))"
+)
 SAFE = (
     "not stalemate and (mate or not (themtomove and attacked(Q)))"
     " and not (ustomove and (forked(Q) or skewered(Q) or pinned(Q)) and not en_prise(r))"
@@ -44,14 +54,20 @@ SAFE = (
 )
 
 
-def main(failures: str, count: int) -> None:
+def main(failures: str, count: int, depth: int = 2, measure: str = "count", hold: str = "safe") -> None:
     graph = MoveGraph(load("KQKR"))
     terms = Terms(graph)
-    kept, _, _ = closure(graph, terms.potential([COUNT]), 2, graph.won, terms.holds(SAFE))
+    potential = terms.potential([{"count": COUNT, "drive": DRIVE}[measure]])
+    holding = {"safe": SAFE, "light": LIGHT, "none": None}[hold]
+    if holding is None:
+        kept, _, _ = closure(graph, potential, depth, graph.won)
+    else:
+        kept, _, _ = closure(graph, potential, depth, graph.won, terms.holds(holding))
     won = graph.won
     share = 100 * (kept & won).sum() / won.sum()
     print(
-        f"the count kept falling to the rook won or mate: {int((kept & won).sum()):,} of {int(won.sum()):,} ({share:.1f} %)"
+        f"the {measure} kept falling to the rook won or mate within {depth} moves, holding {hold}:"
+        f" {int((kept & won).sum()):,} of {int(won.sum()):,} ({share:.1f} %)"
     )
     with open(failures, encoding="utf-8") as lines:
         failed = {graph.index(chess.Board.from_epd(line)[0]) for line in lines if line.strip()}
@@ -74,4 +90,4 @@ def main(failures: str, count: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 2, *sys.argv[4:6])

@@ -7,7 +7,14 @@ at every position with us to move: how often a move of ours and the reply
 raise, keep or lower it, and how often it falls within 1 to 4 of our moves
 (the line's end, the rook won or mate, counting as a fall). A table whose
 progress must fall within two moves can follow the line only where that
-share is near all. Usage: python research/kqkr_tablebase_lines.py FILE.epd
+share is near all.
+
+With a file of potentials (one sum a line) they replace the built-in ones;
+with a feature after it, each potential is also read at the *quiet*
+positions only, those where the feature is 0 (`safe_checks(r)`: the rook's
+checks have run out), from one quiet position of a line to the next: a
+progress measure taken over a window the checks cannot undo.
+Usage: python research/kqkr_tablebase_lines.py FILE.epd [POTENTIALS.txt [FEATURE]]
 """
 
 from __future__ import annotations
@@ -58,36 +65,66 @@ def tablebase_line(table: Tablebase, board: chess.Board) -> list[chess.Board]:
         line.append(board.copy())
 
 
-def main(path: str) -> None:
+def step(before: int, after: int) -> str:
+    """How a potential moved from one position to the next."""
+    return "rises" if after > before else "stays" if after == before else "falls"
+
+
+def main(path: str, texts: tuple[str, ...] = POTENTIALS, quiet_text: str | None = None) -> None:
     binder = Binder(Material.parse("KQKR"))
-    potentials = {text: weighted_sum(binder, text) for text in POTENTIALS}
+    potentials = {text: weighted_sum(binder, text) for text in texts}
+    quiet = weighted_sum(binder, quiet_text) if quiet_text else None
     table = load("KQKR")
-    steps: dict[str, collections.Counter[str]] = {text: collections.Counter() for text in POTENTIALS}
-    falls: dict[str, collections.Counter[int]] = {text: collections.Counter() for text in POTENTIALS}
-    lines = positions = 0
+    steps: dict[str, collections.Counter[str]] = {text: collections.Counter() for text in texts}
+    falls: dict[str, collections.Counter[int]] = {text: collections.Counter() for text in texts}
+    quiet_steps: dict[str, collections.Counter[str]] = {text: collections.Counter() for text in texts}
+    lines = positions = quiet_positions = gaps = 0
     with open(path, encoding="utf-8") as epd:
         for row in epd:
             board, _ = chess.Board.from_epd(row)
             nodes = [Node(position, 0, chess.WHITE) for position in tablebase_line(table, board)]
             lines += 1
             positions += len(nodes)
+            calm = [i for i, node in enumerate(nodes) if quiet is not None and quiet(node) == 0]
+            quiet_positions += len(calm)
+            gaps += calm[-1] - calm[0] if calm else 0
             for text, potential in potentials.items():
                 values = [potential(node) for node in nodes]
                 for before, after in zip(values, values[1:], strict=False):
-                    steps[text]["rises" if after > before else "stays" if after == before else "falls"] += 1
+                    steps[text][step(before, after)] += 1
+                for i, j in zip(calm, calm[1:], strict=False):
+                    quiet_steps[text][step(values[i], values[j])] += 1
                 for i, value in enumerate(values):
                     for window in WINDOWS:
                         ahead = values[i + 1 : i + 1 + window]
                         falls[text][window] += int(i + window >= len(values) or min(ahead) < value)
-    moves = sum(steps[POTENTIALS[0]].values())
+    moves = sum(steps[texts[0]].values())
+    windows = sum(quiet_steps[texts[0]].values())
     print(f"{lines} lines, {moves} moves of ours before the rook is won or mate")
-    for text in POTENTIALS:
+    if quiet_text:
+        print(
+            f"quiet ({quiet_text} = 0): {quiet_positions} of {positions} positions,"
+            f" {windows} windows of {gaps / max(windows, 1):.1f} moves on average"
+        )
+    for text in texts:
         share = ", ".join(
             f"{kind} {100 * steps[text][kind] / moves:.0f} %" for kind in ("falls", "stays", "rises")
         )
         within = ", ".join(f"{window}: {100 * falls[text][window] / positions:.0f} %" for window in WINDOWS)
         print(f"{text}\n  a move: {share}; falls within d moves: {within}")
+        if windows:
+            share = ", ".join(
+                f"{kind} {100 * quiet_steps[text][kind] / windows:.0f} %"
+                for kind in ("falls", "stays", "rises")
+            )
+            print(f"  a quiet window: {share}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    potentials_file = sys.argv[2] if len(sys.argv) > 2 else None
+    chosen = tuple(open(potentials_file).read().split("\n")) if potentials_file else POTENTIALS
+    main(
+        sys.argv[1],
+        tuple(text for text in chosen if text.strip()),
+        sys.argv[3] if len(sys.argv) > 3 else None,
+    )
