@@ -128,8 +128,8 @@ def ending_at(position: Position, planner: Planner, men_changed: bool = True) ->
     man and moved no pawn (:func:`resets_count`), from a position that had
     no ending: the men are those that had none (what
     :func:`material_ending` says depends on them alone), so only mate or
-    stalemate can end the game, and counting the men is left out. Counted
-    after every half-move of every game, they were a tenth of verify's CPU.
+    stalemate can end the game, and counting the men is left out (counted
+    after every half-move of every game, they took 8 % of a profile of verify).
     """
     if not has_legal_move(position):
         return Ending.MATE if is_check(position) else Ending.STALEMATE

@@ -185,8 +185,8 @@ def make_segment(
         if ending is not None:
             return segment(ending)
         if resets >> (len(keys) - 2) and planner.playing(position) is not playing:
-            # The men changed in the last two half-moves (a capture or a
-            # promotion), and another table plans (as the play loop does).
+            # A capture or a pawn's move in the last two half-moves, and the
+            # new men are another table's to plan (as the play loop does).
             break
         tree = descend(descend(tree, move), reply)
     return segment(None)  # a new plan at ``position``
