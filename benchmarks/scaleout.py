@@ -74,6 +74,20 @@ print(json.dumps({"games": len(report.records), "plans": len(report.plan_seconds
 per CPU) would not let 8 workers run on 2 cores."""
 
 
+LEAN_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "5s",
+}
+"""Dask's settings for the local clusters measured here, as docs/verify.md
+gives them for ``dask worker``: its sampling profiler off, its event-loop
+tick and monitors slowed. Beside a task that holds the GIL, a worker's
+own threads took a third of the judging thread's CPU with Dask's
+defaults, 18 % with these (``timeline.py kbbk sample:20000 --dask 2``,
+the two side by side); ``--dask-defaults`` measures Dask's own."""
+
+
 def one_run(
     tree: Path, table: str, positions: str, jobs: int, defender: str, scheduler: str = ""
 ) -> dict[str, float]:
@@ -108,12 +122,14 @@ def one_run(
     }
 
 
-def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str) -> dict[str, float]:
+def dask_run(
+    tree: Path, table: str, positions: str, workers: int, defender: str, lean: bool = True
+) -> dict[str, float]:
     """One verify run on a local Dask cluster of ``workers`` single-thread
     worker processes, started for it (not timed) and closed after it: as
     :func:`one_run`, its CPU time the client's, the workers' and the
     scheduler's (in this process) during the run."""
-    with _local_cluster(workers) as (cluster, client):
+    with _local_cluster(workers, lean) as (cluster, client):
         before = sum(client.run(_cpu_seconds).values()), time.process_time()
         run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
         after = sum(client.run(_cpu_seconds).values()), time.process_time()
@@ -127,12 +143,15 @@ def dask_run(tree: Path, table: str, positions: str, workers: int, defender: str
 
 
 @contextlib.contextmanager
-def _local_cluster(workers: int) -> Iterator[tuple[Any, Any]]:
+def _local_cluster(workers: int, lean: bool = True) -> Iterator[tuple[Any, Any]]:
     """A fresh local Dask cluster of ``workers`` single-threaded worker
-    processes, all started, and its client."""
+    processes, all started (with :data:`LEAN_WORKERS`' settings, or else
+    Dask's defaults), and its client."""
+    import dask.config
     from distributed import Client, LocalCluster
 
     with (
+        dask.config.set(LEAN_WORKERS if lean else {}),
         LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
@@ -212,6 +231,9 @@ def main() -> None:
         default=[],
         help="worker processes of a local Dask cluster, for each run started afresh (on 127.0.0.1)",
     )
+    parser.add_argument(
+        "--dask-defaults", action="store_true", help="the Dask clusters with Dask's default settings"
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--defender", default="tablebase")
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
@@ -222,7 +244,8 @@ def main() -> None:
     os.environ["PYTHONPATH"] = str(arguments.tree)
     modes = [(f"--jobs {jobs}", functools.partial(one_run, jobs=jobs)) for jobs in arguments.jobs]
     modes += [
-        (f"--dask {workers}", functools.partial(dask_run, workers=workers)) for workers in arguments.dask
+        (f"--dask {workers}", functools.partial(dask_run, workers=workers, lean=not arguments.dask_defaults))
+        for workers in arguments.dask
     ]
     medians = {}
     for name, mode in modes:

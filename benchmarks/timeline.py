@@ -61,6 +61,9 @@ def main() -> None:
     parser.add_argument("positions")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--dask", type=int, default=0, help="workers of a local Dask cluster instead")
+    parser.add_argument(
+        "--dask-defaults", action="store_true", help="the cluster with Dask's default settings"
+    )
     args = parser.parse_args()
     import al0.cli.verify as verify_command
     from al0.cli import cli
@@ -89,7 +92,7 @@ def main() -> None:
         context = multiprocessing.get_context("fork")
         addresses: multiprocessing.Queue[str] = context.Queue()
         stop = context.Event()
-        cluster = context.Process(target=_cluster, args=(args.dask, addresses, stop))
+        cluster = context.Process(target=_cluster, args=(args.dask, addresses, stop, not args.dask_defaults))
         cluster.start()
         command += ["--scheduler", addresses.get()]
     else:
@@ -117,14 +120,20 @@ def main() -> None:
         cluster.join()
 
 
-def _cluster(workers: int, addresses: multiprocessing.Queue[str], stop: Event) -> None:
-    """A local Dask cluster of ``workers`` single-thread workers, its
-    address put in ``addresses``, until ``stop``."""
+def _cluster(workers: int, addresses: multiprocessing.Queue[str], stop: Event, lean: bool) -> None:
+    """A local Dask cluster of ``workers`` single-thread workers (with
+    ``scaleout.LEAN_WORKERS``' settings when ``lean``), its address put in
+    ``addresses``, until ``stop``."""
+    import dask.config
     from distributed import LocalCluster
+    from scaleout import LEAN_WORKERS
 
-    with LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
+    with (
+        dask.config.set(LEAN_WORKERS if lean else {}),
+        LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+    ):
         addresses.put(cluster.scheduler_address)
         stop.wait()
 

@@ -156,13 +156,13 @@ def make_segment(
     def add(reached: Position) -> Ending | None:
         """Note the position after a half-move; the ending it decides, if any."""
         nonlocal resets, before
-        if resets_count(before, reached):
+        men_changed = resets_count(before, reached)
+        if men_changed:
             resets |= 1 << len(keys)
         before = reached
         keys.append(pack(reached))
         dtms.append(tablebase.dtm_at(reached, us))
-        ending = ending_at(reached, planner)
-        return ending
+        return ending_at(reached, planner, men_changed)
 
     ours = tuple({ours_hash(pack(child)) for child in our_children(position, plan.tree)})
 
@@ -184,8 +184,10 @@ def make_segment(
         ending = add(position)
         if ending is not None:
             return segment(ending)
-        if planner.playing(position) is not playing:
-            break  # the material changed: another table plans (as the play loop does)
+        if resets >> (len(keys) - 2) and planner.playing(position) is not playing:
+            # A capture or a pawn's move in the last two half-moves, and the
+            # new men are another table's to plan (as the play loop does).
+            break
         tree = descend(descend(tree, move), reply)
     return segment(None)  # a new plan at ``position``
 
