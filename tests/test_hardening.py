@@ -20,6 +20,7 @@ from al0.board import Material
 from al0.board.sampling import placement_count
 from al0.cli import cli
 from al0.cli.messages import LONGEST_ERROR
+from al0.engine import defenders
 from al0.engine.defenders import RandomDefender, make_defender, not_a_closed_loop_notice
 from al0.lang import library_import
 from al0.lang.specs import MADE_KINDS, DefenderError, DefenderSpec
@@ -225,8 +226,12 @@ def test_an_unclosed_quote_in_an_engine_command_is_one_line(command, option, mes
 
 
 @pytest.mark.slow
-def test_a_program_that_is_not_a_uci_engine_is_named_so():
-    one_line_error(run("play", BOOK, "--opponent", "uci:cat"), "'cat' is not a UCI engine", "'uciok'")
+def test_a_program_that_is_not_a_uci_engine_is_named_so(monkeypatch):
+    # cat never answers: the outcome is the same for any wait, so a short one.
+    monkeypatch.setattr(defenders, "ENGINE_START_SECONDS", 0.5)
+    one_line_error(
+        run("play", BOOK, "--opponent", "uci:cat"), "'cat' is not a UCI engine", "'uciok' within 0.5 s"
+    )
 
 
 @pytest.mark.parametrize(

@@ -27,11 +27,16 @@ from al0.lang.specs import DefenderError, DefenderSpec
 if TYPE_CHECKING:
     from al0.tablebase import Tablebase
 
+ENGINE_START_SECONDS = 20.0
+"""How long a UCI engine may take to answer ``uci`` with ``uciok``: a real
+engine takes milliseconds, one loading a large network on a busy machine
+seconds (a fake engine of the tests once took over 3 s at load 16); a
+program that is not one, such as ``cat``, never does."""
+
 ENGINE_GRACE_SECONDS = 3.0
-"""How long a UCI engine may stay silent past its due: to answer ``uci``
-with ``uciok`` at start (a real engine takes milliseconds; a program that is
-not one, such as ``cat``, never does), beyond its thinking time for each
-move, and to stop at ``quit``. Past it the engine counts as hung."""
+"""How long a UCI engine may stay silent past its due: beyond its thinking
+time for each move, and to stop at ``quit``. Past it the engine counts as
+hung."""
 
 
 class RandomDefender:
@@ -158,7 +163,7 @@ class UciDefender:
     ``seconds`` per move. Call :meth:`close` (or use ``with``) to stop it.
 
     :raises DefenderError: when the engine cannot start or does not answer
-        ``uci`` within :data:`ENGINE_GRACE_SECONDS`.
+        ``uci`` within :data:`ENGINE_START_SECONDS`.
     """
 
     def __init__(self, command: tuple[str, ...], seconds: float = 0.05):
@@ -167,11 +172,11 @@ class UciDefender:
         self.limit = chess.engine.Limit(time=seconds)
         _quiet_closed_loop_notices()
         try:
-            self.engine = chess.engine.SimpleEngine.popen_uci(list(command), timeout=ENGINE_GRACE_SECONDS)
+            self.engine = chess.engine.SimpleEngine.popen_uci(list(command), timeout=ENGINE_START_SECONDS)
         except TimeoutError:  # before OSError: in Python 3.11 it is one
             raise DefenderError(
                 f"{self.shown!r} is not a UCI engine: it did not answer 'uci' "
-                f"with 'uciok' within {ENGINE_GRACE_SECONDS:g} s"
+                f"with 'uciok' within {ENGINE_START_SECONDS:g} s"
             ) from None
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
             reason = getattr(error, "strerror", None) or error
