@@ -106,6 +106,10 @@ def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
         # The queen checked round their king while ours stood off, until
         # the position came a third time; ours kept from the bishop, mate.
         ("kqkb", "8/8/6b1/4k3/7Q/8/8/1K6 w - - 0 1", "progress"),
+        # Their king in the centre, the bishop beside it, ours two steps
+        # off: the queen's checks (Qa3+, Qa6+ ...) came back to the same
+        # positions; a quiet move first, mate.
+        ("kqkb", "8/2b5/Q7/2k5/4K3/8/8/8 w - - 0 1", "keep_quiet"),
         # Qd5 would meet Nc2+ Ka2 Nb4+, the queen forked after our answer
         # to the check: no plan before keep_safe looked past the check.
         ("kqkn", "8/8/8/8/8/8/6Q1/K1k1n3 w - - 0 1", "keep_safe"),
