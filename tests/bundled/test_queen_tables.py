@@ -110,6 +110,10 @@ def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
         # off: the queen's checks (Qa3+, Qa6+ ...) came back to the same
         # positions; a quiet move first, mate.
         ("kqkb", "8/2b5/Q7/2k5/4K3/8/8/8 w - - 0 1", "keep_quiet"),
+        # Kc2 let Bg6 pin the queen to our king, their king in its corner:
+        # Qxg6 was stalemate and no other queen move safe, no plan. The
+        # queen is never left pinned.
+        ("kqkb", "7k/5b2/8/8/8/3Q4/8/1K6 w - - 0 1", "progress"),
         # Qd5 would meet Nc2+ Ka2 Nb4+, the queen forked after our answer
         # to the check: no plan before keep_safe looked past the check.
         ("kqkn", "8/8/8/8/8/8/6Q1/K1k1n3 w - - 0 1", "keep_safe"),
