@@ -126,6 +126,10 @@ def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
         # Qd5 would meet Nc2+ Ka2 Nb4+, the queen forked after our answer
         # to the check: no plan before keep_safe looked past the check.
         ("kqkn", "8/8/8/8/8/8/6Q1/K1k1n3 w - - 0 1", "keep_safe"),
+        # The knight beside their king in the middle: the drive's check
+        # (Qb5+) and keep_safe's check back (Qc6+) came round again; the
+        # drive without checks there, mate.
+        ("kqkn", "8/8/4n3/3k4/1Q6/8/2K5/8 w - - 0 1", "progress"),
     ],
 )
 def test_games_that_repeated_or_had_no_plan_are_mated(table, fen, first):
