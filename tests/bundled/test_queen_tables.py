@@ -106,9 +106,30 @@ def test_the_piece_is_won_by_the_check_that_forks_or_skewers_it(table, fen):
         # The queen checked round their king while ours stood off, until
         # the position came a third time; ours kept from the bishop, mate.
         ("kqkb", "8/8/6b1/4k3/7Q/8/8/1K6 w - - 0 1", "progress"),
+        # Their king in the centre, the bishop beside it, ours two steps
+        # off: the queen's checks (Qa3+, Qa6+ ...) came back to the same
+        # positions; a quiet move first, mate.
+        ("kqkb", "8/2b5/Q7/2k5/4K3/8/8/8 w - - 0 1", "keep_quiet"),
+        # Kc2 let Bg6 pin the queen to our king, their king in its corner:
+        # Qxg6 was stalemate and no other queen move safe, no plan. The
+        # queen is never left pinned.
+        ("kqkb", "7k/5b2/8/8/8/3Q4/8/1K6 w - - 0 1", "progress"),
+        # Our king held in its corner by theirs (Kb2 against Kd3), the
+        # queen moving to and fro: out of the corner, mate.
+        ("kqkb", "8/8/4b3/8/7Q/3k4/8/K7 w - - 0 1", "progress"),
+        # The bishop checked ours back along the back rank (Bg6+ Bf5+):
+        # the drive out of its checks, mate.
+        ("kqkb", "3K3k/7b/8/8/8/8/8/4Q3 w - - 0 1", "progress"),
+        # Their king beside the corner: quiet moves repeated; the checks
+        # that mate (Qb4+ Kc1 Qa3+).
+        ("kqkb", "8/8/8/8/4Q3/3K3b/1k6/8 w - - 0 1", "keep_quiet"),
         # Qd5 would meet Nc2+ Ka2 Nb4+, the queen forked after our answer
         # to the check: no plan before keep_safe looked past the check.
         ("kqkn", "8/8/8/8/8/8/6Q1/K1k1n3 w - - 0 1", "keep_safe"),
+        # The knight beside their king in the middle: the drive's check
+        # (Qb5+) and keep_safe's check back (Qc6+) came round again; the
+        # drive without checks there, mate.
+        ("kqkn", "8/8/4n3/3k4/1Q6/8/2K5/8 w - - 0 1", "progress"),
     ],
 )
 def test_games_that_repeated_or_had_no_plan_are_mated(table, fen, first):
