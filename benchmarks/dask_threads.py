@@ -1,5 +1,3 @@
-# mypy: disallow-untyped-calls=False
-# (distributed's LocalCluster and Client carry no annotations.)
 """What a Dask worker's own threads spend beside a task that holds the GIL.
 
     python benchmarks/dask_threads.py --seconds 10
@@ -14,13 +12,10 @@ processes' CPU over the same time (its profiler, event loop, monitors).
 from __future__ import annotations
 
 import argparse
-import logging
 import resource
 import time
 
-import dask.config
-from distributed import Client, LocalCluster
-from scaleout import LEAN_WORKERS
+from scaleout import local_cluster
 
 
 def spin(seconds: float) -> float:
@@ -42,20 +37,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     arguments = parser.parse_args()
-    for name, settings in (("Dask's defaults", {}), ("LEAN_WORKERS", LEAN_WORKERS)):
-        with (
-            dask.config.set(settings),
-            LocalCluster(
-                n_workers=2,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            client.wait_for_workers(2)
+    for name, lean in (("Dask's defaults", False), ("LEAN_WORKERS", True)):
+        with local_cluster(2, lean) as (_, client):
             time.sleep(2)  # past the workers' start
             before = client.run(process_cpu)
             futures = [client.submit(spin, arguments.seconds, pure=False, workers=[w]) for w in before]

@@ -129,7 +129,7 @@ def dask_run(
     worker processes, started for it (not timed) and closed after it: as
     :func:`one_run`, its CPU time the client's, the workers' and the
     scheduler's (in this process) during the run."""
-    with _local_cluster(workers, lean) as (cluster, client):
+    with local_cluster(workers, lean) as (cluster, client):
         before = sum(client.run(_cpu_seconds).values()), time.process_time()
         run = one_run(tree, table, positions, 1, defender, cluster.scheduler_address)
         after = sum(client.run(_cpu_seconds).values()), time.process_time()
@@ -143,7 +143,7 @@ def dask_run(
 
 
 @contextlib.contextmanager
-def _local_cluster(workers: int, lean: bool = True) -> Iterator[tuple[Any, Any]]:
+def local_cluster(workers: int, lean: bool = True) -> Iterator[tuple[Any, Any]]:
     """A fresh local Dask cluster of ``workers`` single-threaded worker
     processes, all started (with :data:`LEAN_WORKERS`' settings, or else
     Dask's defaults), and its client."""
@@ -182,7 +182,7 @@ def dask_startup_seconds(tree: Path, table: str, workers: int) -> list[tuple[flo
     wall and CPU seconds it takes to import al0's verifier (as al0's check
     of the workers does, before a run), then to make its verifier."""
     spec = _spec(tree, table)
-    with _local_cluster(workers) as (_, client):
+    with local_cluster(workers) as (_, client):
         imports = client.run(_import_al0)
         verifiers = client.run(_make_verifier, spec)
         return [imports[worker] + verifiers[worker] for worker in imports]

@@ -16,12 +16,11 @@ Usage: python research/kqkr_stuck_depths.py FILE.pgn [ADVICE]
 from __future__ import annotations
 
 import collections
-import re
 import sys
-from typing import Any
 
 import chess
 import chess.pgn
+from kqkr_census import ADVICE, bound  # beside this script
 
 from al0.board import Material
 from al0.lang.node import Node
@@ -34,15 +33,6 @@ from al0.tablebase.graph import MoveGraph
 DRIVE = "3*edge_dist(k) + 2*dist(K, k) + 2*corner_dist(k) + dist(Q, k)"
 PREDICATES = ("edge(k)", "defended(r)", "cut_off(r)", "third_rank_defence(r)")
 FEATURES = ("edge_dist(k)", "dist(K, k)", "dist(Q, k)", "dist(r, k)", "safe_checks(r)", "mobility(k)")
-ADVICE = re.compile(r"^\S+: (\w+)")
-
-
-def bound(binder: Binder, text: str, kind: str) -> Any:
-    """The vocabulary's function of ``text`` as a ``kind`` (a name it lacks is a mistake here)."""
-    function = binder.bind(text, kind)
-    if function is None:
-        raise ValueError(f"not a {kind} of KQKR: {text!r}")
-    return function
 
 
 def main(path: str, last_resort: str = "keep_safe") -> None:
