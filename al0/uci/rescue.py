@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import chess
 
+from al0.board.fen import FIFTY_MOVE_PLIES
 from al0.uci.verdict import Verdict
-
-FIFTY_MOVES = 100
-"""Plies without a capture after which the game is drawn (a mate on the
-hundredth still counts: python-chess's ``is_fifty_moves`` needs a legal move)."""
 
 
 def repeats(board: chess.Board, move: chess.Move) -> str | None:
@@ -43,9 +40,11 @@ def repeats(board: chess.Board, move: chess.Move) -> str | None:
 def past_fifty(board: chess.Board, move: chess.Move, now: int, then: int) -> bool:
     """Whether ``move`` at ``board`` (``now`` plies to mate by the
     tablebase, ``then`` after the move, their turn) leaves the mate past
-    the fifty-move rule where the quickest play would still make it."""
-    after = board.halfmove_clock + 1 if board.piece_at(move.to_square) is None else 0
-    return after + then > FIFTY_MOVES and board.halfmove_clock + now <= FIFTY_MOVES
+    the fifty-move rule where the quickest play would still make it (a mate
+    on the hundredth ply still counts). A capture or a pawn's move starts
+    the count again (``is_zeroing``), en passant and promotions too."""
+    after = 0 if board.is_zeroing(move) else board.halfmove_clock + 1
+    return after + then > FIFTY_MOVE_PLIES and board.halfmove_clock + now <= FIFTY_MOVE_PLIES
 
 
 def why_not(verdict: Verdict, board: chess.Board, move: chess.Move) -> str | None:

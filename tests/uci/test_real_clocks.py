@@ -21,7 +21,7 @@ from al0 import tablebase
 from al0.engine.plan import Planner
 from al0.engine.tablebases import Tablebases
 from al0.uci import UciEngine, handshake
-from al0.uci.rescue import rescue_move, why_not
+from al0.uci.rescue import past_fifty, rescue_move, why_not
 from al0.uci.short_search import ShortSearch
 from al0.uci.verdict import Verdict
 from conftest import TEST_TABLES
@@ -311,6 +311,25 @@ def test_the_rescue_keeps_the_fifty_move_rule_before_it_avoids_a_repetition():
         board.push_uci(move)
     assert board.halfmove_clock + tablebase.load("KRK").result(board).plies == 100
     assert rescue_move(Verdict.of(tablebase.load("KRK"), board), board) == chess.Move.from_uci("e1e3")
+
+
+@pytest.mark.parametrize(
+    "fen, move, now, then, past",
+    [
+        # Clock 99: a king move leaves a mate 20 plies on past the rule.
+        ("8/8/8/4k3/8/8/4P3/4K3 w - - 99 80", "e1d1", 1, 20, True),
+        # A pawn's move starts the count again: 20 plies on are within it.
+        ("8/8/8/4k3/8/8/4P3/4K3 w - - 99 80", "e2e4", 1, 20, False),
+        # So does a capture.
+        ("8/8/8/8/8/2k5/3r4/K2R4 w - - 99 80", "d1d2", 1, 20, False),
+        # Where the quickest play is past the rule already, no move is blamed.
+        ("8/8/8/4k3/8/8/4P3/4K3 w - - 99 80", "e1d1", 5, 20, False),
+    ],
+)
+def test_a_move_leaves_the_mate_past_the_fifty_move_rule_unless_it_resets_the_count(
+    fen, move, now, then, past
+):
+    assert past_fifty(chess.Board(fen), chess.Move.from_uci(move), now, then) is past
 
 
 def test_the_rescue_prefers_a_quickest_move_that_repeats_nothing():
