@@ -16,6 +16,7 @@ from al0.faces import lazy_face
 
 if TYPE_CHECKING:
     from al0.board.fen import (
+        FIFTY_MOVE_PLIES,
         EpdLine,
         canonical_material,
         check_not_over,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from al0.board.sampling import check_sample_size, random_positions
 
 _HOMES = {
+    "FIFTY_MOVE_PLIES": "fen",
     "EpdLine": "fen",
     "canonical_material": "fen",
     "check_not_over": "fen",
@@ -49,6 +51,7 @@ _HOMES = {
 """Each name of the face and the module it lives in."""
 
 __all__ = [
+    "FIFTY_MOVE_PLIES",
     "EpdLine",
     "Material",
     "canonical_material",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import chess
 
-from al0.board.fen import FIFTY_MOVE_PLIES
+from al0.board import FIFTY_MOVE_PLIES
 from al0.uci.verdict import Verdict
 
 
