@@ -184,8 +184,17 @@ def test_verify_ends_with_the_partial_report_when_library_code_exits(
 TWO_POSITIONS = "8/8/4R3/8/3K4/8/2k5/8 w - -\n8/8/8/8/8/2k5/8/R1K5 w - -\n"
 
 
+def test_an_engine_is_given_its_grace_past_each_move_not_the_starts_wait():
+    # python-chess waits each call its engine's timeout past the move's time;
+    # the start's 20 s there made a hung engine's "0.1 s + 3 s" take 20 s.
+    with defenders.UciDefender(tuple(FAKE_ENGINE.split())) as engine:
+        assert engine.engine.timeout == defenders.ENGINE_GRACE_SECONDS < defenders.ENGINE_START_SECONDS
+
+
 @pytest.mark.slow
-def test_an_engine_that_never_answers_go_ends_verify_with_the_report(tmp_path):
+def test_an_engine_that_never_answers_go_ends_verify_with_the_report(tmp_path, monkeypatch):
+    # The engine never answers: the outcome is the same for any wait.
+    monkeypatch.setattr(defenders, "ENGINE_GRACE_SECONDS", 0.5)
     epd = tmp_path / "p.epd"
     epd.write_text(TWO_POSITIONS)
     out = tmp_path / "r.json"
@@ -207,7 +216,8 @@ def test_an_engine_that_never_answers_go_ends_verify_with_the_report(tmp_path):
 
 
 @pytest.mark.slow
-def test_an_engine_that_never_answers_go_ends_play_with_one_line():
+def test_an_engine_that_never_answers_go_ends_play_with_one_line(monkeypatch):
+    monkeypatch.setattr(defenders, "ENGINE_GRACE_SECONDS", 0.5)
     result = run("play", BOOK, "--no-board", "--opponent", f"uci:{FAKE_ENGINE} --hang-after 1")
     assert result.exit_code == 2, result.output
     assert result.output.splitlines()[-1].startswith("Error: UCI engine")

@@ -181,6 +181,9 @@ class UciDefender:
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
             reason = getattr(error, "strerror", None) or error
             raise DefenderError(f"cannot start UCI engine {self.shown!r}: {reason}") from None
+        # python-chess waits each later call its timeout past the move's
+        # time: from here on that is the grace, not the start's long wait.
+        self.engine.timeout = ENGINE_GRACE_SECONDS
         self.hung = False
 
     def __call__(self, board: chess.Board) -> chess.Move:
