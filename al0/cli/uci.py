@@ -52,7 +52,8 @@ def uci(table: str | None, budget: int) -> None:
 
     Without TABLE (as a GUI starts an engine: one program, no arguments) each
     position is played by the bundled table of the side to move's material,
-    if there is one (`krk` for KRK); the option `Table` names one
+    if there is one (`krk` for KRK, `kpk_hold` for the lone king against
+    KPK); the option `Table` names one
     (`setoption name Table value krk`, or `auto`).
 
     Each move comes with `info ... score` of the line al0 plays (the plan's

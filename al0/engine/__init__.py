@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from al0.engine.native import table_core
     from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
     from al0.engine.play import Ending, Event, GameEnd, Opponent, OurMove, TheirMove, descend, play_game
+    from al0.engine.successors import bundled_table
     from al0.engine.tablebases import Tablebases
     from al0.engine.tree import ForcingTree, principal_line, tree_lines
 
@@ -51,6 +52,7 @@ _HOMES = {
     "TheirMove": "play",
     "descend": "play",
     "play_game": "play",
+    "bundled_table": "successors",
     "Tablebases": "tablebases",
     "ForcingTree": "tree",
     "principal_line": "tree",
@@ -76,6 +78,7 @@ __all__ = [
     "TablebaseDefender",
     "Tablebases",
     "TheirMove",
+    "bundled_table",
     "descend",
     "make_defender",
     "play_game",

@@ -7,7 +7,7 @@ becomes KQK), the table that plays the new material is, in order:
 
 1. the one the first table's ``successors:`` names for it
    (:mod:`al0.lang.read_successors`), which may be the table itself;
-2. the bundled table named after the material, ours first (``kqk`` for
+2. the bundled table of the material (:func:`bundled_table`: ``kqk`` for
    KQK), where it plays our colour;
 3. the first table itself, where it plays the material (ours unchanged,
    theirs fewer: its goals may be written for both).
@@ -26,11 +26,39 @@ from typing import TYPE_CHECKING
 import chess
 
 from al0.board import Material, reachable
-from al0.bundled import TABLES_DIR
-from al0.errors import TableSyntaxError
+from al0.bundled import TABLES_DIR, bundled_tables
+from al0.errors import AL0Error, TableSyntaxError
 
 if TYPE_CHECKING:
     from al0.lang import AdviceTable
+
+
+def bundled_table(material: Material) -> Path | None:
+    """The bundled table of ``material`` (ours first, as a table's
+    ``material:`` names it): the one named after it (``krk``, of the four
+    KRK tables), else the only one that declares it (``kpk_hold`` plays KKP,
+    the lone king against king and pawn); None where there is none or
+    several are alike."""
+    namesake = TABLES_DIR / f"{material.name.lower()}.yaml"
+    if namesake.is_file():
+        return namesake
+    declaring = [path for path in bundled_tables() if _declared_material(path) == material]
+    return declaring[0] if len(declaring) == 1 else None
+
+
+def _declared_material(path: Path) -> Material | None:
+    """The ``material:`` a table file declares, read without loading the
+    table (its library, its goals); None where it declares none that reads.
+    (YAML is imported here, as in :func:`successor_table`: the UCI
+    handshake reads none.)"""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+        return Material.parse(str(data["material"]).upper())
+    except (OSError, UnicodeError, yaml.YAMLError, TypeError, KeyError, AL0Error):
+        return None
 
 
 def side_name(us: chess.Color) -> str:
@@ -62,8 +90,8 @@ def successor_table(table: AdviceTable, material: Material) -> AdviceTable | Non
                     f"{side_name(found.us)}, not {material} for {side_name(table.us)}"
                 )
             return found
-    bundled = TABLES_DIR / f"{material.name.lower()}.yaml"
-    if bundled.is_file():
+    bundled = bundled_table(material)
+    if bundled is not None:
         found = load_table(bundled)
         if plays(found, material, table.us):
             return found

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 import chess
 from chess.polyglot import zobrist_hash
 
-from al0.board import Material, canonical_material, material_of, played_by
-from al0.bundled import TABLES_DIR
+from al0.board import Material, canonical_material, played_by
 from al0.engine import (
     ForcingTree,
     Match,
     Plan,
     SearchLimits,
     Tablebases,
+    bundled_table,
     descend,
     principal_line,
 )
@@ -109,13 +109,13 @@ class MoveChoice:
         colour: KRK with Black's rook is not the KRK table's)."""
         match = self.fixed.playing(board) if self.fixed is not None else None
         if self.fixed is None:
-            material = material_of(board, board.turn)
-            if material not in self._bundled:
-                path = TABLES_DIR / f"{material.lower()}.yaml"
-                self._bundled[material] = (
-                    Match.load(path, self.budget, self.tablebases) if path.is_file() else None
+            material = Material.of(board, board.turn)
+            if material.name not in self._bundled:
+                path = bundled_table(material)
+                self._bundled[material.name] = (
+                    Match.load(path, self.budget, self.tablebases) if path is not None else None
                 )
-            match = self._bundled[material]
+            match = self._bundled[material.name]
             if match is not None and match.table.us != board.turn:
                 return None
         if match is None or not played_by(board, match.table.material, match.table.us):

@@ -10,7 +10,7 @@ from al0.board import Material, reachable
 from al0.board.position import from_board, piece_counts
 from al0.engine import Ending, GameEnd, Match, OurMove
 from al0.engine.play import resets_count
-from al0.engine.successors import successor_table
+from al0.engine.successors import bundled_table, successor_table
 from al0.lang import DefenderSpec, load_table
 from conftest import LIBRARIES, POSITIONS, TEST_TABLES
 
@@ -34,6 +34,22 @@ TAKE = TEST_TABLES / "kqkr_take.yaml"
 def test_the_table_that_goes_on(table, material, expected):
     found = successor_table(load_table(table), Material.parse(material))
     assert (found.name if found is not None else None) == expected
+
+
+@pytest.mark.parametrize(
+    "material, expected",
+    [
+        ("KRK", "krk"),  # four KRK tables: the one named after the material
+        ("KQKR", "kqkr"),
+        ("KKP", "kpk_hold"),  # none named so: the only one of that material
+        ("KNKR", "krkn_hold"),
+        ("KRKN", None),  # the rook's side: no bundled table
+        ("KPKP", None),
+    ],
+)
+def test_the_bundled_table_of_a_material(material, expected):
+    found = bundled_table(Material.parse(material))
+    assert (found.stem if found is not None else None) == expected
 
 
 def test_a_successor_of_another_side_is_an_error_at_its_entry(tmp_path):

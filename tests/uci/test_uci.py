@@ -520,6 +520,14 @@ def test_with_table_auto_each_position_finds_its_table_by_material_and_colour():
     assert gui.ask("go")[1].startswith("info string rule ")
 
 
+def test_with_table_auto_the_lone_king_holds_with_the_table_of_its_material():
+    """KPK with the lone king to move: no table is named KKP, and
+    ``kpk_hold`` (material KKP) plays it, as it plays Black."""
+    gui = Gui(None)
+    gui.ask("position fen 8/8/8/4k3/8/8/4P3/4K3 b - - 0 1")
+    assert gui.ask("go depth 1")[1].startswith("info string rule ")
+
+
 @pytest.mark.parametrize(
     "line, answer",
     [
