@@ -11,7 +11,7 @@ import click
 from al0.cli.messages import reports_errors
 from al0.cli.params import TABLE
 from al0.cli.positions import not_playable_why, unfit_start_verdict
-from al0.engine import Tablebases, table_core
+from al0.engine import Tablebases, successor_table, table_core
 from al0.lang import AdviceTable, load_table, table_warnings
 
 
@@ -93,7 +93,7 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
         yield (
             "successors: "
             + ", ".join(f"{material} → {table}" for material, table in data["successors"].items())
-            + " — a game that reaches the material goes on with that table (loaded then, its library too)"
+            + " — a game that reaches the material goes on with that table (loaded by this check, and by a game when it gets there)"
         )
     if data["symmetric"]:
         yield "symmetric: yes — mirror images are played alike (one orientation per class)"
@@ -143,12 +143,17 @@ def summary_lines(path: str, data: dict[str, Any]) -> Iterator[str]:
 def check(table: str, as_json: bool, strict: bool) -> None:
     """Validate TABLE and summarise it: rules, advice, vocabulary.
 
-    Exits 2 with FILE:LINE:COL: MESSAGE when the table is not valid. Warns
+    Exits 2 with FILE:LINE:COL: MESSAGE when the table is not valid, or a
+    table its successors: names is not (loaded here, not first when a game
+    gets there). Warns
     (on stderr, exit 0; 1 with --strict) for what a valid table probably
     gets wrong: a distance of a piece to itself, a feature of our own king
     meant for theirs, a term compared with itself, advice no rule reaches.
     """
-    data = summary(load_table(table))
+    loaded = load_table(table)
+    for entry in loaded.successors:
+        successor_table(loaded, entry.material)
+    data = summary(loaded)
     if as_json:
         click.echo(json.dumps(data))
     else:

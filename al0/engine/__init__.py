@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from al0.engine.native import table_core
     from al0.engine.plan import DEFAULT_BUDGET, Plan, Planner
     from al0.engine.play import Ending, Event, GameEnd, Opponent, OurMove, TheirMove, descend, play_game
-    from al0.engine.successors import bundled_table
+    from al0.engine.successors import bundled_table, successor_table
     from al0.engine.tablebases import Tablebases
     from al0.engine.tree import ForcingTree, principal_line, tree_lines
 
@@ -53,6 +53,7 @@ _HOMES = {
     "descend": "play",
     "play_game": "play",
     "bundled_table": "successors",
+    "successor_table": "successors",
     "Tablebases": "tablebases",
     "ForcingTree": "tree",
     "principal_line": "tree",
@@ -83,6 +84,7 @@ __all__ = [
     "make_defender",
     "play_game",
     "principal_line",
+    "successor_table",
     "table_core",
     "tree_lines",
 ]

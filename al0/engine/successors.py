@@ -19,7 +19,6 @@ plays the material, the game ends there (:mod:`al0.engine.play`).
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +26,8 @@ import chess
 
 from al0.board import Material, reachable
 from al0.bundled import TABLES_DIR, bundled_tables
-from al0.errors import AL0Error, TableSyntaxError
+from al0.errors import TableSyntaxError
+from al0.lang.declared import Declared, declared
 
 if TYPE_CHECKING:
     from al0.lang import AdviceTable
@@ -42,23 +42,10 @@ def bundled_table(material: Material) -> Path | None:
     namesake = TABLES_DIR / f"{material.name.lower()}.yaml"
     if namesake.is_file():
         return namesake
-    declaring = [path for path in bundled_tables() if _declared_material(path) == material]
+    declaring = [
+        path for path in bundled_tables() if (found := declared(path)) and found.material == material
+    ]
     return declaring[0] if len(declaring) == 1 else None
-
-
-def _declared_material(path: Path) -> Material | None:
-    """The ``material:`` a table file declares, read without loading the
-    table (its library, its goals); None where it declares none that reads.
-    (YAML is imported here, as in :func:`successor_table`: the UCI
-    handshake reads none.)"""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-        return Material.parse(str(data["material"]).upper())
-    except (OSError, UnicodeError, yaml.YAMLError, TypeError, KeyError, AL0Error):
-        return None
 
 
 def side_name(us: chess.Color) -> str:
@@ -99,11 +86,6 @@ def successor_table(table: AdviceTable, material: Material) -> AdviceTable | Non
 
 
 def plays(table: AdviceTable, material: Material, us: chess.Color) -> bool:
-    """Whether ``table`` plays ``material`` (ours first) for ``us``: our
-    men its own, theirs its own or fewer (a table may be written to play
-    on after a capture of theirs)."""
-    return (
-        table.us == us
-        and material.first == table.material.first
-        and not Counter(material.second) - Counter(table.material.second)
-    )
+    """Whether ``table`` plays ``material`` (ours first) for ``us``
+    (:meth:`~al0.lang.declared.Declared.plays`)."""
+    return Declared(table.material, table.us).plays(material, us)

@@ -147,7 +147,7 @@ def parse_table(text: str, path: str, table_dir: Path) -> AdviceTable:
         expect=read_expect_blocks(reader, value("expect"), material.stronger_first() != material)
         if "expect" in top
         else (),
-        successors=read_successors(reader, value("successors"), material) if "successors" in top else (),
+        successors=read_successors(reader, value("successors"), material, us) if "successors" in top else (),
     )
 
 

@@ -9,29 +9,38 @@ below::
       KQK: kqk                  # the bundled table
       KRK: krk_endgame.yaml     # a file beside this one
 
-The file must exist; the table itself is loaded when a game first needs
-it (:mod:`al0.engine.successors`), so tables may name one another.
+The file must exist and declare a material and side that play the entry's
+(:mod:`al0.lang.declared`, read without loading it); the table itself is
+loaded when a game first needs it (:mod:`al0.engine.successors`), so
+tables may name one another.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import chess
+
 from al0.board import Material, reachable
 from al0.bundled import TABLES_DIR
 from al0.errors import PositionError
+from al0.lang.declared import Declared, declared
 from al0.lang.model import Successor
 from al0.lang.yaml_reader import Reader, YamlNode
 
 
-def read_successors(reader: Reader, node: YamlNode, material: Material) -> tuple[Successor, ...]:
-    """The entries of ``successors:`` (``node``) of a table of ``material``.
+def read_successors(
+    reader: Reader, node: YamlNode, material: Material, us: chess.Color
+) -> tuple[Successor, ...]:
+    """The entries of ``successors:`` (``node``) of a table of ``material``
+    playing ``us``.
 
     :raises TableSyntaxError: at the entry: a material that does not parse,
         is named twice (``KQK`` and ``kqk``), is the table's own or no
         capture or promotion makes of it
-        (:func:`al0.board.reachable`), or a table that is neither a bundled
-        name nor a file in the table's folder or below.
+        (:func:`al0.board.reachable`), a table that is neither a bundled
+        name nor a file in the table's folder or below, or one that declares
+        another material or side (a game found it only when it got there).
     """
     entries = reader.mapping(node, "successors", ())
     found = []
@@ -55,7 +64,13 @@ def read_successors(reader: Reader, node: YamlNode, material: Material) -> tuple
                 key_node, f"successors: no capture or promotion makes {after} of {material} (ours first)"
             )
         name = reader.string(value_node, f"the successor table of {after}")
-        found.append(Successor(after, _table_file(reader, value_node, name), str(reader.where(value_node))))
+        table = _table_file(reader, value_node, name)
+        plays = declared(TABLES_DIR / f"{table}.yaml" if table == name else Path(table))
+        if plays is not None and not plays.plays(after, us):
+            raise reader.error(
+                value_node, f"the successor table {name} plays {plays}, not {Declared(after, us)}"
+            )
+        found.append(Successor(after, table, str(reader.where(value_node))))
     return tuple(found)
 
 

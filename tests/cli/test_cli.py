@@ -401,6 +401,15 @@ def test_play_stops_at_a_successor_table_that_does_not_load(tmp_path, tablebase_
     assert lines[-1].startswith(f"Error: {tmp_path / 'bad.yaml'}:4:1: bad YAML")
 
 
+def test_check_loads_the_successor_tables_and_names_a_broken_ones_place(tmp_path):
+    """The same broken successor as above: check says so before any game."""
+    table = tmp_path / "t.yaml"
+    text = (ROOT / "tests" / "data" / "tables" / "kqkr_take.yaml").read_text()
+    table.write_text(text + "successors:\n  KQK: bad.yaml\n")
+    (tmp_path / "bad.yaml").write_text("name: bad\nmaterial: KQK\nrules: [\n")
+    assert_user_error(run("check", str(table)), f"{tmp_path / 'bad.yaml'}:4:1: bad YAML")
+
+
 def test_check_lists_the_tables_a_game_may_go_on_with():
     table = ROOT / "tests" / "data" / "libraries" / "kqkr_win_rook.yaml"
     result = run("check", str(table))

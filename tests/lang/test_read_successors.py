@@ -9,6 +9,7 @@ import pytest
 
 from al0.board import Material
 from al0.errors import TableSyntaxError
+from al0.lang.declared import Declared, declared
 from al0.lang.loader import parse_table
 from conftest import ROOT
 
@@ -65,13 +66,55 @@ def test_no_successors_by_default():
             "successors: 'kqk' names KQK again (as 'KQK' before)",
         ),
         ("successors:\n  KQK: kqk\n  ' KQK': kqk", "15:5", "successors: ' KQK' names KQK again"),
+        # Another material or side: found when the table loads, not when a game got there.
+        ("successors:\n  KQK: krk", "14:8", "the successor table krk plays KRK for White, not KQK for White"),
+        (
+            "successors:\n  KQK: black.yaml",
+            "14:8",
+            "the successor table black.yaml plays KQK for Black, not KQK for White",
+        ),
     ],
 )
 def test_a_mistake_names_its_place(tmp_path: Path, entries: str, where: str, fragment: str):
     folder = tmp_path / "tables"
     folder.mkdir()
     (tmp_path / "kqk.yaml").write_text("outside the table's folder")
+    (folder / "black.yaml").write_text("name: b\nmaterial: KQK\nside: black\n")
     with pytest.raises(TableSyntaxError) as error:
         parse_table(KQKR + entries + "\n", "t.yaml", folder)
     message = str(error.value)
     assert message.startswith(f"t.yaml:{where}: ") and fragment in message, message
+
+
+@pytest.mark.parametrize(
+    "table, material, us, plays",
+    [
+        ("KQKR", "KQKR", True, True),
+        ("KQKR", "KQK", True, True),  # theirs fewer: it may play on after a capture
+        ("KQKR", "KQKR", False, False),  # the other colour
+        ("KQK", "KQKR", True, False),  # theirs more
+        ("KQKR", "KRKR", True, False),  # ours other
+        ("KPK", "KQK", True, False),  # a promotion makes our men other
+    ],
+)
+def test_which_material_a_declared_table_plays(table: str, material: str, us: bool, plays: bool):
+    assert Declared(Material.parse(table), True).plays(Material.parse(material), us) is plays
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("material: KQKR\n", "KQKR for White"),
+        ("material: kqkr\nside: Black\n", "KQKR for Black"),
+        ("material: KQKR\nside: red\n", None),
+        ("material: KZK\n", None),
+        ("name: t\n", None),
+        ("[a list]", None),
+        ("material: [KQKR\n", None),  # no YAML: loading the table says where
+    ],
+)
+def test_what_a_table_file_declares(tmp_path: Path, text: str, found: str | None):
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    result = declared(path)
+    assert (str(result) if result is not None else None) == found
