@@ -236,6 +236,36 @@ def test_drag_flip_and_the_move_list(browser: Any, url: str, shots: Path) -> Non
     screenshot(browser, shots / "kqk-line-flipped.png")
 
 
+def test_a_pawn_on_its_last_rank_becomes_the_piece_chosen(browser: Any, url: str, shots: Path) -> None:
+    """KPK in the plan tab: the pawn dragged to e8 offers the four pieces,
+    the queen focused; Escape puts it back, a rook chosen is played."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    loaded(browser, url)
+    Select(browser.find_element("id", "table")).select_by_value("kpk")
+    fen = browser.find_element("id", "fen")
+    until(browser, lambda: "P" in fen.get_attribute("value"))
+    fen.clear()
+    fen.send_keys("8/4P3/8/8/8/2k5/8/4K3 w - - 0 1")
+    browser.find_element("id", "set-fen").click()
+    until(browser, lambda: fen.get_attribute("value").startswith("8/4P3/"))
+    drag(browser, "e7", "e8")
+    chooser = browser.find_element("id", "promotion")
+    until(browser, chooser.is_displayed)
+    buttons = chooser.find_elements("css selector", "button")
+    assert [button.get_attribute("data-move") for button in buttons] == ["e7e8q", "e7e8r", "e7e8b", "e7e8n"]
+    assert browser.switch_to.active_element == buttons[0]
+    screenshot(browser, shots / "kpk-promotion.png")
+    buttons[0].send_keys(Keys.ESCAPE)
+    until(browser, lambda: not chooser.is_displayed())
+    assert line(browser) == []
+    click_move(browser, "e7e8")
+    until(browser, chooser.is_displayed)
+    chooser.find_element("css selector", '[data-move="e7e8r"]').click()
+    until(browser, lambda: line(browser) == ["e8=R"])
+
+
 def test_an_epd_files_positions_step_by_step_with_the_plan(browser: Any, tablebase_cache: Any) -> None:
     import chess
 

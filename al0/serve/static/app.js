@@ -195,9 +195,37 @@ function movesFrom(square) {
 }
 
 function tryMove(from, to) {
-  const move = page.view.legal.find((m) => m.slice(0, 4) === from + to);
+  // A pawn reaching its last rank has four moves there: the player chooses the piece.
+  const moves = page.view.legal.filter((m) => m.slice(0, 4) === from + to);
   page.selected = null;
-  if (move) sendMove(move).catch(report); else drawBoard();
+  if (moves.length > 1) choosePromotion(moves);
+  else if (moves.length) sendMove(moves[0]).catch(report);
+  else drawBoard();
+}
+
+function choosePromotion(moves) {
+  // Buttons for the pieces the pawn may become (queen first, focused): a click or
+  // Enter plays it, Escape puts the pawn back.
+  const chooser = $("promotion");
+  const white = page.view.fen.split(" ")[1] === "w";
+  chooser.textContent = "";
+  const close = () => { chooser.hidden = true; drawBoard(); };
+  for (const symbol of ["q", "r", "b", "n"]) {
+    const move = moves.find((m) => m[4] === symbol);
+    if (!move) continue;
+    const button = document.createElement("button");
+    const piece = white ? symbol.toUpperCase() : symbol;
+    button.type = "button";
+    button.dataset.move = move;
+    button.setAttribute("aria-label", PIECE_NAMES[symbol]);
+    button.title = PIECE_NAMES[symbol];
+    button.innerHTML = page.pieces[piece] || piece;
+    button.addEventListener("click", () => { chooser.hidden = true; sendMove(move).catch(report); });
+    chooser.appendChild(button);
+  }
+  chooser.onkeydown = (event) => { if (event.key === "Escape") { event.preventDefault(); close(); } };
+  chooser.hidden = false;
+  chooser.querySelector("button").focus();
 }
 
 function squareAt(x, y) {
@@ -259,6 +287,7 @@ function setUpBoard() {
 
 function show(view, playable, marks = null) {
   if (!page.view || page.view.fen !== view.fen) page.arrow = null;  // a hint is for its position only
+  $("promotion").hidden = true;  // a choice of piece is for the position it was offered in
   page.marks = marks;
   page.view = view;
   page.playable = playable;
