@@ -486,11 +486,14 @@ def report_hold(
     and the failures asked for and print the summary; exit as
     :func:`verify` says."""
     total = len(check.boards)
+    estimate = check.estimate(jobs)
+    if estimate is not None and estimate.worth_saying:
+        click.echo(f"note: {total:,} drawn positions to check: {estimate}", err=True)
     if sys.stderr.isatty():
         with click.progressbar(length=total, label="checking", file=sys.stderr, show_eta=True) as bar:
             report = check.run(lambda: bar.update(1), jobs)
     else:
-        report = check.run(progress_lines(Pace(total, None))[0], jobs)
+        report = check.run(progress_lines(Pace(total, estimate))[0], jobs)
     if games and not report.stopped:
         try:
             report.games = check.play_games(games)

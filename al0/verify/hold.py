@@ -26,6 +26,7 @@ import enum
 import functools
 import math
 import os
+import random
 import time
 from collections import Counter
 from collections.abc import Callable, Generator, Sequence
@@ -46,6 +47,7 @@ from al0.errors import AL0Error, PositionError
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable, Expectations
 from al0.lang.specs import PositionsSpec
+from al0.verify.estimate import Estimate, load_average, running_now
 from al0.verify.game import limit_reached
 from al0.verify.hold_games import AttackGames, play_games
 from al0.verify.run import JOBS_PER_CPU, SMALL_RUN, _dealt, usable_cpus
@@ -60,6 +62,11 @@ EXAMPLES_KEPT = 5
 CHUNK = 1000
 """Positions judged a stretch at most (made from a tablebase's listing
 without boards): half a second of CPU or so, a task of a worker."""
+
+PILOT_POSITIONS = 100
+"""Positions a check judges first to say how long it will take (a check
+of more than :data:`~al0.verify.run.SMALL_RUN`): a second of CPU or so
+where a position takes ten milliseconds."""
 
 STRETCHES_PER_JOB = 4
 """Stretches per worker at least, where the positions are few: a small run
@@ -353,9 +360,11 @@ class HoldCheck:
         if isinstance(positions, str):
             positions = PositionsSpec.parse(positions)
         self.positions = positions.drawn_with(seed)
+        self.seed = seed
         self.table = table
         self.spec = HoldSpec(table.path, budget)
-        self.judging = HoldJudge(table, budget, tablebases)
+        self.tablebases = tablebases or Tablebases()
+        self.judging = HoldJudge(table, budget, self.tablebases)
         self.tablebase = self.judging.tablebase
         self.boards: Sequence[chess.Board] = start_positions(
             self.positions, table, self.tablebase, relative_to=positions_folder, drawn=True
@@ -399,6 +408,33 @@ class HoldCheck:
             jobs = JOBS_PER_CPU * cpus
             return jobs, f"--jobs {asked} lowered to {jobs}: {cpus} CPUs, at most {JOBS_PER_CPU} workers each"
         return asked, ""
+
+    def estimate(self, jobs: int) -> Estimate | None:
+        """How long the check will take with ``jobs`` processes: the CPU
+        that :data:`PILOT_POSITIONS` of its positions, drawn with its seed,
+        take a judge of their own here (the run's planner stays its own),
+        times the positions, shared among the processes as slowly as the
+        machine's other work makes them go (:class:`~al0.verify.estimate.Estimate`:
+        one plan a position); None for a check of at most
+        :data:`~al0.verify.run.SMALL_RUN` positions."""
+        total = len(self.boards)
+        if total <= SMALL_RUN:
+            return None
+        chosen = sorted(random.Random(self.seed).sample(range(total), PILOT_POSITIONS))
+        pilot = HoldJudge(self.table, self.spec.budget, self.tablebases)
+        running = [running_now()]
+        started, wall = time.process_time(), time.perf_counter()
+        for index in chosen:  # a position takes milliseconds: the processes counted after each
+            pilot.judge(self.positions_of(index, index + 1)[0])
+            running.append(running_now())
+        seconds, wall = time.process_time() - started, time.perf_counter() - wall
+        counted = [count for count in running if count is not None]
+        if counted:  # counted while it ran: the others' share, not the pilot's pace
+            slowdown, others = 1.0, max(0.0, sum(counted) / len(counted) - 1)
+        else:
+            slowdown, others = max(1.0, wall / seconds) if seconds > 0 else 1.0, load_average()
+        cpu = seconds / len(chosen) * total
+        return Estimate(total, total, cpu, jobs, usable_cpus(), slowdown, others)
 
     def run(self, progress: Callable[[], None] = lambda: None, jobs: int = 1) -> HoldReport:
         """Judge every position, in this process or (``jobs`` above one, a

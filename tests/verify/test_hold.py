@@ -16,6 +16,7 @@ from al0.lang.loader import load_table
 from al0.lang.model import Expectations
 from al0.lang.specs import PositionsSpec
 from al0.verify import AttackEnd, HoldCheck, HoldReport, HoldVerdict, verify, verify_hold
+from al0.verify.run import SMALL_RUN
 from al0.verify.summary import Claim
 from conftest import POSITIONS, TEST_TABLES
 
@@ -118,6 +119,18 @@ def test_the_listing_is_cut_in_stretches_for_the_jobs(total, jobs, stretches, mo
     check = HoldCheck(load_table(TOGETHER), str(DRAWN))
     monkeypatch.setattr(check, "boards", [None] * total)
     assert check.stretches(jobs) == stretches
+
+
+def test_a_long_check_is_timed_on_a_pilot_of_its_positions(monkeypatch):
+    # The three drawn positions over and over: a check too long to start unsaid.
+    check = HoldCheck(load_table(TOGETHER), str(DRAWN))
+    monkeypatch.setattr(check, "boards", list(check.boards) * (SMALL_RUN // 3 + 1))
+    estimate = check.estimate(2)
+    assert estimate is not None
+    assert (estimate.positions, estimate.plans, estimate.processes) == (len(check.boards),) * 2 + (2,)
+    assert estimate.cpu_seconds > 0 and estimate.seconds >= estimate.cpu_seconds / 2
+    monkeypatch.setattr(check, "boards", check.boards[:SMALL_RUN])
+    assert check.estimate(2) is None  # a short check says nothing
 
 
 @pytest.mark.slow
