@@ -206,11 +206,12 @@ def resets_count(before: Position, after: Position) -> bool:
     )
 
 
-def descend(tree: ForcingTree | None, move: chess.Move) -> ForcingTree | None:
-    """The tree to follow after ``move``: its subtree, or None — replan at
-    our next turn — when the tree is gone, does not cover the move, or the
-    subtree is a leaf (the advice's better-goal is reached)."""
-    subtree = tree.child(move) if tree is not None else None
+def descend(tree: ForcingTree | None, move: chess.Move, table: AdviceTable) -> ForcingTree | None:
+    """The tree of ``table`` to follow after ``move``: its subtree, or None
+    — replan at our next turn — when the tree is gone, does not cover the
+    move, the subtree is a leaf (the advice's better-goal is reached), or
+    the table plans at each move (:attr:`~al0.lang.model.AdviceTable.follows_trees`)."""
+    subtree = tree.child(move) if tree is not None and table.follows_trees else None
     return None if subtree is None or subtree.is_leaf else subtree
 
 
@@ -268,7 +269,7 @@ def play_game(
             board.push(move)
             moves_played += 1
             yield event
-            tree = descend(tree, move)
+            tree = descend(tree, move, playing.table)
         else:
             reply = opponent(board)
             if reply is None:
@@ -281,6 +282,6 @@ def play_game(
                 raise DefenderError(f"the opponent's move {shown} is not a legal move at {board.fen()}")
             san = board.san(reply) if notation else None
             in_tree = tree is not None and tree.child(reply) is not None
-            tree = descend(tree, reply)
+            tree = descend(tree, reply, playing.table)
             board.push(reply)
             yield TheirMove(reply, san, in_tree)

@@ -352,6 +352,17 @@ class AdviceTable:
         its moves keep, not by mates."""
         return self.material.stronger_first() != self.material
 
+    @property
+    def follows_trees(self) -> bool:
+        """Whether a game follows the table's forcing tree between its moves
+        (AL0's way: descend into the tree on each reply, plan afresh when it
+        ends), or plans afresh at each of its moves: a table that
+        :attr:`holds` does. Its check proves each position's first move
+        keeps the draw; a tree's later moves were chosen to reach the
+        advice's goal, not to keep the draw, and following them lost many
+        (a seven-ply KPK tree walked the lone king off the pawn's front)."""
+        return not self.holds
+
     def describe_advice(self, name: str | None) -> str:
         """The advice's description, else its name (an identifier, for
         tables that give none)."""

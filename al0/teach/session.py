@@ -314,14 +314,14 @@ class Practice:
         before = self.distance()
         san = self.board.san(move)
         hinted, self._hinted = self._hinted, False
-        self._tree = descend(self._tree, move)
         playing = self.planner
+        self._tree = descend(self._tree, move, playing.table) if playing is not None else None
         self.board.push(move)
         reply = reply_san = None
         if self.ending() is None:
             reply = self._reply()
             reply_san = self.board.san(reply)
-            self._tree = descend(self._tree, reply)
+            self._tree = descend(self._tree, reply, playing.table) if playing is not None else None
             self.board.push(reply)
         if self.planner is not playing:
             self._tree = None  # another table plans now (the material changed)

@@ -36,6 +36,7 @@ from al0.uci.short_search import ShortSearch, material_balance
 from al0.uci.verdict import Verdict
 
 if TYPE_CHECKING:
+    from al0.lang import AdviceTable
     from al0.tablebase import Tablebase
 
 SHORT_DEPTH = 3
@@ -189,7 +190,7 @@ class MoveChoice:
     ) -> chess.Move | None:
         """The table's move: the tree followed, or a new plan's."""
         table, planner = match.table, match.planner
-        tree, plan, how = self._tree_at(board, table.name)
+        tree, plan, how = self._tree_at(board, table)
         # Following the tree searches nothing: no nodes, no time.
         nodes, ms = 0, 0
         if tree is None:
@@ -222,7 +223,7 @@ class MoveChoice:
                 return self._fallback(search, board, go, verdict, f"{said}: its move {move.uci()} {why}")
         after = board.copy()
         after.push(move)
-        subtree = descend(tree, move)
+        subtree = descend(tree, move, table)
         self.followed = Followed(after, subtree, plan, table.name) if subtree is not None else None
         score, source = table_score(board, tree, verdict)
         pv = " ".join(m.uci() for m in principal_line(tree))
@@ -253,20 +254,20 @@ class MoveChoice:
             "info string cut before a search ended: playing the first legal move",
         )
 
-    def _tree_at(self, board: chess.Board, table: str) -> tuple[ForcingTree | None, Plan | None, str]:
+    def _tree_at(self, board: chess.Board, table: AdviceTable) -> tuple[ForcingTree | None, Plan | None, str]:
         """The subtree to follow at ``board``: when it is the position our last
         move left followed by a reply the tree covers, and ``table`` still
         plays. Compared by position, so a GUI that sends ``position fen``
         without the moves is followed too."""
         followed, self.followed = self.followed, None
-        if followed is None or followed.table != table:
+        if followed is None or followed.table != table.name:
             return None, None, ""
         key = zobrist_hash(board)
         for reply, _ in followed.tree.branches:
             followed.after.push(reply)
             reached = zobrist_hash(followed.after) == key
             followed.after.pop()
-            subtree = descend(followed.tree, reply)
+            subtree = descend(followed.tree, reply, table)
             if reached and subtree is not None:
                 return subtree, followed.plan, "following the tree"
         return None, None, ""

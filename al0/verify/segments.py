@@ -188,7 +188,7 @@ def make_segment(
             # A capture or a pawn's move in the last two half-moves, and the
             # new men are another table's to plan (as the play loop does).
             break
-        tree = descend(descend(tree, move), reply)
+        tree = descend(descend(tree, move, playing.table), reply, playing.table)
     return segment(None)  # a new plan at ``position``
 
 

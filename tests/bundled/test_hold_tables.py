@@ -4,13 +4,37 @@ positions, how many their move loses, so a change that loses more (or,
 better, fewer) is seen. Every position is a documented command
 (docs/results/holds.md, docs/results/kpk.md): some ten minutes of CPU a
 table. kpk_hold's sample is smaller (its plans cost ten times the rook
-endings' tables'; over all 35,210 drawn classes it loses 26)."""
+endings' tables'; over all 35,210 drawn classes it loses none)."""
 
 from __future__ import annotations
 
+import chess
 import pytest
 
+from al0 import tablebase
+from al0.engine import OurMove, Planner, TheirMove, play_game
+from al0.lang import load_table
 from al0.verify import HoldVerdict, verify_hold
+
+
+def test_a_table_that_holds_plans_afresh_at_each_move(tablebase_cache):
+    """Stockfish's Kc4 and Kc5 against kpk_hold: following its seven-ply
+    tree from the start, the lone king went Kb8, Kc8, Kd7 and lost (mated
+    in 16); planned afresh at each move, as the check proves them, every
+    move keeps the draw."""
+    replies = iter(["b4c4", "c4c5", "c5d5"])
+    board = chess.Board("k7/8/8/8/1K2P3/8/8/8 b - - 0 1")
+    events = list(
+        play_game(Planner(load_table("kpk_hold")), board, lambda _: chess.Move.from_uci(next(replies)), 3)
+    )
+    ours = [event for event in events if isinstance(event, OurMove)]
+    assert len(ours) == 3 and all(move.new_plan for move in ours)
+    kpk = tablebase.load("KPK")
+    replay = chess.Board("k7/8/8/8/1K2P3/8/8/8 b - - 0 1")
+    for event in events:
+        if isinstance(event, (OurMove, TheirMove)):
+            replay.push(event.move)
+            assert kpk.result(replay).winner is None, replay.fen()
 
 
 @pytest.mark.slow
