@@ -62,8 +62,8 @@ def uci(table: str | None, budget: int) -> None:
     differs), its rule and advice as `info string` and the tree's
     worst-case line as `pv`. Where the table cannot play its material (the
     other side to move, no plan in time) the tablebase's move is played,
-    and where the table's move would repeat a position or throw a won game
-    away (option `TablebaseRescue`); any other position gets a short
+    and where the table's move would repeat a position, throw a won game
+    away or lose a drawn one (option `TablebaseRescue`); any other position gets a short
     alpha-beta search, with cached tablebases at its leaves. `uciok` comes
     before the engine's imports; `isready` and `stop` are answered at once
     while it thinks; `go` honours movetime, wtime/btime, winc/binc,

@@ -21,7 +21,7 @@ between moves of one game. The table plays its material and what our
 captures leave of it (KQKR goes on as KQK); in its material but with the
 other side to move, or with no plan in time, the tablebase's move is
 played, and also where the table's move would repeat a position of the
-game or throw the win away (:mod:`al0.uci.rescue`; option
+game, throw the win away or lose a draw (:mod:`al0.uci.rescue`; option
 ``TablebaseRescue``). Any other position gets the tablebase's move where
 one of its material is loaded or cached, else a short alpha-beta search
 (:mod:`al0.uci.short_search`). :mod:`al0.uci.choice` chooses the move,

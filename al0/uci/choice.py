@@ -3,7 +3,8 @@ which table plays it, by material and colour, position by position; the
 tablebase's :class:`~al0.uci.verdict.Verdict` there, asked once a move;
 the forcing tree followed between moves of one game; the move played when
 the search is cut; the table's plan, the tablebase's move where the table
-cannot play or its move would throw a won game away, else a short search.
+cannot play or its move would throw a won game away or lose a drawn one,
+else a short search.
 The protocol's state machine (:mod:`al0.uci.protocol`) owns the lines and
 the threads; this owns the choice."""
 
@@ -74,7 +75,8 @@ class MoveChoice:
         self.budget = budget
         self.rescue = rescue
         """Whether the tablebase's move replaces the table's where that
-        would repeat a position or throw a won game away (:mod:`al0.uci.rescue`)."""
+        would repeat a position, throw a won game away or lose a drawn one
+        (:mod:`al0.uci.rescue`)."""
         self._bundled: dict[str, Match | None] = {}
         """The bundled table's match by material named from the side to
         move (None: no such table); whether it plays a position is asked of

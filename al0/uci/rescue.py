@@ -1,6 +1,7 @@
 """When the table's move gives way to the tablebase's: a won game is never
-drawn by the engine. The table's move at a position the tablebase calls
-won is replaced where it would repeat a position of the game or let their
+drawn by the engine, nor a drawn one lost (a table that holds: its move
+that would lose the draw is replaced by a drawing one). The table's move
+at a position the tablebase calls won is replaced where it would repeat a position of the game or let their
 reply bring one the third time (a cycle that the GUI ends as a threefold
 repetition: cut plans and new plans can mix into one), throw the win away
 (a stalemate, a lost piece), or leave the mate past the fifty-move rule.
@@ -50,7 +51,9 @@ def past_fifty(board: chess.Board, move: chess.Move, now: int, then: int) -> boo
 def why_not(verdict: Verdict, board: chess.Board, move: chess.Move) -> str | None:
     """Why the table's ``move`` must give way to the tablebase's at
     ``board`` (whose ``verdict`` is given), or None where it may be played
-    (also wherever the side to move does not win: there is no win to keep)."""
+    (also wherever the side to move loses: there is nothing to keep)."""
+    if verdict.draws and verdict.loses(move):
+        return "would throw the draw away"
     if not verdict.wins:
         return None
     repeated = repeats(board, move)

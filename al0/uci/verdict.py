@@ -55,6 +55,15 @@ class Verdict:
         then = self.after[move]
         return then.winner == self.turn and then.plies is not None
 
+    @property
+    def draws(self) -> bool:
+        """Whether neither side mates with best play."""
+        return self.now.winner is None
+
+    def loses(self, move: chess.Move) -> bool:
+        """Whether the side to move is mated with best play after ``move``."""
+        return self.after[move].winner not in (None, self.turn)
+
     def best_moves(self) -> list[chess.Move]:
         """The moves that mate soonest, in UCI order, when the side to move
         wins; empty when it does not (:meth:`Tablebase.best_moves

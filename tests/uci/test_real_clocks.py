@@ -255,6 +255,20 @@ def test_why_the_tables_move_gives_way(fen, move, why):
     )
 
 
+@pytest.mark.parametrize(
+    "move, why",
+    [
+        ("c8d7", "would throw the draw away"),  # kpk_hold's tree once played it: mated in 16
+        ("c8c7", None),  # the only move that keeps the draw
+        ("c8b8", "would throw the draw away"),
+        ("c8d8", "would throw the draw away"),
+    ],
+)
+def test_a_move_that_loses_a_draw_gives_way(move, why):
+    board = chess.Board("2k5/8/8/2K5/4P3/8/8/8 b - - 4 3")
+    assert why_not(Verdict.of(tablebase.load("KPK"), board), board, chess.Move.from_uci(move)) == why
+
+
 def test_a_move_that_lets_their_reply_repeat_a_position_a_third_time_gives_way():
     """The book's position twice (e6e5 c2c1 e5e6 c1c2), then e6e5 c2b1: the
     rook back to e6 leads to a new position (the king on b1), from which
