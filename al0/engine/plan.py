@@ -241,7 +241,9 @@ class Planner:
         instead of the planner's budget (a UCI ``go nodes``, a stop flag).
 
         The board's move stack is the game: the positions it has seen after
-        our moves are avoided where the advice allows (:meth:`plan_position`).
+        our moves are avoided where the advice allows (:meth:`plan_position`),
+        but by a table that holds, for which a repetition is the draw it
+        plays for (and its check judges plans made without a history).
 
         :raises SearchBudgetExceeded: when one search reaches a limit.
         :raises PositionError: naming the board when it has pawns or castling
@@ -259,7 +261,8 @@ class Planner:
                 f"{board.fen()!r}: it is not the table's side to move "
                 f"(the table {self.table.name} plays {'White' if self.table.us else 'Black'})"
             )
-        return self.plan_position(position, board, limits, seen_after_ours(board, self.table.us))
+        seen = frozenset() if self.table.holds else seen_after_ours(board, self.table.us)
+        return self.plan_position(position, board, limits, seen)
 
     def plan_position(
         self,

@@ -37,6 +37,18 @@ def test_a_table_that_holds_plans_afresh_at_each_move(tablebase_cache):
             assert kpk.result(replay).winner is None, replay.fen()
 
 
+def test_a_table_that_holds_may_come_back_to_a_position(tablebase_cache):
+    """Against Stockfish, krkb_hold at this position avoided Kb8, which had
+    come before, and played Ka6: mated in 15. A repetition is the draw it
+    plays for: with the game's history it plays what the check judged,
+    planned without one."""
+    board = chess.Board("8/k2R4/2K5/8/8/8/8/4b3 b - - 0 1")
+    for move in ("a7b8", "d7d6", "b8a7", "d6d7"):
+        board.push_uci(move)
+    plan = Planner(load_table("krkb_hold")).plan(board)
+    assert plan.tree is not None and plan.tree.branches[0][0] == chess.Move.from_uci("a7b8")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "table, size, lost", [("krkb_hold", 1000, 1), ("krkn_hold", 300, 8), ("kpk_hold", 300, 0)]
