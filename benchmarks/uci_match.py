@@ -13,6 +13,14 @@ time losses, and al0's moves sent without an ``info … score``.
 ``--option TablebaseRescue=false`` measures a table's own play (the
 tablebase's move still stands in for a plan not made in time).
 
+``--hold`` plays the other side of the board: al0 as Black, the weaker side,
+from seeded drawn starts (Black to move; the bundled table that holds
+the material, ``krkn_hold`` for KRKN), against Stockfish trying to win as
+White, and counts the games held (any draw) and lost::
+
+    python benchmarks/uci_match.py --stockfish /usr/games/stockfish --hold \
+        --materials KRKN KRKB KPK --games 10 --movetime 0 --clock 10+0.1
+
 A time loss at a fixed time per move is a move that took longer than the
 time plus ``--margin`` (what a match runner's time margin allows, measured
 here around ``engine.play``, so it includes the pipe); on a clock, a clock
@@ -64,17 +72,18 @@ class Game:
     """Both sides' moves, in UCI."""
 
 
-def starts(material: str, games: int, seed: int) -> list[chess.Board]:
+def starts(material: str, games: int, seed: int, hold: bool = False) -> list[chess.Board]:
     """``games`` positions White to move wins, one per symmetry class,
-    drawn with ``seed`` (mates in one left out: nothing to play)."""
+    drawn with ``seed`` (mates in one left out: nothing to play); with
+    ``hold``, drawn positions with Black, the weaker side, to move."""
     table = tablebase.load(material)
-    classes = table.positions(chess.WHITE, won=True)
+    classes = table.positions(chess.BLACK, drawn=True) if hold else table.positions(chess.WHITE, won=True)
     rng = random.Random(f"{material}:{seed}")
     chosen: list[chess.Board] = []
     for at in rng.sample(range(len(classes)), len(classes)):
         board = classes[at].board()
         result = table.result(board)
-        if result.plies is not None and result.plies > 1 and not board.is_check():
+        if hold or (result.plies is not None and result.plies > 1 and not board.is_check()):
             chosen.append(board)
         if len(chosen) == games:
             break
@@ -101,8 +110,9 @@ def play(
     control: str,
     number: int,
     margin: float,
+    ours: chess.Color = chess.WHITE,
 ) -> Game:
-    """One game from ``start``: al0 White, Stockfish Black."""
+    """One game from ``start``: al0 plays ``ours`` (White unless it holds), Stockfish the other side."""
     game = Game(start.fen(), control)
     board = start.copy()
     movetime = float(control.split()[1]) if control.startswith("movetime") else None
@@ -127,7 +137,7 @@ def play(
         if len(board.move_stack) >= MAX_PLIES:
             game.end = "max-plies"
             break
-        engine = al0 if board.turn == chess.WHITE else stockfish
+        engine = al0 if board.turn == ours else stockfish
         limit = limit_for(control, board, clocks, increment)
         began = time.perf_counter()
         try:
@@ -140,7 +150,7 @@ def play(
         if result.move is None or result.move not in board.legal_moves:
             game.end = "illegal"
             break
-        if board.turn == chess.BLACK:
+        if board.turn != ours:
             game.their_slowest = max(game.their_slowest, spent)
         else:
             game.moves += 1
@@ -151,14 +161,14 @@ def play(
             else:
                 game.scores.append(str(score.white()))
         if movetime is not None:
-            if spent > movetime + margin and board.turn == chess.WHITE:
+            if spent > movetime + margin and board.turn == ours:
                 game.end = "time-loss"
                 board.push(result.move)
                 break
         else:
             clocks[board.turn] -= spent
             if clocks[board.turn] < 0:
-                game.end = "time-loss" if board.turn == chess.WHITE else "their-time-loss"
+                game.end = "time-loss" if board.turn == ours else "their-time-loss"
                 break
             clocks[board.turn] += increment
         board.push(result.move)
@@ -189,6 +199,9 @@ def main() -> None:
         help="a UCI option for al0 (TablebaseRescue=false: the table's own play)",
     )
     parser.add_argument("--stockfish", default="stockfish")
+    parser.add_argument(
+        "--hold", action="store_true", help="al0 holds drawn starts as Black against Stockfish as White"
+    )
     parser.add_argument("--json", help="write every game here")
     args = parser.parse_args()
 
@@ -206,16 +219,20 @@ def main() -> None:
         # As a GUI does before the first game (al0 makes its engine then).
         al0.ping()
         stockfish.ping()
-        print(f"al0: {al0.id.get('name')} {' '.join(args.option)}; Black: {stockfish.id.get('name')}")
+        ours = chess.BLACK if args.hold else chess.WHITE
+        print(
+            f"al0 as {chess.COLOR_NAMES[ours]}: {al0.id.get('name')} {' '.join(args.option)}; "
+            f"{chess.COLOR_NAMES[not ours]}: {stockfish.id.get('name')}"
+        )
         number = 0
         for material in args.materials:
-            positions = starts(material, args.games, args.seed)
+            positions = starts(material, args.games, args.seed, args.hold)
             for control in controls:
                 ends: Counter[str] = Counter()
                 row = []
                 for start in positions:
                     number += 1
-                    game = play(al0, stockfish, start, control, number, args.margin)
+                    game = play(al0, stockfish, start, control, number, args.margin, ours)
                     games.append(game)
                     row.append(game)
                     ends[game.end] += 1
@@ -225,6 +242,15 @@ def main() -> None:
                         f"from {game.start}",
                         flush=True,
                     )
+                if args.hold:
+                    lost = ends["mate"] + ends["illegal"] + ends["time-loss"] + ends["engine-error"]
+                    print(
+                        f"{material} {control}: {len(row) - lost}/{len(row)} held {dict(ends)}, "
+                        f"slowest move {max(g.slowest for g in row):.3f} s (Stockfish's "
+                        f"{max(g.their_slowest for g in row):.3f} s)",
+                        flush=True,
+                    )
+                    continue
                 mated = [g.moves for g in row if g.end == "mate"]
                 print(
                     f"{material} {control}: {ends['mate']}/{len(row)} mated"
