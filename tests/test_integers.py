@@ -93,6 +93,7 @@ def test_a_number_read_is_within_its_bounds(text, low, high):
         ("every", None),
         ("krk.epd", None),
         ("sample:5", 5),
+        (" sample:5 ", 5),  # spaces a shell quote left: 'all ' was read as a file
         ("sample:\u00b2", "'sample:\u00b2': N in sample:N must be a whole number >= 1, not '\u00b2'"),
         ("sample:0", "'sample:0': N in sample:N must be a whole number >= 1, not 0"),
         ("sample:" + HUGE, "N is too large (at most 18 digits)"),
@@ -105,6 +106,13 @@ def test_sample_size(spec, expected):
         with pytest.raises(PositionError) as caught:
             PositionsSpec.parse(spec)
         assert expected in str(caught.value) and len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize("spec, kind", [("all ", "all"), (" every", "every"), (" krk.epd", "file")])
+def test_spaces_around_a_keyword_leave_it_a_keyword(spec, kind):
+    # 'all ' was read as a file while 'sample:3 ' was a sample; a file's name is kept as typed.
+    parsed = PositionsSpec.parse(spec)
+    assert parsed.kind == kind and (kind != "file" or parsed.path == spec)
 
 
 def test_a_tables_sample_of_unicode_digits_is_a_located_error(tmp_path):

@@ -43,17 +43,19 @@ class PositionsSpec:
     @classmethod
     def parse(cls, text: str) -> PositionsSpec:
         """The spec ``text`` names; any text but ``all``, ``every`` and
-        ``sample:…`` names a file (whether it exists is the reader's to say).
+        ``sample:…`` (spaces around them allowed, as a shell quote may leave
+        them) names a file (whether it exists is the reader's to say).
 
         :raises PositionError: when N of ``sample:N`` is not a whole number >= 1.
         """
-        if text == "all":
+        word = text.strip()
+        if word == "all":
             return cls("all")
-        if text == "every":
+        if word == "every":
             return cls("every")
-        if text.startswith("sample:"):
+        if word.startswith("sample:"):
             try:
-                count = parse_int(text[len("sample:") :], "N in sample:N", minimum=1)
+                count = parse_int(word[len("sample:") :], "N in sample:N", minimum=1)
             except IntegerError as error:
                 raise PositionError(f"{shown(text)}: {error}") from None
             return cls("sample", count=count)
