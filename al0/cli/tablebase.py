@@ -14,7 +14,7 @@ import chess
 import click
 
 from al0 import tablebase as tb
-from al0.board import Material
+from al0.board import FIFTY_MOVE_PLIES, Material
 from al0.cli.messages import CommandError
 from al0.cli.params import MaterialParam
 from al0.errors import AL0Error
@@ -56,6 +56,7 @@ def _probe(table: tb.Tablebase, board: chess.Board) -> dict[str, Any]:
         "plies": result.plies,
         "dtm": table.dtm(board),
     }
+    data["fifty_move_rule"] = _fifty_move_rule(board, result.plies if result.winner is not None else None)
     if result.winner == board.turn:
         moves = table.best_moves(board)
         data["best_moves"] = [move.uci() for move in moves]
@@ -65,6 +66,22 @@ def _probe(table: tb.Tablebase, board: chess.Board) -> dict[str, Any]:
         data["best_defence"] = move.uci()
         data["best_defence_san"] = board.san(move)
     return data
+
+
+def _fifty_move_rule(board: chess.Board, plies: int | None) -> str | None:
+    """What the 50-move rule says of ``board``'s distance to mate (``plies``,
+    None in a draw), which the tablebase counts with no clock: the game
+    already ended by it, or its mate longer than the half-moves the rule
+    leaves; None where it says nothing."""
+    clock = board.halfmove_clock
+    if clock >= FIFTY_MOVE_PLIES and not board.is_checkmate():
+        return f"the half-move clock is {clock}: the 50-move rule has ended the game (a draw by the laws)"
+    if plies is not None and clock + plies > FIFTY_MOVE_PLIES:
+        return (
+            f"the mate takes {plies} half-moves and the half-move clock is {clock}: past the "
+            f"50-move rule unless a capture or a pawn's move comes first"
+        )
+    return None
 
 
 def _probe_text(probe: dict[str, Any]) -> str:
@@ -82,6 +99,8 @@ def _probe_text(probe: dict[str, Any]) -> str:
         # In a draw the move keeps it (any move, where no side can mate): no defence.
         label = "a drawing move" if probe["winner"] is None else "best defence"
         lines.append(f"{label}: {probe['best_defence_san']}")
+    if probe["fifty_move_rule"]:
+        lines.append(f"note: {probe['fifty_move_rule']}")
     return "\n".join(lines)
 
 

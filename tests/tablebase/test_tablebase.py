@@ -663,7 +663,27 @@ def test_cli_fen(tablebase_cache: Path) -> None:
         "dtm": 1,
         "best_defence": "e8d8",
         "best_defence_san": "Kd8",
+        "fifty_move_rule": None,
     }
+
+
+@pytest.mark.parametrize(
+    "clock, note",
+    [
+        (0, None),
+        (89, None),  # 89 + 11 half-moves: the mate on the hundredth still counts
+        (90, "the mate takes 11 half-moves and the half-move clock is 90: past the 50-move rule"),
+        (150, "the half-move clock is 150: the 50-move rule has ended the game (a draw by the laws)"),
+    ],
+)
+def test_cli_fen_says_what_the_fifty_move_rule_makes_of_the_mate(tablebase_cache: Path, clock, note) -> None:
+    # The distance is the position's with no clock (mate in 6: 11 half-moves).
+    result = _invoke(tablebase_cache, "KQK", "--fen", f"8/8/8/8/8/3k4/8/QK6 w - - {clock} 80", "--json")
+    probe = json.loads(result.output)
+    assert probe["plies"] == 11
+    assert (probe["fifty_move_rule"] or "").startswith(note or "") and (probe["fifty_move_rule"] is None) == (
+        note is None
+    )
 
 
 @pytest.mark.parametrize("fen", ["8/8/4r3/8/3k4/8/2K5/8 b - - 0 1", "8/8/4r3/8/3k4/8/2K5/8 w - - 0 1"])
