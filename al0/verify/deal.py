@@ -16,7 +16,7 @@ import chess
 from al0.board.position import Position
 from al0.board.symmetry import SQUARE_MAPS
 from al0.lang.specs import PositionsSpec
-from al0.verify.sources import chain_starts
+from al0.verify.sources import LazyBoards, chain_starts
 from al0.verify.worker import Made, StartsChunk
 
 Item = TypeVar("Item")
@@ -201,8 +201,11 @@ class StartsDeal:
         shared = tuple(blob for source, blob in self.made[heard:] if source != worker)
         self.heard[worker] = self.heard_by_all + len(self.made)
         exchange = self.exchange
+        part = self.boards.part(first, stop) if isinstance(self.boards, LazyBoards) else None
+        if part is not None:
+            return StartsChunk(first, stop, part, shared=shared, exchange=exchange)
         if self.listing:
-            return StartsChunk(first, stop, self.listing, shared=shared, exchange=exchange)
+            return StartsChunk(first, stop, listing=self.listing, shared=shared, exchange=exchange)
         if self.chains:
             starts = tuple(chain_starts(self.boards, first, stop))
             return StartsChunk(first, stop, starts=starts, shared=shared, exchange=exchange)

@@ -65,13 +65,12 @@ def judge_starts(
     run's size, up to ``largest``), adding the records to ``report`` in the order of the
     starts as soon as those before them are in (and, on a stop, all that
     came back); yields the number of games judged, answer by answer."""
-    # The starts of a tablebase's listing travel packed where this process
-    # makes them for little (all, against the tablebase defender: their
-    # bitboards by numpy, a chunk at a time; a worker would list the whole
-    # ending first, 1.4 s of CPU for KBBK); where they need boards (every
-    # mirror image, another defender's games) the workers list them.
-    listed = isinstance(boards, LazyBoards) and positions.kind in ("all", "every")
-    listing = positions if listed and not (chains and positions.kind == "all") else None
+    # The starts of a tablebase's classes (all, a sample) travel as the
+    # classes' squares, a worker making their positions (listing the whole
+    # ending there would cost each worker 1.4 s of CPU for KBBK); every
+    # orientation of them the workers list from the spec.
+    listed = isinstance(boards, LazyBoards) and positions.kind == "every"
+    listing = positions if listed else None
     exchange = _exchange_folder() if local and chains else contextlib.nullcontext("")
     with exchange as folder:
         deal = StartsDeal(boards, listing, jobs, chains, folder, first, size, largest)
