@@ -33,6 +33,7 @@ from al0.lang.specs import PositionsSpec
 from al0.verify.deal import LARGEST_CHUNK, StartsDeal
 from al0.verify.game import GameRecord, unpack_records
 from al0.verify.sources import LazyBoards
+from al0.verify.sums import Sums
 from al0.verify.tally import Report
 from al0.verify.worker import StartsChunk, StartsResult
 
@@ -113,8 +114,8 @@ def _running(pid: int) -> bool:
 def _merged(deal: StartsDeal, report: Report, workers: Workers, first: int) -> Generator[int, None, None]:
     """The records of the chunks ``deal`` deals to ``workers`` added to
     ``report`` (see :func:`judge_starts`), from start ``first`` on."""
-    waiting: dict[int, tuple[int, list[GameRecord]]] = {}
-    """Records come back, by their first start: their stop and records."""
+    waiting: dict[int, tuple[int, list[GameRecord], Sums]] = {}
+    """Records come back, by their first start: their stop, records and counts."""
     following = first
     """The next start whose record goes into the report."""
     try:
@@ -123,14 +124,14 @@ def _merged(deal: StartsDeal, report: Report, workers: Workers, first: int) -> G
                 deal.answered(worker, result.made)
                 report.plan_seconds += result.seconds
                 records = unpack_records(result.records)
-                waiting[chunk.first] = chunk.stop, records
+                waiting[chunk.first] = chunk.stop, records, result.sums
                 while following in waiting:
-                    following, ready = waiting.pop(following)
-                    report.records += ready
+                    following, ready, sums = waiting.pop(following)
+                    report.extend(ready, sums)
                 if len(records) < chunk.stop - chunk.first:
                     raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
                 yield len(records)
     finally:
         # Stopped early: what came back still counts.
         for first in sorted(waiting):
-            report.records += waiting[first][1]
+            report.extend(*waiting[first][1:])

@@ -28,6 +28,7 @@ from al0.verify.game import PackedRecords, pack_records
 from al0.verify.plans import RunPlans
 from al0.verify.segments import Key, Segment
 from al0.verify.sources import ChainStart, LazyBoards, chain_starts, start_positions
+from al0.verify.sums import Sums
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import SentStep, WorstCase
 
@@ -79,6 +80,8 @@ class StartsResult:
     searched (pickled once, here: the main process passes them on to the
     other workers without reading them), or the file it left them in (see
     :attr:`StartsChunk.exchange`)."""
+    sums: Sums
+    """The counts of its records, for the summary (see :mod:`al0.verify.sums`)."""
 
 
 class StartsWorker:
@@ -148,7 +151,10 @@ class StartsWorker:
         )
         self.made = {}
         return StartsResult(
-            pack_records(records), array("d", verifier.new_plan_seconds()), self._leave(blob, chunk)
+            pack_records(records),
+            array("d", verifier.new_plan_seconds()),
+            self._leave(blob, chunk),
+            Sums.of(records),
         )
 
     def _leave(self, blob: bytes, chunk: StartsChunk) -> Made:
