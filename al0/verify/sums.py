@@ -21,10 +21,12 @@ _MATE = Ending.MATE
 
 @dataclass
 class Sums:
-    """The counts of some records (see :meth:`count`)."""
+    """The counts of some records (see :meth:`count`). Not their endings:
+    a report lists equal counts of endings in the order each first came,
+    which counts added as the answers come do not keep (see
+    :meth:`~al0.verify.tally.Report.endings`)."""
 
     games: int = 0
-    endings: Counter[Ending] = field(default_factory=Counter)
     moves: Counter[int] = field(default_factory=Counter)
     """Our moves in each mated game."""
     optimal: Counter[int] = field(default_factory=Counter)
@@ -51,7 +53,6 @@ class Sums:
     def count(self, records: Sequence[GameRecord]) -> None:
         """Count ``records`` in too (each pass in C where it can be)."""
         self.games += len(records)
-        self.endings.update(record.ending for record in records)
         mated = [record for record in records if record.ending is _MATE]
         self.moves.update(record.moves for record in mated)
         known = [(record.moves, record.optimal) for record in mated if record.optimal is not None]
@@ -68,7 +69,6 @@ class Sums:
     def add(self, other: Sums) -> None:
         """Add the counts of ``other`` (of other records) to these."""
         self.games += other.games
-        self.endings.update(other.endings)
         self.moves.update(other.moves)
         self.optimal.update(other.optimal)
         self.excess.update(other.excess)
