@@ -121,7 +121,10 @@ def _merged(deal: StartsDeal, report: Report, workers: Workers, first: int) -> G
     try:
         with contextlib.closing(workers(deal)) as answers:
             for worker, chunk, result in answers:
-                deal.answered(worker, result.made)
+                for read in deal.answered(worker, result.made):
+                    if isinstance(read, str):  # a file every worker has read
+                        with contextlib.suppress(OSError):
+                            os.unlink(read)
                 report.plan_seconds += result.seconds
                 records = unpack_records(result.records)
                 waiting[chunk.first] = chunk.stop, records, result.sums
