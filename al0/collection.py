@@ -38,11 +38,12 @@ def settling() -> Iterator[Callable[[], None]]:
     """Yields ``settle``, which leaves every object made so far out of the
     collections (``gc.freeze``) until the block ends, when they are given
     back (``gc.unfreeze``: a test process running many commands frees them
-    as before). For a run's end: its records, plans and tablebase stay
-    until the command ends, and each collection after the run (the
-    summary's, the report's) went through all of them again. All of KBBK
-    with two workers: a collection of 0.3 s of CPU after the run, while
-    both workers' cores stood idle."""
+    as before). For what stays: a run's main process settles what each
+    answer brought as it comes, and ``al0 verify`` what the run made once
+    it is over, so that a collection goes through what came since alone,
+    not every record, plan and table again. All of KBBK with two workers
+    had a collection of 0.3 s of CPU as the run ended, while both workers'
+    cores stood idle."""
     try:
         yield gc.freeze
     finally:
