@@ -65,6 +65,12 @@ class PositionClasses(Sequence[PositionClass]):
         squares = self._squares[item].tolist()
         return PositionClass(tuple(zip(squares, self._pieces)), self._turn, int(self._sizes[item]))
 
+    def take(self, items: slice | Sequence[int]) -> PositionClasses:
+        """The classes of ``items`` (a slice or indices, in their order),
+        as a sequence of their own: a few bytes a class, not an object, to
+        keep a sample or send a stretch of starts to another process."""
+        return PositionClasses(self._squares[items], self._sizes[items], self._pieces, self._turn)
+
     def compact(self, start: int, stop: int) -> list[Position]:
         """The compact positions of classes ``start`` to ``stop``, their
         bitboards made for all of them at once (a four-man ending's run

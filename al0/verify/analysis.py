@@ -22,11 +22,14 @@ import heapq
 import itertools
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence
 
 import chess
 
 from al0.engine.play import Ending, Event, GameEnd, OurMove, TheirMove
+
+if TYPE_CHECKING:
+    from al0.verify.sums import Sums
 
 WORST_KEPT = 10
 """Games with the largest excess kept in a report, by default."""
@@ -167,12 +170,12 @@ class AdviceTotal:
         }
 
 
-def advice_totals(games: Iterable[AnalysedGame]) -> list[AdviceTotal]:
-    """Every (rule, advice) over ``games``, the most moves wasted first."""
+def advice_totals(uses: Counter[AdviceUse]) -> list[AdviceTotal]:
+    """Every (rule, advice) over the games whose advice ``uses`` are
+    counted, the most moves wasted first."""
     sums: dict[tuple[str | None, str | None], list[int]] = {}
     # Games use the same advice alike again and again: each use counted
-    # once, in C, then added up (a run of all KBBK has 700,000 uses).
-    uses = Counter(itertools.chain.from_iterable(game.advice_uses for game in games))
+    # once, in C (a run of all KBBK has 700,000 uses), then added up.
     for (rule, advice, moves, progress, stalled, lost), times in uses.items():
         row = sums.get((rule, advice))
         if row is None:
@@ -206,20 +209,19 @@ def _use_json(use: AdviceUse) -> dict[str, Any]:
     return {**use._asdict(), "wasted": _wasted(use)}
 
 
-def analysis(games: Sequence[AnalysedGame], worst: int = WORST_KEPT) -> dict[str, Any] | None:
+def analysis(games: Sequence[AnalysedGame], sums: Sums, worst: int = WORST_KEPT) -> dict[str, Any] | None:
     """The analysis of a run as plain data (for the JSON report), or None
     when no game could be measured (no tablebase for the material).
 
     ``advice``: every (rule, advice), most moves wasted first; ``worst``:
     the ``worst`` mated games of largest excess, each with its per-advice
     breakdown in the order the advice was first used and the advice that
-    wasted most (the first of equals).
+    wasted most (the first of equals). ``sums``: the counts of ``games``.
     """
-    measured = [g for g in games if g.advice_uses]
-    if not measured:
+    if not sums.measured:
         return None
     worst_list = []
-    for game in worst_games(measured, worst):
+    for game in worst_games(games, worst):
         assert game.optimal is not None  # worst_games keeps games with an optimum
         most = max(game.advice_uses, key=_wasted)
         worst_list.append(
@@ -232,11 +234,10 @@ def analysis(games: Sequence[AnalysedGame], worst: int = WORST_KEPT) -> dict[str
                 "advice": [_use_json(use) for use in game.advice_uses],
             }
         )
-    mated = sum(1 for g in measured if g.mated and g.optimal is not None)
     return {
-        "games": len(measured),
-        "mated_with_optimum": mated,
-        "advice": [total.to_json() for total in advice_totals(measured)],
+        "games": sums.measured,
+        "mated_with_optimum": sums.measured_mated,
+        "advice": [total.to_json() for total in advice_totals(sums.uses)],
         "worst": worst_list,
     }
 

@@ -16,7 +16,7 @@ import chess
 from al0.board.position import Position
 from al0.board.symmetry import SQUARE_MAPS
 from al0.lang.specs import PositionsSpec
-from al0.verify.sources import chain_starts
+from al0.verify.sources import LazyBoards, chain_starts
 from al0.verify.worker import Made, StartsChunk
 
 Item = TypeVar("Item")
@@ -172,8 +172,13 @@ class StartsDeal:
         """The segments each answer brought (its worker, the blob), from
         :attr:`heard_by_all` on."""
         self.heard_by_all = 0
+        """The answers whose segments every worker has read (or made)."""
         self.heard = [0] * jobs
         """Per worker, the answers whose segments it has been sent (or made)."""
+        self.carried: list[deque[int]] = [deque() for _ in range(jobs)]
+        """Per worker, its chunks not answered yet: what :attr:`heard` was once each was dealt."""
+        self.read = [0] * jobs
+        """Per worker, the answers whose segments it has read: those of its last chunk answered."""
         self.first_sent = self.heard_first = first > 0
         """Whether the run's first chunk has been sent, and answered (or
         the first games judged by the caller, whose segments the workers,
@@ -200,9 +205,13 @@ class StartsDeal:
         heard = self.heard[worker] - self.heard_by_all
         shared = tuple(blob for source, blob in self.made[heard:] if source != worker)
         self.heard[worker] = self.heard_by_all + len(self.made)
+        self.carried[worker].append(self.heard[worker])
         exchange = self.exchange
+        part = self.boards.part(first, stop) if isinstance(self.boards, LazyBoards) else None
+        if part is not None:
+            return StartsChunk(first, stop, part, shared=shared, exchange=exchange)
         if self.listing:
-            return StartsChunk(first, stop, self.listing, shared=shared, exchange=exchange)
+            return StartsChunk(first, stop, listing=self.listing, shared=shared, exchange=exchange)
         if self.chains:
             starts = tuple(chain_starts(self.boards, first, stop))
             return StartsChunk(first, stop, starts=starts, shared=shared, exchange=exchange)
@@ -212,16 +221,24 @@ class StartsDeal:
     def read_more(self) -> None:
         """Nothing to read here: the starts are listed, and read where they are judged."""
 
-    def answered(self, worker: int, made: Made) -> None:
+    def answered(self, worker: int, made: Made) -> list[Made]:
         """Note the segments ``worker`` made (pickled, or the file it left
-        them in), for the others."""
+        them in), for the others; returns those every worker has now read
+        (it reads them as it starts a chunk), which are forgotten here: a
+        file of them can go. All of KBBK with two workers leaves about 150
+        MB in 330 files, which took the run 0.45 s to remove at its end."""
         self.heard_first = True
+        if self.carried[worker]:
+            self.read[worker] = self.carried[worker].popleft()
         if made:
             self.made.append((worker, made))
-        forget = min(self.heard) - self.heard_by_all
-        if forget > 0:  # every worker has them
-            del self.made[:forget]
-            self.heard_by_all += forget
+        forget = min(self.read) - self.heard_by_all
+        if forget <= 0:
+            return []
+        forgotten = [blob for _, blob in self.made[:forget]]
+        del self.made[:forget]
+        self.heard_by_all += forget
+        return forgotten
 
 
 _ORBIT_RANK = {

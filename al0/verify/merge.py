@@ -33,6 +33,7 @@ from al0.lang.specs import PositionsSpec
 from al0.verify.deal import LARGEST_CHUNK, StartsDeal
 from al0.verify.game import GameRecord, unpack_records
 from al0.verify.sources import LazyBoards
+from al0.verify.sums import Sums
 from al0.verify.tally import Report
 from al0.verify.worker import StartsChunk, StartsResult
 
@@ -65,13 +66,12 @@ def judge_starts(
     run's size, up to ``largest``), adding the records to ``report`` in the order of the
     starts as soon as those before them are in (and, on a stop, all that
     came back); yields the number of games judged, answer by answer."""
-    # The starts of a tablebase's listing travel packed where this process
-    # makes them for little (all, against the tablebase defender: their
-    # bitboards by numpy, a chunk at a time; a worker would list the whole
-    # ending first, 1.4 s of CPU for KBBK); where they need boards (every
-    # mirror image, another defender's games) the workers list them.
-    listed = isinstance(boards, LazyBoards) and positions.kind in ("all", "every")
-    listing = positions if listed and not (chains and positions.kind == "all") else None
+    # The starts of a tablebase's classes (all, a sample) travel as the
+    # classes' squares, a worker making their positions (listing the whole
+    # ending there would cost each worker 1.4 s of CPU for KBBK); every
+    # orientation of them the workers list from the spec.
+    listed = isinstance(boards, LazyBoards) and positions.kind == "every"
+    listing = positions if listed else None
     exchange = _exchange_folder() if local and chains else contextlib.nullcontext("")
     with exchange as folder:
         deal = StartsDeal(boards, listing, jobs, chains, folder, first, size, largest)
@@ -114,24 +114,27 @@ def _running(pid: int) -> bool:
 def _merged(deal: StartsDeal, report: Report, workers: Workers, first: int) -> Generator[int, None, None]:
     """The records of the chunks ``deal`` deals to ``workers`` added to
     ``report`` (see :func:`judge_starts`), from start ``first`` on."""
-    waiting: dict[int, tuple[int, list[GameRecord]]] = {}
-    """Records come back, by their first start: their stop and records."""
+    waiting: dict[int, tuple[int, list[GameRecord], Sums]] = {}
+    """Records come back, by their first start: their stop, records and counts."""
     following = first
     """The next start whose record goes into the report."""
     try:
         with contextlib.closing(workers(deal)) as answers:
             for worker, chunk, result in answers:
-                deal.answered(worker, result.made)
+                for read in deal.answered(worker, result.made):
+                    if isinstance(read, str):  # a file every worker has read
+                        with contextlib.suppress(OSError):
+                            os.unlink(read)
                 report.plan_seconds += result.seconds
                 records = unpack_records(result.records)
-                waiting[chunk.first] = chunk.stop, records
+                waiting[chunk.first] = chunk.stop, records, result.sums
                 while following in waiting:
-                    following, ready = waiting.pop(following)
-                    report.records += ready
+                    following, ready, sums = waiting.pop(following)
+                    report.extend(ready, sums)
                 if len(records) < chunk.stop - chunk.first:
                     raise KeyboardInterrupt  # the worker had a Ctrl-C of its own
                 yield len(records)
     finally:
         # Stopped early: what came back still counts.
         for first in sorted(waiting):
-            report.records += waiting[first][1]
+            report.extend(*waiting[first][1:])

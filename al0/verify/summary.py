@@ -7,7 +7,6 @@ keys and values are its fields' (the one place they are named)."""
 from __future__ import annotations
 
 import enum
-import statistics
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -76,6 +75,30 @@ class Expectation:
         }
 
 
+def counted_mean(counts: Counter[int]) -> float:
+    """The mean of the values counted in ``counts`` (not empty), as
+    ``statistics.fmean`` of the values gives it: their sum, an exact int as
+    ``fmean``'s exact sum is, divided once."""
+    return sum(value * times for value, times in counts.items()) / counts.total()
+
+
+def counted_median(counts: Counter[int]) -> float:
+    """The median of the values counted in ``counts`` (not empty), as
+    ``statistics.median`` of the values gives it: the middle value, or the
+    mean of the middle two (a float, as it makes it)."""
+    total, seen = counts.total(), 0
+    low = high = None
+    for value in sorted(counts):
+        seen += counts[value]
+        if low is None and seen > (total - 1) // 2:
+            low = value
+        if seen > total // 2:
+            high = value
+            break
+    assert low is not None and high is not None
+    return low if total % 2 else (low + high) / 2
+
+
 @dataclass(frozen=True)
 class Distribution:
     """Count, mean, median, largest and histogram of whole numbers (the
@@ -89,15 +112,16 @@ class Distribution:
     """(value, how many times), in increasing value."""
 
     @classmethod
-    def of(cls, values: list[int]) -> Distribution:
-        if not values:
+    def of(cls, counts: Counter[int]) -> Distribution:
+        """The distribution of the values counted in ``counts``."""
+        if not counts:
             return cls(0)
         return cls(
-            len(values),
-            round(statistics.fmean(values), 3),
-            statistics.median(values),
-            max(values),
-            tuple(sorted(Counter(values).items())),
+            counts.total(),
+            round(counted_mean(counts), 3),
+            counted_median(counts),
+            max(counts),
+            tuple(sorted(counts.items())),
         )
 
     def to_json(self) -> dict[str, Any]:

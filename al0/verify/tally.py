@@ -8,7 +8,7 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import chess
 
@@ -19,7 +19,17 @@ from al0.lang.model import Expectations
 from al0.lang.specs import DefenderSpec, PositionsSpec
 from al0.verify.analysis import WORST_KEPT, analysis
 from al0.verify.game import GameRecord
-from al0.verify.summary import Check, Claim, Distribution, Example, Expectation, PlanTimes, Summary
+from al0.verify.summary import (
+    Check,
+    Claim,
+    Distribution,
+    Example,
+    Expectation,
+    PlanTimes,
+    Summary,
+    counted_mean,
+)
+from al0.verify.sums import Sums
 
 EXAMPLES_KEPT = 5
 """Example FENs kept per kind of failure in a report."""
@@ -60,17 +70,6 @@ def scoped_verdict(
     return None
 
 
-class Tallied(NamedTuple):
-    """What a summary and each claim read of every record, gathered once
-    for them all: all of KBBK has 313,000 records, which the endings, the
-    mated games and the claims each went through again (about 1.3 s of
-    the run's summary, in one process after the workers)."""
-
-    endings: Counter[Ending]
-    mated: list[GameRecord]
-    """The mated games, in the order played."""
-
-
 @dataclass
 class Report:
     """The outcome of a verify run, filled in game by game."""
@@ -85,16 +84,26 @@ class Report:
     interrupted: bool = False
     stopped: str = ""
     """Why the run stopped early ('' when it did not)."""
+    sums: Sums = field(default_factory=Sums, repr=False)
+    """The counts of the first :attr:`counted` records (see :meth:`summed`)."""
+    counted: int = field(default=0, repr=False)
 
     def add(self, record: GameRecord) -> None:
         self.records.append(record)
 
-    def tallied(self) -> Tallied:
-        """The records' :class:`Tallied` sums, as they are now."""
-        records = self.records
-        return Tallied(
-            Counter(record.ending for record in records), [r for r in records if r.ending is Ending.MATE]
-        )
+    def extend(self, records: list[GameRecord], sums: Sums) -> None:
+        """Add ``records``, whose counts are ``sums`` (made where they were judged)."""
+        self.summed()
+        self.records += records
+        self.sums.add(sums)
+        self.counted = len(self.records)
+
+    def summed(self) -> Sums:
+        """The counts of every record, those not counted yet counted now."""
+        if self.counted < len(self.records):
+            self.sums.count(self.records[self.counted :])
+            self.counted = len(self.records)
+        return self.sums
 
     @property
     def failures(self) -> list[GameRecord]:
@@ -125,12 +134,12 @@ class Report:
             return True
         return expect.defender == self.defender
 
-    def check(self, expect: Expectations, tallied: Tallied | None = None) -> list[Check]:
+    def check(self, expect: Expectations, endings: Counter[Ending] | None = None) -> list[Check]:
         """Each declared expectation checked; its ``holds`` is None where
-        this run cannot decide it (``tallied``: the records' sums, when
-        they are at hand)."""
-        endings, mated_games = tallied or self.tallied()
-        mated = [r.moves for r in mated_games]
+        this run cannot decide it (``endings``: the records' endings
+        counted, when they are at hand)."""
+        endings = endings if endings is not None else self.endings()
+        mated = self.summed().moves
         checks: list[Check] = []
         if expect.mates_all is not None:
             failed = len(self.records) - endings[Ending.MATE]
@@ -167,13 +176,13 @@ class Report:
                 )
             )
         if expect.mean_moves is not None:
-            mean = statistics.fmean(mated) if mated else 0.0
+            mean = counted_mean(mated) if mated else 0.0
             checks.append(
                 Check(
                     Claim.MEAN_MOVES,
                     bool(mated) and mean <= expect.mean_moves,
                     (
-                        f"mean {mean:.2f} moves over {len(mated)} mated games"
+                        f"mean {mean:.2f} moves over {mated.total()} mated games"
                         if mated
                         else f"no mean: {no_mates}"
                     )
@@ -216,9 +225,7 @@ class Report:
         """What the run adds up to, with the claims of the ``expectations``
         blocks about this run's defender checked; ``worst``: games of largest
         excess kept in its ``analysis``."""
-        tallied = self.tallied()
-        mated = tallied.mated
-        known = [(r.moves, r.optimal) for r in mated if r.optimal is not None]
+        sums, endings = self.summed(), self.endings()
         times = sorted(self.plan_seconds)
         return Summary(
             table=self.table,
@@ -227,14 +234,14 @@ class Report:
             games=len(self.records),
             total=self.total,
             interrupted=self.interrupted,
-            endings=tuple(tallied.endings.most_common()),
+            endings=tuple(endings.most_common()),
             failure_examples=tuple(
                 (kind, tuple(Example(r.fen, r.moves, tuple(r.line), r.failure) for r in kept))
                 for kind, kept in self.failure_examples().items()
             ),
-            moves_to_mate=Distribution.of([r.moves for r in mated]),
-            optimal=Distribution.of([optimal for _, optimal in known]),
-            excess=Distribution.of([moves - optimal for moves, optimal in known]),
+            moves_to_mate=Distribution.of(sums.moves),
+            optimal=Distribution.of(sums.optimal),
+            excess=Distribution.of(sums.excess),
             plans_searched=len(times),
             plan_times=PlanTimes(
                 round(statistics.median(times) * 1000, 3),
@@ -245,17 +252,23 @@ class Report:
             if times
             else None,
             wall_seconds=round(self.wall_seconds, 2),
-            analysis=analysis(self.records, worst),
+            analysis=analysis(self.records, sums, worst),
             expectations=tuple(
                 Expectation(check, expect.defender or self.defender)
                 for expect in expectations
                 if self.applies(expect)
-                for check in self.check(expect, tallied)
+                for check in self.check(expect, endings)
             )
             if expectations
             else None,
-            handed_on=sum(record.handed_on for record in self.records),
+            handed_on=sums.handed_on,
         )
+
+    def endings(self) -> Counter[Ending]:
+        """How many games ended each way, in the order each ending first
+        came (which a report lists equal counts in): from the records, in
+        C, not from :attr:`sums`, whose order is that of the answers."""
+        return Counter(record.ending for record in self.records)
 
     def to_json(self, expectations: Sequence[Expectations] = (), worst: int = WORST_KEPT) -> dict[str, Any]:
         """The report as plain data: :meth:`summary`'s JSON."""

@@ -27,7 +27,8 @@ from al0.lang.specs import PositionsSpec
 from al0.verify.game import PackedRecords, pack_records
 from al0.verify.plans import RunPlans
 from al0.verify.segments import Key, Segment
-from al0.verify.sources import ChainStart, chain_starts, start_positions
+from al0.verify.sources import ChainStart, LazyBoards, chain_starts, start_positions
+from al0.verify.sums import Sums
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worst import SentStep, WorstCase
 
@@ -43,14 +44,17 @@ or the name of the file it left them in; empty: nothing."""
 @dataclass(frozen=True)
 class StartsChunk:
     """Start positions ``first`` to ``stop`` of a run, as they travel to a
-    worker: for a run over a tablebase's listing (``listing``: ``all`` or
-    ``every``) their numbers alone, the worker listing them itself; for any
-    other run the compact starts of games read off segments (``starts``) or
-    else their FENs. With them, what the run's other workers made since
-    this one last heard from them (:attr:`StartsResult.made`), as they sent it."""
+    worker: for a run over a tablebase's classes (``all``, a sample) the
+    classes' squares (``part``), the worker making the positions; over
+    every orientation (``listing``: ``every``) their numbers alone, the
+    worker listing them itself; for any other run the compact starts of
+    games read off segments (``starts``) or else their FENs. With them,
+    what the run's other workers made since this one last heard from them
+    (:attr:`StartsResult.made`), as they sent it."""
 
     first: int
     stop: int
+    part: LazyBoards | None = None
     listing: PositionsSpec | None = None
     fens: tuple[str, ...] = ()
     starts: tuple[ChainStart, ...] = ()
@@ -76,6 +80,8 @@ class StartsResult:
     searched (pickled once, here: the main process passes them on to the
     other workers without reading them), or the file it left them in (see
     :attr:`StartsChunk.exchange`)."""
+    sums: Sums
+    """The counts of its records, for the summary (see :mod:`al0.verify.sums`)."""
 
 
 class StartsWorker:
@@ -113,10 +119,10 @@ class StartsWorker:
                     self.plans.sent.update(plans)
         records = []
         stop = stop_request()
-        if chunk.listing is not None:
-            boards = self._listing(chunk.listing)
+        boards, first = self._boards(chunk)
+        if boards is not None:
             if segments is not None:
-                starts: Sequence[ChainStart] = chain_starts(boards, chunk.first, chunk.stop)
+                starts: Sequence[ChainStart] = chain_starts(boards, first, first + chunk.stop - chunk.first)
                 for start in starts:
                     if stop.requested:
                         break
@@ -125,7 +131,7 @@ class StartsWorker:
                 for index in range(chunk.first, chunk.stop):
                     if stop.requested:
                         break
-                    records.append(verifier.judge(index, boards[index]))
+                    records.append(verifier.judge(index, boards[first + index - chunk.first]))
         elif chunk.starts:
             for start in chunk.starts:
                 if stop.requested:
@@ -145,7 +151,10 @@ class StartsWorker:
         )
         self.made = {}
         return StartsResult(
-            pack_records(records), array("d", verifier.new_plan_seconds()), self._leave(blob, chunk)
+            pack_records(records),
+            array("d", verifier.new_plan_seconds()),
+            self._leave(blob, chunk),
+            Sums.of(records),
         )
 
     def _leave(self, blob: bytes, chunk: StartsChunk) -> Made:
@@ -157,6 +166,16 @@ class StartsWorker:
         path = Path(chunk.exchange, f"{os.getpid()}-{self.left}")
         path.write_bytes(blob)
         return str(path)
+
+    def _boards(self, chunk: StartsChunk) -> tuple[Sequence[chess.Board] | None, int]:
+        """The boards ``chunk``'s starts are made from (its part of a
+        tablebase's classes, or the run's listing) and where they begin
+        there; None when its starts travel made."""
+        if chunk.part is not None:
+            return chunk.part, 0
+        if chunk.listing is not None:
+            return self._listing(chunk.listing), chunk.first
+        return None, 0
 
     def _listing(self, positions: PositionsSpec) -> Sequence[chess.Board]:
         """The run's start positions, listed here once per run."""

@@ -257,6 +257,22 @@ def test_a_command_collects_garbage_less_often_and_gives_the_thresholds_back(mon
     assert during == [THRESHOLDS] and gc.get_threshold() == before
 
 
+def test_verify_leaves_what_its_run_made_out_of_the_collections_after_it(monkeypatch):
+    # All of KBBK with two workers: a collection of 0.3 s after the run,
+    # while the workers' cores stood idle, went through the records again.
+    import gc
+
+    from al0.verify import Report
+
+    frozen = []
+    summary = Report.summary
+    monkeypatch.setattr(
+        Report, "summary", lambda *a, **k: frozen.append(gc.get_freeze_count()) or summary(*a, **k)
+    )
+    assert run("verify", "kqk", "--positions", "sample:3").exit_code == 0
+    assert frozen[0] > 0 and gc.get_freeze_count() == 0
+
+
 def test_a_command_module_holds_no_function_longer_than_80_lines() -> None:
     """A command parses, calls the library and prints: a longer function is
     library work (or words a coach says) left in the front end."""

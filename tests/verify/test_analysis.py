@@ -24,6 +24,7 @@ from al0.verify.analysis import AdviceUse, analysis, analysis_lines, most_wastef
 from al0.verify.game import GameRecord, play_one, unpack_records
 from al0.verify.segments import unpack
 from al0.verify.sources import chain_starts
+from al0.verify.sums import Sums
 from al0.verify.verifier import Verifier, VerifySpec
 from al0.verify.worker import StartsChunk, StartsWorker, judge_starts
 from conftest import FAKE_ENGINE, POSITIONS, TABLES
@@ -95,7 +96,7 @@ def test_a_stalemating_move_is_counted_as_losing_the_win(bratko, tablebase):
 
 
 def test_the_worst_games_are_ordered_and_the_first_is_the_largest_excess(games):
-    data = analysis(games, worst=3)
+    data = analysis(games, Sums.of(games), worst=3)
     worst = data["worst"]
     excesses = [game["excess"] for game in worst]
     assert len(worst) == 3 and excesses == sorted(excesses, reverse=True)
@@ -112,7 +113,8 @@ def test_the_worst_games_are_ordered_and_the_first_is_the_largest_excess(games):
 
 
 def test_no_tablebase_means_no_analysis_and_says_so():
-    assert analysis([GameRecord("8/8/8/8/8/8/8/8 w - - 0 1", Ending.MATE, 3, None)]) is None
+    unmeasured = [GameRecord("8/8/8/8/8/8/8/8 w - - 0 1", Ending.MATE, 3, None)]
+    assert analysis(unmeasured, Sums.of(unmeasured)) is None
     assert "needs a tablebase" in next(analysis_lines(None))
 
 
