@@ -3,6 +3,8 @@ house style's strict typing, so a loose type fails the suite like a bug."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from mypy import api
 
@@ -10,8 +12,8 @@ from conftest import ROOT
 
 
 @pytest.mark.slow
-def test_package_is_strictly_typed(tmp_path):
+def test_package_is_strictly_typed():
     report, errors, status = api.run(
-        ["--strict", "--cache-dir", str(tmp_path), str(ROOT / "al0"), str(ROOT / "library")]
+        ["--strict", "--cache-dir", os.devnull, str(ROOT / "al0"), str(ROOT / "library")]
     )
     assert status == 0, report + errors
