@@ -7,6 +7,7 @@
 enum {
     F_DIST,
     F_MDIST,
+    F_KNIGHT_DIST,
     F_EDGE_DIST,
     F_CENTRE_SIDE_DIST,
     F_CORNER_DIST,
@@ -36,6 +37,7 @@ enum {
 #define FEATURE_NAME_LIST \
     "dist", \
     "mdist", \
+    "knight_dist", \
     "edge_dist", \
     "centre_side_dist", \
     "corner_dist", \

@@ -18,6 +18,8 @@ const char *GENERATOR_NAMES[GENERATOR_COUNT] = {GENERATOR_NAME_LIST};
  * to the edge, the centre-side square (distances.centre_side_dist), the
  * squares farther from the edge (boxes.inward). */
 static int DIST[64][64], MDIST[64][64], EDGE_DIST[64], CENTRE_SIDE[64];
+/* distances._KNIGHT_DIST: knight moves between two squares of the empty board. */
+static int KNIGHT_DIST[64][64];
 static Bitboard FARTHER_FROM_EDGE[64];
 /* pawns.key_squares_of, by the pawn's colour (1: White) and square. */
 static Bitboard KEY_SQUARES[2][64];
@@ -79,6 +81,26 @@ static int opposition_between(int a, int b)
     return apart % 2 == 0 ? apart - 1 : 0;
 }
 
+/* distances._knight_moves_from for every square: a breadth-first walk
+ * over KNIGHT_ATTACKS (position.c's init_tables fills it first). */
+static void init_knight_dist(void)
+{
+    for (int a = 0; a < 64; a++) {
+        Bitboard seen = BB(a), frontier = BB(a);
+        KNIGHT_DIST[a][a] = 0;
+        for (int steps = 1; frontier; steps++) {
+            Bitboard reached = 0;
+            for (Bitboard f = frontier; f; f &= f - 1)
+                reached |= KNIGHT_ATTACKS[lsb(f)];
+            reached &= ~seen;
+            for (Bitboard r = reached; r; r &= r - 1)
+                KNIGHT_DIST[a][lsb(r)] = steps;
+            seen |= reached;
+            frontier = reached;
+        }
+    }
+}
+
 void init_vocabulary(void)
 {
     for (int a = 0; a < 64; a++) {
@@ -95,6 +117,7 @@ void init_vocabulary(void)
         CENTRE_SIDE[a] = (ay + (int)floor(dy / longest + 0.5)) * 8 + ax + (int)floor(dx / longest + 0.5);
     }
     init_key_squares();
+    init_knight_dist();
     for (int s = 0; s < 64; s++) {
         FARTHER_FROM_EDGE[s] = 0;
         for (int t = 0; t < 64; t++)
@@ -436,10 +459,12 @@ int feature(Node *node, int id, const int *args)
     int a = args[0], b = args[1], c = args[2];
     int x = a >= 0 ? piece_square(node, a) : -1;
     switch (id) {
-    case F_DIST: case F_MDIST: case F_CENTRE_SIDE_DIST: {
+    case F_DIST: case F_MDIST: case F_KNIGHT_DIST: case F_CENTRE_SIDE_DIST: {
         int y = piece_square(node, b);
         if (x < 0 || y < 0)
             return NO_VALUE;
+        if (id == F_KNIGHT_DIST)
+            return KNIGHT_DIST[x][y];
         return id == F_DIST ? DIST[x][y] : id == F_MDIST ? MDIST[x][y] : DIST[x][CENTRE_SIDE[y]];
     }
     case F_EDGE_DIST:

@@ -26,6 +26,8 @@ from conftest import TABLES
 
 core = native()
 pytestmark = pytest.mark.skipif(core is None, reason="the native core is not running")
+AREA = core.FEATURES.index("area") if core is not None else -1
+"""The core's number of ``area`` (numbered as the registry orders it)."""
 
 KRK = from_board(chess.Board("8/8/4R3/8/3K4/8/2k5/8 w - - 0 1"))
 KING, ROOK = 1 << 5 | chess.KING << 2, 1 << 5 | chess.ROOK << 2
@@ -94,10 +96,10 @@ def test_an_int_outside_c_is_an_overflow_never_its_low_bits(value: int) -> None:
     "call",
     [
         lambda: core.feature(0, -4, THEIR_KING, -1, KRK, True),
-        lambda: core.feature(6, 1 << 20, -1, -1, KRK, True),  # area(a piece 2**20)
-        lambda: core.feature(6, 64, -1, -1, KRK, True),
+        lambda: core.feature(AREA, 1 << 20, -1, -1, KRK, True),  # area(a piece 2**20)
+        lambda: core.feature(AREA, 64, -1, -1, KRK, True),
         lambda: core.predicate(6, -100, -1, KRK, True),
-        lambda: core.feature_column(6, 99, -1, -1, True, True, bytes(64), bytearray(8)),
+        lambda: core.feature_column(AREA, 99, -1, -1, True, True, bytes(64), bytearray(8)),
     ],
 )
 def test_vocabulary_arguments_out_of_range_are_refused(call) -> None:
@@ -123,7 +125,7 @@ def test_a_colour_where_a_king_belongs_has_no_box(colour: int) -> None:
     """``area`` of a colour constant: no king, so no squares (it indexed the
     node's boxes at -1)."""
     assert core is not None
-    assert core.feature(6, colour, -1, -1, KRK, True) == 0
+    assert core.feature(AREA, colour, -1, -1, KRK, True) == 0
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ KBBK = chess.Board("8/8/8/3k4/8/8/8/2BBK3 w - - 0 1")
             "the way of our king to the critical square beside the queen falls from 4 to 3 squares",
         ),
         ("dist(K, k)", 2, 3, "the distance from our king to their king rises from 2 to 3 steps"),
+        ("knight_dist(N, K)", 4, 1, "the way from the knight to our king falls from 4 to 1 knight move"),
         ("mobility", 8, 6, "the squares their king can step to shrink from 8 to 6"),
         ("corner_triangle", 9, None, "the corner triangle that holds their king's box: 9 → none"),
     ],

@@ -32,6 +32,43 @@ def mdist(a: PieceRef, b: PieceRef) -> FeatureFunction:
     return feature
 
 
+def _knight_moves_from(start: chess.Square) -> tuple[int, ...]:
+    """Knight moves from ``start`` to each square of the empty board (a
+    breadth-first walk: every square is reached, a1 to b2 in four)."""
+    moves = [-1] * 64
+    moves[start] = 0
+    frontier, steps = [start], 0
+    while frontier:
+        steps += 1
+        reached = []
+        for square in frontier:
+            for target in chess.SquareSet(chess.BB_KNIGHT_ATTACKS[square]):
+                if moves[target] < 0:
+                    moves[target] = steps
+                    reached.append(target)
+        frontier = reached
+    return tuple(moves)
+
+
+_KNIGHT_DIST = tuple(_knight_moves_from(s) for s in chess.SQUARES)
+"""Knight moves between any two squares of the empty board."""
+
+
+def knight_dist(a: PieceRef, b: PieceRef) -> FeatureFunction:
+    """Knight moves from the first piece's square to the second's on an
+    empty board (1: a knight's move apart; a knight beside its king on a
+    file or rank is 3 away, on a diagonal 2, in a corner with its king
+    diagonally beside it 4). The coach's "two knight moves from its king":
+    king steps understate a knight's way home (two squares apart on a
+    diagonal is four knight moves)."""
+
+    def feature(node: Node) -> int | None:
+        x, y = a.square(node), b.square(node)
+        return None if x is None or y is None else _KNIGHT_DIST[x][y]
+
+    return feature
+
+
 def edge_dist(a: PieceRef) -> FeatureFunction:
     """King steps from a piece to the nearest edge square (0 on the edge)."""
 

@@ -32,6 +32,7 @@ from al0.lang.vocabulary.distances import (
     critical_mdist,
     dist,
     edge_dist,
+    knight_dist,
     mdist,
 )
 from al0.lang.vocabulary.generators import captures, checks, moves
@@ -155,6 +156,13 @@ VOCABULARY: tuple[VocabularyEntry, ...] = (
         (PIECE, PIECE),
         mdist,
         words=Measure("the files-plus-ranks distance from {0} to {1}", False, "squares"),
+    ),
+    VocabularyEntry(
+        "knight_dist",
+        "feature",
+        (PIECE, PIECE),
+        knight_dist,
+        words=Measure("the way from {0} to {1}", False, "knight moves"),
     ),
     VocabularyEntry(
         "edge_dist",
