@@ -134,14 +134,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Garbage is collected as al0's long runs collect it: what collection
-    made (the test modules, their items and parameters, kept for the whole
-    run) is left out of the collector's walks (``gc.freeze``), and the
-    thresholds are al0's (:data:`~al0.collection.THRESHOLDS`). At Python's
-    own, the collector took 3.7 s of each worker's CPU in the quick tier;
-    so, 1.2-2.1 s. A test that needs a collection still gets one
-    (``gc.collect()`` collects what came after)."""
-    gc.freeze()
+    """Garbage is collected as al0's long runs collect it, at its thresholds
+    (:data:`~al0.collection.THRESHOLDS`): at Python's own, each full
+    collection walked every test module, item and table the worker keeps,
+    3.7 s of each worker's CPU in the quick tier (5,500 collections); so,
+    about 1.5 s. A test that needs a collection still gets one
+    (``gc.collect()``). (Freezing what collection made saved little, and
+    made ``gc.get_freeze_count()``, which walks the frozen objects, cost a
+    test of verify's freezing 100 s.)"""
     gc.set_threshold(*THRESHOLDS)
 
 
