@@ -133,6 +133,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: a worker more than the processors this run may use.
+    Many tests wait with their core idle: a browser, a cluster's heartbeat,
+    a child al0's start, an engine's grace; a third worker on two cores
+    fills those waits."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return (len(affinity(0)) if affinity is not None else os.cpu_count() or 1) + 1
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Garbage is collected as al0's long runs collect it, at its thresholds
     (:data:`~al0.collection.THRESHOLDS`): at Python's own, each full
