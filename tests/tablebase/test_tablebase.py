@@ -117,10 +117,14 @@ def _sample(table: tb.Tablebase, count: int) -> list[tuple[int, int]]:
 
 
 @pytest.mark.slow
-def test_krk_bellman_consistent_at_every_index(table) -> None:
-    # Every index: one step of play at each class's least index (the one a
-    # lookup reads), and the same entry at the rest of its class.
-    assert _bellman_errors(table("KRK"), _every_class(table("KRK")))[:5] == []
+def test_krk_every_index_holds_its_class_and_a_sample_of_classes_is_bellman_consistent(table) -> None:
+    # Every index holds the entry of its class's least (the one a lookup
+    # reads); one step of play at a seeded 10,000 of KRK's 65,792 classes
+    # (all of them took 11 s of the suite's CPU: the retrograde build is
+    # held to its numpy twin byte for byte besides, test_retrograde.py).
+    classes = _every_class(table("KRK"))
+    chosen = random.Random("bellman KRK classes").sample(classes, 10_000)
+    assert _bellman_errors(table("KRK"), chosen)[:5] == []
 
 
 @pytest.mark.parametrize(
