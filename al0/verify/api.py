@@ -123,12 +123,7 @@ class Verification:
             self._pilot = run_pilot(self.spec, self.boards, self.tablebases)
         count = sample or len(self.boards)
         plans = self._pilot.plans_for(count, not sample and self.report.positions.kind in ("all", "every"))
-        pilot = self._pilot
-        if pilot.others is None:  # not counted: the load average, and no faster than the pilot ran
-            slowdown, others = pilot.slowdown, load_average()
-        else:  # counted while it ran: its pace over a fraction of a second says less
-            slowdown, others = 1.0, pilot.others
-        return Estimate(count, plans, pilot.cpu_for(count, plans), jobs, usable_cpus(), slowdown, others)
+        return self._pilot.estimate(count, plans, jobs)
 
     def run(
         self,

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import chess
 
 from al0.engine.tablebases import Tablebases
+from al0.verify.run import usable_cpus
 from al0.verify.verifier import Verifier, VerifySpec
 
 PILOT_STARTS = 400
@@ -141,6 +142,19 @@ class Pilot:
         """Wall time over CPU time: how much less than a core this process had."""
         return max(1.0, self.wall_seconds / self.seconds) if self.seconds > 0 else 1.0
 
+    def estimate(self, positions: int, plans: int, processes: int) -> Estimate:
+        """The estimate of ``positions`` games making ``plans`` plans in
+        ``processes``, crowded by the others counted while the pilot ran
+        (its pace over a fraction of a second says less), else by the load
+        average and no faster than the pilot ran."""
+        if self.others is None:
+            slowdown, others = self.slowdown, load_average()
+        else:
+            slowdown, others = 1.0, self.others
+        return Estimate(
+            positions, plans, self.cpu_for(positions, plans), processes, usable_cpus(), slowdown, others
+        )
+
     def cpu_for(self, positions: int, plans: int) -> float:
         """CPU seconds for ``positions`` games making ``plans`` plans."""
         per_plan = (self.seconds if self.segments else self.search_seconds) / max(1, self.plans)
@@ -171,9 +185,15 @@ def run_pilot(
         pilot.close()
     plans = len(made) if made is not None else len(pilot.planner.search_seconds)
     searched = sum(pilot.planner.search_seconds)
+    return Pilot(len(chosen), half, plans, seconds, searched, wall, made is not None, others_running(running))
+
+
+def others_running(running: Sequence[int | None]) -> float | None:
+    """The other processes running or ready to run on average over counts
+    of :func:`running_now` (each with this process among them); None
+    where the system counted none."""
     counted = [count for count in running if count is not None]
-    others = max(0.0, sum(counted) / len(counted) - 1) if counted else None
-    return Pilot(len(chosen), half, plans, seconds, searched, wall, made is not None, others)
+    return max(0.0, sum(counted) / len(counted) - 1) if counted else None
 
 
 RUNNING_EVERY = 20

@@ -47,7 +47,7 @@ from al0.errors import AL0Error, PositionError
 from al0.lang.loader import load_table
 from al0.lang.model import AdviceTable, Expectations
 from al0.lang.specs import PositionsSpec
-from al0.verify.estimate import Estimate, load_average, running_now
+from al0.verify.estimate import Estimate, Pilot, others_running, running_now
 from al0.verify.game import limit_reached
 from al0.verify.hold_games import AttackGames, play_games
 from al0.verify.run import JOBS_PER_CPU, SMALL_RUN, _dealt, usable_cpus
@@ -421,20 +421,17 @@ class HoldCheck:
         if total <= SMALL_RUN:
             return None
         chosen = sorted(random.Random(self.seed).sample(range(total), PILOT_POSITIONS))
-        pilot = HoldJudge(self.table, self.spec.budget, self.tablebases)
+        judge = HoldJudge(self.table, self.spec.budget, self.tablebases)
         running = [running_now()]
         started, wall = time.process_time(), time.perf_counter()
         for index in chosen:  # a position takes milliseconds: the processes counted after each
-            pilot.judge(self.positions_of(index, index + 1)[0])
+            judge.judge(self.positions_of(index, index + 1)[0])
             running.append(running_now())
         seconds, wall = time.process_time() - started, time.perf_counter() - wall
-        counted = [count for count in running if count is not None]
-        if counted:  # counted while it ran: the others' share, not the pilot's pace
-            slowdown, others = 1.0, max(0.0, sum(counted) / len(counted) - 1)
-        else:
-            slowdown, others = max(1.0, wall / seconds) if seconds > 0 else 1.0, load_average()
-        cpu = seconds / len(chosen) * total
-        return Estimate(total, total, cpu, jobs, usable_cpus(), slowdown, others)
+        # One plan a position, all of its time the plan's.
+        n = len(chosen)
+        pilot = Pilot(n, n // 2, n, seconds, seconds, wall, False, others_running(running))
+        return pilot.estimate(total, total, jobs)
 
     def run(self, progress: Callable[[], None] = lambda: None, jobs: int = 1) -> HoldReport:
         """Judge every position, in this process or (``jobs`` above one, a

@@ -126,8 +126,8 @@ def test_the_pilot_counts_the_other_processes_running_while_it_runs(monkeypatch,
 def test_the_first_estimate_shares_the_cpus_with_what_runs_beside_it(
     monkeypatch, all_of_kqk, others, wall, load, crowding
 ):
-    monkeypatch.setattr(api, "usable_cpus", lambda: 2)
-    monkeypatch.setattr(api, "load_average", lambda: load)
+    monkeypatch.setattr(estimate, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(estimate, "load_average", lambda: load)
     monkeypatch.setattr(
         all_of_kqk, "_pilot", Pilot(400, 1000, 2000, 1.0, 0.5, wall, segments=True, others=others)
     )
